@@ -1,0 +1,2 @@
+// Every entry point (browser, Node, workerd) exports the same API, already initialised.
+export * from "./mcp_wasm.js";
