@@ -1,0 +1,89 @@
+//! The crate's one error type. Wire errors (the server said no) and local
+//! errors (we could not get an answer) are different variants, because callers
+//! handle them differently: branch on `code` for the first, on `kind` for the rest.
+
+use crate::protocol::jsonrpc::ErrorObject;
+
+/// Everything that can go wrong between a call and its result.
+#[derive(Debug, Clone, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The server answered with a JSON-RPC error.
+    #[error("MCP error {}: {}", .0.code, .0.message)]
+    Rpc(ErrorObject),
+    /// No response within the request's timeout.
+    #[error("request timed out after {ms} ms")]
+    Timeout {
+        /// The timeout that elapsed.
+        ms: u32,
+    },
+    /// The caller cancelled the request (in JS: its `AbortSignal` fired).
+    #[error("request cancelled: {reason}")]
+    Cancelled {
+        /// The reason, as sent in `notifications/cancelled`.
+        reason: String,
+    },
+    /// The client was closed, or closed itself after a fatal error, while the request was pending.
+    #[error("the client is closed")]
+    Closed,
+    /// The server answered with an HTTP status that is not a success.
+    #[error("HTTP {status}: {message}")]
+    Http {
+        /// The HTTP status code.
+        status: u16,
+        /// What the response said, or the status text.
+        message: String,
+    },
+    /// The server ended the MCP session (HTTP 404 for our `Mcp-Session-Id`).
+    #[error("the server ended the MCP session (HTTP {status})")]
+    SessionExpired {
+        /// The HTTP status that said so.
+        status: u16,
+    },
+    /// The request did not reach the server or the response did not arrive
+    /// (DNS, refused connection, CORS, a dropped stream).
+    #[error("network error: {message}")]
+    Network {
+        /// What the platform reported.
+        message: String,
+    },
+    /// The peer broke the protocol: malformed JSON, a wrong content type, a
+    /// result of the wrong shape, a stream that ended before its response.
+    #[error("protocol error: {0}")]
+    Protocol(String),
+    /// The server wants a protocol revision this client does not speak.
+    #[error("the server answered with protocol version {0:?}, which this client does not support")]
+    UnsupportedVersion(String),
+    /// A value passed in by the caller is not valid.
+    #[error("invalid argument: {0}")]
+    InvalidArgument(String),
+}
+
+impl Error {
+    /// A stable, machine-readable name for the variant, used as `kind` in JS.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Self::Rpc(_) => "rpc",
+            Self::Timeout { .. } => "timeout",
+            Self::Cancelled { .. } => "cancelled",
+            Self::Closed => "closed",
+            Self::Http { .. } => "http",
+            Self::SessionExpired { .. } => "session-expired",
+            Self::Network { .. } => "network",
+            Self::Protocol(_) => "protocol",
+            Self::UnsupportedVersion(_) => "unsupported-version",
+            Self::InvalidArgument(_) => "invalid-argument",
+        }
+    }
+
+    /// The HTTP status behind the error, where there is one.
+    pub fn status(&self) -> Option<u16> {
+        match self {
+            Self::Http { status, .. } | Self::SessionExpired { status } => Some(*status),
+            _ => None,
+        }
+    }
+}
+
+/// `Result` with this crate's [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,0 +1,284 @@
+//! JSON-RPC 2.0 messages.
+//!
+//! Decoding is strict and total: any byte string yields either messages or a
+//! [`DecodeError`] that says what was wrong, never a panic. Params and results
+//! stay `serde_json::Value` so that fields this crate does not interpret
+//! (`_meta`, extensions) reach the user untouched.
+
+use serde_json::{Map, Value};
+use std::fmt;
+
+/// A request id: the spec allows a string or an integer (never `null` on a request).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum RequestId {
+    /// An integer id. The client allocates these.
+    Number(i64),
+    /// A string id, as some servers use for their own requests.
+    String(String),
+}
+
+impl RequestId {
+    fn from_value(value: &Value) -> Option<Self> {
+        match value {
+            Value::String(s) => Some(Self::String(s.clone())),
+            Value::Number(n) => n.as_i64().map(Self::Number),
+            _ => None,
+        }
+    }
+
+    /// The id as JSON.
+    pub fn to_value(&self) -> Value {
+        match self {
+            Self::Number(n) => Value::from(*n),
+            Self::String(s) => Value::from(s.as_str()),
+        }
+    }
+}
+
+impl fmt::Display for RequestId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Number(n) => write!(f, "{n}"),
+            Self::String(s) => write!(f, "{s:?}"),
+        }
+    }
+}
+
+/// The `error` member of a JSON-RPC response.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ErrorObject {
+    /// The error code, e.g. −32601 for "method not found".
+    pub code: i64,
+    /// A short description from the server.
+    pub message: String,
+    /// Extra information from the server, if any.
+    pub data: Option<Value>,
+}
+
+/// Standard JSON-RPC error codes the client produces or recognises.
+pub mod codes {
+    /// The method does not exist or is not available.
+    pub const METHOD_NOT_FOUND: i64 = -32601;
+    /// Invalid method parameters.
+    pub const INVALID_PARAMS: i64 = -32602;
+    /// Internal JSON-RPC error.
+    pub const INTERNAL_ERROR: i64 = -32603;
+}
+
+impl ErrorObject {
+    /// An error object with no `data`.
+    pub fn new(code: i64, message: impl Into<String>) -> Self {
+        Self { code, message: message.into(), data: None }
+    }
+
+    fn to_value(&self) -> Value {
+        let mut map = Map::new();
+        map.insert("code".into(), Value::from(self.code));
+        map.insert("message".into(), Value::from(self.message.as_str()));
+        if let Some(data) = &self.data {
+            map.insert("data".into(), data.clone());
+        }
+        Value::Object(map)
+    }
+}
+
+/// One JSON-RPC message, in either direction.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Message {
+    /// A request, which expects a response with the same id.
+    Request {
+        /// The request id.
+        id: RequestId,
+        /// The method name.
+        method: String,
+        /// The params, if any.
+        params: Option<Value>,
+    },
+    /// A notification, which gets no response.
+    Notification {
+        /// The method name.
+        method: String,
+        /// The params, if any.
+        params: Option<Value>,
+    },
+    /// A response: a result or an error. `id` is `None` only for an error the
+    /// peer could not tie to a request (e.g. a parse error).
+    Response {
+        /// The id of the request this answers.
+        id: Option<RequestId>,
+        /// The result, or the error.
+        outcome: Result<Value, ErrorObject>,
+    },
+}
+
+impl Message {
+    /// The message as a JSON value with the `"jsonrpc": "2.0"` member.
+    pub fn to_value(&self) -> Value {
+        let mut map = Map::new();
+        map.insert("jsonrpc".into(), Value::from("2.0"));
+        match self {
+            Self::Request { id, method, params } => {
+                map.insert("id".into(), id.to_value());
+                map.insert("method".into(), Value::from(method.as_str()));
+                if let Some(params) = params {
+                    map.insert("params".into(), params.clone());
+                }
+            }
+            Self::Notification { method, params } => {
+                map.insert("method".into(), Value::from(method.as_str()));
+                if let Some(params) = params {
+                    map.insert("params".into(), params.clone());
+                }
+            }
+            Self::Response { id, outcome } => {
+                map.insert("id".into(), id.as_ref().map_or(Value::Null, RequestId::to_value));
+                match outcome {
+                    Ok(result) => map.insert("result".into(), result.clone()),
+                    Err(error) => map.insert("error".into(), error.to_value()),
+                };
+            }
+        }
+        Value::Object(map)
+    }
+
+    /// The message serialised as compact JSON text.
+    pub fn to_json(&self) -> String {
+        self.to_value().to_string()
+    }
+
+    /// The method name of a request or notification.
+    pub fn method(&self) -> Option<&str> {
+        match self {
+            Self::Request { method, .. } | Self::Notification { method, .. } => Some(method),
+            Self::Response { .. } => None,
+        }
+    }
+}
+
+/// Why some bytes are not valid JSON-RPC.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DecodeError {
+    /// Not JSON at all.
+    Syntax(String),
+    /// JSON, but not a JSON-RPC 2.0 message.
+    Shape(String),
+}
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Syntax(e) => write!(f, "malformed JSON: {e}"),
+            Self::Shape(e) => write!(f, "not a JSON-RPC 2.0 message: {e}"),
+        }
+    }
+}
+
+/// Decodes one JSON text holding a message or, where `allow_batch` is set (the
+/// 2025-03-26 revision), a non-empty array of messages.
+pub fn decode(text: &str, allow_batch: bool) -> Result<Vec<Message>, DecodeError> {
+    let value: Value =
+        serde_json::from_str(text).map_err(|e| DecodeError::Syntax(e.to_string()))?;
+    match value {
+        Value::Array(items) if allow_batch => {
+            if items.is_empty() {
+                return Err(DecodeError::Shape("empty batch".into()));
+            }
+            items.into_iter().map(decode_value).collect()
+        }
+        Value::Array(_) => Err(DecodeError::Shape(
+            "a batch array, which this protocol revision does not allow".into(),
+        )),
+        other => decode_value(other).map(|m| vec![m]),
+    }
+}
+
+/// Decodes one already-parsed JSON value as a single message.
+pub fn decode_value(value: Value) -> Result<Message, DecodeError> {
+    let Value::Object(mut map) = value else {
+        return Err(DecodeError::Shape(format!("expected an object, found {}", kind(&value))));
+    };
+    match map.get("jsonrpc") {
+        Some(Value::String(v)) if v == "2.0" => {}
+        Some(other) => {
+            return Err(DecodeError::Shape(format!("\"jsonrpc\" must be \"2.0\", found {other}")))
+        }
+        None => return Err(DecodeError::Shape("missing \"jsonrpc\": \"2.0\"".into())),
+    }
+    let params = match map.remove("params") {
+        None => None,
+        Some(p @ (Value::Object(_) | Value::Array(_))) => Some(p),
+        Some(other) => {
+            return Err(DecodeError::Shape(format!(
+                "\"params\" must be an object or array, found {}",
+                kind(&other)
+            )))
+        }
+    };
+    let id = map.get("id");
+    if let Some(method) = map.get("method") {
+        let Value::String(method) = method else {
+            return Err(DecodeError::Shape("\"method\" must be a string".into()));
+        };
+        let method = method.clone();
+        return match id {
+            None => Ok(Message::Notification { method, params }),
+            Some(id) => match RequestId::from_value(id) {
+                Some(id) => Ok(Message::Request { id, method, params }),
+                None => Err(DecodeError::Shape(format!(
+                    "request id must be a string or an integer, found {id}"
+                ))),
+            },
+        };
+    }
+    let id = match id {
+        None => return Err(DecodeError::Shape("neither \"method\" nor \"id\"".into())),
+        Some(Value::Null) => None,
+        Some(v) => Some(RequestId::from_value(v).ok_or_else(|| {
+            DecodeError::Shape(format!("response id must be a string or an integer, found {v}"))
+        })?),
+    };
+    let outcome = match (map.remove("result"), map.remove("error")) {
+        (Some(result), None) => Ok(result),
+        (None, Some(error)) => Err(decode_error_object(error)?),
+        (Some(_), Some(_)) => {
+            return Err(DecodeError::Shape("a response has both \"result\" and \"error\"".into()))
+        }
+        (None, None) => {
+            return Err(DecodeError::Shape("a response has neither \"result\" nor \"error\"".into()))
+        }
+    };
+    if id.is_none() && outcome.is_ok() {
+        return Err(DecodeError::Shape("a result with a null id".into()));
+    }
+    Ok(Message::Response { id, outcome })
+}
+
+fn decode_error_object(value: Value) -> Result<ErrorObject, DecodeError> {
+    let Value::Object(mut map) = value else {
+        return Err(DecodeError::Shape("\"error\" must be an object".into()));
+    };
+    let code = map
+        .get("code")
+        .and_then(Value::as_i64)
+        .ok_or_else(|| DecodeError::Shape("\"error.code\" must be an integer".into()))?;
+    let message = match map.remove("message") {
+        Some(Value::String(s)) => s,
+        _ => return Err(DecodeError::Shape("\"error.message\" must be a string".into())),
+    };
+    Ok(ErrorObject { code, message, data: map.remove("data") })
+}
+
+#[cfg(test)]
+mod tests;
+
+/// A short name for the JSON type of `value`, for error messages.
+pub fn kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}

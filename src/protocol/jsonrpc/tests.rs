@@ -1,0 +1,97 @@
+use super::*;
+use serde_json::json;
+
+fn one(text: &str) -> Result<Message, DecodeError> {
+    decode(text, false).map(|mut v| v.remove(0))
+}
+
+#[test]
+fn decodes_each_message_kind() {
+    assert_eq!(
+        one(r#"{"jsonrpc":"2.0","id":1,"result":{"ok":true}}"#),
+        Ok(Message::Response { id: Some(RequestId::Number(1)), outcome: Ok(json!({"ok": true})) })
+    );
+    assert_eq!(
+        one(r#"{"jsonrpc":"2.0","id":"a","error":{"code":-32601,"message":"nope","data":[1]}}"#),
+        Ok(Message::Response {
+            id: Some(RequestId::String("a".into())),
+            outcome: Err(ErrorObject { code: -32601, message: "nope".into(), data: Some(json!([1])) }),
+        })
+    );
+    assert_eq!(
+        one(r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"Bad Request"}}"#),
+        Ok(Message::Response { id: None, outcome: Err(ErrorObject::new(-32000, "Bad Request")) })
+    );
+    assert_eq!(
+        one(r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1}}"#),
+        Ok(Message::Notification { method: "notifications/progress".into(), params: Some(json!({"progress": 1})) })
+    );
+    assert_eq!(
+        one(r#"{"jsonrpc":"2.0","id":"s-1","method":"ping"}"#),
+        Ok(Message::Request { id: RequestId::String("s-1".into()), method: "ping".into(), params: None })
+    );
+}
+
+#[test]
+fn round_trips_through_json() {
+    let messages = [
+        Message::Request { id: RequestId::Number(7), method: "tools/list".into(), params: Some(json!({})) },
+        Message::Notification { method: "notifications/initialized".into(), params: None },
+        Message::Response { id: Some(RequestId::String("x".into())), outcome: Ok(json!({})) },
+        Message::Response { id: Some(RequestId::Number(2)), outcome: Err(ErrorObject::new(-32601, "m")) },
+    ];
+    for message in messages {
+        assert_eq!(one(&message.to_json()), Ok(message));
+    }
+}
+
+#[test]
+fn malformed_json_is_a_syntax_error() {
+    for text in ["", "{", "{\"jsonrpc\":\"2.0\",}", "\u{0}", "nul", "{\"a\":1}garbage"] {
+        assert!(matches!(decode(text, false), Err(DecodeError::Syntax(_))), "{text:?}");
+    }
+}
+
+#[test]
+fn wrong_shapes_are_shape_errors() {
+    let cases = [
+        "42",
+        "\"text\"",
+        "null",
+        r#"{"id":1,"result":{}}"#,
+        r#"{"jsonrpc":"1.0","id":1,"result":{}}"#,
+        r#"{"jsonrpc":2,"id":1,"result":{}}"#,
+        r#"{"jsonrpc":"2.0"}"#,
+        r#"{"jsonrpc":"2.0","id":1}"#,
+        r#"{"jsonrpc":"2.0","id":1,"result":{},"error":{"code":1,"message":"m"}}"#,
+        r#"{"jsonrpc":"2.0","id":null,"result":{}}"#,
+        r#"{"jsonrpc":"2.0","id":1.5,"result":{}}"#,
+        r#"{"jsonrpc":"2.0","id":{},"method":"x"}"#,
+        r#"{"jsonrpc":"2.0","id":true,"result":{}}"#,
+        r#"{"jsonrpc":"2.0","method":7}"#,
+        r#"{"jsonrpc":"2.0","method":"x","params":"str"}"#,
+        r#"{"jsonrpc":"2.0","id":1,"error":"boom"}"#,
+        r#"{"jsonrpc":"2.0","id":1,"error":{"code":"x","message":"m"}}"#,
+        r#"{"jsonrpc":"2.0","id":1,"error":{"code":1.5,"message":"m"}}"#,
+        r#"{"jsonrpc":"2.0","id":1,"error":{"code":1}}"#,
+        "[]",
+    ];
+    for text in cases {
+        assert!(matches!(decode(text, true), Err(DecodeError::Shape(_))), "{text}");
+    }
+}
+
+#[test]
+fn batches_only_where_allowed() {
+    let batch = r#"[{"jsonrpc":"2.0","method":"a"},{"jsonrpc":"2.0","id":1,"result":{}}]"#;
+    assert_eq!(decode(batch, true).map(|v| v.len()), Ok(2));
+    assert!(matches!(decode(batch, false), Err(DecodeError::Shape(_))));
+    // One bad member spoils the batch rather than being silently dropped.
+    assert!(decode(r#"[{"jsonrpc":"2.0","method":"a"},{"x":1}]"#, true).is_err());
+}
+
+#[test]
+fn deep_nesting_is_an_error_not_a_stack_overflow() {
+    let text = "[".repeat(100_000);
+    assert!(decode(&text, true).is_err());
+}

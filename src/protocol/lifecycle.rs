@@ -1,0 +1,67 @@
+//! The legacy-era `initialize` exchange: the params the client sends and the
+//! checks on the server's answer.
+
+use super::version;
+use serde_json::{json, Map, Value};
+
+/// What the server said about itself in its `initialize` result.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ServerIdentity {
+    /// The negotiated protocol revision.
+    pub protocol_version: &'static str,
+    /// `capabilities`, passed through as sent.
+    pub capabilities: Value,
+    /// `serverInfo`, passed through as sent (it has at least `name` and `version`).
+    pub server_info: Value,
+    /// `instructions`, if the server sent any.
+    pub instructions: Option<String>,
+}
+
+/// Why an `initialize` result was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum InitializeError {
+    /// The result is not shaped as the spec requires.
+    Malformed(String),
+    /// The server answered with a protocol revision we do not speak.
+    UnsupportedVersion(String),
+}
+
+/// The params of an `initialize` request.
+pub fn initialize_params(offered_version: &str, capabilities: &Value, client_info: &Value) -> Value {
+    json!({
+        "protocolVersion": offered_version,
+        "capabilities": capabilities,
+        "clientInfo": client_info,
+    })
+}
+
+/// Checks the server's `initialize` result and negotiates the version: the
+/// server either echoes our offer or counters with one it prefers, which we
+/// accept only if we speak it.
+pub fn accept_initialize_result(result: Value) -> Result<ServerIdentity, InitializeError> {
+    let Value::Object(mut map) = result else {
+        return Err(InitializeError::Malformed("the initialize result is not an object".into()));
+    };
+    let answered = match map.get("protocolVersion") {
+        Some(Value::String(v)) => v.clone(),
+        _ => return Err(InitializeError::Malformed("protocolVersion is missing or not a string".into())),
+    };
+    let protocol_version =
+        version::supported(&answered).ok_or(InitializeError::UnsupportedVersion(answered))?;
+    let capabilities = match map.remove("capabilities") {
+        Some(c @ Value::Object(_)) => c,
+        // Lenient on absence: some servers omit an empty capabilities object.
+        None => Value::Object(Map::new()),
+        Some(_) => return Err(InitializeError::Malformed("capabilities is not an object".into())),
+    };
+    let server_info = match map.remove("serverInfo") {
+        Some(Value::Object(info)) if info.get("name").is_some_and(Value::is_string) => Value::Object(info),
+        _ => return Err(InitializeError::Malformed("serverInfo is missing or has no name".into())),
+    };
+    let instructions = match map.remove("instructions") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) => Some(s),
+        Some(_) => return Err(InitializeError::Malformed("instructions is not a string".into())),
+    };
+    Ok(ServerIdentity { protocol_version, capabilities, server_info, instructions })
+}

@@ -1,0 +1,14 @@
+//! Layer 1: the wire format. Pure Rust, no I/O and no `JsValue`, so everything
+//! here is tested natively with `cargo test`.
+//!
+//! * [`jsonrpc`]: JSON-RPC 2.0 envelopes and a strict decoder.
+//! * [`version`]: the protocol revisions we speak and what differs between them.
+//! * [`lifecycle`]: the `initialize` exchange and the checks on its result.
+//! * [`methods`]: MCP method names.
+//! * [`results`]: shape checks on the results the client hands to users.
+
+pub mod jsonrpc;
+pub mod lifecycle;
+pub mod methods;
+pub mod results;
+pub mod version;

@@ -1,0 +1,268 @@
+use super::{Inbound, InboundSink, Runtime, Transport};
+use crate::error::Error;
+use crate::protocol::jsonrpc::{codes, ErrorObject, Message, RequestId};
+use crate::protocol::methods;
+use futures::channel::oneshot;
+use futures::future::{self, Either, FutureExt, LocalBoxFuture};
+use serde_json::{json, Value};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::{Rc, Weak};
+
+/// Per-request options.
+#[derive(Default)]
+pub struct CallOptions {
+    /// Overrides the session's default timeout.
+    pub timeout_ms: Option<u32>,
+    /// Completes when the caller gives up on the request; its output is the
+    /// reason sent in `notifications/cancelled`.
+    pub cancel: Option<LocalBoxFuture<'static, String>>,
+}
+
+impl std::fmt::Debug for CallOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CallOptions")
+            .field("timeout_ms", &self.timeout_ms)
+            .field("cancel", &self.cancel.is_some())
+            .finish()
+    }
+}
+
+/// Receives every notification from the server: method and params.
+pub type NotificationListener = Rc<dyn Fn(&str, Option<&Value>)>;
+
+/// One JSON-RPC conversation with one server. Cheap to clone: clones share it.
+#[derive(Clone)]
+pub struct Session {
+    inner: Rc<Inner>,
+}
+
+impl std::fmt::Debug for Session {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let state = self.inner.state.borrow();
+        f.debug_struct("Session")
+            .field("pending", &state.pending.len())
+            .field("closed", &state.closed)
+            .finish()
+    }
+}
+
+struct Inner {
+    runtime: Rc<dyn Runtime>,
+    transport: Rc<dyn Transport>,
+    default_timeout_ms: u32,
+    state: RefCell<State>,
+}
+
+#[derive(Default)]
+struct State {
+    next_id: i64,
+    pending: HashMap<RequestId, oneshot::Sender<Result<Value, Error>>>,
+    closed: bool,
+    listener: Option<NotificationListener>,
+}
+
+impl Session {
+    /// Builds a session over the transport that `make_transport` creates; the
+    /// transport delivers what it receives to the sink it is given.
+    pub fn new(
+        runtime: Rc<dyn Runtime>,
+        default_timeout_ms: u32,
+        make_transport: impl FnOnce(InboundSink) -> Rc<dyn Transport>,
+    ) -> Self {
+        let inner = Rc::new_cyclic(|weak: &Weak<Inner>| {
+            let weak = weak.clone();
+            let sink: InboundSink = Rc::new(move |inbound| {
+                if let Some(inner) = weak.upgrade() {
+                    inner.receive(inbound);
+                }
+            });
+            Inner {
+                runtime,
+                transport: make_transport(sink),
+                default_timeout_ms,
+                state: RefCell::new(State::default()),
+            }
+        });
+        Self { inner }
+    }
+
+    /// The transport this session sends through.
+    pub fn transport(&self) -> &Rc<dyn Transport> {
+        &self.inner.transport
+    }
+
+    /// Sets the function that receives every server notification.
+    pub fn set_notification_listener(&self, listener: Option<NotificationListener>) {
+        self.inner.state.borrow_mut().listener = listener;
+    }
+
+    /// Whether [`Session::close`] has been called.
+    pub fn is_closed(&self) -> bool {
+        self.inner.state.borrow().closed
+    }
+
+    /// Sends a request and waits for its result.
+    ///
+    /// # Errors
+    /// [`Error::Rpc`] if the server answers with an error; [`Error::Timeout`]
+    /// or [`Error::Cancelled`] (both send `notifications/cancelled`, except for
+    /// `initialize`, which the spec forbids cancelling); [`Error::Closed`] if
+    /// the session closes first; transport errors as the transport reports them.
+    pub async fn request(&self, method: &str, params: Option<Value>, options: CallOptions) -> Result<Value, Error> {
+        let inner = &self.inner;
+        let (id, response) = inner.register()?;
+        let mut guard = PendingGuard {
+            inner: Rc::downgrade(inner),
+            id: id.clone(),
+            cancel_reason: (method != methods::INITIALIZE).then(|| "the request was dropped".to_owned()),
+        };
+        let timeout_ms = options.timeout_ms.unwrap_or(inner.default_timeout_ms);
+        let message = Message::Request { id, method: method.to_owned(), params };
+        let exchange = async {
+            inner.transport.send(message).await?;
+            response.await.unwrap_or(Err(Error::Closed))
+        };
+        let cancel = options.cancel.unwrap_or_else(|| future::pending().boxed_local());
+        let give_up = future::select(inner.runtime.sleep(timeout_ms), cancel);
+        match future::select(Box::pin(exchange), give_up).await {
+            Either::Left((result, _)) => {
+                guard.cancel_reason = None;
+                result
+            }
+            Either::Right((Either::Left(((), _)), _)) => {
+                guard.set_reason(format!("timed out after {timeout_ms} ms"));
+                Err(Error::Timeout { ms: timeout_ms })
+            }
+            Either::Right((Either::Right((reason, _)), _)) => {
+                guard.set_reason(reason.clone());
+                Err(Error::Cancelled { reason })
+            }
+        }
+    }
+
+    /// Sends a notification.
+    ///
+    /// # Errors
+    /// [`Error::Closed`] after [`Session::close`]; transport errors otherwise.
+    pub async fn notify(&self, method: &str, params: Option<Value>) -> Result<(), Error> {
+        if self.is_closed() {
+            return Err(Error::Closed);
+        }
+        let message = Message::Notification { method: method.to_owned(), params };
+        self.inner.transport.send(message).await
+    }
+
+    /// Fails every pending request with [`Error::Closed`] and closes the
+    /// transport. Idempotent: later calls return at once.
+    pub async fn close(&self) {
+        let pending = {
+            let mut state = self.inner.state.borrow_mut();
+            if state.closed {
+                return;
+            }
+            state.closed = true;
+            state.listener = None;
+            std::mem::take(&mut state.pending)
+        };
+        for waiter in pending.into_values() {
+            let _ = waiter.send(Err(Error::Closed));
+        }
+        self.inner.transport.close().await;
+    }
+}
+
+impl Inner {
+    fn register(&self) -> Result<(RequestId, oneshot::Receiver<Result<Value, Error>>), Error> {
+        let mut state = self.state.borrow_mut();
+        if state.closed {
+            return Err(Error::Closed);
+        }
+        state.next_id += 1;
+        let id = RequestId::Number(state.next_id);
+        let (tx, rx) = oneshot::channel();
+        state.pending.insert(id.clone(), tx);
+        Ok((id, rx))
+    }
+
+    fn settle(&self, id: &RequestId, outcome: Result<Value, Error>) {
+        // Take the waiter out before waking it, so no borrow is held meanwhile.
+        let waiter = self.state.borrow_mut().pending.remove(id);
+        if let Some(waiter) = waiter {
+            let _ = waiter.send(outcome);
+        }
+        // No waiter: a late answer to a cancelled or timed-out request, which
+        // the spec says to ignore.
+    }
+
+    fn receive(self: Rc<Self>, inbound: Inbound) {
+        match inbound {
+            Inbound::Message(Message::Response { id: Some(id), outcome }) => {
+                self.settle(&id, outcome.map_err(Error::Rpc));
+            }
+            // An error the server could not tie to a request says nothing we can act on.
+            Inbound::Message(Message::Response { id: None, .. }) => {}
+            Inbound::Message(Message::Notification { method, params }) => {
+                let listener = self.state.borrow().listener.clone();
+                if let Some(listener) = listener {
+                    listener(&method, params.as_ref());
+                }
+            }
+            Inbound::Message(Message::Request { id, method, .. }) => self.answer(id, &method),
+            Inbound::RequestFailed { id, error } => self.settle(&id, Err(error)),
+        }
+    }
+
+    fn answer(self: Rc<Self>, id: RequestId, method: &str) {
+        let outcome = match method {
+            methods::PING => Ok(json!({})),
+            _ => Err(ErrorObject::new(codes::METHOD_NOT_FOUND, format!("Method not found: {method}"))),
+        };
+        self.send_in_background(Message::Response { id: Some(id), outcome });
+    }
+
+    fn send_in_background(&self, message: Message) {
+        if self.state.borrow().closed {
+            return;
+        }
+        let send = self.transport.send(message);
+        // Nobody awaits these sends; a failure surfaces on the next request.
+        self.runtime.spawn(Box::pin(async move {
+            let _ = send.await;
+        }));
+    }
+}
+
+/// Removes a request from the pending map however its future ends, and tells
+/// the server when the client gave up on it.
+struct PendingGuard {
+    inner: Weak<Inner>,
+    id: RequestId,
+    /// `Some` while giving up should send `notifications/cancelled`.
+    cancel_reason: Option<String>,
+}
+
+impl PendingGuard {
+    fn set_reason(&mut self, reason: String) {
+        if self.cancel_reason.is_some() {
+            self.cancel_reason = Some(reason);
+        }
+    }
+}
+
+impl Drop for PendingGuard {
+    fn drop(&mut self) {
+        let Some(inner) = self.inner.upgrade() else { return };
+        let still_pending = inner.state.borrow_mut().pending.remove(&self.id).is_some();
+        if let (true, Some(reason)) = (still_pending, self.cancel_reason.take()) {
+            let params = json!({ "requestId": self.id.to_value(), "reason": reason });
+            inner.send_in_background(Message::Notification {
+                method: methods::CANCELLED.to_owned(),
+                params: Some(params),
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,262 @@
+//! The engine over a scripted in-memory transport and a manual clock.
+
+use super::*;
+use futures::executor::LocalPool;
+use futures::Future;
+use futures::task::LocalSpawnExt;
+use std::cell::Cell;
+
+/// A clock that moves only when told, and runs spawned work on a local pool.
+struct ManualRuntime {
+    now: Cell<u64>,
+    timers: RefCell<Vec<(u64, oneshot::Sender<()>)>>,
+    spawner: futures::executor::LocalSpawner,
+}
+
+impl Runtime for ManualRuntime {
+    fn sleep(&self, ms: u32) -> LocalBoxFuture<'static, ()> {
+        let (tx, rx) = oneshot::channel();
+        self.timers.borrow_mut().push((self.now.get() + u64::from(ms), tx));
+        Box::pin(async move {
+            // A dropped sender means the runtime went away: never fire.
+            if rx.await.is_err() {
+                future::pending::<()>().await;
+            }
+        })
+    }
+    fn spawn(&self, task: LocalBoxFuture<'static, ()>) {
+        self.spawner.spawn_local(task).expect("pool alive");
+    }
+}
+
+impl ManualRuntime {
+    fn advance(&self, ms: u64) {
+        self.now.set(self.now.get() + ms);
+        let now = self.now.get();
+        let due: Vec<_> = {
+            let mut timers = self.timers.borrow_mut();
+            let (due, later) = timers.drain(..).partition(|(at, _)| *at <= now);
+            *timers = later;
+            due
+        };
+        for (_, tx) in due {
+            let _ = tx.send(());
+        }
+    }
+}
+
+/// Records what the session sends; the test plays the server through `sink`.
+#[derive(Default)]
+struct MemoryTransport {
+    sent: RefCell<Vec<Message>>,
+    closed: Cell<u32>,
+    fail_sends: Cell<bool>,
+}
+
+impl Transport for MemoryTransport {
+    fn send(&self, message: Message) -> LocalBoxFuture<'static, Result<(), Error>> {
+        let result = if self.fail_sends.get() {
+            Err(Error::Network { message: "connection refused".into() })
+        } else {
+            self.sent.borrow_mut().push(message);
+            Ok(())
+        };
+        Box::pin(future::ready(result))
+    }
+    fn set_protocol_version(&self, _: &'static str) {}
+    fn close(&self) -> LocalBoxFuture<'static, ()> {
+        self.closed.set(self.closed.get() + 1);
+        Box::pin(future::ready(()))
+    }
+}
+
+struct Harness {
+    pool: LocalPool,
+    runtime: Rc<ManualRuntime>,
+    transport: Rc<MemoryTransport>,
+    sink: InboundSink,
+    session: Session,
+}
+
+fn harness() -> Harness {
+    let pool = LocalPool::new();
+    let runtime = Rc::new(ManualRuntime { now: Cell::new(0), timers: RefCell::default(), spawner: pool.spawner() });
+    let transport = Rc::new(MemoryTransport::default());
+    let sink_slot: Rc<RefCell<Option<InboundSink>>> = Rc::default();
+    let session = {
+        let (transport, sink_slot) = (transport.clone(), sink_slot.clone());
+        Session::new(runtime.clone(), 1_000, move |sink| {
+            *sink_slot.borrow_mut() = Some(sink);
+            transport
+        })
+    };
+    let sink = sink_slot.borrow_mut().take().expect("sink handed over");
+    Harness { pool, runtime, transport, sink, session }
+}
+
+impl Harness {
+    /// Starts a request in the background; its outcome lands in the returned cell.
+    fn start(&mut self, method: &str, options: CallOptions) -> Rc<RefCell<Option<Result<Value, Error>>>> {
+        let slot: Rc<RefCell<Option<Result<Value, Error>>>> = Rc::default();
+        let (session, method, out) = (self.session.clone(), method.to_owned(), slot.clone());
+        self.pool
+            .spawner()
+            .spawn_local(async move {
+                *out.borrow_mut() = Some(session.request(&method, Some(json!({})), options).await);
+            })
+            .unwrap();
+        self.pool.run_until_stalled();
+        slot
+    }
+
+    fn reply(&mut self, text: &str) {
+        for message in crate::protocol::jsonrpc::decode(text, false).unwrap() {
+            (self.sink)(Inbound::Message(message));
+        }
+        self.pool.run_until_stalled();
+    }
+
+    fn sent_methods(&self) -> Vec<String> {
+        self.transport.sent.borrow().iter().map(|m| m.method().unwrap_or("<response>").to_owned()).collect()
+    }
+}
+
+#[test]
+fn a_response_settles_its_request_by_id() {
+    let mut h = harness();
+    let first = h.start("tools/list", CallOptions::default());
+    let second = h.start("tools/call", CallOptions::default());
+    h.reply(r#"{"jsonrpc":"2.0","id":2,"result":{"second":true}}"#);
+    h.reply(r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"bad"}}"#);
+    assert_eq!(second.borrow().as_ref().unwrap().as_ref().unwrap(), &json!({"second": true}));
+    assert!(matches!(first.borrow().as_ref().unwrap(), Err(Error::Rpc(e)) if e.code == -32602));
+}
+
+#[test]
+fn unknown_and_late_ids_are_ignored() {
+    let mut h = harness();
+    let call = h.start("tools/list", CallOptions::default());
+    h.reply(r#"{"jsonrpc":"2.0","id":99,"result":{}}"#);
+    h.reply(r#"{"jsonrpc":"2.0","id":"1","result":{}}"#);
+    assert!(call.borrow().is_none(), "a string id \"1\" is not the number 1");
+    h.reply(r#"{"jsonrpc":"2.0","id":1,"result":{}}"#);
+    h.reply(r#"{"jsonrpc":"2.0","id":1,"result":{"again":true}}"#);
+    assert_eq!(call.borrow().as_ref().unwrap().as_ref().unwrap(), &json!({}));
+}
+
+#[test]
+fn timeout_rejects_and_sends_cancelled() {
+    let mut h = harness();
+    let call = h.start("tools/call", CallOptions { timeout_ms: Some(50), cancel: None });
+    h.runtime.advance(49);
+    h.pool.run_until_stalled();
+    assert!(call.borrow().is_none());
+    h.runtime.advance(1);
+    h.pool.run_until_stalled();
+    assert!(matches!(call.borrow().as_ref().unwrap(), Err(Error::Timeout { ms: 50 })));
+    let sent = h.transport.sent.borrow();
+    let Message::Notification { method, params } = sent.last().unwrap() else { panic!("no notification") };
+    assert_eq!(method, "notifications/cancelled");
+    assert_eq!(params.as_ref().unwrap()["requestId"], json!(1));
+    drop(sent);
+    // The late answer is dropped silently.
+    h.reply(r#"{"jsonrpc":"2.0","id":1,"result":{}}"#);
+}
+
+#[test]
+fn initialize_is_never_cancelled() {
+    let mut h = harness();
+    let call = h.start("initialize", CallOptions { timeout_ms: Some(10), cancel: None });
+    h.runtime.advance(10);
+    h.pool.run_until_stalled();
+    assert!(matches!(call.borrow().as_ref().unwrap(), Err(Error::Timeout { .. })));
+    assert_eq!(h.sent_methods(), ["initialize"]);
+}
+
+#[test]
+fn caller_cancellation_sends_the_reason() {
+    let mut h = harness();
+    let (tx, rx) = oneshot::channel::<String>();
+    let cancel = Box::pin(async move { rx.await.unwrap_or_default() });
+    let call = h.start("tools/call", CallOptions { timeout_ms: None, cancel: Some(cancel) });
+    tx.send("user clicked stop".into()).unwrap();
+    h.pool.run_until_stalled();
+    assert!(matches!(call.borrow().as_ref().unwrap(), Err(Error::Cancelled { reason }) if reason == "user clicked stop"));
+    let sent = h.transport.sent.borrow();
+    assert_eq!(sent.last().unwrap().to_value()["params"], json!({"requestId": 1, "reason": "user clicked stop"}));
+}
+
+#[test]
+fn close_rejects_pending_and_is_idempotent() {
+    let mut h = harness();
+    let call = h.start("tools/list", CallOptions::default());
+    let session = h.session.clone();
+    h.pool.run_until(session.close());
+    h.pool.run_until(session.close());
+    h.pool.run_until_stalled();
+    assert!(matches!(call.borrow().as_ref().unwrap(), Err(Error::Closed)));
+    assert_eq!(h.transport.closed.get(), 1);
+    // Closing is not giving up on a request: no cancellation is sent.
+    assert_eq!(h.sent_methods(), ["tools/list"]);
+    let after = h.start("ping", CallOptions::default());
+    assert!(matches!(after.borrow().as_ref().unwrap(), Err(Error::Closed)));
+    assert!(matches!(h.pool.run_until(session.notify("x", None)), Err(Error::Closed)));
+}
+
+#[test]
+fn a_send_failure_rejects_without_cancelling() {
+    let mut h = harness();
+    h.transport.fail_sends.set(true);
+    let call = h.start("tools/list", CallOptions::default());
+    assert!(matches!(call.borrow().as_ref().unwrap(), Err(Error::Network { .. })));
+    h.transport.fail_sends.set(false);
+    h.runtime.advance(10_000);
+    h.pool.run_until_stalled();
+    assert!(h.sent_methods().is_empty());
+}
+
+#[test]
+fn a_failed_stream_fails_its_request() {
+    let mut h = harness();
+    let call = h.start("tools/call", CallOptions::default());
+    (h.sink)(Inbound::RequestFailed { id: RequestId::Number(1), error: Error::Protocol("stream ended".into()) });
+    h.pool.run_until_stalled();
+    assert!(matches!(call.borrow().as_ref().unwrap(), Err(Error::Protocol(_))));
+}
+
+#[test]
+fn server_ping_is_answered_and_unknown_requests_get_method_not_found() {
+    let mut h = harness();
+    h.reply(r#"{"jsonrpc":"2.0","id":"p","method":"ping"}"#);
+    h.reply(r#"{"jsonrpc":"2.0","id":5,"method":"sampling/createMessage","params":{}}"#);
+    let sent: Vec<Value> = h.transport.sent.borrow().iter().map(Message::to_value).collect();
+    assert_eq!(sent[0], json!({"jsonrpc": "2.0", "id": "p", "result": {}}));
+    assert_eq!(sent[1]["id"], json!(5));
+    assert_eq!(sent[1]["error"]["code"], json!(-32601));
+}
+
+#[test]
+fn notifications_reach_the_listener() {
+    let mut h = harness();
+    let seen: Rc<RefCell<Vec<String>>> = Rc::default();
+    let log = seen.clone();
+    h.session.set_notification_listener(Some(Rc::new(move |method: &str, _: Option<&Value>| {
+        log.borrow_mut().push(method.to_owned());
+    })));
+    h.reply(r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#);
+    assert_eq!(*seen.borrow(), ["notifications/tools/list_changed"]);
+}
+
+#[test]
+fn dropping_a_request_future_cancels_it() {
+    let h = harness();
+    let mut request = Box::pin(h.session.request("tools/call", None, CallOptions::default()));
+    let waker = futures::task::noop_waker();
+    let mut cx = std::task::Context::from_waker(&waker);
+    assert!(request.as_mut().poll(&mut cx).is_pending());
+    drop(request);
+    let Harness { mut pool, transport, .. } = h;
+    pool.run_until_stalled();
+    assert_eq!(transport.sent.borrow().len(), 2);
+    assert_eq!(transport.sent.borrow().last().unwrap().method(), Some("notifications/cancelled"));
+}

@@ -1,0 +1,35 @@
+use crate::error::Error;
+use crate::protocol::jsonrpc::{Message, RequestId};
+use futures::future::LocalBoxFuture;
+use std::rc::Rc;
+
+/// What a transport hands back to the session.
+#[derive(Debug)]
+pub enum Inbound {
+    /// A message from the server.
+    Message(Message),
+    /// The stream that should have carried the response to request `id` failed
+    /// or ended without it.
+    RequestFailed {
+        /// The request that can no longer be answered.
+        id: RequestId,
+        /// Why.
+        error: Error,
+    },
+}
+
+/// Where a transport delivers what it receives. Called synchronously, in order.
+pub type InboundSink = Rc<dyn Fn(Inbound)>;
+
+/// Moves JSON-RPC messages to and from one server.
+pub trait Transport {
+    /// Delivers `message` to the server. The future completes once the server
+    /// has accepted it (for HTTP: once the response headers are in); replies
+    /// arrive later through the [`InboundSink`] the transport was built with.
+    fn send(&self, message: Message) -> LocalBoxFuture<'static, Result<(), Error>>;
+    /// Records the negotiated protocol revision, for transports that send it in headers.
+    fn set_protocol_version(&self, version: &'static str);
+    /// Ends the connection: aborts open streams and releases server state.
+    /// Called once.
+    fn close(&self) -> LocalBoxFuture<'static, ()>;
+}

@@ -1,0 +1,202 @@
+//! HTTP over the platform's `fetch`, or the caller's replacement for it.
+//!
+//! gloo-net's `Request` binds the global `fetch` only, and we must also call a
+//! user-supplied `fetch` function, abort through our own `AbortController`, and
+//! read the body as a stream, so this module uses web-sys directly. It never
+//! sets `mode`, `credentials` or `cache`: Cloudflare Workers reject them.
+
+use crate::error::Error;
+use js_sys::{Function, Promise, Reflect, Uint8Array};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{AbortController, AbortSignal, Headers, ReadableStreamDefaultReader, RequestInit, Response};
+
+#[wasm_bindgen]
+extern "C" {
+    // The global, not `window.fetch`: there is no `window` in Workers or Node.
+    #[wasm_bindgen(js_name = fetch, catch)]
+    fn global_fetch(input: &str, init: &RequestInit) -> Result<Promise, JsValue>;
+}
+
+thread_local! {
+    // Attached to promises we drop, so a late rejection is never "unhandled"
+    // (which terminates a Node process).
+    static IGNORE_REJECTION: Closure<dyn FnMut(JsValue)> = Closure::new(|_| {});
+}
+
+/// Marks a promise's eventual rejection as handled.
+pub fn ignore_rejection(promise: &Promise) {
+    IGNORE_REJECTION.with(|ignore| {
+        let _ = promise.catch(ignore);
+    });
+}
+
+/// The message of a thrown JS value: `error.message`, else `String(value)`.
+pub fn js_message(value: &JsValue) -> String {
+    Reflect::get(value, &JsValue::from_str("message"))
+        .ok()
+        .and_then(|m| m.as_string())
+        .or_else(|| value.as_string())
+        .unwrap_or_else(|| format!("{value:?}"))
+}
+
+/// One HTTP request.
+#[derive(Debug)]
+pub struct HttpRequest<'a> {
+    /// The method, e.g. `"POST"`.
+    pub method: &'a str,
+    /// The absolute URL.
+    pub url: &'a str,
+    /// The headers to send.
+    pub headers: Headers,
+    /// The body, if any.
+    pub body: Option<&'a str>,
+    /// Aborts the request and its response body.
+    pub signal: &'a AbortSignal,
+}
+
+/// The `fetch` to use: the global one, or the caller's.
+#[derive(Debug, Clone, Default)]
+pub struct Fetch {
+    custom: Option<Function>,
+}
+
+impl Fetch {
+    /// Uses `custom` instead of the global `fetch`, when given.
+    pub fn new(custom: Option<Function>) -> Self {
+        Self { custom }
+    }
+
+    /// Sends a request and waits for the response headers.
+    ///
+    /// # Errors
+    /// [`Error::Network`] when `fetch` rejects or throws (DNS, refused, CORS,
+    /// aborted); [`Error::Protocol`] when a custom `fetch` resolves to something
+    /// that is not a `Response`.
+    pub async fn send(&self, request: HttpRequest<'_>) -> Result<Response, Error> {
+        let init = RequestInit::new();
+        init.set_method(request.method);
+        init.set_headers(&request.headers);
+        init.set_signal(Some(request.signal));
+        if let Some(body) = request.body {
+            init.set_body(&JsValue::from_str(body));
+        }
+        let started = match &self.custom {
+            Some(fetch) => fetch
+                .call2(&JsValue::UNDEFINED, &JsValue::from_str(request.url), &init)
+                .map(|value| Promise::resolve(&value)),
+            None => global_fetch(request.url, &init),
+        };
+        let network = |e: JsValue| Error::Network { message: js_message(&e) };
+        let value = JsFuture::from(started.map_err(network)?).await.map_err(network)?;
+        // Duck-typed: a polyfilled or cross-realm Response fails `instanceof`.
+        let is_response = value.is_object()
+            && Reflect::has(&value, &JsValue::from_str("status")).unwrap_or(false)
+            && Reflect::has(&value, &JsValue::from_str("headers")).unwrap_or(false);
+        if !is_response {
+            return Err(Error::Protocol("fetch resolved to a value that is not a Response".into()));
+        }
+        Ok(value.unchecked_into())
+    }
+}
+
+/// Reads a response body as text.
+///
+/// # Errors
+/// [`Error::Network`] if the body cannot be read to the end.
+pub async fn read_text(response: &Response) -> Result<String, Error> {
+    let network = |e: JsValue| Error::Network { message: js_message(&e) };
+    let text = JsFuture::from(response.text().map_err(network)?).await.map_err(network)?;
+    text.as_string().ok_or_else(|| Error::Protocol("the response body is not text".into()))
+}
+
+/// A response header, if present.
+pub fn header(response: &Response, name: &str) -> Option<String> {
+    response.headers().get(name).ok().flatten()
+}
+
+/// Reads a response body chunk by chunk; cancels the stream if dropped early.
+#[derive(Debug)]
+pub struct BodyReader {
+    reader: ReadableStreamDefaultReader,
+    done: bool,
+}
+
+impl BodyReader {
+    /// A reader over the response's body stream.
+    ///
+    /// # Errors
+    /// [`Error::Protocol`] if the response has no readable body.
+    pub fn new(response: &Response) -> Result<Self, Error> {
+        let body = response.body().ok_or_else(|| Error::Protocol("the response has no body".into()))?;
+        let reader = body
+            .get_reader()
+            .dyn_into::<ReadableStreamDefaultReader>()
+            .map_err(|_| Error::Protocol("the response body cannot be read as a stream".into()))?;
+        Ok(Self { reader, done: false })
+    }
+
+    /// The next chunk, or `None` at the end of the body.
+    ///
+    /// # Errors
+    /// [`Error::Network`] if the stream breaks.
+    pub async fn next(&mut self) -> Result<Option<Vec<u8>>, Error> {
+        if self.done {
+            return Ok(None);
+        }
+        let result = JsFuture::from(self.reader.read())
+            .await
+            .map_err(|e| Error::Network { message: format!("the response stream broke: {}", js_message(&e)) })?;
+        let done = Reflect::get(&result, &JsValue::from_str("done")).ok().and_then(|d| d.as_bool()).unwrap_or(true);
+        if done {
+            self.done = true;
+            return Ok(None);
+        }
+        let value = Reflect::get(&result, &JsValue::from_str("value")).unwrap_or(JsValue::UNDEFINED);
+        let chunk = value
+            .dyn_into::<Uint8Array>()
+            .map_err(|_| Error::Protocol("the response stream yielded something other than bytes".into()))?;
+        Ok(Some(chunk.to_vec()))
+    }
+}
+
+impl Drop for BodyReader {
+    fn drop(&mut self) {
+        if !self.done {
+            ignore_rejection(&self.reader.cancel());
+        }
+    }
+}
+
+/// An `AbortController` that aborts when dropped, so no fetch outlives its owner.
+#[derive(Debug)]
+pub struct AbortOnDrop(AbortController);
+
+impl AbortOnDrop {
+    /// A fresh controller.
+    ///
+    /// # Errors
+    /// [`Error::Network`] if the platform has no `AbortController`.
+    pub fn new() -> Result<Self, Error> {
+        AbortController::new()
+            .map(Self)
+            .map_err(|e| Error::Network { message: format!("AbortController is unavailable: {}", js_message(&e)) })
+    }
+
+    /// The controller's signal, to pass to `fetch`.
+    pub fn signal(&self) -> AbortSignal {
+        self.0.signal()
+    }
+
+    /// A second handle on the same controller, which does not abort on drop.
+    pub fn handle(&self) -> AbortController {
+        self.0.clone()
+    }
+}
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}

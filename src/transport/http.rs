@@ -1,0 +1,125 @@
+//! The rules of Streamable HTTP that need no network: which headers to send,
+//! how to read a response's status and content type, and what error each
+//! failure becomes. The wasm transport applies them; native tests check them.
+
+use crate::error::Error;
+use crate::protocol::jsonrpc::{decode_value, Message};
+
+/// `Accept` on every POST: the spec requires both types.
+pub const ACCEPT_POST: &str = "application/json, text/event-stream";
+/// Header carrying the MCP session id.
+pub const SESSION_ID: &str = "mcp-session-id";
+/// Header carrying the negotiated protocol revision.
+pub const PROTOCOL_VERSION: &str = "mcp-protocol-version";
+
+/// How a successful POST response carries its messages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ResponseBody {
+    /// No body to read (202 Accepted).
+    Empty,
+    /// One JSON-RPC message (or a batch) as `application/json`.
+    Json,
+    /// A `text/event-stream` of messages.
+    EventStream,
+}
+
+/// Reads a 2xx response's status and `Content-Type`.
+///
+/// # Errors
+/// [`Error::Protocol`] for a content type that is neither JSON nor SSE, or a
+/// request answered with 202, which leaves it without any way to get a result.
+pub fn classify(status: u16, content_type: Option<&str>, expects_response: bool) -> Result<ResponseBody, Error> {
+    if status == 202 || status == 204 {
+        return if expects_response {
+            Err(Error::Protocol(format!("the server answered a request with HTTP {status} and no body")))
+        } else {
+            Ok(ResponseBody::Empty)
+        };
+    }
+    let essence = content_type
+        .and_then(|ct| ct.split(';').next())
+        .map(|ct| ct.trim().to_ascii_lowercase())
+        .unwrap_or_default();
+    match essence.as_str() {
+        "application/json" => Ok(ResponseBody::Json),
+        "text/event-stream" => Ok(ResponseBody::EventStream),
+        // A notification's 200 with an empty or odd body carries nothing we need.
+        _ if !expects_response => Ok(ResponseBody::Empty),
+        "" => Err(Error::Protocol(format!("HTTP {status} response has no Content-Type"))),
+        other => Err(Error::Protocol(format!(
+            "expected application/json or text/event-stream, got Content-Type {other:?}"
+        ))),
+    }
+}
+
+/// The error for a non-2xx response. `body` is the response text, which often
+/// holds a JSON-RPC error explaining the refusal.
+pub fn status_error(status: u16, status_text: &str, body: &str, sent_session_id: bool) -> Error {
+    if status == 404 && sent_session_id {
+        return Error::SessionExpired { status };
+    }
+    let explained = serde_json::from_str(body).ok().and_then(|v| match decode_value(v) {
+        Ok(Message::Response { outcome: Err(e), .. }) => Some(e.message),
+        _ => None,
+    });
+    let message = explained.unwrap_or_else(|| {
+        let text = body.trim();
+        if text.is_empty() || text.len() > 200 || text.starts_with('<') {
+            if status_text.is_empty() { format!("HTTP {status}") } else { status_text.to_owned() }
+        } else {
+            text.to_owned()
+        }
+    });
+    Error::Http { status, message }
+}
+
+/// Whether a server-issued session id is usable: the spec limits it to visible
+/// ASCII (0x21–0x7E), and it goes back out in a header.
+pub fn valid_session_id(id: &str) -> bool {
+    !id.is_empty() && id.bytes().all(|b| (0x21..=0x7E).contains(&b))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn content_types() {
+        assert_eq!(classify(200, Some("application/json; charset=utf-8"), true).ok(), Some(ResponseBody::Json));
+        assert_eq!(classify(200, Some("Text/Event-Stream"), true).ok(), Some(ResponseBody::EventStream));
+        assert_eq!(classify(202, None, false).ok(), Some(ResponseBody::Empty));
+        assert_eq!(classify(200, Some("application/json"), false).ok(), Some(ResponseBody::Json));
+        assert_eq!(classify(200, Some("text/plain"), false).ok(), Some(ResponseBody::Empty));
+        assert!(matches!(classify(200, Some("text/html"), true), Err(Error::Protocol(_))));
+        assert!(matches!(classify(200, None, true), Err(Error::Protocol(_))));
+        assert!(matches!(classify(202, None, true), Err(Error::Protocol(_))));
+    }
+
+    #[test]
+    fn status_errors_explain_themselves() {
+        let body = r#"{"jsonrpc":"2.0","error":{"code":-32000,"message":"Bad Request: No valid session ID provided"},"id":null}"#;
+        match status_error(400, "Bad Request", body, true) {
+            Error::Http { status: 400, message } => assert_eq!(message, "Bad Request: No valid session ID provided"),
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(status_error(404, "Not Found", "", true), Error::SessionExpired { status: 404 }));
+        assert!(matches!(status_error(404, "Not Found", "", false), Error::Http { status: 404, .. }));
+        match status_error(502, "Bad Gateway", "<html>proxy</html>", false) {
+            Error::Http { status: 502, message } => assert_eq!(message, "Bad Gateway"),
+            other => panic!("{other:?}"),
+        }
+        match status_error(500, "", "", false) {
+            Error::Http { message, .. } => assert_eq!(message, "HTTP 500"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn session_ids() {
+        assert!(valid_session_id("0b6c-4f1e_~!"));
+        assert!(!valid_session_id(""));
+        assert!(!valid_session_id("has space"));
+        assert!(!valid_session_id("naïve"));
+        assert!(!valid_session_id("line\nbreak"));
+    }
+}

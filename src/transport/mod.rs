@@ -1,0 +1,16 @@
+//! Layer 3: moving messages over HTTP.
+//!
+//! * [`sse`]: the incremental SSE parser (pure Rust).
+//! * [`http`]: the pure rules of Streamable HTTP: headers, statuses, content types.
+//! * `fetch`, `streamable_http`, `web_runtime`: the wasm implementations over
+//!   the platform's `fetch`, `ReadableStream` and `setTimeout`.
+
+pub mod http;
+pub mod sse;
+
+#[cfg(target_arch = "wasm32")]
+pub mod fetch;
+#[cfg(target_arch = "wasm32")]
+pub mod streamable_http;
+#[cfg(target_arch = "wasm32")]
+pub mod web_runtime;

@@ -1,0 +1,121 @@
+use super::*;
+
+fn parse_chunks(chunks: &[&[u8]]) -> Vec<SseEvent> {
+    let mut parser = SseParser::default();
+    let mut out = Vec::new();
+    for chunk in chunks {
+        parser.push(chunk, &mut out).expect("within limits");
+    }
+    out
+}
+
+fn ev(event: &str, data: &str, id: Option<&str>) -> SseEvent {
+    SseEvent { event: event.into(), data: data.into(), id: id.map(Into::into) }
+}
+
+#[test]
+fn every_line_ending_style() {
+    for stream in [&b"data: a\n\ndata: b\n\n"[..], b"data: a\r\n\r\ndata: b\r\n\r\n", b"data: a\r\rdata: b\r\r"] {
+        assert_eq!(parse_chunks(&[stream]), vec![ev("message", "a", None), ev("message", "b", None)]);
+    }
+}
+
+#[test]
+fn every_split_point_gives_the_same_events() {
+    let stream = "\u{FEFF}: comment\r\nevent: message\r\nid: 7\r\nretry: 1500\r\ndata: {\"x\":\"é🦀\"}\r\ndata: second\r\n\r\n\
+                  data: plain\n\n"
+        .as_bytes();
+    let whole = parse_chunks(&[stream]);
+    assert_eq!(whole, vec![ev("message", "{\"x\":\"é🦀\"}\nsecond", Some("7")), ev("message", "plain", Some("7"))]);
+    for a in 0..=stream.len() {
+        assert_eq!(parse_chunks(&[&stream[..a], &stream[a..]]), whole, "split at {a}");
+        for b in a..=stream.len() {
+            assert_eq!(parse_chunks(&[&stream[..a], &stream[a..b], &stream[b..]]), whole, "split at {a},{b}");
+        }
+    }
+}
+
+#[test]
+fn byte_by_byte() {
+    let stream = b"event: endpoint\r\ndata: /message?sessionId=1\r\n\r\n";
+    let chunks: Vec<&[u8]> = stream.chunks(1).collect();
+    assert_eq!(parse_chunks(&chunks), vec![ev("endpoint", "/message?sessionId=1", None)]);
+}
+
+#[test]
+fn crlf_split_between_chunks_is_one_line_end() {
+    // If the LF after a chunk-final CR were a second line end, this would
+    // dispatch twice or lose the id.
+    assert_eq!(parse_chunks(&[b"id: 1\r", b"\ndata: x\r", b"\n\r", b"\n"]), vec![ev("message", "x", Some("1"))]);
+}
+
+#[test]
+fn priming_event_has_empty_data_and_sets_the_id() {
+    let mut parser = SseParser::default();
+    let mut out = Vec::new();
+    parser.push(b"id: prime-1\nretry: 500\ndata: \n\n", &mut out).unwrap();
+    assert_eq!(out, vec![ev("message", "", Some("prime-1"))]);
+    assert_eq!(parser.retry_ms(), Some(500));
+    assert_eq!(parser.last_event_id(), Some("prime-1"));
+}
+
+#[test]
+fn fields_without_data_dispatch_nothing() {
+    assert_eq!(parse_chunks(&[b"event: x\nid: 3\n\n: keep-alive\n\n"]), vec![]);
+}
+
+#[test]
+fn field_rules() {
+    // No space after the colon, a field with no colon, unknown fields, a bad retry, an id with NUL.
+    let events = parse_chunks(&[b"data:tight\ndata\nfoo: bar\nretry: 12x\nid: a\0b\n\n"]);
+    assert_eq!(events, vec![ev("message", "tight\n", None)]);
+}
+
+#[test]
+fn unterminated_final_event_is_not_dispatched() {
+    assert_eq!(parse_chunks(&[b"data: done\n\ndata: partial"]), vec![ev("message", "done", None)]);
+}
+
+#[test]
+fn invalid_utf8_becomes_replacement_characters() {
+    let events = parse_chunks(&[b"data: a\xFF\xFEb\n\n"]);
+    assert_eq!(events, vec![ev("message", "a\u{FFFD}\u{FFFD}b", None)]);
+}
+
+#[test]
+fn utf8_sequence_split_across_chunks() {
+    let crab = "🦀".as_bytes();
+    let events = parse_chunks(&[b"data: ", &crab[..1], &crab[1..3], &crab[3..], b"\n\n"]);
+    assert_eq!(events, vec![ev("message", "🦀", None)]);
+}
+
+#[test]
+fn a_bom_split_across_chunks_is_stripped() {
+    assert_eq!(parse_chunks(&[b"\xEF", b"\xBB", b"\xBFdata: x\n\n"]), vec![ev("message", "x", None)]);
+}
+
+#[test]
+fn huge_lines_are_refused_not_buffered_forever() {
+    let mut parser = SseParser::with_limit(1024);
+    let mut out = Vec::new();
+    let chunk = vec![b'a'; 600];
+    parser.push(b"data: ", &mut out).unwrap();
+    parser.push(&chunk, &mut out).unwrap();
+    assert_eq!(parser.push(&chunk, &mut out), Err(SseError::LineTooLong { limit: 1024 }));
+}
+
+#[test]
+fn huge_events_are_refused() {
+    let mut parser = SseParser::with_limit(100);
+    let mut out = Vec::new();
+    let line = format!("data: {}\n", "x".repeat(60));
+    parser.push(line.as_bytes(), &mut out).unwrap();
+    assert_eq!(parser.push(line.as_bytes(), &mut out), Err(SseError::EventTooLarge { limit: 100 }));
+}
+
+#[test]
+fn absurd_retry_saturates() {
+    let mut parser = SseParser::default();
+    parser.push(b"retry: 99999999999999999999999\n", &mut Vec::new()).unwrap();
+    assert_eq!(parser.retry_ms(), Some(u32::MAX));
+}

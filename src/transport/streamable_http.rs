@@ -1,0 +1,323 @@
+//! The Streamable HTTP transport of the legacy revisions (2025-03-26 to
+//! 2025-11-25): every message is a POST; a request's answer comes back as JSON
+//! or as an SSE stream; the server may issue an `Mcp-Session-Id` that goes on
+//! every later request; `close` sends DELETE.
+
+use super::fetch::{header, js_message, read_text, AbortOnDrop, BodyReader, Fetch, HttpRequest};
+use super::http::{self, classify, status_error, ResponseBody};
+use super::sse::SseParser;
+use super::web_runtime::WebRuntime;
+use crate::error::Error;
+use crate::protocol::jsonrpc::{decode, Message, RequestId};
+use crate::protocol::{methods, version};
+use crate::session::{Inbound, InboundSink, Runtime, Transport};
+use futures::future::{self, LocalBoxFuture};
+use js_sys::{Function, Promise};
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{AbortController, Headers, Response};
+
+/// How long `close()` waits for the server to acknowledge the DELETE.
+const DELETE_TIMEOUT_MS: u32 = 5_000;
+
+/// Extra headers for every request, e.g. `Authorization`.
+#[derive(Debug, Clone, Default)]
+pub enum HeaderSource {
+    /// No extra headers.
+    #[default]
+    None,
+    /// A `HeadersInit` value, used as given on every request.
+    Fixed(JsValue),
+    /// A function returning a `HeadersInit` or a Promise of one, called before
+    /// every request so that tokens can be refreshed.
+    Function(Function),
+}
+
+impl HeaderSource {
+    async fn resolve(&self) -> Result<JsValue, Error> {
+        match self {
+            Self::None => Ok(JsValue::UNDEFINED),
+            Self::Fixed(value) => Ok(value.clone()),
+            Self::Function(f) => {
+                let failed = |e: JsValue| Error::InvalidArgument(format!("the headers function failed: {}", js_message(&e)));
+                let value = f.call0(&JsValue::UNDEFINED).map_err(failed)?;
+                JsFuture::from(Promise::resolve(&value)).await.map_err(failed)
+            }
+        }
+    }
+}
+
+/// Where and how to reach the server.
+#[derive(Debug)]
+pub struct StreamableHttpConfig {
+    /// The MCP endpoint.
+    pub url: String,
+    /// The `fetch` to use.
+    pub fetch: Fetch,
+    /// Extra headers.
+    pub headers: HeaderSource,
+}
+
+/// The transport. Dropping it aborts every request and stream it started.
+#[derive(Debug)]
+pub struct StreamableHttp {
+    inner: Rc<Inner>,
+}
+
+struct Inner {
+    config: StreamableHttpConfig,
+    sink: InboundSink,
+    session_id: RefCell<Option<String>>,
+    protocol_version: Cell<Option<&'static str>>,
+    /// Controllers of the fetches and streams in flight, so close can abort them.
+    in_flight: RefCell<HashMap<u64, AbortController>>,
+    next_key: Cell<u64>,
+    closed: Cell<bool>,
+}
+
+impl std::fmt::Debug for Inner {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StreamableHttp")
+            .field("url", &self.config.url)
+            .field("session_id", &self.session_id.borrow())
+            .field("in_flight", &self.in_flight.borrow().len())
+            .finish()
+    }
+}
+
+/// Keeps a controller registered while its fetch or stream is alive.
+struct InFlight {
+    inner: Rc<Inner>,
+    key: u64,
+    controller: AbortOnDrop,
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        self.inner.in_flight.borrow_mut().remove(&self.key);
+    }
+}
+
+impl StreamableHttp {
+    /// A transport that delivers what it receives to `sink`.
+    pub fn new(config: StreamableHttpConfig, sink: InboundSink) -> Self {
+        let inner = Inner {
+            config,
+            sink,
+            session_id: RefCell::new(None),
+            protocol_version: Cell::new(None),
+            in_flight: RefCell::default(),
+            next_key: Cell::new(0),
+            closed: Cell::new(false),
+        };
+        Self { inner: Rc::new(inner) }
+    }
+
+    /// The `Mcp-Session-Id` the server issued, if any.
+    pub fn session_id(&self) -> Option<String> {
+        self.inner.session_id.borrow().clone()
+    }
+}
+
+impl Drop for StreamableHttp {
+    fn drop(&mut self) {
+        self.inner.abort_all();
+    }
+}
+
+impl Transport for StreamableHttp {
+    fn send(&self, message: Message) -> LocalBoxFuture<'static, Result<(), Error>> {
+        Box::pin(self.inner.clone().post(message))
+    }
+
+    fn set_protocol_version(&self, version: &'static str) {
+        self.inner.protocol_version.set(Some(version));
+    }
+
+    fn close(&self) -> LocalBoxFuture<'static, ()> {
+        let inner = self.inner.clone();
+        Box::pin(async move {
+            if inner.closed.replace(true) {
+                return;
+            }
+            inner.abort_all();
+            let session = inner.session_id.borrow().clone();
+            if let Some(session) = session {
+                let delete = Box::pin(inner.clone().delete_session(session));
+                let _ = future::select(delete, WebRuntime.sleep(DELETE_TIMEOUT_MS)).await;
+            }
+        })
+    }
+}
+
+impl Inner {
+    fn track(self: &Rc<Self>) -> Result<InFlight, Error> {
+        let controller = AbortOnDrop::new()?;
+        let key = self.next_key.get();
+        self.next_key.set(key + 1);
+        self.in_flight.borrow_mut().insert(key, controller_handle(&controller));
+        Ok(InFlight { inner: self.clone(), key, controller })
+    }
+
+    fn abort_all(&self) {
+        let controllers: Vec<_> = self.in_flight.borrow_mut().drain().map(|(_, c)| c).collect();
+        for controller in controllers {
+            controller.abort();
+        }
+    }
+
+    async fn headers(&self, accept: &str, with_body: bool) -> Result<Headers, Error> {
+        let user = self.config.headers.resolve().await?;
+        let invalid = |e: JsValue| Error::InvalidArgument(format!("invalid headers: {}", js_message(&e)));
+        // `new Headers(init)` accepts every HeadersInit form; our own headers
+        // are set afterwards so that they win.
+        let headers = if user.is_undefined() || user.is_null() {
+            Headers::new().map_err(invalid)?
+        } else {
+            Headers::new_with_str_sequence_sequence(&user).map_err(invalid)?
+        };
+        headers.set("accept", accept).map_err(invalid)?;
+        if with_body {
+            headers.set("content-type", "application/json").map_err(invalid)?;
+        }
+        if let Some(id) = self.session_id.borrow().as_deref() {
+            headers.set(http::SESSION_ID, id).map_err(invalid)?;
+        }
+        if let Some(version) = self.protocol_version.get() {
+            headers.set(http::PROTOCOL_VERSION, version).map_err(invalid)?;
+        }
+        Ok(headers)
+    }
+
+    async fn post(self: Rc<Self>, message: Message) -> Result<(), Error> {
+        if self.closed.get() {
+            return Err(Error::Closed);
+        }
+        let request_id = match &message {
+            Message::Request { id, .. } => Some(id.clone()),
+            _ => None,
+        };
+        let is_initialize = message.method() == Some(methods::INITIALIZE);
+        let sent_session = self.session_id.borrow().is_some();
+        let body = message.to_json();
+        let in_flight = self.track()?;
+        let request = HttpRequest {
+            method: "POST",
+            url: &self.config.url,
+            headers: self.headers(http::ACCEPT_POST, true).await?,
+            body: Some(&body),
+            signal: &in_flight.controller.signal(),
+        };
+        let response = self.config.fetch.send(request).await?;
+        let status = response.status();
+        if !(200..300).contains(&status) {
+            let text = read_text(&response).await.unwrap_or_default();
+            return Err(status_error(status, &response.status_text(), &text, sent_session));
+        }
+        if is_initialize {
+            self.adopt_session_id(&response)?;
+        }
+        let content_type = header(&response, "content-type");
+        match classify(status, content_type.as_deref(), request_id.is_some())? {
+            ResponseBody::Empty => Ok(()),
+            ResponseBody::Json => {
+                let text = read_text(&response).await?;
+                let answered = self.deliver(&text, request_id.as_ref())?;
+                match request_id {
+                    Some(id) if !answered => {
+                        Err(Error::Protocol(format!("the JSON response does not answer request {id}")))
+                    }
+                    _ => Ok(()),
+                }
+            }
+            ResponseBody::EventStream => {
+                let reader = BodyReader::new(&response)?;
+                wasm_bindgen_futures::spawn_local(self.clone().read_stream(reader, request_id, in_flight));
+                Ok(())
+            }
+        }
+    }
+
+    fn adopt_session_id(&self, response: &Response) -> Result<(), Error> {
+        match header(response, http::SESSION_ID) {
+            Some(id) if http::valid_session_id(&id) => {
+                *self.session_id.borrow_mut() = Some(id);
+                Ok(())
+            }
+            Some(_) => Err(Error::Protocol("the server issued an Mcp-Session-Id with invalid characters".into())),
+            None => Ok(()),
+        }
+    }
+
+    /// Decodes one JSON text and hands its messages to the session. Returns
+    /// whether it held the response to `awaited`.
+    fn deliver(&self, text: &str, awaited: Option<&RequestId>) -> Result<bool, Error> {
+        let messages = decode(text, version::allows_batches(self.protocol_version.get()))
+            .map_err(|e| Error::Protocol(e.to_string()))?;
+        let mut answered = false;
+        for message in messages {
+            if let (Message::Response { id: Some(id), .. }, Some(awaited)) = (&message, awaited) {
+                answered |= id == awaited;
+            }
+            (self.sink)(Inbound::Message(message));
+        }
+        Ok(answered)
+    }
+
+    async fn read_stream(self: Rc<Self>, mut reader: BodyReader, request_id: Option<RequestId>, _in_flight: InFlight) {
+        let mut parser = SseParser::default();
+        let mut events = Vec::new();
+        let mut answered = false;
+        // The last thing that went wrong, reported if the response never comes.
+        let mut problem: Option<Error> = None;
+        while !answered {
+            let chunk = match reader.next().await {
+                Ok(Some(chunk)) => chunk,
+                Ok(None) => break,
+                Err(error) => {
+                    problem = Some(error);
+                    break;
+                }
+            };
+            if let Err(error) = parser.push(&chunk, &mut events) {
+                problem = Some(Error::Protocol(error.to_string()));
+                break;
+            }
+            // Priming events carry an id and empty data; other event types are not MCP messages.
+            for event in events.drain(..).filter(|e| e.event == "message" && !e.data.is_empty()) {
+                match self.deliver(&event.data, request_id.as_ref()) {
+                    Ok(got_it) => answered |= got_it,
+                    Err(error) => problem = Some(error),
+                }
+            }
+        }
+        if let (Some(id), false) = (request_id, answered) {
+            let error = problem
+                .unwrap_or_else(|| Error::Protocol("the event stream ended before the response arrived".into()));
+            (self.sink)(Inbound::RequestFailed { id, error });
+        }
+    }
+
+    async fn delete_session(self: Rc<Self>, session: String) {
+        let Ok(in_flight) = self.track() else { return };
+        let Ok(headers) = self.headers("application/json, text/event-stream", false).await else { return };
+        // `headers()` reads the id from the session slot, which close keeps.
+        let _ = headers.set(http::SESSION_ID, &session);
+        let request = HttpRequest {
+            method: "DELETE",
+            url: &self.config.url,
+            headers,
+            body: None,
+            signal: &in_flight.controller.signal(),
+        };
+        // Best effort: 405 means the server does not let clients end sessions.
+        let _ = self.config.fetch.send(request).await;
+    }
+}
+
+fn controller_handle(controller: &AbortOnDrop) -> AbortController {
+    controller.handle()
+}

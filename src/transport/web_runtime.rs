@@ -1,0 +1,53 @@
+//! [`Runtime`] on the web platform: the global `setTimeout` (never `window`, so
+//! it works in Workers and Node) and `spawn_local`.
+
+use crate::session::Runtime;
+use futures::channel::oneshot;
+use futures::future::LocalBoxFuture;
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_name = setTimeout)]
+    fn set_timeout(callback: &Closure<dyn FnMut()>, ms: u32) -> JsValue;
+    #[wasm_bindgen(js_name = clearTimeout)]
+    fn clear_timeout(handle: &JsValue);
+}
+
+/// The browser, Worker and Node runtime.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct WebRuntime;
+
+/// A pending `setTimeout`, cleared if dropped before it fires.
+struct TimerGuard {
+    handle: JsValue,
+    // Held so the callback outlives the timer.
+    _callback: Closure<dyn FnMut()>,
+}
+
+impl Drop for TimerGuard {
+    fn drop(&mut self) {
+        clear_timeout(&self.handle);
+    }
+}
+
+impl Runtime for WebRuntime {
+    fn sleep(&self, ms: u32) -> LocalBoxFuture<'static, ()> {
+        let (tx, rx) = oneshot::channel::<()>();
+        let mut tx = Some(tx);
+        let callback = Closure::new(move || {
+            if let Some(tx) = tx.take() {
+                let _ = tx.send(());
+            }
+        });
+        let guard = TimerGuard { handle: set_timeout(&callback, ms), _callback: callback };
+        Box::pin(async move {
+            let _ = rx.await;
+            drop(guard);
+        })
+    }
+
+    fn spawn(&self, task: LocalBoxFuture<'static, ()>) {
+        wasm_bindgen_futures::spawn_local(task);
+    }
+}
