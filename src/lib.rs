@@ -10,3 +10,5 @@ pub mod transport;
 pub mod js;
 
 pub use error::{Error, Result};
+#[cfg(target_arch = "wasm32")]
+pub use js::McpClient;

@@ -10,5 +10,6 @@
 pub mod jsonrpc;
 pub mod lifecycle;
 pub mod methods;
+pub mod params;
 pub mod results;
 pub mod version;

@@ -64,27 +64,34 @@ struct State {
 
 impl Session {
     /// Builds a session over the transport that `make_transport` creates; the
-    /// transport delivers what it receives to the sink it is given.
-    pub fn new(
+    /// transport delivers what it receives to the sink it is given. Returns the
+    /// transport too, for callers that need its concrete type.
+    pub fn new<T: Transport + 'static>(
         runtime: Rc<dyn Runtime>,
         default_timeout_ms: u32,
-        make_transport: impl FnOnce(InboundSink) -> Rc<dyn Transport>,
-    ) -> Self {
-        let inner = Rc::new_cyclic(|weak: &Weak<Inner>| {
-            let weak = weak.clone();
-            let sink: InboundSink = Rc::new(move |inbound| {
-                if let Some(inner) = weak.upgrade() {
+        make_transport: impl FnOnce(InboundSink) -> Rc<T>,
+    ) -> (Self, Rc<T>) {
+        // The sink must exist before the transport, and the session after it,
+        // so the sink reaches the session through a slot filled in last.
+        let slot: Rc<RefCell<Weak<Inner>>> = Rc::new(RefCell::new(Weak::new()));
+        let sink: InboundSink = {
+            let slot = slot.clone();
+            Rc::new(move |inbound| {
+                let inner = slot.borrow().upgrade();
+                if let Some(inner) = inner {
                     inner.receive(inbound);
                 }
-            });
-            Inner {
-                runtime,
-                transport: make_transport(sink),
-                default_timeout_ms,
-                state: RefCell::new(State::default()),
-            }
+            })
+        };
+        let transport = make_transport(sink);
+        let inner = Rc::new(Inner {
+            runtime,
+            transport: transport.clone(),
+            default_timeout_ms,
+            state: RefCell::new(State::default()),
         });
-        Self { inner }
+        *slot.borrow_mut() = Rc::downgrade(&inner);
+        (Self { inner }, transport)
     }
 
     /// The transport this session sends through.

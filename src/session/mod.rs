@@ -7,7 +7,11 @@
 //! tests drive it with an in-memory transport and a manual clock.
 
 mod engine;
+pub mod lifecycle;
+pub mod paging;
 mod runtime;
+#[cfg(test)]
+pub(crate) mod testing;
 mod transport;
 
 pub use engine::{CallOptions, NotificationListener, Session};

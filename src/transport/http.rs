@@ -79,6 +79,23 @@ pub fn valid_session_id(id: &str) -> bool {
     !id.is_empty() && id.bytes().all(|b| (0x21..=0x7E).contains(&b))
 }
 
+/// Checks that an endpoint is an absolute `http:` or `https:` URL with a host.
+///
+/// # Errors
+/// [`Error::InvalidArgument`] saying what is wrong.
+pub fn check_endpoint(url: &str) -> Result<(), Error> {
+    let lower = url.to_ascii_lowercase();
+    let rest = lower
+        .strip_prefix("https://")
+        .or_else(|| lower.strip_prefix("http://"))
+        .ok_or_else(|| Error::InvalidArgument(format!("the server URL must be an absolute http(s) URL, got {url:?}")))?;
+    let host = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    if host.is_empty() || url.chars().any(char::is_whitespace) {
+        return Err(Error::InvalidArgument(format!("the server URL {url:?} has no host or contains spaces")));
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -111,6 +128,15 @@ mod tests {
         match status_error(500, "", "", false) {
             Error::Http { message, .. } => assert_eq!(message, "HTTP 500"),
             other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn endpoints() {
+        assert!(check_endpoint("http://127.0.0.1:38011/mcp").is_ok());
+        assert!(check_endpoint("HTTPS://example.com").is_ok());
+        for bad in ["", "127.0.0.1/mcp", "ftp://x/", "http://", "http:///mcp", "https://a b/", "javascript:alert(1)"] {
+            assert!(matches!(check_endpoint(bad), Err(Error::InvalidArgument(_))), "{bad}");
         }
     }
 

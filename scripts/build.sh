@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Builds the npm package into pkg/: wasm-pack (release profile, wasm-opt -Oz),
+# then the committed scaffold from pkg-template/ on top. Links
+# node_modules/mcp-wasm -> pkg so tests import the package by its name, and
+# prints the gzipped size of the wasm plus its JS glue.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+wasm-pack build --release --target web --out-dir pkg --out-name mcp_wasm --no-pack 2>&1 \
+  | grep -vE '^\[INFO\]: (Checking|Compiling|Installing|Optimizing)' || true
+test -f pkg/mcp_wasm_bg.wasm || { echo "build: wasm-pack produced no pkg/mcp_wasm_bg.wasm" >&2; exit 1; }
+
+cp pkg-template/* pkg/
+cp README.md pkg/README.md
+rm -f pkg/.gitignore
+mkdir -p node_modules
+ln -sfn ../pkg node_modules/mcp-wasm
+
+node scripts/size.mjs

@@ -1,0 +1,142 @@
+//! Option objects passed from JS, read field by field and checked, so a wrong
+//! value is an `invalid-argument` error naming the field, never a panic.
+
+use super::abort::is_signal;
+use super::convert::from_js;
+use crate::error::Error;
+use crate::protocol::version;
+use crate::session::DEFAULT_TIMEOUT_MS;
+use crate::transport::streamable_http::HeaderSource;
+use js_sys::{Function, Reflect};
+use serde_json::{json, Value};
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::AbortSignal;
+
+/// Options of `McpClient.connect`.
+#[derive(Debug)]
+pub struct ConnectOptions {
+    /// `clientInfo` for `initialize`.
+    pub client_info: Value,
+    /// Extra headers for every request.
+    pub headers: HeaderSource,
+    /// A replacement for the global `fetch`.
+    pub fetch: Option<Function>,
+    /// The default per-request timeout.
+    pub timeout_ms: u32,
+    /// The revision to offer.
+    pub protocol_version: &'static str,
+    /// Aborts the connection attempt.
+    pub signal: Option<AbortSignal>,
+}
+
+/// Options of a single request.
+#[derive(Debug, Default)]
+pub struct RequestOptions {
+    /// Aborts the request.
+    pub signal: Option<AbortSignal>,
+    /// Overrides the client's default timeout.
+    pub timeout_ms: Option<u32>,
+}
+
+fn invalid(what: impl Into<String>) -> Error {
+    Error::InvalidArgument(what.into())
+}
+
+/// The options object itself: `undefined`/`null` means defaults.
+fn options_object(value: &JsValue, what: &str) -> Result<Option<JsValue>, Error> {
+    if value.is_undefined() || value.is_null() {
+        Ok(None)
+    } else if value.is_object() {
+        Ok(Some(value.clone()))
+    } else {
+        Err(invalid(format!("{what} must be an object")))
+    }
+}
+
+/// A field, with `undefined` and `null` read as absent.
+fn field(object: &JsValue, name: &str) -> Option<JsValue> {
+    Reflect::get(object, &JsValue::from_str(name)).ok().filter(|v| !v.is_undefined() && !v.is_null())
+}
+
+fn timeout(object: &JsValue) -> Result<Option<u32>, Error> {
+    let Some(value) = field(object, "timeout") else { return Ok(None) };
+    match value.as_f64() {
+        Some(ms) if ms.is_finite() && ms > 0.0 && ms <= f64::from(u32::MAX) => Ok(Some(ms.ceil() as u32)),
+        _ => Err(invalid("timeout must be a positive number of milliseconds")),
+    }
+}
+
+fn signal(object: &JsValue) -> Result<Option<AbortSignal>, Error> {
+    match field(object, "signal") {
+        None => Ok(None),
+        Some(value) if is_signal(&value) => Ok(Some(value.unchecked_into())),
+        Some(_) => Err(invalid("signal must be an AbortSignal")),
+    }
+}
+
+/// Reads the options of a request.
+///
+/// # Errors
+/// [`Error::InvalidArgument`] naming the first bad field.
+pub fn request_options(value: &JsValue) -> Result<RequestOptions, Error> {
+    let Some(object) = options_object(value, "options")? else { return Ok(RequestOptions::default()) };
+    Ok(RequestOptions { signal: signal(&object)?, timeout_ms: timeout(&object)? })
+}
+
+/// Reads the options of `connect`.
+///
+/// # Errors
+/// [`Error::InvalidArgument`] naming the first bad field.
+pub fn connect_options(value: &JsValue) -> Result<ConnectOptions, Error> {
+    let object = options_object(value, "options")?.unwrap_or_else(|| js_sys::Object::new().into());
+    let client_info = match field(&object, "clientInfo") {
+        None => json!({ "name": "mcp-wasm", "version": env!("CARGO_PKG_VERSION") }),
+        Some(info) => {
+            let info = from_js(&info, "clientInfo")?;
+            let is_text = |key: &str| info.get(key).is_some_and(Value::is_string);
+            if !(is_text("name") && is_text("version")) {
+                return Err(invalid("clientInfo must have string name and version"));
+            }
+            info
+        }
+    };
+    let headers = match field(&object, "headers") {
+        None => HeaderSource::None,
+        Some(h) if h.is_function() => HeaderSource::Function(h.unchecked_into()),
+        Some(h) if h.is_object() => HeaderSource::Fixed(h),
+        Some(_) => return Err(invalid("headers must be a HeadersInit or a function returning one")),
+    };
+    let fetch = match field(&object, "fetch") {
+        None => None,
+        Some(f) if f.is_function() => Some(f.unchecked_into()),
+        Some(_) => return Err(invalid("fetch must be a function")),
+    };
+    let protocol_version = match field(&object, "protocolVersion") {
+        None => version::LATEST_LEGACY,
+        Some(v) => v.as_string().as_deref().and_then(version::supported).ok_or_else(|| {
+            invalid(format!("protocolVersion must be one of {}", version::SUPPORTED.join(", ")))
+        })?,
+    };
+    Ok(ConnectOptions {
+        client_info,
+        headers,
+        fetch,
+        timeout_ms: timeout(&object)?.unwrap_or(DEFAULT_TIMEOUT_MS),
+        protocol_version,
+        signal: signal(&object)?,
+    })
+}
+
+/// The endpoint URL from a `string` or a `URL` object.
+///
+/// # Errors
+/// [`Error::InvalidArgument`] unless it is an absolute http(s) URL.
+pub fn endpoint_url(value: &JsValue) -> Result<String, Error> {
+    let text = match value.as_string() {
+        Some(text) => text,
+        None if value.is_object() => field(value, "href").and_then(|h| h.as_string()).unwrap_or_default(),
+        None => String::new(),
+    };
+    crate::transport::http::check_endpoint(&text)?;
+    Ok(text)
+}

@@ -1,0 +1,57 @@
+// Client under test for the official MCP conformance runner (@modelcontextprotocol/conformance).
+//
+// The runner starts a mock server per scenario and spawns this file as
+//   node tests/conformance/client.mjs <server-url>
+// with the scenario name in MCP_CONFORMANCE_SCENARIO. Checks are judged on the server side;
+// we exit 0 when the scenario ran to completion, 1 when the client failed, 2 when the
+// scenario is not implemented here (yet).
+const scenario = process.env.MCP_CONFORMANCE_SCENARIO;
+const serverUrl = process.argv.at(-1); // the runner always appends the URL last
+
+// Well below the runner's --timeout, so a stuck request ends with our message, not a kill.
+const options = { timeout: 10_000 };
+
+const scenarios = {
+  async initialize(McpClient) {
+    const client = await McpClient.connect(serverUrl, options);
+    try {
+      await client.listTools();
+    } finally {
+      await client.close();
+    }
+  },
+
+  async tools_call(McpClient) {
+    const client = await McpClient.connect(serverUrl, options);
+    try {
+      const { tools } = await client.listTools();
+      if (!tools.some((t) => t.name === "add_numbers")) {
+        throw new Error(`add_numbers not listed: ${tools.map((t) => t.name).join(", ")}`);
+      }
+      const result = await client.callTool({ name: "add_numbers", arguments: { a: 2, b: 3 } });
+      const text = result.content?.map((c) => c.text ?? "").join(" ") ?? "";
+      if (result.isError || !/\b5\b/.test(text)) throw new Error(`unexpected result: ${JSON.stringify(result)}`);
+    } finally {
+      await client.close();
+    }
+  },
+};
+
+const run = scenarios[scenario];
+if (!run) {
+  console.error(`conformance client: scenario "${scenario}" is not implemented`);
+  process.exit(2);
+}
+
+try {
+  // Imported only for implemented scenarios: the unimplemented ones exit without loading wasm.
+  const { McpClient } = await import("mcp-wasm");
+  await run(McpClient);
+  console.log(`conformance client: ${scenario} done`);
+  process.exit(0);
+} catch (err) {
+  const detail = [err?.name, err?.kind ?? err?.code, err?.status].filter((x) => x !== undefined).join(" ");
+  console.error(`conformance client: ${scenario} failed: ${detail}: ${err?.message ?? err}`);
+  if (err?.stack) console.error(err.stack);
+  process.exit(1);
+}

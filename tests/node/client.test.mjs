@@ -1,0 +1,255 @@
+// Integration tests for the built package under Node: `node --test tests/node/` (system Node 20).
+//
+// Needs `pkg/` built (node_modules/mcp-wasm -> ../pkg) and server-everything running
+// (`scripts/peers.sh start`), or MCP_TEST_URL pointing at another Streamable HTTP peer.
+// The error-path tests bring their own tiny node:http server on an ephemeral loopback port.
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import http from "node:http";
+import net from "node:net";
+import { McpClient, McpClientError, McpError } from "mcp-wasm";
+import { assertValidClientMessage, recordingFetch } from "../support/schema.mjs";
+
+const MCP_URL = process.env.MCP_TEST_URL ?? "http://127.0.0.1:38011/mcp";
+const PROTOCOL = "2025-11-25";
+// Every test gets a hard limit, so a client that hangs fails the test instead of the run.
+const LIMIT = { timeout: 15_000 };
+
+// Validator for assert.rejects: a typed local error of the given kind (plus extra fields).
+function clientError(kind, extra = {}) {
+  return (err) => {
+    assert.ok(err instanceof McpClientError, `expected McpClientError, got ${err?.name}: ${err?.message}`);
+    assert.equal(err.name, "McpClientError");
+    assert.equal(err.kind, kind, `kind of "${err.message}"`);
+    for (const [key, value] of Object.entries(extra)) assert.equal(err[key], value, key);
+    return true;
+  };
+}
+
+function assertAllValid(rec) {
+  const messages = rec.messages();
+  assert.ok(messages.length > 0, "the client sent no JSON-RPC messages");
+  for (const message of messages) assertValidClientMessage(message);
+  return messages;
+}
+
+const textOf = (result) => result.content.filter((c) => c.type === "text").map((c) => c.text).join("\n");
+
+describe("a session with server-everything", () => {
+  let client;
+  const rec = recordingFetch();
+
+  before(async () => {
+    client = await McpClient.connect(MCP_URL, {
+      fetch: rec.fetch,
+      clientInfo: { name: "mcp-wasm-node-tests", version: "0.0.0" },
+    });
+  }, LIMIT);
+  after(async () => { await client?.close(); });
+
+  test("connect negotiates and exposes the server's details", () => {
+    assert.equal(client.serverInfo.name, "mcp-servers/everything");
+    assert.equal(client.protocolVersion, PROTOCOL);
+    assert.equal(typeof client.sessionId, "string");
+    assert.ok(client.sessionId.length > 0);
+    assert.equal(typeof client.instructions, "string");
+    assert.equal(typeof client.serverCapabilities, "object");
+    assert.ok(client.serverCapabilities.tools, "server declares tools");
+  });
+
+  test("listTools includes echo and get-sum", LIMIT, async () => {
+    const { tools } = await client.listTools();
+    const names = tools.map((t) => t.name);
+    assert.ok(names.includes("echo"), `tools: ${names}`);
+    assert.ok(names.includes("get-sum"), `tools: ${names}`);
+  });
+
+  test("callTool echo returns the text", LIMIT, async () => {
+    const result = await client.callTool({ name: "echo", arguments: { message: "hello from wasm" } });
+    assert.notEqual(result.isError, true);
+    assert.match(textOf(result), /hello from wasm/);
+  });
+
+  test("callTool get-sum adds", LIMIT, async () => {
+    const result = await client.callTool({ name: "get-sum", arguments: { a: 2, b: 3 } });
+    assert.match(textOf(result), /\b5\b/);
+  });
+
+  test("listAllTools equals the pages of listTools, concatenated", LIMIT, async () => {
+    const pages = [];
+    let cursor;
+    do {
+      const page = await client.listTools(cursor === undefined ? undefined : { cursor });
+      pages.push(...page.tools);
+      cursor = page.nextCursor;
+    } while (cursor !== undefined);
+    assert.deepEqual(await client.listAllTools(), pages);
+  });
+
+  test("ping", LIMIT, async () => {
+    await client.ping();
+  });
+
+  test("close ends the session and the client", LIMIT, async () => {
+    const sessionId = client.sessionId;
+    await client.close();
+
+    // The server must have forgotten the session: server-everything answers 400 here, the
+    // spec says 404, so accept both.
+    const res = await fetch(MCP_URL, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-session-id": sessionId,
+        "mcp-protocol-version": PROTOCOL,
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    await res.body?.cancel();
+    assert.ok([400, 404].includes(res.status), `POST after DELETE answered ${res.status}`);
+
+    await client.close(); // idempotent
+    await assert.rejects(client.listTools(), clientError("closed"));
+    await assert.rejects(client.callTool({ name: "echo", arguments: { message: "x" } }), clientError("closed"));
+    await assert.rejects(client.ping(), clientError("closed"));
+  });
+
+  test("every message sent matches the 2025-11-25 schema", () => {
+    const methods = assertAllValid(rec).map((m) => m.method);
+    for (const m of ["initialize", "notifications/initialized", "tools/list", "tools/call", "ping"]) {
+      assert.ok(methods.includes(m), `no ${m} among ${methods}`);
+    }
+    assert.equal(methods[0], "initialize");
+  });
+
+  test("every HTTP request carries the Streamable HTTP headers", () => {
+    const [init, ...rest] = rec.requests;
+    for (const r of rec.requests.filter((r) => r.method === "POST")) {
+      assert.match(r.headers["content-type"] ?? "", /^application\/json/);
+      assert.match(r.headers.accept ?? "", /application\/json/);
+      assert.match(r.headers.accept ?? "", /text\/event-stream/);
+    }
+    assert.equal(init.headers["mcp-session-id"], undefined, "initialize must not carry a session id");
+    for (const r of rest) {
+      assert.ok(r.headers["mcp-session-id"], `${r.method} ${r.body ?? ""} without Mcp-Session-Id`);
+      assert.equal(r.headers["mcp-protocol-version"], PROTOCOL, `${r.method} ${r.body ?? ""}`);
+    }
+    assert.ok(rec.requests.some((r) => r.method === "DELETE"), "close() sent no DELETE");
+  });
+});
+
+describe("cancellation and timeouts against server-everything", () => {
+  let client;
+  const rec = recordingFetch();
+  const slow = { name: "trigger-long-running-operation", arguments: { duration: 5, steps: 5 } };
+
+  before(async () => { client = await McpClient.connect(MCP_URL, { fetch: rec.fetch }); }, LIMIT);
+  after(async () => { await client?.close(); });
+
+  test("an AbortSignal rejects a slow call with the signal's reason", LIMIT, async () => {
+    const controller = new AbortController();
+    const reason = new Error("aborted by the test");
+    const started = Date.now();
+    setTimeout(() => controller.abort(reason), 300);
+    await assert.rejects(client.callTool(slow, { signal: controller.signal }), (err) => {
+      assert.ok(err === reason, `expected the signal's reason, got ${err?.name}: ${err?.message}`);
+      return true;
+    });
+    assert.ok(Date.now() - started < 3000, `abort took ${Date.now() - started} ms`);
+  });
+
+  test("a per-call timeout rejects with kind timeout", LIMIT, async () => {
+    const started = Date.now();
+    await assert.rejects(client.callTool(slow, { timeout: 300 }), clientError("timeout"));
+    assert.ok(Date.now() - started < 3000, `timeout took ${Date.now() - started} ms`);
+  });
+
+  test("the session stays usable afterwards, and all messages are valid", LIMIT, async () => {
+    await client.ping();
+    assertAllValid(rec); // includes any notifications/cancelled the client sent
+  });
+});
+
+describe("transport failures give typed errors", () => {
+  // A peer that misbehaves in one way per path. Request bodies are read first so that the
+  // JSON-RPC error can echo the id.
+  const server = http.createServer(async (req, res) => {
+    let body = "";
+    for await (const chunk of req) body += chunk;
+    const id = (() => { try { return JSON.parse(body).id ?? null; } catch { return null; } })();
+    switch (req.url) {
+      case "/status-500":
+        res.writeHead(500, { "content-type": "text/plain" }).end("internal failure");
+        break;
+      case "/html":
+        res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><p>not an MCP server</p>");
+        break;
+      case "/bad-json":
+        res.writeHead(200, { "content-type": "application/json" }).end('{"jsonrpc":"2.0","id":');
+        break;
+      case "/never-ends-json":
+        res.writeHead(200, { "content-type": "application/json" }).write('{"jsonrpc":"2.0",');
+        break;
+      case "/never-ends-sse":
+        res.writeHead(200, { "content-type": "text/event-stream" }).write("id: 1\ndata: \n\n");
+        break;
+      case "/rpc-error":
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(
+          { jsonrpc: "2.0", id, error: { code: -32042, message: "boom", data: { detail: 1 } } }));
+        break;
+      default:
+        res.writeHead(404).end();
+    }
+  });
+  let base;
+
+  before(async () => {
+    await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+    base = `http://127.0.0.1:${server.address().port}`;
+  });
+  after(async () => {
+    server.closeAllConnections(); // the never-ending responses
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  test("nothing listening: kind network", LIMIT, async () => {
+    // Bind and release an ephemeral port, so nothing listens on it.
+    const probe = net.createServer();
+    await new Promise((resolve) => probe.listen(0, "127.0.0.1", resolve));
+    const { port } = probe.address();
+    await new Promise((resolve) => probe.close(resolve));
+    await assert.rejects(McpClient.connect(`http://127.0.0.1:${port}/mcp`), clientError("network"));
+  });
+
+  test("HTTP 500: kind http with the status", LIMIT, async () => {
+    await assert.rejects(McpClient.connect(`${base}/status-500`), clientError("http", { status: 500 }));
+  });
+
+  test("text/html response: kind protocol", LIMIT, async () => {
+    await assert.rejects(McpClient.connect(`${base}/html`), clientError("protocol"));
+  });
+
+  test("malformed JSON body: kind protocol", LIMIT, async () => {
+    await assert.rejects(McpClient.connect(`${base}/bad-json`), clientError("protocol"));
+  });
+
+  for (const path of ["/never-ends-json", "/never-ends-sse"]) {
+    test(`a body that never ends (${path}): kind timeout`, LIMIT, async () => {
+      const started = Date.now();
+      await assert.rejects(McpClient.connect(`${base}${path}`, { timeout: 500 }), clientError("timeout"));
+      assert.ok(Date.now() - started < 5000, `timeout took ${Date.now() - started} ms`);
+    });
+  }
+
+  test("a JSON-RPC error response rejects with McpError", LIMIT, async () => {
+    await assert.rejects(McpClient.connect(`${base}/rpc-error`), (err) => {
+      assert.ok(err instanceof McpError, `expected McpError, got ${err?.name}: ${err?.message}`);
+      assert.equal(err.name, "McpError");
+      assert.equal(err.code, -32042);
+      assert.match(err.message, /boom/);
+      assert.deepEqual(err.data, { detail: 1 });
+      return true;
+    });
+  });
+});

@@ -1,0 +1,150 @@
+// Workers smoke test: bundle tests/workerd/worker.mjs the way a user's `wrangler deploy`
+// would, run it in miniflare (local workerd) and check what it reports about a live MCP server.
+//
+//   MCP_TEST_URL=http://127.0.0.1:38011/mcp node tests/workerd/run.mjs
+//
+// Needs pkg/ built and node_modules/mcp-wasm -> ../pkg, plus a server-everything peer.
+// Prints one `PASS workerd: …` or `FAIL workerd: …` line; exits 0 or 1.
+//
+// Why wrangler for bundling: it is what users run, it resolves the bare `mcp-wasm` import
+// through the package's `workerd` export condition, and turns the `.wasm` import in
+// pkg/workerd.js into a separate module that workerd loads as a compiled WebAssembly.Module
+// (workerd refuses to compile wasm from bytes at run time). `deploy --dry-run --outdir`
+// only bundles: no login, no network, about one second.
+import { spawn } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { Miniflare } from "miniflare";
+
+const TARGET = process.env.MCP_TEST_URL || "http://127.0.0.1:38011/mcp";
+const WORKER = fileURLToPath(new URL("./worker.mjs", import.meta.url));
+const WRANGLER = path.join(path.dirname(createRequire(import.meta.url).resolve("wrangler/package.json")), "bin/wrangler.js");
+const COMPAT_DATE = "2025-09-01";
+const BUNDLE_TIMEOUT_MS = 60_000;
+const DISPATCH_TIMEOUT_MS = 30_000;
+const OVERALL_TIMEOUT_MS = 120_000;
+
+const tmp = mkdtempSync(path.join(os.tmpdir(), "mcp-wasm-workerd-"));
+let mf;
+let bundler;
+let done = false;
+
+// One exit path, so miniflare (two workerd processes), the bundler and the temp dir are
+// released whether we pass, fail, time out or get interrupted.
+async function finish(ok, message, detail) {
+  if (done) return;
+  done = true;
+  if (detail) console.error(detail);
+  console.log(`${ok ? "PASS" : "FAIL"} workerd: ${message}`);
+  if (bundler && bundler.exitCode === null) {
+    try { process.kill(-bundler.pid, "SIGKILL"); } catch {} // its own process group, see bundle()
+  }
+  if (mf) await mf.dispose().catch((e) => console.error("miniflare dispose:", e));
+  rmSync(tmp, { recursive: true, force: true });
+  process.exit(ok ? 0 : 1);
+}
+const overall = setTimeout(() => finish(false, `overall timeout after ${OVERALL_TIMEOUT_MS} ms`), OVERALL_TIMEOUT_MS);
+for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => finish(false, `interrupted by ${sig}`));
+
+function withTimeout(promise, ms, what) {
+  let t;
+  const timer = new Promise((_, reject) => { t = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms); });
+  return Promise.race([promise, timer]).finally(() => clearTimeout(t));
+}
+
+// Fail early with a clear message when the peer is down, rather than with a network error
+// from inside the Worker. Any HTTP status means something is listening.
+async function checkPeer() {
+  try {
+    await fetch(TARGET, { signal: AbortSignal.timeout(3_000) });
+  } catch (e) {
+    throw new Error(`MCP peer not reachable at ${TARGET} (${e.cause?.code || e.message}); start it with scripts/peers.sh`);
+  }
+}
+
+function bundle(outdir) {
+  // A generated config in the temp dir keeps wrangler's .wrangler/ scratch files out of the repo.
+  const config = path.join(tmp, "wrangler.jsonc");
+  writeFileSync(config, JSON.stringify({ name: "mcp-wasm-workerd-test", main: WORKER, compatibility_date: COMPAT_DATE }, null, 2));
+  const env = {
+    ...process.env,
+    CI: "true", WRANGLER_SEND_METRICS: "false", WRANGLER_LOG_PATH: path.join(tmp, "logs"), FORCE_COLOR: "0",
+  };
+  return new Promise((resolve, reject) => {
+    let output = "";
+    // detached: wrangler's bin script re-spawns node, so on timeout we kill the whole group.
+    bundler = spawn(process.execPath, [WRANGLER, "deploy", "--dry-run", "--outdir", outdir, "--config", config],
+      { cwd: tmp, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    bundler.stdout.on("data", (d) => (output += d));
+    bundler.stderr.on("data", (d) => (output += d));
+    const t = setTimeout(() => {
+      try { process.kill(-bundler.pid, "SIGKILL"); } catch {}
+      reject(new Error(`wrangler bundling timed out after ${BUNDLE_TIMEOUT_MS} ms\n${output}`));
+    }, BUNDLE_TIMEOUT_MS);
+    bundler.on("error", (e) => { clearTimeout(t); reject(e); });
+    bundler.on("exit", (code) => {
+      clearTimeout(t);
+      code === 0 ? resolve(output) : reject(new Error(`wrangler exited with ${code}\n${output}`));
+    });
+  });
+}
+
+async function main() {
+  await checkPeer();
+
+  const outdir = path.join(tmp, "out");
+  const t0 = Date.now();
+  await bundle(outdir);
+  const files = readdirSync(outdir);
+  const script = files.find((f) => f.endsWith(".js"));
+  const wasm = files.filter((f) => f.endsWith(".wasm"));
+  // Without a .wasm module the bundle cannot have called initSync: the usual cause is the
+  // bundler tree-shaking pkg/workerd.js because pkg/package.json claims "sideEffects": false.
+  if (!script || wasm.length === 0 || !/^import\s+\w+\s+from\s*["']\.\/[^"']+\.wasm["']/m.test(readFileSync(path.join(outdir, script), "utf8"))) {
+    throw new Error(`bundle has no .wasm module import (files: ${files.join(", ")}); ` +
+      `is pkg/workerd.js tree-shaken? check "sideEffects" in pkg/package.json`);
+  }
+  console.log(`bundled ${script} + ${wasm.join(", ")} in ${Date.now() - t0} ms`);
+
+  mf = new Miniflare({
+    modulesRoot: outdir,
+    modules: [
+      { type: "ESModule", path: path.join(outdir, script) },
+      ...wasm.map((f) => ({ type: "CompiledWasm", path: path.join(outdir, f) })),
+    ],
+    compatibilityDate: COMPAT_DATE,
+    host: "127.0.0.1",
+    port: 0,
+  });
+  await withTimeout(mf.ready, 30_000, "miniflare start");
+
+  const res = await withTimeout(
+    mf.dispatchFetch(`http://localhost/?target=${encodeURIComponent(TARGET)}`),
+    DISPATCH_TIMEOUT_MS, "worker request");
+  const body = await res.text();
+  let report;
+  try { report = JSON.parse(body); } catch { throw new Error(`worker answered ${res.status} with non-JSON: ${body.slice(0, 500)}`); }
+  if (!report.ok) throw new Error(`worker answered ${res.status}: ${JSON.stringify(report.error)}`);
+
+  const text = (r) => (r?.content ?? []).filter((c) => c.type === "text").map((c) => c.text).join("\n");
+  const problems = [];
+  if (!report.serverInfo?.name) problems.push("serverInfo.name missing");
+  if (typeof report.protocolVersion !== "string" || !report.protocolVersion) problems.push("protocolVersion missing");
+  for (const name of ["echo", "get-sum"]) if (!report.tools?.includes(name)) problems.push(`tool list lacks ${name}`);
+  if (report.sum?.isError || !/\b5\b/.test(text(report.sum))) problems.push(`get-sum(2,3) gave ${JSON.stringify(report.sum)}`);
+  if (report.echo?.isError || !text(report.echo).includes("hello from workerd")) problems.push(`echo gave ${JSON.stringify(report.echo)}`);
+  if (report.closed !== true) problems.push("close() did not complete");
+  if (problems.length) throw new Error(`${problems.join("; ")}\nreport: ${JSON.stringify(report)}`);
+
+  console.log(`server ${report.serverInfo.name} ${report.serverInfo.version ?? ""}, protocol ${report.protocolVersion}, ` +
+    `${report.tools.length} tools, get-sum: ${JSON.stringify(text(report.sum))}, echo: ${JSON.stringify(text(report.echo))}`);
+  return `${report.serverInfo.name} via ${TARGET}: listTools, callTool(get-sum, echo), close OK`;
+}
+
+main().then(
+  (msg) => { clearTimeout(overall); return finish(true, msg); },
+  (e) => { clearTimeout(overall); return finish(false, e.message.split("\n")[0], e.message.includes("\n") ? e.message : undefined); },
+);
