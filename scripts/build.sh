@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the npm package into pkg/: wasm-pack (release profile, wasm-opt -Oz),
+# Builds the npm package into pkg/: wasm-pack (release profile), wasm-opt -Oz,
 # then the committed scaffold from pkg-template/ on top. Links
 # node_modules/mcp-wasm -> pkg so tests import the package by its name, and
 # prints the gzipped size of the wasm plus its JS glue.
@@ -9,6 +9,11 @@ cd "$(dirname "$0")/.."
 wasm-pack build --release --target web --out-dir pkg --out-name mcp_wasm --no-pack 2>&1 \
   | grep -vE '^\[INFO\]: (Checking|Compiling|Installing|Optimizing)' || true
 test -f pkg/mcp_wasm_bg.wasm || { echo "build: wasm-pack produced no pkg/mcp_wasm_bg.wasm" >&2; exit 1; }
+
+# -Oz with the features wasm-bindgen's output uses (externref tables and friends).
+node_modules/.bin/wasm-opt pkg/mcp_wasm_bg.wasm -o pkg/mcp_wasm_bg.wasm -Oz \
+  --enable-reference-types --enable-bulk-memory --enable-nontrapping-float-to-int \
+  --enable-sign-ext --enable-mutable-globals --enable-multivalue
 
 cp pkg-template/* pkg/
 cp README.md pkg/README.md
