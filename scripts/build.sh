@@ -15,6 +15,7 @@ node_modules/.bin/wasm-opt pkg/mcp_wasm_bg.wasm -o pkg/mcp_wasm_bg.wasm -Oz \
   --enable-reference-types --enable-bulk-memory --enable-nontrapping-float-to-int \
   --enable-sign-ext --enable-mutable-globals --enable-multivalue
 
+node scripts/finish-dts.mjs
 cp pkg-template/* pkg/
 cp README.md pkg/README.md
 rm -f pkg/.gitignore

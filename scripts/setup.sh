@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Installs everything the demo and the tests need, and nothing twice: safe to
+# run on a fresh machine and on one already set up.
+#   - Debian: chromium and chromium-driver (headless browser tests)
+#   - rustup: the wasm32-unknown-unknown target
+#   - cargo: wasm-bindgen-cli at exactly the crate's wasm-bindgen version, wasm-pack
+#   - npm: dev dependencies from the committed lock file (peers, conformance,
+#     workerd/miniflare/wrangler, playwright-core, typescript, binaryen's wasm-opt)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+say() { printf 'setup: %s\n' "$*"; }
+
+if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+  say "installing chromium and chromium-driver from Debian"
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver >/dev/null
+fi
+
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  say "adding the wasm32-unknown-unknown target"
+  rustup target add wasm32-unknown-unknown
+fi
+
+# The CLI and the test runner refuse a module built by another wasm-bindgen version.
+WB_VERSION=$(sed -n 's/^wasm-bindgen = "=\([0-9.]*\)".*/\1/p' Cargo.toml)
+[ -n "$WB_VERSION" ] || { echo "setup: cannot read the pinned wasm-bindgen version from Cargo.toml" >&2; exit 1; }
+if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$WB_VERSION" ]; then
+  say "installing wasm-bindgen-cli $WB_VERSION"
+  cargo install wasm-bindgen-cli --version "$WB_VERSION" --force
+fi
+
+WASM_PACK_VERSION=0.15.1
+if [ "$(wasm-pack --version 2>/dev/null | awk '{print $2}')" != "$WASM_PACK_VERSION" ]; then
+  say "installing wasm-pack $WASM_PACK_VERSION"
+  cargo install wasm-pack --version "$WASM_PACK_VERSION" --force
+fi
+
+# npm ci only when the lock file changed since the last install.
+LOCK_SUM=$(sha256sum package-lock.json | cut -d' ' -f1)
+if [ "$(cat node_modules/.setup-lock-sum 2>/dev/null)" != "$LOCK_SUM" ]; then
+  say "installing npm dev dependencies from package-lock.json"
+  npm ci --no-audit --no-fund --loglevel=error
+  echo "$LOCK_SUM" > node_modules/.setup-lock-sum
+fi
+say "ready"

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Runs every test tier, after set-up and a fresh build. Each tier runs even if
+# an earlier one failed; the exit code is non-zero if any failed.
+#   native      cargo test: protocol, session, SSE parser, HTTP rules
+#   chromium    wasm-bindgen-test in headless Chromium vs server-everything
+#   node        node:test on the built npm package vs server-everything
+#   types       tsc --strict over tests/types against pkg/*.d.ts
+#   workerd     the package bundled by wrangler, run in workerd via miniflare
+#   conformance @modelcontextprotocol/conformance client scenarios
+#   demo        the demo page in headless Chromium (playwright-core)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh || exit 1
+
+export MCP_TEST_URL=${MCP_TEST_URL:-http://127.0.0.1:38011/mcp}
+export CHROMEDRIVER=${CHROMEDRIVER:-/usr/bin/chromedriver}
+# Node 20 for the package's own tests; conformance picks Node 22 itself.
+NODE=$(command -v node)
+
+passed=0; failed=0; failures=()
+tier() {
+  local name=$1; shift
+  printf '\n=== %s ===\n' "$name"
+  local start=$SECONDS
+  if "$@"; then
+    passed=$((passed + 1)); printf '=== %s: ok (%ss) ===\n' "$name" $((SECONDS - start))
+  else
+    failed=$((failed + 1)); failures+=("$name"); printf '=== %s: FAILED (%ss) ===\n' "$name" $((SECONDS - start))
+  fi
+}
+
+tier native cargo test --quiet
+tier build bash scripts/build.sh
+if [ ! -f pkg/mcp_wasm_bg.wasm ]; then
+  echo "the package did not build; skipping the tiers that need it"
+  printf '\ntiers: %s passed, %s failed\n' "$passed" "$((failed + 1))"
+  exit 1
+fi
+
+bash scripts/peers.sh start || exit 1
+trap 'bash scripts/peers.sh stop >/dev/null 2>&1' EXIT
+
+tier chromium cargo test --target wasm32-unknown-unknown
+tier node "$NODE" --test tests/node/
+tier types node_modules/.bin/tsc -p tests/types
+tier workerd "$NODE" tests/workerd/run.mjs
+tier conformance bash tests/conformance/run.sh
+tier demo "$NODE" tests/demo/smoke.mjs
+
+[ "$failed" = 0 ] || printf '\nfailed tiers: %s\n' "${failures[*]}"
+printf '\ntiers: %s passed, %s failed\n' "$passed" "$failed"
+[ "$failed" = 0 ]
