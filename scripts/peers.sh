@@ -39,9 +39,9 @@ alive() {
 find_peer() {
   local transport=$1 port=$2 p args
   for p in /proc/[0-9]*; do
-    args=$(tr '\0' '\n' <"$p/cmdline" 2>/dev/null) || continue
+    args=$(tr '\0' '\n' 2>/dev/null <"$p/cmdline") || continue
     grep -qxF -- "$ENTRY" <<<"$args" && [[ $(tail -n 1 <<<"$args") == "$transport" ]] &&
-      tr '\0' '\n' <"$p/environ" 2>/dev/null | grep -qx "PORT=$port" && { echo "${p#/proc/}"; return; }
+      tr '\0' '\n' 2>/dev/null <"$p/environ" | grep -qx "PORT=$port" && { echo "${p#/proc/}"; return; }
   done
   return 0
 }
