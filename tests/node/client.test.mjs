@@ -167,7 +167,49 @@ describe("cancellation and timeouts against server-everything", () => {
 
   test("the session stays usable afterwards, and all messages are valid", LIMIT, async () => {
     await client.ping();
-    assertAllValid(rec); // includes any notifications/cancelled the client sent
+    const messages = assertAllValid(rec);
+    // Both the abort and the timeout told the server, naming the calls they gave up on.
+    const calls = messages.filter((m) => m.method === "tools/call").map((m) => m.id);
+    const cancelled = messages.filter((m) => m.method === "notifications/cancelled");
+    assert.deepEqual(cancelled.map((m) => m.params.requestId), calls);
+    assert.equal(cancelled[0].params.reason, "aborted by the test");
+  });
+});
+
+describe("the headers option", () => {
+  test("static headers go on every request, and ours win over theirs", LIMIT, async () => {
+    const rec = recordingFetch();
+    const client = await McpClient.connect(MCP_URL, {
+      fetch: rec.fetch,
+      headers: { "x-api-key": "k1", accept: "text/plain" },
+    });
+    await client.listTools();
+    await client.close();
+    assert.ok(rec.requests.length >= 4, "initialize, initialized, tools/list, DELETE");
+    for (const r of rec.requests) {
+      assert.equal(r.headers["x-api-key"], "k1", `${r.method} ${r.body ?? ""}`);
+      assert.match(r.headers.accept ?? "", /text\/event-stream/);
+    }
+  });
+
+  test("an async headers function is called before each request", LIMIT, async () => {
+    const rec = recordingFetch();
+    let calls = 0;
+    const client = await McpClient.connect(MCP_URL, {
+      fetch: rec.fetch,
+      headers: async () => [["authorization", `Bearer token-${++calls}`]],
+    });
+    await client.ping();
+    await client.close();
+    const tokens = rec.requests.map((r) => r.headers.authorization);
+    assert.deepEqual(tokens, rec.requests.map((_, i) => `Bearer token-${i + 1}`));
+  });
+
+  test("a headers function that throws fails the call with kind invalid-argument", LIMIT, async () => {
+    await assert.rejects(
+      McpClient.connect(MCP_URL, { headers: () => { throw new Error("no token"); } }),
+      clientError("invalid-argument"),
+    );
   });
 });
 
