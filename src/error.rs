@@ -54,6 +54,18 @@ pub enum Error {
     /// The server wants a protocol revision this client does not speak.
     #[error("the server answered with protocol version {0:?}, which this client does not support")]
     UnsupportedVersion(String),
+    /// A notification subscriber fell further behind than its buffer allows.
+    #[error("the notification subscriber lagged more than {capacity} notifications behind")]
+    Lagged {
+        /// The subscriber's buffer size.
+        capacity: usize,
+    },
+    /// The server did not declare the capability this call needs.
+    #[error("the server does not support {0}")]
+    Unsupported(String),
+    /// A result failed validation against the schema it must follow.
+    #[error("{0}")]
+    Invalid(String),
     /// A value passed in by the caller is not valid.
     #[error("invalid argument: {0}")]
     InvalidArgument(String),
@@ -73,6 +85,9 @@ impl Error {
             Self::Protocol(_) => "protocol",
             Self::UnsupportedVersion(_) => "unsupported-version",
             Self::InvalidArgument(_) => "invalid-argument",
+            Self::Lagged { .. } => "lagged",
+            Self::Unsupported(_) => "unsupported",
+            Self::Invalid(_) => "invalid-result",
         }
     }
 

@@ -26,6 +26,11 @@ impl RequestId {
         }
     }
 
+    /// Reads a `progressToken` or a `requestId` from params: a string or an integer.
+    pub fn from_token(value: &Value) -> Option<Self> {
+        Self::from_value(value)
+    }
+
     /// The id as JSON.
     pub fn to_value(&self) -> Value {
         match self {

@@ -1,13 +1,18 @@
+use super::handler::{ClientHandler, InboundContext};
 use super::{Inbound, InboundSink, Runtime, Transport};
 use crate::error::Error;
 use crate::protocol::jsonrpc::{codes, ErrorObject, Message, RequestId};
 use crate::protocol::methods;
-use futures::channel::oneshot;
-use futures::future::{self, Either, FutureExt, LocalBoxFuture};
-use serde_json::{json, Value};
+use futures::channel::{mpsc, oneshot};
+use futures::future::{self, FutureExt, LocalBoxFuture};
+use futures::StreamExt;
+use serde_json::{json, Map, Value};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::{Rc, Weak};
+
+/// Receives the params of each `notifications/progress` for one request.
+pub type ProgressListener = Rc<dyn Fn(&Value)>;
 
 /// Per-request options.
 #[derive(Default)]
@@ -17,6 +22,12 @@ pub struct CallOptions {
     /// Completes when the caller gives up on the request; its output is the
     /// reason sent in `notifications/cancelled`.
     pub cancel: Option<LocalBoxFuture<'static, String>>,
+    /// Asks the server for progress (the session allocates the token) and receives it.
+    pub on_progress: Option<ProgressListener>,
+    /// Restarts the timeout whenever progress arrives.
+    pub reset_timeout_on_progress: bool,
+    /// A cap on the whole request, however much progress resets the timeout.
+    pub max_total_timeout_ms: Option<u32>,
 }
 
 impl std::fmt::Debug for CallOptions {
@@ -24,6 +35,9 @@ impl std::fmt::Debug for CallOptions {
         f.debug_struct("CallOptions")
             .field("timeout_ms", &self.timeout_ms)
             .field("cancel", &self.cancel.is_some())
+            .field("on_progress", &self.on_progress.is_some())
+            .field("reset_timeout_on_progress", &self.reset_timeout_on_progress)
+            .field("max_total_timeout_ms", &self.max_total_timeout_ms)
             .finish()
     }
 }
@@ -54,12 +68,23 @@ struct Inner {
     state: RefCell<State>,
 }
 
+/// A request that asked for progress: where progress goes, and the tick that
+/// restarts its timeout.
+struct ProgressRoute {
+    listener: ProgressListener,
+    tick: mpsc::UnboundedSender<()>,
+}
+
 #[derive(Default)]
 struct State {
     next_id: i64,
     pending: HashMap<RequestId, oneshot::Sender<Result<Value, Error>>>,
+    progress: HashMap<RequestId, ProgressRoute>,
+    /// Server requests being handled, with the sender that cancels each.
+    inbound: HashMap<RequestId, oneshot::Sender<String>>,
     closed: bool,
     listener: Option<NotificationListener>,
+    handler: Option<Rc<dyn ClientHandler>>,
 }
 
 impl Session {
@@ -104,6 +129,11 @@ impl Session {
         self.inner.state.borrow_mut().listener = listener;
     }
 
+    /// Sets what answers the server's requests (other than `ping`).
+    pub fn set_handler(&self, handler: Option<Rc<dyn ClientHandler>>) {
+        self.inner.state.borrow_mut().handler = handler;
+    }
+
     /// Whether [`Session::close`] has been called.
     pub fn is_closed(&self) -> bool {
         self.inner.state.borrow().closed
@@ -124,28 +154,50 @@ impl Session {
             id: id.clone(),
             cancel_reason: (method != methods::INITIALIZE).then(|| "the request was dropped".to_owned()),
         };
+        let (params, ticks) = match options.on_progress {
+            Some(listener) => {
+                let (tick, ticks) = mpsc::unbounded();
+                inner.state.borrow_mut().progress.insert(id.clone(), ProgressRoute { listener, tick });
+                (Some(with_progress_token(params, &id)), ticks.boxed_local())
+            }
+            None => (params, futures::stream::pending().boxed_local()),
+        };
+        let mut ticks = ticks.fuse();
         let timeout_ms = options.timeout_ms.unwrap_or(inner.default_timeout_ms);
         let message = Message::Request { id, method: method.to_owned(), params };
         let exchange = async {
             inner.transport.send(message).await?;
             response.await.unwrap_or(Err(Error::Closed))
         };
-        let cancel = options.cancel.unwrap_or_else(|| future::pending().boxed_local());
-        let give_up = future::select(inner.runtime.sleep(timeout_ms), cancel);
-        match future::select(Box::pin(exchange), give_up).await {
-            Either::Left((result, _)) => {
-                guard.cancel_reason = None;
-                result
-            }
-            Either::Right((Either::Left(((), _)), _)) => {
-                guard.set_reason(format!("timed out after {timeout_ms} ms"));
-                Err(Error::Timeout { ms: timeout_ms })
-            }
-            Either::Right((Either::Right((reason, _)), _)) => {
-                guard.set_reason(reason.clone());
-                Err(Error::Cancelled { reason })
-            }
+        let mut exchange = Box::pin(exchange.fuse());
+        let mut cancel = options.cancel.unwrap_or_else(|| future::pending().boxed_local()).fuse();
+        let mut total = match options.max_total_timeout_ms {
+            Some(ms) => inner.runtime.sleep(ms),
+            None => future::pending().boxed_local(),
         }
+        .fuse();
+        let mut timer = inner.runtime.sleep(timeout_ms).fuse();
+        let (error, reason) = loop {
+            futures::select! {
+                result = exchange => {
+                    guard.cancel_reason = None;
+                    return result;
+                }
+                () = timer => break (Error::Timeout { ms: timeout_ms }, format!("timed out after {timeout_ms} ms")),
+                () = total => {
+                    let ms = options.max_total_timeout_ms.unwrap_or(timeout_ms);
+                    break (Error::Timeout { ms }, format!("exceeded the maximum total timeout of {ms} ms"));
+                }
+                reason = cancel => break (Error::Cancelled { reason: reason.clone() }, reason),
+                _ = ticks.next() => {
+                    if options.reset_timeout_on_progress {
+                        timer = inner.runtime.sleep(timeout_ms).fuse();
+                    }
+                }
+            }
+        };
+        guard.set_reason(reason);
+        Err(error)
     }
 
     /// Sends a notification.
@@ -170,6 +222,11 @@ impl Session {
             }
             state.closed = true;
             state.listener = None;
+            state.handler = None;
+            state.progress.clear();
+            for (_, cancel) in state.inbound.drain() {
+                let _ = cancel.send("the client closed".to_owned());
+            }
             std::mem::take(&mut state.pending)
         };
         for waiter in pending.into_values() {
@@ -210,22 +267,67 @@ impl Inner {
             // An error the server could not tie to a request says nothing we can act on.
             Inbound::Message(Message::Response { id: None, .. }) => {}
             Inbound::Message(Message::Notification { method, params }) => {
+                match method.as_str() {
+                    methods::PROGRESS => self.route_progress(params.as_ref()),
+                    methods::CANCELLED => self.cancel_inbound(params.as_ref()),
+                    _ => {}
+                }
                 let listener = self.state.borrow().listener.clone();
                 if let Some(listener) = listener {
                     listener(&method, params.as_ref());
                 }
             }
-            Inbound::Message(Message::Request { id, method, .. }) => self.answer(id, &method),
+            Inbound::Message(Message::Request { id, method, params }) => self.answer(id, &method, params),
             Inbound::RequestFailed { id, error } => self.settle(&id, Err(error)),
         }
     }
 
-    fn answer(self: Rc<Self>, id: RequestId, method: &str) {
-        let outcome = match method {
-            methods::PING => Ok(json!({})),
-            _ => Err(ErrorObject::new(codes::METHOD_NOT_FOUND, format!("Method not found: {method}"))),
+    fn route_progress(&self, params: Option<&Value>) {
+        let Some(params) = params else { return };
+        let Some(token) = params.get("progressToken").and_then(RequestId::from_token) else { return };
+        let route = self.state.borrow().progress.get(&token).map(|r| (r.listener.clone(), r.tick.clone()));
+        if let Some((listener, tick)) = route {
+            let _ = tick.unbounded_send(());
+            listener(params);
+        }
+    }
+
+    fn cancel_inbound(&self, params: Option<&Value>) {
+        let Some(id) = params.and_then(|p| p.get("requestId")).and_then(RequestId::from_token) else { return };
+        let reason = params.and_then(|p| p.get("reason")).and_then(Value::as_str).unwrap_or("cancelled by the server");
+        if let Some(cancel) = self.state.borrow_mut().inbound.remove(&id) {
+            let _ = cancel.send(reason.to_owned());
+        }
+    }
+
+    fn answer(self: Rc<Self>, id: RequestId, method: &str, params: Option<Value>) {
+        if method == methods::PING {
+            return self.send_in_background(Message::Response { id: Some(id), outcome: Ok(json!({})) });
+        }
+        let (cancel, cancelled) = oneshot::channel::<String>();
+        let cancelled = cancelled.map(|r| r.unwrap_or_else(|_| "the client closed".to_owned())).shared();
+        let ctx = InboundContext { id: id.clone(), cancelled: cancelled.clone().boxed_local() };
+        let handler = self.state.borrow().handler.clone();
+        let Some(work) = handler.and_then(|h| h.handle(method, params, ctx)) else {
+            let error = ErrorObject::new(codes::METHOD_NOT_FOUND, format!("Method not found: {method}"));
+            return self.send_in_background(Message::Response { id: Some(id), outcome: Err(error) });
         };
-        self.send_in_background(Message::Response { id: Some(id), outcome });
+        self.state.borrow_mut().inbound.insert(id.clone(), cancel);
+        let inner = Rc::downgrade(&self);
+        // Each server request runs on its own, so a slow human answering an
+        // elicitation holds up nothing else.
+        self.runtime.spawn(Box::pin(async move {
+            let outcome = match future::select(work, cancelled).await {
+                future::Either::Left((outcome, _)) => Some(outcome),
+                // The server withdrew the request: it expects no answer.
+                future::Either::Right(_) => None,
+            };
+            let Some(inner) = inner.upgrade() else { return };
+            let still_open = inner.state.borrow_mut().inbound.remove(&id).is_some();
+            if let (Some(outcome), true) = (outcome, still_open) {
+                inner.send_in_background(Message::Response { id: Some(id), outcome });
+            }
+        }));
     }
 
     fn send_in_background(&self, message: Message) {
@@ -238,6 +340,19 @@ impl Inner {
             let _ = send.await;
         }));
     }
+}
+
+/// `params` with `_meta.progressToken` set to the request id.
+fn with_progress_token(params: Option<Value>, id: &RequestId) -> Value {
+    let mut params = match params {
+        Some(Value::Object(map)) => map,
+        _ => Map::new(),
+    };
+    let meta = params.entry("_meta").or_insert_with(|| Value::Object(Map::new()));
+    if let Value::Object(meta) = meta {
+        meta.insert("progressToken".into(), id.to_value());
+    }
+    Value::Object(params)
 }
 
 /// Removes a request from the pending map however its future ends, and tells
@@ -260,7 +375,11 @@ impl PendingGuard {
 impl Drop for PendingGuard {
     fn drop(&mut self) {
         let Some(inner) = self.inner.upgrade() else { return };
-        let still_pending = inner.state.borrow_mut().pending.remove(&self.id).is_some();
+        let still_pending = {
+            let mut state = inner.state.borrow_mut();
+            state.progress.remove(&self.id);
+            state.pending.remove(&self.id).is_some()
+        };
         if let (true, Some(reason)) = (still_pending, self.cancel_reason.take()) {
             let params = json!({ "requestId": self.id.to_value(), "reason": reason });
             inner.send_in_background(Message::Notification {

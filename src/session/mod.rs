@@ -7,6 +7,8 @@
 //! tests drive it with an in-memory transport and a manual clock.
 
 mod engine;
+pub mod handler;
+pub mod hub;
 pub mod lifecycle;
 pub mod paging;
 mod runtime;
@@ -14,7 +16,7 @@ mod runtime;
 pub(crate) mod testing;
 mod transport;
 
-pub use engine::{CallOptions, NotificationListener, Session};
+pub use engine::{CallOptions, NotificationListener, ProgressListener, Session};
 pub use runtime::Runtime;
 pub use transport::{Inbound, InboundSink, Transport};
 

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::session::testing::{harness, Harness};
+use crate::session::handler::{ClientHandler, InboundContext};
 use futures::Future;
 
 #[test]
@@ -30,7 +31,7 @@ fn unknown_and_late_ids_are_ignored() {
 #[test]
 fn timeout_rejects_and_sends_cancelled() {
     let mut h = harness();
-    let call = h.start("tools/call", CallOptions { timeout_ms: Some(50), cancel: None });
+    let call = h.start("tools/call", CallOptions { timeout_ms: Some(50), ..Default::default() });
     h.runtime.advance(49);
     h.pool.run_until_stalled();
     assert!(call.borrow().is_none());
@@ -49,7 +50,7 @@ fn timeout_rejects_and_sends_cancelled() {
 #[test]
 fn initialize_is_never_cancelled() {
     let mut h = harness();
-    let call = h.start("initialize", CallOptions { timeout_ms: Some(10), cancel: None });
+    let call = h.start("initialize", CallOptions { timeout_ms: Some(10), ..Default::default() });
     h.runtime.advance(10);
     h.pool.run_until_stalled();
     assert!(matches!(call.borrow().as_ref().unwrap(), Err(Error::Timeout { .. })));
@@ -61,7 +62,7 @@ fn caller_cancellation_sends_the_reason() {
     let mut h = harness();
     let (tx, rx) = oneshot::channel::<String>();
     let cancel = Box::pin(async move { rx.await.unwrap_or_default() });
-    let call = h.start("tools/call", CallOptions { timeout_ms: None, cancel: Some(cancel) });
+    let call = h.start("tools/call", CallOptions { cancel: Some(cancel), ..Default::default() });
     tx.send("user clicked stop".into()).unwrap();
     h.pool.run_until_stalled();
     assert!(matches!(call.borrow().as_ref().unwrap(), Err(Error::Cancelled { reason }) if reason == "user clicked stop"));
@@ -142,4 +143,124 @@ fn dropping_a_request_future_cancels_it() {
     pool.run_until_stalled();
     assert_eq!(transport.sent.borrow().len(), 2);
     assert_eq!(transport.sent.borrow().last().unwrap().method(), Some("notifications/cancelled"));
+}
+
+fn progress_options(seen: &Rc<RefCell<Vec<Value>>>, reset: bool, max_total: Option<u32>) -> CallOptions {
+    let log = seen.clone();
+    CallOptions {
+        timeout_ms: Some(100),
+        on_progress: Some(Rc::new(move |p: &Value| log.borrow_mut().push(p.clone()))),
+        reset_timeout_on_progress: reset,
+        max_total_timeout_ms: max_total,
+        ..Default::default()
+    }
+}
+
+#[test]
+fn progress_is_requested_routed_and_resets_the_timeout() {
+    let mut h = harness();
+    let seen: Rc<RefCell<Vec<Value>>> = Rc::default();
+    let call = h.start("tools/call", progress_options(&seen, true, None));
+    let sent = h.transport.sent.borrow()[0].to_value();
+    assert_eq!(sent["params"]["_meta"]["progressToken"], json!(1));
+    for step in 1..=3 {
+        h.runtime.advance(90);
+        h.reply(&format!(r#"{{"jsonrpc":"2.0","method":"notifications/progress","params":{{"progressToken":1,"progress":{step},"total":3}}}}"#));
+    }
+    // Progress for a token nobody asked for is dropped.
+    h.reply(r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":77,"progress":1}}"#);
+    assert!(call.borrow().is_none(), "270 ms passed, but each progress restarted the 100 ms timeout");
+    assert_eq!(seen.borrow().len(), 3);
+    assert_eq!(seen.borrow()[2]["progress"], json!(3));
+    h.reply(r#"{"jsonrpc":"2.0","id":1,"result":{"content":[]}}"#);
+    assert!(call.borrow().as_ref().unwrap().is_ok());
+}
+
+#[test]
+fn without_reset_progress_does_not_extend_the_timeout() {
+    let mut h = harness();
+    let seen: Rc<RefCell<Vec<Value>>> = Rc::default();
+    let call = h.start("tools/call", progress_options(&seen, false, None));
+    h.runtime.advance(90);
+    h.reply(r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}"#);
+    h.runtime.advance(10);
+    h.pool.run_until_stalled();
+    assert!(matches!(call.borrow().as_ref().unwrap(), Err(Error::Timeout { ms: 100 })));
+}
+
+#[test]
+fn the_total_cap_wins_over_progress_resets() {
+    let mut h = harness();
+    let seen: Rc<RefCell<Vec<Value>>> = Rc::default();
+    let call = h.start("tools/call", progress_options(&seen, true, Some(250)));
+    for _ in 0..3 {
+        h.runtime.advance(90);
+        h.reply(r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}"#);
+    }
+    assert!(matches!(call.borrow().as_ref().unwrap(), Err(Error::Timeout { ms: 250 })));
+    assert_eq!(h.sent_methods().last().map(String::as_str), Some("notifications/cancelled"));
+}
+
+/// Answers `sampling/createMessage` when the test says so; knows nothing else.
+struct ScriptedHandler {
+    answers: RefCell<Vec<oneshot::Sender<Result<Value, ErrorObject>>>>,
+    cancellations: Rc<RefCell<Vec<String>>>,
+}
+
+impl ClientHandler for ScriptedHandler {
+    fn handle(&self, method: &str, _: Option<Value>, ctx: InboundContext) -> Option<crate::session::handler::HandlerResult> {
+        if method != "sampling/createMessage" {
+            return None;
+        }
+        let (tx, rx) = oneshot::channel();
+        self.answers.borrow_mut().push(tx);
+        let log = self.cancellations.clone();
+        let cancelled = ctx.cancelled;
+        Some(Box::pin(async move {
+            match future::select(rx, cancelled).await {
+                future::Either::Left((answer, _)) => answer.unwrap_or(Err(ErrorObject::new(-32603, "dropped"))),
+                future::Either::Right((reason, _)) => {
+                    log.borrow_mut().push(reason);
+                    future::pending().await
+                }
+            }
+        }))
+    }
+}
+
+#[test]
+fn server_requests_run_concurrently_and_can_be_cancelled() {
+    let mut h = harness();
+    let handler = Rc::new(ScriptedHandler { answers: RefCell::default(), cancellations: Rc::default() });
+    h.session.set_handler(Some(handler.clone()));
+    h.reply(r#"{"jsonrpc":"2.0","id":"a","method":"sampling/createMessage","params":{}}"#);
+    h.reply(r#"{"jsonrpc":"2.0","id":"b","method":"sampling/createMessage","params":{}}"#);
+    h.reply(r#"{"jsonrpc":"2.0","id":"c","method":"roots/list"}"#);
+    // "c" has no handler: answered at once, while "a" and "b" are still open.
+    assert_eq!(h.transport.sent.borrow()[0].to_value()["error"]["code"], json!(-32601));
+    // The server withdraws "a"; the handler sees why, and nothing is sent for it.
+    h.reply(r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"a","reason":"too slow"}}"#);
+    assert_eq!(*handler.cancellations.borrow(), ["too slow"]);
+    let answers: Vec<_> = handler.answers.borrow_mut().drain(..).collect();
+    let mut answers = answers.into_iter();
+    let _ = answers.next().unwrap().send(Ok(json!({"late": true})));
+    let _ = answers.next().unwrap().send(Err(ErrorObject::new(-1, "user declined")));
+    h.pool.run_until_stalled();
+    let sent: Vec<Value> = h.transport.sent.borrow().iter().map(Message::to_value).collect();
+    assert_eq!(sent.len(), 2, "{sent:?}");
+    assert_eq!(sent[1]["id"], json!("b"));
+    assert_eq!(sent[1]["error"], json!({"code": -1, "message": "user declined"}));
+}
+
+#[test]
+fn closing_cancels_server_requests_in_flight() {
+    let mut h = harness();
+    let handler = Rc::new(ScriptedHandler { answers: RefCell::default(), cancellations: Rc::default() });
+    h.session.set_handler(Some(handler.clone()));
+    h.reply(r#"{"jsonrpc":"2.0","id":1,"method":"sampling/createMessage","params":{}}"#);
+    let session = h.session.clone();
+    h.pool.run_until(session.close());
+    h.pool.run_until_stalled();
+    assert_eq!(*handler.cancellations.borrow(), ["the client closed"]);
+    assert!(h.transport.sent.borrow().is_empty());
 }
