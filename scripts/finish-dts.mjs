@@ -1,6 +1,6 @@
 // Finishes pkg/mcp_wasm.d.ts after wasm-bindgen:
 // 1. wasm-bindgen declares each re-exported JS class as `export let X: unknown;`;
-//    src/ts/api.d.ts declares McpError and McpClientError precisely, so drop those lines.
+//    src/ts/api.d.ts declares those classes precisely, so drop those lines.
 // 2. The `InitOutput` interface lists the raw wasm exports with `any`; they are
 //    internal, but the public surface must hold no `any`, so they become `unknown`.
 // 3. Fail if an `any` type is left anywhere outside comments.
@@ -9,7 +9,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 const path = new URL("../pkg/mcp_wasm.d.ts", import.meta.url);
 let dts = readFileSync(path, "utf8");
 
-for (const name of ["McpError", "McpClientError"]) {
+for (const name of ["McpError", "McpClientError", "McpNotificationEvent", "McpErrorEvent"]) {
   const line = `export let ${name}: unknown;\n`;
   if (!dts.includes(line)) throw new Error(`finish-dts: expected wasm-bindgen to emit ${JSON.stringify(line)}`);
   dts = dts.replace(line, "");

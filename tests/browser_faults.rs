@@ -13,7 +13,7 @@ use wasm_bindgen_test::*;
 wasm_bindgen_test_configure!(run_in_browser);
 
 #[wasm_bindgen(inline_js = r#"
-const INIT = { protocolVersion: "2025-11-25", capabilities: {}, serverInfo: { name: "scripted", version: "1" } };
+const INIT = { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "scripted", version: "1" } };
 const json = (body, init) => new Response(typeof body === "string" ? body : JSON.stringify(body),
   Object.assign({ status: 200, headers: { "content-type": "application/json" } }, init));
 const sse = (text) => new Response(text, { status: 200, headers: { "content-type": "text/event-stream" } });
@@ -54,6 +54,12 @@ export function initReply(result) {
 }
 export function kindOf(e) { return e && e.name === "McpClientError" ? e.kind : (e && e.name) || String(e); }
 export function field(v, k) { return v == null ? undefined : v[k]; }
+export function countingFetch(inner) {
+  const wrapped = async (url, init) => { wrapped.calls.push(JSON.parse(init.body ?? "null")?.method); return inner(url, init); };
+  wrapped.calls = [];
+  return wrapped;
+}
+export function callCount(fetch) { return fetch.calls.length; }
 export function opts(fetch, extra) { return Object.assign({ fetch, timeout: 1000 }, extra || {}); }
 export function firstText(result) { return result.content[0].text; }
 "#)]
@@ -67,6 +73,10 @@ extern "C" {
     fn kind_of(error: &JsValue) -> String;
     fn field(value: &JsValue, key: &str) -> JsValue;
     fn opts(fetch: &JsValue, extra: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = countingFetch)]
+    fn counting_fetch(inner: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = callCount)]
+    fn call_count(fetch: &JsValue) -> u32;
     #[wasm_bindgen(js_name = firstText)]
     fn first_text(result: &JsValue) -> String;
 }
@@ -178,4 +188,19 @@ async fn wrong_values_from_js_are_invalid_arguments() {
     let error = JsFuture::from(client.ping(js_sys::JSON::parse(r#"{"timeout":"soon"}"#).unwrap())).await.expect_err("refused");
     assert_eq!(kind_of(&error), "invalid-argument");
     let _: Promise = client.close();
+}
+
+#[wasm_bindgen_test]
+async fn undeclared_capabilities_fail_before_sending_unless_relaxed() {
+    let fetch = counting_fetch(&scripted(&reply("rpcError")));
+    let client = McpClient::connect(JsValue::from_str(URL), opts(&fetch, &JsValue::UNDEFINED)).await.expect("connect");
+    let sent = call_count(&fetch);
+    let params = js_sys::JSON::parse(r#"{"name":"p"}"#).unwrap();
+    let error = JsFuture::from(client.get_prompt(params.clone(), JsValue::UNDEFINED)).await.expect_err("unsupported");
+    assert_eq!(kind_of(&error), "unsupported");
+    assert_eq!(call_count(&fetch), sent, "nothing was sent");
+    let relaxed = js_sys::JSON::parse(r#"{"strictCapabilities":false}"#).unwrap();
+    let client = McpClient::connect(JsValue::from_str(URL), opts(&fetch, &relaxed)).await.expect("connect");
+    let error = JsFuture::from(client.get_prompt(params, JsValue::UNDEFINED)).await.expect_err("the server refuses");
+    assert_eq!(kind_of(&error), "McpError", "the request went out and the server answered");
 }

@@ -1,30 +1,42 @@
-//! The `McpClient` class.
+//! The `McpClient` class: connection, lifecycle, events and the request path
+//! every method shares. The server features are in `features.rs`.
 
 use super::abort::aborted;
-use super::convert::{params_from_js, to_js};
+use super::convert::to_js;
 use super::error::to_js_error;
+use super::events::Events;
+use super::handlers::JsHandlers;
+use super::list_changed::ListWatchers;
 use super::options::{connect_options, endpoint_url, request_options, RequestOptions};
 use crate::error::Error;
+use crate::protocol::capabilities::{check_server_supports, client_capabilities};
 use crate::protocol::lifecycle::ServerIdentity;
-use crate::protocol::{methods, params, results};
+use crate::protocol::{methods, results};
 use crate::session::lifecycle::{initialize, Offer};
-use crate::session::paging::collect_pages;
 use crate::session::{CallOptions, Session};
 use crate::transport::fetch::Fetch;
 use crate::transport::streamable_http::{StreamableHttp, StreamableHttpConfig};
 use crate::transport::web_runtime::WebRuntime;
-use js_sys::Promise;
+use js_sys::{Function, Promise};
 use serde_json::{json, Value};
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 use web_sys::AbortSignal;
 
+/// How many notifications a `notifications()` iterator buffers before it
+/// ends with a `lagged` error, unless the caller asks for another size.
+const DEFAULT_NOTIFICATION_BUFFER: usize = 1_024;
+
 /// A connection to one MCP server over HTTP.
 ///
 /// Create one with {@link McpClient.connect}; it is ready to use when the
 /// promise resolves. Every method returns a Promise and takes an optional
-/// `options` bag with an `AbortSignal` and a timeout. Call {@link McpClient.close}
+/// `options` bag with an `AbortSignal`, a timeout and a progress callback.
+/// Server notifications arrive as events ({@link McpClient.addEventListener})
+/// or through {@link McpClient.notifications}. Call {@link McpClient.close}
 /// when done, so the server can release the session.
 ///
 /// @example
@@ -36,7 +48,7 @@ use web_sys::AbortSignal;
 /// ```
 #[wasm_bindgen]
 pub struct McpClient {
-    state: Rc<ClientState>,
+    pub(super) state: Rc<ClientState>,
 }
 
 impl std::fmt::Debug for McpClient {
@@ -48,10 +60,17 @@ impl std::fmt::Debug for McpClient {
     }
 }
 
-struct ClientState {
-    session: Session,
-    transport: Rc<StreamableHttp>,
-    identity: ServerIdentity,
+pub(super) struct ClientState {
+    pub session: Session,
+    pub transport: Rc<StreamableHttp>,
+    pub identity: ServerIdentity,
+    pub events: Rc<Events>,
+    /// Refuse calls the server did not declare support for.
+    pub strict: bool,
+    /// Check `structuredContent` against the tool's `outputSchema`.
+    pub validate_output: bool,
+    /// The `outputSchema` of every tool seen in a `tools/list` result.
+    pub output_schemas: RefCell<HashMap<String, Value>>,
 }
 
 /// The reason to reject with after `signal` fired: `signal.reason` itself, as
@@ -60,41 +79,84 @@ fn abort_reason(signal: Option<&AbortSignal>) -> JsValue {
     signal.map_or(JsValue::UNDEFINED, AbortSignal::reason)
 }
 
-impl ClientState {
-    /// Sends a request; rejects with an `McpError`, an `McpClientError`, or
-    /// the abort signal's reason.
-    async fn request(&self, method: &str, params: Option<Value>, options: &RequestOptions) -> Result<Value, JsValue> {
-        let cancel = match &options.signal {
-            // Nothing is sent for a request that was aborted before it started.
-            Some(signal) if signal.aborted() => return Err(signal.reason()),
-            Some(signal) => Some(aborted(signal)),
-            None => None,
-        };
-        let call = CallOptions { timeout_ms: options.timeout_ms, cancel };
-        match self.session.request(method, params, call).await {
-            Ok(result) => Ok(result),
-            Err(Error::Cancelled { .. }) => Err(abort_reason(options.signal.as_ref())),
-            Err(error) => Err(to_js_error(&error)),
-        }
-    }
-}
-
-/// What a promise rejects with, as an error type the paging walk can carry.
-struct Rejection(JsValue);
+/// What a promise rejects with, as an error type that can also carry an
+/// abort reason through Rust code.
+pub(super) struct Rejection(pub JsValue);
 
 impl From<Error> for Rejection {
     fn from(error: Error) -> Self {
-        Self(fail(error))
+        Self(to_js_error(&error))
     }
 }
 
-fn fail(error: Error) -> JsValue {
-    to_js_error(&error)
+/// Runs `work` as the Promise a method returns.
+pub(super) fn promise<F>(work: F) -> Promise
+where
+    F: std::future::Future<Output = Result<JsValue, Rejection>> + 'static,
+{
+    future_to_promise(async move { work.await.map_err(|Rejection(value)| value) })
 }
 
-fn checked(result: Value, check: impl FnOnce(&Value) -> Result<(), String>) -> Result<JsValue, JsValue> {
-    check(&result).map_err(|why| fail(Error::Protocol(why)))?;
-    to_js(&result).map_err(fail)
+impl ClientState {
+    /// Sends a request; fails with `unsupported` before sending when the
+    /// server did not declare the capability, and rejects with the abort
+    /// signal's reason when aborted.
+    pub async fn request(&self, method: &str, params: Option<Value>, options: &RequestOptions) -> Result<Value, Rejection> {
+        if self.strict {
+            check_server_supports(&self.identity.capabilities, method).map_err(Error::Unsupported)?;
+        }
+        let cancel = match &options.signal {
+            // Nothing is sent for a request that was aborted before it started.
+            Some(signal) if signal.aborted() => return Err(Rejection(signal.reason())),
+            Some(signal) => Some(aborted(signal)),
+            None => None,
+        };
+        let on_progress = options.on_progress.clone().map(|callback: Function| {
+            let events = Rc::downgrade(&self.events);
+            Rc::new(move |params: &Value| {
+                let value = to_js(params).unwrap_or(JsValue::UNDEFINED);
+                // A throwing callback is reported, never allowed to break the request.
+                if let (Err(thrown), Some(events)) = (callback.call1(&JsValue::UNDEFINED, &value), events.upgrade()) {
+                    events.dispatch_error(&thrown);
+                }
+            }) as Rc<dyn Fn(&Value)>
+        });
+        let call = CallOptions {
+            timeout_ms: options.timeout_ms,
+            cancel,
+            on_progress,
+            reset_timeout_on_progress: options.reset_timeout_on_progress,
+            max_total_timeout_ms: options.max_total_timeout_ms,
+        };
+        match self.session.request(method, params, call).await {
+            Ok(result) => Ok(result),
+            Err(Error::Cancelled { .. }) => Err(Rejection(abort_reason(options.signal.as_ref()))),
+            Err(error) => Err(error.into()),
+        }
+    }
+
+    /// Sends a request and checks its result's shape before handing it to JS.
+    pub async fn call(
+        &self,
+        method: &str,
+        params: Option<Value>,
+        options: &RequestOptions,
+        check: fn(&Value) -> Result<(), String>,
+    ) -> Result<Value, Rejection> {
+        let result = self.request(method, params, options).await?;
+        check(&result).map_err(Error::Protocol)?;
+        Ok(result)
+    }
+}
+
+/// Converts a result for JS.
+pub(super) fn js(value: &Value) -> Result<JsValue, Rejection> {
+    to_js(value).map_err(Rejection::from)
+}
+
+/// Reads `options` for a request.
+pub(super) fn read_options(options: &JsValue) -> Result<RequestOptions, Rejection> {
+    request_options(options).map_err(Rejection::from)
 }
 
 #[wasm_bindgen]
@@ -102,6 +164,9 @@ impl McpClient {
     /// Connects to the MCP server at `url` and performs the `initialize`
     /// handshake, offering protocol revision 2025-11-25 and accepting the
     /// server's counter-offer of 2025-06-18, 2025-03-26 or 2024-11-05.
+    ///
+    /// The client's capabilities follow from the `handlers` given: a
+    /// `sampling` handler declares `sampling`, and so on.
     ///
     /// @throws {McpClientError} `invalid-argument` for a bad URL or option;
     /// `network`, `http`, `protocol` or `timeout` when the server cannot be
@@ -112,31 +177,50 @@ impl McpClient {
         #[wasm_bindgen(unchecked_param_type = "string | URL")] url: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "McpClientOptions")] options: JsValue,
     ) -> Result<McpClient, JsValue> {
+        let fail = |e: Error| to_js_error(&e);
         let url = endpoint_url(&url).map_err(fail)?;
         let options = connect_options(&options).map_err(fail)?;
         if let Some(signal) = options.signal.as_ref().filter(|s| s.aborted()) {
             return Err(signal.reason());
         }
+        let events = Rc::new(Events::default());
+        let handlers = JsHandlers::from_js(&options.handlers, Rc::downgrade(&events)).map_err(fail)?;
+        let watchers = ListWatchers::from_js(&options.list_changed).map_err(fail)?;
+        let capabilities = client_capabilities(handlers.present(), options.capabilities.as_ref());
         let config = StreamableHttpConfig { url, fetch: Fetch::new(options.fetch.clone()), headers: options.headers.clone() };
         let (session, transport) = Session::new(Rc::new(WebRuntime), options.timeout_ms, |sink| {
             Rc::new(StreamableHttp::new(config, sink))
         });
-        let offer = Offer {
-            protocol_version: options.protocol_version,
-            capabilities: json!({}),
-            client_info: options.client_info,
-        };
-        let call = CallOptions { timeout_ms: None, cancel: options.signal.as_ref().map(aborted) };
-        match initialize(&session, &offer, call).await {
-            Ok(identity) => Ok(McpClient { state: Rc::new(ClientState { session, transport, identity }) }),
+        session.set_handler(Some(Rc::new(handlers)));
+        let listener_events = Rc::downgrade(&events);
+        session.set_notification_listener(Some(Rc::new(move |method: &str, params: Option<&Value>| {
+            if let Some(events) = listener_events.upgrade() {
+                events.notify(method, params);
+            }
+        })));
+        let offer = Offer { protocol_version: options.protocol_version, capabilities, client_info: options.client_info };
+        let call = CallOptions { cancel: options.signal.as_ref().map(aborted), ..CallOptions::default() };
+        let identity = match initialize(&session, &offer, call).await {
+            Ok(identity) => identity,
             Err(error) => {
                 session.close().await;
-                Err(match error {
+                return Err(match error {
                     Error::Cancelled { .. } => abort_reason(options.signal.as_ref()),
                     other => fail(other),
-                })
+                });
             }
-        }
+        };
+        let state = Rc::new(ClientState {
+            session,
+            transport,
+            identity,
+            events,
+            strict: options.strict,
+            validate_output: options.validate_output,
+            output_schemas: RefCell::default(),
+        });
+        watchers.attach(&state);
+        Ok(McpClient { state })
     }
 
     /// The server's `serverInfo`: its name, version and optional title.
@@ -169,89 +253,112 @@ impl McpClient {
         self.state.identity.instructions.clone()
     }
 
-    /// Lists one page of the server's tools. Pass `params.cursor` (a previous
-    /// result's `nextCursor`) for the next page, or use {@link McpClient.listAllTools}.
-    #[wasm_bindgen(js_name = listTools, unchecked_return_type = "Promise<ListToolsResult>")]
-    pub fn list_tools(
-        &self,
-        #[wasm_bindgen(unchecked_optional_param_type = "PaginatedRequestParams")] params: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue,
-    ) -> Promise {
-        let state = self.state.clone();
-        future_to_promise(async move {
-            let params = params_from_js(&params, "params").map_err(fail)?;
-            if let Some(p) = &params {
-                params::check_paginated(p).map_err(|why| fail(Error::InvalidArgument(why)))?;
-            }
-            let options = request_options(&options).map_err(fail)?;
-            let result = state.request(methods::TOOLS_LIST, params, &options).await?;
-            checked(result, results::check_tools)
-        })
-    }
-
-    /// Lists every tool, following `nextCursor` across pages.
-    #[wasm_bindgen(js_name = listAllTools, unchecked_return_type = "Promise<Tool[]>")]
-    pub fn list_all_tools(
-        &self,
-        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue,
-    ) -> Promise {
-        let state = self.state.clone();
-        future_to_promise(async move {
-            let options = request_options(&options).map_err(fail)?;
-            let walk = collect_pages("tools", |cursor| {
-                let (state, options) = (&state, &options);
-                async move {
-                    let params = cursor.map(|c| json!({ "cursor": c }));
-                    let page = state.request(methods::TOOLS_LIST, params, options).await.map_err(Rejection)?;
-                    results::check_tools(&page).map_err(|why| Rejection(fail(Error::Protocol(why))))?;
-                    Ok::<_, Rejection>(page)
-                }
-            });
-            let tools = walk.await.map_err(|Rejection(value)| value)?;
-            to_js(&Value::Array(tools)).map_err(fail)
-        })
-    }
-
-    /// Calls a tool. A tool that fails still resolves, with `isError: true`;
-    /// only protocol failures reject.
-    #[wasm_bindgen(js_name = callTool, unchecked_return_type = "Promise<CallToolResult>")]
-    pub fn call_tool(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "CallToolRequestParams")] params: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue,
-    ) -> Promise {
-        let state = self.state.clone();
-        future_to_promise(async move {
-            let params = params_from_js(&params, "params")
-                .and_then(|p| p.ok_or_else(|| Error::InvalidArgument("callTool needs params".into())))
-                .and_then(|p| params::check_call_tool(&p).map(|()| p).map_err(Error::InvalidArgument))
-                .map_err(fail)?;
-            let options = request_options(&options).map_err(fail)?;
-            let result = state.request(methods::TOOLS_CALL, Some(params), &options).await?;
-            checked(result, results::check_call_tool)
-        })
-    }
-
     /// Checks that the server is responsive.
     #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
     pub fn ping(&self, #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue) -> Promise {
         let state = self.state.clone();
-        future_to_promise(async move {
-            let options = request_options(&options).map_err(fail)?;
-            let result = state.request(methods::PING, None, &options).await?;
-            results::check_object(&result, methods::PING).map_err(|why| fail(Error::Protocol(why)))?;
+        promise(async move {
+            let options = read_options(&options)?;
+            state.call(methods::PING, None, &options, |r| results::check_object(r, methods::PING)).await?;
             Ok(JsValue::UNDEFINED)
         })
     }
 
+    /// Sets the minimum level of the log messages the server sends as
+    /// `notifications/message` events.
+    #[wasm_bindgen(js_name = setLoggingLevel, unchecked_return_type = "Promise<void>")]
+    pub fn set_logging_level(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "LoggingLevel")] level: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue,
+    ) -> Promise {
+        let state = self.state.clone();
+        promise(async move {
+            const LEVELS: [&str; 8] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
+            let level = level.as_string().filter(|l| LEVELS.contains(&l.as_str())).ok_or_else(|| {
+                Error::InvalidArgument(format!("the logging level must be one of {}", LEVELS.join(", ")))
+            })?;
+            let options = read_options(&options)?;
+            let params = json!({ "level": level });
+            state.call("logging/setLevel", Some(params), &options, |r| results::check_object(r, "logging/setLevel")).await?;
+            Ok(JsValue::UNDEFINED)
+        })
+    }
+
+    /// Tells the server that the roots changed, so it asks for them again.
+    /// The client must have a `roots` handler.
+    #[wasm_bindgen(js_name = sendRootsListChanged, unchecked_return_type = "Promise<void>")]
+    pub fn send_roots_list_changed(&self) -> Promise {
+        let state = self.state.clone();
+        promise(async move {
+            state.session.notify("notifications/roots/list_changed", None).await?;
+            Ok(JsValue::UNDEFINED)
+        })
+    }
+
+    /// Adds an event listener: a notification method such as
+    /// `"notifications/message"`, `"notification"` for every notification,
+    /// or `"close"` and `"error"`. Options as for `EventTarget`: `once` and
+    /// `signal`. A listener that throws is reported as an `error` event and
+    /// never breaks the client.
+    #[wasm_bindgen(js_name = addEventListener, skip_typescript)]
+    pub fn add_event_listener(&self, kind: &str, listener: JsValue, options: JsValue) {
+        self.state.events.add(kind, listener, &options);
+    }
+
+    /// Removes an event listener added with {@link McpClient.addEventListener}.
+    #[wasm_bindgen(js_name = removeEventListener, skip_typescript)]
+    pub fn remove_event_listener(&self, kind: &str, listener: JsValue) {
+        self.state.events.remove(kind, &listener);
+    }
+
+    /// An async iterator over the server's notifications, optionally only
+    /// those of one `method`. It buffers up to `bufferSize` (default 1024)
+    /// notifications; a consumer that falls further behind gets an
+    /// `McpClientError` of kind `lagged` and the iteration ends. `break`, or
+    /// aborting `signal`, unsubscribes.
+    #[wasm_bindgen(skip_typescript)]
+    pub fn notifications(&self, filter: JsValue) -> Result<JsValue, JsValue> {
+        let fail = |e: Error| to_js_error(&e);
+        let (method, buffer, signal) = if filter.is_undefined() || filter.is_null() {
+            (None, DEFAULT_NOTIFICATION_BUFFER, None)
+        } else {
+            if !filter.is_object() {
+                return Err(fail(Error::InvalidArgument("the filter must be an object".into())));
+            }
+            let method = match js_sys::Reflect::get(&filter, &"method".into()) {
+                Ok(m) if m.is_undefined() || m.is_null() => None,
+                Ok(m) => Some(m.as_string().ok_or_else(|| fail(Error::InvalidArgument("filter.method must be a string".into())))?),
+                Err(_) => None,
+            };
+            let buffer = match js_sys::Reflect::get(&filter, &"bufferSize".into()).ok().and_then(|b| b.as_f64()) {
+                Some(b) if b >= 1.0 && b <= 1_000_000.0 => b as usize,
+                Some(_) => return Err(fail(Error::InvalidArgument("bufferSize must be between 1 and 1000000".into()))),
+                None => DEFAULT_NOTIFICATION_BUFFER,
+            };
+            let options = request_options(&filter).map_err(fail)?;
+            (method, buffer, options.signal)
+        };
+        if self.state.session.is_closed() {
+            return Err(fail(Error::Closed));
+        }
+        Ok(self.state.events.iterator(method, buffer, signal))
+    }
+
     /// Closes the connection: rejects every pending request with an
-    /// `McpClientError` of kind `closed`, aborts open streams and asks the
-    /// server to end the session (HTTP DELETE). Safe to call more than once.
+    /// `McpClientError` of kind `closed`, aborts open streams, ends
+    /// notification iterators, dispatches `close`, and asks the server to end
+    /// the session (HTTP DELETE). Safe to call more than once.
     #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
     pub fn close(&self) -> Promise {
         let state = self.state.clone();
-        future_to_promise(async move {
+        promise(async move {
+            let first = !state.session.is_closed();
             state.session.close().await;
+            if first {
+                state.events.dispatch_plain("close");
+                state.events.shut();
+            }
             Ok(JsValue::UNDEFINED)
         })
     }

@@ -3,6 +3,9 @@
 //! * [`client`]: the `McpClient` class.
 //! * [`options`]: reading and checking option objects passed from JS.
 //! * [`error`]: `McpError` and `McpClientError`.
+//! * [`events`]: `addEventListener` and the `notifications()` iterator.
+//! * [`handlers`]: the user's sampling, elicitation and roots functions.
+//! * `features`, `lists`, `list_changed`: the server features, paging, auto-refresh.
 //! * [`abort`]: `AbortSignal` as a future.
 //! * [`convert`]: JSON values across the boundary.
 //! * `typescript`: the `.d.ts` sections for MCP types and API options.
@@ -11,6 +14,11 @@ pub mod abort;
 pub mod client;
 pub mod convert;
 pub mod error;
+pub mod events;
+mod features;
+pub mod handlers;
+mod list_changed;
+mod lists;
 pub mod options;
 mod typescript;
 

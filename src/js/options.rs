@@ -27,6 +27,16 @@ pub struct ConnectOptions {
     pub protocol_version: &'static str,
     /// Aborts the connection attempt.
     pub signal: Option<AbortSignal>,
+    /// `handlers`: the sampling, elicitation and roots functions (read by `JsHandlers`).
+    pub handlers: JsValue,
+    /// `capabilities`: merged over those derived from the handlers.
+    pub capabilities: Option<Value>,
+    /// `strictCapabilities` (default true): refuse calls the server did not declare support for.
+    pub strict: bool,
+    /// `validateToolOutput` (default true): check `structuredContent` against `outputSchema`.
+    pub validate_output: bool,
+    /// `listChanged`: auto-refresh configuration (read by `list_changed`).
+    pub list_changed: JsValue,
 }
 
 /// Options of a single request.
@@ -36,6 +46,12 @@ pub struct RequestOptions {
     pub signal: Option<AbortSignal>,
     /// Overrides the client's default timeout.
     pub timeout_ms: Option<u32>,
+    /// `onprogress`: called with each `notifications/progress` params.
+    pub on_progress: Option<Function>,
+    /// `resetTimeoutOnProgress`.
+    pub reset_timeout_on_progress: bool,
+    /// `maxTotalTimeout`, in milliseconds.
+    pub max_total_timeout_ms: Option<u32>,
 }
 
 fn invalid(what: impl Into<String>) -> Error {
@@ -58,11 +74,30 @@ fn field(object: &JsValue, name: &str) -> Option<JsValue> {
     Reflect::get(object, &JsValue::from_str(name)).ok().filter(|v| !v.is_undefined() && !v.is_null())
 }
 
-fn timeout(object: &JsValue) -> Result<Option<u32>, Error> {
-    let Some(value) = field(object, "timeout") else { return Ok(None) };
+fn milliseconds(object: &JsValue, name: &str) -> Result<Option<u32>, Error> {
+    let Some(value) = field(object, name) else { return Ok(None) };
     match value.as_f64() {
         Some(ms) if ms.is_finite() && ms > 0.0 && ms <= f64::from(u32::MAX) => Ok(Some(ms.ceil() as u32)),
-        _ => Err(invalid("timeout must be a positive number of milliseconds")),
+        _ => Err(invalid(format!("{name} must be a positive number of milliseconds"))),
+    }
+}
+
+fn timeout(object: &JsValue) -> Result<Option<u32>, Error> {
+    milliseconds(object, "timeout")
+}
+
+fn boolean(object: &JsValue, name: &str, default: bool) -> Result<bool, Error> {
+    match field(object, name) {
+        None => Ok(default),
+        Some(v) => v.as_bool().ok_or_else(|| invalid(format!("{name} must be a boolean"))),
+    }
+}
+
+fn function(object: &JsValue, name: &str) -> Result<Option<Function>, Error> {
+    match field(object, name) {
+        None => Ok(None),
+        Some(f) if f.is_function() => Ok(Some(f.unchecked_into())),
+        Some(_) => Err(invalid(format!("{name} must be a function"))),
     }
 }
 
@@ -80,7 +115,13 @@ fn signal(object: &JsValue) -> Result<Option<AbortSignal>, Error> {
 /// [`Error::InvalidArgument`] naming the first bad field.
 pub fn request_options(value: &JsValue) -> Result<RequestOptions, Error> {
     let Some(object) = options_object(value, "options")? else { return Ok(RequestOptions::default()) };
-    Ok(RequestOptions { signal: signal(&object)?, timeout_ms: timeout(&object)? })
+    Ok(RequestOptions {
+        signal: signal(&object)?,
+        timeout_ms: timeout(&object)?,
+        on_progress: function(&object, "onprogress")?,
+        reset_timeout_on_progress: boolean(&object, "resetTimeoutOnProgress", false)?,
+        max_total_timeout_ms: milliseconds(&object, "maxTotalTimeout")?,
+    })
 }
 
 /// Reads the options of `connect`.
@@ -106,10 +147,13 @@ pub fn connect_options(value: &JsValue) -> Result<ConnectOptions, Error> {
         Some(h) if h.is_object() => HeaderSource::Fixed(h),
         Some(_) => return Err(invalid("headers must be a HeadersInit or a function returning one")),
     };
-    let fetch = match field(&object, "fetch") {
+    let fetch = function(&object, "fetch")?;
+    let capabilities = match field(&object, "capabilities") {
         None => None,
-        Some(f) if f.is_function() => Some(f.unchecked_into()),
-        Some(_) => return Err(invalid("fetch must be a function")),
+        Some(c) => match from_js(&c, "capabilities")? {
+            c @ Value::Object(_) => Some(c),
+            _ => return Err(invalid("capabilities must be an object")),
+        },
     };
     let protocol_version = match field(&object, "protocolVersion") {
         None => version::LATEST_LEGACY,
@@ -124,6 +168,11 @@ pub fn connect_options(value: &JsValue) -> Result<ConnectOptions, Error> {
         timeout_ms: timeout(&object)?.unwrap_or(DEFAULT_TIMEOUT_MS),
         protocol_version,
         signal: signal(&object)?,
+        handlers: field(&object, "handlers").unwrap_or(JsValue::UNDEFINED),
+        capabilities,
+        strict: boolean(&object, "strictCapabilities", true)?,
+        validate_output: boolean(&object, "validateToolOutput", true)?,
+        list_changed: field(&object, "listChanged").unwrap_or(JsValue::UNDEFINED),
     })
 }
 

@@ -7,9 +7,12 @@
 //! * [`methods`]: MCP method names.
 //! * [`results`]: shape checks on the results the client hands to users.
 
+pub mod capabilities;
+pub mod elicitation;
 pub mod jsonrpc;
 pub mod lifecycle;
 pub mod methods;
 pub mod params;
 pub mod results;
+pub mod schema;
 pub mod version;

@@ -71,3 +71,55 @@ pub fn check_call_tool(value: &Value) -> Result<(), ShapeError> {
 pub fn check_object(value: &Value, method: &str) -> Result<(), ShapeError> {
     object(value, method).map(|_| ())
 }
+
+/// Checks a `resources/read` result: `contents` is an array of objects that
+/// each have a string `uri` and either `text` or `blob`.
+pub fn check_read_resource(value: &Value) -> Result<(), ShapeError> {
+    let map = object(value, "resources/read")?;
+    let Some(Value::Array(contents)) = map.get("contents") else {
+        return Err("resources/read: the result has no contents array".into());
+    };
+    for (i, item) in contents.iter().enumerate() {
+        if !item.get("uri").is_some_and(Value::is_string) {
+            return Err(format!("resources/read: contents[{i}] has no string uri"));
+        }
+        let text = item.get("text").is_some_and(Value::is_string);
+        let blob = item.get("blob").is_some_and(Value::is_string);
+        if !(text || blob) {
+            return Err(format!("resources/read: contents[{i}] has neither text nor blob"));
+        }
+    }
+    Ok(())
+}
+
+/// Checks a `prompts/get` result: `messages` is an array of objects with a role and content.
+pub fn check_get_prompt(value: &Value) -> Result<(), ShapeError> {
+    let map = object(value, "prompts/get")?;
+    optional_string(map, "description", "prompts/get")?;
+    let Some(Value::Array(messages)) = map.get("messages") else {
+        return Err("prompts/get: the result has no messages array".into());
+    };
+    match messages.iter().position(|m| !(m.get("role").is_some_and(Value::is_string) && m.get("content").is_some_and(Value::is_object))) {
+        Some(i) => Err(format!("prompts/get: messages[{i}] needs a role and a content object")),
+        None => Ok(()),
+    }
+}
+
+/// Checks a `completion/complete` result: `completion.values` is an array of strings.
+pub fn check_complete(value: &Value) -> Result<(), ShapeError> {
+    let map = object(value, "completion/complete")?;
+    match map.get("completion").and_then(|c| c.get("values")) {
+        Some(Value::Array(values)) if values.iter().all(Value::is_string) => Ok(()),
+        _ => Err("completion/complete: completion.values must be an array of strings".into()),
+    }
+}
+
+/// Checks that every item of a list has a string `field` (e.g. `uri` of resources, `name` of prompts).
+pub fn check_items_have(value: &Value, method: &str, items_field: &str, field: &str) -> Result<(), ShapeError> {
+    check_list(value, method, items_field)?;
+    let items = value.get(items_field).and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+    match items.iter().position(|item| !item.get(field).is_some_and(Value::is_string)) {
+        Some(i) => Err(format!("{method}: {items_field}[{i}] has no string {field}")),
+        None => Ok(()),
+    }
+}

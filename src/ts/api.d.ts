@@ -23,6 +23,70 @@ export interface McpClientOptions {
   protocolVersion?: SupportedProtocolVersion;
   /** Aborts the connection attempt; `connect` then rejects with `signal.reason`. */
   signal?: AbortSignal;
+  /**
+   * Functions that answer the server's requests. The client declares the
+   * matching capability for each one present (`sampling`, `elicitation`
+   * with form and URL modes, `roots` with `listChanged`).
+   */
+  handlers?: ClientHandlers;
+  /** Extra client capabilities, deep-merged over those derived from `handlers` (e.g. `{ sampling: { tools: {} } }`). */
+  capabilities?: ClientCapabilities;
+  /**
+   * Refuse, before sending, a call the server did not declare support for
+   * (an `McpClientError` of kind `unsupported`). Default: `true`.
+   */
+  strictCapabilities?: boolean;
+  /**
+   * Validate a tool result's `structuredContent` against the tool's
+   * `outputSchema` (from the last `listTools`). Default: `true`.
+   */
+  validateToolOutput?: boolean;
+  /** Re-list tools, prompts or resources automatically when the server says they changed. */
+  listChanged?: {
+    tools?: ListChangedOptions<Tool>;
+    prompts?: ListChangedOptions<Prompt>;
+    resources?: ListChangedOptions<Resource>;
+  };
+}
+
+/** Auto-refresh of one list after `notifications/…/list_changed`. */
+export interface ListChangedOptions<T> {
+  /**
+   * Called after a change with the fresh list (`autoRefresh`), or with `null`
+   * items when `autoRefresh` is off. `error` is set if re-listing failed.
+   */
+  onChanged: (error: unknown, items: T[] | null) => void;
+  /** Re-list before calling `onChanged`. Default: `true`. */
+  autoRefresh?: boolean;
+  /** Wait this long for a burst of notifications to end. Default: 300 ms. */
+  debounceMs?: number;
+}
+
+/** What a handler learns about the server's request. */
+export interface RequestContext {
+  /** Aborted when the server cancels the request or the client closes; the answer is then not sent. */
+  readonly signal: AbortSignal;
+  /** The server's JSON-RPC id for the request. */
+  readonly requestId: string | number;
+}
+
+/**
+ * Answers to the server's requests. Each may return the answer or a Promise of
+ * it. A thrown error becomes a JSON-RPC error: its `code` if that is a safe
+ * integer, else -32603; its `message`; its `data`, if any.
+ */
+export interface ClientHandlers {
+  /** `sampling/createMessage`: ask an LLM, usually after showing the user the request. */
+  sampling?(params: CreateMessageRequestParams, ctx: RequestContext): CreateMessageResult | Promise<CreateMessageResult>;
+  /**
+   * `elicitation/create`: ask the user. For form mode, an `accept` answer's
+   * `content` is completed with the schema's defaults and checked against
+   * `requestedSchema` before it is sent. For URL mode, open `params.url` only
+   * with the user's consent.
+   */
+  elicitation?(params: ElicitRequestParams, ctx: RequestContext): ElicitResult | Promise<ElicitResult>;
+  /** `roots/list`: the roots the user shares. Call `sendRootsListChanged()` when they change. */
+  roots?(ctx: RequestContext): Root[] | Promise<Root[]>;
 }
 
 /** Options accepted by every request method. */
@@ -34,6 +98,81 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Timeout for this request in milliseconds, overriding the client's default. */
   timeout?: number;
+  /** Asks the server for progress (the client allocates the token) and receives each update. */
+  onprogress?: (progress: ProgressNotificationParams) => void;
+  /** Restart the timeout whenever progress arrives. Default: `false`. */
+  resetTimeoutOnProgress?: boolean;
+  /** A cap on the whole request in milliseconds, however often progress resets the timeout. */
+  maxTotalTimeout?: number;
+}
+
+/** The method of a notification the server may send. */
+export type ServerNotificationMethod = ServerNotification["method"];
+
+/** A server notification as the client delivers it: `method` and `params`. */
+export type McpNotification<M extends ServerNotificationMethod = ServerNotificationMethod> = M extends ServerNotificationMethod
+  ? Omit<Extract<ServerNotification, { method: M }>, "jsonrpc">
+  : never;
+
+/** The event for a server notification. */
+export declare class McpNotificationEvent<M extends ServerNotificationMethod = ServerNotificationMethod> extends Event {
+  /** The notification: `method` and `params`. */
+  readonly notification: McpNotification<M>;
+  /** The notification's params. */
+  readonly params: McpNotification<M>["params"];
+}
+
+/** The `error` event: a listener, a callback or a handler's answer went wrong. */
+export declare class McpErrorEvent extends Event {
+  readonly error: unknown;
+}
+
+/** The events of an {@link McpClient}, by type. */
+export type McpClientEventMap = { [M in ServerNotificationMethod]: McpNotificationEvent<M> } & {
+  /** Every notification, whatever its method. */
+  notification: McpNotificationEvent;
+  /** The client closed. */
+  close: Event;
+  error: McpErrorEvent;
+};
+
+/** A listener for event type `K`: a function, or an object with `handleEvent`. */
+export type McpClientListener<K extends keyof McpClientEventMap> =
+  | ((event: McpClientEventMap[K]) => void)
+  | { handleEvent(event: McpClientEventMap[K]): void };
+
+/** Which notifications {@link McpClient.notifications} yields. */
+export interface NotificationFilter<M extends ServerNotificationMethod> {
+  /** Only notifications of this method. */
+  method?: M;
+  /** Ends the iteration; `next()` then rejects with `signal.reason`. */
+  signal?: AbortSignal;
+  /** How many notifications may wait before the iterator ends with kind `lagged`. Default: 1024. */
+  bufferSize?: number;
+}
+
+export interface McpClient {
+  /**
+   * Adds a listener for a notification method (e.g. `"notifications/message"`),
+   * `"notification"` for all of them, `"close"` or `"error"`. `once` and
+   * `signal` work as for `EventTarget`. A listener that throws is reported
+   * as an `error` event and never breaks the client.
+   */
+  addEventListener<K extends keyof McpClientEventMap>(
+    type: K,
+    listener: McpClientListener<K>,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
+  /** Removes a listener added with `addEventListener`. */
+  removeEventListener<K extends keyof McpClientEventMap>(type: K, listener: McpClientListener<K>): void;
+  /**
+   * An async iterator over the server's notifications, optionally of one
+   * method. `break` or `signal` unsubscribes; a consumer that falls more than
+   * `bufferSize` behind gets an `McpClientError` of kind `lagged`.
+   */
+  notifications<M extends ServerNotificationMethod = ServerNotificationMethod>(
+    filter?: NotificationFilter<M>,
+  ): AsyncIterableIterator<McpNotification<M>>;
 }
 
 /** Why a request failed on the client's side. */
@@ -45,6 +184,9 @@ export type McpClientErrorKind =
   | "network"
   | "protocol"
   | "unsupported-version"
+  | "unsupported"
+  | "invalid-result"
+  | "lagged"
   | "invalid-argument";
 
 /** The server answered with a JSON-RPC error. */

@@ -75,6 +75,9 @@ export function handle(error: unknown): string {
       case "network":
       case "protocol":
       case "unsupported-version":
+      case "unsupported":
+      case "invalid-result":
+      case "lagged":
       case "invalid-argument":
         return `${kind}${status}`;
       default: {
@@ -109,6 +112,6 @@ export async function misuse(): Promise<void> {
   // @ts-expect-error serverInfo is read-only
   client.serverInfo = { name: "x", version: "1" };
   // @ts-expect-error no such kind
-  const kind: McpClientErrorKind = "lagged";
+  const kind: McpClientErrorKind = "rpc";
   void kind;
 }

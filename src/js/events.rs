@@ -1,0 +1,300 @@
+//! Push events (`addEventListener`) and pull streams (`notifications()`).
+//!
+//! Listeners are kept here rather than on an `EventTarget`: Node reports an
+//! exception thrown by an `EventTarget` listener as uncaught and may end the
+//! process, while a listener that throws must never break the client. Here a
+//! throwing listener is reported as an `error` event and dispatch goes on.
+
+use super::abort::is_signal;
+use super::convert::to_js;
+use crate::session::hub::{Notification, NotificationHub, Subscription};
+use js_sys::{Function, Object, Promise, Reflect};
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{AbortSignal, AddEventListenerOptions};
+
+#[wasm_bindgen(inline_js = r#"
+export class McpNotificationEvent extends Event {
+  constructor(type, notification) {
+    super(type);
+    this.notification = notification;
+    this.params = notification.params;
+  }
+}
+export class McpErrorEvent extends Event {
+  constructor(error) {
+    super("error");
+    this.error = error;
+  }
+}
+export function plainEvent(type) { return new Event(type); }
+export function asyncIterable(next, done) {
+  return { next, return: done, [Symbol.asyncIterator]() { return this; } };
+}
+export function iteratorResult(done, value) { return { done, value }; }
+"#)]
+extern "C" {
+    /// The event for a server notification: `notification` is the whole
+    /// message, `params` its params.
+    #[wasm_bindgen(reexport)]
+    pub type McpNotificationEvent;
+    #[wasm_bindgen(constructor, js_class = "McpNotificationEvent")]
+    fn new_notification_event(kind: &str, notification: &JsValue) -> McpNotificationEvent;
+
+    /// The `error` event: `error` holds what went wrong.
+    #[wasm_bindgen(reexport)]
+    pub type McpErrorEvent;
+    #[wasm_bindgen(constructor, js_class = "McpErrorEvent")]
+    fn new_error_event(error: &JsValue) -> McpErrorEvent;
+
+    #[wasm_bindgen(js_name = plainEvent)]
+    fn plain_event(kind: &str) -> JsValue;
+    #[wasm_bindgen(js_name = asyncIterable)]
+    fn async_iterable(next: &JsValue, done: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = iteratorResult)]
+    pub(crate) fn iterator_result(done: bool, value: &JsValue) -> JsValue;
+}
+
+struct Listener {
+    id: u64,
+    kind: String,
+    callback: JsValue,
+    once: bool,
+    /// Removes the listener when the caller's `signal` aborts.
+    _on_abort: Option<AbortHook>,
+}
+
+struct AbortHook {
+    signal: AbortSignal,
+    callback: Closure<dyn FnMut()>,
+}
+
+impl Drop for AbortHook {
+    fn drop(&mut self) {
+        let _ = self.signal.remove_event_listener_with_callback("abort", self.callback.as_ref().unchecked_ref());
+    }
+}
+
+/// Rust code that wants to hear of notifications by method (list-changed watchers).
+pub type Hook = Rc<dyn Fn(&str)>;
+
+/// The client's listeners and notification subscribers.
+#[derive(Default)]
+pub struct Events {
+    listeners: RefCell<Vec<Listener>>,
+    next_id: Cell<u64>,
+    hub: NotificationHub,
+    hooks: RefCell<Vec<Hook>>,
+}
+
+impl std::fmt::Debug for Events {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Events").field("listeners", &self.listeners.borrow().len()).finish()
+    }
+}
+
+fn flag(options: &JsValue, name: &str) -> bool {
+    Reflect::get(options, &JsValue::from_str(name)).ok().is_some_and(|v| v.is_truthy())
+}
+
+impl Events {
+    /// `addEventListener(type, listener, options)` with DOM semantics: the
+    /// same listener is added once; `once` and `signal` are honoured.
+    pub fn add(self: &Rc<Self>, kind: &str, callback: JsValue, options: &JsValue) {
+        let callable = callback.is_function()
+            || Reflect::get(&callback, &JsValue::from_str("handleEvent")).is_ok_and(|h| h.is_function());
+        if !callable || self.listeners.borrow().iter().any(|l| l.kind == kind && l.callback == callback) {
+            return;
+        }
+        let once = options.is_object() && flag(options, "once");
+        let signal = options
+            .is_object()
+            .then(|| Reflect::get(options, &JsValue::from_str("signal")).ok())
+            .flatten()
+            .filter(is_signal)
+            .map(JsCast::unchecked_into::<AbortSignal>);
+        if signal.as_ref().is_some_and(AbortSignal::aborted) {
+            return;
+        }
+        let id = self.next_id.get();
+        self.next_id.set(id + 1);
+        let on_abort = signal.map(|signal| {
+            let events = Rc::downgrade(self);
+            let callback = Closure::new(move || {
+                if let Some(events) = events.upgrade() {
+                    events.remove_id(id);
+                }
+            });
+            let listen = AddEventListenerOptions::new();
+            listen.set_once(true);
+            let _ = signal.add_event_listener_with_callback_and_add_event_listener_options(
+                "abort",
+                callback.as_ref().unchecked_ref(),
+                &listen,
+            );
+            AbortHook { signal, callback }
+        });
+        self.listeners.borrow_mut().push(Listener { id, kind: kind.to_owned(), callback, once, _on_abort: on_abort });
+    }
+
+    /// `removeEventListener(type, listener)`.
+    pub fn remove(&self, kind: &str, callback: &JsValue) {
+        self.listeners.borrow_mut().retain(|l| !(l.kind == kind && &l.callback == callback));
+    }
+
+    fn remove_id(&self, id: u64) {
+        self.listeners.borrow_mut().retain(|l| l.id != id);
+    }
+
+    /// Calls every listener of `kind` with `event`. A listener that throws is
+    /// reported through an `error` event (once; an `error` listener that
+    /// throws is not reported again).
+    pub fn dispatch(&self, kind: &str, event: &JsValue) {
+        let targets: Vec<(u64, JsValue, bool)> = self
+            .listeners
+            .borrow()
+            .iter()
+            .filter(|l| l.kind == kind)
+            .map(|l| (l.id, l.callback.clone(), l.once))
+            .collect();
+        for (id, callback, once) in targets {
+            if once {
+                self.remove_id(id);
+            }
+            let outcome = match callback.dyn_ref::<Function>() {
+                Some(f) => f.call1(&JsValue::UNDEFINED, event),
+                None => Reflect::get(&callback, &JsValue::from_str("handleEvent"))
+                    .and_then(|h| h.unchecked_into::<Function>().call1(&callback, event)),
+            };
+            if let (Err(thrown), false) = (outcome, kind == "error") {
+                self.dispatch("error", &McpErrorEvent::new_error_event(&thrown).into());
+            }
+        }
+    }
+
+    /// Dispatches an `error` event carrying `error`.
+    pub fn dispatch_error(&self, error: &JsValue) {
+        self.dispatch("error", &McpErrorEvent::new_error_event(error).into());
+    }
+
+    /// Dispatches a plain event such as `close`.
+    pub fn dispatch_plain(&self, kind: &str) {
+        self.dispatch(kind, &plain_event(kind));
+    }
+
+    /// Adds a Rust hook that hears every notification's method.
+    pub fn add_hook(&self, hook: Hook) {
+        self.hooks.borrow_mut().push(hook);
+    }
+
+    /// Publishes a server notification: to hooks, to pull subscribers, to
+    /// listeners of its method, and to `notification` listeners.
+    pub fn notify(&self, method: &str, params: Option<&serde_json::Value>) {
+        let hooks: Vec<Hook> = self.hooks.borrow().clone();
+        for hook in hooks {
+            hook(method);
+        }
+        let notification = Notification { method: method.to_owned(), params: params.cloned() };
+        self.hub.publish(&notification);
+        let has_listener = self.listeners.borrow().iter().any(|l| l.kind == method || l.kind == "notification");
+        if !has_listener {
+            return;
+        }
+        let message = notification_object(&notification);
+        self.dispatch(method, &McpNotificationEvent::new_notification_event(method, &message).into());
+        self.dispatch("notification", &McpNotificationEvent::new_notification_event("notification", &message).into());
+    }
+
+    /// Ends every pull subscription and forgets every listener (after `close`).
+    pub fn shut(&self) {
+        self.hub.close();
+        self.listeners.borrow_mut().clear();
+        self.hooks.borrow_mut().clear();
+    }
+
+    /// An async iterator over notifications, optionally of one method.
+    pub fn iterator(self: &Rc<Self>, method: Option<String>, capacity: usize, signal: Option<AbortSignal>) -> JsValue {
+        let state = Rc::new(IteratorState {
+            subscription: RefCell::new(Some(self.hub.subscribe(method, capacity))),
+            ended: Cell::new(false),
+            signal,
+        });
+        let next = {
+            let state = state.clone();
+            Closure::<dyn FnMut() -> Promise>::new(move || next_item(state.clone()))
+        };
+        let done = Closure::<dyn FnMut() -> Promise>::new(move || {
+            state.end();
+            Promise::resolve(&iterator_result(true, &JsValue::UNDEFINED))
+        });
+        async_iterable(&next.into_js_value(), &done.into_js_value())
+    }
+}
+
+struct IteratorState {
+    subscription: RefCell<Option<Subscription>>,
+    /// Set by `return()` or the end of the stream; a pending `next()` then
+    /// does not put the subscription back.
+    ended: Cell<bool>,
+    signal: Option<AbortSignal>,
+}
+
+impl IteratorState {
+    fn end(&self) {
+        self.ended.set(true);
+        self.subscription.borrow_mut().take();
+    }
+}
+
+fn next_item(state: Rc<IteratorState>) -> Promise {
+    wasm_bindgen_futures::future_to_promise(async move {
+        let finished = || Ok(iterator_result(true, &JsValue::UNDEFINED));
+        if let Some(signal) = state.signal.as_ref().filter(|s| s.aborted()) {
+            state.end();
+            return Err(signal.reason());
+        }
+        // Take the subscription out while waiting, so no borrow spans the await.
+        let taken = state.subscription.borrow_mut().take();
+        let Some(mut current) = taken else { return finished() };
+        let item = match &state.signal {
+            Some(signal) => {
+                let aborted = super::abort::aborted(signal);
+                match futures::future::select(Box::pin(current.next()), aborted).await {
+                    futures::future::Either::Left((item, _)) => item,
+                    futures::future::Either::Right(_) => {
+                        state.end();
+                        return Err(signal.reason());
+                    }
+                }
+            }
+            None => current.next().await,
+        };
+        match item {
+            Some(Ok(notification)) => {
+                if !state.ended.get() {
+                    *state.subscription.borrow_mut() = Some(current);
+                }
+                Ok(iterator_result(false, &notification_object(&notification)))
+            }
+            Some(Err(error)) => {
+                state.end();
+                Err(super::error::to_js_error(&error))
+            }
+            None => {
+                state.end();
+                finished()
+            }
+        }
+    })
+}
+
+fn notification_object(notification: &Notification) -> JsValue {
+    let object = Object::new();
+    let _ = Reflect::set(&object, &JsValue::from_str("method"), &JsValue::from_str(&notification.method));
+    if let Some(params) = &notification.params {
+        let _ = Reflect::set(&object, &JsValue::from_str("params"), &to_js(params).unwrap_or(JsValue::UNDEFINED));
+    }
+    object.into()
+}

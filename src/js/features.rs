@@ -1,0 +1,236 @@
+//! The server features: tools, resources, prompts, completion.
+
+use super::client::{js, promise, read_options, McpClient};
+use super::convert::params_from_js;
+use super::lists::{self, PROMPTS, RESOURCES, TEMPLATES, TOOLS};
+use crate::error::Error;
+use crate::protocol::{params, results, schema};
+use js_sys::Promise;
+use serde_json::Value;
+use wasm_bindgen::prelude::*;
+
+/// Params that must be an object.
+fn required_params(value: &JsValue, method: &str) -> Result<Value, Error> {
+    params_from_js(value, "params")?.ok_or_else(|| Error::InvalidArgument(format!("{method} needs params")))
+}
+
+/// Params that must carry a string `field`.
+fn params_with(value: &JsValue, method: &str, field: &str) -> Result<Value, Error> {
+    let params = required_params(value, method)?;
+    match params.get(field) {
+        Some(Value::String(_)) => Ok(params),
+        _ => Err(Error::InvalidArgument(format!("{method} needs params.{field} as a string"))),
+    }
+}
+
+#[wasm_bindgen]
+impl McpClient {
+    /// Lists one page of the server's tools. Pass `params.cursor` (a previous
+    /// result's `nextCursor`) for the next page, or use {@link McpClient.listAllTools}.
+    #[wasm_bindgen(js_name = listTools, unchecked_return_type = "Promise<ListToolsResult>")]
+    pub fn list_tools(
+        &self,
+        #[wasm_bindgen(unchecked_optional_param_type = "PaginatedRequestParams")] params: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue,
+    ) -> Promise {
+        lists::list_page(&self.state, TOOLS, params, options)
+    }
+
+    /// Lists every tool, following `nextCursor` across pages.
+    #[wasm_bindgen(js_name = listAllTools, unchecked_return_type = "Promise<Tool[]>")]
+    pub fn list_all_tools(&self, #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue) -> Promise {
+        lists::list_all(&self.state, TOOLS, options)
+    }
+
+    /// Iterates over every tool, fetching pages as the loop goes:
+    /// `for await (const tool of client.iterateTools()) …`.
+    #[wasm_bindgen(js_name = iterateTools, unchecked_return_type = "AsyncGenerator<Tool, void, undefined>")]
+    pub fn iterate_tools(&self, #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue) -> Result<JsValue, JsValue> {
+        lists::iterate(&self.state, TOOLS, options)
+    }
+
+    /// Calls a tool. A tool that fails still resolves, with `isError: true`;
+    /// only protocol failures reject.
+    ///
+    /// When the tool (as last listed) has an `outputSchema`, the result's
+    /// `structuredContent` is validated against it, and a mismatch rejects
+    /// with an `McpClientError` of kind `invalid-result` naming the failing
+    /// path. `validateToolOutput: false` at connect turns this off.
+    #[wasm_bindgen(js_name = callTool, unchecked_return_type = "Promise<CallToolResult>")]
+    pub fn call_tool(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "CallToolRequestParams")] params: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue,
+    ) -> Promise {
+        let state = self.state.clone();
+        promise(async move {
+            let params = required_params(&params, "callTool")?;
+            params::check_call_tool(&params).map_err(Error::InvalidArgument)?;
+            let name = params.get("name").and_then(Value::as_str).unwrap_or_default().to_owned();
+            let options = read_options(&options)?;
+            let result = state.call("tools/call", Some(params), &options, results::check_call_tool).await?;
+            let failed = result.get("isError") == Some(&Value::Bool(true));
+            let schema = state.output_schemas.borrow().get(&name).cloned();
+            if let (true, false, Some(schema)) = (state.validate_output, failed, schema) {
+                let structured = result.get("structuredContent").ok_or_else(|| {
+                    Error::Invalid(format!("tool {name:?} declares an outputSchema but returned no structuredContent"))
+                })?;
+                schema::validate(&schema, structured).map_err(|e| {
+                    Error::Invalid(format!("the structuredContent of tool {name:?} does not match its outputSchema at {e}"))
+                })?;
+            }
+            js(&result)
+        })
+    }
+
+    /// Lists one page of the server's resources.
+    #[wasm_bindgen(js_name = listResources, unchecked_return_type = "Promise<ListResourcesResult>")]
+    pub fn list_resources(
+        &self,
+        #[wasm_bindgen(unchecked_optional_param_type = "PaginatedRequestParams")] params: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue,
+    ) -> Promise {
+        lists::list_page(&self.state, RESOURCES, params, options)
+    }
+
+    /// Lists every resource, following `nextCursor` across pages.
+    #[wasm_bindgen(js_name = listAllResources, unchecked_return_type = "Promise<Resource[]>")]
+    pub fn list_all_resources(&self, #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue) -> Promise {
+        lists::list_all(&self.state, RESOURCES, options)
+    }
+
+    /// Iterates over every resource, fetching pages as the loop goes.
+    #[wasm_bindgen(js_name = iterateResources, unchecked_return_type = "AsyncGenerator<Resource, void, undefined>")]
+    pub fn iterate_resources(&self, #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue) -> Result<JsValue, JsValue> {
+        lists::iterate(&self.state, RESOURCES, options)
+    }
+
+    /// Lists one page of the server's resource templates.
+    #[wasm_bindgen(js_name = listResourceTemplates, unchecked_return_type = "Promise<ListResourceTemplatesResult>")]
+    pub fn list_resource_templates(
+        &self,
+        #[wasm_bindgen(unchecked_optional_param_type = "PaginatedRequestParams")] params: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue,
+    ) -> Promise {
+        lists::list_page(&self.state, TEMPLATES, params, options)
+    }
+
+    /// Lists every resource template, following `nextCursor` across pages.
+    #[wasm_bindgen(js_name = listAllResourceTemplates, unchecked_return_type = "Promise<ResourceTemplate[]>")]
+    pub fn list_all_resource_templates(&self, #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue) -> Promise {
+        lists::list_all(&self.state, TEMPLATES, options)
+    }
+
+    /// Iterates over every resource template, fetching pages as the loop goes.
+    #[wasm_bindgen(js_name = iterateResourceTemplates, unchecked_return_type = "AsyncGenerator<ResourceTemplate, void, undefined>")]
+    pub fn iterate_resource_templates(&self, #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue) -> Result<JsValue, JsValue> {
+        lists::iterate(&self.state, TEMPLATES, options)
+    }
+
+    /// Reads a resource: its `contents`, as text or as base64 `blob`s.
+    #[wasm_bindgen(js_name = readResource, unchecked_return_type = "Promise<ReadResourceResult>")]
+    pub fn read_resource(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "ReadResourceRequestParams")] params: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue,
+    ) -> Promise {
+        let state = self.state.clone();
+        promise(async move {
+            let params = params_with(&params, "readResource", "uri")?;
+            let options = read_options(&options)?;
+            js(&state.call("resources/read", Some(params), &options, results::check_read_resource).await?)
+        })
+    }
+
+    /// Subscribes to a resource: the server then sends
+    /// `notifications/resources/updated` events when it changes.
+    #[wasm_bindgen(js_name = subscribeResource, unchecked_return_type = "Promise<void>")]
+    pub fn subscribe_resource(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "SubscribeRequestParams")] params: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue,
+    ) -> Promise {
+        self.uri_request("resources/subscribe", "subscribeResource", params, options)
+    }
+
+    /// Ends a subscription made with {@link McpClient.subscribeResource}.
+    #[wasm_bindgen(js_name = unsubscribeResource, unchecked_return_type = "Promise<void>")]
+    pub fn unsubscribe_resource(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "UnsubscribeRequestParams")] params: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue,
+    ) -> Promise {
+        self.uri_request("resources/unsubscribe", "unsubscribeResource", params, options)
+    }
+
+    /// Lists one page of the server's prompts.
+    #[wasm_bindgen(js_name = listPrompts, unchecked_return_type = "Promise<ListPromptsResult>")]
+    pub fn list_prompts(
+        &self,
+        #[wasm_bindgen(unchecked_optional_param_type = "PaginatedRequestParams")] params: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue,
+    ) -> Promise {
+        lists::list_page(&self.state, PROMPTS, params, options)
+    }
+
+    /// Lists every prompt, following `nextCursor` across pages.
+    #[wasm_bindgen(js_name = listAllPrompts, unchecked_return_type = "Promise<Prompt[]>")]
+    pub fn list_all_prompts(&self, #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue) -> Promise {
+        lists::list_all(&self.state, PROMPTS, options)
+    }
+
+    /// Iterates over every prompt, fetching pages as the loop goes.
+    #[wasm_bindgen(js_name = iteratePrompts, unchecked_return_type = "AsyncGenerator<Prompt, void, undefined>")]
+    pub fn iterate_prompts(&self, #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue) -> Result<JsValue, JsValue> {
+        lists::iterate(&self.state, PROMPTS, options)
+    }
+
+    /// Gets a prompt, rendered with `params.arguments`.
+    #[wasm_bindgen(js_name = getPrompt, unchecked_return_type = "Promise<GetPromptResult>")]
+    pub fn get_prompt(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "GetPromptRequestParams")] params: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue,
+    ) -> Promise {
+        let state = self.state.clone();
+        promise(async move {
+            let params = params_with(&params, "getPrompt", "name")?;
+            let options = read_options(&options)?;
+            js(&state.call("prompts/get", Some(params), &options, results::check_get_prompt).await?)
+        })
+    }
+
+    /// Asks the server to complete an argument of a prompt (`ref/prompt`) or
+    /// of a resource template (`ref/resource`); `context.arguments` passes the
+    /// arguments already chosen.
+    #[wasm_bindgen(unchecked_return_type = "Promise<CompleteResult>")]
+    pub fn complete(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "CompleteRequestParams")] params: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue,
+    ) -> Promise {
+        let state = self.state.clone();
+        promise(async move {
+            let params = required_params(&params, "complete")?;
+            let well_formed = params.get("ref").and_then(|r| r.get("type")).is_some_and(Value::is_string)
+                && params.get("argument").and_then(|a| a.get("name")).is_some_and(Value::is_string);
+            if !well_formed {
+                return Err(Error::InvalidArgument("complete needs params.ref.type and params.argument.name".into()).into());
+            }
+            let options = read_options(&options)?;
+            js(&state.call("completion/complete", Some(params), &options, results::check_complete).await?)
+        })
+    }
+}
+
+impl McpClient {
+    fn uri_request(&self, method: &'static str, name: &'static str, params: JsValue, options: JsValue) -> Promise {
+        let state = self.state.clone();
+        promise(async move {
+            let params = params_with(&params, name, "uri")?;
+            let options = read_options(&options)?;
+            state.call(method, Some(params), &options, |r| results::check_object(r, "subscription")).await?;
+            Ok(JsValue::UNDEFINED)
+        })
+    }
+}

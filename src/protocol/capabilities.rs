@@ -1,0 +1,123 @@
+//! Capabilities: which server capability each method needs, and the client
+//! capabilities that follow from the handlers the user passed.
+
+use serde_json::{json, Map, Value};
+
+/// The server capability `method` needs, as a path into `capabilities`
+/// (e.g. `["resources", "subscribe"]`), or `None` if any server must accept it.
+pub fn required_by(method: &str) -> Option<&'static [&'static str]> {
+    Some(match method {
+        "tools/list" | "tools/call" => &["tools"],
+        "resources/list" | "resources/templates/list" | "resources/read" => &["resources"],
+        "resources/subscribe" | "resources/unsubscribe" => &["resources", "subscribe"],
+        "prompts/list" | "prompts/get" => &["prompts"],
+        "completion/complete" => &["completions"],
+        "logging/setLevel" => &["logging"],
+        "tasks/list" => &["tasks", "list"],
+        "tasks/cancel" => &["tasks", "cancel"],
+        "tasks/get" | "tasks/result" => &["tasks"],
+        _ => return None,
+    })
+}
+
+/// Whether `capabilities` declares `path`: every step present, and a boolean
+/// flag at the end (like `subscribe`) true.
+pub fn declares(capabilities: &Value, path: &[&str]) -> bool {
+    let mut node = capabilities;
+    for step in path {
+        match node.get(step) {
+            None | Some(Value::Null) | Some(Value::Bool(false)) => return false,
+            Some(next) => node = next,
+        }
+    }
+    true
+}
+
+/// Checks that the server declared what `method` needs; the message names it.
+pub fn check_server_supports(capabilities: &Value, method: &str) -> Result<(), String> {
+    match required_by(method) {
+        Some(path) if !declares(capabilities, path) => {
+            Err(format!("{method}: the server did not declare the \"{}\" capability", path.join(".")))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Which client handlers exist.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct HandlerSet {
+    /// A `sampling/createMessage` handler.
+    pub sampling: bool,
+    /// An `elicitation/create` handler.
+    pub elicitation: bool,
+    /// A `roots/list` handler.
+    pub roots: bool,
+}
+
+/// The client capabilities to declare: one per handler present, then the
+/// user's `extra` merged over them (for sub-capabilities such as
+/// `sampling.tools`, or experimental ones).
+pub fn client_capabilities(handlers: HandlerSet, extra: Option<&Value>) -> Value {
+    let mut capabilities = Map::new();
+    if handlers.sampling {
+        capabilities.insert("sampling".into(), json!({}));
+    }
+    if handlers.elicitation {
+        capabilities.insert("elicitation".into(), json!({ "form": {}, "url": {} }));
+    }
+    if handlers.roots {
+        capabilities.insert("roots".into(), json!({ "listChanged": true }));
+    }
+    let mut capabilities = Value::Object(capabilities);
+    if let Some(extra) = extra {
+        merge(&mut capabilities, extra);
+    }
+    capabilities
+}
+
+/// Deep-merges `patch` into `base`: objects merge key by key, anything else replaces.
+fn merge(base: &mut Value, patch: &Value) {
+    match (base, patch) {
+        (Value::Object(base), Value::Object(patch)) => {
+            for (key, value) in patch {
+                merge(base.entry(key.clone()).or_insert(Value::Null), value);
+            }
+        }
+        (base, patch) => *base = patch.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn server_capability_checks() {
+        let caps = json!({"tools": {}, "resources": {"subscribe": false}, "logging": {}, "tasks": {"list": {}}});
+        assert!(check_server_supports(&caps, "tools/call").is_ok());
+        assert!(check_server_supports(&caps, "resources/read").is_ok());
+        assert!(check_server_supports(&caps, "resources/subscribe").is_err());
+        assert!(check_server_supports(&caps, "prompts/get").is_err());
+        assert!(check_server_supports(&caps, "tasks/list").is_ok());
+        assert!(check_server_supports(&caps, "tasks/cancel").is_err());
+        assert!(check_server_supports(&json!({}), "ping").is_ok());
+        let message = check_server_supports(&json!({}), "completion/complete").unwrap_err();
+        assert!(message.contains("\"completions\""), "{message}");
+    }
+
+    #[test]
+    fn capabilities_follow_handlers_and_extras_merge() {
+        assert_eq!(client_capabilities(HandlerSet::default(), None), json!({}));
+        let all = HandlerSet { sampling: true, elicitation: true, roots: true };
+        let extra = json!({"sampling": {"tools": {}}, "elicitation": {"url": null}, "experimental": {"x": {}}});
+        assert_eq!(
+            client_capabilities(all, Some(&extra)),
+            json!({
+                "sampling": {"tools": {}},
+                "elicitation": {"form": {}, "url": null},
+                "roots": {"listChanged": true},
+                "experimental": {"x": {}}
+            })
+        );
+    }
+}

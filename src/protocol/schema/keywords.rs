@@ -1,0 +1,414 @@
+//! Keyword by keyword evaluation. Each check returns what it evaluated of the
+//! instance (property names, item count), which `unevaluatedProperties` and
+//! `unevaluatedItems` need.
+
+use super::{Dialect, PatternMatcher, ValidationError};
+use crate::protocol::jsonrpc::kind;
+use serde_json::{Map, Value};
+use std::collections::HashSet;
+
+/// How deep schemas may nest (through `$ref` included) before validation stops:
+/// a recursive schema over a recursive instance must not overflow the stack.
+const MAX_DEPTH: usize = 256;
+
+/// What a schema evaluated of an object or array instance.
+#[derive(Default)]
+pub(super) struct Evaluated {
+    properties: HashSet<String>,
+    items: usize,
+}
+
+impl Evaluated {
+    fn absorb(&mut self, other: Evaluated) {
+        self.properties.extend(other.properties);
+        self.items = self.items.max(other.items);
+    }
+}
+
+pub(super) struct Validator<'a> {
+    pub root: &'a Value,
+    pub dialect: Dialect,
+    pub patterns: &'a dyn PatternMatcher,
+}
+
+type Outcome = Result<Evaluated, ValidationError>;
+
+fn fail(path: &str, keyword: &'static str, message: String) -> ValidationError {
+    ValidationError { instance_path: path.to_owned(), keyword, message }
+}
+
+/// JSON equality with numbers compared by value (`1` equals `1.0`).
+fn equal(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
+        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(a, b)| equal(a, b)),
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| equal(v, w)))
+        }
+        _ => a == b,
+    }
+}
+
+fn is_type(instance: &Value, name: &str) -> bool {
+    match name {
+        "null" => instance.is_null(),
+        "boolean" => instance.is_boolean(),
+        "object" => instance.is_object(),
+        "array" => instance.is_array(),
+        "string" => instance.is_string(),
+        "number" => instance.is_number(),
+        "integer" => instance.as_f64().is_some_and(|n| n.fract() == 0.0),
+        _ => false,
+    }
+}
+
+/// Escapes a property name for a JSON Pointer (RFC 6901).
+fn push_segment(path: &mut String, segment: &str) -> usize {
+    let before = path.len();
+    path.push('/');
+    path.push_str(&segment.replace('~', "~0").replace('/', "~1"));
+    before
+}
+
+impl Validator<'_> {
+    pub(super) fn check(&self, schema: &Value, instance: &Value, path: &mut String, depth: usize) -> Outcome {
+        if depth > MAX_DEPTH {
+            return Err(fail(path, "$ref", format!("the schema nests deeper than {MAX_DEPTH} levels")));
+        }
+        let schema = match schema {
+            Value::Bool(true) => return Ok(Evaluated::default()),
+            Value::Bool(false) => return Err(fail(path, "false", "no value is allowed here".into())),
+            Value::Object(schema) => schema,
+            _ => return Err(fail(path, "schema", "the schema is neither an object nor a boolean".into())),
+        };
+        let mut evaluated = Evaluated::default();
+        if let Some(Value::String(reference)) = schema.get("$ref") {
+            let target = self.resolve(reference).map_err(|why| fail(path, "$ref", why))?;
+            evaluated.absorb(self.check(target, instance, path, depth + 1)?);
+            // Draft-07 ignores every keyword beside `$ref`.
+            if self.dialect == Dialect::Draft7 {
+                return Ok(evaluated);
+            }
+        }
+        self.check_type_and_values(schema, instance, path)?;
+        match instance {
+            Value::Number(n) => self.check_number(schema, n.as_f64().unwrap_or(f64::NAN), path)?,
+            Value::String(s) => self.check_string(schema, s, path)?,
+            Value::Array(items) => evaluated.absorb(self.check_array(schema, items, path, depth)?),
+            Value::Object(map) => evaluated.absorb(self.check_object(schema, map, path, depth)?),
+            _ => {}
+        }
+        evaluated.absorb(self.check_combinators(schema, instance, path, depth)?);
+        self.check_unevaluated(schema, instance, &mut evaluated, path, depth)?;
+        Ok(evaluated)
+    }
+
+    fn resolve(&self, reference: &str) -> Result<&Value, String> {
+        let Some(pointer) = reference.strip_prefix('#') else {
+            return Err(format!("$ref {reference:?} is not local; network and file references are not followed"));
+        };
+        if pointer.is_empty() {
+            return Ok(self.root);
+        }
+        if !pointer.starts_with('/') {
+            return self.find_anchor(self.root, pointer).ok_or_else(|| format!("$ref {reference:?}: no such $anchor"));
+        }
+        let decoded = percent_decode(pointer);
+        self.root.pointer(&decoded).ok_or_else(|| format!("$ref {reference:?} points at nothing"))
+    }
+
+    fn find_anchor<'v>(&self, node: &'v Value, anchor: &str) -> Option<&'v Value> {
+        match node {
+            Value::Object(map) => {
+                if map.get("$anchor").and_then(Value::as_str) == Some(anchor) {
+                    return Some(node);
+                }
+                map.values().find_map(|child| self.find_anchor(child, anchor))
+            }
+            Value::Array(items) => items.iter().find_map(|child| self.find_anchor(child, anchor)),
+            _ => None,
+        }
+    }
+
+    fn check_type_and_values(&self, schema: &Map<String, Value>, instance: &Value, path: &str) -> Result<(), ValidationError> {
+        match schema.get("type") {
+            Some(Value::String(name)) if !is_type(instance, name) => {
+                return Err(fail(path, "type", format!("expected {name}, found {}", kind(instance))));
+            }
+            Some(Value::Array(names)) if !names.iter().filter_map(Value::as_str).any(|n| is_type(instance, n)) => {
+                let names: Vec<&str> = names.iter().filter_map(Value::as_str).collect();
+                return Err(fail(path, "type", format!("expected one of {}, found {}", names.join(", "), kind(instance))));
+            }
+            _ => {}
+        }
+        if let Some(Value::Array(options)) = schema.get("enum") {
+            if !options.iter().any(|option| equal(option, instance)) {
+                return Err(fail(path, "enum", format!("{instance} is not one of the allowed values")));
+            }
+        }
+        if let Some(expected) = schema.get("const") {
+            if !equal(expected, instance) {
+                return Err(fail(path, "const", format!("expected {expected}")));
+            }
+        }
+        Ok(())
+    }
+
+    fn check_number(&self, schema: &Map<String, Value>, n: f64, path: &str) -> Result<(), ValidationError> {
+        let bound = |name: &str| schema.get(name).and_then(Value::as_f64);
+        if let Some(max) = bound("maximum").filter(|max| n > *max) {
+            return Err(fail(path, "maximum", format!("{n} is greater than {max}")));
+        }
+        if let Some(min) = bound("minimum").filter(|min| n < *min) {
+            return Err(fail(path, "minimum", format!("{n} is less than {min}")));
+        }
+        if let Some(max) = bound("exclusiveMaximum").filter(|max| n >= *max) {
+            return Err(fail(path, "exclusiveMaximum", format!("{n} is not less than {max}")));
+        }
+        if let Some(min) = bound("exclusiveMinimum").filter(|min| n <= *min) {
+            return Err(fail(path, "exclusiveMinimum", format!("{n} is not greater than {min}")));
+        }
+        if let Some(step) = bound("multipleOf").filter(|s| *s > 0.0) {
+            let ratio = n / step;
+            if (ratio - ratio.round()).abs() > 1e-9 * ratio.abs().max(1.0) {
+                return Err(fail(path, "multipleOf", format!("{n} is not a multiple of {step}")));
+            }
+        }
+        Ok(())
+    }
+
+    fn check_string(&self, schema: &Map<String, Value>, s: &str, path: &str) -> Result<(), ValidationError> {
+        let length = s.chars().count() as f64;
+        if let Some(max) = schema.get("maxLength").and_then(Value::as_f64).filter(|max| length > *max) {
+            return Err(fail(path, "maxLength", format!("longer than {max} characters")));
+        }
+        if let Some(min) = schema.get("minLength").and_then(Value::as_f64).filter(|min| length < *min) {
+            return Err(fail(path, "minLength", format!("shorter than {min} characters")));
+        }
+        if let Some(Value::String(pattern)) = schema.get("pattern") {
+            match self.patterns.is_match(pattern, s) {
+                Some(true) => {}
+                Some(false) => return Err(fail(path, "pattern", format!("does not match /{pattern}/"))),
+                None => return Err(fail(path, "pattern", format!("the schema's pattern /{pattern}/ is not a valid regular expression"))),
+            }
+        }
+        Ok(())
+    }
+
+    fn check_array(&self, schema: &Map<String, Value>, items: &[Value], path: &mut String, depth: usize) -> Outcome {
+        let count = items.len() as f64;
+        if let Some(max) = schema.get("maxItems").and_then(Value::as_f64).filter(|max| count > *max) {
+            return Err(fail(path, "maxItems", format!("more than {max} items")));
+        }
+        if let Some(min) = schema.get("minItems").and_then(Value::as_f64).filter(|min| count < *min) {
+            return Err(fail(path, "minItems", format!("fewer than {min} items")));
+        }
+        if schema.get("uniqueItems") == Some(&Value::Bool(true)) {
+            for (i, a) in items.iter().enumerate() {
+                if let Some(j) = items[i + 1..].iter().position(|b| equal(a, b)) {
+                    return Err(fail(path, "uniqueItems", format!("items {i} and {} are equal", i + 1 + j)));
+                }
+            }
+        }
+        // Items checked positionally (a tuple), then the schema for the rest.
+        let (tuple, rest) = match (self.dialect, schema.get("items")) {
+            (Dialect::Draft7, Some(Value::Array(tuple))) => (Some(tuple), schema.get("additionalItems")),
+            (Dialect::Draft7, rest) => (None, rest),
+            (Dialect::Draft2020, rest) => (schema.get("prefixItems").and_then(Value::as_array), rest),
+        };
+        let mut evaluated = Evaluated::default();
+        for (i, item) in items.iter().enumerate() {
+            let item_schema = match tuple.and_then(|t| t.get(i)) {
+                Some(s) => s,
+                None => match rest {
+                    Some(s) => s,
+                    None => continue,
+                },
+            };
+            let before = push_segment(path, &i.to_string());
+            self.check(item_schema, item, path, depth + 1)?;
+            path.truncate(before);
+            evaluated.items = i + 1;
+        }
+        if let Some(contains) = schema.get("contains") {
+            let matches = items.iter().filter(|item| self.check(contains, item, &mut path.clone(), depth + 1).is_ok()).count() as f64;
+            let min = schema.get("minContains").and_then(Value::as_f64).unwrap_or(1.0);
+            if matches < min {
+                return Err(fail(path, "contains", format!("{matches} items match \"contains\", at least {min} must")));
+            }
+            if let Some(max) = schema.get("maxContains").and_then(Value::as_f64).filter(|max| matches > *max) {
+                return Err(fail(path, "maxContains", format!("{matches} items match \"contains\", at most {max} may")));
+            }
+        }
+        Ok(evaluated)
+    }
+
+    fn check_object(&self, schema: &Map<String, Value>, map: &Map<String, Value>, path: &mut String, depth: usize) -> Outcome {
+        let count = map.len() as f64;
+        if let Some(max) = schema.get("maxProperties").and_then(Value::as_f64).filter(|max| count > *max) {
+            return Err(fail(path, "maxProperties", format!("more than {max} properties")));
+        }
+        if let Some(min) = schema.get("minProperties").and_then(Value::as_f64).filter(|min| count < *min) {
+            return Err(fail(path, "minProperties", format!("fewer than {min} properties")));
+        }
+        if let Some(Value::Array(required)) = schema.get("required") {
+            if let Some(missing) = required.iter().filter_map(Value::as_str).find(|name| !map.contains_key(*name)) {
+                return Err(fail(path, "required", format!("the required property {missing:?} is missing")));
+            }
+        }
+        let mut evaluated = Evaluated::default();
+        let properties = schema.get("properties").and_then(Value::as_object);
+        let patterns = schema.get("patternProperties").and_then(Value::as_object);
+        for (name, value) in map {
+            let mut matched = false;
+            let before = push_segment(path, name);
+            if let Some(property) = properties.and_then(|p| p.get(name)) {
+                self.check(property, value, path, depth + 1)?;
+                matched = true;
+            }
+            for (pattern, property) in patterns.into_iter().flatten() {
+                if self.patterns.is_match(pattern, name) == Some(true) {
+                    self.check(property, value, path, depth + 1)?;
+                    matched = true;
+                }
+            }
+            if !matched {
+                if let Some(additional) = schema.get("additionalProperties") {
+                    if additional == &Value::Bool(false) {
+                        path.truncate(before);
+                        return Err(fail(path, "additionalProperties", format!("the property {name:?} is not allowed")));
+                    }
+                    self.check(additional, value, path, depth + 1)?;
+                    matched = true;
+                }
+            }
+            path.truncate(before);
+            if matched {
+                evaluated.properties.insert(name.clone());
+            }
+            if let Some(names) = schema.get("propertyNames") {
+                self.check(names, &Value::String(name.clone()), path, depth + 1)
+                    .map_err(|e| fail(path, "propertyNames", format!("the property name {name:?} is not allowed: {}", e.message)))?;
+            }
+        }
+        let dependent_required = schema.get("dependentRequired").or(match self.dialect {
+            Dialect::Draft7 => schema.get("dependencies"),
+            Dialect::Draft2020 => None,
+        });
+        for (name, dependency) in dependent_required.and_then(Value::as_object).into_iter().flatten() {
+            if !map.contains_key(name) {
+                continue;
+            }
+            match dependency {
+                Value::Array(needed) => {
+                    if let Some(missing) = needed.iter().filter_map(Value::as_str).find(|n| !map.contains_key(*n)) {
+                        return Err(fail(path, "dependentRequired", format!("{name:?} requires {missing:?}")));
+                    }
+                }
+                // Draft-07 `dependencies` may hold a schema instead.
+                schema_dependency => evaluated.absorb(self.check(schema_dependency, &Value::Object(map.clone()), path, depth + 1)?),
+            }
+        }
+        for (name, dependency) in schema.get("dependentSchemas").and_then(Value::as_object).into_iter().flatten() {
+            if map.contains_key(name) {
+                evaluated.absorb(self.check(dependency, &Value::Object(map.clone()), path, depth + 1)?);
+            }
+        }
+        Ok(evaluated)
+    }
+
+    fn check_combinators(&self, schema: &Map<String, Value>, instance: &Value, path: &mut String, depth: usize) -> Outcome {
+        let mut evaluated = Evaluated::default();
+        for sub in schema.get("allOf").and_then(Value::as_array).into_iter().flatten() {
+            evaluated.absorb(self.check(sub, instance, path, depth + 1)?);
+        }
+        if let Some(Value::Array(options)) = schema.get("anyOf") {
+            let mut any = false;
+            for sub in options {
+                if let Ok(e) = self.check(sub, instance, &mut path.clone(), depth + 1) {
+                    evaluated.absorb(e);
+                    any = true;
+                }
+            }
+            if !any {
+                return Err(fail(path, "anyOf", "matches none of the anyOf alternatives".into()));
+            }
+        }
+        if let Some(Value::Array(options)) = schema.get("oneOf") {
+            let mut matches = options.iter().filter_map(|sub| self.check(sub, instance, &mut path.clone(), depth + 1).ok());
+            match (matches.next(), matches.next()) {
+                (Some(e), None) => evaluated.absorb(e),
+                (None, _) => return Err(fail(path, "oneOf", "matches none of the oneOf alternatives".into())),
+                (Some(_), Some(_)) => return Err(fail(path, "oneOf", "matches more than one oneOf alternative".into())),
+            }
+        }
+        if let Some(not) = schema.get("not") {
+            if self.check(not, instance, &mut path.clone(), depth + 1).is_ok() {
+                return Err(fail(path, "not", "matches the schema in \"not\"".into()));
+            }
+        }
+        if let Some(condition) = schema.get("if") {
+            match self.check(condition, instance, &mut path.clone(), depth + 1) {
+                Ok(e) => {
+                    evaluated.absorb(e);
+                    if let Some(then) = schema.get("then") {
+                        evaluated.absorb(self.check(then, instance, path, depth + 1)?);
+                    }
+                }
+                Err(_) => {
+                    if let Some(otherwise) = schema.get("else") {
+                        evaluated.absorb(self.check(otherwise, instance, path, depth + 1)?);
+                    }
+                }
+            }
+        }
+        Ok(evaluated)
+    }
+
+    fn check_unevaluated(&self, schema: &Map<String, Value>, instance: &Value, evaluated: &mut Evaluated, path: &mut String, depth: usize) -> Result<(), ValidationError> {
+        if let (Some(rule), Value::Object(map)) = (schema.get("unevaluatedProperties"), instance) {
+            for (name, value) in map.iter().filter(|(name, _)| !evaluated.properties.contains(*name)) {
+                if rule == &Value::Bool(false) {
+                    return Err(fail(path, "unevaluatedProperties", format!("the property {name:?} is not allowed")));
+                }
+                let before = push_segment(path, name);
+                self.check(rule, value, path, depth + 1)?;
+                path.truncate(before);
+            }
+            evaluated.properties.extend(map.keys().cloned());
+        }
+        if let (Some(rule), Value::Array(items)) = (schema.get("unevaluatedItems"), instance) {
+            for (i, item) in items.iter().enumerate().skip(evaluated.items) {
+                if rule == &Value::Bool(false) {
+                    return Err(fail(path, "unevaluatedItems", format!("item {i} is not allowed")));
+                }
+                let before = push_segment(path, &i.to_string());
+                self.check(rule, item, path, depth + 1)?;
+                path.truncate(before);
+            }
+            evaluated.items = items.len();
+        }
+        Ok(())
+    }
+}
+
+/// Decodes `%XX` escapes in a URI fragment (JSON Pointers in `$ref` may use them).
+fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| (b as char).to_digit(16);
+        match (bytes[i], bytes.get(i + 1).copied().and_then(hex), bytes.get(i + 2).copied().and_then(hex)) {
+            (b'%', Some(high), Some(low)) => {
+                out.push((high * 16 + low) as u8);
+                i += 3;
+            }
+            (b, _, _) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}

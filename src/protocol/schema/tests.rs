@@ -1,0 +1,168 @@
+use super::*;
+use serde_json::json;
+
+fn ok(schema: Value, instance: Value) {
+    if let Err(e) = validate(&schema, &instance) {
+        panic!("{instance} should match {schema}: {e}");
+    }
+}
+
+fn bad(schema: Value, instance: Value, keyword: &str, path: &str) {
+    match validate(&schema, &instance) {
+        Ok(()) => panic!("{instance} should not match {schema}"),
+        Err(e) => {
+            assert_eq!(e.keyword, keyword, "{e}");
+            assert_eq!(e.instance_path, path, "{e}");
+        }
+    }
+}
+
+#[test]
+fn types_and_values() {
+    ok(json!({"type": "integer"}), json!(3.0));
+    bad(json!({"type": "integer"}), json!(3.5), "type", "");
+    ok(json!({"type": ["string", "null"]}), json!(null));
+    bad(json!({"type": ["string", "null"]}), json!(1), "type", "");
+    ok(json!({"enum": [1, "a", {"x": [1]}]}), json!({"x": [1.0]}));
+    bad(json!({"const": "a"}), json!("b"), "const", "");
+    ok(json!(true), json!({"anything": 1}));
+    bad(json!(false), json!(1), "false", "");
+}
+
+#[test]
+fn numbers_and_strings() {
+    bad(json!({"minimum": 0}), json!(-1), "minimum", "");
+    bad(json!({"exclusiveMaximum": 10}), json!(10), "exclusiveMaximum", "");
+    ok(json!({"multipleOf": 0.1}), json!(0.3));
+    bad(json!({"multipleOf": 2}), json!(3), "multipleOf", "");
+    ok(json!({"maxLength": 2}), json!("é🦀"));
+    bad(json!({"minLength": 3}), json!("ab"), "minLength", "");
+    ok(json!({"pattern": "^[a-z]+-\\d+$"}), json!("abc-12"));
+    bad(json!({"pattern": "^\\d+$"}), json!("12a"), "pattern", "");
+    bad(json!({"pattern": "("}), json!("x"), "pattern", "");
+    // `format` is an annotation in 2020-12.
+    ok(json!({"format": "email"}), json!("not an email"));
+}
+
+#[test]
+fn objects_name_the_failing_path() {
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "weather": {
+                "type": "object",
+                "properties": {"temperature": {"type": "number"}, "conditions": {"type": "string"}},
+                "required": ["temperature", "conditions"],
+                "additionalProperties": false
+            },
+            "tags": {"type": "array", "items": {"type": "string"}}
+        },
+        "required": ["weather"]
+    });
+    ok(schema.clone(), json!({"weather": {"temperature": 21.5, "conditions": "sunny"}, "tags": ["a"]}));
+    bad(schema.clone(), json!({}), "required", "");
+    bad(schema.clone(), json!({"weather": {"temperature": "hot", "conditions": "x"}}), "type", "/weather/temperature");
+    bad(schema.clone(), json!({"weather": {"temperature": 1, "conditions": "x", "wind": 3}}), "additionalProperties", "/weather");
+    bad(schema, json!({"weather": {"temperature": 1, "conditions": "x"}, "tags": ["a", 2]}), "type", "/tags/1");
+    bad(json!({"properties": {"a/b~c": {"type": "string"}}}), json!({"a/b~c": 1}), "type", "/a~1b~0c");
+}
+
+#[test]
+fn object_keywords() {
+    let schema = json!({
+        "patternProperties": {"^x-": {"type": "string"}},
+        "propertyNames": {"maxLength": 5},
+        "dependentRequired": {"card": ["cvv"]},
+        "minProperties": 1,
+        "maxProperties": 3
+    });
+    ok(schema.clone(), json!({"x-a": "1"}));
+    bad(schema.clone(), json!({"x-a": 1}), "type", "/x-a");
+    bad(schema.clone(), json!({"longname": 1}), "propertyNames", "");
+    bad(schema.clone(), json!({"card": 1}), "dependentRequired", "");
+    bad(schema.clone(), json!({}), "minProperties", "");
+    bad(schema, json!({"a": 1, "b": 2, "c": 3, "d": 4}), "maxProperties", "");
+}
+
+#[test]
+fn arrays_in_both_dialects() {
+    let tuple2020 = json!({"prefixItems": [{"type": "string"}, {"type": "number"}], "items": false});
+    ok(tuple2020.clone(), json!(["a", 1]));
+    bad(tuple2020, json!(["a", 1, true]), "false", "/2");
+    let tuple7 = json!({"$schema": "http://json-schema.org/draft-07/schema#", "items": [{"type": "string"}], "additionalItems": {"type": "number"}});
+    ok(tuple7.clone(), json!(["a", 1, 2]));
+    bad(tuple7, json!(["a", "b"]), "type", "/1");
+    bad(json!({"uniqueItems": true}), json!([1, {"a": 1}, 1.0]), "uniqueItems", "");
+    ok(json!({"contains": {"const": 2}, "maxContains": 1}), json!([1, 2, 3]));
+    bad(json!({"contains": {"const": 2}}), json!([1, 3]), "contains", "");
+    bad(json!({"minItems": 1}), json!([]), "minItems", "");
+}
+
+#[test]
+fn combinators() {
+    let s = json!({"anyOf": [{"type": "string"}, {"type": "number"}]});
+    ok(s.clone(), json!(1));
+    bad(s, json!(true), "anyOf", "");
+    bad(json!({"oneOf": [{"type": "number"}, {"type": "integer"}]}), json!(1), "oneOf", "");
+    bad(json!({"not": {"type": "null"}}), json!(null), "not", "");
+    let conditional = json!({"if": {"properties": {"kind": {"const": "a"}}}, "then": {"required": ["a"]}, "else": {"required": ["b"]}});
+    ok(conditional.clone(), json!({"kind": "a", "a": 1}));
+    bad(conditional.clone(), json!({"kind": "a"}), "required", "");
+    bad(conditional, json!({"kind": "z"}), "required", "");
+    bad(json!({"allOf": [{"minimum": 1}, {"maximum": 2}]}), json!(3), "maximum", "");
+}
+
+#[test]
+fn unevaluated_properties_see_through_combinators() {
+    let schema = json!({
+        "allOf": [{"properties": {"a": true}}],
+        "anyOf": [{"properties": {"b": true}}, {"properties": {"c": true}}],
+        "unevaluatedProperties": false
+    });
+    ok(schema.clone(), json!({"a": 1, "b": 2, "c": 3}));
+    bad(schema, json!({"a": 1, "d": 4}), "unevaluatedProperties", "");
+    bad(json!({"prefixItems": [true], "unevaluatedItems": false}), json!([1, 2]), "unevaluatedItems", "");
+}
+
+#[test]
+fn local_references_only() {
+    let schema = json!({
+        "$defs": {"node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/node"}, "v": {"type": "integer"}}}},
+        "$ref": "#/$defs/node"
+    });
+    ok(schema.clone(), json!({"v": 1, "next": {"v": 2, "next": {"v": 3}}}));
+    bad(schema, json!({"v": 1, "next": {"v": "two"}}), "type", "/next/v");
+    let draft7 = json!({"$schema": "http://json-schema.org/draft-07/schema#", "definitions": {"n": {"type": "number"}}, "properties": {"x": {"$ref": "#/definitions/n"}}});
+    bad(draft7, json!({"x": "1"}), "type", "/x");
+    bad(json!({"$ref": "https://example.com/schema.json"}), json!(1), "$ref", "");
+    bad(json!({"$ref": "other.json#/x"}), json!(1), "$ref", "");
+    bad(json!({"$ref": "#/nowhere"}), json!(1), "$ref", "");
+    ok(json!({"$defs": {"a": {"$anchor": "thing", "type": "string"}}, "$ref": "#thing"}), json!("s"));
+}
+
+#[test]
+fn a_self_referencing_schema_stops_instead_of_overflowing() {
+    let schema = json!({"$defs": {"loop": {"$ref": "#/$defs/loop"}}, "$ref": "#/$defs/loop"});
+    bad(schema, json!(1), "$ref", "");
+}
+
+/// The MCP specification's own schema exercises `$ref`, `anyOf`, `const` and
+/// `additionalProperties` across 145 definitions.
+#[test]
+fn validates_mcp_messages_against_the_spec_schema() {
+    let spec: Value = serde_json::from_str(include_str!("../../../../shared/spec/2025-11-25/schema.json")).unwrap();
+    let call = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "echo", "arguments": {"message": "hi"}}});
+    validate_at(&spec, "/$defs/CallToolRequest", &call).unwrap();
+    validate_at(&spec, "/$defs/JSONRPCRequest", &call).unwrap();
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {"sampling": {}, "elicitation": {"form": {}, "url": {}}, "roots": {"listChanged": true}},
+        "clientInfo": {"name": "mcp-wasm", "version": "0.1.0"}}});
+    validate_at(&spec, "/$defs/InitializeRequest", &init).unwrap();
+    let result = json!({"content": [{"type": "text", "text": "hi"}, {"type": "image", "data": "AAAA", "mimeType": "image/png"}], "isError": false});
+    validate_at(&spec, "/$defs/CallToolResult", &result).unwrap();
+    let broken = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"arguments": {}}});
+    let error = validate_at(&spec, "/$defs/CallToolRequest", &broken).unwrap_err();
+    assert_eq!((error.keyword, error.instance_path.as_str()), ("required", "/params"));
+    let sampled = json!({"role": "assistant", "content": {"type": "text", "text": "hi"}, "model": "m", "stopReason": "endTurn"});
+    validate_at(&spec, "/$defs/CreateMessageResult", &sampled).unwrap();
+}
