@@ -43,6 +43,7 @@ pub async fn initialize(session: &Session, offer: &Offer, options: CallOptions) 
         session.close().await;
         return Err(error);
     }
+    session.transport().listen();
     Ok(identity)
 }
 

@@ -29,6 +29,10 @@ pub trait Transport {
     fn send(&self, message: Message) -> LocalBoxFuture<'static, Result<(), Error>>;
     /// Records the negotiated protocol revision, for transports that send it in headers.
     fn set_protocol_version(&self, version: &'static str);
+    /// Starts receiving messages the server sends outside any request (the
+    /// Streamable HTTP GET stream). Called once the session is initialized;
+    /// transports without such a channel do nothing.
+    fn listen(&self) {}
     /// Ends the connection: aborts open streams and releases server state.
     /// Called once.
     fn close(&self) -> LocalBoxFuture<'static, ()>;

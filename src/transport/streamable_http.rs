@@ -137,6 +137,10 @@ impl Transport for StreamableHttp {
         self.inner.protocol_version.set(Some(version));
     }
 
+    fn listen(&self) {
+        wasm_bindgen_futures::spawn_local(self.inner.clone().open_get_stream());
+    }
+
     fn close(&self) -> LocalBoxFuture<'static, ()> {
         let inner = self.inner.clone();
         Box::pin(async move {
@@ -298,6 +302,27 @@ impl Inner {
             let error = problem
                 .unwrap_or_else(|| Error::Protocol("the event stream ended before the response arrived".into()));
             (self.sink)(Inbound::RequestFailed { id, error });
+        }
+    }
+
+    /// The standalone GET stream, on which the server sends requests and
+    /// notifications unrelated to any request of ours. A 405 means the server
+    /// offers none, which is fine.
+    async fn open_get_stream(self: Rc<Self>) {
+        if self.closed.get() {
+            return;
+        }
+        let Ok(in_flight) = self.track() else { return };
+        let Ok(headers) = self.headers("text/event-stream", false).await else { return };
+        let request = HttpRequest { method: "GET", url: &self.config.url, headers, body: None, signal: &in_flight.controller.signal() };
+        let Ok(response) = self.config.fetch.send(request).await else { return };
+        let is_sse = classify(response.status(), header(&response, "content-type").as_deref(), true)
+            .is_ok_and(|body| body == ResponseBody::EventStream);
+        if !(200..300).contains(&response.status()) || !is_sse {
+            return;
+        }
+        if let Ok(reader) = BodyReader::new(&response) {
+            self.read_stream(reader, None, in_flight).await;
         }
     }
 
