@@ -12,10 +12,30 @@ const serverUrl = process.argv.at(-1); // the runner always appends the URL last
 const options = { timeout: 10_000 };
 
 const scenarios = {
+  // The mock asks for five fields with defaults; a user who accepts without
+  // touching them must send every default, with its type (SEP-1034). The
+  // client fills them in from requestedSchema.
+  async "elicitation-sep1034-client-defaults"(McpClient) {
+    const client = await McpClient.connect(serverUrl, {
+      ...options,
+      handlers: { elicitation: () => ({ action: "accept", content: {} }) },
+    });
+    try {
+      const { tools } = await client.listTools();
+      const tool = tools.find((t) => t.name === "test_client_elicitation_defaults");
+      if (!tool) throw new Error(`test_client_elicitation_defaults not listed: ${tools.map((t) => t.name).join(", ")}`);
+      const result = await client.callTool({ name: tool.name, arguments: {} });
+      if (result.isError) throw new Error(`the tool failed: ${JSON.stringify(result)}`);
+    } finally {
+      await client.close();
+    }
+  },
+
   async initialize(McpClient) {
     const client = await McpClient.connect(serverUrl, options);
     try {
-      await client.listTools();
+      // This mock declares no capabilities; the client refuses undeclared calls.
+      if (client.serverCapabilities.tools) await client.listTools();
     } finally {
       await client.close();
     }
