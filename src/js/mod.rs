@@ -20,6 +20,8 @@ pub mod handlers;
 mod list_changed;
 mod lists;
 pub mod options;
+mod tasks;
+pub mod uri_template;
 mod typescript;
 
 pub use client::McpClient;

@@ -15,4 +15,5 @@ pub mod methods;
 pub mod params;
 pub mod results;
 pub mod schema;
+pub mod uri_template;
 pub mod version;

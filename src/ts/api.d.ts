@@ -205,3 +205,26 @@ export declare class McpClientError extends globalThis.Error {
   /** The HTTP status, for kinds `http` and `session-expired`. */
   readonly status?: number;
 }
+
+/** A value for one variable of a {@link UriTemplate}. */
+export type UriTemplateValue =
+  | string
+  | number
+  | boolean
+  | ReadonlyArray<string | number | boolean>
+  | Readonly<Record<string, string | number | boolean>>
+  | null
+  | undefined;
+
+/** The variables to expand a {@link UriTemplate} with. */
+export type UriTemplateVariables = Readonly<Record<string, UriTemplateValue>>;
+
+/** Options of {@link McpClient.callToolAsTask}. */
+export interface TaskCallOptions extends RequestOptions {
+  /** How long the server should keep the task, in milliseconds. */
+  ttl?: number;
+  /** Poll this often (milliseconds), overriding the server's `pollInterval`. */
+  pollInterval?: number;
+  /** Called with the task on creation and after every poll. */
+  ontaskstatus?: (task: Task) => void;
+}

@@ -1,0 +1,394 @@
+//! RFC 6570 URI Templates, levels 1 to 4: expansion, and matching a URI back
+//! to the variables that would expand to it (for routing `resources/read` to
+//! a resource template).
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// A variable's value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TemplateValue {
+    /// A string (numbers and booleans are passed as their text).
+    String(String),
+    /// A list of strings.
+    List(Vec<String>),
+    /// Name-value pairs, in order.
+    Map(Vec<(String, String)>),
+}
+
+/// A template that does not parse.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TemplateError(pub String);
+
+impl fmt::Display for TemplateError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "invalid URI template: {}", self.0)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Operator {
+    symbol: Option<char>,
+    first: &'static str,
+    separator: char,
+    named: bool,
+    if_empty: &'static str,
+    reserved: bool,
+}
+
+const OPERATORS: [Operator; 8] = [
+    Operator { symbol: None, first: "", separator: ',', named: false, if_empty: "", reserved: false },
+    Operator { symbol: Some('+'), first: "", separator: ',', named: false, if_empty: "", reserved: true },
+    Operator { symbol: Some('#'), first: "#", separator: ',', named: false, if_empty: "", reserved: true },
+    Operator { symbol: Some('.'), first: ".", separator: '.', named: false, if_empty: "", reserved: false },
+    Operator { symbol: Some('/'), first: "/", separator: '/', named: false, if_empty: "", reserved: false },
+    Operator { symbol: Some(';'), first: ";", separator: ';', named: true, if_empty: "", reserved: false },
+    Operator { symbol: Some('?'), first: "?", separator: '&', named: true, if_empty: "=", reserved: false },
+    Operator { symbol: Some('&'), first: "&", separator: '&', named: true, if_empty: "=", reserved: false },
+];
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct VarSpec {
+    name: String,
+    prefix: Option<usize>,
+    explode: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Part {
+    Literal(String),
+    Expression(Operator, Vec<VarSpec>),
+}
+
+/// A parsed URI template.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UriTemplate {
+    source: String,
+    parts: Vec<Part>,
+}
+
+fn is_unreserved(c: char) -> bool {
+    c.is_ascii_alphanumeric() || "-._~".contains(c)
+}
+
+fn is_reserved(c: char) -> bool {
+    ":/?#[]@!$&'()*+,;=".contains(c)
+}
+
+/// Percent-encodes `text`, keeping unreserved characters, and reserved ones
+/// (and existing `%XX` escapes) when `reserved` is set.
+fn encode(text: &str, reserved: bool) -> String {
+    let mut out = String::with_capacity(text.len());
+    let bytes = text.as_bytes();
+    for (i, c) in text.char_indices() {
+        let escape = c == '%' && bytes.get(i + 1).is_some_and(u8::is_ascii_hexdigit) && bytes.get(i + 2).is_some_and(u8::is_ascii_hexdigit);
+        if is_unreserved(c) || (reserved && (is_reserved(c) || escape)) {
+            out.push(c);
+        } else {
+            let mut buffer = [0; 4];
+            for byte in c.encode_utf8(&mut buffer).bytes() {
+                out.push_str(&format!("%{byte:02X}"));
+            }
+        }
+    }
+    out
+}
+
+/// Decodes `%XX` escapes; `None` if the result is not UTF-8.
+fn decode(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' && i + 2 < bytes.len() {
+            let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).ok()?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+fn parse_varspec(text: &str) -> Result<VarSpec, TemplateError> {
+    let (name, explode, prefix) = if let Some(name) = text.strip_suffix('*') {
+        (name, true, None)
+    } else if let Some((name, length)) = text.split_once(':') {
+        let length: usize = length.parse().map_err(|_| TemplateError(format!("bad prefix length in {text:?}")))?;
+        if !(1..10_000).contains(&length) {
+            return Err(TemplateError(format!("prefix length out of range in {text:?}")));
+        }
+        (name, false, Some(length))
+    } else {
+        (text, false, None)
+    };
+    let valid = !name.is_empty()
+        && name.split('.').all(|piece| !piece.is_empty())
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '%');
+    if !valid {
+        return Err(TemplateError(format!("bad variable name {name:?}")));
+    }
+    Ok(VarSpec { name: name.to_owned(), prefix, explode })
+}
+
+impl UriTemplate {
+    /// Parses a template.
+    ///
+    /// # Errors
+    /// [`TemplateError`] for an unclosed brace, an empty expression, a bad
+    /// variable name or prefix, or an operator RFC 6570 reserves.
+    pub fn parse(source: &str) -> Result<Self, TemplateError> {
+        let mut parts = Vec::new();
+        let mut rest = source;
+        while let Some(open) = rest.find('{') {
+            if open > 0 {
+                parts.push(Part::Literal(rest[..open].to_owned()));
+            }
+            let close = rest[open..].find('}').ok_or_else(|| TemplateError("an expression is not closed".into()))? + open;
+            let body = &rest[open + 1..close];
+            let first = body.chars().next().ok_or_else(|| TemplateError("an empty expression".into()))?;
+            if "=,!@|".contains(first) {
+                return Err(TemplateError(format!("the operator {first:?} is reserved")));
+            }
+            let operator = OPERATORS.iter().copied().find(|op| op.symbol == Some(first)).unwrap_or(OPERATORS[0]);
+            let list = if operator.symbol.is_some() { &body[1..] } else { body };
+            let vars = list.split(',').map(parse_varspec).collect::<Result<Vec<_>, _>>()?;
+            parts.push(Part::Expression(operator, vars));
+            rest = &rest[close + 1..];
+        }
+        if rest.contains('}') {
+            return Err(TemplateError("a '}' without '{'".into()));
+        }
+        if !rest.is_empty() {
+            parts.push(Part::Literal(rest.to_owned()));
+        }
+        Ok(Self { source: source.to_owned(), parts })
+    }
+
+    /// The template text.
+    pub fn as_str(&self) -> &str {
+        &self.source
+    }
+
+    /// The variable names, in order of appearance.
+    pub fn variable_names(&self) -> Vec<&str> {
+        let mut names = Vec::new();
+        for part in &self.parts {
+            if let Part::Expression(_, vars) = part {
+                names.extend(vars.iter().map(|v| v.name.as_str()));
+            }
+        }
+        names
+    }
+
+    /// Expands the template; `lookup` gives each variable's value, or `None`
+    /// when it is undefined.
+    pub fn expand(&self, lookup: &dyn Fn(&str) -> Option<TemplateValue>) -> String {
+        let mut out = String::new();
+        for part in &self.parts {
+            match part {
+                Part::Literal(text) => out.push_str(&encode(text, true)),
+                Part::Expression(op, vars) => expand_expression(*op, vars, lookup, &mut out),
+            }
+        }
+        out
+    }
+
+    /// The variables that expand this template to `uri`, or `None` if it does not match.
+    pub fn matches(&self, uri: &str) -> Option<BTreeMap<String, TemplateValue>> {
+        let mut bindings = BTreeMap::new();
+        match_parts(&self.parts, uri, &mut bindings).then_some(bindings)
+    }
+}
+
+fn expand_expression(op: Operator, vars: &[VarSpec], lookup: &dyn Fn(&str) -> Option<TemplateValue>, out: &mut String) {
+    let mut first = true;
+    for var in vars {
+        let Some(value) = lookup(&var.name) else { continue };
+        let empty = match &value {
+            TemplateValue::String(_) => false,
+            TemplateValue::List(items) => items.is_empty(),
+            TemplateValue::Map(pairs) => pairs.is_empty(),
+        };
+        if empty {
+            continue;
+        }
+        out.push_str(if first { op.first } else { "" });
+        if !first {
+            out.push(op.separator);
+        }
+        first = false;
+        let named = |out: &mut String, name: &str, text: &str| {
+            out.push_str(name);
+            if text.is_empty() {
+                out.push_str(op.if_empty);
+            } else {
+                out.push('=');
+                out.push_str(text);
+            }
+        };
+        match value {
+            TemplateValue::String(text) => {
+                let text: String = match var.prefix {
+                    Some(length) => text.chars().take(length).collect(),
+                    None => text,
+                };
+                let encoded = encode(&text, op.reserved);
+                if op.named {
+                    named(out, &var.name, &encoded);
+                } else {
+                    out.push_str(&encoded);
+                }
+            }
+            TemplateValue::List(items) => {
+                let encoded: Vec<String> = items.iter().map(|i| encode(i, op.reserved)).collect();
+                if !var.explode {
+                    let joined = encoded.join(",");
+                    if op.named {
+                        named(out, &var.name, &joined);
+                    } else {
+                        out.push_str(&joined);
+                    }
+                } else if op.named {
+                    for (i, item) in encoded.iter().enumerate() {
+                        if i > 0 {
+                            out.push(op.separator);
+                        }
+                        named(out, &var.name, item);
+                    }
+                } else {
+                    out.push_str(&encoded.join(&op.separator.to_string()));
+                }
+            }
+            TemplateValue::Map(pairs) => {
+                let encoded: Vec<(String, String)> =
+                    pairs.iter().map(|(k, v)| (encode(k, op.reserved), encode(v, op.reserved))).collect();
+                if var.explode {
+                    for (i, (key, value)) in encoded.iter().enumerate() {
+                        if i > 0 {
+                            out.push(op.separator);
+                        }
+                        if op.named {
+                            named(out, key, value);
+                        } else {
+                            out.push_str(key);
+                            out.push('=');
+                            out.push_str(value);
+                        }
+                    }
+                } else {
+                    let joined = encoded.iter().flat_map(|(k, v)| [k.as_str(), v.as_str()]).collect::<Vec<_>>().join(",");
+                    if op.named {
+                        named(out, &var.name, &joined);
+                    } else {
+                        out.push_str(&joined);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Tries every split of `uri` between the parts, backtracking. URIs are short
+/// and templates have few expressions, so the search stays small.
+fn match_parts(parts: &[Part], uri: &str, bindings: &mut BTreeMap<String, TemplateValue>) -> bool {
+    let Some((part, rest)) = parts.split_first() else { return uri.is_empty() };
+    match part {
+        Part::Literal(text) => {
+            let encoded = encode(text, true);
+            uri.strip_prefix(encoded.as_str()).is_some_and(|tail| match_parts(rest, tail, bindings))
+        }
+        Part::Expression(op, vars) => {
+            let mut ends: Vec<usize> = uri.char_indices().map(|(i, _)| i).chain([uri.len()]).collect();
+            // Prefer the longest capture when nothing follows; otherwise the shortest.
+            if rest.is_empty() {
+                ends.retain(|e| *e == uri.len());
+            }
+            for end in ends {
+                let piece = &uri[..end];
+                if !allowed(*op, piece) {
+                    // Captures only grow, and a disallowed character stays in them.
+                    break;
+                }
+                let before = bindings.clone();
+                if bind(*op, vars, piece, bindings) && match_parts(rest, &uri[end..], bindings) {
+                    return true;
+                }
+                *bindings = before;
+            }
+            false
+        }
+    }
+}
+
+/// Whether `piece` could be (part of) this operator's expansion: what the
+/// expansion leaves unencoded, plus its own punctuation.
+fn allowed(op: Operator, piece: &str) -> bool {
+    piece.chars().all(|c| {
+        is_unreserved(c)
+            || c == '%'
+            || c == ','
+            || c == op.separator
+            || op.first.contains(c)
+            || (op.named && c == '=')
+            || (op.reserved && is_reserved(c))
+    })
+}
+
+fn bind(op: Operator, vars: &[VarSpec], piece: &str, bindings: &mut BTreeMap<String, TemplateValue>) -> bool {
+    if piece.is_empty() {
+        return true;
+    }
+    let Some(body) = piece.strip_prefix(op.first) else { return false };
+    let items: Vec<&str> = body.split(op.separator).collect();
+    if op.named {
+        for item in items {
+            let (name, value) = item.split_once('=').unwrap_or((item, ""));
+            let Some(var) = vars.iter().find(|v| v.name == name) else { return false };
+            let Some(value) = decode(value) else { return false };
+            match bindings.get_mut(&var.name) {
+                Some(TemplateValue::List(list)) if var.explode => list.push(value),
+                Some(_) => return false,
+                None if var.explode => {
+                    bindings.insert(var.name.clone(), TemplateValue::List(vec![value]));
+                }
+                None => {
+                    bindings.insert(var.name.clone(), TemplateValue::String(value));
+                }
+            }
+        }
+        return true;
+    }
+    if let [var] = vars {
+        let value = if var.explode {
+            match items.iter().map(|i| decode(i)).collect::<Option<Vec<_>>>() {
+                Some(list) => TemplateValue::List(list),
+                None => return false,
+            }
+        } else {
+            match decode(body) {
+                Some(text) => TemplateValue::String(text),
+                None => return false,
+            }
+        };
+        bindings.insert(var.name.clone(), value);
+        return true;
+    }
+    if items.len() > vars.len() {
+        return false;
+    }
+    for (var, item) in vars.iter().zip(items) {
+        match decode(item) {
+            Some(text) => {
+                bindings.insert(var.name.clone(), TemplateValue::String(text));
+            }
+            None => return false,
+        }
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests;
