@@ -10,10 +10,11 @@ wasm-pack build --release --target web --out-dir pkg --out-name mcp_wasm --no-pa
   | grep -vE '^\[INFO\]: (Checking|Compiling|Installing|Optimizing)' || true
 test -f pkg/mcp_wasm_bg.wasm || { echo "build: wasm-pack produced no pkg/mcp_wasm_bg.wasm" >&2; exit 1; }
 
-# -Oz with the features wasm-bindgen's output uses (externref tables and friends).
+# -Oz with the features wasm-bindgen's output uses (externref tables and friends);
+# the name section and producers metadata are dropped: they only serve debuggers.
 node_modules/.bin/wasm-opt pkg/mcp_wasm_bg.wasm -o pkg/mcp_wasm_bg.wasm -Oz \
   --enable-reference-types --enable-bulk-memory --enable-nontrapping-float-to-int \
-  --enable-sign-ext --enable-mutable-globals --enable-multivalue
+  --enable-sign-ext --enable-mutable-globals --enable-multivalue --strip-debug --strip-producers
 
 node scripts/finish-dts.mjs
 cp pkg-template/* pkg/

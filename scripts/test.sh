@@ -40,9 +40,9 @@ fi
 bash scripts/peers.sh start || exit 1
 trap 'bash scripts/peers.sh stop >/dev/null 2>&1' EXIT
 
-tier chromium cargo test --target wasm32-unknown-unknown
+tier chromium cargo test --no-fail-fast --target wasm32-unknown-unknown
 tier node "$NODE" --test tests/node/
-tier types node_modules/.bin/tsc -p tests/types
+tier types bash -c "node tests/types/extract-readme.mjs && node_modules/.bin/tsc -p tests/types"
 tier workerd "$NODE" tests/workerd/run.mjs
 tier conformance bash tests/conformance/run.sh
 tier demo "$NODE" tests/demo/smoke.mjs

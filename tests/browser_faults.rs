@@ -55,7 +55,7 @@ export function initReply(result) {
 export function kindOf(e) { return e && e.name === "McpClientError" ? e.kind : (e && e.name) || String(e); }
 export function field(v, k) { return v == null ? undefined : v[k]; }
 export function countingFetch(inner) {
-  const wrapped = async (url, init) => { wrapped.calls.push(JSON.parse(init.body ?? "null")?.method); return inner(url, init); };
+  const wrapped = async (url, init) => { if (init.method === "POST") wrapped.calls.push(JSON.parse(init.body).method); return inner(url, init); };
   wrapped.calls = [];
   return wrapped;
 }

@@ -89,11 +89,12 @@ impl From<Error> for Rejection {
     }
 }
 
-/// Runs `work` as the Promise a method returns.
-pub(super) fn promise<F>(work: F) -> Promise
-where
-    F: std::future::Future<Output = Result<JsValue, Rejection>> + 'static,
-{
+/// What every method's promise runs.
+pub(super) type Work = futures::future::LocalBoxFuture<'static, Result<JsValue, Rejection>>;
+
+/// Runs `work` as the Promise a method returns. Not generic on purpose: one
+/// `future_to_promise` instance serves every method instead of one copy each.
+pub(super) fn promise(work: Work) -> Promise {
     future_to_promise(async move { work.await.map_err(|Rejection(value)| value) })
 }
 
@@ -257,11 +258,11 @@ impl McpClient {
     #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
     pub fn ping(&self, #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue) -> Promise {
         let state = self.state.clone();
-        promise(async move {
+        promise(Box::pin(async move {
             let options = read_options(&options)?;
             state.call(methods::PING, None, &options, |r| results::check_object(r, methods::PING)).await?;
             Ok(JsValue::UNDEFINED)
-        })
+        }))
     }
 
     /// Sets the minimum level of the log messages the server sends as
@@ -273,7 +274,7 @@ impl McpClient {
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue,
     ) -> Promise {
         let state = self.state.clone();
-        promise(async move {
+        promise(Box::pin(async move {
             const LEVELS: [&str; 8] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
             let level = level.as_string().filter(|l| LEVELS.contains(&l.as_str())).ok_or_else(|| {
                 Error::InvalidArgument(format!("the logging level must be one of {}", LEVELS.join(", ")))
@@ -282,7 +283,7 @@ impl McpClient {
             let params = json!({ "level": level });
             state.call("logging/setLevel", Some(params), &options, |r| results::check_object(r, "logging/setLevel")).await?;
             Ok(JsValue::UNDEFINED)
-        })
+        }))
     }
 
     /// Tells the server that the roots changed, so it asks for them again.
@@ -290,10 +291,10 @@ impl McpClient {
     #[wasm_bindgen(js_name = sendRootsListChanged, unchecked_return_type = "Promise<void>")]
     pub fn send_roots_list_changed(&self) -> Promise {
         let state = self.state.clone();
-        promise(async move {
+        promise(Box::pin(async move {
             state.session.notify("notifications/roots/list_changed", None).await?;
             Ok(JsValue::UNDEFINED)
-        })
+        }))
     }
 
     /// Adds an event listener: a notification method such as
@@ -352,7 +353,7 @@ impl McpClient {
     #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
     pub fn close(&self) -> Promise {
         let state = self.state.clone();
-        promise(async move {
+        promise(Box::pin(async move {
             let first = !state.session.is_closed();
             state.session.close().await;
             if first {
@@ -360,6 +361,6 @@ impl McpClient {
                 state.events.shut();
             }
             Ok(JsValue::UNDEFINED)
-        })
+        }))
     }
 }

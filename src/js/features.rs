@@ -63,7 +63,7 @@ impl McpClient {
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue,
     ) -> Promise {
         let state = self.state.clone();
-        promise(async move {
+        promise(Box::pin(async move {
             let params = required_params(&params, "callTool")?;
             params::check_call_tool(&params).map_err(Error::InvalidArgument)?;
             let name = params.get("name").and_then(Value::as_str).unwrap_or_default().to_owned();
@@ -80,7 +80,7 @@ impl McpClient {
                 })?;
             }
             js(&result)
-        })
+        }))
     }
 
     /// Lists one page of the server's resources.
@@ -135,11 +135,11 @@ impl McpClient {
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue,
     ) -> Promise {
         let state = self.state.clone();
-        promise(async move {
+        promise(Box::pin(async move {
             let params = params_with(&params, "readResource", "uri")?;
             let options = read_options(&options)?;
             js(&state.call("resources/read", Some(params), &options, results::check_read_resource).await?)
-        })
+        }))
     }
 
     /// Subscribes to a resource: the server then sends
@@ -193,11 +193,11 @@ impl McpClient {
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue,
     ) -> Promise {
         let state = self.state.clone();
-        promise(async move {
+        promise(Box::pin(async move {
             let params = params_with(&params, "getPrompt", "name")?;
             let options = read_options(&options)?;
             js(&state.call("prompts/get", Some(params), &options, results::check_get_prompt).await?)
-        })
+        }))
     }
 
     /// Asks the server to complete an argument of a prompt (`ref/prompt`) or
@@ -210,7 +210,7 @@ impl McpClient {
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue,
     ) -> Promise {
         let state = self.state.clone();
-        promise(async move {
+        promise(Box::pin(async move {
             let params = required_params(&params, "complete")?;
             let well_formed = params.get("ref").and_then(|r| r.get("type")).is_some_and(Value::is_string)
                 && params.get("argument").and_then(|a| a.get("name")).is_some_and(Value::is_string);
@@ -219,18 +219,18 @@ impl McpClient {
             }
             let options = read_options(&options)?;
             js(&state.call("completion/complete", Some(params), &options, results::check_complete).await?)
-        })
+        }))
     }
 }
 
 impl McpClient {
     fn uri_request(&self, method: &'static str, name: &'static str, params: JsValue, options: JsValue) -> Promise {
         let state = self.state.clone();
-        promise(async move {
+        promise(Box::pin(async move {
             let params = params_with(&params, name, "uri")?;
             let options = read_options(&options)?;
             state.call(method, Some(params), &options, |r| results::check_object(r, "subscription")).await?;
             Ok(JsValue::UNDEFINED)
-        })
+        }))
     }
 }

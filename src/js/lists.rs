@@ -88,23 +88,23 @@ impl ClientState {
 /// `listX(params?, options?)`.
 pub fn list_page(state: &Rc<ClientState>, kind: ListKind, params: JsValue, options: JsValue) -> Promise {
     let state = state.clone();
-    super::client::promise(async move {
+    super::client::promise(Box::pin(async move {
         let params = super::convert::params_from_js(&params, "params")?;
         if let Some(p) = &params {
             params::check_paginated(p).map_err(Error::InvalidArgument)?;
         }
         let options = read_options(&options)?;
         js(&state.list_page(kind, params, &options).await?)
-    })
+    }))
 }
 
 /// `listAllX(options?)`.
 pub fn list_all(state: &Rc<ClientState>, kind: ListKind, options: JsValue) -> Promise {
     let state = state.clone();
-    super::client::promise(async move {
+    super::client::promise(Box::pin(async move {
         let options = read_options(&options)?;
         js(&Value::Array(state.list_all(kind, &options).await?))
-    })
+    }))
 }
 
 /// `iterateX(options?)`: an async generator over the items, fetching pages as
@@ -115,7 +115,7 @@ pub fn iterate(state: &Rc<ClientState>, kind: ListKind, options: JsValue) -> Res
     let state = state.clone();
     let fetch_page = Closure::<dyn FnMut(JsValue) -> Promise>::new(move |cursor: JsValue| {
         let (state, options, seen) = (state.clone(), options.clone(), seen.clone());
-        super::client::promise(async move {
+        super::client::promise(Box::pin(async move {
             let cursor = cursor.as_string();
             if let Some(c) = &cursor {
                 let mut seen = seen.borrow_mut();
@@ -124,7 +124,7 @@ pub fn iterate(state: &Rc<ClientState>, kind: ListKind, options: JsValue) -> Res
                 }
             }
             js(&state.list_page(kind, cursor.map(|c| json!({ "cursor": c })), &options).await?)
-        })
+        }))
     });
     Ok(page_items(&fetch_page.into_js_value(), kind.items))
 }

@@ -106,11 +106,11 @@ impl McpClient {
         #[wasm_bindgen(unchecked_optional_param_type = "TaskCallOptions")] options: JsValue,
     ) -> Promise {
         let state = self.state.clone();
-        promise(async move {
+        promise(Box::pin(async move {
             let params = params_from_js(&params, "params")?.ok_or_else(|| Error::InvalidArgument("callToolAsTask needs params".into()))?;
             params::check_call_tool(&params).map_err(Error::InvalidArgument)?;
             js(&state.run_task(params, options).await?)
-        })
+        }))
     }
 
     /// `tasks/get`: a task's current state.
@@ -151,11 +151,11 @@ impl McpClient {
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue,
     ) -> Promise {
         let state = self.state.clone();
-        promise(async move {
+        promise(Box::pin(async move {
             let params = params_from_js(&params, "params")?;
             let options = read_options(&options)?;
             js(&state.call("tasks/list", params, &options, |r| results::check_list(r, "tasks/list", "tasks")).await?)
-        })
+        }))
     }
 }
 
@@ -169,10 +169,10 @@ impl McpClient {
         check: fn(&Value) -> Result<(), String>,
     ) -> Promise {
         let state = self.state.clone();
-        promise(async move {
+        promise(Box::pin(async move {
             let params = task_id_params(&params, name)?;
             let options = read_options(&options)?;
             js(&state.call(method, Some(params), &options, check).await?)
-        })
+        }))
     }
 }

@@ -23,7 +23,7 @@ pub struct JsUriTemplate {
 }
 
 fn scalar(value: &JsValue) -> Option<String> {
-    value.as_string().or_else(|| value.as_f64().map(|n| n.to_string())).or_else(|| value.as_bool().map(|b| b.to_string()))
+    value.as_string().or_else(|| value.as_f64().map(crate::protocol::schema::format_number)).or_else(|| value.as_bool().map(|b| b.to_string()))
 }
 
 fn template_value(name: &str, value: &JsValue) -> Result<Option<TemplateValue>, Error> {

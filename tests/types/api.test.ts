@@ -115,3 +115,116 @@ export async function misuse(): Promise<void> {
   const kind: McpClientErrorKind = "rpc";
   void kind;
 }
+
+// ---- the full 2025-11-25 surface ----
+import {
+  UriTemplate,
+  McpNotificationEvent,
+  McpErrorEvent,
+  type ClientHandlers,
+  type CompleteResult,
+  type CreateMessageResult,
+  type ElicitResult,
+  type GetPromptResult,
+  type LoggingLevel,
+  type McpNotification,
+  type Prompt,
+  type ReadResourceResult,
+  type Resource,
+  type ResourceTemplate,
+  type Root,
+  type Task,
+  type TaskCallOptions,
+} from "mcp-wasm";
+
+type _readResource = Expect<Equal<Awaited<ReturnType<McpClient["readResource"]>>, ReadResourceResult>>;
+type _getPrompt = Expect<Equal<Awaited<ReturnType<McpClient["getPrompt"]>>, GetPromptResult>>;
+type _complete = Expect<Equal<Awaited<ReturnType<McpClient["complete"]>>, CompleteResult>>;
+type _allResources = Expect<Equal<Awaited<ReturnType<McpClient["listAllResources"]>>, Resource[]>>;
+type _allTemplates = Expect<Equal<Awaited<ReturnType<McpClient["listAllResourceTemplates"]>>, ResourceTemplate[]>>;
+type _allPrompts = Expect<Equal<Awaited<ReturnType<McpClient["listAllPrompts"]>>, Prompt[]>>;
+type _subscribe = Expect<Equal<Awaited<ReturnType<McpClient["subscribeResource"]>>, void>>;
+type _task = Expect<Equal<Awaited<ReturnType<McpClient["callToolAsTask"]>>, CallToolResult>>;
+type _match = Expect<Equal<ReturnType<UriTemplate["match"]>, Record<string, string | string[]> | null>>;
+
+export const handlers: ClientHandlers = {
+  async sampling(params, ctx): Promise<CreateMessageResult> {
+    const signal: AbortSignal = ctx.signal;
+    const tokens: number = params.maxTokens;
+    void signal;
+    return { role: "assistant", content: { type: "text", text: `${tokens}` }, model: "m" };
+  },
+  elicitation(params): ElicitResult {
+    if (params.mode === "url") return { action: "accept" };
+    return { action: "accept", content: { name: params.message } };
+  },
+  roots: (): Root[] => [{ uri: "file:///home", name: "home" }],
+};
+
+export async function surface(client: McpClient, signal: AbortSignal): Promise<void> {
+  for await (const tool of client.iterateTools()) void tool.inputSchema;
+  for await (const template of client.iterateResourceTemplates({ signal })) void template.uriTemplate;
+  const read = await client.readResource({ uri: "demo://x" });
+  const first = read.contents[0];
+  if (first && "text" in first) void first.text;
+  await client.getPrompt({ name: "p", arguments: { city: "Paris" } });
+  await client.complete({ ref: { type: "ref/prompt", name: "p" }, argument: { name: "a", value: "E" }, context: { arguments: { b: "c" } } });
+  const level: LoggingLevel = "warning";
+  await client.setLoggingLevel(level);
+  await client.subscribeResource({ uri: "demo://x" });
+  await client.callTool({ name: "slow" }, {
+    onprogress: (p) => { const n: number = p.progress; void n; },
+    resetTimeoutOnProgress: true,
+    maxTotalTimeout: 60_000,
+  });
+  const taskOptions: TaskCallOptions = { ttl: 60_000, pollInterval: 500, ontaskstatus: (task: Task) => void task.status };
+  await client.callToolAsTask({ name: "research", arguments: { topic: "x" } }, taskOptions);
+
+  // Typed events: the listener's event type follows the event name.
+  client.addEventListener("notifications/message", (event) => {
+    const level: LoggingLevel = event.params.level;
+    const data: unknown = event.params.data;
+    void level; void data;
+  }, { signal, once: true });
+  client.addEventListener("notifications/resources/updated", (event) => void event.params.uri.toUpperCase());
+  client.addEventListener("notification", (event: McpNotificationEvent) => void event.notification.method);
+  client.addEventListener("error", (event: McpErrorEvent) => void event.error);
+  client.addEventListener("close", { handleEvent: (event: Event) => void event.type });
+  for await (const note of client.notifications({ method: "notifications/progress", signal, bufferSize: 64 })) {
+    const progress: number = note.params.progress;
+    void progress;
+  }
+  for await (const note of client.notifications()) {
+    const notification: McpNotification = note;
+    void notification.method;
+  }
+  const template = new UriTemplate("demo://{id}");
+  const uri: string = template.expand({ id: 7, tags: ["a"], flags: { x: true }, gone: undefined });
+  void uri;
+
+  await McpClient.connect("https://example.com/mcp", {
+    handlers,
+    capabilities: { sampling: { tools: {} } },
+    strictCapabilities: false,
+    validateToolOutput: true,
+    listChanged: { tools: { onChanged: (error, tools) => void (error ?? tools?.map((t) => t.name)), debounceMs: 100 } },
+  });
+}
+
+export function surfaceMisuse(client: McpClient): void {
+  // @ts-expect-error no such event
+  client.addEventListener("notifications/nope", () => {});
+  // @ts-expect-error a log message's params have no uri
+  client.addEventListener("notifications/message", (event) => void event.params.uri);
+  // @ts-expect-error not a logging level
+  void client.setLoggingLevel("verbose");
+  // @ts-expect-error readResource needs a uri
+  void client.readResource({});
+  // @ts-expect-error a handler must return the spec's result
+  const bad: ClientHandlers = { roots: () => [{ name: "no uri" }] };
+  void bad;
+  // @ts-expect-error UriTemplate values are strings, numbers, booleans, lists or maps
+  new UriTemplate("{x}").expand({ x: () => 1 });
+  // @ts-expect-error filter by a real notification method
+  void client.notifications({ method: "tools/list" });
+}

@@ -62,6 +62,16 @@ fn is_type(instance: &Value, name: &str) -> bool {
     }
 }
 
+/// A number as JSON writes it, without pulling in core's float printer:
+/// integers directly, other values through serde_json's shortest form.
+pub(crate) fn num(n: f64) -> String {
+    if n.fract() == 0.0 && n.abs() < 9_007_199_254_740_992.0 {
+        (n as i64).to_string()
+    } else {
+        serde_json::Number::from_f64(n).map_or_else(|| "NaN".to_owned(), |n| n.to_string())
+    }
+}
+
 /// Escapes a property name for a JSON Pointer (RFC 6901).
 fn push_segment(path: &mut String, segment: &str) -> usize {
     let before = path.len();
@@ -157,21 +167,21 @@ impl Validator<'_> {
     fn check_number(&self, schema: &Map<String, Value>, n: f64, path: &str) -> Result<(), ValidationError> {
         let bound = |name: &str| schema.get(name).and_then(Value::as_f64);
         if let Some(max) = bound("maximum").filter(|max| n > *max) {
-            return Err(fail(path, "maximum", format!("{n} is greater than {max}")));
+            return Err(fail(path, "maximum", format!("{} is greater than {}", num(n), num(max))));
         }
         if let Some(min) = bound("minimum").filter(|min| n < *min) {
-            return Err(fail(path, "minimum", format!("{n} is less than {min}")));
+            return Err(fail(path, "minimum", format!("{} is less than {}", num(n), num(min))));
         }
         if let Some(max) = bound("exclusiveMaximum").filter(|max| n >= *max) {
-            return Err(fail(path, "exclusiveMaximum", format!("{n} is not less than {max}")));
+            return Err(fail(path, "exclusiveMaximum", format!("{} is not less than {}", num(n), num(max))));
         }
         if let Some(min) = bound("exclusiveMinimum").filter(|min| n <= *min) {
-            return Err(fail(path, "exclusiveMinimum", format!("{n} is not greater than {min}")));
+            return Err(fail(path, "exclusiveMinimum", format!("{} is not greater than {}", num(n), num(min))));
         }
         if let Some(step) = bound("multipleOf").filter(|s| *s > 0.0) {
             let ratio = n / step;
             if (ratio - ratio.round()).abs() > 1e-9 * ratio.abs().max(1.0) {
-                return Err(fail(path, "multipleOf", format!("{n} is not a multiple of {step}")));
+                return Err(fail(path, "multipleOf", format!("{} is not a multiple of {}", num(n), num(step))));
             }
         }
         Ok(())
@@ -180,10 +190,10 @@ impl Validator<'_> {
     fn check_string(&self, schema: &Map<String, Value>, s: &str, path: &str) -> Result<(), ValidationError> {
         let length = s.chars().count() as f64;
         if let Some(max) = schema.get("maxLength").and_then(Value::as_f64).filter(|max| length > *max) {
-            return Err(fail(path, "maxLength", format!("longer than {max} characters")));
+            return Err(fail(path, "maxLength", format!("longer than {} characters", num(max))));
         }
         if let Some(min) = schema.get("minLength").and_then(Value::as_f64).filter(|min| length < *min) {
-            return Err(fail(path, "minLength", format!("shorter than {min} characters")));
+            return Err(fail(path, "minLength", format!("shorter than {} characters", num(min))));
         }
         if let Some(Value::String(pattern)) = schema.get("pattern") {
             match self.patterns.is_match(pattern, s) {
@@ -198,10 +208,10 @@ impl Validator<'_> {
     fn check_array(&self, schema: &Map<String, Value>, items: &[Value], path: &mut String, depth: usize) -> Outcome {
         let count = items.len() as f64;
         if let Some(max) = schema.get("maxItems").and_then(Value::as_f64).filter(|max| count > *max) {
-            return Err(fail(path, "maxItems", format!("more than {max} items")));
+            return Err(fail(path, "maxItems", format!("more than {} items", num(max))));
         }
         if let Some(min) = schema.get("minItems").and_then(Value::as_f64).filter(|min| count < *min) {
-            return Err(fail(path, "minItems", format!("fewer than {min} items")));
+            return Err(fail(path, "minItems", format!("fewer than {} items", num(min))));
         }
         if schema.get("uniqueItems") == Some(&Value::Bool(true)) {
             for (i, a) in items.iter().enumerate() {
@@ -234,10 +244,10 @@ impl Validator<'_> {
             let matches = items.iter().filter(|item| self.check(contains, item, &mut path.clone(), depth + 1).is_ok()).count() as f64;
             let min = schema.get("minContains").and_then(Value::as_f64).unwrap_or(1.0);
             if matches < min {
-                return Err(fail(path, "contains", format!("{matches} items match \"contains\", at least {min} must")));
+                return Err(fail(path, "contains", format!("{} items match \"contains\", at least {} must", num(matches), num(min))));
             }
             if let Some(max) = schema.get("maxContains").and_then(Value::as_f64).filter(|max| matches > *max) {
-                return Err(fail(path, "maxContains", format!("{matches} items match \"contains\", at most {max} may")));
+                return Err(fail(path, "maxContains", format!("{} items match \"contains\", at most {} may", num(matches), num(max))));
             }
         }
         Ok(evaluated)
@@ -246,10 +256,10 @@ impl Validator<'_> {
     fn check_object(&self, schema: &Map<String, Value>, map: &Map<String, Value>, path: &mut String, depth: usize) -> Outcome {
         let count = map.len() as f64;
         if let Some(max) = schema.get("maxProperties").and_then(Value::as_f64).filter(|max| count > *max) {
-            return Err(fail(path, "maxProperties", format!("more than {max} properties")));
+            return Err(fail(path, "maxProperties", format!("more than {} properties", num(max))));
         }
         if let Some(min) = schema.get("minProperties").and_then(Value::as_f64).filter(|min| count < *min) {
-            return Err(fail(path, "minProperties", format!("fewer than {min} properties")));
+            return Err(fail(path, "minProperties", format!("fewer than {} properties", num(min))));
         }
         if let Some(Value::Array(required)) = schema.get("required") {
             if let Some(missing) = required.iter().filter_map(Value::as_str).find(|name| !map.contains_key(*name)) {

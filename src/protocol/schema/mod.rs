@@ -15,6 +15,11 @@ mod tests;
 use serde_json::Value;
 use std::fmt;
 
+/// A number as JSON writes it (`3`, `0.5`), without core's float printer.
+pub fn format_number(n: f64) -> String {
+    keywords::num(n)
+}
+
 /// Matches `pattern` keywords; `None` when the pattern itself is invalid.
 pub trait PatternMatcher {
     /// Whether `text` matches the ECMA-262 regular expression `pattern` (unanchored).
