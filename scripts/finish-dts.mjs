@@ -9,7 +9,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 const path = new URL("../pkg/mcp_wasm.d.ts", import.meta.url);
 let dts = readFileSync(path, "utf8");
 
-for (const name of ["McpError", "McpClientError", "McpNotificationEvent", "McpErrorEvent"]) {
+for (const name of ["McpError", "McpClientError", "McpNotificationEvent", "McpErrorEvent", "McpConnectionEvent"]) {
   const line = `export let ${name}: unknown;\n`;
   if (!dts.includes(line)) throw new Error(`finish-dts: expected wasm-bindgen to emit ${JSON.stringify(line)}`);
   dts = dts.replace(line, "");

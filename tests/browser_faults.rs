@@ -35,7 +35,11 @@ const replies = {
   wrongId: (m) => json({ jsonrpc: "2.0", id: m.id + 1000, result: {} }),
   notJsonRpc: () => json({ hello: "world" }),
   garbageSse: () => sse(": hi\n\ndata: not json\n\ndata: {\"also\": \"bad\"\n\n"),
-  sseThenEnd: () => sse("id: 1\ndata: \n\n"),
+  // A priming event makes the stream resumable: the client waits `retry`, asks
+  // GET to resume, and fails when the server (here: 405) cannot.
+  sseThenEnd: () => sse("id: 1\nretry: 10\ndata: \n\n"),
+  // Without an event id there is nothing to resume from.
+  sseNoIdThenEnd: () => sse(": hello\n\n"),
   neverEnds: () => new Response(new ReadableStream({ start() {} }), { status: 200, headers: { "content-type": "text/event-stream" } }),
   badToolsShape: (m) => json({ jsonrpc: "2.0", id: m.id, result: { tools: "nope" } }),
   badContent: (m) => json({ jsonrpc: "2.0", id: m.id, result: { content: [{ no: "type" }] } }),
@@ -109,6 +113,7 @@ async fn bad_responses_are_typed_errors() {
         ("notJsonRpc", "protocol"),
         ("garbageSse", "protocol"),
         ("sseThenEnd", "protocol"),
+        ("sseNoIdThenEnd", "protocol"),
         ("neverEnds", "timeout"),
         ("badToolsShape", "protocol"),
         ("throws", "network"),

@@ -15,13 +15,14 @@ use crate::protocol::{methods, results};
 use crate::session::lifecycle::{initialize, Offer};
 use crate::session::{CallOptions, Session};
 use crate::transport::fetch::Fetch;
-use crate::transport::streamable_http::{StreamableHttp, StreamableHttpConfig};
+use crate::transport::streamable_http::{ConnectionStatus, StreamableHttp, StreamableHttpConfig};
 use crate::transport::web_runtime::WebRuntime;
 use js_sys::{Function, Promise};
 use serde_json::{json, Value};
+use futures::future::{FutureExt, LocalBoxFuture, Shared};
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::rc::Rc;
+use std::rc::{Rc, Weak};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 use web_sys::AbortSignal;
@@ -54,7 +55,7 @@ pub struct McpClient {
 impl std::fmt::Debug for McpClient {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("McpClient")
-            .field("protocol_version", &self.state.identity.protocol_version)
+            .field("protocol_version", &self.state.identity.borrow().protocol_version)
             .field("session", &self.state.session)
             .finish()
     }
@@ -63,7 +64,13 @@ impl std::fmt::Debug for McpClient {
 pub(super) struct ClientState {
     pub session: Session,
     pub transport: Rc<StreamableHttp>,
-    pub identity: ServerIdentity,
+    /// What `initialize` said; replaced when an expired session is renewed.
+    pub identity: RefCell<ServerIdentity>,
+    /// What the client offered, to offer it again on renewal.
+    offer: Offer,
+    /// A renewal in progress, shared by every request that hit the expiry.
+    renewal: RefCell<Option<Shared<LocalBoxFuture<'static, Result<(), Error>>>>>,
+    me: Weak<ClientState>,
     pub events: Rc<Events>,
     /// Refuse calls the server did not declare support for.
     pub strict: bool,
@@ -104,14 +111,12 @@ impl ClientState {
     /// signal's reason when aborted.
     pub async fn request(&self, method: &str, params: Option<Value>, options: &RequestOptions) -> Result<Value, Rejection> {
         if self.strict {
-            check_server_supports(&self.identity.capabilities, method).map_err(Error::Unsupported)?;
+            check_server_supports(&self.identity.borrow().capabilities, method).map_err(Error::Unsupported)?;
         }
-        let cancel = match &options.signal {
+        if let Some(signal) = options.signal.as_ref().filter(|s| s.aborted()) {
             // Nothing is sent for a request that was aborted before it started.
-            Some(signal) if signal.aborted() => return Err(Rejection(signal.reason())),
-            Some(signal) => Some(aborted(signal)),
-            None => None,
-        };
+            return Err(Rejection(signal.reason()));
+        }
         let on_progress = options.on_progress.clone().map(|callback: Function| {
             let events = Rc::downgrade(&self.events);
             Rc::new(move |params: &Value| {
@@ -122,18 +127,52 @@ impl ClientState {
                 }
             }) as Rc<dyn Fn(&Value)>
         });
-        let call = CallOptions {
+        let call = || CallOptions {
             timeout_ms: options.timeout_ms,
-            cancel,
-            on_progress,
+            cancel: options.signal.as_ref().map(aborted),
+            on_progress: on_progress.clone(),
             reset_timeout_on_progress: options.reset_timeout_on_progress,
             max_total_timeout_ms: options.max_total_timeout_ms,
         };
-        match self.session.request(method, params, call).await {
+        let mut outcome = self.session.request(method, params.clone(), call()).await;
+        if let Err(Error::SessionExpired { .. }) = outcome {
+            // The server forgot the session: start a new one and replay once.
+            self.renew_session().await?;
+            outcome = self.session.request(method, params, call()).await;
+        }
+        match outcome {
             Ok(result) => Ok(result),
             Err(Error::Cancelled { .. }) => Err(Rejection(abort_reason(options.signal.as_ref()))),
             Err(error) => Err(error.into()),
         }
+    }
+
+    /// Runs the handshake again after the server ended the session, once for
+    /// every request that noticed, and tells listeners.
+    pub async fn renew_session(&self) -> Result<(), Error> {
+        let pending = self.renewal.borrow().clone();
+        let renewal = match pending {
+            Some(renewal) => renewal,
+            None => {
+                let me = self.me.clone();
+                let renewal = async move {
+                    let Some(state) = me.upgrade() else { return Err(Error::Closed) };
+                    let previous = state.transport.session_id();
+                    state.session.transport().reset_session();
+                    let renewed = initialize(&state.session, &state.offer, CallOptions::default()).await;
+                    state.renewal.borrow_mut().take();
+                    let identity = renewed?;
+                    *state.identity.borrow_mut() = identity;
+                    state.events.dispatch_session_renewed(previous.as_deref(), state.transport.session_id().as_deref());
+                    Ok(())
+                }
+                .boxed_local()
+                .shared();
+                *self.renewal.borrow_mut() = Some(renewal.clone());
+                renewal
+            }
+        };
+        renewal.await
     }
 
     /// Sends a request and checks its result's shape before handing it to JS.
@@ -188,7 +227,30 @@ impl McpClient {
         let handlers = JsHandlers::from_js(&options.handlers, Rc::downgrade(&events)).map_err(fail)?;
         let watchers = ListWatchers::from_js(&options.list_changed).map_err(fail)?;
         let capabilities = client_capabilities(handlers.present(), options.capabilities.as_ref());
-        let config = StreamableHttpConfig { url, fetch: Fetch::new(options.fetch.clone()), headers: options.headers.clone() };
+        // The status listener needs the client state, which exists only after the handshake.
+        let state_slot: Rc<RefCell<Weak<ClientState>>> = Rc::default();
+        let on_status = {
+            let state_slot = state_slot.clone();
+            Rc::new(move |status: ConnectionStatus| {
+                let Some(state) = state_slot.borrow().upgrade() else { return };
+                match status {
+                    ConnectionStatus::SessionExpired => {
+                        wasm_bindgen_futures::spawn_local(async move {
+                            if let Err(error) = state.renew_session().await {
+                                state.events.dispatch_error(&to_js_error(&error));
+                            }
+                        });
+                    }
+                    other => state.events.dispatch_connection(other),
+                }
+            }) as Rc<dyn Fn(ConnectionStatus)>
+        };
+        let config = StreamableHttpConfig {
+            url,
+            fetch: Fetch::new(options.fetch.clone()),
+            headers: options.headers.clone(),
+            on_status: Some(on_status),
+        };
         let (session, transport) = Session::new(Rc::new(WebRuntime), options.timeout_ms, |sink| {
             Rc::new(StreamableHttp::new(config, sink))
         });
@@ -211,15 +273,19 @@ impl McpClient {
                 });
             }
         };
-        let state = Rc::new(ClientState {
+        let state = Rc::new_cyclic(|me| ClientState {
             session,
             transport,
-            identity,
+            identity: RefCell::new(identity),
+            offer,
+            renewal: RefCell::default(),
+            me: me.clone(),
             events,
             strict: options.strict,
             validate_output: options.validate_output,
             output_schemas: RefCell::default(),
         });
+        *state_slot.borrow_mut() = Rc::downgrade(&state);
         watchers.attach(&state);
         Ok(McpClient { state })
     }
@@ -227,19 +293,19 @@ impl McpClient {
     /// The server's `serverInfo`: its name, version and optional title.
     #[wasm_bindgen(getter, js_name = serverInfo, unchecked_return_type = "Implementation")]
     pub fn server_info(&self) -> JsValue {
-        to_js(&self.state.identity.server_info).unwrap_or(JsValue::UNDEFINED)
+        to_js(&self.state.identity.borrow().server_info).unwrap_or(JsValue::UNDEFINED)
     }
 
     /// The capabilities the server declared in `initialize`.
     #[wasm_bindgen(getter, js_name = serverCapabilities, unchecked_return_type = "ServerCapabilities")]
     pub fn server_capabilities(&self) -> JsValue {
-        to_js(&self.state.identity.capabilities).unwrap_or(JsValue::UNDEFINED)
+        to_js(&self.state.identity.borrow().capabilities).unwrap_or(JsValue::UNDEFINED)
     }
 
     /// The negotiated protocol revision, e.g. `"2025-11-25"`.
     #[wasm_bindgen(getter, js_name = protocolVersion, unchecked_return_type = "SupportedProtocolVersion")]
     pub fn protocol_version(&self) -> String {
-        self.state.identity.protocol_version.to_owned()
+        self.state.identity.borrow().protocol_version.to_owned()
     }
 
     /// The `Mcp-Session-Id` the server issued, or `undefined` for a stateless server.
@@ -251,7 +317,7 @@ impl McpClient {
     /// The server's `instructions` for the model, if it sent any.
     #[wasm_bindgen(getter)]
     pub fn instructions(&self) -> Option<String> {
-        self.state.identity.instructions.clone()
+        self.state.identity.borrow().instructions.clone()
     }
 
     /// Checks that the server is responsive.

@@ -30,6 +30,12 @@ export class McpErrorEvent extends Event {
   }
 }
 export function plainEvent(type) { return new Event(type); }
+export class McpConnectionEvent extends Event {
+  constructor(type, detail) {
+    super(type);
+    Object.assign(this, detail);
+  }
+}
 export function asyncIterable(next, done) {
   return { next, return: done, [Symbol.asyncIterator]() { return this; } };
 }
@@ -48,6 +54,13 @@ extern "C" {
     pub type McpErrorEvent;
     #[wasm_bindgen(constructor, js_class = "McpErrorEvent")]
     fn new_error_event(error: &JsValue) -> McpErrorEvent;
+
+    /// Connection events: `reconnecting` (with `attempt` and `delay`),
+    /// `reconnected`, and `sessionrenewed` (with `previousSessionId` and `sessionId`).
+    #[wasm_bindgen(reexport)]
+    pub type McpConnectionEvent;
+    #[wasm_bindgen(constructor, js_class = "McpConnectionEvent")]
+    fn new_connection_event(kind: &str, detail: &JsValue) -> McpConnectionEvent;
 
     #[wasm_bindgen(js_name = plainEvent)]
     fn plain_event(kind: &str) -> JsValue;
@@ -177,6 +190,30 @@ impl Events {
     /// Dispatches an `error` event carrying `error`.
     pub fn dispatch_error(&self, error: &JsValue) {
         self.dispatch("error", &McpErrorEvent::new_error_event(error).into());
+    }
+
+    /// Dispatches `reconnecting` or `reconnected`.
+    pub fn dispatch_connection(&self, status: crate::transport::streamable_http::ConnectionStatus) {
+        use crate::transport::streamable_http::ConnectionStatus;
+        let detail = Object::new();
+        let kind = match status {
+            ConnectionStatus::Reconnecting { attempt, delay_ms } => {
+                let _ = Reflect::set(&detail, &"attempt".into(), &attempt.into());
+                let _ = Reflect::set(&detail, &"delay".into(), &delay_ms.into());
+                "reconnecting"
+            }
+            ConnectionStatus::Reconnected => "reconnected",
+            ConnectionStatus::SessionExpired => "sessionexpired",
+        };
+        self.dispatch(kind, &McpConnectionEvent::new_connection_event(kind, &detail).into());
+    }
+
+    /// Dispatches `sessionrenewed`.
+    pub fn dispatch_session_renewed(&self, previous: Option<&str>, current: Option<&str>) {
+        let detail = Object::new();
+        let _ = Reflect::set(&detail, &"previousSessionId".into(), &previous.map_or(JsValue::UNDEFINED, JsValue::from));
+        let _ = Reflect::set(&detail, &"sessionId".into(), &current.map_or(JsValue::UNDEFINED, JsValue::from));
+        self.dispatch("sessionrenewed", &McpConnectionEvent::new_connection_event("sessionrenewed", &detail).into());
     }
 
     /// Dispatches a plain event such as `close`.

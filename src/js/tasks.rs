@@ -40,7 +40,7 @@ impl ClientState {
         let on_status = field("ontaskstatus").and_then(|f| f.dyn_into::<Function>().ok());
         let ttl = field("ttl").and_then(|v| v.as_f64());
         let poll_override = field("pollInterval").and_then(|v| v.as_f64()).map(|ms| (ms as u32).max(MIN_POLL_MS));
-        if self.strict && !declares(&self.identity.capabilities, &["tasks", "requests", "tools", "call"]) {
+        if self.strict && !declares(&self.identity.borrow().capabilities, &["tasks", "requests", "tools", "call"]) {
             return Err(Error::Unsupported("tools/call as a task: the server did not declare tasks.requests.tools.call".into()).into());
         }
         let name = params.get("name").and_then(Value::as_str).unwrap_or_default().to_owned();

@@ -33,6 +33,9 @@ pub trait Transport {
     /// Streamable HTTP GET stream). Called once the session is initialized;
     /// transports without such a channel do nothing.
     fn listen(&self) {}
+    /// Forgets the server-side session (after it expired), so that the next
+    /// `initialize` starts a new one. Aborts the transport's open streams.
+    fn reset_session(&self) {}
     /// Ends the connection: aborts open streams and releases server state.
     /// Called once.
     fn close(&self) -> LocalBoxFuture<'static, ()>;

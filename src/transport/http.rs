@@ -61,6 +61,15 @@ pub fn status_error(status: u16, status_text: &str, body: &str, sent_session_id:
         Ok(Message::Response { outcome: Err(e), .. }) => Some(e.message),
         _ => None,
     });
+    // The spec says an ended session gets 404, but the TypeScript SDK's
+    // servers (server-everything among them) answer 400 with a JSON-RPC error
+    // such as "Bad Request: No valid session ID provided". A 400 to a request
+    // that carried a session id, whose error names the session, is read as
+    // expiry too; any other 400 stays an HTTP error.
+    let names_session = explained.as_deref().is_some_and(|m| m.to_ascii_lowercase().contains("session"));
+    if status == 400 && sent_session_id && names_session {
+        return Error::SessionExpired { status };
+    }
     let message = explained.unwrap_or_else(|| {
         let text = body.trim();
         if text.is_empty() || text.len() > 200 || text.starts_with('<') {
@@ -115,11 +124,16 @@ mod tests {
     #[test]
     fn status_errors_explain_themselves() {
         let body = r#"{"jsonrpc":"2.0","error":{"code":-32000,"message":"Bad Request: No valid session ID provided"},"id":null}"#;
-        match status_error(400, "Bad Request", body, true) {
+        match status_error(400, "Bad Request", body, false) {
             Error::Http { status: 400, message } => assert_eq!(message, "Bad Request: No valid session ID provided"),
             other => panic!("{other:?}"),
         }
         assert!(matches!(status_error(404, "Not Found", "", true), Error::SessionExpired { status: 404 }));
+        // The 400 heuristic: only with a session id sent and an error that names the session.
+        let expired = r#"{"jsonrpc":"2.0","error":{"code":-32000,"message":"Bad Request: No valid session ID provided"},"id":null}"#;
+        assert!(matches!(status_error(400, "Bad Request", expired, true), Error::SessionExpired { status: 400 }));
+        let other = r#"{"jsonrpc":"2.0","error":{"code":-32600,"message":"Bad Request: invalid JSON"},"id":null}"#;
+        assert!(matches!(status_error(400, "Bad Request", other, true), Error::Http { status: 400, .. }));
         assert!(matches!(status_error(404, "Not Found", "", false), Error::Http { status: 404, .. }));
         match status_error(502, "Bad Gateway", "<html>proxy</html>", false) {
             Error::Http { status: 502, message } => assert_eq!(message, "Bad Gateway"),

@@ -5,7 +5,9 @@
 //! * `fetch`, `streamable_http`, `web_runtime`: the wasm implementations over
 //!   the platform's `fetch`, `ReadableStream` and `setTimeout`.
 
+pub mod backoff;
 pub mod http;
+pub mod recent_ids;
 pub mod sse;
 
 #[cfg(target_arch = "wasm32")]

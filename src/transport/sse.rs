@@ -18,6 +18,8 @@ pub struct SseEvent {
     pub data: String,
     /// The last event id seen on the stream so far (ids persist across events).
     pub id: Option<String>,
+    /// Whether this event set the id itself, rather than inheriting it.
+    pub fresh_id: bool,
 }
 
 /// A limit was exceeded.
@@ -60,6 +62,7 @@ pub struct SseParser {
     has_data: bool,
     event: String,
     last_id: Option<String>,
+    id_in_event: bool,
     retry_ms: Option<u32>,
     limit: usize,
 }
@@ -81,6 +84,7 @@ impl SseParser {
             has_data: false,
             event: String::new(),
             last_id: None,
+            id_in_event: false,
             retry_ms: None,
             limit,
         }
@@ -180,6 +184,7 @@ impl SseParser {
             b"event" => self.event = String::from_utf8_lossy(value).into_owned(),
             b"id" if !value.contains(&0) => {
                 self.last_id = Some(String::from_utf8_lossy(value).into_owned()).filter(|id| !id.is_empty());
+                self.id_in_event = true;
             }
             b"retry" if !value.is_empty() && value.iter().all(u8::is_ascii_digit) => {
                 // Saturate rather than overflow on absurd values.
@@ -193,6 +198,7 @@ impl SseParser {
 
     fn dispatch(&mut self, out: &mut Vec<SseEvent>) {
         let event = std::mem::take(&mut self.event);
+        let fresh_id = std::mem::take(&mut self.id_in_event);
         if !self.has_data {
             return;
         }
@@ -201,6 +207,7 @@ impl SseParser {
             event: if event.is_empty() { "message".to_owned() } else { event },
             data: std::mem::take(&mut self.data),
             id: self.last_id.clone(),
+            fresh_id,
         });
     }
 }

@@ -127,6 +127,18 @@ export declare class McpErrorEvent extends Event {
   readonly error: unknown;
 }
 
+/** A change in the connection: see {@link McpClientEventMap}. */
+export declare class McpConnectionEvent extends Event {
+  /** `reconnecting`: which attempt this is, from 1. */
+  readonly attempt?: number;
+  /** `reconnecting`: how long the client waits before it, in milliseconds. */
+  readonly delay?: number;
+  /** `sessionrenewed`: the session the server ended. */
+  readonly previousSessionId?: string;
+  /** `sessionrenewed`: the new session. */
+  readonly sessionId?: string;
+}
+
 /** The events of an {@link McpClient}, by type. */
 export type McpClientEventMap = { [M in ServerNotificationMethod]: McpNotificationEvent<M> } & {
   /** Every notification, whatever its method. */
@@ -134,6 +146,12 @@ export type McpClientEventMap = { [M in ServerNotificationMethod]: McpNotificati
   /** The client closed. */
   close: Event;
   error: McpErrorEvent;
+  /** A stream dropped; the client reconnects after `delay` ms. */
+  reconnecting: McpConnectionEvent;
+  /** The server-to-client stream is back. */
+  reconnected: McpConnectionEvent;
+  /** The server ended the session; the client started a new one and replayed what failed. */
+  sessionrenewed: McpConnectionEvent;
 };
 
 /** A listener for event type `K`: a function, or an object with `handleEvent`. */

@@ -12,6 +12,19 @@ const serverUrl = process.argv.at(-1); // the runner always appends the URL last
 const options = { timeout: 10_000 };
 
 const scenarios = {
+  // The mock's tools/call stream sends a priming event (id + retry: 500) and
+  // closes without the result; the client must wait `retry`, then GET with
+  // Last-Event-ID and take the result from that stream.
+  async "sse-retry"(McpClient) {
+    const client = await McpClient.connect(serverUrl, { ...options, strictCapabilities: false });
+    try {
+      const result = await client.callTool({ name: "test_reconnection", arguments: {} });
+      if (result.isError) throw new Error(`the tool failed: ${JSON.stringify(result)}`);
+    } finally {
+      await client.close();
+    }
+  },
+
   // The mock asks for five fields with defaults; a user who accepts without
   // touching them must send every default, with its type (SEP-1034). The
   // client fills them in from requestedSchema.

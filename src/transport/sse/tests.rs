@@ -6,11 +6,16 @@ fn parse_chunks(chunks: &[&[u8]]) -> Vec<SseEvent> {
     for chunk in chunks {
         parser.push(chunk, &mut out).expect("within limits");
     }
-    out
+    plain(out)
 }
 
 fn ev(event: &str, data: &str, id: Option<&str>) -> SseEvent {
-    SseEvent { event: event.into(), data: data.into(), id: id.map(Into::into) }
+    SseEvent { event: event.into(), data: data.into(), id: id.map(Into::into), fresh_id: false }
+}
+
+/// Compares ignoring `fresh_id`, which only some tests look at.
+fn plain(events: Vec<SseEvent>) -> Vec<SseEvent> {
+    events.into_iter().map(|e| SseEvent { fresh_id: false, ..e }).collect()
 }
 
 #[test]
@@ -54,7 +59,7 @@ fn priming_event_has_empty_data_and_sets_the_id() {
     let mut parser = SseParser::default();
     let mut out = Vec::new();
     parser.push(b"id: prime-1\nretry: 500\ndata: \n\n", &mut out).unwrap();
-    assert_eq!(out, vec![ev("message", "", Some("prime-1"))]);
+    assert_eq!(plain(out), vec![ev("message", "", Some("prime-1"))]);
     assert_eq!(parser.retry_ms(), Some(500));
     assert_eq!(parser.last_event_id(), Some("prime-1"));
 }
@@ -118,4 +123,13 @@ fn absurd_retry_saturates() {
     let mut parser = SseParser::default();
     parser.push(b"retry: 99999999999999999999999\n", &mut Vec::new()).unwrap();
     assert_eq!(parser.retry_ms(), Some(u32::MAX));
+}
+
+#[test]
+fn fresh_ids_mark_events_that_set_their_own_id() {
+    let mut parser = SseParser::default();
+    let mut out = Vec::new();
+    parser.push(b"id: 1\ndata: a\n\ndata: b\n\nid: 2\ndata: c\n\n", &mut out).unwrap();
+    let marks: Vec<(Option<&str>, bool)> = out.iter().map(|e| (e.id.as_deref(), e.fresh_id)).collect();
+    assert_eq!(marks, [(Some("1"), true), (Some("1"), false), (Some("2"), true)]);
 }

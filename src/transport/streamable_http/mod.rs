@@ -3,14 +3,16 @@
 //! or as an SSE stream; the server may issue an `Mcp-Session-Id` that goes on
 //! every later request; `close` sends DELETE.
 
+mod streams;
+
 use super::fetch::{header, js_message, read_text, AbortOnDrop, BodyReader, Fetch, HttpRequest};
 use super::http::{self, classify, status_error, ResponseBody};
-use super::sse::SseParser;
 use super::web_runtime::WebRuntime;
 use crate::error::Error;
 use crate::protocol::jsonrpc::{decode, Message, RequestId};
 use crate::protocol::{methods, version};
 use crate::session::{Inbound, InboundSink, Runtime, Transport};
+use streams::Purpose;
 use futures::future::{self, LocalBoxFuture};
 use js_sys::{Function, Promise};
 use std::cell::{Cell, RefCell};
@@ -50,8 +52,26 @@ impl HeaderSource {
     }
 }
 
+/// What happens to the connection, for the client to report as events.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConnectionStatus {
+    /// A stream dropped; the transport waits `delay_ms`, then reconnects.
+    Reconnecting {
+        /// Which attempt this is, from 1.
+        attempt: u32,
+        /// How long it waits first.
+        delay_ms: u32,
+    },
+    /// The GET stream is back after a drop.
+    Reconnected,
+    /// The server no longer knows our session (on the GET stream).
+    SessionExpired,
+}
+
+/// Receives [`ConnectionStatus`] changes.
+pub type StatusListener = Rc<dyn Fn(ConnectionStatus)>;
+
 /// Where and how to reach the server.
-#[derive(Debug)]
 pub struct StreamableHttpConfig {
     /// The MCP endpoint.
     pub url: String,
@@ -59,6 +79,14 @@ pub struct StreamableHttpConfig {
     pub fetch: Fetch,
     /// Extra headers.
     pub headers: HeaderSource,
+    /// Hears reconnections and session expiry.
+    pub on_status: Option<StatusListener>,
+}
+
+impl std::fmt::Debug for StreamableHttpConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StreamableHttpConfig").field("url", &self.url).field("headers", &self.headers).finish()
+    }
 }
 
 /// The transport. Dropping it aborts every request and stream it started.
@@ -67,7 +95,7 @@ pub struct StreamableHttp {
     inner: Rc<Inner>,
 }
 
-struct Inner {
+pub(super) struct Inner {
     config: StreamableHttpConfig,
     sink: InboundSink,
     session_id: RefCell<Option<String>>,
@@ -89,10 +117,10 @@ impl std::fmt::Debug for Inner {
 }
 
 /// Keeps a controller registered while its fetch or stream is alive.
-struct InFlight {
+pub(super) struct InFlight {
     inner: Rc<Inner>,
     key: u64,
-    controller: AbortOnDrop,
+    pub(super) controller: AbortOnDrop,
 }
 
 impl Drop for InFlight {
@@ -138,7 +166,13 @@ impl Transport for StreamableHttp {
     }
 
     fn listen(&self) {
-        wasm_bindgen_futures::spawn_local(self.inner.clone().open_get_stream());
+        wasm_bindgen_futures::spawn_local(self.inner.clone().follow(None, Purpose::Listen));
+    }
+
+    fn reset_session(&self) {
+        self.inner.abort_all();
+        *self.inner.session_id.borrow_mut() = None;
+        self.inner.protocol_version.set(None);
     }
 
     fn close(&self) -> LocalBoxFuture<'static, ()> {
@@ -158,7 +192,7 @@ impl Transport for StreamableHttp {
 }
 
 impl Inner {
-    fn track(self: &Rc<Self>) -> Result<InFlight, Error> {
+    pub(super) fn track(self: &Rc<Self>) -> Result<InFlight, Error> {
         let controller = AbortOnDrop::new()?;
         let key = self.next_key.get();
         self.next_key.set(key + 1);
@@ -173,7 +207,7 @@ impl Inner {
         }
     }
 
-    async fn headers(&self, accept: &str, with_body: bool) -> Result<Headers, Error> {
+    pub(super) async fn headers(&self, accept: &str, with_body: bool) -> Result<Headers, Error> {
         let user = self.config.headers.resolve().await?;
         let invalid = |e: JsValue| Error::InvalidArgument(format!("invalid headers: {}", js_message(&e)));
         // `new Headers(init)` accepts every HeadersInit form; our own headers
@@ -239,7 +273,11 @@ impl Inner {
             }
             ResponseBody::EventStream => {
                 let reader = BodyReader::new(&response)?;
-                wasm_bindgen_futures::spawn_local(self.clone().read_stream(reader, request_id, in_flight));
+                let purpose = match request_id {
+                    Some(id) => Purpose::Response(id),
+                    None => Purpose::Listen,
+                };
+                wasm_bindgen_futures::spawn_local(self.clone().follow(Some((reader, in_flight)), purpose));
                 Ok(())
             }
         }
@@ -258,7 +296,7 @@ impl Inner {
 
     /// Decodes one JSON text and hands its messages to the session. Returns
     /// whether it held the response to `awaited`.
-    fn deliver(&self, text: &str, awaited: Option<&RequestId>) -> Result<bool, Error> {
+    pub(super) fn deliver(&self, text: &str, awaited: Option<&RequestId>) -> Result<bool, Error> {
         let messages = decode(text, version::allows_batches(self.protocol_version.get()))
             .map_err(|e| Error::Protocol(e.to_string()))?;
         let mut answered = false;
@@ -269,61 +307,6 @@ impl Inner {
             (self.sink)(Inbound::Message(message));
         }
         Ok(answered)
-    }
-
-    async fn read_stream(self: Rc<Self>, mut reader: BodyReader, request_id: Option<RequestId>, _in_flight: InFlight) {
-        let mut parser = SseParser::default();
-        let mut events = Vec::new();
-        let mut answered = false;
-        // The last thing that went wrong, reported if the response never comes.
-        let mut problem: Option<Error> = None;
-        while !answered {
-            let chunk = match reader.next().await {
-                Ok(Some(chunk)) => chunk,
-                Ok(None) => break,
-                Err(error) => {
-                    problem = Some(error);
-                    break;
-                }
-            };
-            if let Err(error) = parser.push(&chunk, &mut events) {
-                problem = Some(Error::Protocol(error.to_string()));
-                break;
-            }
-            // Priming events carry an id and empty data; other event types are not MCP messages.
-            for event in events.drain(..).filter(|e| e.event == "message" && !e.data.is_empty()) {
-                match self.deliver(&event.data, request_id.as_ref()) {
-                    Ok(got_it) => answered |= got_it,
-                    Err(error) => problem = Some(error),
-                }
-            }
-        }
-        if let (Some(id), false) = (request_id, answered) {
-            let error = problem
-                .unwrap_or_else(|| Error::Protocol("the event stream ended before the response arrived".into()));
-            (self.sink)(Inbound::RequestFailed { id, error });
-        }
-    }
-
-    /// The standalone GET stream, on which the server sends requests and
-    /// notifications unrelated to any request of ours. A 405 means the server
-    /// offers none, which is fine.
-    async fn open_get_stream(self: Rc<Self>) {
-        if self.closed.get() {
-            return;
-        }
-        let Ok(in_flight) = self.track() else { return };
-        let Ok(headers) = self.headers("text/event-stream", false).await else { return };
-        let request = HttpRequest { method: "GET", url: &self.config.url, headers, body: None, signal: &in_flight.controller.signal() };
-        let Ok(response) = self.config.fetch.send(request).await else { return };
-        let is_sse = classify(response.status(), header(&response, "content-type").as_deref(), true)
-            .is_ok_and(|body| body == ResponseBody::EventStream);
-        if !(200..300).contains(&response.status()) || !is_sse {
-            return;
-        }
-        if let Ok(reader) = BodyReader::new(&response) {
-            self.read_stream(reader, None, in_flight).await;
-        }
     }
 
     async fn delete_session(self: Rc<Self>, session: String) {

@@ -1,0 +1,204 @@
+//! Following a server-sent stream across drops.
+//!
+//! A POST's response stream that ends before the response resumes with GET
+//! and `Last-Event-ID`, after the server's `retry` (the 2025-11-25 polling
+//! rules: a priming event gives the id, the server may close at any time).
+//! The standalone GET stream reconnects the same way for as long as the
+//! client is open. Events repeated by a replay or a proxy are delivered once.
+
+use super::{ConnectionStatus, InFlight, Inner};
+use crate::error::Error;
+use crate::protocol::jsonrpc::RequestId;
+use crate::session::{Inbound, Runtime};
+use crate::transport::backoff;
+use crate::transport::fetch::{header, BodyReader, HttpRequest};
+use crate::transport::http::{classify, status_error, ResponseBody};
+use crate::transport::recent_ids::RecentIds;
+use crate::transport::sse::SseParser;
+use crate::transport::web_runtime::WebRuntime;
+use std::rc::Rc;
+
+/// How many times in a row a response stream is resumed without progress
+/// before its request fails.
+const MAX_RESUME_ATTEMPTS: u32 = 5;
+/// How many event ids are remembered to drop duplicates.
+const RECENT_IDS: usize = 256;
+
+/// What a stream is for.
+pub(crate) enum Purpose {
+    /// It carries the response to this request (and what precedes it).
+    Response(RequestId),
+    /// The standalone GET stream.
+    Listen,
+}
+
+/// What survives from one connection of a stream to the next.
+struct Resumption {
+    last_event_id: Option<String>,
+    retry_ms: Option<u32>,
+    recent: RecentIds,
+}
+
+/// How one connection ended.
+#[derive(Default)]
+struct Drained {
+    answered: bool,
+    received: bool,
+    problem: Option<Error>,
+}
+
+impl Inner {
+    fn status(&self, status: ConnectionStatus) {
+        if let Some(listener) = &self.config.on_status {
+            listener(status);
+        }
+    }
+
+    /// Reads `first` (or, for the GET stream, opens one), then reconnects
+    /// until the response arrives, the stream becomes unresumable, or the
+    /// client closes.
+    pub(crate) async fn follow(self: Rc<Self>, first: Option<(BodyReader, InFlight)>, purpose: Purpose) {
+        let mut connection = first;
+        let mut state = Resumption { last_event_id: None, retry_ms: None, recent: RecentIds::new(RECENT_IDS) };
+        if connection.is_none() {
+            // The GET stream's first connection: a 405 means the server has none.
+            match self.open_get(None).await {
+                Ok(Some(opened)) => connection = Some(opened),
+                Ok(None) | Err(_) => return,
+            }
+        }
+        let mut attempt = 0;
+        let mut problem = None;
+        loop {
+            if let Some((reader, in_flight)) = connection.take() {
+                let drained = self.drain(reader, &purpose, &mut state).await;
+                drop(in_flight);
+                if drained.answered {
+                    return;
+                }
+                if drained.received {
+                    attempt = 0;
+                }
+                problem = drained.problem.or(problem);
+            }
+            if self.closed.get() {
+                return;
+            }
+            if let Purpose::Response(id) = &purpose {
+                if state.last_event_id.is_none() || attempt >= MAX_RESUME_ATTEMPTS {
+                    let error = problem
+                        .take()
+                        .unwrap_or_else(|| Error::Protocol("the event stream ended before the response arrived".into()));
+                    (self.sink)(Inbound::RequestFailed { id: id.clone(), error });
+                    return;
+                }
+            }
+            let delay = backoff::DEFAULT.delay(attempt, state.retry_ms, js_sys::Math::random());
+            attempt += 1;
+            if let Purpose::Listen = purpose {
+                self.status(ConnectionStatus::Reconnecting { attempt, delay_ms: delay });
+            }
+            WebRuntime.sleep(delay).await;
+            if self.closed.get() {
+                return;
+            }
+            match self.open_get(state.last_event_id.as_deref()).await {
+                Ok(Some(opened)) => {
+                    if let Purpose::Listen = purpose {
+                        self.status(ConnectionStatus::Reconnected);
+                    }
+                    connection = Some(opened);
+                }
+                Ok(None) => {
+                    if let Purpose::Response(id) = &purpose {
+                        let error = Error::Protocol("the response stream broke and the server offers no GET stream to resume it".into());
+                        (self.sink)(Inbound::RequestFailed { id: id.clone(), error });
+                    }
+                    return;
+                }
+                Err(error @ Error::SessionExpired { .. }) => {
+                    match &purpose {
+                        Purpose::Response(id) => (self.sink)(Inbound::RequestFailed { id: id.clone(), error }),
+                        Purpose::Listen => self.status(ConnectionStatus::SessionExpired),
+                    }
+                    return;
+                }
+                // A refused or failed reconnection counts as an attempt; try again later.
+                Err(error) => problem = Some(error),
+            }
+        }
+    }
+
+    /// Reads one connection to its end, delivering each new message.
+    async fn drain(&self, mut reader: BodyReader, purpose: &Purpose, state: &mut Resumption) -> Drained {
+        let awaited = match purpose {
+            Purpose::Response(id) => Some(id),
+            Purpose::Listen => None,
+        };
+        let mut parser = SseParser::default();
+        let mut events = Vec::new();
+        let mut drained = Drained::default();
+        while !drained.answered {
+            let chunk = match reader.next().await {
+                Ok(Some(chunk)) => chunk,
+                Ok(None) => break,
+                Err(error) => {
+                    drained.problem = Some(error);
+                    break;
+                }
+            };
+            if let Err(error) = parser.push(&chunk, &mut events) {
+                drained.problem = Some(Error::Protocol(error.to_string()));
+                break;
+            }
+            state.retry_ms = parser.retry_ms().or(state.retry_ms);
+            if let Some(id) = parser.last_event_id() {
+                state.last_event_id = Some(id.to_owned());
+            }
+            for event in events.drain(..) {
+                if event.fresh_id && !state.recent.first_time(event.id.as_deref().unwrap_or_default()) {
+                    continue;
+                }
+                // Priming events carry an id and empty data; other event types are not MCP messages.
+                if event.event != "message" || event.data.is_empty() {
+                    continue;
+                }
+                drained.received = true;
+                match self.deliver(&event.data, awaited) {
+                    Ok(got_it) => drained.answered |= got_it,
+                    Err(error) => drained.problem = Some(error),
+                }
+            }
+        }
+        drained
+    }
+
+    /// Opens a GET stream, resuming after `last_event_id` when given.
+    /// `Ok(None)` when the server has no GET stream (405).
+    async fn open_get(self: &Rc<Self>, last_event_id: Option<&str>) -> Result<Option<(BodyReader, InFlight)>, Error> {
+        if self.closed.get() {
+            return Ok(None);
+        }
+        let in_flight = self.track()?;
+        let headers = self.headers("text/event-stream", false).await?;
+        if let Some(id) = last_event_id {
+            let _ = headers.set("last-event-id", id);
+        }
+        let sent_session = self.session_id.borrow().is_some();
+        let signal = in_flight.controller.signal();
+        let request = HttpRequest { method: "GET", url: &self.config.url, headers, body: None, signal: &signal };
+        let response = self.config.fetch.send(request).await?;
+        let status = response.status();
+        if status == 405 {
+            return Ok(None);
+        }
+        if !(200..300).contains(&status) {
+            let text = crate::transport::fetch::read_text(&response).await.unwrap_or_default();
+            return Err(status_error(status, &response.status_text(), &text, sent_session));
+        }
+        if classify(status, header(&response, "content-type").as_deref(), true)? != ResponseBody::EventStream {
+            return Err(Error::Protocol(format!("the GET stream answered with {}", header(&response, "content-type").unwrap_or_default())));
+        }
+        Ok(Some((BodyReader::new(&response)?, in_flight)))
+    }
+}
