@@ -13,10 +13,10 @@ use crate::protocol::capabilities::{check_server_supports, client_capabilities};
 use crate::protocol::lifecycle::ServerIdentity;
 use crate::protocol::{methods, results};
 use crate::session::lifecycle::{initialize, Offer};
+use super::connect::{connect, Parts, Target};
+use super::custom_transport::is_transport;
 use crate::session::{CallOptions, Session};
-use crate::transport::fetch::Fetch;
-use crate::transport::streamable_http::{ConnectionStatus, StreamableHttp, StreamableHttpConfig};
-use crate::transport::web_runtime::WebRuntime;
+use crate::transport::streamable_http::ConnectionStatus;
 use js_sys::{Function, Promise};
 use serde_json::{json, Value};
 use futures::future::{FutureExt, LocalBoxFuture, Shared};
@@ -63,7 +63,8 @@ impl std::fmt::Debug for McpClient {
 
 pub(super) struct ClientState {
     pub session: Session,
-    pub transport: Rc<StreamableHttp>,
+    /// `"streamable-http"`, `"sse"` or `"custom"`.
+    pub transport_kind: &'static str,
     /// What `initialize` said; replaced when an expired session is renewed.
     pub identity: RefCell<ServerIdentity>,
     /// What the client offered, to offer it again on renewal.
@@ -157,13 +158,13 @@ impl ClientState {
                 let me = self.me.clone();
                 let renewal = async move {
                     let Some(state) = me.upgrade() else { return Err(Error::Closed) };
-                    let previous = state.transport.session_id();
+                    let previous = state.session.transport().session_id();
                     state.session.transport().reset_session();
                     let renewed = initialize(&state.session, &state.offer, CallOptions::default()).await;
                     state.renewal.borrow_mut().take();
                     let identity = renewed?;
                     *state.identity.borrow_mut() = identity;
-                    state.events.dispatch_session_renewed(previous.as_deref(), state.transport.session_id().as_deref());
+                    state.events.dispatch_session_renewed(previous.as_deref(), state.session.transport().session_id().as_deref());
                     Ok(())
                 }
                 .boxed_local()
@@ -214,17 +215,17 @@ impl McpClient {
     /// revision this client does not speak.
     /// @throws {McpError} when the server refuses `initialize`.
     pub async fn connect(
-        #[wasm_bindgen(unchecked_param_type = "string | URL")] url: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string | URL | McpTransport")] target: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "McpClientOptions")] options: JsValue,
     ) -> Result<McpClient, JsValue> {
         let fail = |e: Error| to_js_error(&e);
-        let url = endpoint_url(&url).map_err(fail)?;
+        let target = if is_transport(&target) { Target::Custom(target) } else { Target::Url(endpoint_url(&target).map_err(fail)?) };
         let options = connect_options(&options).map_err(fail)?;
         if let Some(signal) = options.signal.as_ref().filter(|s| s.aborted()) {
             return Err(signal.reason());
         }
         let events = Rc::new(Events::default());
-        let handlers = JsHandlers::from_js(&options.handlers, Rc::downgrade(&events)).map_err(fail)?;
+        let handlers = Rc::new(JsHandlers::from_js(&options.handlers, Rc::downgrade(&events)).map_err(fail)?);
         let watchers = ListWatchers::from_js(&options.list_changed).map_err(fail)?;
         let capabilities = client_capabilities(handlers.present(), options.capabilities.as_ref());
         // The status listener needs the client state, which exists only after the handshake.
@@ -245,39 +246,30 @@ impl McpClient {
                 }
             }) as Rc<dyn Fn(ConnectionStatus)>
         };
-        let config = StreamableHttpConfig {
-            url,
-            fetch: Fetch::new(options.fetch.clone()),
-            headers: options.headers.clone(),
-            on_status: Some(on_status),
-        };
-        let (session, transport) = Session::new(Rc::new(WebRuntime), options.timeout_ms, |sink| {
-            Rc::new(StreamableHttp::new(config, sink))
-        });
-        session.set_handler(Some(Rc::new(handlers)));
         let listener_events = Rc::downgrade(&events);
-        session.set_notification_listener(Some(Rc::new(move |method: &str, params: Option<&Value>| {
+        let listener = Rc::new(move |method: &str, params: Option<&Value>| {
             if let Some(events) = listener_events.upgrade() {
                 events.notify(method, params);
             }
-        })));
-        let offer = Offer { protocol_version: options.protocol_version, capabilities, client_info: options.client_info };
-        let call = CallOptions { cancel: options.signal.as_ref().map(aborted), ..CallOptions::default() };
-        let identity = match initialize(&session, &offer, call).await {
-            Ok(identity) => identity,
-            Err(error) => {
-                session.close().await;
-                return Err(match error {
-                    Error::Cancelled { .. } => abort_reason(options.signal.as_ref()),
-                    other => fail(other),
-                });
-            }
+        });
+        let signal = options.signal.clone();
+        let parts = Parts {
+            handlers,
+            listener,
+            on_status,
+            offer: Offer { protocol_version: options.protocol_version, capabilities, client_info: options.client_info.clone() },
+            cancel: signal.clone().map(|s| Rc::new(move || aborted(&s)) as Rc<dyn Fn() -> futures::future::LocalBoxFuture<'static, String>>),
+        };
+        let connected = match connect(target, &options, &parts).await {
+            Ok(connected) => connected,
+            Err(Error::Cancelled { .. }) => return Err(abort_reason(signal.as_ref())),
+            Err(other) => return Err(fail(other)),
         };
         let state = Rc::new_cyclic(|me| ClientState {
-            session,
-            transport,
-            identity: RefCell::new(identity),
-            offer,
+            session: connected.session,
+            transport_kind: connected.kind,
+            identity: RefCell::new(connected.identity),
+            offer: parts.offer,
             renewal: RefCell::default(),
             me: me.clone(),
             events,
@@ -288,6 +280,14 @@ impl McpClient {
         *state_slot.borrow_mut() = Rc::downgrade(&state);
         watchers.attach(&state);
         Ok(McpClient { state })
+    }
+
+    /// Which transport carries the connection: `"streamable-http"`, `"sse"`
+    /// (HTTP+SSE, 2024-11-05) or `"custom"`. Pass it back as the
+    /// `transport` option to skip the probe next time.
+    #[wasm_bindgen(getter, unchecked_return_type = "\"streamable-http\" | \"sse\" | \"custom\"")]
+    pub fn transport(&self) -> String {
+        self.state.transport_kind.to_owned()
     }
 
     /// The server's `serverInfo`: its name, version and optional title.
@@ -311,7 +311,7 @@ impl McpClient {
     /// The `Mcp-Session-Id` the server issued, or `undefined` for a stateless server.
     #[wasm_bindgen(getter, js_name = sessionId)]
     pub fn session_id(&self) -> Option<String> {
-        self.state.transport.session_id()
+        self.state.session.transport().session_id()
     }
 
     /// The server's `instructions` for the model, if it sent any.

@@ -12,7 +12,9 @@
 
 pub mod abort;
 pub mod client;
+pub mod connect;
 pub mod convert;
+pub mod custom_transport;
 pub mod error;
 pub mod events;
 mod features;

@@ -6,6 +6,8 @@ use super::convert::from_js;
 use crate::error::Error;
 use crate::protocol::version;
 use crate::session::DEFAULT_TIMEOUT_MS;
+use super::connect::Choice;
+use crate::transport::legacy_sse::SseReader;
 use crate::transport::streamable_http::HeaderSource;
 use js_sys::{Function, Reflect};
 use serde_json::{json, Value};
@@ -37,6 +39,10 @@ pub struct ConnectOptions {
     pub validate_output: bool,
     /// `listChanged`: auto-refresh configuration (read by `list_changed`).
     pub list_changed: JsValue,
+    /// `transport`: `"auto"` (default), `"streamable-http"` or `"sse"`.
+    pub transport: Choice,
+    /// `sseReader`: force `"eventsource"` or `"fetch"` for HTTP+SSE.
+    pub sse_reader: Option<SseReader>,
 }
 
 /// Options of a single request.
@@ -173,6 +179,19 @@ pub fn connect_options(value: &JsValue) -> Result<ConnectOptions, Error> {
         strict: boolean(&object, "strictCapabilities", true)?,
         validate_output: boolean(&object, "validateToolOutput", true)?,
         list_changed: field(&object, "listChanged").unwrap_or(JsValue::UNDEFINED),
+        transport: match field(&object, "transport").map(|t| t.as_string()) {
+            None => Choice::Auto,
+            Some(Some(t)) if t == "auto" => Choice::Auto,
+            Some(Some(t)) if t == "streamable-http" => Choice::StreamableHttp,
+            Some(Some(t)) if t == "sse" => Choice::Sse,
+            Some(_) => return Err(invalid("transport must be \"auto\", \"streamable-http\" or \"sse\"")),
+        },
+        sse_reader: match field(&object, "sseReader").map(|r| r.as_string()) {
+            None => None,
+            Some(Some(r)) if r == "eventsource" => Some(SseReader::EventSource),
+            Some(Some(r)) if r == "fetch" => Some(SseReader::Fetch),
+            Some(_) => return Err(invalid("sseReader must be \"eventsource\" or \"fetch\"")),
+        },
     })
 }
 

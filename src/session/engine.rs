@@ -279,6 +279,12 @@ impl Inner {
             }
             Inbound::Message(Message::Request { id, method, params }) => self.answer(id, &method, params),
             Inbound::RequestFailed { id, error } => self.settle(&id, Err(error)),
+            Inbound::ConnectionLost(error) => {
+                let pending = std::mem::take(&mut self.state.borrow_mut().pending);
+                for waiter in pending.into_values() {
+                    let _ = waiter.send(Err(error.clone()));
+                }
+            }
         }
     }
 

@@ -16,6 +16,9 @@ pub enum Inbound {
         /// Why.
         error: Error,
     },
+    /// The one channel every response arrives on broke (the HTTP+SSE event
+    /// stream, a user transport): no pending request can be answered now.
+    ConnectionLost(Error),
 }
 
 /// Where a transport delivers what it receives. Called synchronously, in order.
@@ -33,6 +36,10 @@ pub trait Transport {
     /// Streamable HTTP GET stream). Called once the session is initialized;
     /// transports without such a channel do nothing.
     fn listen(&self) {}
+    /// The server-issued session id, for transports that have one.
+    fn session_id(&self) -> Option<String> {
+        None
+    }
     /// Forgets the server-side session (after it expired), so that the next
     /// `initialize` starts a new one. Aborts the transport's open streams.
     fn reset_session(&self) {}

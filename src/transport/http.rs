@@ -3,7 +3,6 @@
 //! failure becomes. The wasm transport applies them; native tests check them.
 
 use crate::error::Error;
-use crate::protocol::jsonrpc::{decode_value, Message};
 
 /// `Accept` on every POST: the spec requires both types.
 pub const ACCEPT_POST: &str = "application/json, text/event-stream";
@@ -57,10 +56,11 @@ pub fn status_error(status: u16, status_text: &str, body: &str, sent_session_id:
     if status == 404 && sent_session_id {
         return Error::SessionExpired { status };
     }
-    let explained = serde_json::from_str(body).ok().and_then(|v| match decode_value(v) {
-        Ok(Message::Response { outcome: Err(e), .. }) => Some(e.message),
-        _ => None,
-    });
+    // Servers explain refusals with a JSON-RPC error body, not always a
+    // well-formed response (server-everything leaves out `id`).
+    let explained = serde_json::from_str::<serde_json::Value>(body)
+        .ok()
+        .and_then(|v| v.get("error")?.get("message")?.as_str().map(str::to_owned));
     // The spec says an ended session gets 404, but the TypeScript SDK's
     // servers (server-everything among them) answer 400 with a JSON-RPC error
     // such as "Bad Request: No valid session ID provided". A 400 to a request
@@ -130,7 +130,7 @@ mod tests {
         }
         assert!(matches!(status_error(404, "Not Found", "", true), Error::SessionExpired { status: 404 }));
         // The 400 heuristic: only with a session id sent and an error that names the session.
-        let expired = r#"{"jsonrpc":"2.0","error":{"code":-32000,"message":"Bad Request: No valid session ID provided"},"id":null}"#;
+        let expired = r#"{"jsonrpc":"2.0","error":{"code":-32000,"message":"Bad Request: No valid session ID provided"}}"#;
         assert!(matches!(status_error(400, "Bad Request", expired, true), Error::SessionExpired { status: 400 }));
         let other = r#"{"jsonrpc":"2.0","error":{"code":-32600,"message":"Bad Request: invalid JSON"},"id":null}"#;
         assert!(matches!(status_error(400, "Bad Request", other, true), Error::Http { status: 400, .. }));

@@ -41,6 +41,18 @@ export interface McpClientOptions {
    * `outputSchema` (from the last `listTools`). Default: `true`.
    */
   validateToolOutput?: boolean;
+  /**
+   * Which transport to use. `"auto"` (default) tries Streamable HTTP and falls
+   * back to HTTP+SSE (2024-11-05) only when the server answers 400, 404 or 405.
+   * Pass a previous `client.transport` to skip the probe.
+   */
+  transport?: "auto" | "streamable-http" | "sse";
+  /**
+   * How to read an HTTP+SSE stream: the platform's `EventSource` (browsers,
+   * no custom headers) or `fetch`. Default: `EventSource` in browsers when
+   * neither `headers` nor `fetch` is set, else `fetch`.
+   */
+  sseReader?: "eventsource" | "fetch";
   /** Re-list tools, prompts or resources automatically when the server says they changed. */
   listChanged?: {
     tools?: ListChangedOptions<Tool>;
@@ -245,4 +257,25 @@ export interface TaskCallOptions extends RequestOptions {
   pollInterval?: number;
   /** Called with the task on creation and after every poll. */
   ontaskstatus?: (task: Task) => void;
+}
+
+/**
+ * A transport written in JS, passed to {@link McpClient.connect} instead of a
+ * URL: a Web Worker, an iframe's `postMessage`, a `MessageChannel`, a
+ * WebSocket. The same shape as the TypeScript SDK's `Transport`. The client
+ * assigns `onmessage`, `onclose` and `onerror`, then calls `start()`.
+ */
+export interface McpTransport {
+  /** Starts delivering messages to `onmessage`. */
+  start?(): void | Promise<void>;
+  /** Sends one JSON-RPC message to the server. */
+  send(message: JSONRPCMessage): void | Promise<void>;
+  /** Closes the connection. */
+  close?(): void | Promise<void>;
+  /** Set by the client: call it with each message from the server. */
+  onmessage?: (message: JSONRPCMessage) => void;
+  /** Set by the client: call it when the connection ends. */
+  onclose?: () => void;
+  /** Set by the client. */
+  onerror?: (error: unknown) => void;
 }

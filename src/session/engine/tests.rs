@@ -264,3 +264,16 @@ fn closing_cancels_server_requests_in_flight() {
     assert_eq!(*handler.cancellations.borrow(), ["the client closed"]);
     assert!(h.transport.sent.borrow().is_empty());
 }
+
+#[test]
+fn a_lost_connection_fails_every_pending_request() {
+    let mut h = harness();
+    let first = h.start("tools/call", CallOptions::default());
+    let second = h.start("tools/list", CallOptions::default());
+    (h.sink)(Inbound::ConnectionLost(Error::Network { message: "the SSE stream closed".into() }));
+    h.pool.run_until_stalled();
+    for call in [first, second] {
+        assert!(matches!(call.borrow().as_ref().unwrap(), Err(Error::Network { .. })));
+    }
+    assert!(!h.session.is_closed(), "the session decides; the transport only reports");
+}

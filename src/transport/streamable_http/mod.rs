@@ -39,7 +39,8 @@ pub enum HeaderSource {
 }
 
 impl HeaderSource {
-    async fn resolve(&self) -> Result<JsValue, Error> {
+    /// The headers to send now: calls the function, if that is what was given.
+    pub(crate) async fn resolve(&self) -> Result<JsValue, Error> {
         match self {
             Self::None => Ok(JsValue::UNDEFINED),
             Self::Fixed(value) => Ok(value.clone()),
@@ -144,10 +145,6 @@ impl StreamableHttp {
         Self { inner: Rc::new(inner) }
     }
 
-    /// The `Mcp-Session-Id` the server issued, if any.
-    pub fn session_id(&self) -> Option<String> {
-        self.inner.session_id.borrow().clone()
-    }
 }
 
 impl Drop for StreamableHttp {
@@ -167,6 +164,10 @@ impl Transport for StreamableHttp {
 
     fn listen(&self) {
         wasm_bindgen_futures::spawn_local(self.inner.clone().follow(None, Purpose::Listen));
+    }
+
+    fn session_id(&self) -> Option<String> {
+        self.inner.session_id.borrow().clone()
     }
 
     fn reset_session(&self) {

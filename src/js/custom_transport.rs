@@ -1,0 +1,111 @@
+//! A transport written in JS: any object with `send(message)` (and optionally
+//! `start()`, `close()`), to which the client assigns `onmessage`, `onclose`
+//! and `onerror`, the shape of the TypeScript SDK's `Transport`. It carries
+//! MCP over whatever the page has: a Web Worker, an iframe's `postMessage`, a
+//! `MessageChannel`, a WebSocket.
+
+use super::convert::{from_js, to_js};
+use crate::error::Error;
+use crate::protocol::jsonrpc::{decode_value, Message};
+use crate::session::{Inbound, InboundSink, Transport};
+use crate::transport::fetch::js_message;
+use futures::future::LocalBoxFuture;
+use js_sys::{Function, Promise, Reflect};
+use std::cell::Cell;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+/// Whether `value` looks like a transport object.
+pub fn is_transport(value: &JsValue) -> bool {
+    value.is_object() && Reflect::get(value, &"send".into()).is_ok_and(|s| s.is_function())
+}
+
+/// The user's transport object, adapted.
+pub struct JsTransport {
+    target: JsValue,
+    closed: Rc<Cell<bool>>,
+    _callbacks: [Closure<dyn FnMut(JsValue)>; 3],
+}
+
+impl std::fmt::Debug for JsTransport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("JsTransport").field("closed", &self.closed.get()).finish()
+    }
+}
+
+/// Calls `target[name](...args)` if it is a function and awaits what it returns.
+async fn call_optional(target: &JsValue, name: &str, args: &[JsValue]) -> Result<(), Error> {
+    let Ok(method) = Reflect::get(target, &name.into()) else { return Ok(()) };
+    let Some(method) = method.dyn_ref::<Function>() else { return Ok(()) };
+    let failed = |e: JsValue| Error::Network { message: format!("the transport's {name}() failed: {}", js_message(&e)) };
+    let returned = match args {
+        [] => method.call0(target),
+        [one] => method.call1(target, one),
+        _ => method.apply(target, &args.iter().collect()),
+    }
+    .map_err(failed)?;
+    JsFuture::from(Promise::resolve(&returned)).await.map(|_| ()).map_err(failed)
+}
+
+impl JsTransport {
+    /// Wires the object's callbacks to `sink`.
+    pub fn new(target: JsValue, sink: InboundSink) -> Self {
+        let closed = Rc::new(Cell::new(false));
+        let on_message = {
+            let sink = sink.clone();
+            Closure::<dyn FnMut(JsValue)>::new(move |message: JsValue| {
+                // A message that is not JSON-RPC cannot be tied to a request; it is dropped.
+                if let Ok(message) = from_js(&message, "message").map_err(drop).and_then(|v| decode_value(v).map_err(drop)) {
+                    sink(Inbound::Message(message));
+                }
+            })
+        };
+        let on_close = {
+            let (sink, closed) = (sink.clone(), closed.clone());
+            Closure::<dyn FnMut(JsValue)>::new(move |_| {
+                if !closed.replace(true) {
+                    sink(Inbound::ConnectionLost(Error::Network { message: "the transport closed".into() }));
+                }
+            })
+        };
+        let on_error = Closure::<dyn FnMut(JsValue)>::new(|_| {});
+        for (name, callback) in [("onmessage", &on_message), ("onclose", &on_close), ("onerror", &on_error)] {
+            let _ = Reflect::set(&target, &name.into(), callback.as_ref().unchecked_ref());
+        }
+        Self { target, closed, _callbacks: [on_message, on_close, on_error] }
+    }
+
+    /// Calls the object's `start()`, if it has one.
+    ///
+    /// # Errors
+    /// [`Error::Network`] if `start()` throws or rejects.
+    pub async fn start(&self) -> Result<(), Error> {
+        call_optional(&self.target, "start", &[]).await
+    }
+}
+
+impl Transport for JsTransport {
+    fn send(&self, message: Message) -> LocalBoxFuture<'static, Result<(), Error>> {
+        let (target, closed) = (self.target.clone(), self.closed.clone());
+        Box::pin(async move {
+            if closed.get() {
+                return Err(Error::Closed);
+            }
+            let message = to_js(&message.to_value())?;
+            call_optional(&target, "send", &[message]).await
+        })
+    }
+
+    fn set_protocol_version(&self, _: &'static str) {}
+
+    fn close(&self) -> LocalBoxFuture<'static, ()> {
+        let (target, closed) = (self.target.clone(), self.closed.clone());
+        Box::pin(async move {
+            if !closed.replace(true) {
+                let _ = call_optional(&target, "close", &[]).await;
+            }
+        })
+    }
+}

@@ -1,0 +1,313 @@
+//! The HTTP+SSE transport of revision 2024-11-05: a GET opens an event stream
+//! whose first event, `endpoint`, names the URL to POST messages to; every
+//! server message, responses included, arrives on the stream.
+//!
+//! The stream is read by the platform's `EventSource` in browsers when no
+//! custom header or `fetch` is needed (it cannot send headers), and by our
+//! own SSE parser over `fetch` otherwise: Workers, Node, or with `headers`.
+//! web-sys's `EventSource` is used directly rather than gloo-net's wrapper,
+//! which would add a dependency for three listeners.
+
+use super::fetch::{js_message, read_text, AbortOnDrop, BodyReader, Fetch, HttpRequest};
+use super::http::status_error;
+use super::sse::SseParser;
+use super::streamable_http::HeaderSource;
+use super::web_runtime::WebRuntime;
+use crate::error::Error;
+use crate::protocol::jsonrpc::{decode, Message};
+use crate::protocol::version;
+use crate::session::{Inbound, InboundSink, Runtime, Transport};
+use futures::channel::oneshot;
+use futures::future::{self, Either, LocalBoxFuture};
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{EventSource, Headers, MessageEvent, Url};
+
+/// Which reader follows the event stream.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SseReader {
+    /// The platform's `EventSource` (browsers; no custom headers).
+    EventSource,
+    /// `fetch` and this crate's SSE parser.
+    Fetch,
+}
+
+/// Where and how to reach the server.
+#[derive(Debug)]
+pub struct LegacySseConfig {
+    /// The SSE endpoint (e.g. `…/sse`).
+    pub url: String,
+    /// The `fetch` to use.
+    pub fetch: Fetch,
+    /// Extra headers (the fetch reader and POSTs only).
+    pub headers: HeaderSource,
+    /// Which reader to use.
+    pub reader: SseReader,
+}
+
+/// The transport. Dropping it closes the event stream.
+#[derive(Debug)]
+pub struct LegacySse {
+    inner: Rc<Inner>,
+}
+
+/// What keeps the event stream open; dropping it closes the stream. The
+/// fields are never read: holding them is the point.
+#[allow(dead_code)]
+enum Stream {
+    Fetch(AbortOnDrop),
+    EventSource(EventSourceGuard),
+}
+
+struct EventSourceGuard {
+    source: EventSource,
+    _listeners: Vec<(&'static str, Closure<dyn FnMut(web_sys::Event)>)>,
+}
+
+impl Drop for EventSourceGuard {
+    fn drop(&mut self) {
+        for (kind, listener) in &self._listeners {
+            let _ = self.source.remove_event_listener_with_callback(kind, listener.as_ref().unchecked_ref());
+        }
+        self.source.close();
+    }
+}
+
+struct Inner {
+    config: LegacySseConfig,
+    sink: InboundSink,
+    endpoint: RefCell<Option<String>>,
+    /// Resolved once with the endpoint, or with why there is none.
+    endpoint_waiter: RefCell<Option<oneshot::Sender<Result<String, Error>>>>,
+    stream: RefCell<Option<Stream>>,
+    /// Why the stream broke, for every later send.
+    broken: RefCell<Option<Error>>,
+    closed: Cell<bool>,
+}
+
+impl std::fmt::Debug for Inner {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LegacySse").field("url", &self.config.url).field("endpoint", &self.endpoint.borrow()).finish()
+    }
+}
+
+impl LegacySse {
+    /// A transport that delivers what it receives to `sink`; call [`LegacySse::open`] before sending.
+    pub fn new(config: LegacySseConfig, sink: InboundSink) -> Self {
+        let inner = Inner {
+            config,
+            sink,
+            endpoint: RefCell::new(None),
+            endpoint_waiter: RefCell::new(None),
+            stream: RefCell::new(None),
+            broken: RefCell::new(None),
+            closed: Cell::new(false),
+        };
+        Self { inner: Rc::new(inner) }
+    }
+
+    /// Opens the event stream and waits for its `endpoint` event.
+    ///
+    /// # Errors
+    /// [`Error::Network`] or [`Error::Http`] if the stream cannot be opened;
+    /// [`Error::Protocol`] if no valid same-origin endpoint arrives within
+    /// `timeout_ms`.
+    pub async fn open(&self, timeout_ms: u32) -> Result<(), Error> {
+        let (tx, rx) = oneshot::channel();
+        *self.inner.endpoint_waiter.borrow_mut() = Some(tx);
+        match self.inner.config.reader {
+            SseReader::EventSource => self.inner.start_event_source()?,
+            SseReader::Fetch => {
+                let controller = AbortOnDrop::new()?;
+                let signal = controller.signal();
+                *self.inner.stream.borrow_mut() = Some(Stream::Fetch(controller));
+                wasm_bindgen_futures::spawn_local(self.inner.clone().read_with_fetch(signal));
+            }
+        }
+        let endpoint = match future::select(rx, WebRuntime.sleep(timeout_ms)).await {
+            Either::Left((Ok(outcome), _)) => outcome?,
+            Either::Left((Err(_), _)) => return Err(Error::Closed),
+            Either::Right(_) => {
+                return Err(Error::Protocol(format!("the SSE stream sent no endpoint event within {timeout_ms} ms")))
+            }
+        };
+        *self.inner.endpoint.borrow_mut() = Some(endpoint);
+        Ok(())
+    }
+}
+
+impl Drop for LegacySse {
+    fn drop(&mut self) {
+        self.inner.stream.borrow_mut().take();
+    }
+}
+
+impl Transport for LegacySse {
+    fn send(&self, message: Message) -> LocalBoxFuture<'static, Result<(), Error>> {
+        Box::pin(self.inner.clone().post(message))
+    }
+
+    fn set_protocol_version(&self, _: &'static str) {}
+
+    fn close(&self) -> LocalBoxFuture<'static, ()> {
+        self.inner.closed.set(true);
+        self.inner.stream.borrow_mut().take();
+        Box::pin(future::ready(()))
+    }
+}
+
+impl Inner {
+    async fn post(self: Rc<Self>, message: Message) -> Result<(), Error> {
+        if self.closed.get() {
+            return Err(Error::Closed);
+        }
+        if let Some(error) = self.broken.borrow().clone() {
+            return Err(error);
+        }
+        let endpoint = self.endpoint.borrow().clone().ok_or_else(|| Error::Protocol("no endpoint yet".into()))?;
+        let headers = self.headers("application/json, text/event-stream").await?;
+        let _ = headers.set("content-type", "application/json");
+        let controller = AbortOnDrop::new()?;
+        let body = message.to_json();
+        let request = HttpRequest { method: "POST", url: &endpoint, headers, body: Some(&body), signal: &controller.signal() };
+        let response = self.config.fetch.send(request).await?;
+        let status = response.status();
+        if !(200..300).contains(&status) {
+            let text = read_text(&response).await.unwrap_or_default();
+            return Err(status_error(status, &response.status_text(), &text, false));
+        }
+        // The answer comes on the event stream; the POST's body ("Accepted") says nothing.
+        Ok(())
+    }
+
+    async fn headers(&self, accept: &str) -> Result<Headers, Error> {
+        let user = self.config.headers.resolve().await?;
+        let invalid = |e: JsValue| Error::InvalidArgument(format!("invalid headers: {}", js_message(&e)));
+        let headers = if user.is_undefined() || user.is_null() {
+            Headers::new().map_err(invalid)?
+        } else {
+            Headers::new_with_str_sequence_sequence(&user).map_err(invalid)?
+        };
+        headers.set("accept", accept).map_err(invalid)?;
+        Ok(headers)
+    }
+
+    /// Handles one event from either reader.
+    fn on_event(&self, kind: &str, data: &str) {
+        match kind {
+            "endpoint" if self.endpoint.borrow().is_none() => {
+                let resolved = resolve_endpoint(&self.config.url, data.trim());
+                if let Some(waiter) = self.endpoint_waiter.borrow_mut().take() {
+                    let _ = waiter.send(resolved);
+                }
+            }
+            "message" if !data.is_empty() => {
+                // A message that does not decode cannot be tied to a request;
+                // the request it answered ends in its timeout.
+                if let Ok(messages) = decode(data, version::allows_batches(None)) {
+                    for message in messages {
+                        (self.sink)(Inbound::Message(message));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The stream ended or failed: nothing more can arrive.
+    fn on_broken(&self, error: Error) {
+        if let Some(waiter) = self.endpoint_waiter.borrow_mut().take() {
+            let _ = waiter.send(Err(error));
+            return;
+        }
+        if self.closed.get() {
+            return;
+        }
+        *self.broken.borrow_mut() = Some(error.clone());
+        (self.sink)(Inbound::ConnectionLost(error));
+    }
+
+    async fn read_with_fetch(self: Rc<Self>, signal: web_sys::AbortSignal) {
+        let opened = async {
+            let headers = self.headers("text/event-stream").await?;
+            let request = HttpRequest { method: "GET", url: &self.config.url, headers, body: None, signal: &signal };
+            let response = self.config.fetch.send(request).await?;
+            if !(200..300).contains(&response.status()) {
+                let text = read_text(&response).await.unwrap_or_default();
+                return Err(status_error(response.status(), &response.status_text(), &text, false));
+            }
+            BodyReader::new(&response)
+        };
+        let mut reader = match opened.await {
+            Ok(reader) => reader,
+            Err(error) => return self.on_broken(error),
+        };
+        let mut parser = SseParser::default();
+        let mut events = Vec::new();
+        let ended = loop {
+            match reader.next().await {
+                Ok(Some(chunk)) => {
+                    if let Err(error) = parser.push(&chunk, &mut events) {
+                        break Error::Protocol(error.to_string());
+                    }
+                    for event in events.drain(..) {
+                        self.on_event(&event.event, &event.data);
+                    }
+                }
+                Ok(None) => break Error::Network { message: "the SSE stream closed".into() },
+                Err(error) => break error,
+            }
+        };
+        self.on_broken(ended);
+    }
+
+    fn start_event_source(self: &Rc<Self>) -> Result<(), Error> {
+        let source = EventSource::new(&self.config.url)
+            .map_err(|e| Error::InvalidArgument(format!("EventSource refused the URL: {}", js_message(&e))))?;
+        let mut listeners = Vec::new();
+        for kind in ["endpoint", "message"] {
+            let weak = Rc::downgrade(self);
+            let listener = Closure::<dyn FnMut(web_sys::Event)>::new(move |event: web_sys::Event| {
+                let data = event.dyn_ref::<MessageEvent>().and_then(|m| m.data().as_string()).unwrap_or_default();
+                if let Some(inner) = weak.upgrade() {
+                    inner.on_event(kind, &data);
+                }
+            });
+            let _ = source.add_event_listener_with_callback(kind, listener.as_ref().unchecked_ref());
+            listeners.push((kind, listener));
+        }
+        let weak = Rc::downgrade(self);
+        let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| {
+            // EventSource would reconnect by itself, but a reconnection is a
+            // new server session with a new endpoint: end here instead.
+            if let Some(inner) = weak.upgrade() {
+                inner.stream.borrow_mut().take();
+                inner.on_broken(Error::Network {
+                    message: "the SSE stream failed (EventSource reports no reason: network, HTTP status or CORS)".into(),
+                });
+            }
+        });
+        let _ = source.add_event_listener_with_callback("error", on_error.as_ref().unchecked_ref());
+        listeners.push(("error", on_error));
+        *self.stream.borrow_mut() = Some(Stream::EventSource(EventSourceGuard { source, _listeners: listeners }));
+        Ok(())
+    }
+}
+
+/// Resolves the `endpoint` event's URI against the SSE URL and refuses one on
+/// another origin: the endpoint must not send our messages elsewhere.
+fn resolve_endpoint(sse_url: &str, endpoint: &str) -> Result<String, Error> {
+    let resolved = Url::new_with_base(endpoint, sse_url)
+        .map_err(|_| Error::Protocol(format!("the endpoint event {endpoint:?} is not a URL")))?;
+    let base = Url::new(sse_url).map_err(|_| Error::InvalidArgument(format!("{sse_url:?} is not a URL")))?;
+    if resolved.origin() != base.origin() {
+        return Err(Error::Protocol(format!(
+            "the endpoint {} is on another origin than the SSE stream ({}); refusing to send messages there",
+            resolved.href(),
+            base.origin()
+        )));
+    }
+    Ok(resolved.href())
+}
