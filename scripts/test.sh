@@ -13,6 +13,7 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh || exit 1
 
 export MCP_TEST_URL=${MCP_TEST_URL:-http://127.0.0.1:38011/mcp}
+export MCP_SSE_TEST_URL=${MCP_SSE_TEST_URL:-http://127.0.0.1:38012/sse}
 export CHROMEDRIVER=${CHROMEDRIVER:-/usr/bin/chromedriver}
 # Node 20 for the package's own tests; conformance picks Node 22 itself.
 NODE=$(command -v node)

@@ -135,16 +135,31 @@ impl ClientState {
             reset_timeout_on_progress: options.reset_timeout_on_progress,
             max_total_timeout_ms: options.max_total_timeout_ms,
         };
+        self.wait_for_renewal().await;
+        let session_used = self.session.transport().session_id();
         let mut outcome = self.session.request(method, params.clone(), call()).await;
         if let Err(Error::SessionExpired { .. }) = outcome {
-            // The server forgot the session: start a new one and replay once.
-            self.renew_session().await?;
+            // The server forgot the session: start a new one (unless another
+            // request already did) and replay once.
+            if self.session.transport().session_id() == session_used {
+                self.renew_session().await?;
+            } else {
+                self.wait_for_renewal().await;
+            }
             outcome = self.session.request(method, params, call()).await;
         }
         match outcome {
             Ok(result) => Ok(result),
             Err(Error::Cancelled { .. }) => Err(Rejection(abort_reason(options.signal.as_ref()))),
             Err(error) => Err(error.into()),
+        }
+    }
+
+    /// Waits for a renewal in progress, so that no request goes out without a session.
+    async fn wait_for_renewal(&self) {
+        let pending = self.renewal.borrow().clone();
+        if let Some(renewal) = pending {
+            let _ = renewal.await;
         }
     }
 

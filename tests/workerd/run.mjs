@@ -19,7 +19,12 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Miniflare } from "miniflare";
 
-const TARGET = process.env.MCP_TEST_URL || "http://127.0.0.1:38011/mcp";
+// Each peer, with the transport the client must choose for it by itself.
+const TARGETS = [
+  [process.env.MCP_TEST_URL || "http://127.0.0.1:38011/mcp", "streamable-http"],
+  [process.env.MCP_SSE_TEST_URL || "http://127.0.0.1:38012/sse", "sse"],
+];
+const TARGET = TARGETS[0][0];
 const WORKER = fileURLToPath(new URL("./worker.mjs", import.meta.url));
 const WRANGLER = path.join(path.dirname(createRequire(import.meta.url).resolve("wrangler/package.json")), "bin/wrangler.js");
 const COMPAT_DATE = "2025-09-01";
@@ -121,27 +126,35 @@ async function main() {
   });
   await withTimeout(mf.ready, 30_000, "miniflare start");
 
+  const passed = [];
+  for (const [target, transport] of TARGETS) passed.push(await exercise(target, transport));
+  return passed.join("; ");
+}
+
+// One worker request against one peer, checked field by field.
+async function exercise(target, transport) {
   const res = await withTimeout(
-    mf.dispatchFetch(`http://localhost/?target=${encodeURIComponent(TARGET)}`),
+    mf.dispatchFetch(`http://localhost/?target=${encodeURIComponent(target)}`),
     DISPATCH_TIMEOUT_MS, "worker request");
   const body = await res.text();
   let report;
   try { report = JSON.parse(body); } catch { throw new Error(`worker answered ${res.status} with non-JSON: ${body.slice(0, 500)}`); }
-  if (!report.ok) throw new Error(`worker answered ${res.status}: ${JSON.stringify(report.error)}`);
+  if (!report.ok) throw new Error(`${target}: worker answered ${res.status}: ${JSON.stringify(report.error)}`);
 
   const text = (r) => (r?.content ?? []).filter((c) => c.type === "text").map((c) => c.text).join("\n");
   const problems = [];
   if (!report.serverInfo?.name) problems.push("serverInfo.name missing");
   if (typeof report.protocolVersion !== "string" || !report.protocolVersion) problems.push("protocolVersion missing");
+  if (report.transport !== transport) problems.push(`transport ${report.transport}, expected ${transport}`);
   for (const name of ["echo", "get-sum"]) if (!report.tools?.includes(name)) problems.push(`tool list lacks ${name}`);
   if (report.sum?.isError || !/\b5\b/.test(text(report.sum))) problems.push(`get-sum(2,3) gave ${JSON.stringify(report.sum)}`);
   if (report.echo?.isError || !text(report.echo).includes("hello from workerd")) problems.push(`echo gave ${JSON.stringify(report.echo)}`);
   if (report.closed !== true) problems.push("close() did not complete");
-  if (problems.length) throw new Error(`${problems.join("; ")}\nreport: ${JSON.stringify(report)}`);
+  if (problems.length) throw new Error(`${target}: ${problems.join("; ")}\nreport: ${JSON.stringify(report)}`);
 
-  console.log(`server ${report.serverInfo.name} ${report.serverInfo.version ?? ""}, protocol ${report.protocolVersion}, ` +
+  console.log(`${target}: server ${report.serverInfo.name} ${report.serverInfo.version ?? ""}, ${report.transport}, protocol ${report.protocolVersion}, ` +
     `${report.tools.length} tools, get-sum: ${JSON.stringify(text(report.sum))}, echo: ${JSON.stringify(text(report.echo))}`);
-  return `${report.serverInfo.name} via ${TARGET}: listTools, callTool(get-sum, echo), close OK`;
+  return `${report.serverInfo.name} over ${report.transport} via ${target}: listTools, callTool(get-sum, echo), close OK`;
 }
 
 main().then(

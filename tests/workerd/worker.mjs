@@ -1,7 +1,10 @@
 // Workers smoke test for mcp-wasm: a Worker that drives a real MCP server through the
 // package's `workerd` entry (wasm imported as a compiled module + initSync).
 //
-//   GET /?target=<MCP Streamable HTTP URL>  ->  200 JSON report, or 500 JSON {ok:false, error}
+//   GET /?target=<MCP URL>  ->  200 JSON report, or 500 JSON {ok:false, error}
+//
+// The client picks the transport itself: Streamable HTTP, or HTTP+SSE (read
+// over fetch: Workers have no EventSource) for a 2024-11-05 server.
 //
 // Run it with tests/workerd/run.mjs, which bundles this file and asserts on the report.
 import { McpClient } from "mcp-wasm";
@@ -33,6 +36,7 @@ export default {
         serverInfo: client.serverInfo,
         protocolVersion: client.protocolVersion,
         sessionId: client.sessionId,
+        transport: client.transport,
       };
       report.tools = (await client.listAllTools()).map((t) => t.name);
       report.sum = await client.callTool({ name: "get-sum", arguments: { a: 2, b: 3 } });

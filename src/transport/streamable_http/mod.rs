@@ -105,6 +105,10 @@ pub(super) struct Inner {
     in_flight: RefCell<HashMap<u64, AbortController>>,
     next_key: Cell<u64>,
     closed: Cell<bool>,
+    /// Bumped when the session is reset; a GET stream of an older session stops.
+    generation: Cell<u64>,
+    /// The in-flight key of the current GET stream connection.
+    listen_key: Cell<Option<u64>>,
 }
 
 impl std::fmt::Debug for Inner {
@@ -120,7 +124,7 @@ impl std::fmt::Debug for Inner {
 /// Keeps a controller registered while its fetch or stream is alive.
 pub(super) struct InFlight {
     inner: Rc<Inner>,
-    key: u64,
+    pub(super) key: u64,
     pub(super) controller: AbortOnDrop,
 }
 
@@ -141,6 +145,8 @@ impl StreamableHttp {
             in_flight: RefCell::default(),
             next_key: Cell::new(0),
             closed: Cell::new(false),
+            generation: Cell::new(0),
+            listen_key: Cell::new(None),
         };
         Self { inner: Rc::new(inner) }
     }
@@ -171,9 +177,17 @@ impl Transport for StreamableHttp {
     }
 
     fn reset_session(&self) {
-        self.inner.abort_all();
-        *self.inner.session_id.borrow_mut() = None;
-        self.inner.protocol_version.set(None);
+        // Only the GET stream belongs to the old session alone; POSTs in
+        // flight come back "expired" and are replayed by the client.
+        let inner = &self.inner;
+        inner.generation.set(inner.generation.get() + 1);
+        if let Some(key) = inner.listen_key.take() {
+            if let Some(controller) = inner.in_flight.borrow_mut().remove(&key) {
+                controller.abort();
+            }
+        }
+        *inner.session_id.borrow_mut() = None;
+        inner.protocol_version.set(None);
     }
 
     fn close(&self) -> LocalBoxFuture<'static, ()> {

@@ -59,6 +59,7 @@ impl Inner {
     /// client closes.
     pub(crate) async fn follow(self: Rc<Self>, first: Option<(BodyReader, InFlight)>, purpose: Purpose) {
         let mut connection = first;
+        let generation = self.generation.get();
         let mut state = Resumption { last_event_id: None, retry_ms: None, recent: RecentIds::new(RECENT_IDS) };
         if connection.is_none() {
             // The GET stream's first connection: a 405 means the server has none.
@@ -71,6 +72,9 @@ impl Inner {
         let mut problem = None;
         loop {
             if let Some((reader, in_flight)) = connection.take() {
+                if let Purpose::Listen = purpose {
+                    self.listen_key.set(Some(in_flight.key));
+                }
                 let drained = self.drain(reader, &purpose, &mut state).await;
                 drop(in_flight);
                 if drained.answered {
@@ -81,7 +85,8 @@ impl Inner {
                 }
                 problem = drained.problem.or(problem);
             }
-            if self.closed.get() {
+            // A reset session has its own GET stream; this one is done.
+            if self.closed.get() || (matches!(purpose, Purpose::Listen) && self.generation.get() != generation) {
                 return;
             }
             if let Purpose::Response(id) = &purpose {
@@ -99,7 +104,7 @@ impl Inner {
                 self.status(ConnectionStatus::Reconnecting { attempt, delay_ms: delay });
             }
             WebRuntime.sleep(delay).await;
-            if self.closed.get() {
+            if self.closed.get() || self.generation.get() != generation {
                 return;
             }
             match self.open_get(state.last_event_id.as_deref()).await {
