@@ -1,0 +1,72 @@
+// Transports under Node, through the built package: HTTP+SSE over fetch (Node
+// has no EventSource) against server-everything in `sse` mode, and a
+// user-supplied transport carrying MCP over a MessageChannel to a real server
+// from the official TypeScript SDK running in the same process.
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { MessageChannel } from "node:worker_threads";
+import { McpClient } from "mcp-wasm";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
+
+const SSE_URL = process.env.MCP_SSE_TEST_URL ?? "http://127.0.0.1:38012/sse";
+const LIMIT = { timeout: 20_000 };
+const textOf = (r) => r.content.filter((c) => c.type === "text").map((c) => c.text).join("\n");
+
+describe("HTTP+SSE (2024-11-05) under Node", () => {
+  test("auto falls back to SSE and reads it over fetch", LIMIT, async () => {
+    const client = await McpClient.connect(SSE_URL, { timeout: 10_000 });
+    try {
+      assert.equal(client.transport, "sse");
+      assert.equal(client.sessionId, undefined, "HTTP+SSE has no Mcp-Session-Id");
+      const result = await client.callTool({ name: "get-sum", arguments: { a: 1, b: 2 } });
+      assert.match(textOf(result), /\b3\b/);
+      const updates = [];
+      await client.callTool({ name: "trigger-long-running-operation", arguments: { duration: 0.5, steps: 2 } },
+        { onprogress: (p) => updates.push(p.progress) });
+      assert.deepEqual(updates, [1, 2], "progress arrives on the event stream");
+    } finally {
+      await client.close();
+    }
+  });
+
+  test("forcing EventSource where there is none is a clear error", LIMIT, async () => {
+    await assert.rejects(McpClient.connect(SSE_URL, { transport: "sse", sseReader: "eventsource" }),
+      (e) => e.name === "McpClientError" && /EventSource/.test(e.message));
+  });
+});
+
+/** Wraps one MessagePort as the SDK's server Transport. */
+function portServerTransport(port) {
+  return {
+    async start() { port.on("message", (m) => this.onmessage?.(m)); },
+    async send(message) { port.postMessage(message); },
+    async close() { port.close(); this.onclose?.(); },
+  };
+}
+
+describe("a user transport", () => {
+  test("carries MCP to an official SDK server over a MessageChannel", LIMIT, async () => {
+    const server = new McpServer({ name: "sdk-over-channel", version: "1.0.0" });
+    server.registerTool("reverse", { inputSchema: { text: z.string() } }, async ({ text }) => ({
+      content: [{ type: "text", text: [...text].reverse().join("") }],
+    }));
+    const { port1, port2 } = new MessageChannel();
+    await server.connect(portServerTransport(port2));
+    const transport = {
+      start() { port1.on("message", (m) => this.onmessage?.(m)); },
+      send(message) { port1.postMessage(message); },
+      close() { port1.close(); },
+    };
+    const client = await McpClient.connect(transport, { timeout: 5_000 });
+    try {
+      assert.equal(client.transport, "custom");
+      assert.equal(client.serverInfo.name, "sdk-over-channel");
+      const result = await client.callTool({ name: "reverse", arguments: { text: "wasm" } });
+      assert.equal(textOf(result), "msaw");
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+});
