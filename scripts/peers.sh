@@ -3,6 +3,8 @@
 #
 #   scripts/peers.sh start    # Streamable HTTP on $MCP_PEER_HTTP_PORT (38011, /mcp)
 #                             # legacy HTTP+SSE on $MCP_PEER_SSE_PORT (38012, /sse + /message)
+#                             # the fault-injecting proxy in front of the first, on
+#                             # $MCP_PEER_FAULT_PORT (38050, /<fault>/mcp; tests/peers/fault-proxy.mjs)
 #   scripts/peers.sh stop
 #   scripts/peers.sh status
 #
@@ -13,34 +15,37 @@ set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 DIR="$ROOT/test-results/peers"
-ENTRY="$ROOT/node_modules/@modelcontextprotocol/server-everything/dist/index.js"
+EVERYTHING="$ROOT/node_modules/@modelcontextprotocol/server-everything/dist/index.js"
+PROXY="$ROOT/tests/peers/fault-proxy.mjs"
 PRELOAD="$ROOT/tests/peers/loopback.mjs"
 # The system Node, even when node_modules/.bin (Node 22) is first on PATH, as under `npm run`.
 NODE_BIN=${PEERS_NODE:-$(type -ap node | grep -vF "$ROOT/node_modules/" | head -n 1)}
 HTTP_PORT=${MCP_PEER_HTTP_PORT:-38011}
 SSE_PORT=${MCP_PEER_SSE_PORT:-38012}
+FAULT_PORT=${MCP_PEER_FAULT_PORT:-38050}
 WAIT_SECS=${PEERS_WAIT_SECS:-15}
 
-# name transport port
-PEERS=("everything-http streamableHttp $HTTP_PORT" "everything-sse sse $SSE_PORT")
+# name entry argument port
+PEERS=("everything-http $EVERYTHING streamableHttp $HTTP_PORT" "everything-sse $EVERYTHING sse $SSE_PORT"
+       "fault-proxy $PROXY proxy $FAULT_PORT")
 
 die() { echo "peers: $*" >&2; exit 1; }
 
-# A recorded PID counts only if it is alive *and* still runs server-everything, so a stale
-# pid file whose number was recycled by an unrelated process is never signalled.
+# A recorded PID counts only if it is alive *and* still runs one of our peer scripts, so a
+# stale pid file whose number was recycled by an unrelated process is never signalled.
 alive() {
   local pid=$1
   [[ -n $pid ]] && kill -0 "$pid" 2>/dev/null &&
-    tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q 'server-everything'
+    tr '\0' ' ' 2>/dev/null <"/proc/$pid/cmdline" | grep -qE 'server-everything|fault-proxy'
 }
 
 # The PID of a peer from this checkout serving `transport` on `port`, found through /proc.
 # Lets start/stop recover peers whose pid file is gone (e.g. test-results/ was wiped).
 find_peer() {
-  local transport=$1 port=$2 p args
+  local entry=$1 transport=$2 port=$3 p args
   for p in /proc/[0-9]*; do
     args=$(tr '\0' '\n' 2>/dev/null <"$p/cmdline") || continue
-    grep -qxF -- "$ENTRY" <<<"$args" && [[ $(tail -n 1 <<<"$args") == "$transport" ]] &&
+    grep -qxF -- "$entry" <<<"$args" && [[ $(tail -n 1 <<<"$args") == "$transport" ]] &&
       tr '\0' '\n' 2>/dev/null <"$p/environ" | grep -qx "PORT=$port" && { echo "${p#/proc/}"; return; }
   done
   return 0
@@ -51,10 +56,10 @@ find_peer() {
 answers() { [[ $(curl -s -o /dev/null -w '%{http_code}' --max-time 2 "http://127.0.0.1:$1/ready-probe") != 000 ]]; }
 
 start_one() {
-  local name=$1 transport=$2 port=$3 pidf="$DIR/$1.pid" log="$DIR/$1.log" pid= oldport=
+  local name=$1 entry=$2 transport=$3 port=$4 pidf="$DIR/$1.pid" log="$DIR/$1.log" pid= oldport=
   [[ -f $pidf ]] && read -r pid oldport <"$pidf"
   if ! alive "$pid"; then
-    pid=$(find_peer "$transport" "$port"); oldport=$port
+    pid=$(find_peer "$entry" "$transport" "$port"); oldport=$port
     [[ -n $pid ]] && echo "$pid $port" >"$pidf"
   fi
   if alive "$pid"; then
@@ -63,9 +68,9 @@ start_one() {
     return
   fi
   answers "$port" && die "port $port is already taken by another process; set MCP_PEER_*_PORT"
-  [[ -f $ENTRY ]] || die "missing $ENTRY (npm dev dependencies not installed?)"
+  [[ -f $entry ]] || die "missing $entry (npm dev dependencies not installed?)"
   # nohup + own log: the peer must outlive this script and not write to the caller's tty.
-  PORT=$port nohup "$NODE_BIN" --import "$PRELOAD" "$ENTRY" "$transport" >"$log" 2>&1 </dev/null &
+  PORT=$port UPSTREAM="http://127.0.0.1:$HTTP_PORT" nohup "$NODE_BIN" --import "$PRELOAD" "$entry" "$transport" >"$log" 2>&1 </dev/null &
   pid=$!
   echo "$pid $port" >"$pidf"
   local deadline=$((SECONDS + WAIT_SECS))
@@ -84,7 +89,7 @@ start_one() {
 stop_one() {
   local name=$1 pidf="$DIR/$1.pid" pid=
   [[ -f $pidf ]] && read -r pid _ <"$pidf"
-  alive "$pid" || pid=$(find_peer "$2" "$3")
+  alive "$pid" || pid=$(find_peer "$2" "$3" "$4")
   if alive "$pid"; then
     kill "$pid"   # no SIGTERM handler in server-everything; default action exits in ~1 s
     for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
@@ -105,8 +110,8 @@ case ${1:-} in
     rc=0
     for p in "${PEERS[@]}"; do
       set -- $p; pid=; [[ -f $DIR/$1.pid ]] && read -r pid _ <"$DIR/$1.pid"
-      alive "$pid" || pid=$(find_peer "$2" "$3")
-      if alive "$pid"; then echo "$1 running (pid $pid, port $3)"; else echo "$1 stopped"; rc=3; fi
+      alive "$pid" || pid=$(find_peer "$2" "$3" "$4")
+      if alive "$pid"; then echo "$1 running (pid $pid, port $4)"; else echo "$1 stopped"; rc=3; fi
     done
     exit $rc ;;
   *) echo "usage: $0 start|stop|status" >&2; exit 2 ;;

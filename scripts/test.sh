@@ -14,6 +14,9 @@ bash scripts/setup.sh || exit 1
 
 export MCP_TEST_URL=${MCP_TEST_URL:-http://127.0.0.1:38011/mcp}
 export MCP_SSE_TEST_URL=${MCP_SSE_TEST_URL:-http://127.0.0.1:38012/sse}
+export MCP_FAULT_PROXY=${MCP_FAULT_PROXY:-http://127.0.0.1:38050}
+# The feature and fault suites hold a browser page for longer than the default 20 s.
+export WASM_BINDGEN_TEST_TIMEOUT=${WASM_BINDGEN_TEST_TIMEOUT:-120}
 export CHROMEDRIVER=${CHROMEDRIVER:-/usr/bin/chromedriver}
 # Node 20 for the package's own tests; conformance picks Node 22 itself.
 NODE=$(command -v node)
@@ -43,6 +46,7 @@ trap 'bash scripts/peers.sh stop >/dev/null 2>&1' EXIT
 
 tier chromium cargo test --no-fail-fast --target wasm32-unknown-unknown
 tier node "$NODE" --test tests/node/
+tier faults "$NODE" tests/faults/run.mjs
 tier types bash -c "node tests/types/extract-readme.mjs && node_modules/.bin/tsc -p tests/types"
 tier workerd "$NODE" tests/workerd/run.mjs
 tier conformance bash tests/conformance/run.sh

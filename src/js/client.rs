@@ -177,7 +177,7 @@ impl ClientState {
                     state.session.transport().reset_session();
                     let renewed = initialize(&state.session, &state.offer, CallOptions::default()).await;
                     state.renewal.borrow_mut().take();
-                    let identity = renewed?;
+                    let identity = renewed.map_err(Error::from)?;
                     *state.identity.borrow_mut() = identity;
                     state.events.dispatch_session_renewed(previous.as_deref(), state.session.transport().session_id().as_deref());
                     Ok(())

@@ -11,7 +11,7 @@ use super::handlers::JsHandlers;
 use super::options::ConnectOptions;
 use crate::error::Error;
 use crate::protocol::lifecycle::ServerIdentity;
-use crate::session::lifecycle::{initialize, Offer};
+use crate::session::lifecycle::{initialize, HandshakeError, Offer, Stage};
 use crate::session::{CallOptions, NotificationListener, Session};
 use crate::transport::fetch::Fetch;
 use crate::transport::legacy_sse::{LegacySse, LegacySseConfig, SseReader};
@@ -72,13 +72,13 @@ fn prepare(parts: &Parts, session: &Session) {
     session.set_notification_listener(Some(parts.listener.clone()));
 }
 
-async fn handshake(session: Session, kind: &'static str, parts: &Parts) -> Result<Connected, Error> {
+async fn handshake(session: Session, kind: &'static str, parts: &Parts) -> Result<Connected, HandshakeError> {
     let call = CallOptions { cancel: parts.cancel.as_ref().map(|c| c()), ..CallOptions::default() };
     match initialize(&session, &parts.offer, call).await {
         Ok(identity) => Ok(Connected { session, kind, identity }),
-        Err(error) => {
+        Err(failure) => {
             session.close().await;
-            Err(error)
+            Err(failure)
         }
     }
 }
@@ -101,7 +101,7 @@ pub async fn connect(target: Target, options: &ConnectOptions, parts: &Parts) ->
                 Session::new(Rc::new(WebRuntime), options.timeout_ms, |sink| Rc::new(JsTransport::new(object, sink)));
             prepare(parts, &session);
             transport.start().await?;
-            return handshake(session, "custom", parts).await;
+            return Ok(handshake(session, "custom", parts).await?);
         }
         Target::Url(url) => url,
     };
@@ -115,8 +115,10 @@ pub async fn connect(target: Target, options: &ConnectOptions, parts: &Parts) ->
         let (session, _) = Session::new(Rc::new(WebRuntime), options.timeout_ms, |sink| Rc::new(StreamableHttp::new(config, sink)));
         prepare(parts, &session);
         match handshake(session, "streamable-http", parts).await {
-            Err(Error::Http { status: 400 | 404 | 405, .. }) if matches!(options.transport, Choice::Auto) => {}
-            other => return other,
+            // Only a refused `initialize` can mean an older server.
+            Err(HandshakeError { stage: Stage::Initialize, error: Error::Http { status: 400 | 404 | 405, .. } })
+                if matches!(options.transport, Choice::Auto) => {}
+            other => return Ok(other?),
         }
     }
     let reader = match options.sse_reader {
@@ -131,5 +133,5 @@ pub async fn connect(target: Target, options: &ConnectOptions, parts: &Parts) ->
     let (session, transport) = Session::new(Rc::new(WebRuntime), options.timeout_ms, |sink| Rc::new(LegacySse::new(config, sink)));
     prepare(parts, &session);
     transport.open(options.timeout_ms).await?;
-    handshake(session, "sse", parts).await
+    Ok(handshake(session, "sse", parts).await?)
 }

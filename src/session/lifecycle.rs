@@ -18,6 +18,31 @@ pub struct Offer {
     pub client_info: Value,
 }
 
+/// Which step of the handshake failed. Only a refused `initialize` itself can
+/// mean "an older server"; a refused `notifications/initialized` cannot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stage {
+    /// The `initialize` request got no answer, or an error.
+    Initialize,
+    /// Everything after it: the answer's checks and `notifications/initialized`.
+    AfterAnswer,
+}
+
+/// A failed handshake and where it failed.
+#[derive(Debug, Clone)]
+pub struct HandshakeError {
+    /// Where.
+    pub stage: Stage,
+    /// What went wrong.
+    pub error: Error,
+}
+
+impl From<HandshakeError> for Error {
+    fn from(failure: HandshakeError) -> Self {
+        failure.error
+    }
+}
+
 /// Runs the handshake. On any failure after the server answered (an
 /// unsupported version, a malformed result) the session is closed, so the
 /// server's session state is released.
@@ -25,23 +50,27 @@ pub struct Offer {
 /// # Errors
 /// [`Error::UnsupportedVersion`] if the server counters with a revision we do
 /// not speak; [`Error::Protocol`] for a malformed result; any request error.
-pub async fn initialize(session: &Session, offer: &Offer, options: CallOptions) -> Result<ServerIdentity, Error> {
+pub async fn initialize(session: &Session, offer: &Offer, options: CallOptions) -> Result<ServerIdentity, HandshakeError> {
     let params = initialize_params(offer.protocol_version, &offer.capabilities, &offer.client_info);
-    let result = session.request(methods::INITIALIZE, Some(params), options).await?;
+    let result = session
+        .request(methods::INITIALIZE, Some(params), options)
+        .await
+        .map_err(|error| HandshakeError { stage: Stage::Initialize, error })?;
+    let after = |error| HandshakeError { stage: Stage::AfterAnswer, error };
     let identity = match accept_initialize_result(result) {
         Ok(identity) => identity,
         Err(refusal) => {
             session.close().await;
-            return Err(match refusal {
+            return Err(after(match refusal {
                 InitializeError::UnsupportedVersion(v) => Error::UnsupportedVersion(v),
                 InitializeError::Malformed(why) => Error::Protocol(why),
-            });
+            }));
         }
     };
     session.transport().set_protocol_version(identity.protocol_version);
     if let Err(error) = session.notify(methods::INITIALIZED, None).await {
         session.close().await;
-        return Err(error);
+        return Err(after(error));
     }
     session.transport().listen();
     Ok(identity)

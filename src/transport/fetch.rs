@@ -41,6 +41,31 @@ pub fn js_message(value: &JsValue) -> String {
         .unwrap_or_else(|| format!("{value:?}"))
 }
 
+/// Whether this runs in a browser page (where CORS applies and a blocked
+/// request surfaces as a bare `TypeError`). Checked on the global object,
+/// never through `window`.
+pub fn in_browser() -> bool {
+    Reflect::get(&js_sys::global(), &JsValue::from_str("document")).is_ok_and(|d| !d.is_undefined())
+}
+
+/// What the network error says in a browser, where CORS failures and
+/// unreachable servers look the same to scripts.
+fn network_error(thrown: &JsValue, url: &str) -> Error {
+    let message = js_message(thrown);
+    let is_type_error = Reflect::get(thrown, &JsValue::from_str("name")).ok().and_then(|n| n.as_string()).as_deref() == Some("TypeError");
+    if !(is_type_error && in_browser()) {
+        return Error::Network { message };
+    }
+    Error::Network {
+        message: format!(
+            "{message}: the browser blocked the request to {url} or could not reach it. If the server is up, it must allow \
+this page's origin with CORS: answer the preflight (OPTIONS) with Access-Control-Allow-Origin, \
+Access-Control-Allow-Methods: GET, POST, DELETE, and Access-Control-Allow-Headers: content-type, accept, \
+mcp-session-id, mcp-protocol-version, last-event-id (and authorization, if sent)"
+        ),
+    }
+}
+
 /// One HTTP request.
 #[derive(Debug)]
 pub struct HttpRequest<'a> {
@@ -88,7 +113,7 @@ impl Fetch {
                 .map(|value| Promise::resolve(&value)),
             None => global_fetch(request.url, &init),
         };
-        let network = |e: JsValue| Error::Network { message: js_message(&e) };
+        let network = |e: JsValue| network_error(&e, request.url);
         let value = JsFuture::from(started.map_err(network)?).await.map_err(network)?;
         // Duck-typed: a polyfilled or cross-realm Response fails `instanceof`.
         let is_response = value.is_object()

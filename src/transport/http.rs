@@ -50,6 +50,40 @@ pub fn classify(status: u16, content_type: Option<&str>, expects_response: bool)
     }
 }
 
+/// What a browser lets the client read of a response, for errors that can
+/// name the CORS setting at fault.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Readable {
+    /// Whether a `WWW-Authenticate` header was readable.
+    pub www_authenticate: bool,
+    /// Whether this was a request after `initialize` sent without a session
+    /// id, because none could be read from the `initialize` response.
+    pub without_session: bool,
+}
+
+/// The hint for a request the server refused because it carried no session
+/// id, when the client never saw one: the usual cause is CORS.
+pub const SESSION_ID_HINT: &str = "the server expects an Mcp-Session-Id, but its initialize response carried none the client could read; \
+in a browser, the server must list mcp-session-id in Access-Control-Expose-Headers";
+
+/// The hint for a 401 or 403 whose challenge could not be read.
+pub const WWW_AUTHENTICATE_HINT: &str = "no WWW-Authenticate header could be read; \
+in a browser, the server must list WWW-Authenticate in Access-Control-Expose-Headers for the client to see its challenge";
+
+/// The error for a non-2xx response. `body` is the response text, which often
+/// holds a JSON-RPC error explaining the refusal.
+pub fn status_error_with(status: u16, status_text: &str, body: &str, sent_session_id: bool, readable: Readable) -> Error {
+    match status_error(status, status_text, body, sent_session_id) {
+        Error::Http { status: 400, message } if !sent_session_id && readable.without_session => {
+            Error::Http { status: 400, message: format!("{message} ({SESSION_ID_HINT})") }
+        }
+        Error::Http { status: status @ (401 | 403), message } if !readable.www_authenticate => {
+            Error::Http { status, message: format!("{message} ({WWW_AUTHENTICATE_HINT})") }
+        }
+        other => other,
+    }
+}
+
 /// The error for a non-2xx response. `body` is the response text, which often
 /// holds a JSON-RPC error explaining the refusal.
 pub fn status_error(status: u16, status_text: &str, body: &str, sent_session_id: bool) -> Error {
@@ -141,6 +175,24 @@ mod tests {
         }
         match status_error(500, "", "", false) {
             Error::Http { message, .. } => assert_eq!(message, "HTTP 500"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn cors_hints_name_the_header() {
+        let no_session = r#"{"jsonrpc":"2.0","error":{"code":-32000,"message":"Bad Request: No valid session ID provided"}}"#;
+        let after_handshake = Readable { www_authenticate: false, without_session: true };
+        match status_error_with(400, "Bad Request", no_session, false, after_handshake) {
+            Error::Http { message, .. } => assert!(message.contains("Access-Control-Expose-Headers") && message.contains("mcp-session-id"), "{message}"),
+            other => panic!("{other:?}"),
+        }
+        match status_error_with(401, "Unauthorized", "", true, Readable::default()) {
+            Error::Http { status: 401, message } => assert!(message.contains("WWW-Authenticate"), "{message}"),
+            other => panic!("{other:?}"),
+        }
+        match status_error_with(401, "Unauthorized", "", true, Readable { www_authenticate: true, without_session: false }) {
+            Error::Http { message, .. } => assert_eq!(message, "Unauthorized"),
             other => panic!("{other:?}"),
         }
     }

@@ -6,7 +6,7 @@
 mod streams;
 
 use super::fetch::{header, js_message, read_text, AbortOnDrop, BodyReader, Fetch, HttpRequest};
-use super::http::{self, classify, status_error, ResponseBody};
+use super::http::{self, classify, status_error_with, Readable, ResponseBody};
 use super::web_runtime::WebRuntime;
 use crate::error::Error;
 use crate::protocol::jsonrpc::{decode, Message, RequestId};
@@ -268,7 +268,8 @@ impl Inner {
         let status = response.status();
         if !(200..300).contains(&status) {
             let text = read_text(&response).await.unwrap_or_default();
-            return Err(status_error(status, &response.status_text(), &text, sent_session));
+            let readable = Readable { without_session: !is_initialize && !sent_session, ..readable(&response) };
+            return Err(status_error_with(status, &response.status_text(), &text, sent_session, readable));
         }
         if is_initialize {
             self.adopt_session_id(&response)?;
@@ -339,6 +340,11 @@ impl Inner {
         // Best effort: 405 means the server does not let clients end sessions.
         let _ = self.config.fetch.send(request).await;
     }
+}
+
+/// What CORS let us read of a refused response.
+fn readable(response: &Response) -> Readable {
+    Readable { www_authenticate: header(response, "www-authenticate").is_some(), without_session: false }
 }
 
 fn controller_handle(controller: &AbortOnDrop) -> AbortController {

@@ -12,7 +12,8 @@ use crate::protocol::jsonrpc::RequestId;
 use crate::session::{Inbound, Runtime};
 use crate::transport::backoff;
 use crate::transport::fetch::{header, BodyReader, HttpRequest};
-use crate::transport::http::{classify, status_error, ResponseBody};
+use crate::transport::http::{classify, status_error_with, ResponseBody};
+use super::readable;
 use crate::transport::recent_ids::RecentIds;
 use crate::transport::sse::SseParser;
 use crate::transport::web_runtime::WebRuntime;
@@ -61,15 +62,18 @@ impl Inner {
         let mut connection = first;
         let generation = self.generation.get();
         let mut state = Resumption { last_event_id: None, retry_ms: None, recent: RecentIds::new(RECENT_IDS) };
+        let mut problem = None;
         if connection.is_none() {
-            // The GET stream's first connection: a 405 means the server has none.
+            // The GET stream's first connection: a 405 means the server has
+            // none; any other failure is retried like a drop.
             match self.open_get(None).await {
                 Ok(Some(opened)) => connection = Some(opened),
-                Ok(None) | Err(_) => return,
+                Ok(None) => return,
+                Err(Error::SessionExpired { .. }) => return self.status(ConnectionStatus::SessionExpired),
+                Err(error) => problem = Some(error),
             }
         }
         let mut attempt = 0;
-        let mut problem = None;
         loop {
             if let Some((reader, in_flight)) = connection.take() {
                 if let Purpose::Listen = purpose {
@@ -199,7 +203,7 @@ impl Inner {
         }
         if !(200..300).contains(&status) {
             let text = crate::transport::fetch::read_text(&response).await.unwrap_or_default();
-            return Err(status_error(status, &response.status_text(), &text, sent_session));
+            return Err(status_error_with(status, &response.status_text(), &text, sent_session, readable(&response)));
         }
         if classify(status, header(&response, "content-type").as_deref(), true)? != ResponseBody::EventStream {
             return Err(Error::Protocol(format!("the GET stream answered with {}", header(&response, "content-type").unwrap_or_default())));

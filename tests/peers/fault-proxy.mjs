@@ -1,0 +1,156 @@
+// A fault-injecting HTTP proxy in front of a real MCP server, for the
+// transport fault tests. The first path segment picks the fault; the rest is
+// forwarded upstream:  http://127.0.0.1:38050/<fault>/mcp  ->  UPSTREAM/mcp
+//
+// Faults hit only POSTs that carry `tools/call`, so the handshake and the
+// resumption GETs go through untouched and the client can show it recovers.
+//   pass          forward as is
+//   cut-sse       forward the first SSE event, then half of the next, then drop the connection
+//   http-500|502|503   answer with that status
+//   delay         hold the response headers back DELAY_MS
+//   garbage       inject invalid bytes, invalid JSON and a non-JSON-RPC message before the real events
+//   close-early   drop the connection before any response
+//   duplicate     send every SSE event twice
+//   drop-get      cut every standalone GET stream after DROP_AFTER_MS (the client must reconnect)
+//   no-cors       strip every CORS header (the browser then blocks the response)
+//   no-expose     strip Access-Control-Expose-Headers (Mcp-Session-Id becomes unreadable in browsers)
+//   auth-hidden   answer 401 with a WWW-Authenticate header that CORS does not expose
+// GET /__stats answers {fault: count} of the faults injected so far.
+import http from "node:http";
+
+const PORT = Number(process.env.PORT ?? 38050);
+const UPSTREAM = new URL(process.env.UPSTREAM ?? "http://127.0.0.1:38011");
+const DELAY_MS = 300;
+const DROP_AFTER_MS = 300;
+const stats = {};
+const count = (fault) => { stats[fault] = (stats[fault] ?? 0) + 1; };
+
+const CORS = {
+  "access-control-allow-origin": "*",
+  "access-control-allow-methods": "GET, POST, DELETE, OPTIONS",
+  "access-control-expose-headers": "mcp-session-id, mcp-protocol-version, www-authenticate",
+};
+
+function corsHeaders(fault, headers) {
+  const out = { ...headers };
+  if (fault === "no-cors") {
+    for (const key of Object.keys(out)) if (key.startsWith("access-control-")) delete out[key];
+  } else if (fault === "no-expose") {
+    delete out["access-control-expose-headers"];
+  }
+  return out;
+}
+
+/** Rewrites an SSE byte stream event by event, for the stream faults. */
+function rewriteSse(fault, upstream, res) {
+  let buffer = "";
+  let events = 0;
+  let cut = false;
+  if (fault === "garbage") {
+    res.write(Buffer.from([0xff, 0xfe, 0x00, 0x0a, 0x0a]));
+    res.write("data: {not json\n\n");
+    res.write('data: {"jsonrpc":"2.0","what":"no method, no id"}\n\n');
+    res.write("event: message\ndata: 12345\n\n");
+    count(fault);
+  }
+  upstream.on("data", (chunk) => {
+    if (cut) return;
+    buffer += chunk.toString("utf8");
+    let end;
+    while ((end = buffer.indexOf("\n\n")) !== -1) {
+      const event = buffer.slice(0, end + 2);
+      buffer = buffer.slice(end + 2);
+      events += 1;
+      if (fault === "cut-sse" && events === 2) {
+        // Half an event, then the connection drops.
+        res.write(event.slice(0, Math.floor(event.length / 2)));
+        cut = true;
+        count(fault);
+        res.destroy();
+        upstream.destroy();
+        return;
+      }
+      res.write(event);
+      if (fault === "duplicate") {
+        res.write(event);
+        count(fault);
+      }
+    }
+  });
+  upstream.on("end", () => { if (!cut) res.end(buffer); });
+  upstream.on("error", () => res.destroy());
+}
+
+function forward(req, res, fault, path, body) {
+  const isToolCall = req.method === "POST" && body.includes('"tools/call"');
+  const headers = { ...req.headers, host: UPSTREAM.host };
+  const upstreamReq = http.request({ host: UPSTREAM.hostname, port: UPSTREAM.port, method: req.method, path, headers }, (upstream) => {
+    const respond = () => {
+      let outHeaders = corsHeaders(fault, { ...upstream.headers, ...(fault === "no-cors" ? {} : pickCors(upstream.headers)) });
+      res.writeHead(upstream.statusCode, outHeaders);
+      res.flushHeaders(); // a quiet event stream must still reach the client
+      const sse = String(upstream.headers["content-type"] ?? "").includes("text/event-stream");
+      if (isToolCall && sse && ["cut-sse", "garbage", "duplicate"].includes(fault)) rewriteSse(fault, upstream, res);
+      else upstream.pipe(res);
+      if (fault === "drop-get" && req.method === "GET" && sse) {
+        setTimeout(() => { count(fault); res.destroy(); upstream.destroy(); }, DROP_AFTER_MS);
+      }
+    };
+    if (isToolCall && fault === "delay") {
+      count(fault);
+      setTimeout(respond, DELAY_MS);
+    } else respond();
+  });
+  upstreamReq.on("error", () => { if (!res.headersSent) res.writeHead(502); res.end(); });
+  // The client went away mid-response: stop the upstream request too.
+  res.on("close", () => { if (!res.writableFinished) upstreamReq.destroy(); });
+  upstreamReq.end(body);
+}
+
+function pickCors(headers) {
+  const out = {};
+  for (const [key, value] of Object.entries(headers)) if (key.startsWith("access-control-")) out[key] = value;
+  return Object.keys(out).length ? out : CORS;
+}
+
+const server = http.createServer((req, res) => {
+  const url = new URL(req.url, "http://proxy");
+  if (url.pathname === "/__stats") {
+    res.writeHead(200, { "content-type": "application/json", ...CORS });
+    return res.end(JSON.stringify(stats));
+  }
+  const [, fault, ...rest] = url.pathname.split("/");
+  const path = `/${rest.join("/")}${url.search}`;
+  if (req.method === "OPTIONS") {
+    // Preflight: reflect what the browser asks, unless CORS is the fault.
+    const allow = fault === "no-cors" ? {} : {
+      ...CORS,
+      "access-control-allow-headers": req.headers["access-control-request-headers"] ?? "*",
+    };
+    res.writeHead(204, allow);
+    return res.end();
+  }
+  let body = "";
+  req.on("data", (chunk) => { body += chunk; });
+  req.on("end", () => {
+    const isToolCall = req.method === "POST" && body.includes('"tools/call"');
+    if (fault === "auth-hidden") {
+      count(fault);
+      res.writeHead(401, { "www-authenticate": 'Bearer resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource"',
+        "access-control-allow-origin": "*", "content-type": "application/json" });
+      return res.end('{"error":"unauthorized"}');
+    }
+    if (isToolCall && /^http-5\d\d$/.test(fault)) {
+      count(fault);
+      res.writeHead(Number(fault.slice(5)), { ...CORS, "content-type": "text/plain" });
+      return res.end("injected failure");
+    }
+    if (isToolCall && fault === "close-early") {
+      count(fault);
+      return req.socket.destroy();
+    }
+    forward(req, res, fault, path, body);
+  });
+});
+
+server.listen(PORT, "127.0.0.1", () => console.error(`fault proxy listening on ${PORT}, upstream ${UPSTREAM.href}`));
