@@ -56,6 +56,14 @@ export function reply(name) { return replies[name]; }
 export function initReply(result) {
   return async (url, init) => json({ jsonrpc: "2.0", id: JSON.parse(init.body).id, result });
 }
+// An HTTP+SSE stream whose endpoint event points at another origin.
+export function foreignEndpoint() {
+  return async (url, init) => {
+    if (init.method === "GET") return new Response("event: endpoint\ndata: https://elsewhere.example/message?sessionId=1\n\n",
+      { headers: { "content-type": "text/event-stream" } });
+    throw new TypeError("nothing may be POSTed");
+  };
+}
 export function kindOf(e) { return e && e.name === "McpClientError" ? e.kind : (e && e.name) || String(e); }
 export function field(v, k) { return v == null ? undefined : v[k]; }
 export function countingFetch(inner) {
@@ -73,6 +81,8 @@ extern "C" {
     fn scripted_reply(name: &str) -> JsValue;
     #[wasm_bindgen(js_name = initReply)]
     fn init_reply(result: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = foreignEndpoint)]
+    fn foreign_endpoint() -> JsValue;
     #[wasm_bindgen(js_name = kindOf)]
     fn kind_of(error: &JsValue) -> String;
     fn field(value: &JsValue, key: &str) -> JsValue;
@@ -208,4 +218,13 @@ async fn undeclared_capabilities_fail_before_sending_unless_relaxed() {
     let client = McpClient::connect(JsValue::from_str(URL), opts(&fetch, &relaxed)).await.expect("connect");
     let error = JsFuture::from(client.get_prompt(params, JsValue::UNDEFINED)).await.expect_err("the server refuses");
     assert_eq!(kind_of(&error), "McpError", "the request went out and the server answered");
+}
+
+#[wasm_bindgen_test]
+async fn an_endpoint_on_another_origin_is_refused() {
+    let extra = js_sys::JSON::parse(r#"{"transport":"sse","sseReader":"fetch"}"#).unwrap();
+    let error = McpClient::connect(JsValue::from_str("http://127.0.0.1:9/sse"), opts(&foreign_endpoint(), &extra)).await.expect_err("refused");
+    assert_eq!(kind_of(&error), "protocol");
+    let message = field(&error, "message").as_string().unwrap_or_default();
+    assert!(message.contains("another origin"), "{message}");
 }

@@ -61,6 +61,16 @@ export const SCENARIOS = [
     run: (client) => expectFailure(client.callTool(SUM), "network"),
   },
   {
+    fault: "expire-404", what: "the server answers 404 for the session: start a new one, replay the call once",
+    async run(client) {
+      const before = client.sessionId;
+      const renewed = [];
+      client.addEventListener("sessionrenewed", (e) => renewed.push(e.previousSessionId));
+      check(/\b5\b/.test(textOf(await bounded(client.callTool(SUM), 10_000, "the call"))), "get-sum after renewal");
+      check(renewed.length === 1 && renewed[0] === before && client.sessionId !== before, `renewals: ${renewed}`);
+    },
+  },
+  {
     fault: "drop-get", what: "the standalone GET stream drops: reconnect, with reconnecting/reconnected events",
     async run(client) {
       const seen = [];

@@ -12,6 +12,7 @@
 //   close-early   drop the connection before any response
 //   duplicate     send every SSE event twice
 //   drop-get      cut every standalone GET stream after DROP_AFTER_MS (the client must reconnect)
+//   expire-404    answer each session's first tools/call with 404, as a server that forgot the session
 //   no-cors       strip every CORS header (the browser then blocks the response)
 //   no-expose     strip Access-Control-Expose-Headers (Mcp-Session-Id becomes unreadable in browsers)
 //   auth-hidden   answer 401 with a WWW-Authenticate header that CORS does not expose
@@ -23,6 +24,10 @@ const UPSTREAM = new URL(process.env.UPSTREAM ?? "http://127.0.0.1:38011");
 const DELAY_MS = 300;
 const DROP_AFTER_MS = 300;
 const stats = {};
+const expired = new Set();
+// The session a client opens after an injected 404 is its renewal: leave it alone.
+const renewed = new Set();
+let renewalPending = false;
 const count = (fault) => { stats[fault] = (stats[fault] ?? 0) + 1; };
 
 const CORS = {
@@ -85,6 +90,10 @@ function forward(req, res, fault, path, body) {
   const isToolCall = req.method === "POST" && body.includes('"tools/call"');
   const headers = { ...req.headers, host: UPSTREAM.host };
   const upstreamReq = http.request({ host: UPSTREAM.hostname, port: UPSTREAM.port, method: req.method, path, headers }, (upstream) => {
+    if (fault === "expire-404" && renewalPending && body.includes('"initialize"') && upstream.headers["mcp-session-id"]) {
+      renewed.add(upstream.headers["mcp-session-id"]);
+      renewalPending = false;
+    }
     const respond = () => {
       let outHeaders = corsHeaders(fault, { ...upstream.headers, ...(fault === "no-cors" ? {} : pickCors(upstream.headers)) });
       res.writeHead(upstream.statusCode, outHeaders);
@@ -144,6 +153,14 @@ const server = http.createServer((req, res) => {
       count(fault);
       res.writeHead(Number(fault.slice(5)), { ...CORS, "content-type": "text/plain" });
       return res.end("injected failure");
+    }
+    const session = req.headers["mcp-session-id"];
+    if (isToolCall && fault === "expire-404" && session && !expired.has(session) && !renewed.has(session)) {
+      expired.add(session);
+      renewalPending = true;
+      count(fault);
+      res.writeHead(404, { ...CORS, "content-type": "application/json" });
+      return res.end('{"jsonrpc":"2.0","error":{"code":-32001,"message":"Session not found"},"id":null}');
     }
     if (isToolCall && fault === "close-early") {
       count(fault);
