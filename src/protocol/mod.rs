@@ -12,6 +12,7 @@ pub mod elicitation;
 pub mod jsonrpc;
 pub mod lifecycle;
 pub mod methods;
+pub mod modern;
 pub mod params;
 pub mod results;
 pub mod schema;

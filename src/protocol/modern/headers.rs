@@ -1,0 +1,111 @@
+//! The standard headers of 2026-07-28 that mirror tool arguments:
+//! `Mcp-Param-{Name}` for each `inputSchema` property annotated with
+//! `x-mcp-header`, and the rules that make such an annotation valid.
+
+use serde_json::Value;
+
+const SENTINEL_START: &str = "=?base64?";
+const SENTINEL_END: &str = "?=";
+
+/// RFC 9110 token characters, the only ones a header name may use.
+fn is_tchar(c: char) -> bool {
+    c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c)
+}
+
+/// Standard base64 with padding; small enough not to need a crate.
+fn base64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(char::from(ALPHABET[((n >> (18 - 6 * i)) & 63) as usize]));
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+/// The header text for an argument value, or `None` when it must be left
+/// out (`null`, or not a primitive). Text that is not plain visible ASCII
+/// (non-ASCII, control characters, surrounding spaces, or the sentinel
+/// itself) goes as `=?base64?…?=`.
+pub fn encode_header_value(value: &Value) -> Option<String> {
+    let text = match value {
+        Value::String(s) => s.clone(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => match n.as_i64() {
+            Some(i) if i.unsigned_abs() <= 9_007_199_254_740_991 => i.to_string(),
+            _ => n.to_string(),
+        },
+        _ => return None,
+    };
+    let plain = text.chars().all(|c| c.is_ascii() && !c.is_ascii_control())
+        && text.trim() == text
+        && !(text.starts_with(SENTINEL_START) && text.ends_with(SENTINEL_END));
+    Some(if plain { text } else { format!("{SENTINEL_START}{}{SENTINEL_END}", base64(text.as_bytes())) })
+}
+
+/// The `Mcp-Param-*` headers for a `tools/call` of a tool with `input_schema`.
+pub fn param_headers(input_schema: &Value, arguments: Option<&Value>) -> Vec<(String, String)> {
+    let (Some(properties), Some(arguments)) = (input_schema.get("properties").and_then(Value::as_object), arguments) else {
+        return Vec::new();
+    };
+    properties
+        .iter()
+        .filter_map(|(name, property)| {
+            let header = property.get("x-mcp-header")?.as_str()?;
+            let value = encode_header_value(arguments.get(name)?)?;
+            Some((format!("Mcp-Param-{header}"), value))
+        })
+        .collect()
+}
+
+fn has_annotation_below(schema: &Value) -> bool {
+    match schema {
+        Value::Object(map) => map.iter().any(|(key, value)| key == "x-mcp-header" || has_annotation_below(value)),
+        Value::Array(items) => items.iter().any(has_annotation_below),
+        _ => false,
+    }
+}
+
+/// Why a tool's `x-mcp-header` annotations are invalid, if they are: the spec
+/// makes the client drop such a tool from `tools/list`.
+pub fn tool_header_problem(tool: &Value) -> Option<String> {
+    let schema = tool.get("inputSchema")?;
+    let mut seen = std::collections::HashSet::new();
+    for (key, value) in schema.as_object()? {
+        if key == "properties" {
+            continue;
+        }
+        // Annotations are allowed only on top-level properties, not through
+        // $defs, items, oneOf and the like.
+        if has_annotation_below(value) {
+            return Some(format!("an x-mcp-header annotation is reached through {key}"));
+        }
+    }
+    for (name, property) in schema.get("properties").and_then(Value::as_object).into_iter().flatten() {
+        let Some(object) = property.as_object() else { continue };
+        for (key, value) in object {
+            if key != "x-mcp-header" && has_annotation_below(value) {
+                return Some(format!("property {name:?} has an x-mcp-header annotation below its top level"));
+            }
+        }
+        let Some(annotation) = object.get("x-mcp-header") else { continue };
+        let Some(header) = annotation.as_str().filter(|h| !h.is_empty() && h.chars().all(is_tchar)) else {
+            return Some(format!("property {name:?}: x-mcp-header must be a header-name token"));
+        };
+        if !seen.insert(header.to_ascii_lowercase()) {
+            return Some(format!("x-mcp-header {header:?} is used twice"));
+        }
+        let primitive = matches!(object.get("type").and_then(Value::as_str), Some("string" | "number" | "integer" | "boolean"));
+        if !primitive {
+            return Some(format!("property {name:?}: x-mcp-header needs a string, number, integer or boolean type"));
+        }
+    }
+    None
+}

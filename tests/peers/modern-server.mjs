@@ -1,0 +1,199 @@
+// Test peer for the 2026-07-28 ("modern") revision, built on @modelcontextprotocol/server 2.4.0.
+//
+//   PORT=38013 node tests/peers/modern-server.mjs modern   # 2026-07-28 only; legacy traffic is refused
+//   PORT=38013 node tests/peers/modern-server.mjs dual     # 2026-07-28 + stateless legacy Streamable HTTP
+//
+// Endpoint: http://127.0.0.1:$PORT/mcp. Wire behaviour observed against this file is written up in
+// MODERN-SERVER.md next to it. Every answer is deterministic so tests can assert exact values.
+import http from "node:http";
+import { setTimeout as sleep } from "node:timers/promises";
+import {
+  McpServer, ResourceTemplate, acceptedContent, completable, createMcpHandler, inputRequired, inputResponse,
+} from "@modelcontextprotocol/server";
+import { z } from "zod";
+
+const MODES = { modern: "reject", dual: "stateless" }; // mode -> createMcpHandler `legacy` posture
+const mode = process.argv[2];
+if (!(mode in MODES)) {
+  console.error("usage: PORT=<port> node tests/peers/modern-server.mjs modern|dual");
+  process.exit(2);
+}
+const PORT = Number(process.env.PORT ?? 38013);
+
+const NAMES = ["Ada", "Alan", "Grace"];
+const ITEM_IDS = ["1", "2", "3", "10", "42"];
+// Fixed requestState strings, so tests can check that the client echoes them byte for byte. The
+// characters a sloppy client might re-encode (`+`, `/`, `=`, a space, non-ASCII) are deliberate.
+const STATE = { "ask-user": "ask-user/1+é=", "ask-model": "ask-model/1 ok", "list-roots": "list-roots/1" };
+const KNOWN_STATES = new Set(Object.values(STATE));
+
+// createMcpHandler builds a fresh McpServer per HTTP request, so anything that must outlive one
+// request (tools added at runtime) lives here and is replayed into every instance.
+const addedTools = new Set();
+const builtinTools = new Set(); // filled while building, so add-tool can refuse to shadow one
+
+const text = (t) => ({ content: [{ type: "text", text: t }] });
+
+function buildServer({ requestInfo }) {
+  const server = new McpServer({ name: "mcp-wasm-modern-peer", version: "1.0.0" }, {
+    // listChanged/subscribe must be advertised or subscriptions/listen narrows them out of the ack.
+    capabilities: {
+      tools: { listChanged: true },
+      resources: { subscribe: true, listChanged: true },
+      prompts: { listChanged: true },
+      completions: {},
+      logging: {}, // without it ctx.mcpReq.log() is a no-op
+    },
+    cacheHints: { "tools/list": { ttlMs: 60000, cacheScope: "public" } },
+    // Unknown state is refused by the SDK with -32602 "Invalid or expired requestState".
+    requestState: { verify: (state) => { if (!KNOWN_STATES.has(state)) throw new Error(`unknown requestState ${JSON.stringify(state)}`); } },
+  });
+
+  const tool = (name, config, cb) => { builtinTools.add(name); server.registerTool(name, config, cb); };
+
+  tool("echo", { description: "Echo a message", inputSchema: z.object({ message: z.string() }) },
+    ({ message }) => text(`Echo: ${message}`));
+
+  tool("add", {
+    description: "Add two numbers",
+    inputSchema: z.object({ a: z.number(), b: z.number() }),
+    outputSchema: z.object({ sum: z.number() }),
+  }, ({ a, b }) => ({ ...text(`${a} + ${b} = ${a + b}`), structuredContent: { sum: a + b } }));
+
+  tool("slow", {
+    description: "Take `steps` x 100 ms, reporting progress (with a progress token) and logs (with a logLevel)",
+    inputSchema: z.object({ steps: z.number().int().min(1).max(100) }),
+  }, async ({ steps }, ctx) => {
+    const token = ctx.mcpReq._meta?.progressToken;
+    for (let i = 1; i <= steps; i++) {
+      await sleep(100);
+      if (ctx.mcpReq.signal.aborted) break;
+      if (token !== undefined) {
+        await ctx.mcpReq.notify({ method: "notifications/progress",
+          params: { progressToken: token, progress: i, total: steps, message: `step ${i}/${steps}` } });
+      }
+      await ctx.mcpReq.log("info", `step ${i}/${steps}`, "slow"); // SDK drops it unless _meta logLevel is set
+    }
+    return text(`slow: ${steps} steps done`);
+  });
+
+  // MRTR tools: the first round returns input_required; the retry carries inputResponses + requestState.
+  tool("ask-user", { description: "Ask the user for a name (form elicitation)" }, (ctx) => {
+    const answer = acceptedContent(ctx.mcpReq.inputResponses, "user");
+    if (answer !== undefined && ctx.mcpReq.requestState() === STATE["ask-user"]) return text(`Hello, ${answer.name}`);
+    const declined = inputResponse(ctx.mcpReq.inputResponses, "user");
+    if (declined.kind === "elicit") return text(`User chose ${declined.action}`);
+    return inputRequired({
+      inputRequests: { user: inputRequired.elicit({ mode: "form", message: "What is your name?",
+        requestedSchema: { type: "object", properties: { name: { type: "string", title: "Name", default: "Ada" } }, required: ["name"] } }) },
+      requestState: STATE["ask-user"],
+    });
+  });
+
+  tool("ask-model", { description: "Ask the client's model (sampling)" }, (ctx) => {
+    const r = inputResponse(ctx.mcpReq.inputResponses, "sample");
+    if (r.kind === "sampling" && ctx.mcpReq.requestState() === STATE["ask-model"]) {
+      const blocks = [r.result.content].flat();
+      return text(blocks.map((b) => (b.type === "text" ? b.text : `[${b.type}]`)).join(""));
+    }
+    return inputRequired({
+      inputRequests: { sample: inputRequired.createMessage({
+        messages: [{ role: "user", content: { type: "text", text: "Say hello in one word." } }], maxTokens: 16 }) },
+      requestState: STATE["ask-model"],
+    });
+  });
+
+  tool("list-roots", { description: "List the client's roots" }, (ctx) => {
+    const r = inputResponse(ctx.mcpReq.inputResponses, "roots");
+    if (r.kind === "roots" && ctx.mcpReq.requestState() === STATE["list-roots"]) {
+      return text(r.roots.length ? r.roots.map((root) => root.uri).join("\n") : "(no roots)");
+    }
+    return inputRequired({ inputRequests: { roots: inputRequired.listRoots() }, requestState: STATE["list-roots"] });
+  });
+
+  // SEP-2243: `x-mcp-header` makes the client mirror `region` into `Mcp-Param-Region`; the SDK
+  // rejects a missing or different header with -32020 before this handler runs.
+  tool("echo-region", {
+    description: "Echo `region` and the Mcp-Param-Region header the server received",
+    inputSchema: z.object({ region: z.string().meta({ "x-mcp-header": "Region" }) }),
+  }, ({ region }) => text(`region=${region} header=${requestInfo?.headers.get("mcp-param-region") ?? "(absent)"}`));
+
+  tool("touch", {
+    description: "Publish notifications/resources/updated for `uri` to subscriptions/listen streams",
+    inputSchema: z.object({ uri: z.string() }),
+  }, ({ uri }) => { handler.notify.resourceUpdated(uri); return text(`touched ${uri}`); });
+
+  tool("add-tool", {
+    description: "Register tool `name` (it answers `I am <name>`) and publish notifications/tools/list_changed",
+    inputSchema: z.object({ name: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/) }),
+  }, ({ name }) => {
+    if (addedTools.has(name) || builtinTools.has(name)) {
+      return { ...text(`tool ${name} already exists`), isError: true };
+    }
+    addedTools.add(name);
+    handler.notify.toolsChanged();
+    return text(`added tool ${name}`);
+  });
+  for (const name of addedTools) server.registerTool(name, { description: "Added at runtime" }, () => text(`I am ${name}`));
+
+  server.registerResource("readme", "demo://static/readme", { title: "Readme", mimeType: "text/plain" },
+    (uri) => ({ contents: [{ uri: uri.href, mimeType: "text/plain", text: "This is the demo readme." }] }));
+
+  server.registerResource("item", new ResourceTemplate("demo://items/{id}", {
+    list: undefined,
+    complete: { id: (value) => ITEM_IDS.filter((id) => id.startsWith(value)) },
+  }), { title: "Item", mimeType: "text/plain" },
+  (uri, { id }) => ({ contents: [{ uri: uri.href, mimeType: "text/plain", text: `item ${id}` }] }));
+
+  server.registerPrompt("greet", {
+    description: "Greet someone",
+    argsSchema: z.object({ name: completable(z.string(), (value) => NAMES.filter((n) => n.startsWith(value))) }),
+  }, ({ name }) => ({ messages: [{ role: "user", content: { type: "text", text: `Please greet ${name}.` } }] }));
+
+  return server;
+}
+
+const handler = createMcpHandler(buildServer, {
+  legacy: MODES[mode],
+  onerror: (e) => console.error(`[modern-server] ${e.message}`), // also reports every rejected request
+});
+
+// Browser tests load pages from another 127.0.0.1 port, and the modern headers are not CORS-safelisted.
+const CORS = {
+  "Access-Control-Allow-Origin": "*",
+  "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS",
+  "Access-Control-Expose-Headers": "mcp-session-id, mcp-protocol-version, www-authenticate",
+};
+
+// node:http <-> fetch glue (@modelcontextprotocol/node, which has toNodeHandler, is not installed).
+http.createServer(async (req, res) => {
+  for (const [k, v] of Object.entries(CORS)) res.setHeader(k, v);
+  if (req.method === "OPTIONS") {
+    res.writeHead(204, { "Access-Control-Allow-Headers": req.headers["access-control-request-headers"] ?? "*",
+      "Access-Control-Max-Age": "600" });
+    return res.end();
+  }
+  const url = new URL(req.url, `http://127.0.0.1:${PORT}`);
+  if (url.pathname !== "/mcp") return res.writeHead(404).end();
+
+  const chunks = [];
+  for await (const c of req) chunks.push(c);
+  const headers = new Headers();
+  for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i], req.rawHeaders[i + 1]);
+  // Aborting on disconnect is what ends a subscriptions/listen stream and cancels a modern request.
+  const abort = new AbortController();
+  res.on("close", () => abort.abort());
+  const request = new Request(url, { method: req.method, headers, signal: abort.signal,
+    body: req.method === "GET" || req.method === "HEAD" ? undefined : Buffer.concat(chunks) });
+
+  const response = await handler.fetch(request);
+  res.writeHead(response.status, Object.fromEntries(response.headers));
+  if (!response.body) return res.end();
+  res.flushHeaders(); // SSE clients must see the headers before the first event
+  const reader = response.body.getReader();
+  res.on("close", () => reader.cancel().catch(() => {}));
+  try {
+    for (let r = await reader.read(); !r.done; r = await reader.read()) res.write(r.value);
+  } catch { /* stream torn down by a client disconnect */ }
+  res.end();
+}).listen(PORT, "127.0.0.1", () => console.error(`modern-server (${mode}) listening on http://127.0.0.1:${PORT}/mcp`));
