@@ -33,6 +33,8 @@ pub enum Error {
         status: u16,
         /// What the response said, or the status text.
         message: String,
+        /// The JSON-RPC error code in the body, if it had one.
+        code: Option<i64>,
     },
     /// The server ended the MCP session (HTTP 404 for our `Mcp-Session-Id`).
     #[error("the server ended the MCP session (HTTP {status})")]
@@ -66,6 +68,16 @@ pub enum Error {
     /// A result failed validation against the schema it must follow.
     #[error("{0}")]
     Invalid(String),
+    /// The server kept asking for input (2026-07-28 multi-round-trip
+    /// requests) past the client's limit.
+    #[error("the server asked for input more than {rounds} times")]
+    InputRoundsExceeded {
+        /// The limit.
+        rounds: u32,
+    },
+    /// The server needs a client capability this client did not declare.
+    #[error("the server requires client capabilities this client lacks: {0}")]
+    MissingCapability(String),
     /// A value passed in by the caller is not valid.
     #[error("invalid argument: {0}")]
     InvalidArgument(String),
@@ -88,6 +100,8 @@ impl Error {
             Self::Lagged { .. } => "lagged",
             Self::Unsupported(_) => "unsupported",
             Self::Invalid(_) => "invalid-result",
+            Self::InputRoundsExceeded { .. } => "input-rounds-exceeded",
+            Self::MissingCapability(_) => "missing-capability",
         }
     }
 

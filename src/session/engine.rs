@@ -28,6 +28,8 @@ pub struct CallOptions {
     pub reset_timeout_on_progress: bool,
     /// A cap on the whole request, however much progress resets the timeout.
     pub max_total_timeout_ms: Option<u32>,
+    /// No timeout at all: for long-lived requests such as `subscriptions/listen`.
+    pub unbounded: bool,
 }
 
 impl std::fmt::Debug for CallOptions {
@@ -38,6 +40,7 @@ impl std::fmt::Debug for CallOptions {
             .field("on_progress", &self.on_progress.is_some())
             .field("reset_timeout_on_progress", &self.reset_timeout_on_progress)
             .field("max_total_timeout_ms", &self.max_total_timeout_ms)
+            .field("unbounded", &self.unbounded)
             .finish()
     }
 }
@@ -176,7 +179,9 @@ impl Session {
             None => future::pending().boxed_local(),
         }
         .fuse();
-        let mut timer = inner.runtime.sleep(timeout_ms).fuse();
+        let unbounded = options.unbounded;
+        let arm = |ms| if unbounded { future::pending().boxed_local() } else { inner.runtime.sleep(ms) };
+        let mut timer = arm(timeout_ms).fuse();
         let (error, reason) = loop {
             futures::select! {
                 result = exchange => {
@@ -191,7 +196,7 @@ impl Session {
                 reason = cancel => break (Error::Cancelled { reason: reason.clone() }, reason),
                 _ = ticks.next() => {
                     if options.reset_timeout_on_progress {
-                        timer = inner.runtime.sleep(timeout_ms).fuse();
+                        timer = arm(timeout_ms).fuse();
                     }
                 }
             }
@@ -387,6 +392,11 @@ impl Drop for PendingGuard {
             state.pending.remove(&self.id).is_some()
         };
         if let (true, Some(reason)) = (still_pending, self.cancel_reason.take()) {
+            // Transports where closing the request's stream is the cancellation
+            // (the 2026-07-28 revision over HTTP) handle it themselves.
+            if inner.transport.cancel_request(&self.id) {
+                return;
+            }
             let params = json!({ "requestId": self.id.to_value(), "reason": reason });
             inner.send_in_background(Message::Notification {
                 method: methods::CANCELLED.to_owned(),

@@ -10,6 +10,7 @@ mod engine;
 pub mod handler;
 pub mod hub;
 pub mod lifecycle;
+pub mod mrtr;
 pub mod paging;
 mod runtime;
 #[cfg(test)]

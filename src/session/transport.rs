@@ -36,6 +36,11 @@ pub trait Transport {
     /// Streamable HTTP GET stream). Called once the session is initialized;
     /// transports without such a channel do nothing.
     fn listen(&self) {}
+    /// Cancels a request by closing what carries it. Returns `false` when the
+    /// session must send `notifications/cancelled` instead (the legacy way).
+    fn cancel_request(&self, _id: &RequestId) -> bool {
+        false
+    }
     /// The server-issued session id, for transports that have one.
     fn session_id(&self) -> Option<String> {
         None

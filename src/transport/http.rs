@@ -74,11 +74,11 @@ in a browser, the server must list WWW-Authenticate in Access-Control-Expose-Hea
 /// holds a JSON-RPC error explaining the refusal.
 pub fn status_error_with(status: u16, status_text: &str, body: &str, sent_session_id: bool, readable: Readable) -> Error {
     match status_error(status, status_text, body, sent_session_id) {
-        Error::Http { status: 400, message } if !sent_session_id && readable.without_session => {
-            Error::Http { status: 400, message: format!("{message} ({SESSION_ID_HINT})") }
+        Error::Http { status: 400, message, code } if !sent_session_id && readable.without_session => {
+            Error::Http { status: 400, message: format!("{message} ({SESSION_ID_HINT})"), code }
         }
-        Error::Http { status: status @ (401 | 403), message } if !readable.www_authenticate => {
-            Error::Http { status, message: format!("{message} ({WWW_AUTHENTICATE_HINT})") }
+        Error::Http { status: status @ (401 | 403), message, code } if !readable.www_authenticate => {
+            Error::Http { status, message: format!("{message} ({WWW_AUTHENTICATE_HINT})"), code }
         }
         other => other,
     }
@@ -92,9 +92,9 @@ pub fn status_error(status: u16, status_text: &str, body: &str, sent_session_id:
     }
     // Servers explain refusals with a JSON-RPC error body, not always a
     // well-formed response (server-everything leaves out `id`).
-    let explained = serde_json::from_str::<serde_json::Value>(body)
-        .ok()
-        .and_then(|v| v.get("error")?.get("message")?.as_str().map(str::to_owned));
+    let error_body = serde_json::from_str::<serde_json::Value>(body).ok().and_then(|v| v.get("error").cloned());
+    let explained = error_body.as_ref().and_then(|e| e.get("message")?.as_str().map(str::to_owned));
+    let code = error_body.as_ref().and_then(|e| e.get("code")?.as_i64());
     // The spec says an ended session gets 404, but the TypeScript SDK's
     // servers (server-everything among them) answer 400 with a JSON-RPC error
     // such as "Bad Request: No valid session ID provided". A 400 to a request
@@ -112,7 +112,7 @@ pub fn status_error(status: u16, status_text: &str, body: &str, sent_session_id:
             text.to_owned()
         }
     });
-    Error::Http { status, message }
+    Error::Http { status, message, code }
 }
 
 /// Whether a server-issued session id is usable: the spec limits it to visible
@@ -159,7 +159,10 @@ mod tests {
     fn status_errors_explain_themselves() {
         let body = r#"{"jsonrpc":"2.0","error":{"code":-32000,"message":"Bad Request: No valid session ID provided"},"id":null}"#;
         match status_error(400, "Bad Request", body, false) {
-            Error::Http { status: 400, message } => assert_eq!(message, "Bad Request: No valid session ID provided"),
+            Error::Http { status: 400, message, code } => {
+                assert_eq!(message, "Bad Request: No valid session ID provided");
+                assert_eq!(code, Some(-32000));
+            }
             other => panic!("{other:?}"),
         }
         assert!(matches!(status_error(404, "Not Found", "", true), Error::SessionExpired { status: 404 }));
@@ -170,7 +173,7 @@ mod tests {
         assert!(matches!(status_error(400, "Bad Request", other, true), Error::Http { status: 400, .. }));
         assert!(matches!(status_error(404, "Not Found", "", false), Error::Http { status: 404, .. }));
         match status_error(502, "Bad Gateway", "<html>proxy</html>", false) {
-            Error::Http { status: 502, message } => assert_eq!(message, "Bad Gateway"),
+            Error::Http { status: 502, message, .. } => assert_eq!(message, "Bad Gateway"),
             other => panic!("{other:?}"),
         }
         match status_error(500, "", "", false) {
@@ -188,7 +191,7 @@ mod tests {
             other => panic!("{other:?}"),
         }
         match status_error_with(401, "Unauthorized", "", true, Readable::default()) {
-            Error::Http { status: 401, message } => assert!(message.contains("WWW-Authenticate"), "{message}"),
+            Error::Http { status: 401, message, .. } => assert!(message.contains("WWW-Authenticate"), "{message}"),
             other => panic!("{other:?}"),
         }
         match status_error_with(401, "Unauthorized", "", true, Readable { www_authenticate: true, without_session: false }) {

@@ -8,7 +8,7 @@
 import http from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
 import {
-  McpServer, ResourceTemplate, acceptedContent, completable, createMcpHandler, inputRequired, inputResponse,
+  McpServer, ResourceTemplate, completable, createMcpHandler, inputRequired, inputResponse,
 } from "@modelcontextprotocol/server";
 import { z } from "zod";
 
@@ -78,11 +78,10 @@ function buildServer({ requestInfo }) {
   });
 
   // MRTR tools: the first round returns input_required; the retry carries inputResponses + requestState.
+  // A retry without the right requestState (or with an unusable response) is simply asked again.
   tool("ask-user", { description: "Ask the user for a name (form elicitation)" }, (ctx) => {
-    const answer = acceptedContent(ctx.mcpReq.inputResponses, "user");
-    if (answer !== undefined && ctx.mcpReq.requestState() === STATE["ask-user"]) return text(`Hello, ${answer.name}`);
-    const declined = inputResponse(ctx.mcpReq.inputResponses, "user");
-    if (declined.kind === "elicit") return text(`User chose ${declined.action}`);
+    const r = ctx.mcpReq.requestState() === STATE["ask-user"] ? inputResponse(ctx.mcpReq.inputResponses, "user") : {};
+    if (r.kind === "elicit") return text(r.action === "accept" ? `Hello, ${r.content?.name}` : `User chose ${r.action}`);
     return inputRequired({
       inputRequests: { user: inputRequired.elicit({ mode: "form", message: "What is your name?",
         requestedSchema: { type: "object", properties: { name: { type: "string", title: "Name", default: "Ada" } }, required: ["name"] } }) },
@@ -91,8 +90,8 @@ function buildServer({ requestInfo }) {
   });
 
   tool("ask-model", { description: "Ask the client's model (sampling)" }, (ctx) => {
-    const r = inputResponse(ctx.mcpReq.inputResponses, "sample");
-    if (r.kind === "sampling" && ctx.mcpReq.requestState() === STATE["ask-model"]) {
+    const r = ctx.mcpReq.requestState() === STATE["ask-model"] ? inputResponse(ctx.mcpReq.inputResponses, "sample") : {};
+    if (r.kind === "sampling") {
       const blocks = [r.result.content].flat();
       return text(blocks.map((b) => (b.type === "text" ? b.text : `[${b.type}]`)).join(""));
     }
@@ -104,8 +103,8 @@ function buildServer({ requestInfo }) {
   });
 
   tool("list-roots", { description: "List the client's roots" }, (ctx) => {
-    const r = inputResponse(ctx.mcpReq.inputResponses, "roots");
-    if (r.kind === "roots" && ctx.mcpReq.requestState() === STATE["list-roots"]) {
+    const r = ctx.mcpReq.requestState() === STATE["list-roots"] ? inputResponse(ctx.mcpReq.inputResponses, "roots") : {};
+    if (r.kind === "roots") {
       return text(r.roots.length ? r.roots.map((root) => root.uri).join("\n") : "(no roots)");
     }
     return inputRequired({ inputRequests: { roots: inputRequired.listRoots() }, requestState: STATE["list-roots"] });
