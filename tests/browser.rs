@@ -101,8 +101,8 @@ async fn connects_lists_calls_and_deletes_the_session() {
     let methods: Vec<String> =
         log.iter().map(|entry| get(&entry, "method").as_string().unwrap_or_default()).collect();
     assert_eq!(methods.last().map(String::as_str), Some("DELETE"));
-    // Every request after initialize carries the session id and protocol version.
-    for entry in log.iter().skip(1) {
+    // Every request after the era probe and initialize carries the session id and protocol version.
+    for entry in log.iter().skip(2) {
         assert_eq!(get(&entry, "sessionId").as_string().as_deref(), Some(session.as_str()));
         assert_eq!(get(&entry, "version").as_string().as_deref(), Some("2025-11-25"));
     }

@@ -23,6 +23,8 @@ export function scripted(reply) {
   return async (url, init) => {
     const message = JSON.parse(init.body ?? "null");
     if (init.method !== "POST") return new Response(null, { status: 405 });
+    // A legacy server: the era probe is not found.
+    if (message.method === "server/discover") return new Response(null, { status: 404 });
     if (message.method === "initialize") return json({ jsonrpc: "2.0", id: message.id, result: INIT });
     if (!("id" in message)) return new Response(null, { status: 202 });
     return reply(message);

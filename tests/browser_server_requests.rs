@@ -42,6 +42,8 @@ export function scriptedServer() {
       if (init.method !== "POST") return new Response(null, { status: 405 });
       const message = JSON.parse(init.body);
       posted.push(message);
+      // A legacy server: the era probe is not found.
+      if (message.method === "server/discover") return new Response(null, { status: 404 });
       if (message.method === "initialize") {
         return json({ jsonrpc: "2.0", id: message.id, result: { protocolVersion: "2025-11-25",
           capabilities: { tools: {} }, serverInfo: { name: "scripted", version: "1" } } });

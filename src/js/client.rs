@@ -13,10 +13,10 @@ use crate::protocol::capabilities::{check_server_supports, client_capabilities};
 use crate::protocol::lifecycle::ServerIdentity;
 use crate::protocol::{methods, results};
 use crate::session::lifecycle::{initialize, Offer};
-use super::connect::{connect, Parts, Target};
+use super::connect::{connect, Era, Parts, Target};
 use super::custom_transport::is_transport;
 use crate::session::{CallOptions, Session};
-use crate::transport::streamable_http::ConnectionStatus;
+use crate::transport::streamable_http::{ConnectionStatus, ToolSchemas};
 use js_sys::{Function, Promise};
 use serde_json::{json, Value};
 use futures::future::{FutureExt, LocalBoxFuture, Shared};
@@ -65,13 +65,27 @@ pub(super) struct ClientState {
     pub session: Session,
     /// `"streamable-http"`, `"sse"` or `"custom"`.
     pub transport_kind: &'static str,
+    /// The protocol era the connection speaks.
+    pub era: Era,
+    /// The sampling, elicitation and roots handlers (also used for modern input).
+    pub handlers: Rc<JsHandlers>,
+    /// Tool input schemas, shared with the transport for `Mcp-Param-*` headers.
+    pub tool_schemas: ToolSchemas,
+    /// The level set with `setLoggingLevel`, sent in `_meta` in the modern era.
+    pub log_level: RefCell<Option<String>>,
+    /// The cap on multi-round-trip input.
+    pub max_input_rounds: u32,
+    /// Subscribed resources (modern era: carried by `subscriptions/listen`).
+    pub subscriptions: RefCell<std::collections::BTreeSet<String>>,
+    /// The `subscriptions/listen` stream (modern era).
+    pub listening: super::listen::Listening,
     /// What `initialize` said; replaced when an expired session is renewed.
     pub identity: RefCell<ServerIdentity>,
     /// What the client offered, to offer it again on renewal.
-    offer: Offer,
+    pub offer: Offer,
     /// A renewal in progress, shared by every request that hit the expiry.
     renewal: RefCell<Option<Shared<LocalBoxFuture<'static, Result<(), Error>>>>>,
-    me: Weak<ClientState>,
+    pub me: Weak<ClientState>,
     pub events: Rc<Events>,
     /// Refuse calls the server did not declare support for.
     pub strict: bool,
@@ -118,23 +132,11 @@ impl ClientState {
             // Nothing is sent for a request that was aborted before it started.
             return Err(Rejection(signal.reason()));
         }
-        let on_progress = options.on_progress.clone().map(|callback: Function| {
-            let events = Rc::downgrade(&self.events);
-            Rc::new(move |params: &Value| {
-                let value = to_js(params).unwrap_or(JsValue::UNDEFINED);
-                // A throwing callback is reported, never allowed to break the request.
-                if let (Err(thrown), Some(events)) = (callback.call1(&JsValue::UNDEFINED, &value), events.upgrade()) {
-                    events.dispatch_error(&thrown);
-                }
-            }) as Rc<dyn Fn(&Value)>
-        });
-        let call = || CallOptions {
-            timeout_ms: options.timeout_ms,
-            cancel: options.signal.as_ref().map(aborted),
-            on_progress: on_progress.clone(),
-            reset_timeout_on_progress: options.reset_timeout_on_progress,
-            max_total_timeout_ms: options.max_total_timeout_ms,
-        };
+        if self.era == Era::Modern {
+            return self.request_modern(method, params, options).await;
+        }
+        let on_progress = self.progress_listener(options);
+        let call = || self.call_options(options, on_progress.clone());
         self.wait_for_renewal().await;
         let session_used = self.session.transport().session_id();
         let mut outcome = self.session.request(method, params.clone(), call()).await;
@@ -152,6 +154,32 @@ impl ClientState {
             Ok(result) => Ok(result),
             Err(Error::Cancelled { .. }) => Err(Rejection(abort_reason(options.signal.as_ref()))),
             Err(error) => Err(error.into()),
+        }
+    }
+
+    /// The `onprogress` callback as the session wants it; a throwing callback
+    /// is reported as an `error` event, never allowed to break the request.
+    pub fn progress_listener(&self, options: &RequestOptions) -> Option<Rc<dyn Fn(&Value)>> {
+        options.on_progress.clone().map(|callback: Function| {
+            let events = Rc::downgrade(&self.events);
+            Rc::new(move |params: &Value| {
+                let value = to_js(params).unwrap_or(JsValue::UNDEFINED);
+                if let (Err(thrown), Some(events)) = (callback.call1(&JsValue::UNDEFINED, &value), events.upgrade()) {
+                    events.dispatch_error(&thrown);
+                }
+            }) as Rc<dyn Fn(&Value)>
+        })
+    }
+
+    /// The session's options for one attempt of a request.
+    pub fn call_options(&self, options: &RequestOptions, on_progress: Option<Rc<dyn Fn(&Value)>>) -> CallOptions {
+        CallOptions {
+            timeout_ms: options.timeout_ms,
+            cancel: options.signal.as_ref().map(aborted),
+            on_progress,
+            reset_timeout_on_progress: options.reset_timeout_on_progress,
+            max_total_timeout_ms: options.max_total_timeout_ms,
+            unbounded: false,
         }
     }
 
@@ -268,7 +296,9 @@ impl McpClient {
             }
         });
         let signal = options.signal.clone();
+        let tool_schemas: ToolSchemas = Rc::default();
         let parts = Parts {
+            tool_schemas: tool_schemas.clone(),
             handlers,
             listener,
             on_status,
@@ -283,6 +313,13 @@ impl McpClient {
         let state = Rc::new_cyclic(|me| ClientState {
             session: connected.session,
             transport_kind: connected.kind,
+            era: connected.era,
+            handlers: parts.handlers.clone(),
+            tool_schemas,
+            log_level: RefCell::new(None),
+            max_input_rounds: options.max_input_rounds,
+            subscriptions: RefCell::default(),
+            listening: Default::default(),
             identity: RefCell::new(connected.identity),
             offer: parts.offer,
             renewal: RefCell::default(),
@@ -294,7 +331,23 @@ impl McpClient {
         });
         *state_slot.borrow_mut() = Rc::downgrade(&state);
         watchers.attach(&state);
+        if state.era == Era::Modern {
+            // The modern era's change notifications come on a listen stream.
+            super::listen::watch_acknowledgements(&state);
+            let _ = state.restart_listen();
+        }
         Ok(McpClient { state })
+    }
+
+    /// The protocol era the connection speaks: `"legacy"` (2024-11-05 to
+    /// 2025-11-25, with `initialize`) or `"modern"` (2026-07-28). Pass it back
+    /// as the `era` option to skip the probe next time.
+    #[wasm_bindgen(getter, unchecked_return_type = "\"legacy\" | \"modern\"")]
+    pub fn era(&self) -> String {
+        match self.state.era {
+            Era::Legacy => "legacy".into(),
+            Era::Modern => "modern".into(),
+        }
     }
 
     /// Which transport carries the connection: `"streamable-http"`, `"sse"`
@@ -361,6 +414,12 @@ impl McpClient {
                 Error::InvalidArgument(format!("the logging level must be one of {}", LEVELS.join(", ")))
             })?;
             let options = read_options(&options)?;
+            if state.era == Era::Modern {
+                // 2026-07-28 has no logging/setLevel: the level rides in every request's _meta.
+                check_server_supports(&state.identity.borrow().capabilities, "logging/setLevel").map_err(Error::Unsupported)?;
+                *state.log_level.borrow_mut() = Some(level);
+                return Ok(JsValue::UNDEFINED);
+            }
             let params = json!({ "level": level });
             state.call("logging/setLevel", Some(params), &options, |r| results::check_object(r, "logging/setLevel")).await?;
             Ok(JsValue::UNDEFINED)
@@ -373,6 +432,9 @@ impl McpClient {
     pub fn send_roots_list_changed(&self) -> Promise {
         let state = self.state.clone();
         promise(Box::pin(async move {
+            if state.era == Era::Modern {
+                return Err(super::modern::removed("notifications/roots/list_changed").into());
+            }
             state.session.notify("notifications/roots/list_changed", None).await?;
             Ok(JsValue::UNDEFINED)
         }))

@@ -12,14 +12,35 @@ use super::options::ConnectOptions;
 use crate::error::Error;
 use crate::protocol::lifecycle::ServerIdentity;
 use crate::session::lifecycle::{initialize, HandshakeError, Offer, Stage};
-use crate::session::{CallOptions, NotificationListener, Session};
+use crate::session::{CallOptions, NotificationListener, Session, Transport};
 use crate::transport::fetch::Fetch;
 use crate::transport::legacy_sse::{LegacySse, LegacySseConfig, SseReader};
-use crate::transport::streamable_http::{StatusListener, StreamableHttp, StreamableHttpConfig};
+use crate::protocol::modern;
+use crate::transport::streamable_http::{StatusListener, StreamableHttp, StreamableHttpConfig, ToolSchemas};
 use crate::transport::web_runtime::WebRuntime;
 use futures::future::LocalBoxFuture;
 use std::rc::Rc;
 use wasm_bindgen::JsValue;
+
+/// Which protocol era to speak.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EraChoice {
+    /// Probe with `server/discover`, then fall back to `initialize`.
+    Auto,
+    /// 2026-07-28 only.
+    Modern,
+    /// The `initialize` revisions only.
+    Legacy,
+}
+
+/// The era a connection speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Era {
+    /// 2024-11-05 to 2025-11-25.
+    Legacy,
+    /// 2026-07-28.
+    Modern,
+}
 
 /// Which transport to use.
 #[derive(Debug, Clone)]
@@ -54,6 +75,8 @@ pub struct Parts {
     pub offer: Offer,
     /// Aborts the attempt.
     pub cancel: Option<Rc<dyn Fn() -> LocalBoxFuture<'static, String>>>,
+    /// Tool input schemas, shared with the transport for `Mcp-Param-*` headers.
+    pub tool_schemas: ToolSchemas,
 }
 
 /// An initialized session and what carries it.
@@ -63,7 +86,9 @@ pub struct Connected {
     pub session: Session,
     /// `"streamable-http"`, `"sse"` or `"custom"`.
     pub kind: &'static str,
-    /// The server's answer to `initialize`.
+    /// The era it speaks.
+    pub era: Era,
+    /// What the server said about itself (`initialize` or `server/discover`).
     pub identity: ServerIdentity,
 }
 
@@ -75,12 +100,57 @@ fn prepare(parts: &Parts, session: &Session) {
 async fn handshake(session: Session, kind: &'static str, parts: &Parts) -> Result<Connected, HandshakeError> {
     let call = CallOptions { cancel: parts.cancel.as_ref().map(|c| c()), ..CallOptions::default() };
     match initialize(&session, &parts.offer, call).await {
-        Ok(identity) => Ok(Connected { session, kind, identity }),
+        Ok(identity) => Ok(Connected { session, kind, era: Era::Legacy, identity }),
         Err(failure) => {
             session.close().await;
             Err(failure)
         }
     }
+}
+
+/// Whether a failed `server/discover` probe says "an older server": a 400,
+/// 404 or 405 without a modern JSON-RPC error; a JSON-RPC error in a success
+/// response (a modern server answers an unknown method with HTTP 404, and
+/// must implement `server/discover` anyway); an answer that is no discover
+/// result; or, in browsers only, a network error (a legacy server's CORS
+/// allow-list that predates the new headers fails the preflight, which
+/// scripts see as a bare `TypeError`).
+fn legacy_evidence(error: &Error) -> bool {
+    match error {
+        Error::Rpc(e) => modern::recovery(e).is_none(),
+        Error::Protocol(_) => true,
+        Error::Http { status, code, .. } => {
+            let body = code.map(|c| format!(r#"{{"error":{{"code":{c}}}}}"#)).unwrap_or_default();
+            modern::probe_verdict(*status, &body) == modern::Verdict::Legacy
+        }
+        Error::Network { .. } => crate::transport::fetch::in_browser(),
+        _ => false,
+    }
+}
+
+/// The modern handshake: `server/discover`.
+async fn discover(session: &Session, parts: &Parts) -> Result<ServerIdentity, Error> {
+    let meta = modern::RequestMeta {
+        version: modern::VERSION,
+        capabilities: &parts.offer.capabilities,
+        client_info: &parts.offer.client_info,
+        log_level: None,
+    };
+    let call = CallOptions { cancel: parts.cancel.as_ref().map(|c| c()), ..CallOptions::default() };
+    let result = session.request("server/discover", Some(modern::with_meta(None, &meta)), call).await?;
+    let modern::Outcome::Complete(result) = modern::classify_result(result).map_err(Error::Protocol)? else {
+        return Err(Error::Protocol("server/discover did not complete".into()));
+    };
+    let discovery = modern::read_discovery(&result).map_err(Error::Protocol)?;
+    if !discovery.supported_versions.iter().any(|v| v == modern::VERSION) {
+        return Err(Error::UnsupportedVersion(discovery.supported_versions.join(", ")));
+    }
+    Ok(ServerIdentity {
+        protocol_version: modern::VERSION,
+        capabilities: discovery.capabilities,
+        server_info: discovery.server_info.unwrap_or_else(|| serde_json::json!({ "name": "", "version": "" })),
+        instructions: discovery.instructions,
+    })
 }
 
 fn is_browser() -> bool {
@@ -105,13 +175,30 @@ pub async fn connect(target: Target, options: &ConnectOptions, parts: &Parts) ->
         }
         Target::Url(url) => url,
     };
+    let http_config = || StreamableHttpConfig {
+        url: url.clone(),
+        fetch: Fetch::new(options.fetch.clone()),
+        headers: options.headers.clone(),
+        on_status: Some(parts.on_status.clone()),
+        tool_schemas: parts.tool_schemas.clone(),
+    };
+    if !matches!(options.transport, Choice::Sse) && options.era != EraChoice::Legacy {
+        let config = http_config();
+        let (session, transport) = Session::new(Rc::new(WebRuntime), options.timeout_ms, |sink| Rc::new(StreamableHttp::new(config, sink)));
+        prepare(parts, &session);
+        transport.set_protocol_version(modern::VERSION);
+        match discover(&session, parts).await {
+            Ok(identity) => return Ok(Connected { session, kind: "streamable-http", era: Era::Modern, identity }),
+            Err(error) => {
+                session.close().await;
+                if options.era == EraChoice::Modern || !legacy_evidence(&error) {
+                    return Err(error);
+                }
+            }
+        }
+    }
     if !matches!(options.transport, Choice::Sse) {
-        let config = StreamableHttpConfig {
-            url: url.clone(),
-            fetch: Fetch::new(options.fetch.clone()),
-            headers: options.headers.clone(),
-            on_status: Some(parts.on_status.clone()),
-        };
+        let config = http_config();
         let (session, _) = Session::new(Rc::new(WebRuntime), options.timeout_ms, |sink| Rc::new(StreamableHttp::new(config, sink)));
         prepare(parts, &session);
         match handshake(session, "streamable-http", parts).await {

@@ -4,6 +4,8 @@ use super::client::{js, promise, read_options, McpClient};
 use super::convert::params_from_js;
 use super::lists::{self, PROMPTS, RESOURCES, TEMPLATES, TOOLS};
 use crate::error::Error;
+use super::connect::Era;
+use crate::protocol::capabilities::check_server_supports;
 use crate::protocol::{params, results, schema};
 use js_sys::Promise;
 use serde_json::Value;
@@ -229,6 +231,26 @@ impl McpClient {
         promise(Box::pin(async move {
             let params = params_with(&params, name, "uri")?;
             let options = read_options(&options)?;
+            if state.era == Era::Modern {
+                // 2026-07-28: subscriptions ride on the subscriptions/listen stream.
+                check_server_supports(&state.identity.borrow().capabilities, method).map_err(Error::Unsupported)?;
+                let uri = params.get("uri").and_then(Value::as_str).unwrap_or_default().to_owned();
+                let changed = if method == "resources/subscribe" {
+                    state.subscriptions.borrow_mut().insert(uri)
+                } else {
+                    state.subscriptions.borrow_mut().remove(&uri)
+                };
+                if changed {
+                    if let Some(acknowledged) = state.restart_listen() {
+                        let timeout = options.timeout_ms.unwrap_or(crate::session::DEFAULT_TIMEOUT_MS);
+                        let sleep = crate::session::Runtime::sleep(&crate::transport::web_runtime::WebRuntime, timeout);
+                        if let futures::future::Either::Right(_) = futures::future::select(acknowledged, sleep).await {
+                            return Err(Error::Timeout { ms: timeout }.into());
+                        }
+                    }
+                }
+                return Ok(JsValue::UNDEFINED);
+            }
             state.call(method, Some(params), &options, |r| results::check_object(r, "subscription")).await?;
             Ok(JsValue::UNDEFINED)
         }))

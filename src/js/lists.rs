@@ -54,10 +54,13 @@ extern "C" {
 impl ClientState {
     /// Fetches one page and checks it; remembers tools' output schemas.
     pub async fn list_page(&self, kind: ListKind, params: Option<Value>, options: &RequestOptions) -> Result<Value, Rejection> {
-        let page = self.request(kind.method, params, options).await?;
+        let mut page = self.request(kind.method, params, options).await?;
         results::check_items_have(&page, kind.method, kind.items, kind.key).map_err(Error::Protocol)?;
         if kind.method == TOOLS.method {
             results::check_tools(&page).map_err(Error::Protocol)?;
+            if self.era == super::connect::Era::Modern {
+                drop_invalid_header_tools(&mut page);
+            }
             self.remember_output_schemas(&page);
         }
         Ok(page)
@@ -66,12 +69,16 @@ impl ClientState {
     fn remember_output_schemas(&self, page: &Value) {
         let tools = page.get("tools").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
         let mut schemas = self.output_schemas.borrow_mut();
+        let mut inputs = self.tool_schemas.borrow_mut();
         for tool in tools {
             if let Some(name) = tool.get("name").and_then(Value::as_str) {
                 match tool.get("outputSchema") {
                     Some(schema) => schemas.insert(name.to_owned(), schema.clone()),
                     None => schemas.remove(name),
                 };
+                if let Some(input) = tool.get("inputSchema") {
+                    inputs.insert(name.to_owned(), input.clone());
+                }
             }
         }
     }
@@ -82,6 +89,14 @@ impl ClientState {
             self.list_page(kind, cursor.map(|c| json!({ "cursor": c })), options).await
         })
         .await
+    }
+}
+
+/// 2026-07-28: a tool whose `x-mcp-header` annotations are invalid must not
+/// be offered, since its calls could not carry the headers the server checks.
+fn drop_invalid_header_tools(page: &mut Value) {
+    if let Some(Value::Array(tools)) = page.get_mut("tools") {
+        tools.retain(|tool| crate::protocol::modern::tool_header_problem(tool).is_none());
     }
 }
 

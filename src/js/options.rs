@@ -6,7 +6,7 @@ use super::convert::from_js;
 use crate::error::Error;
 use crate::protocol::version;
 use crate::session::DEFAULT_TIMEOUT_MS;
-use super::connect::Choice;
+use super::connect::{Choice, EraChoice};
 use crate::transport::legacy_sse::SseReader;
 use crate::transport::streamable_http::HeaderSource;
 use js_sys::{Function, Reflect};
@@ -43,6 +43,10 @@ pub struct ConnectOptions {
     pub transport: Choice,
     /// `sseReader`: force `"eventsource"` or `"fetch"` for HTTP+SSE.
     pub sse_reader: Option<SseReader>,
+    /// `era`: `"auto"` (default), `"modern"` or `"legacy"`; a `protocolVersion` pins it too.
+    pub era: EraChoice,
+    /// `maxInputRounds`: the cap on multi-round-trip input (default 10).
+    pub max_input_rounds: u32,
 }
 
 /// Options of a single request.
@@ -161,12 +165,28 @@ pub fn connect_options(value: &JsValue) -> Result<ConnectOptions, Error> {
             _ => return Err(invalid("capabilities must be an object")),
         },
     };
-    let protocol_version = match field(&object, "protocolVersion") {
-        None => version::LATEST_LEGACY,
-        Some(v) => v.as_string().as_deref().and_then(version::supported).ok_or_else(|| {
-            invalid(format!("protocolVersion must be one of {}", version::SUPPORTED.join(", ")))
-        })?,
+    let pinned = field(&object, "protocolVersion").map(|v| v.as_string());
+    let (protocol_version, version_era) = match pinned {
+        None => (version::LATEST_LEGACY, None),
+        Some(Some(v)) if v == crate::protocol::modern::VERSION => (version::LATEST_LEGACY, Some(EraChoice::Modern)),
+        Some(v) => (
+            v.as_deref().and_then(version::supported).ok_or_else(|| {
+                invalid(format!("protocolVersion must be {} or one of {}", crate::protocol::modern::VERSION, version::SUPPORTED.join(", ")))
+            })?,
+            Some(EraChoice::Legacy),
+        ),
     };
+    let era = match field(&object, "era").map(|e| e.as_string()) {
+        None => version_era.unwrap_or(EraChoice::Auto),
+        Some(Some(e)) if e == "auto" => EraChoice::Auto,
+        Some(Some(e)) if e == "modern" => EraChoice::Modern,
+        Some(Some(e)) if e == "legacy" => EraChoice::Legacy,
+        Some(_) => return Err(invalid("era must be \"auto\", \"modern\" or \"legacy\"")),
+    };
+    if version_era.is_some_and(|pinned| era != EraChoice::Auto && era != pinned) {
+        return Err(invalid("era and protocolVersion disagree"));
+    }
+    let era = version_era.unwrap_or(era);
     Ok(ConnectOptions {
         client_info,
         headers,
@@ -185,6 +205,14 @@ pub fn connect_options(value: &JsValue) -> Result<ConnectOptions, Error> {
             Some(Some(t)) if t == "streamable-http" => Choice::StreamableHttp,
             Some(Some(t)) if t == "sse" => Choice::Sse,
             Some(_) => return Err(invalid("transport must be \"auto\", \"streamable-http\" or \"sse\"")),
+        },
+        era,
+        max_input_rounds: match field(&object, "maxInputRounds") {
+            None => crate::session::mrtr::DEFAULT_MAX_ROUNDS,
+            Some(n) => match n.as_f64() {
+                Some(n) if (1.0..=100.0).contains(&n) && n.fract() == 0.0 => n as u32,
+                _ => return Err(invalid("maxInputRounds must be an integer from 1 to 100")),
+            },
         },
         sse_reader: match field(&object, "sseReader").map(|r| r.as_string()) {
             None => None,

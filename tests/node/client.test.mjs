@@ -26,11 +26,15 @@ function clientError(kind, extra = {}) {
   };
 }
 
+// The era probe (`server/discover`, 2026-07-28) comes first; the rest of a
+// legacy session speaks 2025-11-25. Each is checked against its revision.
 function assertAllValid(rec) {
   const messages = rec.messages();
   assert.ok(messages.length > 0, "the client sent no JSON-RPC messages");
-  for (const message of messages) assertValidClientMessage(message);
-  return messages;
+  for (const message of messages) {
+    assertValidClientMessage(message, message.method === "server/discover" ? "2026-07-28" : undefined);
+  }
+  return messages.filter((m) => m.method !== "server/discover");
 }
 
 const textOf = (result) => result.content.filter((c) => c.type === "text").map((c) => c.text).join("\n");
@@ -124,7 +128,11 @@ describe("a session with server-everything", () => {
   });
 
   test("every HTTP request carries the Streamable HTTP headers", () => {
-    const [init, ...rest] = rec.requests;
+    // The modern probe was refused; the legacy session starts at initialize.
+    assert.match(rec.requests[0].body ?? "", /"server\/discover"/);
+    assert.equal(rec.requests[0].headers["mcp-protocol-version"], "2026-07-28");
+    assert.equal(rec.requests[0].headers["mcp-method"], "server/discover");
+    const [init, ...rest] = rec.requests.slice(1);
     for (const r of rec.requests.filter((r) => r.method === "POST")) {
       assert.match(r.headers["content-type"] ?? "", /^application\/json/);
       assert.match(r.headers.accept ?? "", /application\/json/);
@@ -185,7 +193,7 @@ describe("the headers option", () => {
     });
     await client.listTools();
     await client.close();
-    assert.ok(rec.requests.length >= 4, "initialize, initialized, tools/list, DELETE");
+    assert.ok(rec.requests.length >= 5, "server/discover, initialize, initialized, tools/list, DELETE");
     for (const r of rec.requests) {
       assert.equal(r.headers["x-api-key"], "k1", `${r.method} ${r.body ?? ""}`);
       assert.match(r.headers.accept ?? "", /text\/event-stream/);

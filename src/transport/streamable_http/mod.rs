@@ -10,7 +10,7 @@ use super::http::{self, classify, status_error_with, Readable, ResponseBody};
 use super::web_runtime::WebRuntime;
 use crate::error::Error;
 use crate::protocol::jsonrpc::{decode, Message, RequestId};
-use crate::protocol::{methods, version};
+use crate::protocol::{methods, modern, version};
 use crate::session::{Inbound, InboundSink, Runtime, Transport};
 use streams::Purpose;
 use futures::future::{self, LocalBoxFuture};
@@ -72,6 +72,10 @@ pub enum ConnectionStatus {
 /// Receives [`ConnectionStatus`] changes.
 pub type StatusListener = Rc<dyn Fn(ConnectionStatus)>;
 
+/// The `inputSchema` of each tool the client has listed, by name, for the
+/// `Mcp-Param-*` headers of the 2026-07-28 revision. Shared with the client.
+pub type ToolSchemas = Rc<RefCell<HashMap<String, serde_json::Value>>>;
+
 /// Where and how to reach the server.
 pub struct StreamableHttpConfig {
     /// The MCP endpoint.
@@ -82,6 +86,8 @@ pub struct StreamableHttpConfig {
     pub headers: HeaderSource,
     /// Hears reconnections and session expiry.
     pub on_status: Option<StatusListener>,
+    /// Tool input schemas, for `Mcp-Param-*` headers.
+    pub tool_schemas: ToolSchemas,
 }
 
 impl std::fmt::Debug for StreamableHttpConfig {
@@ -109,6 +115,10 @@ pub(super) struct Inner {
     generation: Cell<u64>,
     /// The in-flight key of the current GET stream connection.
     listen_key: Cell<Option<u64>>,
+    /// Whether the 2026-07-28 rules apply (set with the protocol version).
+    modern: Cell<bool>,
+    /// The in-flight key of each request's fetch, to cancel it by aborting (modern).
+    by_request: RefCell<HashMap<RequestId, u64>>,
 }
 
 impl std::fmt::Debug for Inner {
@@ -126,11 +136,15 @@ pub(super) struct InFlight {
     inner: Rc<Inner>,
     pub(super) key: u64,
     pub(super) controller: AbortOnDrop,
+    request: Option<RequestId>,
 }
 
 impl Drop for InFlight {
     fn drop(&mut self) {
         self.inner.in_flight.borrow_mut().remove(&self.key);
+        if let Some(id) = &self.request {
+            self.inner.by_request.borrow_mut().remove(id);
+        }
     }
 }
 
@@ -147,6 +161,8 @@ impl StreamableHttp {
             closed: Cell::new(false),
             generation: Cell::new(0),
             listen_key: Cell::new(None),
+            modern: Cell::new(false),
+            by_request: RefCell::default(),
         };
         Self { inner: Rc::new(inner) }
     }
@@ -166,6 +182,19 @@ impl Transport for StreamableHttp {
 
     fn set_protocol_version(&self, version: &'static str) {
         self.inner.protocol_version.set(Some(version));
+        self.inner.modern.set(version == crate::protocol::modern::VERSION);
+    }
+
+    fn cancel_request(&self, id: &RequestId) -> bool {
+        if !self.inner.modern.get() {
+            return false;
+        }
+        // Closing the request's stream is the cancellation; nothing is sent.
+        let key = self.inner.by_request.borrow_mut().remove(id);
+        if let Some(controller) = key.and_then(|key| self.inner.in_flight.borrow_mut().remove(&key)) {
+            controller.abort();
+        }
+        true
     }
 
     fn listen(&self) {
@@ -212,7 +241,7 @@ impl Inner {
         let key = self.next_key.get();
         self.next_key.set(key + 1);
         self.in_flight.borrow_mut().insert(key, controller_handle(&controller));
-        Ok(InFlight { inner: self.clone(), key, controller })
+        Ok(InFlight { inner: self.clone(), key, controller, request: None })
     }
 
     fn abort_all(&self) {
@@ -222,7 +251,7 @@ impl Inner {
         }
     }
 
-    pub(super) async fn headers(&self, accept: &str, with_body: bool) -> Result<Headers, Error> {
+    pub(super) async fn headers(&self, accept: &str, with_body: bool, message: Option<&Message>) -> Result<Headers, Error> {
         let user = self.config.headers.resolve().await?;
         let invalid = |e: JsValue| Error::InvalidArgument(format!("invalid headers: {}", js_message(&e)));
         // `new Headers(init)` accepts every HeadersInit form; our own headers
@@ -242,7 +271,35 @@ impl Inner {
         if let Some(version) = self.protocol_version.get() {
             headers.set(http::PROTOCOL_VERSION, version).map_err(invalid)?;
         }
+        if let (true, Some(message)) = (self.modern.get(), message) {
+            for (name, value) in self.standard_headers(message) {
+                headers.set(&name, &value).map_err(invalid)?;
+            }
+        }
         Ok(headers)
+    }
+
+    /// The 2026-07-28 standard headers: `Mcp-Method`, `Mcp-Name`, and an
+    /// `Mcp-Param-*` for each argument the tool's schema annotates.
+    fn standard_headers(&self, message: &Message) -> Vec<(String, String)> {
+        let (method, params) = match message {
+            Message::Request { method, params, .. } | Message::Notification { method, params } => (method, params.as_ref()),
+            Message::Response { .. } => return Vec::new(),
+        };
+        let mut headers = vec![("mcp-method".to_owned(), method.clone())];
+        if let Some(name) = modern::mcp_name(method, params) {
+            // Header values must be visible ASCII; names and URIs that are not go encoded.
+            let value = modern::encode_header_value(&serde_json::Value::String(name.clone())).unwrap_or(name);
+            headers.push(("mcp-name".to_owned(), value));
+        }
+        if method == "tools/call" {
+            let tool = params.and_then(|p| p.get("name")).and_then(serde_json::Value::as_str);
+            let schema = tool.and_then(|t| self.config.tool_schemas.borrow().get(t).cloned());
+            if let Some(schema) = schema {
+                headers.extend(modern::param_headers(&schema, params.and_then(|p| p.get("arguments"))));
+            }
+        }
+        headers
     }
 
     async fn post(self: Rc<Self>, message: Message) -> Result<(), Error> {
@@ -256,11 +313,15 @@ impl Inner {
         let is_initialize = message.method() == Some(methods::INITIALIZE);
         let sent_session = self.session_id.borrow().is_some();
         let body = message.to_json();
-        let in_flight = self.track()?;
+        let mut in_flight = self.track()?;
+        if let (true, Some(id)) = (self.modern.get(), &request_id) {
+            self.by_request.borrow_mut().insert(id.clone(), in_flight.key);
+            in_flight.request = Some(id.clone());
+        }
         let request = HttpRequest {
             method: "POST",
             url: &self.config.url,
-            headers: self.headers(http::ACCEPT_POST, true).await?,
+            headers: self.headers(http::ACCEPT_POST, true, Some(&message)).await?,
             body: Some(&body),
             signal: &in_flight.controller.signal(),
         };
@@ -271,7 +332,7 @@ impl Inner {
             let readable = Readable { without_session: !is_initialize && !sent_session, ..readable(&response) };
             return Err(status_error_with(status, &response.status_text(), &text, sent_session, readable));
         }
-        if is_initialize {
+        if is_initialize && !self.modern.get() {
             self.adopt_session_id(&response)?;
         }
         let content_type = header(&response, "content-type");
@@ -327,7 +388,7 @@ impl Inner {
 
     async fn delete_session(self: Rc<Self>, session: String) {
         let Ok(in_flight) = self.track() else { return };
-        let Ok(headers) = self.headers("application/json, text/event-stream", false).await else { return };
+        let Ok(headers) = self.headers("application/json, text/event-stream", false, None).await else { return };
         // `headers()` reads the id from the session slot, which close keeps.
         let _ = headers.set(http::SESSION_ID, &session);
         let request = HttpRequest {

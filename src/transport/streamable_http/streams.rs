@@ -94,7 +94,9 @@ impl Inner {
                 return;
             }
             if let Purpose::Response(id) = &purpose {
-                if state.last_event_id.is_none() || attempt >= MAX_RESUME_ATTEMPTS {
+                // 2026-07-28 has no resumption: a broken stream loses the
+                // request, which the client re-issues under a new id.
+                if self.modern.get() || state.last_event_id.is_none() || attempt >= MAX_RESUME_ATTEMPTS {
                     let error = problem
                         .take()
                         .unwrap_or_else(|| Error::Protocol("the event stream ended before the response arrived".into()));
@@ -189,7 +191,7 @@ impl Inner {
             return Ok(None);
         }
         let in_flight = self.track()?;
-        let headers = self.headers("text/event-stream", false).await?;
+        let headers = self.headers("text/event-stream", false, None).await?;
         if let Some(id) = last_event_id {
             let _ = headers.set("last-event-id", id);
         }

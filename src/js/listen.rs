@@ -1,0 +1,118 @@
+//! `subscriptions/listen` (2026-07-28): one long-lived request whose stream
+//! carries list changes and resource updates. It replaces the legacy GET
+//! stream and `resources/subscribe`, so `subscribeResource` and the
+//! list-changed events work the same in both eras. The stream is reopened
+//! when the subscriptions change, and reconnected when it drops.
+
+use super::client::ClientState;
+use crate::error::Error;
+use crate::protocol::capabilities::declares;
+use crate::session::{CallOptions, Runtime};
+use crate::transport::backoff;
+use crate::transport::web_runtime::WebRuntime;
+use futures::channel::oneshot;
+use futures::future::FutureExt;
+use serde_json::{json, Map, Value};
+use std::cell::{Cell, RefCell};
+use std::rc::{Rc, Weak};
+
+/// The current listen stream.
+#[derive(Default)]
+pub struct Listening {
+    /// Bumped on every restart; an older loop stops.
+    generation: Cell<u64>,
+    /// Ends the current stream.
+    stop: RefCell<Option<oneshot::Sender<String>>>,
+    /// Waiting for the next `notifications/subscriptions/acknowledged`.
+    acks: RefCell<Vec<oneshot::Sender<()>>>,
+}
+
+impl std::fmt::Debug for Listening {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Listening").field("generation", &self.generation.get()).finish()
+    }
+}
+
+impl Listening {
+    /// Called for each notification's method: wakes those waiting for an acknowledgement.
+    pub fn heard(&self, method: &str) {
+        if method == "notifications/subscriptions/acknowledged" {
+            for ack in self.acks.borrow_mut().drain(..) {
+                let _ = ack.send(());
+            }
+        }
+    }
+}
+
+impl ClientState {
+    /// What to listen for: the list changes the server declares, and the subscribed resources.
+    fn listen_filter(&self) -> Option<Value> {
+        let capabilities = self.identity.borrow().capabilities.clone();
+        let mut filter = Map::new();
+        for (key, path) in [
+            ("toolsListChanged", ["tools", "listChanged"]),
+            ("promptsListChanged", ["prompts", "listChanged"]),
+            ("resourcesListChanged", ["resources", "listChanged"]),
+        ] {
+            if declares(&capabilities, &path) {
+                filter.insert(key.into(), Value::Bool(true));
+            }
+        }
+        let subscriptions: Vec<Value> = self.subscriptions.borrow().iter().cloned().map(Value::String).collect();
+        if !subscriptions.is_empty() {
+            filter.insert("resourceSubscriptions".into(), Value::Array(subscriptions));
+        }
+        (!filter.is_empty()).then_some(Value::Object(filter))
+    }
+
+    /// Ends the current listen stream and opens one with the current filter.
+    /// The receiver completes when the server acknowledges the new stream.
+    pub fn restart_listen(&self) -> Option<oneshot::Receiver<()>> {
+        let listening = &self.listening;
+        listening.generation.set(listening.generation.get() + 1);
+        if let Some(stop) = listening.stop.borrow_mut().take() {
+            let _ = stop.send("the subscriptions changed".into());
+        }
+        let filter = self.listen_filter()?;
+        let (ack, acked) = oneshot::channel();
+        listening.acks.borrow_mut().push(ack);
+        wasm_bindgen_futures::spawn_local(listen_loop(self.me.clone(), listening.generation.get(), filter));
+        Some(acked)
+    }
+}
+
+async fn listen_loop(state: Weak<ClientState>, generation: u64, filter: Value) {
+    let mut attempt = 0;
+    loop {
+        let outcome = {
+            let Some(state) = state.upgrade() else { return };
+            if state.session.is_closed() || state.listening.generation.get() != generation {
+                return;
+            }
+            let (stop, stopped) = oneshot::channel::<String>();
+            *state.listening.stop.borrow_mut() = Some(stop);
+            let cancel = stopped.map(|reason| reason.unwrap_or_else(|_| "stopped".into())).boxed_local();
+            let params = state.modern_params(Some(json!({ "notifications": filter })));
+            let call = CallOptions { cancel: Some(cancel), unbounded: true, ..CallOptions::default() };
+            state.session.request("subscriptions/listen", Some(params), call).await
+        };
+        match outcome {
+            Err(Error::Cancelled { .. } | Error::Closed) => return,
+            // A graceful end: the server closed the subscription; open it again.
+            Ok(_) => attempt = 0,
+            Err(_) => {}
+        }
+        WebRuntime.sleep(backoff::DEFAULT.delay(attempt, None, js_sys::Math::random())).await;
+        attempt += 1;
+    }
+}
+
+/// Keeps `state`'s listen acknowledgements flowing from its notifications.
+pub fn watch_acknowledgements(state: &Rc<ClientState>) {
+    let weak = Rc::downgrade(state);
+    state.events.add_hook(Rc::new(move |method: &str| {
+        if let Some(state) = weak.upgrade() {
+            state.listening.heard(method);
+        }
+    }));
+}

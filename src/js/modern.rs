@@ -1,0 +1,76 @@
+//! The client's request path in the 2026-07-28 era: `_meta` on every request,
+//! multi-round-trip input through the same handlers as the legacy era, the
+//! modern error recoveries, and the legacy-only methods refused before
+//! anything is sent.
+
+use super::client::{ClientState, Rejection};
+use super::lists::TOOLS;
+use super::options::RequestOptions;
+use crate::error::Error;
+use crate::protocol::modern::{self, Outcome, Recovery, RequestMeta};
+use crate::session::handler::ClientHandler;
+use crate::session::mrtr::request_with_input;
+use serde_json::Value;
+
+/// Methods the 2026-07-28 revision removed. `setLoggingLevel` and
+/// `subscribeResource` keep working through their modern equivalents and
+/// never reach this list's check.
+const LEGACY_ONLY: [&str; 5] =
+    ["ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe", "notifications/roots/list_changed"];
+
+/// The typed error for a method the modern era does not have.
+pub fn removed(method: &str) -> Error {
+    Error::Unsupported(format!("{method} does not exist in the 2026-07-28 revision this server speaks"))
+}
+
+impl ClientState {
+    /// `params` with this client's `_meta` for the modern era.
+    pub fn modern_params(&self, params: Option<Value>) -> Value {
+        let log_level = self.log_level.borrow().clone();
+        let meta = RequestMeta {
+            version: modern::VERSION,
+            capabilities: &self.offer.capabilities,
+            client_info: &self.offer.client_info,
+            log_level: log_level.as_deref(),
+        };
+        modern::with_meta(params, &meta)
+    }
+
+    pub(super) async fn request_modern(&self, method: &str, params: Option<Value>, options: &RequestOptions) -> Result<Value, Rejection> {
+        if LEGACY_ONLY.contains(&method) {
+            return Err(removed(method).into());
+        }
+        let on_progress = self.progress_listener(options);
+        let call = || self.call_options(options, on_progress.clone());
+        let prepare = |p: Option<Value>| self.modern_params(p);
+        let handler: &dyn ClientHandler = self.handlers.as_ref();
+        let run = || request_with_input(&self.session, Some(handler), method, params.clone(), &prepare, &call, self.max_input_rounds);
+        let mut outcome = run().await;
+        if let Err(Error::Network { .. }) = outcome {
+            // No resumption in this revision: a broken stream loses the
+            // request, which the client must send again under a new id.
+            outcome = run().await;
+        }
+        if let Err(Error::Rpc(error)) = &outcome {
+            match modern::recovery(error) {
+                Some(Recovery::RelistAndRetry) => {
+                    // The headers disagreed with the tool as we knew it: learn it again, then retry once.
+                    // Boxed: listing goes through this same request path.
+                    let quiet = RequestOptions::default();
+                    let relist: futures::future::LocalBoxFuture<'_, _> = Box::pin(self.list_all(TOOLS, &quiet));
+                    relist.await?;
+                    outcome = run().await;
+                }
+                Some(Recovery::OtherVersions(versions)) => return Err(Error::UnsupportedVersion(versions.join(", ")).into()),
+                Some(Recovery::MissingCapabilities(needed)) => return Err(Error::MissingCapability(needed.to_string()).into()),
+                None => {}
+            }
+        }
+        match outcome {
+            Ok(Outcome::Complete(result) | Outcome::Task(result)) => Ok(result),
+            Ok(Outcome::InputRequired { .. }) => Err(Error::Protocol("input was still required after the last round".into()).into()),
+            Err(Error::Cancelled { .. }) => Err(Rejection(options.signal.as_ref().map_or(wasm_bindgen::JsValue::UNDEFINED, web_sys::AbortSignal::reason))),
+            Err(error) => Err(error.into()),
+        }
+    }
+}
