@@ -117,7 +117,9 @@ async fn handshake(session: Session, kind: &'static str, parts: &Parts) -> Resul
 /// scripts see as a bare `TypeError`).
 fn legacy_evidence(error: &Error) -> bool {
     match error {
-        Error::Rpc(e) => modern::recovery(e).is_none(),
+        // A modern server answers with -32022/-32021/-32020 (its own refusals)
+        // or -32601 in a 404; anything else is no modern server.
+        Error::Rpc(e) => modern::recovery(e).is_none() && e.code != -32601,
         Error::Protocol(_) => true,
         Error::Http { status, code, .. } => {
             let body = code.map(|c| format!(r#"{{"error":{{"code":{c}}}}}"#)).unwrap_or_default();

@@ -20,7 +20,7 @@ const LEGACY_ONLY: [&str; 5] =
 
 /// The typed error for a method the modern era does not have.
 pub fn removed(method: &str) -> Error {
-    Error::Unsupported(format!("{method} does not exist in the 2026-07-28 revision this server speaks"))
+    Error::Unsupported(format!("{method}, which the 2026-07-28 revision it speaks removed"))
 }
 
 impl ClientState {

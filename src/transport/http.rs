@@ -121,6 +121,16 @@ pub fn valid_session_id(id: &str) -> bool {
     !id.is_empty() && id.bytes().all(|b| (0x21..=0x7E).contains(&b))
 }
 
+/// The JSON-RPC error object in a response body, if the body is one.
+pub fn json_rpc_error(body: &str) -> Option<crate::protocol::jsonrpc::ErrorObject> {
+    let error = serde_json::from_str::<serde_json::Value>(body).ok()?.get("error")?.clone();
+    Some(crate::protocol::jsonrpc::ErrorObject {
+        code: error.get("code")?.as_i64()?,
+        message: error.get("message")?.as_str()?.to_owned(),
+        data: error.get("data").cloned(),
+    })
+}
+
 /// Checks that an endpoint is an absolute `http:` or `https:` URL with a host.
 ///
 /// # Errors

@@ -16,6 +16,8 @@
 //   no-cors       strip every CORS header (the browser then blocks the response)
 //   no-expose     strip Access-Control-Expose-Headers (Mcp-Session-Id becomes unreadable in browsers)
 //   auth-hidden   answer 401 with a WWW-Authenticate header that CORS does not expose
+//   narrow-cors   a legacy server whose preflight allow-list predates the 2026-07-28 headers
+//                 (Mcp-Method, Mcp-Name): a browser's modern probe fails its preflight
 // GET /__stats answers {fault: count} of the faults injected so far.
 import http from "node:http";
 
@@ -132,10 +134,9 @@ const server = http.createServer((req, res) => {
   const path = `/${rest.join("/")}${url.search}`;
   if (req.method === "OPTIONS") {
     // Preflight: reflect what the browser asks, unless CORS is the fault.
-    const allow = fault === "no-cors" ? {} : {
-      ...CORS,
-      "access-control-allow-headers": req.headers["access-control-request-headers"] ?? "*",
-    };
+    const requested = req.headers["access-control-request-headers"] ?? "*";
+    const allowed = fault === "narrow-cors" ? "content-type, accept, mcp-session-id, mcp-protocol-version, last-event-id" : requested;
+    const allow = fault === "no-cors" ? {} : { ...CORS, "access-control-allow-headers": allowed };
     res.writeHead(204, allow);
     return res.end();
   }

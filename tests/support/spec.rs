@@ -28,11 +28,13 @@ fn definitions(spec: &Value) -> HashMap<String, String> {
 /// sent) against the 2025-11-25 schema, except the era probe
 /// (`server/discover`), which is checked against 2026-07-28. Panics with the
 /// first message that does not match. Returns how many were checked.
+#[allow(dead_code)] // each test binary uses one of the two
 pub fn assert_valid_messages(bodies: &[String]) -> usize {
     assert_valid_against(bodies, false)
 }
 
 /// Checks every message against the 2026-07-28 schema (a modern session).
+#[allow(dead_code)]
 pub fn assert_valid_modern_messages(bodies: &[String]) -> usize {
     assert_valid_against(bodies, true)
 }

@@ -329,7 +329,15 @@ impl Inner {
         let status = response.status();
         if !(200..300).contains(&status) {
             let text = read_text(&response).await.unwrap_or_default();
-            let readable = Readable { without_session: !is_initialize && !sent_session, ..readable(&response) };
+            if self.modern.get() && matches!(status, 400 | 404) {
+                // 2026-07-28 answers refusals (header mismatch, unknown method,
+                // unsupported version) with a JSON-RPC error in a 4xx body.
+                if let Some(error) = http::json_rpc_error(&text) {
+                    return Err(Error::Rpc(error));
+                }
+            }
+            let missing_session = !self.modern.get() && !is_initialize && !sent_session;
+            let readable = Readable { without_session: missing_session, ..readable(&response) };
             return Err(status_error_with(status, &response.status_text(), &text, sent_session, readable));
         }
         if is_initialize && !self.modern.get() {
