@@ -48,6 +48,27 @@ export function hostOptions(rec) {
   } } };
 }
 
+export async function cacheFlow(connect, url) {
+  const rec = recorder();
+  const client = await connect(url, { fetch: rec.fetch, cache: true, timeout: 10000 });
+  const lists = () => rec.bodies.filter((b) => b.includes('"tools/list"')).length;
+  const first = await client.listTools();
+  check(first.ttlMs === 60000 && first.cacheScope === "public", JSON.stringify({ ttl: first.ttlMs, scope: first.cacheScope }));
+  const again = await client.listTools();
+  check(lists() === 1 && again.tools.length === first.tools.length, `served from the cache: ${lists()} requests`);
+  // resources/read says ttlMs 0: never cached.
+  await client.readResource({ uri: "demo://static/readme" });
+  await client.readResource({ uri: "demo://static/readme" });
+  check(rec.bodies.filter((b) => b.includes('"resources/read"')).length === 2, "ttlMs 0 is not cached");
+  // A list change makes the cached list stale.
+  const changed = new Promise((r) => client.addEventListener("notifications/tools/list_changed", () => r(), { once: true }));
+  await client.callTool({ name: "add-tool", arguments: { name: `cached-${Date.now()}` } });
+  await within(5000, changed, "tools/list_changed");
+  const fresh = await client.listTools();
+  check(lists() === 2 && fresh.tools.length === first.tools.length + 1, `refetched after the change: ${lists()}`);
+  await client.close();
+}
+
 export async function detection(connect, urls) {
   const found = [];
   for (const [url, options] of urls) {
@@ -124,6 +145,8 @@ extern "C" {
     #[wasm_bindgen(js_name = hostOptions)]
     fn host_options(recorder: &JsValue) -> JsValue;
     fn detection(connect: &JsValue, urls: &JsValue) -> js_sys::Promise;
+    #[wasm_bindgen(js_name = cacheFlow)]
+    fn cache_flow(connect: &JsValue, url: &str) -> js_sys::Promise;
     #[wasm_bindgen(js_name = modernFlow)]
     fn modern_flow(client: &JsValue, host: &JsValue, recorder: &JsValue) -> js_sys::Promise;
 }
@@ -176,4 +199,9 @@ async fn the_surface_against_a_modern_server() {
         let _ = JsFuture::from(close.call0(&client).unwrap().unchecked_into::<js_sys::Promise>()).await;
         assert!(spec::assert_valid_modern_messages(&bodies(&rec)) > 15);
     }
+}
+
+#[wasm_bindgen_test]
+async fn the_cache_follows_ttl_scope_and_list_changes() {
+    ok(cache_flow(&connect_fn(), MODERN)).await;
 }

@@ -79,6 +79,8 @@ pub(super) struct ClientState {
     pub subscriptions: RefCell<std::collections::BTreeSet<String>>,
     /// The `subscriptions/listen` stream (modern era).
     pub listening: super::listen::Listening,
+    /// Cached list and read results (the `cache` option, modern era).
+    pub cache: Option<crate::session::cache::ResponseCache>,
     /// What `initialize` said; replaced when an expired session is renewed.
     pub identity: RefCell<ServerIdentity>,
     /// What the client offered, to offer it again on renewal.
@@ -133,7 +135,17 @@ impl ClientState {
             return Err(Rejection(signal.reason()));
         }
         if self.era == Era::Modern {
-            return self.request_modern(method, params, options).await;
+            let Some(cache) = self.cache.as_ref().filter(|_| crate::session::cache::CACHEABLE.contains(&method)) else {
+                return self.request_modern(method, params, options).await;
+            };
+            let auth = crate::session::cache::auth_context(self.session.transport().authorization().as_deref());
+            let now = js_sys::Date::now();
+            if let Some(hit) = cache.get(method, params.as_ref(), &auth, now) {
+                return Ok(hit);
+            }
+            let result = self.request_modern(method, params.clone(), options).await?;
+            cache.put(method, params.as_ref(), &auth, &result, now);
+            return Ok(result);
         }
         let on_progress = self.progress_listener(options);
         let call = || self.call_options(options, on_progress.clone());
@@ -320,6 +332,7 @@ impl McpClient {
             max_input_rounds: options.max_input_rounds,
             subscriptions: RefCell::default(),
             listening: Default::default(),
+            cache: options.cache.then(Default::default),
             identity: RefCell::new(connected.identity),
             offer: parts.offer,
             renewal: RefCell::default(),
@@ -331,6 +344,14 @@ impl McpClient {
         });
         *state_slot.borrow_mut() = Rc::downgrade(&state);
         watchers.attach(&state);
+        if state.cache.is_some() {
+            let weak = Rc::downgrade(&state);
+            state.events.add_hook(Rc::new(move |method: &str| {
+                if let Some(cache) = weak.upgrade().as_ref().and_then(|s| s.cache.as_ref()) {
+                    cache.invalidate(method);
+                }
+            }));
+        }
         if state.era == Era::Modern {
             // The modern era's change notifications come on a listen stream.
             super::listen::watch_acknowledgements(&state);
@@ -342,7 +363,7 @@ impl McpClient {
     /// The protocol era the connection speaks: `"legacy"` (2024-11-05 to
     /// 2025-11-25, with `initialize`) or `"modern"` (2026-07-28). Pass it back
     /// as the `era` option to skip the probe next time.
-    #[wasm_bindgen(getter, unchecked_return_type = "\"legacy\" | \"modern\"")]
+    #[wasm_bindgen(getter, unchecked_return_type = "ProtocolEra")]
     pub fn era(&self) -> String {
         match self.state.era {
             Era::Legacy => "legacy".into(),

@@ -29,7 +29,7 @@ fn params_with(value: &JsValue, method: &str, field: &str) -> Result<Value, Erro
 impl McpClient {
     /// Lists one page of the server's tools. Pass `params.cursor` (a previous
     /// result's `nextCursor`) for the next page, or use {@link McpClient.listAllTools}.
-    #[wasm_bindgen(js_name = listTools, unchecked_return_type = "Promise<ListToolsResult>")]
+    #[wasm_bindgen(js_name = listTools, unchecked_return_type = "Promise<ListToolsResult & CacheHints>")]
     pub fn list_tools(
         &self,
         #[wasm_bindgen(unchecked_optional_param_type = "PaginatedRequestParams")] params: JsValue,
@@ -86,7 +86,7 @@ impl McpClient {
     }
 
     /// Lists one page of the server's resources.
-    #[wasm_bindgen(js_name = listResources, unchecked_return_type = "Promise<ListResourcesResult>")]
+    #[wasm_bindgen(js_name = listResources, unchecked_return_type = "Promise<ListResourcesResult & CacheHints>")]
     pub fn list_resources(
         &self,
         #[wasm_bindgen(unchecked_optional_param_type = "PaginatedRequestParams")] params: JsValue,
@@ -108,7 +108,7 @@ impl McpClient {
     }
 
     /// Lists one page of the server's resource templates.
-    #[wasm_bindgen(js_name = listResourceTemplates, unchecked_return_type = "Promise<ListResourceTemplatesResult>")]
+    #[wasm_bindgen(js_name = listResourceTemplates, unchecked_return_type = "Promise<ListResourceTemplatesResult & CacheHints>")]
     pub fn list_resource_templates(
         &self,
         #[wasm_bindgen(unchecked_optional_param_type = "PaginatedRequestParams")] params: JsValue,
@@ -130,7 +130,7 @@ impl McpClient {
     }
 
     /// Reads a resource: its `contents`, as text or as base64 `blob`s.
-    #[wasm_bindgen(js_name = readResource, unchecked_return_type = "Promise<ReadResourceResult>")]
+    #[wasm_bindgen(js_name = readResource, unchecked_return_type = "Promise<ReadResourceResult & CacheHints>")]
     pub fn read_resource(
         &self,
         #[wasm_bindgen(unchecked_param_type = "ReadResourceRequestParams")] params: JsValue,
@@ -166,7 +166,7 @@ impl McpClient {
     }
 
     /// Lists one page of the server's prompts.
-    #[wasm_bindgen(js_name = listPrompts, unchecked_return_type = "Promise<ListPromptsResult>")]
+    #[wasm_bindgen(js_name = listPrompts, unchecked_return_type = "Promise<ListPromptsResult & CacheHints>")]
     pub fn list_prompts(
         &self,
         #[wasm_bindgen(unchecked_optional_param_type = "PaginatedRequestParams")] params: JsValue,

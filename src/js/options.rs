@@ -47,6 +47,8 @@ pub struct ConnectOptions {
     pub era: EraChoice,
     /// `maxInputRounds`: the cap on multi-round-trip input (default 10).
     pub max_input_rounds: u32,
+    /// `cache` (default false): keep list and read results for their `ttlMs`.
+    pub cache: bool,
 }
 
 /// Options of a single request.
@@ -207,6 +209,7 @@ pub fn connect_options(value: &JsValue) -> Result<ConnectOptions, Error> {
             Some(_) => return Err(invalid("transport must be \"auto\", \"streamable-http\" or \"sse\"")),
         },
         era,
+        cache: boolean(&object, "cache", false)?,
         max_input_rounds: match field(&object, "maxInputRounds") {
             None => crate::session::mrtr::DEFAULT_MAX_ROUNDS,
             Some(n) => match n.as_f64() {

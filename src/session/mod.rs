@@ -6,6 +6,7 @@
 //! [`Transport`] trait and to the clock only through [`Runtime`], so native
 //! tests drive it with an in-memory transport and a manual clock.
 
+pub mod cache;
 mod engine;
 pub mod handler;
 pub mod hub;

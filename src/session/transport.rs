@@ -41,6 +41,11 @@ pub trait Transport {
     fn cancel_request(&self, _id: &RequestId) -> bool {
         false
     }
+    /// The `Authorization` header the transport last sent, if any: it names
+    /// the authorization context that private cached results belong to.
+    fn authorization(&self) -> Option<String> {
+        None
+    }
     /// The server-issued session id, for transports that have one.
     fn session_id(&self) -> Option<String> {
         None

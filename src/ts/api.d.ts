@@ -1,7 +1,27 @@
 // ---- mcp-wasm API types (src/ts/api.d.ts) ----
 
 /** A protocol revision this client can negotiate in `initialize`. */
-export type SupportedProtocolVersion = "2025-11-25" | "2025-06-18" | "2025-03-26" | "2024-11-05";
+export type LegacyProtocolVersion = "2025-11-25" | "2025-06-18" | "2025-03-26" | "2024-11-05";
+
+/** Every protocol revision this client speaks: the legacy ones and 2026-07-28. */
+export type SupportedProtocolVersion = LegacyProtocolVersion | "2026-07-28";
+
+/**
+ * The protocol era of a connection: `"legacy"` (2024-11-05 to 2025-11-25,
+ * with `initialize` and sessions) or `"modern"` (2026-07-28: `server/discover`,
+ * `_meta` on every request, no sessions).
+ */
+export type ProtocolEra = "legacy" | "modern";
+
+/**
+ * Caching hints that 2026-07-28 servers put on list and read results (absent
+ * from legacy servers): how long the result stays fresh, and whether it may be
+ * shared across authorization contexts.
+ */
+export interface CacheHints {
+  ttlMs?: number;
+  cacheScope?: "public" | "private";
+}
 
 /** Headers in any form `new Headers(init)` accepts. */
 export type McpHeadersInit = globalThis.Headers | Record<string, string> | [string, string][];
@@ -19,8 +39,25 @@ export interface McpClientOptions {
   fetch?: (input: string, init: RequestInit) => Promise<globalThis.Response>;
   /** Default timeout of each request, in milliseconds. Default: 60000. */
   timeout?: number;
-  /** The revision to offer in `initialize`. Default: `"2025-11-25"`. */
+  /**
+   * Pins the revision: `"2026-07-28"` pins the modern era, a legacy revision
+   * is offered in `initialize` and pins the legacy era. Default: probe, and
+   * offer `"2025-11-25"` to a legacy server.
+   */
   protocolVersion?: SupportedProtocolVersion;
+  /**
+   * Which era to speak. `"auto"` (default) probes with `server/discover` and
+   * falls back to `initialize` for an older server. Pass a previous
+   * `client.era` to skip the probe.
+   */
+  era?: "auto" | ProtocolEra;
+  /** How many rounds of input a 2026-07-28 request may ask for. Default: 10. */
+  maxInputRounds?: number;
+  /**
+   * Keep list and read results for the `ttlMs` a 2026-07-28 server gives,
+   * `private` ones only for the same `Authorization`. Default: `false`.
+   */
+  cache?: boolean;
   /** Aborts the connection attempt; `connect` then rejects with `signal.reason`. */
   signal?: AbortSignal;
   /**
@@ -217,6 +254,8 @@ export type McpClientErrorKind =
   | "unsupported"
   | "invalid-result"
   | "lagged"
+  | "input-rounds-exceeded"
+  | "missing-capability"
   | "invalid-argument";
 
 /** The server answered with a JSON-RPC error. */

@@ -11,6 +11,7 @@ import {
   type Implementation,
   type ListToolsResult,
   type McpClientErrorKind,
+  type CacheHints,
   type McpClientOptions,
   type RequestOptions,
   type ServerCapabilities,
@@ -25,7 +26,7 @@ declare const client: McpClient;
 
 // Every method's resolved type is the spec's type.
 type _connect = Expect<Equal<ReturnType<typeof McpClient.connect>, Promise<McpClient>>>;
-type _listTools = Expect<Equal<Awaited<ReturnType<McpClient["listTools"]>>, ListToolsResult>>;
+type _listTools = Expect<Equal<Awaited<ReturnType<McpClient["listTools"]>>, ListToolsResult & CacheHints>>;
 type _listAllTools = Expect<Equal<Awaited<ReturnType<McpClient["listAllTools"]>>, Tool[]>>;
 type _callTool = Expect<Equal<Awaited<ReturnType<McpClient["callTool"]>>, CallToolResult>>;
 type _ping = Expect<Equal<Awaited<ReturnType<McpClient["ping"]>>, void>>;
@@ -78,6 +79,8 @@ export function handle(error: unknown): string {
       case "unsupported":
       case "invalid-result":
       case "lagged":
+      case "input-rounds-exceeded":
+      case "missing-capability":
       case "invalid-argument":
         return `${kind}${status}`;
       default: {
@@ -95,7 +98,9 @@ export async function misuse(): Promise<void> {
   // @ts-expect-error options is an object, not a string
   await McpClient.connect("https://example.com/mcp", "fast");
   // @ts-expect-error only the revisions the client speaks
-  await McpClient.connect("https://example.com/mcp", { protocolVersion: "2026-07-28" });
+  await McpClient.connect("https://example.com/mcp", { protocolVersion: "2027-01-01" });
+  // @ts-expect-error no such era
+  await McpClient.connect("https://example.com/mcp", { era: "future" });
   // @ts-expect-error timeout is a number of milliseconds
   await McpClient.connect("https://example.com/mcp", { timeout: "60s" });
   // @ts-expect-error `name` is required by CallToolRequestParams
@@ -137,7 +142,8 @@ import {
   type TaskCallOptions,
 } from "mcp-wasm";
 
-type _readResource = Expect<Equal<Awaited<ReturnType<McpClient["readResource"]>>, ReadResourceResult>>;
+type _readResource = Expect<Equal<Awaited<ReturnType<McpClient["readResource"]>>, ReadResourceResult & CacheHints>>;
+type _era = Expect<Equal<McpClient["era"], "legacy" | "modern">>;
 type _getPrompt = Expect<Equal<Awaited<ReturnType<McpClient["getPrompt"]>>, GetPromptResult>>;
 type _complete = Expect<Equal<Awaited<ReturnType<McpClient["complete"]>>, CompleteResult>>;
 type _allResources = Expect<Equal<Awaited<ReturnType<McpClient["listAllResources"]>>, Resource[]>>;
@@ -209,6 +215,11 @@ export async function surface(client: McpClient, signal: AbortSignal): Promise<v
     validateToolOutput: true,
     listChanged: { tools: { onChanged: (error, tools) => void (error ?? tools?.map((t) => t.name)), debounceMs: 100 } },
   });
+  const modern = await McpClient.connect("https://example.com/mcp", { era: "modern", cache: true, maxInputRounds: 5 });
+  const hints = await modern.listTools();
+  const ttl: number | undefined = hints.ttlMs;
+  const scope: "public" | "private" | undefined = hints.cacheScope;
+  void ttl; void scope;
 }
 
 export function surfaceMisuse(client: McpClient): void {

@@ -119,6 +119,8 @@ pub(super) struct Inner {
     modern: Cell<bool>,
     /// The in-flight key of each request's fetch, to cancel it by aborting (modern).
     by_request: RefCell<HashMap<RequestId, u64>>,
+    /// The `Authorization` header last sent.
+    authorization: RefCell<Option<String>>,
 }
 
 impl std::fmt::Debug for Inner {
@@ -163,6 +165,7 @@ impl StreamableHttp {
             listen_key: Cell::new(None),
             modern: Cell::new(false),
             by_request: RefCell::default(),
+            authorization: RefCell::default(),
         };
         Self { inner: Rc::new(inner) }
     }
@@ -203,6 +206,10 @@ impl Transport for StreamableHttp {
 
     fn session_id(&self) -> Option<String> {
         self.inner.session_id.borrow().clone()
+    }
+
+    fn authorization(&self) -> Option<String> {
+        self.inner.authorization.borrow().clone()
     }
 
     fn reset_session(&self) {
@@ -261,6 +268,7 @@ impl Inner {
         } else {
             Headers::new_with_str_sequence_sequence(&user).map_err(invalid)?
         };
+        *self.authorization.borrow_mut() = headers.get("authorization").ok().flatten();
         headers.set("accept", accept).map_err(invalid)?;
         if with_body {
             headers.set("content-type", "application/json").map_err(invalid)?;
