@@ -155,6 +155,11 @@ async fn discover(session: &Session, parts: &Parts) -> Result<ServerIdentity, Er
     })
 }
 
+/// −32020, −32021, −32022: a server of the modern era refusing, not an older server.
+fn is_modern_refusal(code: i64) -> bool {
+    matches!(code, modern::codes::HEADER_MISMATCH | modern::codes::MISSING_CLIENT_CAPABILITY | modern::codes::UNSUPPORTED_PROTOCOL_VERSION)
+}
+
 fn is_browser() -> bool {
     let global = js_sys::global();
     let defined = |name: &str| js_sys::Reflect::get(&global, &name.into()).is_ok_and(|v| !v.is_undefined());
@@ -204,9 +209,13 @@ pub async fn connect(target: Target, options: &ConnectOptions, parts: &Parts) ->
         let (session, _) = Session::new(Rc::new(WebRuntime), options.timeout_ms, |sink| Rc::new(StreamableHttp::new(config, sink)));
         prepare(parts, &session);
         match handshake(session, "streamable-http", parts).await {
-            // Only a refused `initialize` can mean an older server.
-            Err(HandshakeError { stage: Stage::Initialize, error: Error::Http { status: 400 | 404 | 405, .. } })
-                if matches!(options.transport, Choice::Auto) => {}
+            // Only a refused `initialize` can mean an older server, and not a
+            // refusal in the modern era's own terms.
+            Err(HandshakeError { stage: Stage::Initialize, error: Error::Http { status: 400 | 404 | 405, code, .. } })
+                if matches!(options.transport, Choice::Auto) && !code.is_some_and(is_modern_refusal) => {}
+            Err(HandshakeError { error: Error::Http { code: Some(modern::codes::UNSUPPORTED_PROTOCOL_VERSION), message, .. }, .. }) => {
+                return Err(Error::UnsupportedVersion(message));
+            }
             other => return Ok(other?),
         }
     }

@@ -95,6 +95,15 @@ pub fn status_error(status: u16, status_text: &str, body: &str, sent_session_id:
     let error_body = serde_json::from_str::<serde_json::Value>(body).ok().and_then(|v| v.get("error").cloned());
     let explained = error_body.as_ref().and_then(|e| e.get("message")?.as_str().map(str::to_owned));
     let code = error_body.as_ref().and_then(|e| e.get("code")?.as_i64());
+    // An unsupported-version refusal lists what the server speaks: keep that in the message.
+    let supported = error_body.as_ref().and_then(|e| e.get("data")?.get("supported")?.as_array().cloned());
+    let explained = match (explained, supported) {
+        (Some(message), Some(versions)) => {
+            let versions: Vec<&str> = versions.iter().filter_map(serde_json::Value::as_str).collect();
+            Some(format!("{message} (the server speaks {})", versions.join(", ")))
+        }
+        (explained, _) => explained,
+    };
     // The spec says an ended session gets 404, but the TypeScript SDK's
     // servers (server-everything among them) answer 400 with a JSON-RPC error
     // such as "Bad Request: No valid session ID provided". A 400 to a request
