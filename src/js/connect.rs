@@ -121,10 +121,7 @@ fn legacy_evidence(error: &Error) -> bool {
         // or -32601 in a 404; anything else is no modern server.
         Error::Rpc(e) => modern::recovery(e).is_none() && e.code != -32601,
         Error::Protocol(_) => true,
-        Error::Http { status, code, .. } => {
-            let body = code.map(|c| format!(r#"{{"error":{{"code":{c}}}}}"#)).unwrap_or_default();
-            modern::probe_verdict(*status, &body) == modern::Verdict::Legacy
-        }
+        Error::Http { status, code, .. } => modern::verdict(*status, *code) == modern::Verdict::Legacy,
         Error::Network { .. } => crate::transport::fetch::in_browser(),
         _ => false,
     }

@@ -249,10 +249,15 @@ pub enum Verdict {
 /// recognised modern JSON-RPC error means modern; 400, 404 or 405 with an
 /// empty or unrecognised body means legacy; anything else is no evidence.
 pub fn probe_verdict(status: u16, body: &str) -> Verdict {
+    let code = serde_json::from_str::<Value>(body).ok().and_then(|v| v.get("error")?.get("code")?.as_i64());
+    verdict(status, code)
+}
+
+/// [`probe_verdict`] from the status and the JSON-RPC error code already read.
+pub fn verdict(status: u16, code: Option<i64>) -> Verdict {
     if (200..300).contains(&status) {
         return Verdict::Modern;
     }
-    let code = serde_json::from_str::<Value>(body).ok().and_then(|v| v.get("error")?.get("code")?.as_i64());
     let modern_code = matches!(
         code,
         Some(codes::HEADER_MISMATCH | codes::MISSING_CLIENT_CAPABILITY | codes::UNSUPPORTED_PROTOCOL_VERSION | -32601)
