@@ -13,6 +13,7 @@ pub mod jsonrpc;
 pub mod lifecycle;
 pub mod methods;
 pub mod modern;
+pub mod oauth;
 pub mod params;
 pub mod results;
 pub mod schema;

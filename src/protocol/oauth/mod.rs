@@ -1,0 +1,292 @@
+//! The rules of MCP authorization (OAuth 2.1 with RFC 9728, RFC 8414, OIDC
+//! discovery, RFC 8707 and RFC 9207) that need no network: reading a
+//! challenge, which metadata URLs to try in which order, which scopes and
+//! client authentication to use, and what a callback must carry. The wasm
+//! flow in `transport::oauth` applies them over `fetch`.
+
+#[cfg(test)]
+mod tests;
+
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// A `WWW-Authenticate: Bearer …` challenge.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Challenge {
+    /// Its auth-params, keys lowercased.
+    pub params: BTreeMap<String, String>,
+}
+
+impl Challenge {
+    /// `resource_metadata`: where the protected-resource metadata is.
+    pub fn resource_metadata(&self) -> Option<&str> {
+        self.params.get("resource_metadata").map(String::as_str)
+    }
+    /// `scope`: what the resource wants.
+    pub fn scope(&self) -> Option<&str> {
+        self.params.get("scope").map(String::as_str).filter(|s| !s.is_empty())
+    }
+    /// `error`, e.g. `insufficient_scope`.
+    pub fn error(&self) -> Option<&str> {
+        self.params.get("error").map(String::as_str)
+    }
+}
+
+/// Parses the Bearer challenge of a `WWW-Authenticate` header (other schemes
+/// are skipped; quoted values may contain commas and escaped quotes).
+pub fn parse_challenge(header: &str) -> Option<Challenge> {
+    let start = header.to_ascii_lowercase().find("bearer")?;
+    let mut rest = header[start + "bearer".len()..].trim_start();
+    let mut challenge = Challenge::default();
+    loop {
+        rest = rest.trim_start_matches([' ', ',']);
+        let Some(eq) = rest.find('=') else { break };
+        let name = rest[..eq].trim();
+        if name.is_empty() || name.contains(' ') {
+            // The next scheme begins (`Basic realm=…`): this challenge is over.
+            break;
+        }
+        let after = rest[eq + 1..].trim_start();
+        let (value, remaining) = if let Some(quoted) = after.strip_prefix('"') {
+            let mut value = String::new();
+            let mut chars = quoted.char_indices();
+            let mut end = quoted.len();
+            while let Some((i, c)) = chars.next() {
+                match c {
+                    '\\' => {
+                        if let Some((_, escaped)) = chars.next() {
+                            value.push(escaped);
+                        }
+                    }
+                    '"' => {
+                        end = i + 1;
+                        break;
+                    }
+                    other => value.push(other),
+                }
+            }
+            (value, &quoted[end.min(quoted.len())..])
+        } else {
+            let end = after.find(',').unwrap_or(after.len());
+            (after[..end].trim().to_owned(), &after[end..])
+        };
+        challenge.params.insert(name.to_ascii_lowercase(), value);
+        rest = remaining;
+    }
+    Some(challenge)
+}
+
+/// An absolute URL's origin (`scheme://host[:port]`) and path (without query or fragment).
+pub fn split_url(url: &str) -> Option<(String, String)> {
+    let scheme_end = url.find("://")? + 3;
+    let after = &url[scheme_end..];
+    let host_end = after.find(['/', '?', '#']).unwrap_or(after.len());
+    let origin = format!("{}{}", &url[..scheme_end].to_ascii_lowercase(), &after[..host_end].to_ascii_lowercase());
+    let rest = &after[host_end..];
+    let path_end = rest.find(['?', '#']).unwrap_or(rest.len());
+    Some((origin, rest[..path_end].to_owned()))
+}
+
+/// The protected-resource metadata URLs to try, in order (RFC 9728): the
+/// challenge's `resource_metadata`, else the path-based well-known URL, then
+/// the root one.
+pub fn resource_metadata_urls(mcp_url: &str, challenge: Option<&Challenge>) -> Vec<String> {
+    if let Some(url) = challenge.and_then(Challenge::resource_metadata) {
+        return vec![url.to_owned()];
+    }
+    let Some((origin, path)) = split_url(mcp_url) else { return Vec::new() };
+    let path = path.trim_end_matches('/');
+    let mut urls = Vec::new();
+    if !path.is_empty() {
+        urls.push(format!("{origin}/.well-known/oauth-protected-resource{path}"));
+    }
+    urls.push(format!("{origin}/.well-known/oauth-protected-resource"));
+    urls
+}
+
+/// The authorization-server metadata URLs to try for `issuer`, in the
+/// spec's order: RFC 8414, then OIDC discovery in both placements.
+pub fn authorization_server_metadata_urls(issuer: &str) -> Vec<String> {
+    let Some((origin, path)) = split_url(issuer) else { return Vec::new() };
+    let path = path.trim_end_matches('/');
+    if path.is_empty() {
+        vec![format!("{origin}/.well-known/oauth-authorization-server"), format!("{origin}/.well-known/openid-configuration")]
+    } else {
+        vec![
+            format!("{origin}/.well-known/oauth-authorization-server{path}"),
+            format!("{origin}/.well-known/openid-configuration{path}"),
+            format!("{origin}{path}/.well-known/openid-configuration"),
+        ]
+    }
+}
+
+/// The resource indicator (RFC 8707) for an MCP URL: no fragment, lowercase
+/// scheme and host, no trailing slash on a path.
+pub fn canonical_resource(mcp_url: &str) -> String {
+    let without_fragment = mcp_url.split('#').next().unwrap_or(mcp_url);
+    match split_url(without_fragment) {
+        Some((origin, path)) => {
+            let query = without_fragment.find('?').map(|q| &without_fragment[q..]).unwrap_or_default();
+            format!("{origin}{}{query}", path.trim_end_matches('/'))
+        }
+        None => without_fragment.to_owned(),
+    }
+}
+
+/// Whether the protected-resource metadata's `resource` is the MCP server the
+/// client talks to; a client must not get tokens for another resource.
+pub fn resource_matches(metadata_resource: &str, mcp_url: &str) -> bool {
+    canonical_resource(metadata_resource) == canonical_resource(mcp_url)
+        || canonical_resource(mcp_url).starts_with(&format!("{}/", canonical_resource(metadata_resource)))
+}
+
+/// Checks authorization-server metadata: its `issuer` must equal the issuer
+/// the URL was built from, and the code flow needs PKCE S256.
+pub fn check_authorization_server(metadata: &Value, issuer: &str, needs_pkce: bool) -> Result<(), String> {
+    match metadata.get("issuer").and_then(Value::as_str) {
+        Some(found) if found == issuer => {}
+        Some(found) => return Err(format!("the authorization server metadata names issuer {found:?}, not {issuer:?}")),
+        None => return Err("the authorization server metadata has no issuer".into()),
+    }
+    let s256 = metadata
+        .get("code_challenge_methods_supported")
+        .and_then(Value::as_array)
+        .is_some_and(|methods| methods.iter().any(|m| m == "S256"));
+    if needs_pkce && !s256 {
+        return Err("the authorization server does not list PKCE S256 in code_challenge_methods_supported".into());
+    }
+    Ok(())
+}
+
+/// The scopes to ask for: the challenge's, else everything the resource
+/// lists, else none; plus `offline_access` when the server offers it, so a
+/// refresh token can come back.
+pub fn select_scope(challenge: Option<&str>, resource_scopes: Option<&Value>, offline_access_offered: bool) -> Option<String> {
+    let mut scopes: Vec<String> = match challenge {
+        Some(scope) => scope.split_whitespace().map(str::to_owned).collect(),
+        None => resource_scopes
+            .and_then(Value::as_array)
+            .map(|s| s.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+            .unwrap_or_default(),
+    };
+    if offline_access_offered && !scopes.is_empty() && !scopes.iter().any(|s| s == "offline_access") {
+        scopes.push("offline_access".into());
+    }
+    (!scopes.is_empty()).then(|| scopes.join(" "))
+}
+
+/// The union of two scope strings, in first-seen order (step-up keeps what
+/// was granted and adds what the resource now asks for).
+pub fn scope_union(held: Option<&str>, wanted: Option<&str>) -> Option<String> {
+    let mut scopes: Vec<&str> = Vec::new();
+    for scope in held.into_iter().chain(wanted).flat_map(str::split_whitespace) {
+        if !scopes.contains(&scope) {
+            scopes.push(scope);
+        }
+    }
+    (!scopes.is_empty()).then(|| scopes.join(" "))
+}
+
+/// How the client authenticates at the token endpoint.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClientAuth {
+    /// A public client: `client_id` in the body only.
+    None,
+    /// `client_secret_basic`: HTTP Basic.
+    Basic,
+    /// `client_secret_post`: the secret in the body.
+    Post,
+}
+
+/// The token-endpoint authentication to use: what the registration said, or
+/// else the first the server supports that the client can do.
+pub fn choose_client_auth(registered: Option<&str>, supported: Option<&Value>, has_secret: bool) -> ClientAuth {
+    let named = |name: &str| match name {
+        "client_secret_basic" if has_secret => Some(ClientAuth::Basic),
+        "client_secret_post" if has_secret => Some(ClientAuth::Post),
+        "none" => Some(ClientAuth::None),
+        _ => None,
+    };
+    if let Some(auth) = registered.and_then(named) {
+        return auth;
+    }
+    let supported: Vec<&str> = supported.and_then(Value::as_array).map(|v| v.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
+    if supported.is_empty() {
+        // RFC 8414's default is client_secret_basic.
+        return if has_secret { ClientAuth::Basic } else { ClientAuth::None };
+    }
+    supported.into_iter().find_map(named).unwrap_or(if has_secret { ClientAuth::Basic } else { ClientAuth::None })
+}
+
+/// `application/x-www-form-urlencoded` encoding.
+pub fn form_encode(pairs: &[(&str, &str)]) -> String {
+    fn encode(text: &str) -> String {
+        let mut out = String::with_capacity(text.len());
+        for byte in text.bytes() {
+            match byte {
+                b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'*' => out.push(char::from(byte)),
+                b' ' => out.push('+'),
+                other => out.push_str(&format!("%{other:02X}")),
+            }
+        }
+        out
+    }
+    pairs.iter().map(|(k, v)| format!("{}={}", encode(k), encode(v))).collect::<Vec<_>>().join("&")
+}
+
+/// Decodes one `application/x-www-form-urlencoded` query into pairs.
+pub fn form_decode(query: &str) -> Vec<(String, String)> {
+    fn decode(text: &str) -> String {
+        let bytes = text.as_bytes();
+        let mut out = Vec::with_capacity(bytes.len());
+        let mut i = 0;
+        while i < bytes.len() {
+            match bytes[i] {
+                b'+' => out.push(b' '),
+                b'%' if i + 2 < bytes.len() => match u8::from_str_radix(std::str::from_utf8(&bytes[i + 1..i + 3]).unwrap_or("zz"), 16) {
+                    Ok(byte) => {
+                        out.push(byte);
+                        i += 2;
+                    }
+                    Err(_) => out.push(b'%'),
+                },
+                other => out.push(other),
+            }
+            i += 1;
+        }
+        String::from_utf8_lossy(&out).into_owned()
+    }
+    query.split('&').filter(|p| !p.is_empty()).map(|pair| match pair.split_once('=') {
+        Some((k, v)) => (decode(k), decode(v)),
+        None => (decode(pair), String::new()),
+    }).collect()
+}
+
+/// What the authorization callback carried, once checked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Callback {
+    /// The authorization code.
+    pub code: String,
+}
+
+/// Checks the redirect back from the authorization endpoint: the `state` must
+/// be ours, and `iss` (RFC 9207) the issuer, and required when the server
+/// says it sends it. An error from an issuer that fails the check is not
+/// repeated, so a forged redirect cannot put words in the client's mouth.
+pub fn check_callback(callback_url: &str, state: &str, issuer: &str, iss_required: bool) -> Result<Callback, String> {
+    let query = callback_url.split_once('?').map(|(_, q)| q.split('#').next().unwrap_or(q)).unwrap_or_default();
+    let params: BTreeMap<String, String> = form_decode(query).into_iter().collect();
+    match params.get("iss") {
+        Some(iss) if iss != issuer => return Err(format!("the callback's iss {iss:?} is not the issuer {issuer:?}; ignoring it")),
+        None if iss_required => return Err("the authorization server promises iss in callbacks, and this one has none".into()),
+        _ => {}
+    }
+    if params.get("state").map(String::as_str) != Some(state) {
+        return Err("the callback's state is not the one the client sent".into());
+    }
+    if let Some(error) = params.get("error") {
+        let description = params.get("error_description").map(|d| format!(": {d}")).unwrap_or_default();
+        return Err(format!("authorization failed: {error}{description}"));
+    }
+    params.get("code").map(|code| Callback { code: code.clone() }).ok_or_else(|| "the callback carries no code".into())
+}

@@ -1,0 +1,76 @@
+use super::*;
+use serde_json::json;
+
+#[test]
+fn challenges() {
+    let c = parse_challenge(r#"Bearer resource_metadata="https://a.example/.well-known/oauth-protected-resource/mcp", scope="mcp:read mcp:write""#).unwrap();
+    assert_eq!(c.resource_metadata(), Some("https://a.example/.well-known/oauth-protected-resource/mcp"));
+    assert_eq!(c.scope(), Some("mcp:read mcp:write"));
+    let c = parse_challenge(r#"Basic realm="x", Bearer error="insufficient_scope", scope="a, b", error_description="say \"hi\"""#).unwrap();
+    assert_eq!((c.error(), c.scope()), (Some("insufficient_scope"), Some("a, b")));
+    assert_eq!(c.params.get("error_description").map(String::as_str), Some(r#"say "hi""#));
+    assert_eq!(parse_challenge("Bearer").unwrap(), Challenge::default());
+    assert!(parse_challenge("Basic realm=\"x\"").is_none());
+    let c = parse_challenge("Bearer scope=plain, Basic realm=x").unwrap();
+    assert_eq!(c.scope(), Some("plain"));
+}
+
+#[test]
+fn discovery_urls_in_the_specs_order() {
+    assert_eq!(
+        resource_metadata_urls("http://localhost:3000/mcp", None),
+        ["http://localhost:3000/.well-known/oauth-protected-resource/mcp", "http://localhost:3000/.well-known/oauth-protected-resource"]
+    );
+    let challenge = parse_challenge(r#"Bearer resource_metadata="http://h/custom/metadata.json""#).unwrap();
+    assert_eq!(resource_metadata_urls("http://h/mcp", Some(&challenge)), ["http://h/custom/metadata.json"]);
+    assert_eq!(
+        authorization_server_metadata_urls("http://h:1/tenant1"),
+        ["http://h:1/.well-known/oauth-authorization-server/tenant1", "http://h:1/.well-known/openid-configuration/tenant1", "http://h:1/tenant1/.well-known/openid-configuration"]
+    );
+    assert_eq!(authorization_server_metadata_urls("http://h/"), ["http://h/.well-known/oauth-authorization-server", "http://h/.well-known/openid-configuration"]);
+}
+
+#[test]
+fn resources_issuers_and_pkce() {
+    assert_eq!(canonical_resource("HTTP://Example.COM/mcp/#frag"), "http://example.com/mcp");
+    assert!(resource_matches("http://localhost:3000/mcp", "http://localhost:3000/mcp"));
+    assert!(resource_matches("http://localhost:3000", "http://localhost:3000/mcp"));
+    assert!(!resource_matches("http://evil.example/mcp", "http://localhost:3000/mcp"));
+    let metadata = json!({"issuer": "http://h", "code_challenge_methods_supported": ["S256"]});
+    assert!(check_authorization_server(&metadata, "http://h", true).is_ok());
+    assert!(check_authorization_server(&metadata, "http://other", true).is_err());
+    assert!(check_authorization_server(&json!({"issuer": "http://h"}), "http://h", true).is_err());
+    assert!(check_authorization_server(&json!({"issuer": "http://h", "code_challenge_methods_supported": ["plain"]}), "http://h", true).is_err());
+}
+
+#[test]
+fn scopes() {
+    assert_eq!(select_scope(Some("a b"), Some(&json!(["x"])), false).as_deref(), Some("a b"));
+    assert_eq!(select_scope(None, Some(&json!(["x", "y"])), false).as_deref(), Some("x y"));
+    assert_eq!(select_scope(None, None, true), None);
+    assert_eq!(select_scope(Some("a"), None, true).as_deref(), Some("a offline_access"));
+    assert_eq!(scope_union(Some("mcp:basic"), Some("mcp:basic mcp:write")).as_deref(), Some("mcp:basic mcp:write"));
+    assert_eq!(scope_union(None, None), None);
+}
+
+#[test]
+fn client_authentication() {
+    let supported = json!(["client_secret_post", "client_secret_basic"]);
+    assert_eq!(choose_client_auth(None, Some(&supported), true), ClientAuth::Post);
+    assert_eq!(choose_client_auth(Some("client_secret_basic"), Some(&supported), true), ClientAuth::Basic);
+    assert_eq!(choose_client_auth(None, Some(&supported), false), ClientAuth::None);
+    assert_eq!(choose_client_auth(None, None, true), ClientAuth::Basic);
+}
+
+#[test]
+fn forms_and_callbacks() {
+    assert_eq!(form_encode(&[("redirect_uri", "http://l/cb?x=1"), ("scope", "a b")]), "redirect_uri=http%3A%2F%2Fl%2Fcb%3Fx%3D1&scope=a+b");
+    assert_eq!(form_decode("a=1+2&b=%2F&c"), [("a".into(), "1 2".into()), ("b".into(), "/".into()), ("c".into(), String::new())]);
+    let ok = check_callback("http://l/cb?code=c1&state=s&iss=http%3A%2F%2Fas", "s", "http://as", true);
+    assert_eq!(ok, Ok(Callback { code: "c1".into() }));
+    assert!(check_callback("http://l/cb?code=c1&state=other", "s", "http://as", false).is_err());
+    assert!(check_callback("http://l/cb?code=c1&state=s", "s", "http://as", true).is_err());
+    let forged = check_callback("http://l/cb?error=access_denied&state=s&iss=http%3A%2F%2Fevil", "s", "http://as", false).unwrap_err();
+    assert!(!forged.contains("access_denied"), "{forged}");
+    assert!(check_callback("http://l/cb?error=access_denied&state=s", "s", "http://as", false).unwrap_err().contains("access_denied"));
+}
