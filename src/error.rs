@@ -78,6 +78,10 @@ pub enum Error {
     /// The server needs a client capability this client did not declare.
     #[error("the server requires client capabilities this client lacks: {0}")]
     MissingCapability(String),
+    /// Authorization failed: discovery, registration, the user's consent, or
+    /// the token exchange. The message says which step and why.
+    #[error("authorization failed: {0}")]
+    Auth(String),
     /// A value passed in by the caller is not valid.
     #[error("invalid argument: {0}")]
     InvalidArgument(String),
@@ -102,6 +106,7 @@ impl Error {
             Self::Invalid(_) => "invalid-result",
             Self::InputRoundsExceeded { .. } => "input-rounds-exceeded",
             Self::MissingCapability(_) => "missing-capability",
+            Self::Auth(_) => "auth",
         }
     }
 

@@ -309,7 +309,30 @@ impl McpClient {
         });
         let signal = options.signal.clone();
         let tool_schemas: ToolSchemas = Rc::default();
+        let auth = match (&target, &options.auth) {
+            (Target::Url(url), Some(auth)) => Some(Rc::new(crate::transport::oauth::OAuth::new(
+                crate::transport::oauth::OAuthConfig {
+                    mcp_url: url.clone(),
+                    client_id: auth.client_id.clone(),
+                    client_secret: auth.client_secret.clone(),
+                    client_metadata_url: auth.client_metadata_url.clone(),
+                    client_name: auth.client_name.clone().unwrap_or_else(|| "mcp-wasm".into()),
+                    redirect_uri: auth.redirect_uri.clone(),
+                    scope: auth.scope.clone(),
+                    authorize: auth.authorize.clone(),
+                    grant: if auth.client_credentials {
+                        crate::transport::oauth::Grant::ClientCredentials
+                    } else {
+                        crate::transport::oauth::Grant::AuthorizationCode
+                    },
+                    token_endpoint_auth_method: auth.token_endpoint_auth_method.clone(),
+                },
+                crate::transport::fetch::Fetch::new(options.fetch.clone()),
+            ))),
+            _ => None,
+        };
         let parts = Parts {
+            auth,
             tool_schemas: tool_schemas.clone(),
             handlers,
             listener,

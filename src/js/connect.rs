@@ -77,6 +77,8 @@ pub struct Parts {
     pub cancel: Option<Rc<dyn Fn() -> LocalBoxFuture<'static, String>>>,
     /// Tool input schemas, shared with the transport for `Mcp-Param-*` headers.
     pub tool_schemas: ToolSchemas,
+    /// The authorization context, shared by every attempt.
+    pub auth: Option<Rc<crate::transport::oauth::OAuth>>,
 }
 
 /// An initialized session and what carries it.
@@ -185,6 +187,7 @@ pub async fn connect(target: Target, options: &ConnectOptions, parts: &Parts) ->
         headers: options.headers.clone(),
         on_status: Some(parts.on_status.clone()),
         tool_schemas: parts.tool_schemas.clone(),
+        auth: parts.auth.clone(),
     };
     if !matches!(options.transport, Choice::Sse) && options.era != EraChoice::Legacy {
         let config = http_config();

@@ -49,6 +49,70 @@ pub struct ConnectOptions {
     pub max_input_rounds: u32,
     /// `cache` (default false): keep list and read results for their `ttlMs`.
     pub cache: bool,
+    /// `auth`: OAuth settings, read into the flow's configuration at connect.
+    pub auth: Option<AuthOptions>,
+}
+
+/// The `auth` option.
+#[derive(Debug, Clone)]
+pub struct AuthOptions {
+    /// `clientId` and `clientSecret`: pre-registered credentials.
+    pub client_id: Option<String>,
+    /// The secret.
+    pub client_secret: Option<String>,
+    /// `clientMetadataUrl`: a Client ID Metadata Document.
+    pub client_metadata_url: Option<String>,
+    /// `clientName`, for dynamic registration.
+    pub client_name: Option<String>,
+    /// `redirectUri`.
+    pub redirect_uri: Option<String>,
+    /// `scope`.
+    pub scope: Option<String>,
+    /// `authorize(url)`: shows the consent page, resolves with the callback URL.
+    pub authorize: Option<Function>,
+    /// `grant`: `"authorization_code"` (default) or `"client_credentials"`.
+    pub client_credentials: bool,
+    /// `tokenEndpointAuthMethod`.
+    pub token_endpoint_auth_method: Option<String>,
+}
+
+fn text(object: &JsValue, name: &str) -> Result<Option<String>, Error> {
+    match field(object, name) {
+        None => Ok(None),
+        Some(v) => v.as_string().map(Some).ok_or_else(|| invalid(format!("auth.{name} must be a string"))),
+    }
+}
+
+fn auth_options(object: &JsValue) -> Result<Option<AuthOptions>, Error> {
+    let Some(auth) = field(object, "auth") else { return Ok(None) };
+    if !auth.is_object() {
+        return Err(invalid("auth must be an object"));
+    }
+    let redirect_uri = text(&auth, "redirectUri")?;
+    if let Some(uri) = &redirect_uri {
+        // OAuth 2.1: redirect URIs are HTTPS, or loopback for native and test clients.
+        let lower = uri.to_ascii_lowercase();
+        let local = ["http://localhost", "http://127.0.0.1", "http://[::1]"].iter().any(|p| lower.starts_with(p));
+        if !(lower.starts_with("https://") || local) {
+            return Err(invalid("auth.redirectUri must be https, or http on localhost"));
+        }
+    }
+    let client_credentials = match text(&auth, "grant")?.as_deref() {
+        None | Some("authorization_code") => false,
+        Some("client_credentials") => true,
+        Some(_) => return Err(invalid("auth.grant must be \"authorization_code\" or \"client_credentials\"")),
+    };
+    Ok(Some(AuthOptions {
+        client_id: text(&auth, "clientId")?,
+        client_secret: text(&auth, "clientSecret")?,
+        client_metadata_url: text(&auth, "clientMetadataUrl")?,
+        client_name: text(&auth, "clientName")?,
+        redirect_uri,
+        scope: text(&auth, "scope")?,
+        authorize: function(&auth, "authorize")?,
+        client_credentials,
+        token_endpoint_auth_method: text(&auth, "tokenEndpointAuthMethod")?,
+    }))
 }
 
 /// Options of a single request.
@@ -210,6 +274,7 @@ pub fn connect_options(value: &JsValue) -> Result<ConnectOptions, Error> {
         },
         era,
         cache: boolean(&object, "cache", false)?,
+        auth: auth_options(&object)?,
         max_input_rounds: match field(&object, "maxInputRounds") {
             None => crate::session::mrtr::DEFAULT_MAX_ROUNDS,
             Some(n) => match n.as_f64() {

@@ -17,6 +17,8 @@ pub mod fetch;
 #[cfg(target_arch = "wasm32")]
 pub mod legacy_sse;
 #[cfg(target_arch = "wasm32")]
+pub mod oauth;
+#[cfg(target_arch = "wasm32")]
 pub mod streamable_http;
 #[cfg(target_arch = "wasm32")]
 pub mod web_runtime;

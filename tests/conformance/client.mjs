@@ -70,6 +70,43 @@ const scenarios = {
   },
 };
 
+// The auth scenarios: connect with OAuth, then use the server as a client
+// would (list, then call a tool, which is where step-up scenarios refuse).
+// The mock authorization server approves at once with a 302; the "user" here
+// follows it by reading the Location header, as the reference client does.
+const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}");
+async function authorize(url) {
+  const response = await fetch(url, { redirect: "manual" });
+  const location = response.headers.get("location");
+  if (!location) throw new Error(`the authorization endpoint answered ${response.status} without a redirect`);
+  return location;
+}
+async function authScenario(McpClient, auth) {
+  const client = await McpClient.connect(serverUrl, { ...options, auth });
+  try {
+    const { tools } = await client.listTools();
+    if (tools[0]) await client.callTool({ name: tools[0].name, arguments: {} });
+  } finally {
+    await client.close();
+  }
+}
+const codeFlow = { redirectUri: "http://localhost:3000/callback", clientName: "mcp-wasm conformance client", authorize };
+for (const name of [
+  "auth/metadata-default", "auth/metadata-var1", "auth/metadata-var2", "auth/metadata-var3",
+  "auth/scope-from-www-authenticate", "auth/scope-from-scopes-supported", "auth/scope-omitted-when-undefined",
+  "auth/scope-step-up", "auth/scope-retry-limit", "auth/token-endpoint-auth-basic", "auth/token-endpoint-auth-post",
+  "auth/token-endpoint-auth-none", "auth/2025-03-26-oauth-metadata-backcompat", "auth/2025-03-26-oauth-endpoint-fallback",
+  "auth/resource-mismatch", "auth/offline-access-scope", "auth/offline-access-not-supported",
+]) {
+  scenarios[name] = (McpClient) => authScenario(McpClient, codeFlow);
+}
+scenarios["auth/basic-cimd"] = (McpClient) =>
+  authScenario(McpClient, { ...codeFlow, clientMetadataUrl: "https://conformance-test.local/client-metadata.json" });
+scenarios["auth/pre-registration"] = (McpClient) =>
+  authScenario(McpClient, { ...codeFlow, clientId: context.client_id, clientSecret: context.client_secret });
+scenarios["auth/client-credentials-basic"] = (McpClient) =>
+  authScenario(McpClient, { grant: "client_credentials", clientId: context.client_id, clientSecret: context.client_secret, tokenEndpointAuthMethod: "client_secret_basic" });
+
 const run = scenarios[scenario];
 if (!run) {
   console.error(`conformance client: scenario "${scenario}" is not implemented`);

@@ -218,6 +218,29 @@ pub fn choose_client_auth(registered: Option<&str>, supported: Option<&Value>, h
     supported.into_iter().find_map(named).unwrap_or(if has_secret { ClientAuth::Basic } else { ClientAuth::None })
 }
 
+/// Base64url without padding (RFC 4648 §5), for PKCE.
+pub fn base64url(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for i in 0..=chunk.len() {
+            out.push(char::from(ALPHABET[((n >> (18 - 6 * i)) & 63) as usize]));
+        }
+    }
+    out
+}
+
+/// Standard base64 with padding, for HTTP Basic credentials.
+pub fn base64(bytes: &[u8]) -> String {
+    let mut out = base64url(bytes).replace('-', "+").replace('_', "/");
+    while out.len() % 4 != 0 {
+        out.push('=');
+    }
+    out
+}
+
 /// `application/x-www-form-urlencoded` encoding.
 pub fn form_encode(pairs: &[(&str, &str)]) -> String {
     fn encode(text: &str) -> String {

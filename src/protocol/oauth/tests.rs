@@ -74,3 +74,12 @@ fn forms_and_callbacks() {
     assert!(!forged.contains("access_denied"), "{forged}");
     assert!(check_callback("http://l/cb?error=access_denied&state=s", "s", "http://as", false).unwrap_err().contains("access_denied"));
 }
+
+#[test]
+fn base64_both_alphabets() {
+    // RFC 7636 appendix B: the verifier's challenge.
+    assert_eq!(base64url(&[0xfb, 0xff, 0xbf]), "-_-_");
+    assert_eq!(base64url(b"ab"), "YWI");
+    assert_eq!(base64(b"ab"), "YWI=");
+    assert_eq!(base64(b"client:secret"), "Y2xpZW50OnNlY3JldA==");
+}

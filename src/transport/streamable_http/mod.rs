@@ -88,6 +88,8 @@ pub struct StreamableHttpConfig {
     pub on_status: Option<StatusListener>,
     /// Tool input schemas, for `Mcp-Param-*` headers.
     pub tool_schemas: ToolSchemas,
+    /// OAuth, when the server requires authorization.
+    pub auth: Option<Rc<crate::transport::oauth::OAuth>>,
 }
 
 impl std::fmt::Debug for StreamableHttpConfig {
@@ -268,6 +270,9 @@ impl Inner {
         } else {
             Headers::new_with_str_sequence_sequence(&user).map_err(invalid)?
         };
+        if let Some(bearer) = self.config.auth.as_ref().and_then(|auth| auth.bearer()) {
+            headers.set("authorization", &bearer).map_err(invalid)?;
+        }
         *self.authorization.borrow_mut() = headers.get("authorization").ok().flatten();
         headers.set("accept", accept).map_err(invalid)?;
         if with_body {
@@ -326,14 +331,33 @@ impl Inner {
             self.by_request.borrow_mut().insert(id.clone(), in_flight.key);
             in_flight.request = Some(id.clone());
         }
-        let request = HttpRequest {
-            method: "POST",
-            url: &self.config.url,
-            headers: self.headers(http::ACCEPT_POST, true, Some(&message)).await?,
-            body: Some(&body),
-            signal: &in_flight.controller.signal(),
+        let signal = in_flight.controller.signal();
+        // One re-authorization after a 401, one step-up after a 403
+        // insufficient_scope; after that the refusal stands.
+        let (mut reauthorized, mut stepped_up) = (false, false);
+        let response = loop {
+            let request = HttpRequest {
+                method: "POST",
+                url: &self.config.url,
+                headers: self.headers(http::ACCEPT_POST, true, Some(&message)).await?,
+                body: Some(&body),
+                signal: &signal,
+            };
+            let response = self.config.fetch.send(request).await?;
+            let Some(auth) = &self.config.auth else { break response };
+            let challenge = crate::transport::oauth::challenge_of(&response);
+            match response.status() {
+                401 if !reauthorized => {
+                    reauthorized = true;
+                    auth.unauthorized(challenge).await?;
+                }
+                403 if !stepped_up && challenge.as_ref().and_then(|c| c.error()) == Some("insufficient_scope") => {
+                    stepped_up = true;
+                    auth.step_up(challenge.unwrap_or_default()).await?;
+                }
+                _ => break response,
+            }
         };
-        let response = self.config.fetch.send(request).await?;
         let status = response.status();
         if !(200..300).contains(&status) {
             let text = read_text(&response).await.unwrap_or_default();

@@ -1,0 +1,453 @@
+//! The OAuth 2.1 flow of MCP authorization over `fetch` (browsers, Workers,
+//! Node): discovery (RFC 9728, RFC 8414 / OIDC, the 2025-03-26 fallbacks),
+//! client registration (pre-registered, Client ID Metadata Document, dynamic
+//! registration), PKCE S256 through WebCrypto, the user's consent through a
+//! caller-supplied `authorize` function, the token exchange with the RFC 8707
+//! `resource`, refresh, step-up on `insufficient_scope`, and the
+//! `client_credentials` grant for machine clients. Tokens are only ever sent
+//! to the MCP server and the authorization server's token endpoint.
+
+use super::fetch::{header, js_message, read_text, AbortOnDrop, Fetch, HttpRequest};
+use crate::error::Error;
+use crate::protocol::oauth::{self as rules, Challenge, ClientAuth};
+use futures::future::{FutureExt, LocalBoxFuture, Shared};
+use js_sys::{Function, Promise, Reflect, Uint8Array};
+use serde_json::{json, Value};
+use std::cell::RefCell;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::Headers;
+
+/// Which grant the client uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Grant {
+    /// The authorization-code flow with a user's consent.
+    AuthorizationCode,
+    /// A machine client's own credentials.
+    ClientCredentials,
+}
+
+/// What the caller configured.
+#[derive(Debug, Clone)]
+pub struct OAuthConfig {
+    /// The MCP endpoint the tokens are for.
+    pub mcp_url: String,
+    /// A pre-registered client id.
+    pub client_id: Option<String>,
+    /// Its secret, for confidential clients.
+    pub client_secret: Option<String>,
+    /// A Client ID Metadata Document URL, used as the client id where the server supports it.
+    pub client_metadata_url: Option<String>,
+    /// `client_name` for dynamic registration.
+    pub client_name: String,
+    /// Where the authorization server sends the user back.
+    pub redirect_uri: Option<String>,
+    /// Scopes to ask for instead of the discovered ones.
+    pub scope: Option<String>,
+    /// `(authorizationUrl) => callbackUrl | Promise<callbackUrl>`: shows the user the consent page.
+    pub authorize: Option<Function>,
+    /// The grant.
+    pub grant: Grant,
+    /// The token endpoint authentication to ask for in dynamic registration.
+    pub token_endpoint_auth_method: Option<String>,
+}
+
+#[derive(Debug, Clone, Default)]
+struct Tokens {
+    access: String,
+    refresh: Option<String>,
+    scope: Option<String>,
+}
+
+#[derive(Debug, Clone)]
+struct Server {
+    issuer: String,
+    metadata: Value,
+    resource_scopes: Option<Value>,
+}
+
+#[derive(Debug, Clone)]
+struct Client {
+    id: String,
+    secret: Option<String>,
+    auth: ClientAuth,
+}
+
+type Flow = Shared<LocalBoxFuture<'static, Result<(), Error>>>;
+
+/// One authorization context: the tokens for one MCP server.
+#[derive(Debug)]
+pub struct OAuth {
+    config: OAuthConfig,
+    fetch: Fetch,
+    tokens: RefCell<Option<Tokens>>,
+    server: RefCell<Option<Server>>,
+    client: RefCell<Option<Client>>,
+    /// A flow in progress, shared by every request that hit the 401.
+    flow: RefCell<Option<Flow>>,
+}
+
+fn auth_error(step: &str, why: impl std::fmt::Display) -> Error {
+    Error::Auth(format!("{step}: {why}"))
+}
+
+/// Random bytes from the platform's CSPRNG.
+fn random_bytes(length: u32) -> Result<Vec<u8>, Error> {
+    let crypto = Reflect::get(&js_sys::global(), &"crypto".into()).map_err(|_| auth_error("PKCE", "no crypto"))?;
+    let bytes = Uint8Array::new_with_length(length);
+    let fill = Reflect::get(&crypto, &"getRandomValues".into()).ok().and_then(|f| f.dyn_into::<Function>().ok());
+    fill.ok_or_else(|| auth_error("PKCE", "no crypto.getRandomValues"))?
+        .call1(&crypto, &bytes)
+        .map_err(|e| auth_error("PKCE", js_message(&e)))?;
+    Ok(bytes.to_vec())
+}
+
+/// SHA-256 through WebCrypto, which browsers, Workers and Node all have.
+async fn sha256(data: &[u8]) -> Result<Vec<u8>, Error> {
+    let crypto = Reflect::get(&js_sys::global(), &"crypto".into()).map_err(|_| auth_error("PKCE", "no crypto"))?;
+    let subtle = Reflect::get(&crypto, &"subtle".into()).map_err(|_| auth_error("PKCE", "no crypto.subtle"))?;
+    let digest = Reflect::get(&subtle, &"digest".into()).ok().and_then(|f| f.dyn_into::<Function>().ok());
+    let promise = digest
+        .ok_or_else(|| auth_error("PKCE", "no crypto.subtle.digest"))?
+        .call2(&subtle, &"SHA-256".into(), &Uint8Array::from(data))
+        .map_err(|e| auth_error("PKCE", js_message(&e)))?;
+    let buffer = JsFuture::from(Promise::from(promise)).await.map_err(|e| auth_error("PKCE", js_message(&e)))?;
+    Ok(Uint8Array::new(&buffer).to_vec())
+}
+
+impl OAuth {
+    /// An authorization context with no tokens yet.
+    pub fn new(config: OAuthConfig, fetch: Fetch) -> Self {
+        Self { config, fetch, tokens: RefCell::new(None), server: RefCell::new(None), client: RefCell::new(None), flow: RefCell::new(None) }
+    }
+
+    /// The `Authorization` header value to send, if there is a token.
+    pub fn bearer(&self) -> Option<String> {
+        self.tokens.borrow().as_ref().map(|t| format!("Bearer {}", t.access))
+    }
+
+    /// After a 401: refresh if possible, else run the whole flow. Concurrent
+    /// callers share one flow.
+    ///
+    /// # Errors
+    /// [`Error::Auth`] naming the step that failed.
+    pub async fn unauthorized(self: &std::rc::Rc<Self>, challenge: Option<Challenge>) -> Result<(), Error> {
+        self.shared_flow(challenge, false).await
+    }
+
+    /// After a 403 `insufficient_scope`: authorize again with the union of the
+    /// scopes held and those asked for.
+    ///
+    /// # Errors
+    /// [`Error::Auth`] naming the step that failed.
+    pub async fn step_up(self: &std::rc::Rc<Self>, challenge: Challenge) -> Result<(), Error> {
+        self.shared_flow(Some(challenge), true).await
+    }
+
+    fn shared_flow(self: &std::rc::Rc<Self>, challenge: Option<Challenge>, step_up: bool) -> Flow {
+        if let Some(flow) = self.flow.borrow().clone() {
+            return flow;
+        }
+        let me = self.clone();
+        let flow = async move {
+            let outcome = me.run(challenge, step_up).await;
+            me.flow.borrow_mut().take();
+            outcome
+        }
+        .boxed_local()
+        .shared();
+        *self.flow.borrow_mut() = Some(flow.clone());
+        flow
+    }
+
+    async fn run(&self, challenge: Option<Challenge>, step_up: bool) -> Result<(), Error> {
+        let refresh = self.tokens.borrow().as_ref().and_then(|t| t.refresh.clone());
+        if let (Some(refresh), false) = (refresh, step_up) {
+            if self.refresh(&refresh).await.is_ok() {
+                return Ok(());
+            }
+        }
+        self.discover(challenge.as_ref()).await?;
+        match self.config.grant {
+            Grant::ClientCredentials => self.client_credentials(challenge.as_ref()).await,
+            Grant::AuthorizationCode => self.authorization_code(challenge.as_ref(), step_up).await,
+        }
+    }
+
+    async fn get_json(&self, url: &str) -> Result<Option<Value>, Error> {
+        let controller = AbortOnDrop::new()?;
+        let headers = Headers::new().map_err(|e| auth_error("discovery", js_message(&e)))?;
+        let _ = headers.set("accept", "application/json");
+        let request = HttpRequest { method: "GET", url, headers, body: None, signal: &controller.signal() };
+        let response = self.fetch.send(request).await?;
+        if !(200..300).contains(&response.status()) {
+            return Ok(None);
+        }
+        let text = read_text(&response).await?;
+        Ok(serde_json::from_str(&text).ok())
+    }
+
+    async fn post_form(&self, url: &str, form: &[(&str, &str)], basic: Option<(&str, &str)>) -> Result<Value, Error> {
+        let controller = AbortOnDrop::new()?;
+        let headers = Headers::new().map_err(|e| auth_error("token", js_message(&e)))?;
+        let _ = headers.set("content-type", "application/x-www-form-urlencoded");
+        let _ = headers.set("accept", "application/json");
+        if let Some((id, secret)) = basic {
+            // RFC 6749 §2.3.1: both parts form-encoded before base64.
+            let pair = format!("{}:{}", rules::form_encode(&[("", id)]).trim_start_matches('='), rules::form_encode(&[("", secret)]).trim_start_matches('='));
+            let _ = headers.set("authorization", &format!("Basic {}", rules::base64(pair.as_bytes())));
+        }
+        let body = rules::form_encode(form);
+        let request = HttpRequest { method: "POST", url, headers, body: Some(&body), signal: &controller.signal() };
+        let response = self.fetch.send(request).await?;
+        let status = response.status();
+        let text = read_text(&response).await.unwrap_or_default();
+        let value: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+        if !(200..300).contains(&status) {
+            let error = value.get("error").and_then(Value::as_str).unwrap_or("HTTP error");
+            return Err(auth_error("token endpoint", format!("HTTP {status}: {error}")));
+        }
+        Ok(value)
+    }
+
+    /// Finds the authorization server: from the protected-resource metadata,
+    /// or, for 2025-03-26 servers without it, at the MCP server's origin.
+    async fn discover(&self, challenge: Option<&Challenge>) -> Result<(), Error> {
+        if self.server.borrow().is_some() && challenge.and_then(Challenge::resource_metadata).is_none() {
+            return Ok(());
+        }
+        let mut resource = None;
+        for url in rules::resource_metadata_urls(&self.config.mcp_url, challenge) {
+            if let Some(found) = self.get_json(&url).await? {
+                resource = Some(found);
+                break;
+            }
+        }
+        let (issuer, resource_scopes) = match &resource {
+            Some(metadata) => {
+                if let Some(named) = metadata.get("resource").and_then(Value::as_str) {
+                    if !rules::resource_matches(named, &self.config.mcp_url) {
+                        return Err(auth_error("discovery", format!("the protected resource metadata is for {named}, not {}", self.config.mcp_url)));
+                    }
+                }
+                let issuer = metadata
+                    .get("authorization_servers")
+                    .and_then(Value::as_array)
+                    .and_then(|servers| servers.first())
+                    .and_then(Value::as_str)
+                    .ok_or_else(|| auth_error("discovery", "the protected resource metadata lists no authorization server"))?;
+                (issuer.trim_end_matches('/').to_owned(), metadata.get("scopes_supported").cloned())
+            }
+            // 2025-03-26: no resource metadata; the MCP server's origin is the issuer.
+            None => (rules::split_url(&self.config.mcp_url).map(|(origin, _)| origin).unwrap_or_default(), None),
+        };
+        let needs_pkce = self.config.grant == Grant::AuthorizationCode;
+        let mut metadata = None;
+        let mut issuer = issuer;
+        for url in rules::authorization_server_metadata_urls(&issuer) {
+            if let Some(found) = self.get_json(&url).await? {
+                if resource.is_none() {
+                    // 2025-03-26 found the metadata at the MCP server's origin and
+                    // did not require its issuer to match that origin.
+                    if let Some(named) = found.get("issuer").and_then(Value::as_str) {
+                        issuer = named.to_owned();
+                    }
+                }
+                rules::check_authorization_server(&found, &issuer, needs_pkce).map_err(|why| auth_error("discovery", why))?;
+                metadata = Some(found);
+                break;
+            }
+        }
+        let metadata = match (metadata, &resource) {
+            (Some(metadata), _) => metadata,
+            // The 2025-03-26 default endpoints, for a server with no metadata at all.
+            (None, None) => json!({
+                "issuer": issuer,
+                "authorization_endpoint": format!("{issuer}/authorize"),
+                "token_endpoint": format!("{issuer}/token"),
+                "registration_endpoint": format!("{issuer}/register"),
+                "code_challenge_methods_supported": ["S256"],
+            }),
+            (None, Some(_)) => return Err(auth_error("discovery", format!("no metadata for the authorization server {issuer}"))),
+        };
+        *self.server.borrow_mut() = Some(Server { issuer, metadata, resource_scopes });
+        Ok(())
+    }
+
+    fn server(&self) -> Result<Server, Error> {
+        self.server.borrow().clone().ok_or_else(|| auth_error("discovery", "not done"))
+    }
+
+    fn endpoint(server: &Server, name: &str) -> Result<String, Error> {
+        server.metadata.get(name).and_then(Value::as_str).map(str::to_owned).ok_or_else(|| auth_error("discovery", format!("no {name}")))
+    }
+
+    /// Pre-registered credentials, a Client ID Metadata Document URL, or
+    /// dynamic registration, in that order.
+    async fn register(&self, server: &Server) -> Result<Client, Error> {
+        if let Some(client) = self.client.borrow().clone() {
+            return Ok(client);
+        }
+        let supported = server.metadata.get("token_endpoint_auth_methods_supported");
+        let client = if let Some(id) = &self.config.client_id {
+            let secret = self.config.client_secret.clone();
+            let auth = rules::choose_client_auth(self.config.token_endpoint_auth_method.as_deref(), supported, secret.is_some());
+            Client { id: id.clone(), secret, auth }
+        } else if let (Some(url), true) = (
+            &self.config.client_metadata_url,
+            server.metadata.get("client_id_metadata_document_supported") == Some(&Value::Bool(true)),
+        ) {
+            Client { id: url.clone(), secret: None, auth: ClientAuth::None }
+        } else {
+            let endpoint = Self::endpoint(server, "registration_endpoint")
+                .map_err(|_| auth_error("registration", "the server offers no registration and no client id was given"))?;
+            let redirect_uris: Vec<&str> = self.config.redirect_uri.as_deref().into_iter().collect();
+            let local = redirect_uris.iter().any(|u| u.contains("://localhost") || u.contains("://127.0.0.1"));
+            let method = self.config.token_endpoint_auth_method.clone().unwrap_or_else(|| "none".into());
+            let grants: &[&str] = match self.config.grant {
+                Grant::AuthorizationCode => &["authorization_code", "refresh_token"],
+                Grant::ClientCredentials => &["client_credentials"],
+            };
+            let body = json!({
+                "client_name": self.config.client_name,
+                "redirect_uris": redirect_uris,
+                "grant_types": grants,
+                "response_types": ["code"],
+                "token_endpoint_auth_method": method,
+                "application_type": if local { "native" } else { "web" },
+            });
+            let controller = AbortOnDrop::new()?;
+            let headers = Headers::new().map_err(|e| auth_error("registration", js_message(&e)))?;
+            let _ = headers.set("content-type", "application/json");
+            let text = body.to_string();
+            let request = HttpRequest { method: "POST", url: &endpoint, headers, body: Some(&text), signal: &controller.signal() };
+            let response = self.fetch.send(request).await?;
+            let status = response.status();
+            let answer: Value = serde_json::from_str(&read_text(&response).await.unwrap_or_default()).unwrap_or(Value::Null);
+            if !(200..300).contains(&status) {
+                return Err(auth_error("registration", format!("HTTP {status}: {answer}")));
+            }
+            let id = answer.get("client_id").and_then(Value::as_str).ok_or_else(|| auth_error("registration", "no client_id"))?;
+            let secret = answer.get("client_secret").and_then(Value::as_str).map(str::to_owned);
+            let registered = answer.get("token_endpoint_auth_method").and_then(Value::as_str);
+            let auth = rules::choose_client_auth(registered.or(Some(method.as_str())), supported, secret.is_some());
+            Client { id: id.to_owned(), secret, auth }
+        };
+        *self.client.borrow_mut() = Some(client.clone());
+        Ok(client)
+    }
+
+    /// The form and Basic credentials for a token request, by client authentication.
+    fn client_form<'a>(client: &'a Client, form: &mut Vec<(&'a str, &'a str)>) -> Option<(&'a str, &'a str)> {
+        match (client.auth, client.secret.as_deref()) {
+            (ClientAuth::Basic, Some(secret)) => Some((client.id.as_str(), secret)),
+            (ClientAuth::Post, Some(secret)) => {
+                form.push(("client_id", &client.id));
+                form.push(("client_secret", secret));
+                None
+            }
+            _ => {
+                form.push(("client_id", &client.id));
+                None
+            }
+        }
+    }
+
+    fn store(&self, answer: &Value, asked_scope: Option<&str>) -> Result<(), Error> {
+        let access = answer.get("access_token").and_then(Value::as_str).ok_or_else(|| auth_error("token endpoint", "no access_token"))?;
+        let previous = self.tokens.borrow().clone().unwrap_or_default();
+        *self.tokens.borrow_mut() = Some(Tokens {
+            access: access.to_owned(),
+            // A rotating server sends a new refresh token; one that does not keeps the old.
+            refresh: answer.get("refresh_token").and_then(Value::as_str).map(str::to_owned).or(previous.refresh),
+            scope: answer.get("scope").and_then(Value::as_str).map(str::to_owned).or_else(|| asked_scope.map(str::to_owned)).or(previous.scope),
+        });
+        Ok(())
+    }
+
+    async fn refresh(&self, refresh_token: &str) -> Result<(), Error> {
+        let server = self.server()?;
+        let client = self.client.borrow().clone().ok_or_else(|| auth_error("refresh", "no client"))?;
+        let endpoint = Self::endpoint(&server, "token_endpoint")?;
+        let resource = rules::canonical_resource(&self.config.mcp_url);
+        let mut form = vec![("grant_type", "refresh_token"), ("refresh_token", refresh_token), ("resource", resource.as_str())];
+        let basic = Self::client_form(&client, &mut form);
+        let answer = self.post_form(&endpoint, &form, basic).await?;
+        self.store(&answer, None)
+    }
+
+    async fn client_credentials(&self, challenge: Option<&Challenge>) -> Result<(), Error> {
+        let server = self.server()?;
+        let client = self.register(&server).await?;
+        let endpoint = Self::endpoint(&server, "token_endpoint")?;
+        let resource = rules::canonical_resource(&self.config.mcp_url);
+        let scope = self.config.scope.clone().or_else(|| rules::select_scope(challenge.and_then(Challenge::scope), server.resource_scopes.as_ref(), false));
+        let mut form = vec![("grant_type", "client_credentials"), ("resource", resource.as_str())];
+        if let Some(scope) = &scope {
+            form.push(("scope", scope));
+        }
+        let basic = Self::client_form(&client, &mut form);
+        let answer = self.post_form(&endpoint, &form, basic).await?;
+        self.store(&answer, scope.as_deref())
+    }
+
+    async fn authorization_code(&self, challenge: Option<&Challenge>, step_up: bool) -> Result<(), Error> {
+        let server = self.server()?;
+        let authorize = self.config.authorize.clone().ok_or_else(|| auth_error("authorization", "the server needs a user's consent, and no authorize function was given"))?;
+        let redirect_uri = self.config.redirect_uri.clone().ok_or_else(|| auth_error("authorization", "no redirectUri"))?;
+        let client = self.register(&server).await?;
+        let offline = server
+            .metadata
+            .get("scopes_supported")
+            .and_then(Value::as_array)
+            .is_some_and(|s| s.iter().any(|v| v == "offline_access"));
+        let wanted = self.config.scope.clone().or_else(|| rules::select_scope(challenge.and_then(Challenge::scope), server.resource_scopes.as_ref(), offline));
+        let scope = if step_up {
+            let held = self.tokens.borrow().as_ref().and_then(|t| t.scope.clone());
+            rules::scope_union(held.as_deref(), challenge.and_then(Challenge::scope))
+        } else {
+            wanted
+        };
+        let verifier = rules::base64url(&random_bytes(32)?);
+        let challenge_value = rules::base64url(&sha256(verifier.as_bytes()).await?);
+        let state = rules::base64url(&random_bytes(16)?);
+        let resource = rules::canonical_resource(&self.config.mcp_url);
+        let mut params = vec![
+            ("response_type", "code"),
+            ("client_id", client.id.as_str()),
+            ("redirect_uri", redirect_uri.as_str()),
+            ("code_challenge", challenge_value.as_str()),
+            ("code_challenge_method", "S256"),
+            ("state", state.as_str()),
+            ("resource", resource.as_str()),
+        ];
+        if let Some(scope) = &scope {
+            params.push(("scope", scope));
+        }
+        let endpoint = Self::endpoint(&server, "authorization_endpoint")?;
+        let separator = if endpoint.contains('?') { '&' } else { '?' };
+        let url = format!("{endpoint}{separator}{}", rules::form_encode(&params));
+        let returned = authorize.call1(&JsValue::UNDEFINED, &JsValue::from_str(&url)).map_err(|e| auth_error("authorization", js_message(&e)))?;
+        let callback = JsFuture::from(Promise::resolve(&returned)).await.map_err(|e| auth_error("authorization", js_message(&e)))?;
+        let callback = callback.as_string().ok_or_else(|| auth_error("authorization", "authorize must resolve with the callback URL"))?;
+        let iss_required = server.metadata.get("authorization_response_iss_parameter_supported") == Some(&Value::Bool(true));
+        let code = rules::check_callback(&callback, &state, &server.issuer, iss_required).map_err(|why| auth_error("callback", why))?.code;
+        let token_endpoint = Self::endpoint(&server, "token_endpoint")?;
+        let mut form = vec![
+            ("grant_type", "authorization_code"),
+            ("code", code.as_str()),
+            ("redirect_uri", redirect_uri.as_str()),
+            ("code_verifier", verifier.as_str()),
+            ("resource", resource.as_str()),
+        ];
+        let basic = Self::client_form(&client, &mut form);
+        let answer = self.post_form(&token_endpoint, &form, basic).await?;
+        self.store(&answer, scope.as_deref())
+    }
+}
+
+/// Reads the challenge of a 401 or 403 response.
+pub fn challenge_of(response: &web_sys::Response) -> Option<Challenge> {
+    header(response, "www-authenticate").and_then(|h| rules::parse_challenge(&h))
+}
