@@ -90,6 +90,12 @@ export interface McpClientOptions {
    * neither `headers` nor `fetch` is set, else `fetch`.
    */
   sseReader?: "eventsource" | "fetch";
+  /**
+   * OAuth 2.1 authorization, started by the server's 401: discovery,
+   * registration, PKCE, the user's consent through `authorize`, tokens,
+   * refresh and step-up all happen inside the client.
+   */
+  auth?: AuthOptions;
   /** Re-list tools, prompts or resources automatically when the server says they changed. */
   listChanged?: {
     tools?: ListChangedOptions<Tool>;
@@ -256,6 +262,7 @@ export type McpClientErrorKind =
   | "lagged"
   | "input-rounds-exceeded"
   | "missing-capability"
+  | "auth"
   | "invalid-argument";
 
 /** The server answered with a JSON-RPC error. */
@@ -317,4 +324,29 @@ export interface McpTransport {
   onclose?: () => void;
   /** Set by the client. */
   onerror?: (error: unknown) => void;
+}
+
+/** OAuth settings for {@link McpClientOptions.auth}. */
+export interface AuthOptions {
+  /** `"authorization_code"` (default; a user consents) or `"client_credentials"` (a machine client). */
+  grant?: "authorization_code" | "client_credentials";
+  /** A pre-registered client id. Without one, a Client ID Metadata Document or dynamic registration is used. */
+  clientId?: string;
+  /** The pre-registered client's secret, for confidential clients. */
+  clientSecret?: string;
+  /** An HTTPS URL of this client's Client ID Metadata Document, used as its id where the server supports it. */
+  clientMetadataUrl?: string;
+  /** `client_name` for dynamic registration. Default: `"mcp-wasm"`. */
+  clientName?: string;
+  /** Where the authorization server sends the user back: HTTPS, or http on localhost. */
+  redirectUri?: string;
+  /** Scopes to ask for instead of those the server asks for. */
+  scope?: string;
+  /** How a confidential client authenticates at the token endpoint. */
+  tokenEndpointAuthMethod?: "client_secret_basic" | "client_secret_post" | "none";
+  /**
+   * Shows the user the authorization URL and resolves with the URL the
+   * server redirected back to (it carries `code`, `state` and `iss`).
+   */
+  authorize?: (authorizationUrl: string) => string | Promise<string>;
 }

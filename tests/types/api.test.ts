@@ -81,6 +81,7 @@ export function handle(error: unknown): string {
       case "lagged":
       case "input-rounds-exceeded":
       case "missing-capability":
+      case "auth":
       case "invalid-argument":
         return `${kind}${status}`;
       default: {
@@ -215,6 +216,16 @@ export async function surface(client: McpClient, signal: AbortSignal): Promise<v
     validateToolOutput: true,
     listChanged: { tools: { onChanged: (error, tools) => void (error ?? tools?.map((t) => t.name)), debounceMs: 100 } },
   });
+  await McpClient.connect("https://example.com/mcp", {
+    auth: {
+      redirectUri: "http://localhost:3000/callback",
+      scope: "mcp:read",
+      authorize: async (url) => { const r = await fetch(url, { redirect: "manual" }); return r.headers.get("location") ?? ""; },
+    },
+  });
+  await McpClient.connect("https://example.com/mcp", {
+    auth: { grant: "client_credentials", clientId: "machine", clientSecret: "s", tokenEndpointAuthMethod: "client_secret_basic" },
+  });
   const modern = await McpClient.connect("https://example.com/mcp", { era: "modern", cache: true, maxInputRounds: 5 });
   const hints = await modern.listTools();
   const ttl: number | undefined = hints.ttlMs;
@@ -238,4 +249,8 @@ export function surfaceMisuse(client: McpClient): void {
   new UriTemplate("{x}").expand({ x: () => 1 });
   // @ts-expect-error filter by a real notification method
   void client.notifications({ method: "tools/list" });
+  // @ts-expect-error no such grant
+  void McpClient.connect("https://example.com/mcp", { auth: { grant: "password" } });
+  // @ts-expect-error authorize resolves with the callback URL
+  void McpClient.connect("https://example.com/mcp", { auth: { authorize: async () => 42 } });
 }
