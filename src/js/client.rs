@@ -326,6 +326,8 @@ impl McpClient {
                         crate::transport::oauth::Grant::AuthorizationCode
                     },
                     token_endpoint_auth_method: auth.token_endpoint_auth_method.clone(),
+                    private_key_pem: auth.private_key_pem.clone(),
+                    signing_algorithm: auth.signing_algorithm.clone(),
                 },
                 crate::transport::fetch::Fetch::new(options.fetch.clone()),
             ))),

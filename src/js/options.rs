@@ -74,6 +74,10 @@ pub struct AuthOptions {
     pub client_credentials: bool,
     /// `tokenEndpointAuthMethod`.
     pub token_endpoint_auth_method: Option<String>,
+    /// `privateKey`: a PKCS#8 PEM key for `private_key_jwt`.
+    pub private_key_pem: Option<String>,
+    /// `signingAlgorithm`: `ES256` or `RS256`.
+    pub signing_algorithm: Option<String>,
 }
 
 fn text(object: &JsValue, name: &str) -> Result<Option<String>, Error> {
@@ -112,6 +116,12 @@ fn auth_options(object: &JsValue) -> Result<Option<AuthOptions>, Error> {
         authorize: function(&auth, "authorize")?,
         client_credentials,
         token_endpoint_auth_method: text(&auth, "tokenEndpointAuthMethod")?,
+        private_key_pem: text(&auth, "privateKey")?,
+        signing_algorithm: match text(&auth, "signingAlgorithm")? {
+            None => None,
+            Some(a) if a == "ES256" || a == "RS256" => Some(a),
+            Some(_) => return Err(invalid("auth.signingAlgorithm must be \"ES256\" or \"RS256\"")),
+        },
     }))
 }
 

@@ -51,6 +51,10 @@ pub struct OAuthConfig {
     pub grant: Grant,
     /// The token endpoint authentication to ask for in dynamic registration.
     pub token_endpoint_auth_method: Option<String>,
+    /// A PKCS#8 PEM private key: the client authenticates with a signed JWT (`private_key_jwt`).
+    pub private_key_pem: Option<String>,
+    /// `ES256` (default) or `RS256`.
+    pub signing_algorithm: Option<String>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -114,6 +118,33 @@ async fn sha256(data: &[u8]) -> Result<Vec<u8>, Error> {
         .map_err(|e| auth_error("PKCE", js_message(&e)))?;
     let buffer = JsFuture::from(Promise::from(promise)).await.map_err(|e| auth_error("PKCE", js_message(&e)))?;
     Ok(Uint8Array::new(&buffer).to_vec())
+}
+
+/// Signs a JWT client assertion with WebCrypto.
+async fn sign_assertion(pem: &str, algorithm: &str, client_id: &str, audience: &str) -> Result<String, Error> {
+    let fail = |e: JsValue| auth_error("client assertion", js_message(&e));
+    let der = rules::pem_body(pem).ok_or_else(|| auth_error("client assertion", "the private key is not a PEM block"))?;
+    let (import, sign) = match algorithm {
+        "ES256" => (json!({"name": "ECDSA", "namedCurve": "P-256"}), json!({"name": "ECDSA", "hash": "SHA-256"})),
+        "RS256" => (json!({"name": "RSASSA-PKCS1-v1_5", "hash": "SHA-256"}), json!({"name": "RSASSA-PKCS1-v1_5"})),
+        other => return Err(auth_error("client assertion", format!("unsupported signing algorithm {other}"))),
+    };
+    let crypto = Reflect::get(&js_sys::global(), &"crypto".into()).map_err(fail)?;
+    let subtle = Reflect::get(&crypto, &"subtle".into()).map_err(fail)?;
+    let method = |name: &str| Reflect::get(&subtle, &name.into()).ok().and_then(|f| f.dyn_into::<Function>().ok());
+    let import_key = method("importKey").ok_or_else(|| auth_error("client assertion", "no crypto.subtle.importKey"))?;
+    // Small algorithm objects: JSON.parse keeps this module free of the js layer.
+    let to_js = |v: &Value| js_sys::JSON::parse(&v.to_string()).unwrap_or(JsValue::NULL);
+    let args = js_sys::Array::of5(&"pkcs8".into(), &Uint8Array::from(der.as_slice()), &to_js(&import), &JsValue::FALSE, &js_sys::Array::of1(&"sign".into()));
+    let key = JsFuture::from(Promise::from(import_key.apply(&subtle, &args).map_err(fail)?)).await.map_err(fail)?;
+    let jti = rules::base64url(&random_bytes(16)?);
+    let now = (js_sys::Date::now() / 1000.0) as u64;
+    let input = rules::jwt_signing_input(algorithm, client_id, audience, &jti, now);
+    let sign_fn = method("sign").ok_or_else(|| auth_error("client assertion", "no crypto.subtle.sign"))?;
+    let signed = sign_fn.call3(&subtle, &to_js(&sign), &key, &Uint8Array::from(input.as_bytes())).map_err(fail)?;
+    let signature = JsFuture::from(Promise::from(signed)).await.map_err(fail)?;
+    // WebCrypto's ECDSA signature is already the JWS form (r || s).
+    Ok(format!("{input}.{}", rules::base64url(&Uint8Array::new(&signature).to_vec())))
 }
 
 impl OAuth {
@@ -387,7 +418,19 @@ impl OAuth {
         if let Some(scope) = &scope {
             form.push(("scope", scope));
         }
-        let basic = Self::client_form(&client, &mut form);
+        let assertion = match &self.config.private_key_pem {
+            Some(pem) => Some(sign_assertion(pem, self.config.signing_algorithm.as_deref().unwrap_or("ES256"), &client.id, &server.issuer).await?),
+            None => None,
+        };
+        let basic = match &assertion {
+            Some(assertion) => {
+                form.push(("client_assertion_type", "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"));
+                form.push(("client_assertion", assertion));
+                form.push(("client_id", &client.id));
+                None
+            }
+            None => Self::client_form(&client, &mut form),
+        };
         let answer = self.post_form(&endpoint, &form, basic).await?;
         self.store(&answer, scope.as_deref())
     }

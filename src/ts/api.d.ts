@@ -345,6 +345,13 @@ export interface AuthOptions {
   /** How a confidential client authenticates at the token endpoint. */
   tokenEndpointAuthMethod?: "client_secret_basic" | "client_secret_post" | "none";
   /**
+   * A PKCS#8 PEM private key: with `grant: "client_credentials"`, the client
+   * authenticates with a signed JWT assertion (`private_key_jwt`, RFC 7523).
+   */
+  privateKey?: string;
+  /** The assertion's algorithm. Default: `"ES256"`. */
+  signingAlgorithm?: "ES256" | "RS256";
+  /**
    * Shows the user the authorization URL and resolves with the URL the
    * server redirected back to (it carries `code`, `state` and `iss`).
    */

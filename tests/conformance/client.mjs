@@ -104,6 +104,8 @@ scenarios["auth/basic-cimd"] = (McpClient) =>
   authScenario(McpClient, { ...codeFlow, clientMetadataUrl: "https://conformance-test.local/client-metadata.json" });
 scenarios["auth/pre-registration"] = (McpClient) =>
   authScenario(McpClient, { ...codeFlow, clientId: context.client_id, clientSecret: context.client_secret });
+scenarios["auth/client-credentials-jwt"] = (McpClient) =>
+  authScenario(McpClient, { grant: "client_credentials", clientId: context.client_id, privateKey: context.private_key_pem, signingAlgorithm: context.signing_algorithm ?? "ES256" });
 scenarios["auth/client-credentials-basic"] = (McpClient) =>
   authScenario(McpClient, { grant: "client_credentials", clientId: context.client_id, clientSecret: context.client_secret, tokenEndpointAuthMethod: "client_secret_basic" });
 

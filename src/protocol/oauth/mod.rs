@@ -232,6 +232,43 @@ pub fn base64url(bytes: &[u8]) -> String {
     out
 }
 
+/// Decodes standard base64 (whitespace ignored), for PEM keys.
+pub fn base64_decode(text: &str) -> Option<Vec<u8>> {
+    let value = |c: u8| match c {
+        b'A'..=b'Z' => Some(c - b'A'),
+        b'a'..=b'z' => Some(c - b'a' + 26),
+        b'0'..=b'9' => Some(c - b'0' + 52),
+        b'+' | b'-' => Some(62),
+        b'/' | b'_' => Some(63),
+        _ => None,
+    };
+    let digits: Vec<u8> = text.bytes().filter(|b| !b.is_ascii_whitespace() && *b != b'=').map(value).collect::<Option<_>>()?;
+    let mut out = Vec::with_capacity(digits.len() * 3 / 4);
+    for chunk in digits.chunks(4) {
+        let n = chunk.iter().enumerate().fold(0u32, |n, (i, d)| n | (u32::from(*d) << (18 - 6 * i)));
+        for i in 0..chunk.len().saturating_sub(1) {
+            out.push((n >> (16 - 8 * i)) as u8);
+        }
+    }
+    Some(out)
+}
+
+/// The DER bytes inside a PEM block (e.g. `-----BEGIN PRIVATE KEY-----`).
+pub fn pem_body(pem: &str) -> Option<Vec<u8>> {
+    let body: String = pem.lines().filter(|line| !line.starts_with("-----")).collect();
+    base64_decode(&body).filter(|der| !der.is_empty())
+}
+
+/// The signing input of a JWT client assertion (RFC 7523): the client is both
+/// issuer and subject, the audience is the authorization server.
+pub fn jwt_signing_input(algorithm: &str, client_id: &str, audience: &str, jti: &str, now_s: u64) -> String {
+    let header = serde_json::json!({ "alg": algorithm, "typ": "JWT" });
+    let claims = serde_json::json!({
+        "iss": client_id, "sub": client_id, "aud": audience, "jti": jti, "iat": now_s, "exp": now_s + 300,
+    });
+    format!("{}.{}", base64url(header.to_string().as_bytes()), base64url(claims.to_string().as_bytes()))
+}
+
 /// Standard base64 with padding, for HTTP Basic credentials.
 pub fn base64(bytes: &[u8]) -> String {
     let mut out = base64url(bytes).replace('-', "+").replace('_', "/");

@@ -83,3 +83,17 @@ fn base64_both_alphabets() {
     assert_eq!(base64(b"ab"), "YWI=");
     assert_eq!(base64(b"client:secret"), "Y2xpZW50OnNlY3JldA==");
 }
+
+#[test]
+fn pem_and_jwt() {
+    assert_eq!(base64_decode("Y2xpZW50OnNlY3JldA=="), Some(b"client:secret".to_vec()));
+    assert_eq!(base64_decode("YWI"), Some(b"ab".to_vec()));
+    assert_eq!(base64_decode("*"), None);
+    let pem = "-----BEGIN PRIVATE KEY-----\nYWJj\nZGVm\n-----END PRIVATE KEY-----\n";
+    assert_eq!(pem_body(pem), Some(b"abcdef".to_vec()));
+    let input = jwt_signing_input("ES256", "c1", "http://as", "j", 100);
+    let (header, claims) = input.split_once('.').unwrap();
+    let claims: Value = serde_json::from_slice(&base64_decode(claims).unwrap()).unwrap();
+    assert_eq!(claims, json!({"iss": "c1", "sub": "c1", "aud": "http://as", "jti": "j", "iat": 100, "exp": 400}));
+    assert_eq!(serde_json::from_slice::<Value>(&base64_decode(header).unwrap()).unwrap(), json!({"alg": "ES256", "typ": "JWT"}));
+}
