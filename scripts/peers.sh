@@ -8,6 +8,8 @@
 #                             # a 2026-07-28-only server on $MCP_PEER_MODERN_PORT (38013, /mcp) and a
 #                             # modern + legacy one on $MCP_PEER_DUAL_PORT (38016, /mcp), both built
 #                             # on @modelcontextprotocol/server 2.x (tests/peers/modern-server.mjs)
+#                             # an OAuth authorization server with a protected MCP server on
+#                             # $MCP_PEER_OAUTH_PORT (38060; tests/peers/oauth-server.mjs)
 #   scripts/peers.sh stop
 #   scripts/peers.sh status
 #
@@ -21,6 +23,7 @@ DIR="$ROOT/test-results/peers"
 EVERYTHING="$ROOT/node_modules/@modelcontextprotocol/server-everything/dist/index.js"
 PROXY="$ROOT/tests/peers/fault-proxy.mjs"
 MODERN="$ROOT/tests/peers/modern-server.mjs"
+OAUTH="$ROOT/tests/peers/oauth-server.mjs"
 PRELOAD="$ROOT/tests/peers/loopback.mjs"
 # The system Node, even when node_modules/.bin (Node 22) is first on PATH, as under `npm run`.
 NODE_BIN=${PEERS_NODE:-$(type -ap node | grep -vF "$ROOT/node_modules/" | head -n 1)}
@@ -29,11 +32,13 @@ SSE_PORT=${MCP_PEER_SSE_PORT:-38012}
 FAULT_PORT=${MCP_PEER_FAULT_PORT:-38050}
 MODERN_PORT=${MCP_PEER_MODERN_PORT:-38013}
 DUAL_PORT=${MCP_PEER_DUAL_PORT:-38016}
+OAUTH_PORT=${MCP_PEER_OAUTH_PORT:-38060}
 WAIT_SECS=${PEERS_WAIT_SECS:-15}
 
 # name entry argument port
 PEERS=("everything-http $EVERYTHING streamableHttp $HTTP_PORT" "everything-sse $EVERYTHING sse $SSE_PORT"
-       "fault-proxy $PROXY proxy $FAULT_PORT" "modern-only $MODERN modern $MODERN_PORT" "modern-dual $MODERN dual $DUAL_PORT")
+       "fault-proxy $PROXY proxy $FAULT_PORT" "modern-only $MODERN modern $MODERN_PORT" "modern-dual $MODERN dual $DUAL_PORT"
+       "oauth $OAUTH oauth $OAUTH_PORT")
 
 die() { echo "peers: $*" >&2; exit 1; }
 
@@ -42,7 +47,7 @@ die() { echo "peers: $*" >&2; exit 1; }
 alive() {
   local pid=$1
   [[ -n $pid ]] && kill -0 "$pid" 2>/dev/null &&
-    tr '\0' ' ' 2>/dev/null <"/proc/$pid/cmdline" | grep -qE 'server-everything|fault-proxy|modern-server'
+    tr '\0' ' ' 2>/dev/null <"/proc/$pid/cmdline" | grep -qE 'server-everything|fault-proxy|modern-server|oauth-server'
 }
 
 # The PID of a peer from this checkout serving `transport` on `port`, found through /proc.
