@@ -328,11 +328,16 @@ impl McpClient {
                     token_endpoint_auth_method: auth.token_endpoint_auth_method.clone(),
                     private_key_pem: auth.private_key_pem.clone(),
                     signing_algorithm: auth.signing_algorithm.clone(),
+                    storage: auth.storage.clone(),
+                    callback_url: auth.callback_url.clone(),
                 },
                 crate::transport::fetch::Fetch::new(options.fetch.clone()),
             ))),
             _ => None,
         };
+        if let Some(auth) = &auth {
+            auth.restore().await;
+        }
         let parts = Parts {
             auth,
             tool_schemas: tool_schemas.clone(),

@@ -78,6 +78,11 @@ pub struct AuthOptions {
     pub private_key_pem: Option<String>,
     /// `signingAlgorithm`: `ES256` or `RS256`.
     pub signing_algorithm: Option<String>,
+    /// `storage`: where registrations, tokens and a pending authorization are
+    /// kept; default `sessionStorage` where there is one, else memory only.
+    pub storage: Option<JsValue>,
+    /// `callbackUrl`: finishes a redirect flow.
+    pub callback_url: Option<String>,
 }
 
 fn text(object: &JsValue, name: &str) -> Result<Option<String>, Error> {
@@ -117,6 +122,12 @@ fn auth_options(object: &JsValue) -> Result<Option<AuthOptions>, Error> {
         client_credentials,
         token_endpoint_auth_method: text(&auth, "tokenEndpointAuthMethod")?,
         private_key_pem: text(&auth, "privateKey")?,
+        storage: match field(&auth, "storage") {
+            Some(storage) if storage.is_object() => Some(storage),
+            Some(_) => return Err(invalid("auth.storage must have getItem, setItem and removeItem")),
+            None => Reflect::get(&js_sys::global(), &"sessionStorage".into()).ok().filter(|s| s.is_object()),
+        },
+        callback_url: text(&auth, "callbackUrl")?,
         signing_algorithm: match text(&auth, "signingAlgorithm")? {
             None => None,
             Some(a) if a == "ES256" || a == "RS256" => Some(a),

@@ -55,12 +55,28 @@ pub struct OAuthConfig {
     pub private_key_pem: Option<String>,
     /// `ES256` (default) or `RS256`.
     pub signing_algorithm: Option<String>,
+    /// A Web-Storage-shaped object (`getItem`, `setItem`, `removeItem`, sync
+    /// or async) keeping registrations, tokens and a pending authorization
+    /// across page loads.
+    pub storage: Option<JsValue>,
+    /// The URL the authorization server redirected back to, to finish a
+    /// redirect flow started before this page loaded.
+    pub callback_url: Option<String>,
 }
 
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 struct Tokens {
     access: String,
     refresh: Option<String>,
+    scope: Option<String>,
+}
+
+/// An authorization the user has not finished yet (a redirect flow leaves the page).
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+struct Pending {
+    state: String,
+    verifier: String,
+    redirect_uri: String,
     scope: Option<String>,
 }
 
@@ -76,6 +92,14 @@ struct Client {
     id: String,
     secret: Option<String>,
     auth: ClientAuth,
+}
+
+/// How a client registration is kept: per authorization server.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct StoredClient {
+    id: String,
+    secret: Option<String>,
+    auth: String,
 }
 
 type Flow = Shared<LocalBoxFuture<'static, Result<(), Error>>>;
@@ -153,6 +177,41 @@ impl OAuth {
         Self { config, fetch, tokens: RefCell::new(None), server: RefCell::new(None), client: RefCell::new(None), flow: RefCell::new(None) }
     }
 
+    fn key(&self, what: &str) -> String {
+        format!("mcp-wasm:oauth:{}:{what}", rules::canonical_resource(&self.config.mcp_url))
+    }
+
+    async fn storage_call(&self, method: &str, args: &[JsValue]) -> Option<JsValue> {
+        let storage = self.config.storage.as_ref()?;
+        let function = Reflect::get(storage, &method.into()).ok()?.dyn_into::<Function>().ok()?;
+        let returned = function.apply(storage, &args.iter().collect()).ok()?;
+        JsFuture::from(Promise::resolve(&returned)).await.ok()
+    }
+
+    async fn load<T: serde::de::DeserializeOwned>(&self, what: &str) -> Option<T> {
+        let text = self.storage_call("getItem", &[self.key(what).into()]).await?.as_string()?;
+        serde_json::from_str(&text).ok()
+    }
+
+    async fn save<T: serde::Serialize>(&self, what: &str, value: &T) {
+        if let Ok(text) = serde_json::to_string(value) {
+            let _ = self.storage_call("setItem", &[self.key(what).into(), text.into()]).await;
+        }
+    }
+
+    async fn forget(&self, what: &str) {
+        let _ = self.storage_call("removeItem", &[self.key(what).into()]).await;
+    }
+
+    /// Takes up tokens kept from an earlier page load, if the storage has them.
+    pub async fn restore(&self) {
+        if self.tokens.borrow().is_none() {
+            if let Some(tokens) = self.load::<Tokens>("tokens").await {
+                *self.tokens.borrow_mut() = Some(tokens);
+            }
+        }
+    }
+
     /// The `Authorization` header value to send, if there is a token.
     pub fn bearer(&self) -> Option<String> {
         self.tokens.borrow().as_ref().map(|t| format!("Bearer {}", t.access))
@@ -193,6 +252,13 @@ impl OAuth {
     }
 
     async fn run(&self, challenge: Option<Challenge>, step_up: bool) -> Result<(), Error> {
+        if let Some(callback) = self.config.callback_url.clone() {
+            // Finishing a redirect flow: the code is here, the verifier in storage.
+            if let Some(pending) = self.load::<Pending>("pending").await {
+                self.discover(challenge.as_ref()).await?;
+                return self.exchange(&callback, pending).await;
+            }
+        }
         let refresh = self.tokens.borrow().as_ref().and_then(|t| t.refresh.clone());
         if let (Some(refresh), false) = (refresh, step_up) {
             if self.refresh(&refresh).await.is_ok() {
@@ -320,6 +386,19 @@ impl OAuth {
         if let Some(client) = self.client.borrow().clone() {
             return Ok(client);
         }
+        let stored_key = format!("client:{}", server.issuer);
+        if self.config.client_id.is_none() {
+            if let Some(stored) = self.load::<StoredClient>(&stored_key).await {
+                let auth = match stored.auth.as_str() {
+                    "basic" => ClientAuth::Basic,
+                    "post" => ClientAuth::Post,
+                    _ => ClientAuth::None,
+                };
+                let client = Client { id: stored.id, secret: stored.secret, auth };
+                *self.client.borrow_mut() = Some(client.clone());
+                return Ok(client);
+            }
+        }
         let supported = server.metadata.get("token_endpoint_auth_methods_supported");
         let client = if let Some(id) = &self.config.client_id {
             let secret = self.config.client_secret.clone();
@@ -366,6 +445,15 @@ impl OAuth {
             Client { id: id.to_owned(), secret, auth }
         };
         *self.client.borrow_mut() = Some(client.clone());
+        if self.config.client_id.is_none() {
+            let auth = match client.auth {
+                ClientAuth::Basic => "basic",
+                ClientAuth::Post => "post",
+                ClientAuth::None => "none",
+            };
+            let stored = StoredClient { id: client.id.clone(), secret: client.secret.clone(), auth: auth.into() };
+            self.save(&stored_key, &stored).await;
+        }
         Ok(client)
     }
 
@@ -385,7 +473,7 @@ impl OAuth {
         }
     }
 
-    fn store(&self, answer: &Value, asked_scope: Option<&str>) -> Result<(), Error> {
+    async fn store(&self, answer: &Value, asked_scope: Option<&str>) -> Result<(), Error> {
         let access = answer.get("access_token").and_then(Value::as_str).ok_or_else(|| auth_error("token endpoint", "no access_token"))?;
         let previous = self.tokens.borrow().clone().unwrap_or_default();
         *self.tokens.borrow_mut() = Some(Tokens {
@@ -394,6 +482,10 @@ impl OAuth {
             refresh: answer.get("refresh_token").and_then(Value::as_str).map(str::to_owned).or(previous.refresh),
             scope: answer.get("scope").and_then(Value::as_str).map(str::to_owned).or_else(|| asked_scope.map(str::to_owned)).or(previous.scope),
         });
+        let tokens = self.tokens.borrow().clone();
+        if let Some(tokens) = tokens {
+            self.save("tokens", &tokens).await;
+        }
         Ok(())
     }
 
@@ -405,7 +497,7 @@ impl OAuth {
         let mut form = vec![("grant_type", "refresh_token"), ("refresh_token", refresh_token), ("resource", resource.as_str())];
         let basic = Self::client_form(&client, &mut form);
         let answer = self.post_form(&endpoint, &form, basic).await?;
-        self.store(&answer, None)
+        self.store(&answer, None).await
     }
 
     async fn client_credentials(&self, challenge: Option<&Challenge>) -> Result<(), Error> {
@@ -432,7 +524,7 @@ impl OAuth {
             None => Self::client_form(&client, &mut form),
         };
         let answer = self.post_form(&endpoint, &form, basic).await?;
-        self.store(&answer, scope.as_deref())
+        self.store(&answer, scope.as_deref()).await
     }
 
     async fn authorization_code(&self, challenge: Option<&Challenge>, step_up: bool) -> Result<(), Error> {
@@ -471,22 +563,35 @@ impl OAuth {
         let endpoint = Self::endpoint(&server, "authorization_endpoint")?;
         let separator = if endpoint.contains('?') { '&' } else { '?' };
         let url = format!("{endpoint}{separator}{}", rules::form_encode(&params));
+        // Kept before the user leaves: a redirect flow finishes on another page load.
+        let pending = Pending { state: state.clone(), verifier: verifier.clone(), redirect_uri: redirect_uri.clone(), scope: scope.clone() };
+        self.save("pending", &pending).await;
         let returned = authorize.call1(&JsValue::UNDEFINED, &JsValue::from_str(&url)).map_err(|e| auth_error("authorization", js_message(&e)))?;
         let callback = JsFuture::from(Promise::resolve(&returned)).await.map_err(|e| auth_error("authorization", js_message(&e)))?;
         let callback = callback.as_string().ok_or_else(|| auth_error("authorization", "authorize must resolve with the callback URL"))?;
+        self.exchange(&callback, pending).await
+    }
+
+    /// Checks the callback and trades its code for tokens.
+    async fn exchange(&self, callback: &str, pending: Pending) -> Result<(), Error> {
+        let server = self.server()?;
+        let client = self.register(&server).await?;
         let iss_required = server.metadata.get("authorization_response_iss_parameter_supported") == Some(&Value::Bool(true));
-        let code = rules::check_callback(&callback, &state, &server.issuer, iss_required).map_err(|why| auth_error("callback", why))?.code;
+        let checked = rules::check_callback(callback, &pending.state, &server.issuer, iss_required);
+        self.forget("pending").await;
+        let code = checked.map_err(|why| auth_error("callback", why))?.code;
         let token_endpoint = Self::endpoint(&server, "token_endpoint")?;
+        let resource = rules::canonical_resource(&self.config.mcp_url);
         let mut form = vec![
             ("grant_type", "authorization_code"),
             ("code", code.as_str()),
-            ("redirect_uri", redirect_uri.as_str()),
-            ("code_verifier", verifier.as_str()),
+            ("redirect_uri", pending.redirect_uri.as_str()),
+            ("code_verifier", pending.verifier.as_str()),
             ("resource", resource.as_str()),
         ];
         let basic = Self::client_form(&client, &mut form);
         let answer = self.post_form(&token_endpoint, &form, basic).await?;
-        self.store(&answer, scope.as_deref())
+        self.store(&answer, pending.scope.as_deref()).await
     }
 }
 

@@ -356,4 +356,20 @@ export interface AuthOptions {
    * server redirected back to (it carries `code`, `state` and `iss`).
    */
   authorize?: (authorizationUrl: string) => string | Promise<string>;
+  /**
+   * Where registrations, tokens and a pending authorization are kept, by
+   * server and issuer: any object with `getItem`, `setItem` and `removeItem`
+   * (sync or async), such as `sessionStorage`. Default: `sessionStorage` where
+   * there is one, else memory only.
+   */
+  storage?: AuthStorage;
+  /** On the callback page of a redirect flow: the URL it was loaded with, to finish the authorization. */
+  callbackUrl?: string;
+}
+
+/** Storage for {@link AuthOptions.storage}: the Web Storage shape, sync or async. */
+export interface AuthStorage {
+  getItem(key: string): string | null | Promise<string | null>;
+  setItem(key: string, value: string): void | Promise<void>;
+  removeItem(key: string): void | Promise<void>;
 }
