@@ -3,6 +3,7 @@
 //
 //   node scripts/serve.mjs            # http://127.0.0.1:38031/
 //   PORT=0 node scripts/serve.mjs     # any free port; the line below tells which
+//   WWW_DIR=tests/browser-oauth node scripts/serve.mjs   # other pages at / (browser tests)
 //
 // Prints `demo: http://127.0.0.1:<port>/` once listening (tests/demo/smoke.mjs waits for it).
 import { createReadStream } from "node:fs";
@@ -17,7 +18,7 @@ const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 // Longest prefix first.
 const MOUNTS = [
   ["/pkg/", path.join(repo, "pkg")],
-  ["/", path.join(repo, "www")],
+  ["/", path.resolve(repo, process.env.WWW_DIR ?? "www")],
 ];
 
 const TYPES = {

@@ -5,6 +5,9 @@
 import {
   McpClient,
   McpError,
+  popupAuthorizer,
+  redirectAuthorizer,
+  completeAuthorization,
   McpClientError,
   type CallToolResult,
   type ContentBlock,
@@ -224,6 +227,14 @@ export async function surface(client: McpClient, signal: AbortSignal): Promise<v
     },
   });
   await McpClient.connect("https://example.com/mcp", {
+    auth: { redirectUri: "https://app.example/callback", authorize: popupAuthorizer({ features: "popup" }), storage: localStorage },
+  });
+  void McpClient.connect("https://example.com/mcp", { auth: { redirectUri: "https://app.example/callback", authorize: redirectAuthorizer() } });
+  const handedBack: boolean = completeAuthorization();
+  const asyncStorage = { getItem: async (k: string) => k, setItem: async () => {}, removeItem: () => {} };
+  await McpClient.connect("https://example.com/mcp", { auth: { callbackUrl: "https://app.example/callback?code=x", storage: asyncStorage } });
+  void handedBack;
+  await McpClient.connect("https://example.com/mcp", {
     auth: { grant: "client_credentials", clientId: "machine", clientSecret: "s", tokenEndpointAuthMethod: "client_secret_basic" },
   });
   const modern = await McpClient.connect("https://example.com/mcp", { era: "modern", cache: true, maxInputRounds: 5 });
@@ -253,4 +264,8 @@ export function surfaceMisuse(client: McpClient): void {
   void McpClient.connect("https://example.com/mcp", { auth: { grant: "password" } });
   // @ts-expect-error authorize resolves with the callback URL
   void McpClient.connect("https://example.com/mcp", { auth: { authorize: async () => 42 } });
+  // @ts-expect-error storage needs removeItem
+  void McpClient.connect("https://example.com/mcp", { auth: { storage: { getItem: () => null, setItem: () => {} } } });
+  // @ts-expect-error popup options are name and features
+  void popupAuthorizer({ width: 400 });
 }

@@ -1,0 +1,157 @@
+// OAuth in headless Chromium, the way a web app does it: the consent page opens
+// in a popup (popupAuthorizer + completeAuthorization), then a full-page
+// redirect (redirectAuthorizer + callbackUrl), against tests/peers/oauth-server.mjs
+// on 127.0.0.1:38060. A "user" (playwright) presses Allow on the real consent page.
+//
+//   node tests/browser-oauth/run.mjs        # needs the built pkg/ and the oauth peer
+//
+// Prints one `ok …` line per check and `browser-oauth: N checks passed`; exits 0 or 1.
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const AS = "http://127.0.0.1:38060";
+// The redirect URI is registered exactly, so the app has a fixed origin.
+const APP_PORT = 38061;
+const APP = `http://127.0.0.1:${APP_PORT}`;
+const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
+const FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+  "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const STEP_TIMEOUT_MS = 20_000;
+const OVERALL_TIMEOUT_MS = 120_000;
+// offline_access is asked for because the authorization server advertises it.
+const WHOAMI = /^client_id=client-\S+ scopes=mcp:read( offline_access)?$/;
+
+let server;
+let ctx;
+let profile;
+let checks = 0;
+
+async function finish(error) {
+  if (error) console.log(`FAIL browser-oauth: ${error.message}`);
+  else console.log(`browser-oauth: ${checks} checks passed`);
+  if (ctx) await ctx.close().catch(() => {});
+  if (server && server.exitCode === null) server.kill("SIGTERM");
+  if (profile) rmSync(profile, { recursive: true, force: true });
+  process.exit(error ? 1 : 0);
+}
+const overall = setTimeout(() => finish(new Error(`overall timeout after ${OVERALL_TIMEOUT_MS} ms`)), OVERALL_TIMEOUT_MS);
+
+function check(condition, what, detail = "") {
+  if (!condition) throw new Error(`${what}${detail ? `: ${detail}` : ""}`);
+  checks += 1;
+  console.log(`ok   ${what}`);
+}
+
+const stats = async () => (await fetch(`${AS}/__stats`)).json();
+const control = (route) => fetch(`${AS}${route}`, { method: "POST" });
+
+function startApp() {
+  if (!existsSync(path.join(repo, "pkg/index.js"))) throw new Error("pkg/index.js missing: build the package first");
+  return new Promise((resolve, reject) => {
+    server = spawn(process.execPath, [path.join(repo, "scripts/serve.mjs")], {
+      env: { ...process.env, PORT: String(APP_PORT), WWW_DIR: "tests/browser-oauth" },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    const timer = setTimeout(() => reject(new Error("scripts/serve.mjs did not start within 10 s")), 10_000);
+    server.stdout.on("data", (d) => { if (/demo: http/.test(String(d))) { clearTimeout(timer); resolve(); } });
+    server.on("exit", (code) => { clearTimeout(timer); reject(new Error(`scripts/serve.mjs exited with ${code}`)); });
+  });
+}
+
+async function openApp() {
+  const page = await ctx.newPage();
+  page.setDefaultTimeout(STEP_TIMEOUT_MS);
+  page.on("pageerror", (e) => console.error(`page error: ${e.message}`));
+  await page.goto(`${APP}/app.html`);
+  await page.waitForFunction(() => document.querySelector("#status")?.textContent === "ready");
+  return page;
+}
+
+async function popupFlow(page) {
+  const before = await stats();
+  const opened = ctx.waitForEvent("page");
+  const connected = page.evaluate(() => window.connectWithPopup());
+  const popup = await opened;
+  await popup.waitForSelector("[data-testid=allow]");
+  check(new URL(popup.url()).searchParams.get("code_challenge_method") === "S256", "the popup shows the consent page of a PKCE request");
+  const closed = popup.waitForEvent("close");
+  await popup.click("[data-testid=allow]");
+  const identity = await connected;
+  check(WHOAMI.test(identity), "popup flow: connect resolves and the tool sees the token", identity);
+  await closed;
+  check(popup.isClosed(), "the callback page closed the popup");
+  const after = await stats();
+  check(after.approvals === before.approvals + 1 && after.grants.authorization_code === before.grants.authorization_code + 1,
+    "one consent, one code exchanged");
+}
+
+async function silentRefresh(page) {
+  const before = await stats();
+  await control("/__expire");
+  const identity = await page.evaluate(() => window.callAgain());
+  const after = await stats();
+  check(WHOAMI.test(identity) && after.refreshes === before.refreshes + 1 && after.approvals === before.approvals,
+    "an expired access token is refreshed without asking the user", `refreshes ${before.refreshes} -> ${after.refreshes}`);
+}
+
+async function tokensSurviveReload(page) {
+  const before = await stats();
+  await page.reload();
+  await page.waitForFunction(() => document.querySelector("#status")?.textContent === "ready");
+  const identity = await page.evaluate(() => window.connectFromStorage());
+  const after = await stats();
+  check(WHOAMI.test(identity) && after.approvals === before.approvals && after.registrations === before.registrations,
+    "after a reload the tokens in sessionStorage connect without a new consent or registration");
+}
+
+async function redirectFlow() {
+  // A new tab has its own sessionStorage: nothing registered, nothing held.
+  const page = await openApp();
+  const before = await stats();
+  await page.evaluate(() => window.connectWithRedirect());
+  await page.waitForURL(/\/authorize\?/);
+  await page.click("[data-testid=allow]");
+  await page.waitForURL(/\/callback\.html\?/);
+  await page.waitForFunction(() => document.querySelector("#result")?.textContent !== "pending");
+  const identity = await page.textContent("#result");
+  check(WHOAMI.test(identity), "redirect flow: the callback page finishes the authorization and calls the tool", identity);
+  const after = await stats();
+  check(after.registrations === before.registrations + 1 && after.grants.authorization_code === before.grants.authorization_code + 1,
+    "the redirect flow registered once and exchanged one code");
+  const pending = await page.evaluate(() => Object.keys(sessionStorage).filter((k) => k.includes("pending")));
+  check(pending.length === 0, "no pending authorization is left in storage", pending.join(", "));
+}
+
+async function popupClosedByUser() {
+  const page = await openApp(); // a fresh tab: no tokens, so a consent is needed
+  const opened = ctx.waitForEvent("page");
+  const outcome = page.evaluate(() => window.connectWithPopup().then(
+    () => "connected", (e) => `${e.name} ${e.kind}: ${e.message}`));
+  const popup = await opened;
+  await popup.waitForSelector("[data-testid=allow]");
+  await popup.close();
+  const message = await outcome;
+  check(/^McpClientError auth: .*closed/.test(message), "closing the popup rejects connect with a typed auth error", message);
+  await page.close();
+}
+
+async function main() {
+  const reset = await control("/__reset").catch(() => null);
+  if (!reset?.ok) throw new Error(`the oauth peer is not answering on ${AS} (bash scripts/peers.sh start)`);
+  await startApp();
+  profile = mkdtempSync(path.join(os.tmpdir(), "mcp-wasm-oauth-profile-"));
+  ctx = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: FLAGS, timeout: 30_000 });
+  const page = await openApp();
+  await popupFlow(page);
+  await silentRefresh(page);
+  await tokensSurviveReload(page);
+  await popupClosedByUser();
+  await redirectFlow();
+}
+
+main().then(() => { clearTimeout(overall); return finish(); }, (e) => { clearTimeout(overall); return finish(e); });
