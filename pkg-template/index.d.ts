@@ -1,2 +1,3 @@
 // Every entry point (browser, Node, workerd) exports the same API, already initialised.
 export * from "./mcp_wasm.js";
+export * from "./browser-auth.js";

@@ -6,3 +6,4 @@ import init from "./mcp_wasm.js";
 await init({ module_or_path: new URL("./mcp_wasm_bg.wasm", import.meta.url) });
 
 export * from "./mcp_wasm.js";
+export * from "./browser-auth.js";

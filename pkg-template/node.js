@@ -5,3 +5,4 @@ import { initSync } from "./mcp_wasm.js";
 initSync({ module: readFileSync(new URL("./mcp_wasm_bg.wasm", import.meta.url)) });
 
 export * from "./mcp_wasm.js";
+export * from "./browser-auth.js";

@@ -7,3 +7,4 @@ import { initSync } from "./mcp_wasm.js";
 initSync({ module: wasmModule });
 
 export * from "./mcp_wasm.js";
+export * from "./browser-auth.js";

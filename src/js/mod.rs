@@ -11,7 +11,6 @@
 //! * `typescript`: the `.d.ts` sections for MCP types and API options.
 
 pub mod abort;
-mod browser_auth;
 pub mod client;
 pub mod connect;
 pub mod convert;

@@ -140,6 +140,17 @@ async function popupClosedByUser() {
   await page.close();
 }
 
+async function popupBlocked() {
+  // A fresh tab whose window.open returns null, as it does when a popup blocker steps in.
+  const page = await openApp();
+  const message = await page.evaluate(() => {
+    window.open = () => null;
+    return window.connectWithPopup().then(() => "connected", (e) => `${e.name} ${e.kind}: ${e.message}`);
+  });
+  check(/^McpClientError auth: .*blocked the authorization popup/.test(message), "a blocked popup rejects connect with a typed auth error", message);
+  await page.close();
+}
+
 async function main() {
   const reset = await control("/__reset").catch(() => null);
   if (!reset?.ok) throw new Error(`the oauth peer is not answering on ${AS} (bash scripts/peers.sh start)`);
@@ -151,6 +162,7 @@ async function main() {
   await silentRefresh(page);
   await tokensSurviveReload(page);
   await popupClosedByUser();
+  await popupBlocked();
   await redirectFlow();
 }
 

@@ -1,0 +1,32 @@
+// Browser helpers for the OAuth authorization-code flow (see AuthOptions).
+
+/** Where and how {@link popupAuthorizer} opens its window (the arguments of `window.open`). */
+export interface PopupOptions {
+  /** The window name. Default: `"mcp-wasm-oauth"`. */
+  name?: string;
+  /** The `window.open` features. Default: `"popup,width=520,height=680"`. */
+  features?: string;
+}
+
+/**
+ * An `authorize` function for `AuthOptions` that opens the consent page in a
+ * popup and resolves when the callback page calls {@link completeAuthorization}
+ * (by `postMessage` or `BroadcastChannel`). Call `connect` from a user gesture,
+ * or the browser may block the popup; a blocked or closed popup rejects
+ * `connect` with an `McpClientError` of kind `auth`.
+ */
+export declare function popupAuthorizer(options?: PopupOptions): (authorizationUrl: string) => Promise<string>;
+
+/**
+ * An `authorize` function that sends the whole page to the consent page. The
+ * pending authorization waits in `auth.storage`; on the callback page, call
+ * `connect` again with `auth.callbackUrl: location.href` to finish.
+ */
+export declare function redirectAuthorizer(): (authorizationUrl: string) => Promise<string>;
+
+/**
+ * For the redirect URI's page in a popup flow: hands the callback URL to the
+ * page that opened the popup and closes the popup. Returns whether there was
+ * an opener (`false` after a full-page redirect: finish with `callbackUrl`).
+ */
+export declare function completeAuthorization(): boolean;
