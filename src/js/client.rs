@@ -330,6 +330,7 @@ impl McpClient {
                     signing_algorithm: auth.signing_algorithm.clone(),
                     storage: auth.storage.clone(),
                     callback_url: auth.callback_url.clone(),
+                    cors_proxy: auth.cors_proxy.clone(),
                 },
                 crate::transport::fetch::Fetch::new(options.fetch.clone()),
             ))),

@@ -8,6 +8,7 @@ use crate::protocol::version;
 use crate::session::DEFAULT_TIMEOUT_MS;
 use super::connect::{Choice, EraChoice};
 use crate::transport::legacy_sse::SseReader;
+use crate::transport::oauth::CorsProxy;
 use crate::transport::streamable_http::HeaderSource;
 use js_sys::{Function, Reflect};
 use serde_json::{json, Value};
@@ -83,6 +84,8 @@ pub struct AuthOptions {
     pub storage: Option<JsValue>,
     /// `callbackUrl`: finishes a redirect flow.
     pub callback_url: Option<String>,
+    /// `corsProxy`: a prefix or a function routing the flow's own requests.
+    pub cors_proxy: Option<CorsProxy>,
 }
 
 fn text(object: &JsValue, name: &str) -> Result<Option<String>, Error> {
@@ -99,11 +102,8 @@ fn auth_options(object: &JsValue) -> Result<Option<AuthOptions>, Error> {
     }
     let redirect_uri = text(&auth, "redirectUri")?;
     if let Some(uri) = &redirect_uri {
-        // OAuth 2.1: redirect URIs are HTTPS, or loopback for native and test clients.
-        let lower = uri.to_ascii_lowercase();
-        let local = ["http://localhost", "http://127.0.0.1", "http://[::1]"].iter().any(|p| lower.starts_with(p));
-        if !(lower.starts_with("https://") || local) {
-            return Err(invalid("auth.redirectUri must be https, or http on localhost"));
+        if !crate::protocol::oauth::redirect_uri_allowed(uri) {
+            return Err(invalid("auth.redirectUri must be https, or http on localhost, 127.0.0.1 or [::1], without a fragment"));
         }
     }
     let client_credentials = match text(&auth, "grant")?.as_deref() {
@@ -128,6 +128,11 @@ fn auth_options(object: &JsValue) -> Result<Option<AuthOptions>, Error> {
             None => Reflect::get(&js_sys::global(), &"sessionStorage".into()).ok().filter(|s| s.is_object()),
         },
         callback_url: text(&auth, "callbackUrl")?,
+        cors_proxy: match field(&auth, "corsProxy") {
+            None => None,
+            Some(f) if f.is_function() => Some(CorsProxy::Function(f.unchecked_into())),
+            Some(p) => Some(CorsProxy::Prefix(p.as_string().ok_or_else(|| invalid("auth.corsProxy must be a URL prefix or a function"))?)),
+        },
         signing_algorithm: match text(&auth, "signingAlgorithm")? {
             None => None,
             Some(a) if a == "ES256" || a == "RS256" => Some(a),

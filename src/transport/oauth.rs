@@ -62,6 +62,19 @@ pub struct OAuthConfig {
     /// The URL the authorization server redirected back to, to finish a
     /// redirect flow started before this page loaded.
     pub callback_url: Option<String>,
+    /// Routes discovery, registration and token requests through a proxy, for
+    /// authorization servers that do not allow this page's origin: a prefix
+    /// the encoded URL is appended to, or a function of the URL.
+    pub cors_proxy: Option<CorsProxy>,
+}
+
+/// How [`OAuthConfig::cors_proxy`] rewrites a URL.
+#[derive(Debug, Clone)]
+pub enum CorsProxy {
+    /// `prefix + encodeURIComponent(url)`.
+    Prefix(String),
+    /// `(url) => proxiedUrl`.
+    Function(Function),
 }
 
 #[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
@@ -272,12 +285,36 @@ impl OAuth {
         }
     }
 
-    async fn get_json(&self, url: &str) -> Result<Option<Value>, Error> {
+    /// Sends one request of the flow (never to the MCP server), through the
+    /// CORS proxy if there is one. A request the browser refuses to show us is
+    /// reported as the likely CORS problem it is.
+    async fn send(&self, step: &str, method: &str, url: &str, headers: Headers, body: Option<&str>) -> Result<(AbortOnDrop, web_sys::Response), Error> {
+        let target = match &self.config.cors_proxy {
+            None => url.to_owned(),
+            Some(CorsProxy::Prefix(prefix)) => format!("{prefix}{}", String::from(js_sys::encode_uri_component(url))),
+            Some(CorsProxy::Function(rewrite)) => rewrite
+                .call1(&JsValue::UNDEFINED, &JsValue::from_str(url))
+                .ok()
+                .and_then(|v| v.as_string())
+                .ok_or_else(|| auth_error(step, "auth.corsProxy must return the URL to fetch"))?,
+        };
         let controller = AbortOnDrop::new()?;
+        let request = HttpRequest { method, url: &target, headers, body, signal: &controller.signal() };
+        match self.fetch.send(request).await {
+            Ok(response) => Ok((controller, response)),
+            Err(Error::Network { message }) if super::fetch::in_browser() && self.config.cors_proxy.is_none() => Err(auth_error(
+                step,
+                format!("{url} could not be fetched from this page, likely CORS: the authorization server does not allow this origin. Set auth.corsProxy to route its requests through a proxy ({message})"),
+            )),
+            Err(Error::Network { message }) => Err(auth_error(step, format!("{url}: {message}"))),
+            Err(other) => Err(other),
+        }
+    }
+
+    async fn get_json(&self, url: &str) -> Result<Option<Value>, Error> {
         let headers = Headers::new().map_err(|e| auth_error("discovery", js_message(&e)))?;
         let _ = headers.set("accept", "application/json");
-        let request = HttpRequest { method: "GET", url, headers, body: None, signal: &controller.signal() };
-        let response = self.fetch.send(request).await?;
+        let (_controller, response) = self.send("discovery", "GET", url, headers, None).await?;
         if !(200..300).contains(&response.status()) {
             return Ok(None);
         }
@@ -286,7 +323,6 @@ impl OAuth {
     }
 
     async fn post_form(&self, url: &str, form: &[(&str, &str)], basic: Option<(&str, &str)>) -> Result<Value, Error> {
-        let controller = AbortOnDrop::new()?;
         let headers = Headers::new().map_err(|e| auth_error("token", js_message(&e)))?;
         let _ = headers.set("content-type", "application/x-www-form-urlencoded");
         let _ = headers.set("accept", "application/json");
@@ -296,8 +332,7 @@ impl OAuth {
             let _ = headers.set("authorization", &format!("Basic {}", rules::base64(pair.as_bytes())));
         }
         let body = rules::form_encode(form);
-        let request = HttpRequest { method: "POST", url, headers, body: Some(&body), signal: &controller.signal() };
-        let response = self.fetch.send(request).await?;
+        let (_controller, response) = self.send("token endpoint", "POST", url, headers, Some(&body)).await?;
         let status = response.status();
         let text = read_text(&response).await.unwrap_or_default();
         let value: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
@@ -315,10 +350,17 @@ impl OAuth {
             return Ok(());
         }
         let mut resource = None;
+        // A candidate the browser cannot read (often a 404 without CORS headers)
+        // is skipped; its error only matters if no candidate answers.
+        let mut unreachable = None;
         for url in rules::resource_metadata_urls(&self.config.mcp_url, challenge) {
-            if let Some(found) = self.get_json(&url).await? {
-                resource = Some(found);
-                break;
+            match self.get_json(&url).await {
+                Ok(Some(found)) => {
+                    resource = Some(found);
+                    break;
+                }
+                Ok(None) => {}
+                Err(error) => unreachable = Some(error),
             }
         }
         let (issuer, resource_scopes) = match &resource {
@@ -343,7 +385,14 @@ impl OAuth {
         let mut metadata = None;
         let mut issuer = issuer;
         for url in rules::authorization_server_metadata_urls(&issuer) {
-            if let Some(found) = self.get_json(&url).await? {
+            let found = match self.get_json(&url).await {
+                Ok(found) => found,
+                Err(error) => {
+                    unreachable = Some(error);
+                    None
+                }
+            };
+            if let Some(found) = found {
                 if resource.is_none() {
                     // 2025-03-26 found the metadata at the MCP server's origin and
                     // did not require its issuer to match that origin.
@@ -366,7 +415,7 @@ impl OAuth {
                 "registration_endpoint": format!("{issuer}/register"),
                 "code_challenge_methods_supported": ["S256"],
             }),
-            (None, Some(_)) => return Err(auth_error("discovery", format!("no metadata for the authorization server {issuer}"))),
+            (None, Some(_)) => return Err(unreachable.unwrap_or_else(|| auth_error("discovery", format!("no metadata for the authorization server {issuer}")))),
         };
         *self.server.borrow_mut() = Some(Server { issuer, metadata, resource_scopes });
         Ok(())
@@ -427,12 +476,10 @@ impl OAuth {
                 "token_endpoint_auth_method": method,
                 "application_type": if local { "native" } else { "web" },
             });
-            let controller = AbortOnDrop::new()?;
             let headers = Headers::new().map_err(|e| auth_error("registration", js_message(&e)))?;
             let _ = headers.set("content-type", "application/json");
             let text = body.to_string();
-            let request = HttpRequest { method: "POST", url: &endpoint, headers, body: Some(&text), signal: &controller.signal() };
-            let response = self.fetch.send(request).await?;
+            let (_controller, response) = self.send("registration", "POST", &endpoint, headers, Some(&text)).await?;
             let status = response.status();
             let answer: Value = serde_json::from_str(&read_text(&response).await.unwrap_or_default()).unwrap_or(Value::Null);
             if !(200..300).contains(&status) {

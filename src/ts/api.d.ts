@@ -365,6 +365,14 @@ export interface AuthOptions {
   storage?: AuthStorage;
   /** On the callback page of a redirect flow: the URL it was loaded with, to finish the authorization. */
   callbackUrl?: string;
+  /**
+   * For authorization servers that do not allow this page's origin (CORS):
+   * discovery, registration and token requests go through this proxy, either
+   * a prefix the encoded URL is appended to (`"https://proxy.example/?url="`)
+   * or a function returning the URL to fetch. The MCP server and the consent
+   * page are never proxied.
+   */
+  corsProxy?: string | ((url: string) => string);
 }
 
 /** Storage for {@link AuthOptions.storage}: the Web Storage shape, sync or async. */

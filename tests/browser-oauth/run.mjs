@@ -11,6 +11,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import http from "node:http";
 import { chromium } from "playwright-core";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -36,6 +37,8 @@ async function finish(error) {
   else console.log(`browser-oauth: ${checks} checks passed`);
   if (ctx) await ctx.close().catch(() => {});
   if (server && server.exitCode === null) server.kill("SIGTERM");
+  if (noCorsPeer && noCorsPeer.exitCode === null) noCorsPeer.kill("SIGTERM");
+  proxy?.close();
   if (profile) rmSync(profile, { recursive: true, force: true });
   process.exit(error ? 1 : 0);
 }
@@ -47,6 +50,12 @@ function check(condition, what, detail = "") {
   console.log(`ok   ${what}`);
 }
 
+// A second peer whose authorization server sends no CORS headers, and a proxy that adds them.
+const NO_CORS_PORT = 38063;
+const NO_CORS = `http://127.0.0.1:${NO_CORS_PORT}`;
+const PROXY_PORT = 38064;
+let noCorsPeer;
+let proxy;
 const stats = async () => (await fetch(`${AS}/__stats`)).json();
 const control = (route) => fetch(`${AS}${route}`, { method: "POST" });
 
@@ -151,6 +160,59 @@ async function popupBlocked() {
   await page.close();
 }
 
+function startNoCorsPeer() {
+  return new Promise((resolve, reject) => {
+    noCorsPeer = spawn(process.execPath, [path.join(repo, "tests/peers/oauth-server.mjs")], {
+      env: { ...process.env, PORT: String(NO_CORS_PORT), AS_CORS: "0" }, stdio: ["ignore", "ignore", "pipe"],
+    });
+    const timer = setTimeout(() => reject(new Error("the no-CORS oauth peer did not start within 10 s")), 10_000);
+    noCorsPeer.stderr.on("data", (d) => { if (/listening/.test(String(d))) { clearTimeout(timer); resolve(); } });
+    noCorsPeer.on("exit", (code) => { clearTimeout(timer); reject(new Error(`the no-CORS oauth peer exited with ${code}`)); });
+  });
+}
+
+// What a deployment would run as its CORS proxy: forwards /?url=<encoded> to the
+// no-CORS peer (and nowhere else) and adds the headers the browser needs.
+function startProxy() {
+  const cors = { "access-control-allow-origin": "*", "access-control-allow-methods": "GET, POST, OPTIONS" };
+  proxy = http.createServer(async (req, res) => {
+    if (req.method === "OPTIONS") {
+      res.writeHead(204, { ...cors, "access-control-allow-headers": req.headers["access-control-request-headers"] ?? "*" });
+      return res.end();
+    }
+    const target = new URL(req.url, "http://proxy").searchParams.get("url") ?? "";
+    if (!target.startsWith(`${NO_CORS}/`)) { res.writeHead(403, cors); return res.end(); }
+    const chunks = [];
+    for await (const chunk of req) chunks.push(chunk);
+    const headers = {};
+    for (const name of ["content-type", "accept", "authorization"]) if (req.headers[name]) headers[name] = req.headers[name];
+    const answer = await fetch(target, { method: req.method, headers, body: req.method === "GET" ? undefined : Buffer.concat(chunks) });
+    res.writeHead(answer.status, { ...cors, "content-type": answer.headers.get("content-type") ?? "application/octet-stream" });
+    res.end(Buffer.from(await answer.arrayBuffer()));
+  });
+  return new Promise((resolve) => proxy.listen(PROXY_PORT, "127.0.0.1", resolve));
+}
+
+async function corsProxy() {
+  await Promise.all([startNoCorsPeer(), startProxy()]);
+  const server = `${NO_CORS}/mcp`;
+  const proxyPrefix = `http://127.0.0.1:${PROXY_PORT}/?url=`;
+  let page = await openApp();
+  const refused = await page.evaluate((server) => window.connectWithPopup({ server }).then(
+    () => "connected", (e) => `${e.name} ${e.kind}: ${e.message}`), server);
+  check(/^McpClientError auth: .*likely CORS.*corsProxy/.test(refused),
+    "an authorization server without CORS is a typed auth error that says so", refused.slice(0, 160));
+  await page.close();
+  page = await openApp();
+  const opened = ctx.waitForEvent("page");
+  const connected = page.evaluate(({ server, proxyPrefix }) => window.connectWithPopup({ server, corsProxy: proxyPrefix }), { server, proxyPrefix });
+  const popup = await opened;
+  await popup.click("[data-testid=allow]");
+  const identity = await connected;
+  check(WHOAMI.test(identity), "through auth.corsProxy the same server authorizes and the tool sees the token", identity);
+  await page.close();
+}
+
 async function main() {
   const reset = await control("/__reset").catch(() => null);
   if (!reset?.ok) throw new Error(`the oauth peer is not answering on ${AS} (bash scripts/peers.sh start)`);
@@ -163,6 +225,7 @@ async function main() {
   await tokensSurviveReload(page);
   await popupClosedByUser();
   await popupBlocked();
+  await corsProxy();
   await redirectFlow();
 }
 

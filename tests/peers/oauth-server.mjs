@@ -19,6 +19,9 @@ const ACCESS_TTL_S = Number(process.env.ACCESS_TTL_S ?? 3600);
 // always: a refresh token with every authorization_code grant (if the client registered the
 // refresh_token grant); offline_access: only when the scope also holds offline_access.
 const REFRESH = process.env.REFRESH ?? "always";
+// AS_CORS=0: the authorization server's own routes send no CORS headers (the MCP
+// endpoint and its resource metadata still do), like many real ones.
+const AS_CORS = process.env.AS_CORS !== "0";
 if (!["always", "offline_access"].includes(REFRESH) || !(ACCESS_TTL_S > 0)) {
   console.error("usage: PORT=<port> [ACCESS_TTL_S=<s>] [REFRESH=always|offline_access] node tests/peers/oauth-server.mjs");
   process.exit(2);
@@ -377,8 +380,10 @@ async function mcp(req, res, url) {
 http.createServer(async (req, res) => {
   const url = new URL(req.url, ISSUER);
   const route = `${req.method} ${url.pathname}`;
-  // /authorize is a top-level navigation: no CORS. Everything else is fetched cross-origin by browser clients.
-  if (url.pathname !== "/authorize") {
+  // /authorize is a top-level navigation: no CORS. Everything else is fetched cross-origin by browser clients
+// (unless AS_CORS=0 takes it away from the authorization server's routes).
+  const resourceRoute = url.pathname === "/mcp" || url.pathname.startsWith("/.well-known/oauth-protected-resource") || url.pathname.startsWith("/__");
+  if (url.pathname !== "/authorize" && (AS_CORS || resourceRoute)) {
     for (const [k, v] of Object.entries(CORS)) res.setHeader(k, v);
     if (req.method === "OPTIONS") {
       res.writeHead(204, { "Access-Control-Allow-Headers": req.headers["access-control-request-headers"] ?? "*", "Access-Control-Max-Age": "600" });

@@ -233,6 +233,8 @@ export async function surface(client: McpClient, signal: AbortSignal): Promise<v
   const handedBack: boolean = completeAuthorization();
   const asyncStorage = { getItem: async (k: string) => k, setItem: async () => {}, removeItem: () => {} };
   await McpClient.connect("https://example.com/mcp", { auth: { callbackUrl: "https://app.example/callback?code=x", storage: asyncStorage } });
+  await McpClient.connect("https://example.com/mcp", { auth: { corsProxy: "https://proxy.example/?url=" } });
+  await McpClient.connect("https://example.com/mcp", { auth: { corsProxy: (url) => `https://proxy.example/${encodeURIComponent(url)}` } });
   void handedBack;
   await McpClient.connect("https://example.com/mcp", {
     auth: { grant: "client_credentials", clientId: "machine", clientSecret: "s", tokenEndpointAuthMethod: "client_secret_basic" },
@@ -266,6 +268,8 @@ export function surfaceMisuse(client: McpClient): void {
   void McpClient.connect("https://example.com/mcp", { auth: { authorize: async () => 42 } });
   // @ts-expect-error storage needs removeItem
   void McpClient.connect("https://example.com/mcp", { auth: { storage: { getItem: () => null, setItem: () => {} } } });
+  // @ts-expect-error a proxy function returns the URL to fetch
+  void McpClient.connect("https://example.com/mcp", { auth: { corsProxy: (url: string) => new URL(url) } });
   // @ts-expect-error popup options are name and features
   void popupAuthorizer({ width: 400 });
 }

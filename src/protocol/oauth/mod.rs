@@ -87,6 +87,24 @@ pub fn split_url(url: &str) -> Option<(String, String)> {
     Some((origin, rest[..path_end].to_owned()))
 }
 
+/// Whether a redirect URI is one OAuth 2.1 allows a browser or native client:
+/// HTTPS, or plain HTTP on a loopback host, and never with a fragment.
+pub fn redirect_uri_allowed(uri: &str) -> bool {
+    let Some((origin, _)) = split_url(uri) else { return false };
+    if uri.contains('#') {
+        return false;
+    }
+    if let Some(host) = origin.strip_prefix("https://") {
+        return !host.is_empty();
+    }
+    let Some(host) = origin.strip_prefix("http://") else { return false };
+    let name = match host.find(']') {
+        Some(end) if host.starts_with('[') => &host[..=end],
+        _ => host.split(':').next().unwrap_or_default(),
+    };
+    matches!(name, "localhost" | "127.0.0.1" | "[::1]")
+}
+
 /// The protected-resource metadata URLs to try, in order (RFC 9728): the
 /// challenge's `resource_metadata`, else the path-based well-known URL, then
 /// the root one.

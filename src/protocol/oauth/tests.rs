@@ -97,3 +97,13 @@ fn pem_and_jwt() {
     assert_eq!(claims, json!({"iss": "c1", "sub": "c1", "aud": "http://as", "jti": "j", "iat": 100, "exp": 400}));
     assert_eq!(serde_json::from_slice::<Value>(&base64_decode(header).unwrap()).unwrap(), json!({"alg": "ES256", "typ": "JWT"}));
 }
+
+#[test]
+fn redirect_uris_are_https_or_loopback() {
+    for good in ["https://app.example/cb", "http://localhost/cb", "http://localhost:3000/cb", "http://127.0.0.1:38061/callback.html", "http://[::1]:8080/cb", "HTTPS://App.Example/cb?x=1"] {
+        assert!(redirect_uri_allowed(good), "{good}");
+    }
+    for bad in ["http://app.example/cb", "http://localhost.evil.example/cb", "http://127.0.0.1.evil.example/cb", "https://app.example/cb#frag", "javascript:alert(1)", "https:///cb", "/callback"] {
+        assert!(!redirect_uri_allowed(bad), "{bad}");
+    }
+}
