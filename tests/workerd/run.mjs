@@ -25,6 +25,8 @@ const TARGETS = [
   [process.env.MCP_SSE_TEST_URL || "http://127.0.0.1:38012/sse", "sse"],
 ];
 const TARGET = TARGETS[0][0];
+// The OAuth peer (tests/peers/oauth-server.mjs), for a machine client's client_credentials grant.
+const OAUTH_TARGET = process.env.MCP_OAUTH_TEST_URL ? `${process.env.MCP_OAUTH_TEST_URL}/mcp` : "http://127.0.0.1:38060/mcp";
 const WORKER = fileURLToPath(new URL("./worker.mjs", import.meta.url));
 const WRANGLER = path.join(path.dirname(createRequire(import.meta.url).resolve("wrangler/package.json")), "bin/wrangler.js");
 const COMPAT_DATE = "2025-09-01";
@@ -128,6 +130,7 @@ async function main() {
 
   const passed = [];
   for (const [target, transport] of TARGETS) passed.push(await exercise(target, transport));
+  passed.push(await exerciseOAuth(OAUTH_TARGET));
   return passed.join("; ");
 }
 
@@ -155,6 +158,19 @@ async function exercise(target, transport) {
   console.log(`${target}: server ${report.serverInfo.name} ${report.serverInfo.version ?? ""}, ${report.transport}, protocol ${report.protocolVersion}, ` +
     `${report.tools.length} tools, get-sum: ${JSON.stringify(text(report.sum))}, echo: ${JSON.stringify(text(report.echo))}`);
   return `${report.serverInfo.name} over ${report.transport} via ${target}: listTools, callTool(get-sum, echo), close OK`;
+}
+
+// client_credentials from inside workerd: discovery, the token request and the
+// bearer on every MCP request all go through the Worker's fetch.
+async function exerciseOAuth(target) {
+  const res = await withTimeout(mf.dispatchFetch(`http://localhost/?oauth=${encodeURIComponent(target)}`), DISPATCH_TIMEOUT_MS, "worker request");
+  const report = JSON.parse(await res.text());
+  if (!report.ok) throw new Error(`${target}: worker answered ${res.status}: ${JSON.stringify(report.error)}`);
+  if (report.whoami?.clientId !== "test-machine" || !report.whoami?.scopes?.includes("mcp:read")) {
+    throw new Error(`${target}: whoami gave ${JSON.stringify(report.whoami)}`);
+  }
+  console.log(`${target}: client_credentials as ${report.whoami.clientId}, scopes ${report.whoami.scopes.join(" ")}, era ${report.era}`);
+  return `OAuth client_credentials via ${target}: whoami as ${report.whoami.clientId}`;
 }
 
 main().then(

@@ -2,6 +2,7 @@
 // package's `workerd` entry (wasm imported as a compiled module + initSync).
 //
 //   GET /?target=<MCP URL>  ->  200 JSON report, or 500 JSON {ok:false, error}
+//   GET /?oauth=<MCP URL>   ->  the same for an OAuth-protected server (client_credentials)
 //
 // The client picks the transport itself: Streamable HTTP, or HTTP+SSE (read
 // over fetch: Workers have no EventSource) for a 2024-11-05 server.
@@ -18,8 +19,31 @@ function describeError(e) {
   return out;
 }
 
+// GET /?oauth=<MCP URL>: a machine client behind OAuth, as a Worker would be:
+// client_credentials with the peer's pre-registered confidential client.
+async function oauthReport(target) {
+  const client = await McpClient.connect(target, {
+    timeout: 10_000,
+    auth: { grant: "client_credentials", clientId: "test-machine", clientSecret: "test-secret", tokenEndpointAuthMethod: "client_secret_basic" },
+  });
+  try {
+    const whoami = await client.callTool({ name: "whoami", arguments: {} });
+    return { ok: true, era: client.era, whoami: whoami.structuredContent };
+  } finally {
+    await client.close();
+  }
+}
+
 export default {
   async fetch(request, env, ctx) {
+    const oauth = new URL(request.url).searchParams.get("oauth");
+    if (oauth) {
+      try {
+        return Response.json(await oauthReport(oauth));
+      } catch (e) {
+        return Response.json({ ok: false, error: describeError(e) }, { status: 500 });
+      }
+    }
     const target = new URL(request.url).searchParams.get("target");
     if (!target) {
       return Response.json({ ok: false, error: { message: "missing ?target=<MCP URL>" } }, { status: 400 });
