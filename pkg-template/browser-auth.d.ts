@@ -1,4 +1,5 @@
 // Browser helpers for the OAuth authorization-code flow (see AuthOptions).
+import type { McpClient, McpClientOptions } from "./mcp_wasm.js";
 
 /** Where and how {@link popupAuthorizer} opens its window (the arguments of `window.open`). */
 export interface PopupOptions {
@@ -30,3 +31,11 @@ export declare function redirectAuthorizer(): (authorizationUrl: string) => Prom
  * an opener (`false` after a full-page redirect: finish with `callbackUrl`).
  */
 export declare function completeAuthorization(): boolean;
+
+/**
+ * On the callback page of a full-page redirect flow: trades the code in
+ * `callbackUrl` (usually `location.href`) for tokens, with the verifier and
+ * state kept in `auth.storage` when the flow started, and connects. The same
+ * as `McpClient.connect(target, { ...options, auth: { ...options.auth, callbackUrl } })`.
+ */
+export declare function finishAuth(target: string | URL, callbackUrl: string | URL, options?: McpClientOptions): Promise<McpClient>;

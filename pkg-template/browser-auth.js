@@ -1,6 +1,8 @@
 // Browser helpers for the OAuth authorization-code flow, in plain JS: they only
-// touch the page (popups, navigation, messages), so they stay out of the wasm
-// module. Types and docs: browser-auth.d.ts.
+// touch the page (popups, navigation, messages) or wrap connect, so they stay
+// out of the wasm module. Types and docs: browser-auth.d.ts.
+import { McpClient } from "./mcp_wasm.js";
+
 const CHANNEL = "mcp-wasm-oauth";
 const KIND = "mcp-wasm:oauth-callback";
 
@@ -55,4 +57,8 @@ export function completeAuthorization() {
   }
   if (opener) globalThis.close();
   return Boolean(opener);
+}
+
+export function finishAuth(target, callbackUrl, options = {}) {
+  return McpClient.connect(target, { ...options, auth: { ...options.auth, callbackUrl: String(callbackUrl) } });
 }

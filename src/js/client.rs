@@ -320,11 +320,8 @@ impl McpClient {
                     redirect_uri: auth.redirect_uri.clone(),
                     scope: auth.scope.clone(),
                     authorize: auth.authorize.clone(),
-                    grant: if auth.client_credentials {
-                        crate::transport::oauth::Grant::ClientCredentials
-                    } else {
-                        crate::transport::oauth::Grant::AuthorizationCode
-                    },
+                    grant: auth.grant,
+                    identity: auth.identity.clone(),
                     token_endpoint_auth_method: auth.token_endpoint_auth_method.clone(),
                     private_key_pem: auth.private_key_pem.clone(),
                     signing_algorithm: auth.signing_algorithm.clone(),

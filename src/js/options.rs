@@ -8,7 +8,7 @@ use crate::protocol::version;
 use crate::session::DEFAULT_TIMEOUT_MS;
 use super::connect::{Choice, EraChoice};
 use crate::transport::legacy_sse::SseReader;
-use crate::transport::oauth::CorsProxy;
+use crate::transport::oauth::{CorsProxy, EnterpriseIdentity, Grant};
 use crate::transport::streamable_http::HeaderSource;
 use js_sys::{Function, Reflect};
 use serde_json::{json, Value};
@@ -71,8 +71,10 @@ pub struct AuthOptions {
     pub scope: Option<String>,
     /// `authorize(url)`: shows the consent page, resolves with the callback URL.
     pub authorize: Option<Function>,
-    /// `grant`: `"authorization_code"` (default) or `"client_credentials"`.
-    pub client_credentials: bool,
+    /// `grant`: `"authorization_code"` (default), `"client_credentials"` or `"cross_app_access"`.
+    pub grant: Grant,
+    /// `identity`: the enterprise IdP's ID token and token endpoint, for cross-app access.
+    pub identity: Option<EnterpriseIdentity>,
     /// `tokenEndpointAuthMethod`.
     pub token_endpoint_auth_method: Option<String>,
     /// `privateKey`: a PKCS#8 PEM key for `private_key_jwt`.
@@ -106,10 +108,20 @@ fn auth_options(object: &JsValue) -> Result<Option<AuthOptions>, Error> {
             return Err(invalid("auth.redirectUri must be https, or http on localhost, 127.0.0.1 or [::1], without a fragment"));
         }
     }
-    let client_credentials = match text(&auth, "grant")?.as_deref() {
-        None | Some("authorization_code") => false,
-        Some("client_credentials") => true,
-        Some(_) => return Err(invalid("auth.grant must be \"authorization_code\" or \"client_credentials\"")),
+    let grant = match text(&auth, "grant")?.as_deref() {
+        None | Some("authorization_code") => Grant::AuthorizationCode,
+        Some("client_credentials") => Grant::ClientCredentials,
+        Some("cross_app_access") => Grant::CrossAppAccess,
+        Some(_) => return Err(invalid("auth.grant must be \"authorization_code\", \"client_credentials\" or \"cross_app_access\"")),
+    };
+    let identity = match field(&auth, "identity") {
+        None if grant == Grant::CrossAppAccess => return Err(invalid("auth.identity is required for cross_app_access")),
+        None => None,
+        Some(identity) => Some(EnterpriseIdentity {
+            id_token: text(&identity, "idToken")?.ok_or_else(|| invalid("auth.identity.idToken must be a string"))?,
+            token_endpoint: text(&identity, "tokenEndpoint")?.ok_or_else(|| invalid("auth.identity.tokenEndpoint must be a string"))?,
+            client_id: text(&identity, "clientId")?,
+        }),
     };
     Ok(Some(AuthOptions {
         client_id: text(&auth, "clientId")?,
@@ -119,7 +131,8 @@ fn auth_options(object: &JsValue) -> Result<Option<AuthOptions>, Error> {
         redirect_uri,
         scope: text(&auth, "scope")?,
         authorize: function(&auth, "authorize")?,
-        client_credentials,
+        grant,
+        identity,
         token_endpoint_auth_method: text(&auth, "tokenEndpointAuthMethod")?,
         private_key_pem: text(&auth, "privateKey")?,
         storage: match field(&auth, "storage") {

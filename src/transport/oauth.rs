@@ -26,6 +26,21 @@ pub enum Grant {
     AuthorizationCode,
     /// A machine client's own credentials.
     ClientCredentials,
+    /// Enterprise-managed cross-app access (SEP-990): the user's ID token is
+    /// exchanged at their IdP for an ID-JAG (RFC 8693), which the client
+    /// presents to the MCP server's authorization server (RFC 7523).
+    CrossAppAccess,
+}
+
+/// The enterprise identity provider side of [`Grant::CrossAppAccess`].
+#[derive(Debug, Clone)]
+pub struct EnterpriseIdentity {
+    /// The user's ID token from the IdP.
+    pub id_token: String,
+    /// The IdP's token endpoint, which performs the token exchange.
+    pub token_endpoint: String,
+    /// This client's id at the IdP.
+    pub client_id: Option<String>,
 }
 
 /// What the caller configured.
@@ -49,6 +64,8 @@ pub struct OAuthConfig {
     pub authorize: Option<Function>,
     /// The grant.
     pub grant: Grant,
+    /// The IdP, for [`Grant::CrossAppAccess`].
+    pub identity: Option<EnterpriseIdentity>,
     /// The token endpoint authentication to ask for in dynamic registration.
     pub token_endpoint_auth_method: Option<String>,
     /// A PKCS#8 PEM private key: the client authenticates with a signed JWT (`private_key_jwt`).
@@ -281,6 +298,7 @@ impl OAuth {
         self.discover(challenge.as_ref()).await?;
         match self.config.grant {
             Grant::ClientCredentials => self.client_credentials(challenge.as_ref()).await,
+            Grant::CrossAppAccess => self.cross_app_access(challenge.as_ref()).await,
             Grant::AuthorizationCode => self.authorization_code(challenge.as_ref(), step_up).await,
         }
     }
@@ -467,6 +485,7 @@ impl OAuth {
             let grants: &[&str] = match self.config.grant {
                 Grant::AuthorizationCode => &["authorization_code", "refresh_token"],
                 Grant::ClientCredentials => &["client_credentials"],
+                Grant::CrossAppAccess => &["urn:ietf:params:oauth:grant-type:jwt-bearer"],
             };
             let body = json!({
                 "client_name": self.config.client_name,
@@ -570,6 +589,44 @@ impl OAuth {
             }
             None => Self::client_form(&client, &mut form),
         };
+        let answer = self.post_form(&endpoint, &form, basic).await?;
+        self.store(&answer, scope.as_deref()).await
+    }
+
+    /// SEP-990: trades the ID token for an ID-JAG at the IdP, then the ID-JAG
+    /// for an access token at the MCP server's authorization server.
+    async fn cross_app_access(&self, challenge: Option<&Challenge>) -> Result<(), Error> {
+        let server = self.server()?;
+        let identity = self.config.identity.clone().ok_or_else(|| auth_error("token exchange", "no auth.identity"))?;
+        let resource = rules::canonical_resource(&self.config.mcp_url);
+        let scope = self.config.scope.clone().or_else(|| rules::select_scope(challenge.and_then(Challenge::scope), server.resource_scopes.as_ref(), false));
+        let mut exchange = vec![
+            ("grant_type", "urn:ietf:params:oauth:grant-type:token-exchange"),
+            ("requested_token_type", "urn:ietf:params:oauth:token-type:id-jag"),
+            ("subject_token", identity.id_token.as_str()),
+            ("subject_token_type", "urn:ietf:params:oauth:token-type:id_token"),
+            ("audience", server.issuer.as_str()),
+            ("resource", resource.as_str()),
+        ];
+        if let Some(id) = &identity.client_id {
+            exchange.push(("client_id", id));
+        }
+        if let Some(scope) = &scope {
+            exchange.push(("scope", scope));
+        }
+        let granted = self.post_form(&identity.token_endpoint, &exchange, None).await?;
+        let assertion = granted
+            .get("access_token")
+            .and_then(Value::as_str)
+            .ok_or_else(|| auth_error("token exchange", "the identity provider returned no ID-JAG"))?
+            .to_owned();
+        let client = self.register(&server).await?;
+        let endpoint = Self::endpoint(&server, "token_endpoint")?;
+        let mut form = vec![("grant_type", "urn:ietf:params:oauth:grant-type:jwt-bearer"), ("assertion", assertion.as_str())];
+        if let Some(scope) = &scope {
+            form.push(("scope", scope));
+        }
+        let basic = Self::client_form(&client, &mut form);
         let answer = self.post_form(&endpoint, &form, basic).await?;
         self.store(&answer, scope.as_deref()).await
     }

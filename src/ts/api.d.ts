@@ -328,8 +328,15 @@ export interface McpTransport {
 
 /** OAuth settings for {@link McpClientOptions.auth}. */
 export interface AuthOptions {
-  /** `"authorization_code"` (default; a user consents) or `"client_credentials"` (a machine client). */
-  grant?: "authorization_code" | "client_credentials";
+  /**
+   * `"authorization_code"` (default; a user consents), `"client_credentials"`
+   * (a machine client), or `"cross_app_access"` (enterprise-managed, SEP-990:
+   * the user's ID token from `identity` is exchanged at the IdP for an ID-JAG,
+   * then at the MCP server's authorization server for an access token).
+   */
+  grant?: "authorization_code" | "client_credentials" | "cross_app_access";
+  /** The enterprise identity provider, for `grant: "cross_app_access"`. */
+  identity?: EnterpriseIdentity;
   /** A pre-registered client id. Without one, a Client ID Metadata Document or dynamic registration is used. */
   clientId?: string;
   /** The pre-registered client's secret, for confidential clients. */
@@ -373,6 +380,16 @@ export interface AuthOptions {
    * page are never proxied.
    */
   corsProxy?: string | ((url: string) => string);
+}
+
+/** The enterprise IdP side of cross-app access (SEP-990). */
+export interface EnterpriseIdentity {
+  /** The user's ID token, issued by the IdP. */
+  idToken: string;
+  /** The IdP's token endpoint, which exchanges the ID token for an ID-JAG (RFC 8693). */
+  tokenEndpoint: string;
+  /** This client's id at the IdP. */
+  clientId?: string;
 }
 
 /** Storage for {@link AuthOptions.storage}: the Web Storage shape, sync or async. */

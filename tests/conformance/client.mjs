@@ -106,6 +106,11 @@ scenarios["auth/pre-registration"] = (McpClient) =>
   authScenario(McpClient, { ...codeFlow, clientId: context.client_id, clientSecret: context.client_secret });
 scenarios["auth/client-credentials-jwt"] = (McpClient) =>
   authScenario(McpClient, { grant: "client_credentials", clientId: context.client_id, privateKey: context.private_key_pem, signingAlgorithm: context.signing_algorithm ?? "ES256" });
+scenarios["auth/cross-app-access-complete-flow"] = (McpClient) =>
+  authScenario(McpClient, {
+    grant: "cross_app_access", clientId: context.client_id, clientSecret: context.client_secret,
+    identity: { idToken: context.idp_id_token, tokenEndpoint: context.idp_token_endpoint, clientId: context.idp_client_id },
+  });
 scenarios["auth/client-credentials-basic"] = (McpClient) =>
   authScenario(McpClient, { grant: "client_credentials", clientId: context.client_id, clientSecret: context.client_secret, tokenEndpointAuthMethod: "client_secret_basic" });
 

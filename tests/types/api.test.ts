@@ -8,6 +8,7 @@ import {
   popupAuthorizer,
   redirectAuthorizer,
   completeAuthorization,
+  finishAuth,
   McpClientError,
   type CallToolResult,
   type ContentBlock,
@@ -234,8 +235,13 @@ export async function surface(client: McpClient, signal: AbortSignal): Promise<v
   const asyncStorage = { getItem: async (k: string) => k, setItem: async () => {}, removeItem: () => {} };
   await McpClient.connect("https://example.com/mcp", { auth: { callbackUrl: "https://app.example/callback?code=x", storage: asyncStorage } });
   await McpClient.connect("https://example.com/mcp", { auth: { corsProxy: "https://proxy.example/?url=" } });
+  await McpClient.connect("https://example.com/mcp", {
+    auth: { grant: "cross_app_access", clientId: "app", clientSecret: "s", identity: { idToken: "eyJ...", tokenEndpoint: "https://idp.example/token" } },
+  });
   await McpClient.connect("https://example.com/mcp", { auth: { corsProxy: (url) => `https://proxy.example/${encodeURIComponent(url)}` } });
   void handedBack;
+  const finished: McpClient = await finishAuth("https://example.com/mcp", new URL("https://app.example/callback?code=x"), { auth: { redirectUri: "https://app.example/callback" } });
+  void finished;
   await McpClient.connect("https://example.com/mcp", {
     auth: { grant: "client_credentials", clientId: "machine", clientSecret: "s", tokenEndpointAuthMethod: "client_secret_basic" },
   });
@@ -270,6 +276,8 @@ export function surfaceMisuse(client: McpClient): void {
   void McpClient.connect("https://example.com/mcp", { auth: { storage: { getItem: () => null, setItem: () => {} } } });
   // @ts-expect-error a proxy function returns the URL to fetch
   void McpClient.connect("https://example.com/mcp", { auth: { corsProxy: (url: string) => new URL(url) } });
+  // @ts-expect-error cross-app access needs the IdP's token endpoint
+  void McpClient.connect("https://example.com/mcp", { auth: { grant: "cross_app_access", identity: { idToken: "eyJ..." } } });
   // @ts-expect-error popup options are name and features
   void popupAuthorizer({ width: 400 });
 }
