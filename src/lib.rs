@@ -2,6 +2,7 @@
 #![deny(missing_docs, missing_debug_implementations)]
 
 pub mod error;
+pub mod host;
 pub mod protocol;
 pub mod session;
 pub mod transport;

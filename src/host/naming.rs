@@ -1,0 +1,172 @@
+//! Qualified tool names for a host that merges several servers: a server
+//! prefix, then the tool's name, rewritten to fit what an LLM API accepts.
+//! Names are assigned deterministically (the same servers and tools give the
+//! same names in any order) and never collide; the host keeps the map back to
+//! `(server, tool)`, so a name need not be reversible.
+
+/// What an LLM API accepts as a function or tool name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NameRules {
+    /// The longest name, in characters (all allowed characters are ASCII).
+    pub max_len: usize,
+    /// Characters allowed besides ASCII letters and digits.
+    pub extra: &'static str,
+    /// Whether the first character must be a letter or an underscore.
+    pub letter_first: bool,
+}
+
+/// OpenAI Chat Completions and Responses: `^[a-zA-Z0-9_-]{1,64}$`.
+pub const OPENAI: NameRules = NameRules { max_len: 64, extra: "_-", letter_first: false };
+/// Anthropic Messages: `^[a-zA-Z0-9_-]{1,64}$`.
+pub const ANTHROPIC: NameRules = NameRules { max_len: 64, extra: "_-", letter_first: false };
+/// Google Gemini: starts with a letter or an underscore; letters, digits,
+/// `_ . : -`; at most 64 characters.
+pub const GEMINI: NameRules = NameRules { max_len: 64, extra: "_.:-", letter_first: true };
+/// Accepted by all three: the default for a registry offered to any of them.
+pub const PORTABLE: NameRules = NameRules { max_len: 64, extra: "_-", letter_first: true };
+
+/// The length of the hash suffix that disambiguates and shortens names.
+const SUFFIX_LEN: usize = 8;
+
+/// FNV-1a, 32 bits, over the parts joined by NUL bytes (so `("ab", "c")`
+/// and `("a", "bc")` differ): small, and stable across platforms and releases.
+fn fnv1a(parts: &[&str]) -> u32 {
+    let bytes = parts.iter().enumerate().flat_map(|(i, part)| (i > 0).then_some(0u8).into_iter().chain(part.bytes()));
+    bytes.fold(0x811c_9dc5, |hash: u32, byte| (hash ^ u32::from(byte)).wrapping_mul(0x0100_0193))
+}
+
+fn allowed(rules: &NameRules, c: char) -> bool {
+    c.is_ascii_alphanumeric() || rules.extra.contains(c)
+}
+
+/// `server + separator + tool`, with every character the rules refuse
+/// replaced by `_`, an `_` in front if the rules want a letter first, and,
+/// when too long, cut and ended with a hash of the whole so that long names
+/// sharing a prefix stay apart.
+pub fn qualify(server: &str, tool: &str, separator: &str, rules: &NameRules) -> String {
+    let mut name: String = format!("{server}{separator}{tool}").chars().map(|c| if allowed(rules, c) { c } else { '_' }).collect();
+    if name.is_empty() || (rules.letter_first && !name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')) {
+        name.insert(0, '_');
+    }
+    if name.len() > rules.max_len {
+        let keep = rules.max_len.saturating_sub(SUFFIX_LEN + 1);
+        name = format!("{}_{:08x}", &name[..keep], fnv1a(&[server, tool]));
+    }
+    name
+}
+
+/// Names for every `(server, tool)` pair, in the input's order. A name two
+/// pairs would share goes to neither: both get a hash suffix of their own
+/// pair, so the outcome does not depend on which was listed first.
+pub fn assign(pairs: &[(&str, &str)], separator: &str, rules: &NameRules) -> Vec<String> {
+    let mut names: Vec<String> = pairs.iter().map(|(server, tool)| qualify(server, tool, separator, rules)).collect();
+    for _ in 0..3 {
+        let mut clashing = Vec::new();
+        for i in 0..names.len() {
+            if names.iter().enumerate().any(|(j, other)| j != i && *other == names[i]) {
+                clashing.push(i);
+            }
+        }
+        if clashing.is_empty() {
+            return names;
+        }
+        for i in clashing {
+            let (server, tool) = pairs[i];
+            let suffix = format!("_{:08x}", fnv1a(&[server, tool, &names[i]]));
+            let keep = names[i].len().min(rules.max_len.saturating_sub(suffix.len()));
+            names[i] = format!("{}{suffix}", &names[i][..keep]);
+        }
+    }
+    // Only the same pair listed twice can still clash here: number the copies.
+    for i in 0..names.len() {
+        let copies = names[..i].iter().filter(|n| **n == names[i]).count();
+        if copies > 0 {
+            let suffix = format!("_{copies}");
+            let keep = names[i].len().min(rules.max_len.saturating_sub(suffix.len()));
+            names[i] = format!("{}{suffix}", &names[i][..keep]);
+        }
+    }
+    names
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fits(name: &str, rules: &NameRules) -> bool {
+        !name.is_empty()
+            && name.len() <= rules.max_len
+            && name.chars().all(|c| allowed(rules, c))
+            && (!rules.letter_first || name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_'))
+    }
+
+    #[test]
+    fn plain_names_are_prefixed_and_kept() {
+        assert_eq!(qualify("everything", "get-sum", "__", &PORTABLE), "everything__get-sum");
+        assert_eq!(qualify("weather", "forecast", ".", &GEMINI), "weather.forecast");
+    }
+
+    #[test]
+    fn refused_characters_become_underscores() {
+        assert_eq!(qualify("my server", "tool/é", "__", &OPENAI), "my_server__tool__");
+        assert_eq!(qualify("a.b", "c:d", "__", &GEMINI), "a.b__c:d");
+        assert_eq!(qualify("a.b", "c:d", "__", &OPENAI), "a_b__c_d");
+    }
+
+    #[test]
+    fn gemini_and_portable_names_start_with_a_letter_or_underscore() {
+        assert_eq!(qualify("1password", "get", "__", &GEMINI), "_1password__get");
+        assert_eq!(qualify("1password", "get", "__", &OPENAI), "1password__get");
+        assert_eq!(qualify("", "", "", &PORTABLE), "_");
+    }
+
+    #[test]
+    fn long_names_are_cut_and_kept_apart() {
+        let tool_a = format!("{}_alpha", "x".repeat(80));
+        let tool_b = format!("{}_beta", "x".repeat(80));
+        let a = qualify("server", &tool_a, "__", &OPENAI);
+        let b = qualify("server", &tool_b, "__", &OPENAI);
+        assert_eq!(a.len(), 64);
+        assert!(fits(&a, &OPENAI) && fits(&b, &OPENAI));
+        assert_ne!(a, b);
+    }
+
+    #[test]
+    fn collisions_get_suffixes_whatever_the_order() {
+        let pairs = [("a", "x.y"), ("a", "x_y"), ("b", "z")];
+        let names = assign(&pairs, "__", &OPENAI);
+        assert_eq!(names[2], "b__z");
+        assert_ne!(names[0], names[1]);
+        assert!(names.iter().all(|n| fits(n, &OPENAI)));
+        let reversed = assign(&[pairs[1], pairs[0], pairs[2]], "__", &OPENAI);
+        assert_eq!((reversed[0].as_str(), reversed[1].as_str()), (names[1].as_str(), names[0].as_str()));
+    }
+
+    #[test]
+    fn separator_ambiguity_is_a_collision_too() {
+        // "a_" + "__" + "b" and "a" + "__" + "_b" spell the same name.
+        let names = assign(&[("a_", "b"), ("a", "_b")], "__", &PORTABLE);
+        assert_ne!(names[0], names[1]);
+    }
+
+    #[test]
+    fn the_same_pair_twice_is_numbered() {
+        let names = assign(&[("s", "t"), ("s", "t")], "__", &PORTABLE);
+        assert_ne!(names[0], names[1]);
+        assert!(names.iter().all(|n| fits(n, &PORTABLE)));
+    }
+
+    #[test]
+    fn every_assigned_name_fits_every_rule_set() {
+        let tools = ["echo", "get sum", "ünïcode", "9lives", &"long".repeat(30), "a.b:c-d"];
+        let pairs: Vec<(&str, &str)> = tools.iter().flat_map(|t| [("everything", *t), ("every thing", *t)]).collect();
+        for rules in [OPENAI, ANTHROPIC, GEMINI, PORTABLE] {
+            let names = assign(&pairs, "__", &rules);
+            assert!(names.iter().all(|n| fits(n, &rules)), "{names:?}");
+            let mut unique = names.clone();
+            unique.sort();
+            unique.dedup();
+            assert_eq!(unique.len(), names.len());
+        }
+    }
+}
