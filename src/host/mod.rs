@@ -1,4 +1,6 @@
 //! The host layer (many servers behind one registry): its pure parts, tested
-//! natively. So far: the names under which servers' tools are offered to an LLM.
+//! natively: the names under which servers' tools are offered to an LLM, and
+//! the bridges to each LLM API's function-calling format.
 
+pub mod bridges;
 pub mod naming;
