@@ -11,6 +11,7 @@
 //! * `typescript`: the `.d.ts` sections for MCP types and API options.
 
 pub mod abort;
+pub mod bridges;
 pub mod client;
 pub mod connect;
 pub mod convert;

@@ -398,3 +398,84 @@ export interface AuthStorage {
   setItem(key: string, value: string): void | Promise<void>;
   removeItem(key: string): void | Promise<void>;
 }
+
+/** The LLM APIs {@link ToolBridge} speaks. */
+export type LlmProvider = "openai-chat" | "openai-responses" | "anthropic" | "gemini";
+
+/** OpenAI Chat Completions: an entry of `tools`. */
+export interface OpenAiChatTool {
+  type: "function";
+  function: { name: string; description: string; parameters: Tool["inputSchema"] };
+}
+/** OpenAI Responses: a function entry of `tools`. */
+export interface OpenAiResponsesTool {
+  type: "function";
+  name: string;
+  description: string;
+  parameters: Tool["inputSchema"];
+  strict: false;
+}
+/** Anthropic Messages: an entry of `tools`. */
+export interface AnthropicTool {
+  name: string;
+  description: string;
+  input_schema: Tool["inputSchema"];
+}
+/** Gemini: the entry of `tools` that declares functions. */
+export interface GeminiTool {
+  functionDeclarations: { name: string; description: string; parametersJsonSchema: Tool["inputSchema"] }[];
+}
+/** What {@link ToolBridge.definitions} holds, by provider. */
+export type ProviderToolDefinitions = OpenAiChatTool[] | OpenAiResponsesTool[] | AnthropicTool[] | GeminiTool[];
+
+/** A tool call from a model reply, in MCP terms. */
+export interface BridgeToolCall {
+  /** The provider's call id (`null` where the provider has none, as Gemini may). */
+  id: string | null;
+  /** The MCP tool name, for `callTool`. */
+  name: string;
+  /** The name the model used (differs when the MCP name had to be rewritten). */
+  offeredName: string;
+  /** The arguments object, for `callTool`. */
+  arguments: { [key: string]: unknown };
+}
+
+/** OpenAI Chat Completions: the `role: "tool"` message. */
+export interface OpenAiChatToolMessage {
+  role: "tool";
+  tool_call_id: string | null;
+  content: string;
+}
+/** OpenAI Responses: the `function_call_output` input item. */
+export interface OpenAiResponsesFunctionCallOutput {
+  type: "function_call_output";
+  call_id: string | null;
+  output: ({ type: "input_text"; text: string } | { type: "input_image"; image_url: string })[];
+}
+/** Anthropic Messages: the user message carrying the `tool_result` block. */
+export interface AnthropicToolResultMessage {
+  role: "user";
+  content: {
+    type: "tool_result";
+    tool_use_id: string | null;
+    content: ({ type: "text"; text: string } | { type: "image"; source: { type: "base64"; media_type: string; data: string } })[];
+    is_error?: true;
+  }[];
+}
+/** Gemini: the user content carrying the `functionResponse` part. */
+export interface GeminiFunctionResponseMessage {
+  role: "user";
+  parts: {
+    functionResponse: {
+      name: string;
+      id?: string;
+      response: { output?: string; error?: string; structuredContent?: { [key: string]: unknown } };
+    };
+  }[];
+}
+/** What {@link ToolBridge.toolResultMessage} returns, by provider. */
+export type ProviderToolResult =
+  | OpenAiChatToolMessage
+  | OpenAiResponsesFunctionCallOutput
+  | AnthropicToolResultMessage
+  | GeminiFunctionResponseMessage;

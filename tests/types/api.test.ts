@@ -9,6 +9,8 @@ import {
   redirectAuthorizer,
   completeAuthorization,
   finishAuth,
+  ToolBridge,
+  type BridgeToolCall,
   McpClientError,
   type CallToolResult,
   type ContentBlock,
@@ -250,6 +252,21 @@ export async function surface(client: McpClient, signal: AbortSignal): Promise<v
   const ttl: number | undefined = hints.ttlMs;
   const scope: "public" | "private" | undefined = hints.cacheScope;
   void ttl; void scope;
+}
+
+export async function bridgeUse(client: McpClient, reply: object): Promise<void> {
+  const bridge = new ToolBridge("anthropic", (await client.listTools()).tools);
+  const definitions = bridge.definitions;
+  const notes: string[] = bridge.notes;
+  const calls: BridgeToolCall[] = bridge.parseToolCalls(reply);
+  for (const call of calls) {
+    const result = await client.callTool({ name: call.name, arguments: call.arguments });
+    const message = bridge.toolResultMessage(call, result);
+    if ("role" in message && message.role === "user" && "content" in message) void message.content[0]?.tool_use_id;
+  }
+  void definitions; void notes;
+  // @ts-expect-error not a provider
+  new ToolBridge("palm", []);
 }
 
 export function surfaceMisuse(client: McpClient): void {
