@@ -6,3 +6,4 @@ initSync({ module: readFileSync(new URL("./mcp_wasm_bg.wasm", import.meta.url)) 
 
 export * from "./mcp_wasm.js";
 export * from "./browser-auth.js";
+export * from "./tool-loop.js";

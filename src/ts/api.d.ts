@@ -263,6 +263,7 @@ export type McpClientErrorKind =
   | "input-rounds-exceeded"
   | "missing-capability"
   | "auth"
+  | "max-steps"
   | "invalid-argument";
 
 /** The server answered with a JSON-RPC error. */

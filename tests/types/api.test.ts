@@ -10,6 +10,7 @@ import {
   completeAuthorization,
   finishAuth,
   ToolBridge,
+  runToolLoop,
   type BridgeToolCall,
   McpClientError,
   type CallToolResult,
@@ -88,6 +89,7 @@ export function handle(error: unknown): string {
       case "input-rounds-exceeded":
       case "missing-capability":
       case "auth":
+      case "max-steps":
       case "invalid-argument":
         return `${kind}${status}`;
       default: {
@@ -265,6 +267,14 @@ export async function bridgeUse(client: McpClient, reply: object): Promise<void>
     if ("role" in message && message.role === "user" && "content" in message) void message.content[0]?.tool_use_id;
   }
   void definitions; void notes;
+  const done = await runToolLoop({
+    client, provider: "openai-chat", maxSteps: 5, signal: AbortSignal.timeout(60_000),
+    ask: async ({ tools, messages, signal }) => (await fetch("https://llm.example/v1/chat/completions", { method: "POST", body: JSON.stringify({ tools, messages }), signal: signal ?? null })).json(),
+  });
+  const steps: number = done.steps;
+  void steps;
+  // @ts-expect-error ask must resolve with the reply
+  void runToolLoop({ client, provider: "gemini", ask: () => "text" });
   // @ts-expect-error not a provider
   new ToolBridge("palm", []);
 }
