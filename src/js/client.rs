@@ -310,27 +310,10 @@ impl McpClient {
         let signal = options.signal.clone();
         let tool_schemas: ToolSchemas = Rc::default();
         let auth = match (&target, &options.auth) {
-            (Target::Url(url), Some(auth)) => Some(Rc::new(crate::transport::oauth::OAuth::new(
-                crate::transport::oauth::OAuthConfig {
-                    mcp_url: url.clone(),
-                    client_id: auth.client_id.clone(),
-                    client_secret: auth.client_secret.clone(),
-                    client_metadata_url: auth.client_metadata_url.clone(),
-                    client_name: auth.client_name.clone().unwrap_or_else(|| "mcp-wasm".into()),
-                    redirect_uri: auth.redirect_uri.clone(),
-                    scope: auth.scope.clone(),
-                    authorize: auth.authorize.clone(),
-                    grant: auth.grant,
-                    identity: auth.identity.clone(),
-                    token_endpoint_auth_method: auth.token_endpoint_auth_method.clone(),
-                    private_key_pem: auth.private_key_pem.clone(),
-                    signing_algorithm: auth.signing_algorithm.clone(),
-                    storage: auth.storage.clone(),
-                    callback_url: auth.callback_url.clone(),
-                    cors_proxy: auth.cors_proxy.clone(),
-                },
-                crate::transport::fetch::Fetch::new(options.fetch.clone()),
-            ))),
+            (Target::Url(url), Some(config)) => {
+                let config = crate::transport::oauth::OAuthConfig { mcp_url: url.clone(), ..config.clone() };
+                Some(Rc::new(crate::transport::oauth::OAuth::new(config, crate::transport::fetch::Fetch::new(options.fetch.clone()))))
+            }
             _ => None,
         };
         if let Some(auth) = &auth {

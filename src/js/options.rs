@@ -8,7 +8,7 @@ use crate::protocol::version;
 use crate::session::DEFAULT_TIMEOUT_MS;
 use super::connect::{Choice, EraChoice};
 use crate::transport::legacy_sse::SseReader;
-use crate::transport::oauth::{CorsProxy, EnterpriseIdentity, Grant};
+use crate::transport::oauth::{CorsProxy, EnterpriseIdentity, Grant, OAuthConfig};
 use crate::transport::streamable_http::HeaderSource;
 use js_sys::{Function, Reflect};
 use serde_json::{json, Value};
@@ -50,44 +50,8 @@ pub struct ConnectOptions {
     pub max_input_rounds: u32,
     /// `cache` (default false): keep list and read results for their `ttlMs`.
     pub cache: bool,
-    /// `auth`: OAuth settings, read into the flow's configuration at connect.
-    pub auth: Option<AuthOptions>,
-}
-
-/// The `auth` option.
-#[derive(Debug, Clone)]
-pub struct AuthOptions {
-    /// `clientId` and `clientSecret`: pre-registered credentials.
-    pub client_id: Option<String>,
-    /// The secret.
-    pub client_secret: Option<String>,
-    /// `clientMetadataUrl`: a Client ID Metadata Document.
-    pub client_metadata_url: Option<String>,
-    /// `clientName`, for dynamic registration.
-    pub client_name: Option<String>,
-    /// `redirectUri`.
-    pub redirect_uri: Option<String>,
-    /// `scope`.
-    pub scope: Option<String>,
-    /// `authorize(url)`: shows the consent page, resolves with the callback URL.
-    pub authorize: Option<Function>,
-    /// `grant`: `"authorization_code"` (default), `"client_credentials"` or `"cross_app_access"`.
-    pub grant: Grant,
-    /// `identity`: the enterprise IdP's ID token and token endpoint, for cross-app access.
-    pub identity: Option<EnterpriseIdentity>,
-    /// `tokenEndpointAuthMethod`.
-    pub token_endpoint_auth_method: Option<String>,
-    /// `privateKey`: a PKCS#8 PEM key for `private_key_jwt`.
-    pub private_key_pem: Option<String>,
-    /// `signingAlgorithm`: `ES256` or `RS256`.
-    pub signing_algorithm: Option<String>,
-    /// `storage`: where registrations, tokens and a pending authorization are
-    /// kept; default `sessionStorage` where there is one, else memory only.
-    pub storage: Option<JsValue>,
-    /// `callbackUrl`: finishes a redirect flow.
-    pub callback_url: Option<String>,
-    /// `corsProxy`: a prefix or a function routing the flow's own requests.
-    pub cors_proxy: Option<CorsProxy>,
+    /// `auth`: the OAuth flow's configuration; its `mcp_url` is the connect target's.
+    pub auth: Option<OAuthConfig>,
 }
 
 fn text(object: &JsValue, name: &str) -> Result<Option<String>, Error> {
@@ -97,7 +61,7 @@ fn text(object: &JsValue, name: &str) -> Result<Option<String>, Error> {
     }
 }
 
-fn auth_options(object: &JsValue) -> Result<Option<AuthOptions>, Error> {
+fn auth_options(object: &JsValue) -> Result<Option<OAuthConfig>, Error> {
     let Some(auth) = field(object, "auth") else { return Ok(None) };
     if !auth.is_object() {
         return Err(invalid("auth must be an object"));
@@ -123,11 +87,12 @@ fn auth_options(object: &JsValue) -> Result<Option<AuthOptions>, Error> {
             client_id: text(&identity, "clientId")?,
         }),
     };
-    Ok(Some(AuthOptions {
+    Ok(Some(OAuthConfig {
+        mcp_url: String::new(),
         client_id: text(&auth, "clientId")?,
         client_secret: text(&auth, "clientSecret")?,
         client_metadata_url: text(&auth, "clientMetadataUrl")?,
-        client_name: text(&auth, "clientName")?,
+        client_name: text(&auth, "clientName")?.unwrap_or_else(|| "mcp-wasm".into()),
         redirect_uri,
         scope: text(&auth, "scope")?,
         authorize: function(&auth, "authorize")?,

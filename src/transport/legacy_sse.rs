@@ -183,13 +183,8 @@ impl Inner {
     }
 
     async fn headers(&self, accept: &str) -> Result<Headers, Error> {
-        let user = self.config.headers.resolve().await?;
         let invalid = |e: JsValue| Error::InvalidArgument(format!("invalid headers: {}", js_message(&e)));
-        let headers = if user.is_undefined() || user.is_null() {
-            Headers::new().map_err(invalid)?
-        } else {
-            Headers::new_with_str_sequence_sequence(&user).map_err(invalid)?
-        };
+        let headers = self.config.headers.to_headers().await?;
         headers.set("accept", accept).map_err(invalid)?;
         Ok(headers)
     }

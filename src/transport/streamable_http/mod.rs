@@ -51,6 +51,18 @@ impl HeaderSource {
             }
         }
     }
+
+    /// A fresh `Headers` holding them (`new Headers(init)` accepts every
+    /// HeadersInit form), for the transport to add its own to.
+    pub(crate) async fn to_headers(&self) -> Result<Headers, Error> {
+        let user = self.resolve().await?;
+        let invalid = |e: JsValue| Error::InvalidArgument(format!("invalid headers: {}", js_message(&e)));
+        if user.is_undefined() || user.is_null() {
+            Headers::new().map_err(invalid)
+        } else {
+            Headers::new_with_str_sequence_sequence(&user).map_err(invalid)
+        }
+    }
 }
 
 /// What happens to the connection, for the client to report as events.
@@ -261,15 +273,9 @@ impl Inner {
     }
 
     pub(super) async fn headers(&self, accept: &str, with_body: bool, message: Option<&Message>) -> Result<Headers, Error> {
-        let user = self.config.headers.resolve().await?;
         let invalid = |e: JsValue| Error::InvalidArgument(format!("invalid headers: {}", js_message(&e)));
-        // `new Headers(init)` accepts every HeadersInit form; our own headers
-        // are set afterwards so that they win.
-        let headers = if user.is_undefined() || user.is_null() {
-            Headers::new().map_err(invalid)?
-        } else {
-            Headers::new_with_str_sequence_sequence(&user).map_err(invalid)?
-        };
+        // Our own headers are set afterwards so that they win.
+        let headers = self.config.headers.to_headers().await?;
         if let Some(bearer) = self.config.auth.as_ref().and_then(|auth| auth.bearer()) {
             headers.set("authorization", &bearer).map_err(invalid)?;
         }
