@@ -2,3 +2,4 @@
 export * from "./mcp_wasm.js";
 export * from "./browser-auth.js";
 export * from "./tool-loop.js";
+export * from "./host.js";

@@ -7,3 +7,4 @@ initSync({ module: readFileSync(new URL("./mcp_wasm_bg.wasm", import.meta.url)) 
 export * from "./mcp_wasm.js";
 export * from "./browser-auth.js";
 export * from "./tool-loop.js";
+export * from "./host.js";

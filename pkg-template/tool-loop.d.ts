@@ -1,5 +1,5 @@
 // The tool-use loop of a chat host (see runToolLoop).
-import type { LlmProvider, McpClient, ProviderToolDefinitions, Tool } from "./mcp_wasm.js";
+import type { CallToolRequestParams, CallToolResult, LlmProvider, ProviderToolDefinitions, RequestOptions, Tool } from "./mcp_wasm.js";
 
 /** What {@link runToolLoop} hands to the model each step. */
 export interface ToolLoopRequest {
@@ -11,10 +11,16 @@ export interface ToolLoopRequest {
   signal: AbortSignal | undefined;
 }
 
+/** What the loop needs of a client: `McpClient` and `McpHost` both fit. */
+export interface ToolSource {
+  listAllTools(options?: RequestOptions): Promise<Tool[]>;
+  callTool(params: CallToolRequestParams, options?: RequestOptions): Promise<CallToolResult>;
+}
+
 /** Options of {@link runToolLoop}. */
 export interface ToolLoopOptions {
-  /** The MCP client whose tools are offered. */
-  client: McpClient;
+  /** Whose tools are offered and called: an `McpClient`, or an `McpHost` for all of its servers' tools. */
+  client: ToolSource;
   /** The LLM API the `ask` function talks to. */
   provider: LlmProvider;
   /** Sends one request to the model and resolves with its reply, as the API returned it. */

@@ -9,3 +9,4 @@ initSync({ module: wasmModule });
 export * from "./mcp_wasm.js";
 export * from "./browser-auth.js";
 export * from "./tool-loop.js";
+export * from "./host.js";

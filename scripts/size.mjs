@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { gzipSync, brotliCompressSync, constants } from "node:zlib";
 
-const files = ["pkg/mcp_wasm_bg.wasm", "pkg/mcp_wasm.js", "pkg/browser-auth.js", "pkg/tool-loop.js"];
+const files = ["pkg/mcp_wasm_bg.wasm", "pkg/mcp_wasm.js", "pkg/browser-auth.js", "pkg/tool-loop.js", "pkg/host.js"];
 const bytes = Buffer.concat(files.map((f) => readFileSync(new URL(`../${f}`, import.meta.url))));
 const size = {
   raw: bytes.length,

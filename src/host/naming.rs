@@ -89,6 +89,41 @@ pub fn assign(pairs: &[(&str, &str)], separator: &str, rules: &NameRules) -> Vec
     names
 }
 
+/// When a name carries its server's prefix.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Prefix {
+    /// Every name: the model always sees which server a tool is from.
+    Always,
+    /// Only names that more than one server uses; the rest stay as the
+    /// server named them, which reads better in a single-purpose host.
+    OnCollision,
+}
+
+/// [`assign`], with the prefix applied as `prefix` says.
+pub fn assign_with(pairs: &[(&str, &str)], separator: &str, rules: &NameRules, prefix: Prefix) -> Vec<String> {
+    if prefix == Prefix::Always {
+        return assign(pairs, separator, rules);
+    }
+    let shared = |tool: &str, server: &str| pairs.iter().any(|(s, t)| *t == tool && *s != server);
+    let chosen: Vec<(&str, &str, &str)> =
+        pairs.iter().map(|(server, tool)| if shared(tool, server) { (*server, separator, *tool) } else { ("", "", *tool) }).collect();
+    let mut names: Vec<String> = chosen.iter().map(|(server, sep, tool)| qualify(server, tool, sep, rules)).collect();
+    // A bare name may still meet a prefixed one, or lose its difference to
+    // the character rules: settle those as `assign` does.
+    let clashing: Vec<usize> = (0..names.len()).filter(|&i| names.iter().enumerate().any(|(j, n)| j != i && *n == names[i])).collect();
+    if !clashing.is_empty() {
+        let subset: Vec<(&str, &str)> = clashing.iter().map(|&i| pairs[i]).collect();
+        let settled = assign(&subset, separator, rules);
+        for (i, name) in clashing.into_iter().zip(settled) {
+            names[i] = name;
+        }
+        if (0..names.len()).any(|i| names[..i].contains(&names[i])) {
+            return assign(pairs, separator, rules);
+        }
+    }
+    names
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -154,6 +189,27 @@ mod tests {
         let names = assign(&[("s", "t"), ("s", "t")], "__", &PORTABLE);
         assert_ne!(names[0], names[1]);
         assert!(names.iter().all(|n| fits(n, &PORTABLE)));
+    }
+
+    #[test]
+    fn on_collision_prefixes_only_shared_names() {
+        let pairs = [("http", "echo"), ("sse", "echo"), ("http", "get-sum"), ("modern", "add")];
+        let names = assign_with(&pairs, "__", &PORTABLE, Prefix::OnCollision);
+        assert_eq!(names, ["http__echo", "sse__echo", "get-sum", "add"]);
+        let always = assign_with(&pairs, "__", &PORTABLE, Prefix::Always);
+        assert_eq!(always, ["http__echo", "sse__echo", "http__get-sum", "modern__add"]);
+    }
+
+    #[test]
+    fn on_collision_settles_a_bare_name_meeting_a_prefixed_one() {
+        // "a__b" bare, and server "a" with "b" where "b" is shared.
+        let pairs = [("x", "a__b"), ("a", "b"), ("c", "b"), ("s", "t"), ("s", "t")];
+        let names = assign_with(&pairs, "__", &PORTABLE, Prefix::OnCollision);
+        let mut unique = names.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), names.len(), "{names:?}");
+        assert_eq!(names[2], "c__b");
     }
 
     #[test]

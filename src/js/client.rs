@@ -13,7 +13,8 @@ use crate::protocol::capabilities::{check_server_supports, client_capabilities};
 use crate::protocol::lifecycle::ServerIdentity;
 use crate::protocol::{methods, results};
 use crate::session::lifecycle::{initialize, Offer};
-use super::connect::{connect, Era, Parts, Target};
+use super::connect::{connect, resume, Era, Parts, Target};
+use crate::session::snapshot::Snapshot;
 use super::custom_transport::is_transport;
 use crate::session::{CallOptions, Session};
 use crate::transport::streamable_http::{ConnectionStatus, ToolSchemas};
@@ -62,6 +63,8 @@ impl std::fmt::Debug for McpClient {
 }
 
 pub(super) struct ClientState {
+    /// The MCP endpoint (`None` for a custom transport).
+    pub url: Option<String>,
     pub session: Session,
     /// `"streamable-http"`, `"sse"` or `"custom"`.
     pub transport_kind: &'static str,
@@ -275,7 +278,82 @@ impl McpClient {
     ) -> Result<McpClient, JsValue> {
         let fail = |e: Error| to_js_error(&e);
         let target = if is_transport(&target) { Target::Custom(target) } else { Target::Url(endpoint_url(&target).map_err(fail)?) };
-        let options = connect_options(&options).map_err(fail)?;
+        Self::open(target, &options, None).await
+    }
+
+    /// Continues a connection saved with {@link McpClient.snapshot} or
+    /// {@link McpClient.suspend}, for example in a later Worker invocation,
+    /// without a new handshake: a legacy session is taken over by its id
+    /// (its GET stream resumes after the last event id), a modern connection
+    /// reuses the kept `server/discover` result. If the server has forgotten
+    /// the session, the first request starts a new one with `initialize`
+    /// (a `sessionrenewed` event tells). HTTP+SSE sessions end with their
+    /// stream, so an `sse` snapshot connects anew. Pass the same `options` as
+    /// to `connect` (headers, auth, handlers): they are not in the snapshot.
+    ///
+    /// @throws {McpClientError} `invalid-argument` for a value that is not a
+    /// snapshot, naming the bad field.
+    pub async fn resume(
+        #[wasm_bindgen(unchecked_param_type = "McpSnapshot")] snapshot: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "McpClientOptions")] options: JsValue,
+    ) -> Result<McpClient, JsValue> {
+        let fail = |e: Error| to_js_error(&e);
+        let value = super::convert::from_js(&snapshot, "snapshot").map_err(fail)?;
+        let snapshot = Snapshot::from_value(&value).map_err(|why| fail(Error::InvalidArgument(why)))?;
+        Self::open(Target::Url(snapshot.url.clone()), &options, Some(snapshot)).await
+    }
+
+    /// The connection as a small JSON object to keep (KV, a Durable Object,
+    /// `sessionStorage`) and pass to {@link McpClient.resume} later: the
+    /// URL, era, transport, protocol version, session id, the GET stream's
+    /// last event id, and what the server declared. It holds no credentials.
+    ///
+    /// @throws {McpClientError} `invalid-argument` for a custom transport,
+    /// which cannot be re-created from data; `closed` after `close()`.
+    #[wasm_bindgen(unchecked_return_type = "McpSnapshot")]
+    pub fn snapshot(&self) -> Result<JsValue, JsValue> {
+        let state = &self.state;
+        let fail = |e: Error| to_js_error(&e);
+        if state.session.is_closed() {
+            return Err(fail(Error::Closed));
+        }
+        let Some(url) = state.url.clone() else {
+            return Err(fail(Error::InvalidArgument("a connection over a custom transport cannot be snapshotted".into())));
+        };
+        let transport = state.session.transport();
+        let snapshot = Snapshot {
+            url,
+            modern: state.era == Era::Modern,
+            transport: state.transport_kind.to_owned(),
+            identity: state.identity.borrow().clone(),
+            session_id: transport.session_id(),
+            last_event_id: transport.last_event_id(),
+        };
+        to_js(&snapshot.to_value()).map_err(fail)
+    }
+
+    /// Takes a {@link McpClient.snapshot} and then closes this client
+    /// locally without ending the server's session (no HTTP DELETE), so the
+    /// snapshot can be resumed. What a Worker calls at the end of a request.
+    #[wasm_bindgen(unchecked_return_type = "Promise<McpSnapshot>")]
+    pub fn suspend(&self) -> Result<Promise, JsValue> {
+        let snapshot = self.snapshot()?;
+        let state = self.state.clone();
+        Ok(promise(Box::pin(async move {
+            state.session.transport().adopt_session(None, None);
+            state.session.close().await;
+            state.events.dispatch_plain("close");
+            state.events.shut();
+            Ok(snapshot)
+        })))
+    }
+}
+
+impl McpClient {
+    /// `connect` and `resume`: everything but the handshake is shared.
+    async fn open(target: Target, options: &JsValue, snapshot: Option<Snapshot>) -> Result<McpClient, JsValue> {
+        let fail = |e: Error| to_js_error(&e);
+        let options = connect_options(options).map_err(fail)?;
         if let Some(signal) = options.signal.as_ref().filter(|s| s.aborted()) {
             return Err(signal.reason());
         }
@@ -328,12 +406,21 @@ impl McpClient {
             offer: Offer { protocol_version: options.protocol_version, capabilities, client_info: options.client_info.clone() },
             cancel: signal.clone().map(|s| Rc::new(move || aborted(&s)) as Rc<dyn Fn() -> futures::future::LocalBoxFuture<'static, String>>),
         };
-        let connected = match connect(target, &options, &parts).await {
+        let url = match &target {
+            Target::Url(url) => Some(url.clone()),
+            Target::Custom(_) => None,
+        };
+        let attempt = match snapshot {
+            Some(snapshot) => resume(snapshot, &options, &parts).await,
+            None => connect(target, &options, &parts).await,
+        };
+        let connected = match attempt {
             Ok(connected) => connected,
             Err(Error::Cancelled { .. }) => return Err(abort_reason(signal.as_ref())),
             Err(other) => return Err(fail(other)),
         };
         let state = Rc::new_cyclic(|me| ClientState {
+            url,
             session: connected.session,
             transport_kind: connected.kind,
             era: connected.era,
@@ -370,7 +457,10 @@ impl McpClient {
         }
         Ok(McpClient { state })
     }
+}
 
+#[wasm_bindgen]
+impl McpClient {
     /// The protocol era the connection speaks: `"legacy"` (2024-11-05 to
     /// 2025-11-25, with `initialize`) or `"modern"` (2026-07-28). Pass it back
     /// as the `era` option to skip the probe next time.

@@ -12,6 +12,7 @@ use super::options::ConnectOptions;
 use crate::error::Error;
 use crate::protocol::lifecycle::ServerIdentity;
 use crate::session::lifecycle::{initialize, HandshakeError, Offer, Stage};
+use crate::session::snapshot::Snapshot;
 use crate::session::{CallOptions, NotificationListener, Session, Transport};
 use crate::transport::fetch::Fetch;
 use crate::transport::legacy_sse::{LegacySse, LegacySseConfig, SseReader};
@@ -232,4 +233,37 @@ pub async fn connect(target: Target, options: &ConnectOptions, parts: &Parts) ->
     prepare(parts, &session);
     transport.open(options.timeout_ms).await?;
     Ok(handshake(session, "sse", parts).await?)
+}
+
+/// Continues the connection `snapshot` describes, without a handshake: the
+/// legacy era adopts the session id (and resumes the GET stream after its
+/// last event id), the modern era reuses the kept `server/discover` result.
+/// A session the server has since forgotten is renewed by the client on the
+/// first 404, with a fresh `initialize`. HTTP+SSE sessions end with their
+/// event stream, so an `sse` snapshot connects anew.
+///
+/// # Errors
+/// As [`connect`] for an `sse` snapshot; otherwise none until the first request.
+pub async fn resume(snapshot: Snapshot, options: &ConnectOptions, parts: &Parts) -> Result<Connected, Error> {
+    if snapshot.transport == "sse" {
+        let options = ConnectOptions { transport: Choice::Sse, era: EraChoice::Legacy, ..options.clone() };
+        return connect(Target::Url(snapshot.url), &options, parts).await;
+    }
+    let config = StreamableHttpConfig {
+        url: snapshot.url,
+        fetch: Fetch::new(options.fetch.clone()),
+        headers: options.headers.clone(),
+        on_status: Some(parts.on_status.clone()),
+        tool_schemas: parts.tool_schemas.clone(),
+        auth: parts.auth.clone(),
+    };
+    let (session, transport) = Session::new(Rc::new(WebRuntime), options.timeout_ms, |sink| Rc::new(StreamableHttp::new(config, sink)));
+    prepare(parts, &session);
+    transport.set_protocol_version(snapshot.identity.protocol_version);
+    let era = if snapshot.modern { Era::Modern } else { Era::Legacy };
+    if era == Era::Legacy {
+        transport.adopt_session(snapshot.session_id, snapshot.last_event_id);
+        transport.listen();
+    }
+    Ok(Connected { session, kind: "streamable-http", era, identity: snapshot.identity })
 }

@@ -26,7 +26,7 @@ pub fn from_js(value: &JsValue, what: &str) -> Result<Value, Error> {
 }
 
 /// Optional request params from JS: `undefined`/`null` is none, an object is
-/// taken as is, anything else is refused.
+/// taken as is (less its `undefined` properties), anything else is refused.
 ///
 /// # Errors
 /// [`Error::InvalidArgument`] for a non-object.
@@ -35,7 +35,11 @@ pub fn params_from_js(value: &JsValue, what: &str) -> Result<Option<Value>, Erro
         return Ok(None);
     }
     match from_js(value, what)? {
-        object @ Value::Object(_) => Ok(Some(object)),
+        Value::Object(mut map) => {
+            // An `undefined` property is absent, as in JSON.stringify; serde reads it as null.
+            map.retain(|key, v| !v.is_null() || !js_sys::Reflect::get(value, &JsValue::from_str(key)).is_ok_and(|p| p.is_undefined()));
+            Ok(Some(Value::Object(map)))
+        }
         other => Err(Error::InvalidArgument(format!(
             "{what} must be an object, not {}",
             crate::protocol::jsonrpc::kind(&other)

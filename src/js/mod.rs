@@ -24,6 +24,7 @@ mod list_changed;
 mod listen;
 mod lists;
 mod modern;
+mod naming;
 pub mod options;
 mod tasks;
 pub mod uri_template;

@@ -16,7 +16,7 @@ use wasm_bindgen::{JsCast, JsValue};
 use web_sys::AbortSignal;
 
 /// Options of `McpClient.connect`.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct ConnectOptions {
     /// `clientInfo` for `initialize`.
     pub client_info: Value,

@@ -14,6 +14,7 @@ pub mod lifecycle;
 pub mod mrtr;
 pub mod paging;
 mod runtime;
+pub mod snapshot;
 #[cfg(test)]
 pub(crate) mod testing;
 mod transport;

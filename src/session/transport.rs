@@ -53,6 +53,14 @@ pub trait Transport {
     /// Forgets the server-side session (after it expired), so that the next
     /// `initialize` starts a new one. Aborts the transport's open streams.
     fn reset_session(&self) {}
+    /// The id of the last event the GET stream delivered, so that a later
+    /// connection can resume it (see `snapshot`).
+    fn last_event_id(&self) -> Option<String> {
+        None
+    }
+    /// Takes over a session an earlier connection started: its id, and where
+    /// its GET stream left off. Transports without sessions ignore it.
+    fn adopt_session(&self, _session_id: Option<String>, _last_event_id: Option<String>) {}
     /// Ends the connection: aborts open streams and releases server state.
     /// Called once.
     fn close(&self) -> LocalBoxFuture<'static, ()>;

@@ -480,3 +480,35 @@ export type ProviderToolResult =
   | OpenAiResponsesFunctionCallOutput
   | AnthropicToolResultMessage
   | GeminiFunctionResponseMessage;
+
+/**
+ * A connection at rest, from {@link McpClient.snapshot}: plain JSON to keep in
+ * KV, a Durable Object or `sessionStorage` and pass to {@link McpClient.resume}.
+ * It holds no credentials or headers (give those to `resume` again), nor the
+ * server's `instructions`, which can run to kilobytes: keep them yourself if needed.
+ */
+export interface McpSnapshot {
+  /** The snapshot format; this release writes and reads `1`. */
+  format: 1;
+  /** The MCP endpoint. */
+  url: string;
+  era: ProtocolEra;
+  transport: "streamable-http" | "sse";
+  protocolVersion: SupportedProtocolVersion;
+  /** The `Mcp-Session-Id` (legacy era, stateful servers). */
+  sessionId?: string;
+  /** Where the GET stream left off; it resumes from here. */
+  lastEventId?: string;
+  serverCapabilities: ServerCapabilities;
+  serverInfo: Implementation;
+}
+
+/** How a host names the tools and prompts of several servers for a model. */
+export interface HostNaming {
+  /** Whose name rules to fit. Default `"portable"`: letters, digits, `_` and `-`, a letter or `_` first, at most 64 characters, which every API accepts. */
+  rules?: "portable" | "openai" | "anthropic" | "gemini";
+  /** Between the server's name and the tool's. Default `"__"`. */
+  separator?: string;
+  /** `"always"` (default): every name carries its server's name; `"on-collision"`: only names that several servers use. */
+  prefix?: "always" | "on-collision";
+}

@@ -129,6 +129,8 @@ pub(super) struct Inner {
     generation: Cell<u64>,
     /// The in-flight key of the current GET stream connection.
     listen_key: Cell<Option<u64>>,
+    /// The last event id the GET stream delivered, kept for snapshots.
+    pub(super) listen_event_id: RefCell<Option<String>>,
     /// Whether the 2026-07-28 rules apply (set with the protocol version).
     modern: Cell<bool>,
     /// The in-flight key of each request's fetch, to cancel it by aborting (modern).
@@ -177,6 +179,7 @@ impl StreamableHttp {
             closed: Cell::new(false),
             generation: Cell::new(0),
             listen_key: Cell::new(None),
+            listen_event_id: RefCell::new(None),
             modern: Cell::new(false),
             by_request: RefCell::default(),
             authorization: RefCell::default(),
@@ -237,7 +240,17 @@ impl Transport for StreamableHttp {
             }
         }
         *inner.session_id.borrow_mut() = None;
+        *inner.listen_event_id.borrow_mut() = None;
         inner.protocol_version.set(None);
+    }
+
+    fn last_event_id(&self) -> Option<String> {
+        self.inner.listen_event_id.borrow().clone()
+    }
+
+    fn adopt_session(&self, session_id: Option<String>, last_event_id: Option<String>) {
+        *self.inner.session_id.borrow_mut() = session_id;
+        *self.inner.listen_event_id.borrow_mut() = last_event_id;
     }
 
     fn close(&self) -> LocalBoxFuture<'static, ()> {

@@ -61,12 +61,14 @@ impl Inner {
     pub(crate) async fn follow(self: Rc<Self>, first: Option<(BodyReader, InFlight)>, purpose: Purpose) {
         let mut connection = first;
         let generation = self.generation.get();
-        let mut state = Resumption { last_event_id: None, retry_ms: None, recent: RecentIds::new(RECENT_IDS) };
+        // The GET stream of an adopted session goes on where the snapshot left it.
+        let resume_from = if connection.is_none() { self.listen_event_id.borrow().clone() } else { None };
+        let mut state = Resumption { last_event_id: resume_from, retry_ms: None, recent: RecentIds::new(RECENT_IDS) };
         let mut problem = None;
         if connection.is_none() {
             // The GET stream's first connection: a 405 means the server has
             // none; any other failure is retried like a drop.
-            match self.open_get(None).await {
+            match self.open_get(state.last_event_id.as_deref()).await {
                 Ok(Some(opened)) => connection = Some(opened),
                 Ok(None) => return,
                 Err(Error::SessionExpired { .. }) => return self.status(ConnectionStatus::SessionExpired),
@@ -165,6 +167,9 @@ impl Inner {
             state.retry_ms = parser.retry_ms().or(state.retry_ms);
             if let Some(id) = parser.last_event_id() {
                 state.last_event_id = Some(id.to_owned());
+                if awaited.is_none() {
+                    *self.listen_event_id.borrow_mut() = Some(id.to_owned());
+                }
             }
             for event in events.drain(..) {
                 if event.fresh_id && !state.recent.first_time(event.id.as_deref().unwrap_or_default()) {

@@ -1,0 +1,186 @@
+// McpHost: several MCP servers behind one registry (see the README's "Hosts").
+import type {
+  CallToolRequestParams, CallToolResult, GetPromptRequestParams, GetPromptResult, HostNaming, Implementation,
+  McpClient, McpClientOptions, McpSnapshot, McpTransport, ProtocolEra, Prompt, ReadResourceResult, RequestOptions,
+  Resource, ResourceTemplate, SupportedProtocolVersion, Tool, CreateMessageRequestParams, CreateMessageResult,
+  ElicitRequestParams, ElicitResult, RequestContext, Root, CacheHints,
+} from "./mcp_wasm.js";
+
+/** A JSON object. */
+type JsonObject = { [key: string]: unknown };
+
+/** What a host's shared handlers are told besides the client's context: which server asked. */
+export interface HostHandlerContext extends RequestContext {
+  /** The name the server was added under. */
+  server: string;
+}
+
+/** Sampling, elicitation and roots handlers shared by every server of a host. */
+export interface HostHandlers {
+  sampling?(params: CreateMessageRequestParams, context: HostHandlerContext): CreateMessageResult | Promise<CreateMessageResult>;
+  elicitation?(params: ElicitRequestParams, context: HostHandlerContext): ElicitResult | Promise<ElicitResult>;
+  roots?(context: HostHandlerContext): Root[] | Promise<Root[]>;
+}
+
+/** One server's options: those of `McpClient.connect` (headers, auth, its own handlers, timeouts). */
+export type HostServerOptions = McpClientOptions;
+
+/** Options of {@link McpHost}. */
+export interface McpHostOptions {
+  /** How tools and prompts are named in the registry. Default: `server__name`, portable to every LLM API. */
+  naming?: HostNaming;
+  /** Handlers every server shares; a server's own `handlers` take precedence. */
+  handlers?: HostHandlers;
+  /** Defaults for every server's client options, under each server's own. */
+  clientOptions?: McpClientOptions;
+  /** How long a burst of `list_changed` notifications is waited out before re-listing. Default 100 ms. */
+  debounceMs?: number;
+  /** The timeout of each re-listing request, in milliseconds. Default: the client's. */
+  listTimeout?: number;
+}
+
+/** A server's connection state, as {@link McpHost.servers} reports it. */
+export interface HostServerState {
+  name: string;
+  url: string;
+  /** `connecting`, `connected`, `failed` (see `error`; other servers are unaffected), or `closed` once removed. */
+  status: "connecting" | "connected" | "failed" | "closed";
+  /** Why the server failed: an `McpClientError` or `McpError`. */
+  error?: Error;
+  era?: ProtocolEra;
+  transport?: "streamable-http" | "sse" | "custom";
+  protocolVersion?: SupportedProtocolVersion;
+  sessionId?: string;
+  serverInfo?: Implementation;
+}
+
+/** A tool in the registry: the server's tool under its qualified `name`. */
+export interface HostTool extends Tool {
+  /** The server that offers it. */
+  server: string;
+  /** Its name on that server. */
+  serverName: string;
+}
+
+/** A prompt in the registry, under its qualified `name`. */
+export interface HostPrompt extends Prompt {
+  server: string;
+  serverName: string;
+}
+
+/** A resource in the registry, with the server that listed it. */
+export interface HostResource extends Resource {
+  server: string;
+}
+
+/** A resource template in the registry, with the server that listed it. */
+export interface HostResourceTemplate extends ResourceTemplate {
+  server: string;
+}
+
+/** A resource request: the URI, and the server when several offer it. */
+export interface HostResourceParams {
+  uri: string;
+  /** Which server to ask. Default: the one that listed `uri`, or whose template matches it. */
+  server?: string;
+  _meta?: JsonObject;
+}
+
+/** A saved host, from {@link McpHost.snapshot}: plain JSON. */
+export interface McpHostSnapshot {
+  format: 1;
+  /** Each server: its connection's snapshot, or only its URL if it was not connected. */
+  servers: Array<{ name: string; snapshot: McpSnapshot } | { name: string; url: string }>;
+}
+
+/** Options of {@link McpHost.resume}: the host's options, and each server's by name (headers, auth are not in the snapshot). */
+export interface McpHostResumeOptions extends McpHostOptions {
+  servers?: Record<string, HostServerOptions>;
+}
+
+/** The events of {@link McpHost}. */
+export interface McpHostEventMap {
+  /** The registry changed: a server connected, re-listed after `list_changed` or a reconnect, disconnected, or was removed. */
+  change: McpHostEvent & { server: string; reason: "connected" | "list_changed" | "sessionrenewed" | "reconnected" | "disconnected" | "removed"; lists?: Array<"tools" | "prompts" | "resources" | "resourceTemplates"> };
+  /** A server's status changed. */
+  status: McpHostEvent & { server: string; status: HostServerState["status"]; error?: Error };
+  /** A server's notification. */
+  notification: McpHostEvent & { server: string; notification: { method: string; params?: JsonObject } };
+  /** Something went wrong outside any call: a failed re-listing, a listener that threw. */
+  error: McpHostEvent & { server?: string; error: unknown };
+}
+
+/** An event of {@link McpHost}. */
+export declare class McpHostEvent extends Event {
+  /** The server the event concerns. */
+  readonly server?: string;
+}
+
+/**
+ * Several MCP servers behind one registry: tools and prompts under
+ * collision-free names that every LLM API accepts, resources and templates
+ * with the server that offers them, calls routed to the owning server. A
+ * server that fails to connect does not affect the others; its state and
+ * error are in {@link McpHost.servers}.
+ *
+ * @example
+ * ```ts
+ * const host = await McpHost.connect({
+ *   docs: { url: "https://docs.example/mcp" },
+ *   tracker: { url: "https://tracker.example/mcp", headers: { authorization: "Bearer …" } },
+ * });
+ * const tools = await host.listAllTools();          // docs__search, tracker__create_issue, …
+ * const result = await host.callTool("docs__search", { query: "mcp" });
+ * ```
+ */
+export declare class McpHost implements AsyncDisposable {
+  constructor(options?: McpHostOptions);
+  /** A host with `servers` (name → URL and options), connected concurrently; resolves when each has connected or failed. */
+  static connect(servers: Record<string, HostServerOptions & { url: string | URL | McpTransport }>, options?: McpHostOptions): Promise<McpHost>;
+  /** Continues a host saved with {@link McpHost.snapshot} or {@link McpHost.suspend}: each session is taken over without a new `initialize` (see `McpClient.resume`), then its lists are fetched. */
+  static resume(snapshot: McpHostSnapshot, options?: McpHostResumeOptions): Promise<McpHost>;
+  /** Adds and connects a server; resolves with its state once connected or failed (it rejects only for a bad name, URL or option). */
+  addServer(name: string, url: string | URL | McpTransport, options?: HostServerOptions): Promise<HostServerState>;
+  /** Closes and removes a server; its entries leave the registry. Resolves `false` for an unknown name. */
+  removeServer(name: string): Promise<boolean>;
+  /** Closes a server's connection and connects it again (for a failed server, say). */
+  reconnect(name: string): Promise<HostServerState>;
+  /** Every server's state, in the order they were added. */
+  servers(): HostServerState[];
+  /** The client of a connected server. */
+  client(name: string): McpClient | undefined;
+  /** Resolves once no connection or re-listing is in progress. */
+  ready(): Promise<void>;
+  /** The registry as it is now. */
+  readonly tools: HostTool[];
+  readonly prompts: HostPrompt[];
+  readonly resources: HostResource[];
+  readonly resourceTemplates: HostResourceTemplate[];
+  /** The registry once connections and re-listings in progress have settled. */
+  listAllTools(): Promise<HostTool[]>;
+  listAllPrompts(): Promise<HostPrompt[]>;
+  listAllResources(): Promise<HostResource[]>;
+  listAllResourceTemplates(): Promise<HostResourceTemplate[]>;
+  /**
+   * Calls a tool by its qualified name on the server that owns it.
+   * @throws {McpClientError} `invalid-argument` for a name no connected server offers.
+   */
+  callTool(name: string, args?: JsonObject, options?: RequestOptions): Promise<CallToolResult>;
+  /** As on `McpClient`: `{ name, arguments }` with the qualified name. */
+  callTool(params: CallToolRequestParams, options?: RequestOptions): Promise<CallToolResult>;
+  /** Gets a prompt by its qualified name. */
+  getPrompt(params: GetPromptRequestParams, options?: RequestOptions): Promise<GetPromptResult>;
+  /** Reads a resource from the server that listed it, or whose template matches (`server` settles ambiguity). */
+  readResource(params: HostResourceParams, options?: RequestOptions): Promise<ReadResourceResult & CacheHints>;
+  subscribeResource(params: HostResourceParams, options?: RequestOptions): Promise<void>;
+  unsubscribeResource(params: HostResourceParams, options?: RequestOptions): Promise<void>;
+  /** Every server as plain JSON to keep between Worker invocations (no credentials). */
+  snapshot(): McpHostSnapshot;
+  /** {@link McpHost.snapshot}, then closes locally while leaving the servers' sessions open to resume. */
+  suspend(): Promise<McpHostSnapshot>;
+  /** Closes every server. Safe to call more than once. */
+  close(): Promise<void>;
+  addEventListener<K extends keyof McpHostEventMap>(type: K, listener: (event: McpHostEventMap[K]) => void, options?: { once?: boolean; signal?: AbortSignal }): void;
+  removeEventListener<K extends keyof McpHostEventMap>(type: K, listener: (event: McpHostEventMap[K]) => void): void;
+  [Symbol.asyncDispose](): Promise<void>;
+}

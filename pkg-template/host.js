@@ -1,0 +1,460 @@
+// McpHost: several MCP servers behind one registry, in plain JS over McpClient.
+// The names come from qualifiedNames (Rust, host::naming); everything else here is
+// bookkeeping: connection state per server, re-listing, routing. Types: host.d.ts.
+import { McpClient, McpClientError, UriTemplate, qualifiedNames } from "./mcp_wasm.js";
+
+const SNAPSHOT_FORMAT = 1;
+const LIST_NOTIFICATIONS = {
+  "notifications/tools/list_changed": ["tools"],
+  "notifications/prompts/list_changed": ["prompts"],
+  "notifications/resources/list_changed": ["resources", "resourceTemplates"],
+};
+const EMPTY_LISTS = () => ({ tools: [], prompts: [], resources: [], resourceTemplates: [] });
+
+/** An event of {@link McpHost}: `server` says which server it concerns. */
+export class McpHostEvent extends Event {
+  constructor(type, detail) {
+    super(type);
+    Object.assign(this, detail);
+  }
+}
+
+// Keeps `promise` in `entry[field]` until it settles, for ready() to wait on.
+function track(entry, field, promise) {
+  const tracked = promise.finally(() => {
+    if (entry[field] === tracked) entry[field] = undefined;
+  });
+  entry[field] = tracked;
+  return tracked;
+}
+
+// Ends the wait for scheduled re-listings.
+function settle(entry) {
+  const resolve = entry.settle;
+  entry.settle = undefined;
+  resolve?.();
+}
+
+function invalid(message) {
+  return new McpClientError("invalid-argument", message);
+}
+
+function checkName(name) {
+  if (typeof name !== "string" || name.length === 0 || name.length > 64) {
+    throw invalid("a server name must be a string of 1 to 64 characters");
+  }
+}
+
+// The host's handlers, told which server asked; a server's own handlers win.
+function handlersFor(server, shared = {}, own = {}) {
+  const handlers = {};
+  for (const kind of ["sampling", "elicitation", "roots"]) {
+    const fn = own?.[kind] ?? shared?.[kind];
+    if (fn == null) continue;
+    if (typeof fn !== "function") throw invalid(`handlers.${kind} must be a function`);
+    handlers[kind] = kind === "roots" ? (ctx) => fn({ ...ctx, server }) : (params, ctx) => fn(params, { ...ctx, server });
+  }
+  return handlers;
+}
+
+// Which lists a server offers, from its declared capabilities.
+function offeredLists(client) {
+  const caps = client.serverCapabilities ?? {};
+  return {
+    tools: Boolean(caps.tools),
+    prompts: Boolean(caps.prompts),
+    resources: Boolean(caps.resources),
+    resourceTemplates: Boolean(caps.resources),
+  };
+}
+
+const LISTERS = {
+  tools: (c, o) => c.listAllTools(o),
+  prompts: (c, o) => c.listAllPrompts(o),
+  resources: (c, o) => c.listAllResources(o),
+  resourceTemplates: (c, o) => c.listAllResourceTemplates(o),
+};
+
+/**
+ * Several MCP servers behind one registry of tools, prompts, resources and
+ * resource templates. See host.d.ts for the documentation of each member.
+ */
+export class McpHost {
+  #servers = new Map();
+  #options;
+  #listeners = new Map();
+  #registry = { tools: [], prompts: [], resources: [], resourceTemplates: [], toolRoutes: new Map(), promptRoutes: new Map() };
+  #closed = false;
+
+  constructor(options = {}) {
+    if (options === null || typeof options !== "object") throw invalid("McpHost options must be an object");
+    this.#options = { debounceMs: 100, ...options };
+    // Fail now, not at the first registry build, on bad naming options.
+    qualifiedNames([], this.#options.naming);
+    handlersFor("", this.#options.handlers);
+  }
+
+  /** Connects every server concurrently; resolves when all have settled. */
+  static async connect(servers, options = {}) {
+    const host = new McpHost(options);
+    await Promise.all(Object.entries(servers ?? {}).map(([name, config]) => {
+      const { url, ...rest } = config ?? {};
+      return host.addServer(name, url, rest);
+    }));
+    return host;
+  }
+
+  static async resume(snapshot, options = {}) {
+    if (snapshot?.format !== SNAPSHOT_FORMAT || !Array.isArray(snapshot.servers)) {
+      throw invalid(`not a host snapshot of format ${SNAPSHOT_FORMAT}`);
+    }
+    const host = new McpHost(options);
+    await Promise.all(snapshot.servers.map((saved) => {
+      const own = options.servers?.[saved?.name] ?? {};
+      return saved?.snapshot
+        ? host.#add(saved.name, saved.snapshot.url, own, saved.snapshot)
+        : host.addServer(saved?.name, saved?.url, own);
+    }));
+    return host;
+  }
+
+  addServer(name, url, options = {}) {
+    try {
+      checkName(name);
+      if (this.#closed) throw new McpClientError("closed", "the host is closed");
+      if (this.#servers.has(name)) throw invalid(`a server named ${JSON.stringify(name)} is already added`);
+      if (typeof url !== "string" && !(url instanceof URL) && (url === null || typeof url !== "object")) {
+        throw invalid(`server ${JSON.stringify(name)} needs a URL or a transport`);
+      }
+      return this.#add(name, url, options, undefined);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  async #add(name, url, options, snapshot) {
+    checkName(name);
+    if (this.#servers.has(name)) throw invalid(`a server named ${JSON.stringify(name)} is already added`);
+    const entry = { name, url: String(url instanceof URL ? url.href : typeof url === "string" ? url : "custom"), target: url,
+      options, status: "connecting", error: undefined, client: undefined, lists: EMPTY_LISTS(), timers: new Map(), attempt: 0 };
+    this.#servers.set(name, entry);
+    await track(entry, "opening", this.#open(entry, snapshot));
+    return this.#state(entry);
+  }
+
+  async #open(entry, snapshot) {
+    const attempt = ++entry.attempt;
+    this.#setStatus(entry, "connecting");
+    const { handlers, ...own } = entry.options ?? {};
+    let client;
+    try {
+      const options = { ...this.#options.clientOptions, ...own, handlers: handlersFor(entry.name, this.#options.handlers, handlers) };
+      client = snapshot ? await McpClient.resume(snapshot, options) : await McpClient.connect(entry.target, options);
+    } catch (error) {
+      if (entry.attempt !== attempt || this.#servers.get(entry.name) !== entry) return;
+      entry.error = error;
+      this.#setStatus(entry, "failed");
+      return;
+    }
+    if (entry.attempt !== attempt || this.#servers.get(entry.name) !== entry) {
+      client.close();
+      return;
+    }
+    entry.client = client;
+    entry.error = undefined;
+    this.#watch(entry, client);
+    this.#setStatus(entry, "connected");
+    await this.#relist(entry, Object.keys(LISTERS), "connected");
+  }
+
+  #watch(entry, client) {
+    const current = () => entry.client === client && this.#servers.get(entry.name) === entry;
+    client.addEventListener("notification", (event) => {
+      if (!current()) return;
+      this.#dispatch(new McpHostEvent("notification", { server: entry.name, notification: event.notification }));
+      const kinds = LIST_NOTIFICATIONS[event.notification?.method];
+      if (kinds) this.#schedule(entry, kinds);
+    });
+    // A new session or a re-opened stream may have missed list changes.
+    for (const type of ["sessionrenewed", "reconnected"]) {
+      client.addEventListener(type, () => current() && this.#schedule(entry, Object.keys(LISTERS), type));
+    }
+    client.addEventListener("error", (event) => current() && this.#dispatch(new McpHostEvent("error", { server: entry.name, error: event.error })));
+    client.addEventListener("close", () => {
+      if (!current() || entry.closing) return;
+      entry.error = new McpClientError("closed", `the connection to ${entry.name} closed`);
+      entry.client = undefined;
+      entry.lists = EMPTY_LISTS();
+      this.#rebuild();
+      this.#setStatus(entry, "failed");
+      this.#dispatch(new McpHostEvent("change", { server: entry.name, reason: "disconnected" }));
+    });
+  }
+
+  // Waits out a burst of notifications, then re-lists what they concern.
+  #schedule(entry, kinds, reason = "list_changed") {
+    for (const kind of kinds) {
+      clearTimeout(entry.timers.get(kind));
+      entry.timers.set(kind, setTimeout(() => {
+        entry.timers.delete(kind);
+        this.#relist(entry, [kind], reason).finally(() => {
+          if (entry.timers.size === 0) settle(entry);
+        });
+      }, this.#options.debounceMs));
+    }
+    if (!entry.settle) {
+      track(entry, "pending", new Promise((resolve) => { entry.settle = resolve; }));
+    }
+  }
+
+  async #relist(entry, kinds, reason) {
+    const client = entry.client;
+    if (!client) return;
+    const offered = offeredLists(client);
+    const work = kinds.map(async (kind) => {
+      if (!offered[kind]) return;
+      try {
+        entry.lists[kind] = await LISTERS[kind](client, { timeout: this.#options.listTimeout });
+      } catch (error) {
+        if (entry.client === client) this.#dispatch(new McpHostEvent("error", { server: entry.name, error }));
+      }
+    });
+    await track(entry, "refreshing", Promise.all(work));
+    if (entry.client !== client || this.#servers.get(entry.name) !== entry) return;
+    this.#rebuild();
+    this.#dispatch(new McpHostEvent("change", { server: entry.name, reason, lists: kinds }));
+  }
+
+  #rebuild() {
+    const live = [...this.#servers.values()].filter((e) => e.client);
+    const named = (kind, routes) => {
+      const items = live.flatMap((e) => e.lists[kind].map((item) => [e.name, item]));
+      const names = qualifiedNames(items.map(([server, item]) => [server, String(item.name)]), this.#options.naming);
+      routes.clear();
+      return items.map(([server, item], i) => {
+        routes.set(names[i], { server, name: item.name });
+        return { ...item, name: names[i], server, serverName: item.name };
+      });
+    };
+    const registry = { toolRoutes: new Map(), promptRoutes: new Map() };
+    registry.tools = named("tools", registry.toolRoutes);
+    registry.prompts = named("prompts", registry.promptRoutes);
+    registry.resources = live.flatMap((e) => e.lists.resources.map((r) => ({ ...r, server: e.name })));
+    registry.resourceTemplates = live.flatMap((e) => e.lists.resourceTemplates.map((t) => ({ ...t, server: e.name })));
+    this.#registry = registry;
+  }
+
+  #setStatus(entry, status) {
+    if (entry.status === status && status !== "connecting") return;
+    entry.status = status;
+    this.#dispatch(new McpHostEvent("status", { server: entry.name, status, error: entry.error }));
+  }
+
+  #state(entry) {
+    const client = entry.client;
+    const state = { name: entry.name, url: entry.url, status: entry.status };
+    if (entry.error !== undefined) state.error = entry.error;
+    if (client) {
+      Object.assign(state, { era: client.era, transport: client.transport, protocolVersion: client.protocolVersion, serverInfo: client.serverInfo });
+      if (client.sessionId !== undefined) state.sessionId = client.sessionId;
+    }
+    return state;
+  }
+
+  // Waits for connections and re-listings in progress, so the registry is current.
+  async ready() {
+    for (;;) {
+      const waits = [...this.#servers.values()].flatMap((e) => [e.opening, e.refreshing, e.pending]).filter(Boolean);
+      if (waits.length === 0) return;
+      await Promise.all(waits);
+    }
+  }
+
+  async removeServer(name) {
+    const entry = this.#servers.get(name);
+    if (!entry) return false;
+    this.#servers.delete(name);
+    entry.attempt++;
+    for (const timer of entry.timers.values()) clearTimeout(timer);
+    settle(entry);
+    const client = entry.client;
+    entry.client = undefined;
+    entry.closing = true;
+    this.#rebuild();
+    entry.status = "closed";
+    this.#dispatch(new McpHostEvent("status", { server: name, status: "closed" }));
+    this.#dispatch(new McpHostEvent("change", { server: name, reason: "removed" }));
+    await client?.close();
+    return true;
+  }
+
+  async reconnect(name) {
+    const entry = this.#servers.get(name);
+    if (!entry) throw invalid(`no server named ${JSON.stringify(name)}`);
+    const old = entry.client;
+    entry.client = undefined;
+    if (old) {
+      entry.closing = true;
+      await old.close();
+      entry.closing = false;
+    }
+    await track(entry, "opening", this.#open(entry, undefined));
+    return this.#state(entry);
+  }
+
+  servers() {
+    return [...this.#servers.values()].map((e) => this.#state(e));
+  }
+
+  client(name) {
+    return this.#servers.get(name)?.client;
+  }
+
+  get tools() { return this.#registry.tools; }
+  get prompts() { return this.#registry.prompts; }
+  get resources() { return this.#registry.resources; }
+  get resourceTemplates() { return this.#registry.resourceTemplates; }
+
+  async listAllTools() { await this.ready(); return this.#registry.tools; }
+  async listAllPrompts() { await this.ready(); return this.#registry.prompts; }
+  async listAllResources() { await this.ready(); return this.#registry.resources; }
+  async listAllResourceTemplates() { await this.ready(); return this.#registry.resourceTemplates; }
+
+  async #route(routes, name, what) {
+    if (typeof name !== "string") throw invalid(`the ${what} name must be a string`);
+    let route = this.#registry[routes].get(name);
+    if (!route) {
+      await this.ready();
+      route = this.#registry[routes].get(name);
+    }
+    if (!route) throw invalid(`no connected server offers a ${what} named ${JSON.stringify(name)}`);
+    const client = this.#servers.get(route.server)?.client;
+    if (!client) throw new McpClientError("closed", `server ${route.server} is not connected`);
+    return { client, route };
+  }
+
+  // callTool(name, args?, options?) or callTool({ name, arguments }, options?), as on McpClient.
+  async callTool(nameOrParams, args, options) {
+    const byName = typeof nameOrParams === "string";
+    const params = byName ? (args === undefined ? { name: nameOrParams } : { name: nameOrParams, arguments: args }) : nameOrParams;
+    const requestOptions = byName ? options : args;
+    if (params === null || typeof params !== "object") throw invalid("callTool needs a tool name");
+    const { client, route } = await this.#route("toolRoutes", params.name, "tool");
+    return client.callTool({ ...params, name: route.name }, requestOptions);
+  }
+
+  async getPrompt(params, options) {
+    if (params === null || typeof params !== "object") throw invalid("getPrompt needs { name, arguments }");
+    const { client, route } = await this.#route("promptRoutes", params.name, "prompt");
+    return client.getPrompt({ ...params, name: route.name }, options);
+  }
+
+  // The server that owns `uri`: the one given, the one that listed it, or the
+  // one whose template matches; more than one candidate is ambiguous.
+  async #owner(params) {
+    if (params === null || typeof params !== "object" || typeof params.uri !== "string") throw invalid("a resource request needs { uri }");
+    const { server, ...rest } = params;
+    if (server !== undefined) {
+      const client = this.#servers.get(server)?.client;
+      if (!client) throw invalid(`no connected server named ${JSON.stringify(server)}`);
+      return { client, rest };
+    }
+    await this.ready();
+    const listed = new Set(this.#registry.resources.filter((r) => r.uri === params.uri).map((r) => r.server));
+    if (listed.size === 0) {
+      for (const t of this.#registry.resourceTemplates) {
+        try {
+          if (new UriTemplate(t.uriTemplate).match(params.uri)) listed.add(t.server);
+        } catch {
+          // A template the server got wrong matches nothing.
+        }
+      }
+    }
+    if (listed.size > 1) throw invalid(`${params.uri} is offered by ${[...listed].join(", ")}: pass { server }`);
+    const [owner] = listed;
+    const client = owner && this.#servers.get(owner)?.client;
+    if (!client) throw invalid(`no connected server offers ${params.uri}`);
+    return { client, rest };
+  }
+
+  async readResource(params, options) {
+    const { client, rest } = await this.#owner(params);
+    return client.readResource(rest, options);
+  }
+
+  async subscribeResource(params, options) {
+    const { client, rest } = await this.#owner(params);
+    return client.subscribeResource(rest, options);
+  }
+
+  async unsubscribeResource(params, options) {
+    const { client, rest } = await this.#owner(params);
+    return client.unsubscribeResource(rest, options);
+  }
+
+  snapshot() {
+    const servers = [...this.#servers.values()].map((e) => {
+      let snapshot;
+      try {
+        snapshot = e.client?.snapshot();
+      } catch {
+        // A custom transport cannot be saved; the server is kept by name only.
+      }
+      return snapshot ? { name: e.name, snapshot } : { name: e.name, url: e.url };
+    });
+    return { format: SNAPSHOT_FORMAT, servers };
+  }
+
+  async suspend() {
+    const snapshot = this.snapshot();
+    this.#closed = true;
+    await Promise.all([...this.#servers.values()].map((e) => {
+      for (const timer of e.timers.values()) clearTimeout(timer);
+      settle(e);
+      e.closing = true;
+      const client = e.client;
+      e.client = undefined;
+      const saved = snapshot.servers.some((s) => s.name === e.name && s.snapshot);
+      return saved ? client.suspend() : client?.close();
+    }));
+    return snapshot;
+  }
+
+  async close() {
+    if (this.#closed && this.#servers.size === 0) return;
+    this.#closed = true;
+    await Promise.all([...this.#servers.keys()].map((name) => this.removeServer(name)));
+  }
+
+  addEventListener(type, listener, options) {
+    if (typeof listener !== "function" && typeof listener?.handleEvent !== "function") return;
+    const list = this.#listeners.get(type) ?? [];
+    if (list.some((l) => l.listener === listener)) return;
+    const record = { listener, once: Boolean(options?.once) };
+    list.push(record);
+    this.#listeners.set(type, list);
+    options?.signal?.addEventListener("abort", () => this.removeEventListener(type, listener), { once: true });
+  }
+
+  removeEventListener(type, listener) {
+    const list = this.#listeners.get(type);
+    if (list) this.#listeners.set(type, list.filter((l) => l.listener !== listener));
+  }
+
+  // A listener that throws is reported as an `error` event and never breaks the host.
+  #dispatch(event) {
+    for (const record of [...(this.#listeners.get(event.type) ?? [])]) {
+      if (record.once) this.removeEventListener(event.type, record.listener);
+      try {
+        if (typeof record.listener === "function") record.listener.call(this, event);
+        else record.listener.handleEvent(event);
+      } catch (error) {
+        if (event.type !== "error") this.#dispatch(new McpHostEvent("error", { server: event.server, error }));
+      }
+    }
+  }
+
+  [Symbol.asyncDispose]() {
+    return this.close();
+  }
+}

@@ -1,0 +1,206 @@
+// McpHost scenarios over three real servers, shared by the Node tier
+// (tests/node/host.test.mjs) and headless Chromium (tests/host/run-chromium.mjs):
+//   http   server-everything, Streamable HTTP    127.0.0.1:38011/mcp
+//   sse    server-everything, HTTP+SSE           127.0.0.1:38012/sse
+//   modern @modelcontextprotocol/server 2.x, 2026-07-28 only   127.0.0.1:38013/mcp
+// plus a server that is not there, to show a failure stays isolated.
+// Each scenario takes the package's exports and returns the checks it made.
+
+export const PEERS = {
+  http: "http://127.0.0.1:38011/mcp",
+  sse: "http://127.0.0.1:38012/sse",
+  modern: "http://127.0.0.1:38013/mcp",
+  broken: "http://127.0.0.1:9/mcp",
+};
+
+// Every name the portable rules allow: what OpenAI, Anthropic and Gemini all accept.
+const PORTABLE = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
+
+function checker() {
+  const done = [];
+  const check = (ok, what, detail = "") => {
+    if (!ok) throw new Error(`${what}${detail ? `: ${detail}` : ""}`);
+    done.push(what);
+  };
+  return { check, done };
+}
+
+const textOf = (result) => result.content.filter((c) => c.type === "text").map((c) => c.text).join("");
+
+function within(ms, promise, what) {
+  let timer;
+  const timeout = new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`${what}: nothing within ${ms} ms`)), ms); });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+async function rejection(promise) {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
+
+// Shared handlers that record which server asked.
+function recordingHandlers() {
+  const asked = [];
+  return {
+    asked,
+    handlers: {
+      sampling: (params, ctx) => {
+        asked.push(`sampling:${ctx.server}`);
+        return { role: "assistant", model: "scripted", content: { type: "text", text: `sampled for ${ctx.server}` } };
+      },
+      elicitation: (params, ctx) => {
+        asked.push(`elicitation:${ctx.server}`);
+        return { action: "accept", content: { name: "Ada" } };
+      },
+      roots: (ctx) => {
+        asked.push(`roots:${ctx.server}`);
+        return [{ uri: "file:///home/ada/project", name: ctx.server }];
+      },
+    },
+  };
+}
+
+/** Three servers and a dead one: states, merged registry, naming, routing, shared handlers. */
+export async function registryAndRouting({ McpHost, McpClientError }) {
+  const { check, done } = checker();
+  const { asked, handlers } = recordingHandlers();
+  const statuses = [];
+  const host = new McpHost({ handlers });
+  host.addEventListener("status", (e) => statuses.push(`${e.server}:${e.status}`));
+  try {
+    // Concurrent connection; the dead server fails alone.
+    const states = await Promise.all(Object.entries(PEERS).map(([name, url]) => host.addServer(name, url, { timeout: 8000 })));
+    const by = Object.fromEntries(states.map((s) => [s.name, s]));
+    check(by.http.status === "connected" && by.http.era === "legacy" && by.http.transport === "streamable-http" && typeof by.http.sessionId === "string",
+      "server-everything over Streamable HTTP connected", JSON.stringify(by.http));
+    check(by.sse.status === "connected" && by.sse.transport === "sse", "server-everything over HTTP+SSE connected", JSON.stringify(by.sse));
+    check(by.modern.status === "connected" && by.modern.era === "modern" && by.modern.protocolVersion === "2026-07-28" && by.modern.sessionId === undefined,
+      "the modern server connected without a session", JSON.stringify(by.modern));
+    check(by.broken.status === "failed" && by.broken.error instanceof McpClientError && by.broken.error.kind === "network",
+      "the unreachable server failed with a network error, the others unaffected", `${by.broken.status} ${by.broken.error?.kind}`);
+    check(statuses.includes("broken:failed") && statuses.includes("modern:connected"), "status events", statuses.join());
+
+    // The merged registry: every server's tools, under distinct portable names.
+    const tools = await host.listAllTools();
+    const names = tools.map((t) => t.name);
+    check(new Set(names).size === names.length && names.every((n) => PORTABLE.test(n)), "tool names are distinct and portable", names.join());
+    const echo = tools.filter((t) => t.serverName === "echo").map((t) => `${t.server}=${t.name}`).sort();
+    check(echo.join() === "http=http__echo,modern=modern__echo,sse=sse__echo", "the three echo tools are told apart by server", echo.join());
+    check(tools.some((t) => t.name === "modern__add" && t.server === "modern" && t.inputSchema?.type === "object"), "tools keep their definitions");
+    check(!tools.some((t) => t.server === "broken"), "the failed server contributes nothing");
+    const prompts = (await host.listAllPrompts()).map((p) => p.name);
+    check(prompts.includes("http__simple-prompt") && prompts.includes("sse__simple-prompt") && prompts.includes("modern__greet"), "prompts merged", prompts.join());
+    const templates = (await host.listAllResourceTemplates()).map((t) => `${t.server} ${t.uriTemplate}`);
+    check(templates.includes("modern demo://items/{id}") && templates.some((t) => t.startsWith("sse ")), "resource templates merged", templates.join());
+
+    // Routing: each qualified name reaches its own server.
+    check(textOf(await host.callTool("http__get-sum", { a: 2, b: 3 })) === "The sum of 2 and 3 is 5.", "http__get-sum routed");
+    check(textOf(await host.callTool({ name: "sse__echo", arguments: { message: "via sse" } })) === "Echo: via sse", "sse__echo routed");
+    const sum = await host.callTool("modern__add", { a: 20, b: 22 });
+    check(sum.structuredContent?.sum === 42, "modern__add routed", JSON.stringify(sum));
+    const unknown = await rejection(host.callTool("nowhere__echo", {}));
+    check(unknown instanceof McpClientError && unknown.kind === "invalid-argument", "an unknown name is an invalid-argument error", String(unknown));
+    const greeting = await host.getPrompt({ name: "modern__greet", arguments: { name: "Ada" } });
+    check(JSON.stringify(greeting.messages).includes("Ada"), "prompt routed", JSON.stringify(greeting));
+
+    // Resources: by the server that listed the URI, or whose template matches it.
+    check((await host.readResource({ uri: "demo://static/readme" })).contents[0].text === "This is the demo readme.", "listed resource routed to its server");
+    check((await host.readResource({ uri: "demo://items/7" })).contents[0].text === "item 7", "templated resource routed by template");
+    const shared = host.resources.find((r) => r.server === "http")?.uri;
+    const ambiguous = await rejection(host.readResource({ uri: shared }));
+    check(ambiguous?.kind === "invalid-argument" && /pass \{ server \}/.test(ambiguous.message), "a URI two servers list is ambiguous", String(ambiguous));
+    check((await host.readResource({ uri: shared, server: "sse" })).contents.length > 0, "…and settled by naming the server");
+
+    // Shared handlers learn which server asked, in both eras.
+    check(textOf(await host.callTool("http__trigger-sampling-request", { prompt: "hi", maxTokens: 5 })).includes("sampled for http"), "sampling from http");
+    check(textOf(await host.callTool("sse__trigger-sampling-request", { prompt: "hi", maxTokens: 5 })).includes("sampled for sse"), "sampling from sse");
+    check(textOf(await host.callTool("modern__ask-model")) === "sampled for modern", "sampling from the modern server (multi-round-trip)");
+    check(textOf(await host.callTool("modern__list-roots")) === "file:///home/ada/project", "roots from the modern server");
+    check(asked.join() === "sampling:http,sampling:sse,sampling:modern,roots:modern", "each handler call names its server", asked.join());
+
+    // Removing a server takes its entries out.
+    const changes = [];
+    host.addEventListener("change", (e) => changes.push(`${e.server}:${e.reason}`));
+    check(await host.removeServer("broken") && !host.servers().some((s) => s.name === "broken"), "a server is removed");
+    check(await host.removeServer("sse") && !host.tools.some((t) => t.server === "sse"), "a removed server's tools leave the registry");
+    check(changes.includes("sse:removed"), "removal is a change event", changes.join());
+  } finally {
+    await host.close();
+  }
+  check(host.servers().length === 0, "close removes every server");
+  return done;
+}
+
+/** Names under collisions with the on-collision prefix, and the Gemini rules. */
+export async function namingUnderCollisions({ McpHost, qualifiedNames }) {
+  const { check, done } = checker();
+  const host = await McpHost.connect({ http: { url: PEERS.http }, modern: { url: PEERS.modern } }, { naming: { prefix: "on-collision" } });
+  try {
+    const names = (await host.listAllTools()).map((t) => t.name);
+    check(names.includes("http__echo") && names.includes("modern__echo"), "a shared name is prefixed", names.join());
+    check(names.includes("get-sum") && names.includes("add") && names.includes("slow"), "unique names stay bare", names.join());
+    check(new Set(names).size === names.length, "all distinct");
+  } finally {
+    await host.close();
+  }
+  const pairs = [["my server", "a.b"], ["my_server", "a.b"], ["x", "y".repeat(80)], ["x", "y".repeat(81)]];
+  const gemini = qualifiedNames(pairs, { rules: "gemini", separator: "." });
+  check(new Set(gemini).size === 4 && gemini.every((n) => n.length <= 64 && /^[A-Za-z_][A-Za-z0-9_.:-]*$/.test(n)), "Gemini names fit and stay apart", gemini.join());
+  check(JSON.stringify(qualifiedNames([...pairs].reverse(), { rules: "gemini", separator: "." })) === JSON.stringify([...gemini].reverse()), "names do not depend on order");
+  return done;
+}
+
+/** list_changed on the modern server (over subscriptions/listen) refreshes the registry with a change event. */
+export async function refreshOnListChanged({ McpHost }) {
+  const { check, done } = checker();
+  const host = await McpHost.connect({ http: { url: PEERS.http }, modern: { url: PEERS.modern } });
+  try {
+    const before = (await host.listAllTools()).length;
+    const added = `added-${Date.now().toString(36)}`;
+    const changed = new Promise((resolve) => host.addEventListener("change", (e) => e.reason === "list_changed" && resolve(e)));
+    await host.callTool("modern__add-tool", { name: added });
+    const event = await within(8000, changed, "change event after tools/list_changed");
+    check(event.server === "modern" && event.lists.includes("tools"), "the change event names the server and the list", JSON.stringify({ s: event.server, l: event.lists }));
+    check(host.tools.length === before + 1 && host.tools.some((t) => t.name === `modern__${added}`), "the new tool is in the registry");
+    check(textOf(await host.callTool(`modern__${added}`)) === `I am ${added}`, "and is routed");
+  } finally {
+    await host.close();
+  }
+  return done;
+}
+
+/**
+ * suspend() and resume(): the legacy session is taken over by id and the modern
+ * one reuses its discovery, so neither sends initialize nor server/discover.
+ */
+export async function suspendAndResume({ McpHost }) {
+  const { check, done } = checker();
+  const first = await McpHost.connect({ http: { url: PEERS.http }, modern: { url: PEERS.modern } });
+  const sessionId = first.servers()[0].sessionId;
+  const snapshot = JSON.parse(JSON.stringify(await first.suspend()));
+  const saved = Object.fromEntries(snapshot.servers.map((s) => [s.name, s.snapshot]));
+  check(saved.http.sessionId === sessionId && saved.http.era === "legacy" && saved.modern.era === "modern" && !("sessionId" in saved.modern),
+    "the snapshot holds the era, version and session", JSON.stringify(saved.http).slice(0, 200));
+  check(JSON.stringify(snapshot).length < 4000, "the snapshot is small", `${JSON.stringify(snapshot).length} bytes`);
+  const sent = [];
+  const recording = (input, init) => {
+    if (typeof init?.body === "string") sent.push(JSON.parse(init.body).method);
+    return fetch(input, init);
+  };
+  const second = await McpHost.resume(snapshot, { servers: { http: { fetch: recording }, modern: { fetch: recording } } });
+  try {
+    check(second.servers().every((s) => s.status === "connected") && second.servers()[0].sessionId === sessionId, "resumed with the same session");
+    check(textOf(await second.callTool("http__get-sum", { a: 1, b: 2 })) === "The sum of 1 and 2 is 3.", "the resumed legacy session answers");
+    check((await second.callTool("modern__add", { a: 1, b: 2 })).structuredContent.sum === 3, "the resumed modern connection answers");
+    check(!sent.includes("initialize") && !sent.includes("server/discover"), "no initialize, no server/discover", sent.join());
+  } finally {
+    await second.close();
+  }
+  return done;
+}
+
+export const SCENARIOS = { registryAndRouting, namingUnderCollisions, refreshOnListChanged, suspendAndResume };

@@ -1,0 +1,91 @@
+// McpClient.snapshot / suspend / resume against the real servers: a legacy
+// session taken over without initialize, an expired one renewed, the modern
+// era without server/discover, HTTP+SSE connected anew.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { McpClient } from "mcp-wasm";
+
+const HTTP = "http://127.0.0.1:38011/mcp";
+const SSE = "http://127.0.0.1:38012/sse";
+const MODERN = "http://127.0.0.1:38013/mcp";
+const LIMIT = { timeout: 30_000 };
+
+function recorder() {
+  const methods = [];
+  const fetchFn = (input, init) => {
+    if (typeof init?.body === "string") methods.push(JSON.parse(init.body).method);
+    return fetch(input, init);
+  };
+  return { methods, fetch: fetchFn };
+}
+const text = (r) => r.content.map((c) => c.text).join("");
+
+test("a suspended legacy session resumes without initialize", LIMIT, async () => {
+  const client = await McpClient.connect(HTTP);
+  const { sessionId, protocolVersion } = client;
+  const snapshot = await client.suspend();
+  assert.equal(snapshot.format, 1);
+  assert.equal(snapshot.era, "legacy");
+  assert.equal(snapshot.transport, "streamable-http");
+  assert.equal(snapshot.protocolVersion, protocolVersion);
+  assert.equal(snapshot.sessionId, sessionId);
+  assert.ok(snapshot.serverCapabilities.tools);
+  await assert.rejects(client.listTools(), (e) => e.kind === "closed");
+  const rec = recorder();
+  const resumed = await McpClient.resume(JSON.parse(JSON.stringify(snapshot)), { fetch: rec.fetch });
+  assert.equal(resumed.sessionId, snapshot.sessionId);
+  assert.equal(resumed.protocolVersion, snapshot.protocolVersion);
+  assert.deepEqual(resumed.serverCapabilities, snapshot.serverCapabilities);
+  assert.equal(text(await resumed.callTool({ name: "get-sum", arguments: { a: 4, b: 5 } })), "The sum of 4 and 5 is 9.");
+  assert.ok(!rec.methods.includes("initialize"), rec.methods.join());
+  await resumed.close();
+});
+
+test("resuming a session the server ended falls back to a fresh initialize", LIMIT, async () => {
+  const client = await McpClient.connect(HTTP);
+  const snapshot = client.snapshot();
+  await client.close(); // DELETE: the server forgets the session
+  const rec = recorder();
+  const resumed = await McpClient.resume(snapshot, { fetch: rec.fetch });
+  const renewed = new Promise((resolve) => resumed.addEventListener("sessionrenewed", resolve, { once: true }));
+  assert.equal(text(await resumed.callTool({ name: "get-sum", arguments: { a: 1, b: 1 } })), "The sum of 1 and 1 is 2.");
+  const event = await renewed;
+  assert.equal(event.previousSessionId, snapshot.sessionId);
+  assert.notEqual(resumed.sessionId, snapshot.sessionId);
+  assert.ok(rec.methods.includes("initialize"), rec.methods.join());
+  await resumed.close();
+});
+
+test("the modern era resumes its discovery without server/discover", LIMIT, async () => {
+  const client = await McpClient.connect(MODERN);
+  const snapshot = await client.suspend();
+  assert.equal(snapshot.era, "modern");
+  assert.equal(snapshot.protocolVersion, "2026-07-28");
+  assert.equal(snapshot.sessionId, undefined);
+  const rec = recorder();
+  const resumed = await McpClient.resume(snapshot, { fetch: rec.fetch });
+  assert.equal(resumed.era, "modern");
+  assert.equal(resumed.serverInfo.name, "mcp-wasm-modern-peer");
+  assert.equal((await resumed.callTool({ name: "add", arguments: { a: 2, b: 2 } })).structuredContent.sum, 4);
+  assert.ok(!rec.methods.includes("server/discover") && !rec.methods.includes("initialize"), rec.methods.join());
+  await resumed.close();
+});
+
+test("an HTTP+SSE snapshot connects anew (its session ended with its stream)", LIMIT, async () => {
+  const client = await McpClient.connect(SSE);
+  const snapshot = await client.suspend();
+  assert.equal(snapshot.transport, "sse");
+  const resumed = await McpClient.resume(snapshot);
+  assert.equal(resumed.transport, "sse");
+  assert.equal(text(await resumed.callTool({ name: "echo", arguments: { message: "again" } })), "Echo: again");
+  await resumed.close();
+});
+
+test("snapshots refuse what they cannot carry", LIMIT, async () => {
+  const client = await McpClient.connect(HTTP);
+  await client.close();
+  assert.throws(() => client.snapshot(), (e) => e.kind === "closed");
+  await assert.rejects(McpClient.resume("nope"), (e) => e.kind === "invalid-argument");
+  await assert.rejects(McpClient.resume({ format: 1, url: HTTP, era: "modern", transport: "streamable-http", protocolVersion: "2026-07-28",
+    sessionId: "x", serverCapabilities: {}, serverInfo: { name: "n", version: "1" } }), (e) => e.kind === "invalid-argument" && /no sessions/.test(e.message));
+});
