@@ -5,8 +5,10 @@
 #   chromium    wasm-bindgen-test in headless Chromium vs server-everything
 #   node        node:test on the built npm package vs server-everything
 #   browser-oauth  popup and redirect OAuth in headless Chromium vs the oauth peer
+#   browser-host   McpHost in headless Chromium over three real servers
 #   types       tsc --strict over tests/types against pkg/*.d.ts
 #   workerd     the package bundled by wrangler, run in workerd via miniflare
+#               (incl. a host suspended to KV in one request, resumed in the next)
 #   conformance @modelcontextprotocol/conformance client scenarios
 #   demo        the demo page in headless Chromium (playwright-core)
 set -uo pipefail
@@ -48,6 +50,7 @@ trap 'bash scripts/peers.sh stop >/dev/null 2>&1' EXIT
 tier chromium cargo test --no-fail-fast --target wasm32-unknown-unknown
 tier node "$NODE" --test tests/node/
 tier browser-oauth "$NODE" tests/browser-oauth/run.mjs
+tier browser-host "$NODE" tests/host/run-chromium.mjs
 tier faults "$NODE" tests/faults/run.mjs
 tier types bash -c "node tests/types/extract-readme.mjs && node_modules/.bin/tsc -p tests/types"
 tier workerd "$NODE" tests/workerd/run.mjs

@@ -7,39 +7,31 @@
 //
 // Prints one `ok …` line per check and `browser-oauth: N checks passed`; exits 0 or 1.
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import http from "node:http";
-import { chromium } from "playwright-core";
+import { openBrowser, releaseBrowser } from "../support/browser.mjs";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const AS = "http://127.0.0.1:38060";
 // The redirect URI is registered exactly, so the app has a fixed origin.
 const APP_PORT = 38061;
 const APP = `http://127.0.0.1:${APP_PORT}`;
-const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
-const FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-  "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 const STEP_TIMEOUT_MS = 20_000;
 const OVERALL_TIMEOUT_MS = 120_000;
 // offline_access is asked for because the authorization server advertises it.
 const WHOAMI = /^client_id=client-\S+ scopes=mcp:read( offline_access)?$/;
 
-let server;
+const browser = {};
 let ctx;
-let profile;
 let checks = 0;
 
 async function finish(error) {
   if (error) console.log(`FAIL browser-oauth: ${error.message}`);
   else console.log(`browser-oauth: ${checks} checks passed`);
-  if (ctx) await ctx.close().catch(() => {});
-  if (server && server.exitCode === null) server.kill("SIGTERM");
+  await releaseBrowser(browser);
   if (noCorsPeer && noCorsPeer.exitCode === null) noCorsPeer.kill("SIGTERM");
   proxy?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
   process.exit(error ? 1 : 0);
 }
 const overall = setTimeout(() => finish(new Error(`overall timeout after ${OVERALL_TIMEOUT_MS} ms`)), OVERALL_TIMEOUT_MS);
@@ -58,19 +50,6 @@ let noCorsPeer;
 let proxy;
 const stats = async () => (await fetch(`${AS}/__stats`)).json();
 const control = (route) => fetch(`${AS}${route}`, { method: "POST" });
-
-function startApp() {
-  if (!existsSync(path.join(repo, "pkg/index.js"))) throw new Error("pkg/index.js missing: build the package first");
-  return new Promise((resolve, reject) => {
-    server = spawn(process.execPath, [path.join(repo, "scripts/serve.mjs")], {
-      env: { ...process.env, PORT: String(APP_PORT), WWW_DIR: "tests/browser-oauth" },
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    const timer = setTimeout(() => reject(new Error("scripts/serve.mjs did not start within 10 s")), 10_000);
-    server.stdout.on("data", (d) => { if (/demo: http/.test(String(d))) { clearTimeout(timer); resolve(); } });
-    server.on("exit", (code) => { clearTimeout(timer); reject(new Error(`scripts/serve.mjs exited with ${code}`)); });
-  });
-}
 
 async function openApp() {
   const page = await ctx.newPage();
@@ -216,9 +195,7 @@ async function corsProxy() {
 async function main() {
   const reset = await control("/__reset").catch(() => null);
   if (!reset?.ok) throw new Error(`the oauth peer is not answering on ${AS} (bash scripts/peers.sh start)`);
-  await startApp();
-  profile = mkdtempSync(path.join(os.tmpdir(), "mcp-wasm-oauth-profile-"));
-  ctx = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: FLAGS, timeout: 30_000 });
+  ctx = await openBrowser(browser, { port: APP_PORT, wwwDir: "tests/browser-oauth", profilePrefix: "mcp-wasm-oauth-profile-" });
   const page = await openApp();
   await popupFlow(page);
   await silentRefresh(page);

@@ -173,6 +173,27 @@ export async function refreshOnListChanged({ McpHost }) {
   return done;
 }
 
+/** A server that ends the session: the client starts a new one and the host re-lists. */
+export async function refreshOnReconnect({ McpHost }) {
+  const { check, done } = checker();
+  const host = await McpHost.connect({ http: { url: PEERS.http } });
+  try {
+    const old = host.servers()[0].sessionId;
+    const relisted = new Promise((resolve) => host.addEventListener("change", (e) => e.reason === "sessionrenewed" && resolve(e)));
+    // End the session behind the client's back, as a server restart would.
+    const ended = await fetch(PEERS.http, { method: "DELETE", headers: { "mcp-session-id": old, "mcp-protocol-version": host.servers()[0].protocolVersion } });
+    check(ended.ok, "the server ended the session", String(ended.status));
+    // The next request meets the 404 and renews the session.
+    check(textOf(await host.callTool("http__echo", { message: "still here" })) === "Echo: still here", "calls go on after the server forgot the session");
+    const event = await within(8000, relisted, "change event after the session was renewed");
+    check(event.server === "http" && host.servers()[0].sessionId !== old, "the registry was re-listed on the new session");
+    check(host.tools.some((t) => t.name === "http__get-sum"), "the registry is whole again");
+  } finally {
+    await host.close();
+  }
+  return done;
+}
+
 /**
  * suspend() and resume(): the legacy session is taken over by id and the modern
  * one reuses its discovery, so neither sends initialize nor server/discover.
@@ -203,4 +224,4 @@ export async function suspendAndResume({ McpHost }) {
   return done;
 }
 
-export const SCENARIOS = { registryAndRouting, namingUnderCollisions, refreshOnListChanged, suspendAndResume };
+export const SCENARIOS = { registryAndRouting, namingUnderCollisions, refreshOnListChanged, refreshOnReconnect, suspendAndResume };

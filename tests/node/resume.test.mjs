@@ -41,6 +41,27 @@ test("a suspended legacy session resumes without initialize", LIMIT, async () =>
   await resumed.close();
 });
 
+test("the resumed GET stream goes on after the snapshot's last event id", LIMIT, async () => {
+  const client = await McpClient.connect(HTTP);
+  // server-everything's simulated logging sends events with ids on the GET stream.
+  await client.setLoggingLevel("debug");
+  await client.callTool({ name: "toggle-simulated-logging", arguments: {} });
+  for (let i = 0; i < 100 && !client.snapshot().lastEventId; i++) await new Promise((r) => setTimeout(r, 50));
+  await client.callTool({ name: "toggle-simulated-logging", arguments: {} });
+  const snapshot = await client.suspend();
+  assert.equal(typeof snapshot.lastEventId, "string");
+  const gets = [];
+  const resumed = await McpClient.resume(snapshot, {
+    fetch: (input, init) => {
+      if (init?.method === "GET") gets.push(new Headers(init.headers).get("last-event-id"));
+      return fetch(input, init);
+    },
+  });
+  for (let i = 0; i < 60 && gets.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+  assert.deepEqual(gets.slice(0, 1), [snapshot.lastEventId]);
+  await resumed.close();
+});
+
 test("resuming a session the server ended falls back to a fresh initialize", LIMIT, async () => {
   const client = await McpClient.connect(HTTP);
   const snapshot = client.snapshot();

@@ -11,6 +11,12 @@ import {
   finishAuth,
   ToolBridge,
   runToolLoop,
+  McpHost,
+  qualifiedNames,
+  type HostTool,
+  type HostServerState,
+  type McpHostSnapshot,
+  type McpSnapshot,
   type BridgeToolCall,
   McpClientError,
   type CallToolResult,
@@ -307,4 +313,43 @@ export function surfaceMisuse(client: McpClient): void {
   void McpClient.connect("https://example.com/mcp", { auth: { grant: "cross_app_access", identity: { idToken: "eyJ..." } } });
   // @ts-expect-error popup options are name and features
   void popupAuthorizer({ width: 400 });
+}
+
+export async function hostUse(): Promise<void> {
+  const host = await McpHost.connect(
+    { docs: { url: "https://docs.example/mcp", headers: { authorization: "Bearer x" } }, local: { url: new URL("http://127.0.0.1:1/mcp"), timeout: 5000 } },
+    {
+      naming: { rules: "gemini", separator: ".", prefix: "on-collision" },
+      handlers: {
+        sampling: (params, ctx) => ({ role: "assistant", model: ctx.server, content: { type: "text", text: String(params.maxTokens) } }),
+        roots: (ctx) => [{ uri: `file:///${ctx.server}` }],
+      },
+    },
+  );
+  const states: HostServerState[] = host.servers();
+  const failed = states.filter((s) => s.status === "failed").map((s) => s.error?.message);
+  const tools: HostTool[] = await host.listAllTools();
+  const owner: string | undefined = tools[0]?.server;
+  const result: CallToolResult = await host.callTool("docs__search", { q: "x" }, { timeout: 1000 });
+  const same: CallToolResult = await host.callTool({ name: "docs__search", arguments: {} });
+  await host.readResource({ uri: "docs://a", server: "docs" });
+  host.addEventListener("change", (e) => void e.reason.toUpperCase());
+  host.addEventListener("status", (e) => void (e.status === "connected"));
+  const saved: McpHostSnapshot = await host.suspend();
+  const again = await McpHost.resume(JSON.parse(JSON.stringify(saved)) as McpHostSnapshot, { servers: { docs: { headers: { authorization: "Bearer y" } } } });
+  const loop = await runToolLoop({ client: again, provider: "anthropic", ask: async () => ({ content: [] }) });
+  const names: string[] = qualifiedNames([["a", "b"]], { rules: "openai" });
+  const snapshot: McpSnapshot = (await McpClient.connect("https://x.example/mcp")).snapshot();
+  const client = await McpClient.resume(snapshot, { headers: { authorization: "Bearer z" } });
+  const suspended: McpSnapshot = await client.suspend();
+  void failed; void owner; void result; void same; void loop; void names; void suspended;
+  // @ts-expect-error not a naming rule set
+  new McpHost({ naming: { rules: "cobol" } });
+  // @ts-expect-error the status is one of four
+  void (states[0]?.status === "gone");
+  // @ts-expect-error a host handler's context names the server as a string
+  new McpHost({ handlers: { roots: (ctx) => [{ uri: ctx.server.length }] } });
+  // @ts-expect-error no such host event
+  host.addEventListener("tools", () => {});
+  await again.close();
 }

@@ -27,6 +27,8 @@ const TARGETS = [
 const TARGET = TARGETS[0][0];
 // The OAuth peer (tests/peers/oauth-server.mjs), for a machine client's client_credentials grant.
 const OAUTH_TARGET = process.env.MCP_OAUTH_TEST_URL ? `${process.env.MCP_OAUTH_TEST_URL}/mcp` : "http://127.0.0.1:38060/mcp";
+// A 2026-07-28 server (tests/peers/modern-server.mjs), for the persistence check.
+const MODERN_TARGET = process.env.MCP_MODERN_TEST_URL || "http://127.0.0.1:38013/mcp";
 const WORKER = fileURLToPath(new URL("./worker.mjs", import.meta.url));
 const WRANGLER = path.join(path.dirname(createRequire(import.meta.url).resolve("wrangler/package.json")), "bin/wrangler.js");
 const COMPAT_DATE = "2025-09-01";
@@ -123,6 +125,7 @@ async function main() {
       ...wasm.map((f) => ({ type: "CompiledWasm", path: path.join(outdir, f) })),
     ],
     compatibilityDate: COMPAT_DATE,
+    kvNamespaces: ["SESSIONS"],
     host: "127.0.0.1",
     port: 0,
   });
@@ -131,6 +134,7 @@ async function main() {
   const passed = [];
   for (const [target, transport] of TARGETS) passed.push(await exercise(target, transport));
   passed.push(await exerciseOAuth(OAUTH_TARGET));
+  passed.push(await exercisePersistence());
   return passed.join("; ");
 }
 
@@ -171,6 +175,31 @@ async function exerciseOAuth(target) {
   }
   console.log(`${target}: client_credentials as ${report.whoami.clientId}, scopes ${report.whoami.scopes.join(" ")}, era ${report.era}`);
   return `OAuth client_credentials via ${target}: whoami as ${report.whoami.clientId}`;
+}
+
+// Two Worker invocations: the first connects a host (legacy server-everything and a
+// modern server) and keeps its snapshot in KV; the second resumes it. The servers
+// must see no second initialize and no second server/discover.
+async function exercisePersistence() {
+  const servers = { everything: TARGET, modern: MODERN_TARGET };
+  const call = async (query) => {
+    const res = await withTimeout(mf.dispatchFetch(`http://localhost/?${query}`), DISPATCH_TIMEOUT_MS, "worker request");
+    const report = JSON.parse(await res.text());
+    if (!report.ok) throw new Error(`persistence (${query.slice(0, 20)}): worker answered ${res.status}: ${JSON.stringify(report.error)}`);
+    return report;
+  };
+  const text = (r) => (r?.content ?? []).map((c) => c.text).join("");
+  const first = await call(`persist=start&servers=${encodeURIComponent(JSON.stringify(servers))}`);
+  const second = await call("persist=resume");
+  const problems = [];
+  if (!first.methods.includes("initialize") || !first.methods.includes("server/discover")) problems.push(`first invocation sent ${first.methods}`);
+  if (second.methods.includes("initialize") || second.methods.includes("server/discover")) problems.push(`second invocation sent ${second.methods}`);
+  if (!first.sessions.everything || second.sessions.everything !== first.sessions.everything) problems.push(`sessions ${JSON.stringify(first.sessions)} -> ${JSON.stringify(second.sessions)}`);
+  if (text(second.sum) !== "The sum of 4 and 5 is 9." || second.add?.structuredContent?.sum !== 42) problems.push(`results ${JSON.stringify([second.sum, second.add])}`);
+  if (problems.length) throw new Error(`persistence: ${problems.join("; ")}`);
+  console.log(`persistence: invocation 1 sent ${first.methods.join(",")}; snapshot ${first.snapshotBytes} bytes in KV; ` +
+    `invocation 2 sent ${second.methods.join(",")} on session ${second.sessions.everything}`);
+  return "McpHost snapshot in KV resumed by the next invocation without initialize or server/discover";
 }
 
 main().then(

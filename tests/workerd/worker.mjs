@@ -3,12 +3,16 @@
 //
 //   GET /?target=<MCP URL>  ->  200 JSON report, or 500 JSON {ok:false, error}
 //   GET /?oauth=<MCP URL>   ->  the same for an OAuth-protected server (client_credentials)
+//   GET /?persist=start&servers=<JSON name->URL>  ->  an McpHost connects, calls a tool,
+//                            suspends and keeps its snapshot in the SESSIONS KV namespace
+//   GET /?persist=resume    ->  a later invocation resumes that snapshot and calls tools
+//   Both report the JSON-RPC methods the Worker sent, as the servers saw them.
 //
 // The client picks the transport itself: Streamable HTTP, or HTTP+SSE (read
 // over fetch: Workers have no EventSource) for a 2024-11-05 server.
 //
 // Run it with tests/workerd/run.mjs, which bundles this file and asserts on the report.
-import { McpClient } from "mcp-wasm";
+import { McpClient, McpHost } from "mcp-wasm";
 
 // Errors cross the Worker boundary as JSON, so keep every field that helps diagnose a
 // failure: McpError carries {code, data}, McpClientError carries {kind, status}.
@@ -34,8 +38,59 @@ async function oauthReport(target) {
   }
 }
 
+// A fetch that records the method of every JSON-RPC message it sends.
+function recordingFetch() {
+  const methods = [];
+  const record = (input, init) => {
+    if (typeof init?.body === "string") {
+      try { methods.push(JSON.parse(init.body).method ?? "(response)"); } catch { methods.push("(not JSON)"); }
+    }
+    return fetch(input, init);
+  };
+  return { methods, fetch: record };
+}
+
+const sessions = (host) => Object.fromEntries(host.servers().map((s) => [s.name, s.sessionId ?? null]));
+
+// One Worker invocation connects a host and leaves its sessions open in KV; the next one
+// takes them over (McpHost.resume) without a new handshake.
+async function persistReport(step, params, env) {
+  const rec = recordingFetch();
+  if (step === "start") {
+    const urls = JSON.parse(params.get("servers") ?? "{}");
+    const servers = Object.fromEntries(Object.entries(urls).map(([name, url]) => [name, { url, fetch: rec.fetch, timeout: 10_000 }]));
+    const host = await McpHost.connect(servers);
+    const failed = host.servers().filter((s) => s.status !== "connected");
+    if (failed.length) throw new Error(`not connected: ${failed.map((s) => `${s.name} (${s.error?.message})`).join(", ")}`);
+    const sum = await host.callTool("everything__get-sum", { a: 2, b: 3 });
+    const ids = sessions(host);
+    const snapshot = await host.suspend();
+    await env.SESSIONS.put("host", JSON.stringify(snapshot));
+    return { ok: true, methods: rec.methods, sessions: ids, sum, snapshotBytes: JSON.stringify(snapshot).length };
+  }
+  const saved = await env.SESSIONS.get("host");
+  if (!saved) throw new Error("no snapshot in KV");
+  const own = { fetch: rec.fetch, timeout: 10_000 };
+  const host = await McpHost.resume(JSON.parse(saved), { servers: { everything: own, modern: own } });
+  try {
+    const sum = await host.callTool("everything__get-sum", { a: 4, b: 5 });
+    const add = await host.callTool("modern__add", { a: 20, b: 22 });
+    return { ok: true, methods: rec.methods, sessions: sessions(host), sum, add };
+  } finally {
+    await host.close();
+  }
+}
+
 export default {
   async fetch(request, env, ctx) {
+    const params = new URL(request.url).searchParams;
+    if (params.get("persist")) {
+      try {
+        return Response.json(await persistReport(params.get("persist"), params, env));
+      } catch (e) {
+        return Response.json({ ok: false, error: describeError(e) }, { status: 500 });
+      }
+    }
     const oauth = new URL(request.url).searchParams.get("oauth");
     if (oauth) {
       try {

@@ -1,0 +1,44 @@
+// What the playwright-driven browser tiers share: scripts/serve.mjs serving their
+// pages from 127.0.0.1 (with the built package at /pkg/), and Debian's Chromium,
+// headless, with a throw-away profile. `releaseBrowser()` frees all of it and is safe to
+// call at any point, even after a failed start.
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
+const FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+  "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+
+function serve(port, wwwDir, session) {
+  if (!existsSync(path.join(repo, "pkg/index.js"))) throw new Error("pkg/index.js missing: build the package first");
+  return new Promise((resolve, reject) => {
+    const server = spawn(process.execPath, [path.join(repo, "scripts/serve.mjs")], {
+      env: { ...process.env, PORT: String(port), WWW_DIR: wwwDir },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    session.server = server;
+    const timer = setTimeout(() => reject(new Error("scripts/serve.mjs did not start within 10 s")), 10_000);
+    server.stdout.on("data", (d) => { if (/demo: http/.test(String(d))) { clearTimeout(timer); resolve(); } });
+    server.on("exit", (code) => { clearTimeout(timer); reject(new Error(`scripts/serve.mjs exited with ${code}`)); });
+  });
+}
+
+/** Serves `wwwDir` on `port` and launches Chromium, recording both in `session`; resolves with the browser context. */
+export async function openBrowser(session, { port, wwwDir, profilePrefix }) {
+  await serve(port, wwwDir, session);
+  session.profile = mkdtempSync(path.join(os.tmpdir(), profilePrefix));
+  session.ctx = await chromium.launchPersistentContext(session.profile, { executablePath: CHROMIUM, headless: true, args: FLAGS, timeout: 30_000 });
+  return session.ctx;
+}
+
+/** Closes what `openBrowser` opened in `session`, whatever got that far. */
+export async function releaseBrowser(session) {
+  if (session.ctx) await session.ctx.close().catch(() => {});
+  if (session.server && session.server.exitCode === null) session.server.kill("SIGTERM");
+  if (session.profile) rmSync(session.profile, { recursive: true, force: true });
+}
