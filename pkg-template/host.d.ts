@@ -3,7 +3,7 @@ import type {
   CallToolRequestParams, CallToolResult, GetPromptRequestParams, GetPromptResult, HostNaming, Implementation,
   McpClient, McpClientOptions, McpSnapshot, McpTransport, ProtocolEra, Prompt, ReadResourceResult, RequestOptions,
   Resource, ResourceTemplate, SupportedProtocolVersion, Tool, CreateMessageRequestParams, CreateMessageResult,
-  ElicitRequestParams, ElicitResult, RequestContext, Root, CacheHints,
+  ElicitRequestParams, ElicitResult, RequestContext, Root, CacheHints, CompleteRequestParams, CompleteResult,
 } from "./mcp_wasm.js";
 
 /** A JSON object. */
@@ -137,7 +137,12 @@ export declare class McpHost implements AsyncDisposable {
   constructor(options?: McpHostOptions);
   /** A host with `servers` (name → URL and options), connected concurrently; resolves when each has connected or failed. */
   static connect(servers: Record<string, HostServerOptions & { url: string | URL | McpTransport }>, options?: McpHostOptions): Promise<McpHost>;
-  /** Continues a host saved with {@link McpHost.snapshot} or {@link McpHost.suspend}: each session is taken over without a new `initialize` (see `McpClient.resume`), then its lists are fetched. */
+  /**
+   * Continues a host saved with {@link McpHost.snapshot} or {@link McpHost.suspend}: each session is taken
+   * over without a new `initialize` (see `McpClient.resume`). Lists are fetched when first needed (a call
+   * routes through the tool lists only), so until then the synchronous `tools`, `prompts`, … are empty:
+   * use the `listAll…` methods.
+   */
   static resume(snapshot: McpHostSnapshot, options?: McpHostResumeOptions): Promise<McpHost>;
   /** Adds and connects a server; resolves with its state once connected or failed (it rejects only for a bad name, URL or option). */
   addServer(name: string, url: string | URL | McpTransport, options?: HostServerOptions): Promise<HostServerState>;
@@ -170,6 +175,8 @@ export declare class McpHost implements AsyncDisposable {
   callTool(params: CallToolRequestParams, options?: RequestOptions): Promise<CallToolResult>;
   /** Gets a prompt by its qualified name. */
   getPrompt(params: GetPromptRequestParams, options?: RequestOptions): Promise<GetPromptResult>;
+  /** Completes an argument: of a prompt by its qualified name, or of a resource template by the server that listed it (`server` settles ambiguity). */
+  complete(params: CompleteRequestParams & { server?: string }, options?: RequestOptions): Promise<CompleteResult>;
   /** Reads a resource from the server that listed it, or whose template matches (`server` settles ambiguity). */
   readResource(params: HostResourceParams, options?: RequestOptions): Promise<ReadResourceResult & CacheHints>;
   subscribeResource(params: HostResourceParams, options?: RequestOptions): Promise<void>;

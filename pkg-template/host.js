@@ -136,7 +136,7 @@ export class McpHost {
     checkName(name);
     if (this.#servers.has(name)) throw invalid(`a server named ${JSON.stringify(name)} is already added`);
     const entry = { name, url: String(url instanceof URL ? url.href : typeof url === "string" ? url : "custom"), target: url,
-      options, status: "connecting", error: undefined, client: undefined, lists: EMPTY_LISTS(), timers: new Map(), attempt: 0 };
+      options, status: "connecting", error: undefined, client: undefined, lists: EMPTY_LISTS(), listed: new Set(), timers: new Map(), attempt: 0 };
     this.#servers.set(name, entry);
     await track(entry, "opening", this.#open(entry, snapshot));
     return this.#state(entry);
@@ -164,7 +164,9 @@ export class McpHost {
     entry.error = undefined;
     this.#watch(entry, client);
     this.#setStatus(entry, "connected");
-    await this.#relist(entry, Object.keys(LISTERS), "connected");
+    // A resumed server is listed when a list is first needed: a Worker that
+    // only calls a tool should not pay for four list requests per server.
+    if (!snapshot) await this.#relist(entry, Object.keys(LISTERS), "connected");
   }
 
   #watch(entry, client) {
@@ -177,7 +179,7 @@ export class McpHost {
     });
     // A new session or a re-opened stream may have missed list changes.
     for (const type of ["sessionrenewed", "reconnected"]) {
-      client.addEventListener(type, () => current() && this.#schedule(entry, Object.keys(LISTERS), type));
+      client.addEventListener(type, () => current() && entry.listed.size > 0 && this.#schedule(entry, [...entry.listed], type));
     }
     client.addEventListener("error", (event) => current() && this.#dispatch(new McpHostEvent("error", { server: entry.name, error: event.error })));
     client.addEventListener("close", () => {
@@ -185,6 +187,7 @@ export class McpHost {
       entry.error = new McpClientError("closed", `the connection to ${entry.name} closed`);
       entry.client = undefined;
       entry.lists = EMPTY_LISTS();
+      entry.listed.clear();
       this.#rebuild();
       this.#setStatus(entry, "failed");
       this.#dispatch(new McpHostEvent("change", { server: entry.name, reason: "disconnected" }));
@@ -214,7 +217,10 @@ export class McpHost {
     const work = kinds.map(async (kind) => {
       if (!offered[kind]) return;
       try {
-        entry.lists[kind] = await LISTERS[kind](client, { timeout: this.#options.listTimeout });
+        const items = await LISTERS[kind](client, { timeout: this.#options.listTimeout });
+        if (entry.client !== client) return;
+        entry.lists[kind] = items;
+        entry.listed.add(kind);
       } catch (error) {
         if (entry.client === client) this.#dispatch(new McpHostEvent("error", { server: entry.name, error }));
       }
@@ -270,6 +276,17 @@ export class McpHost {
     }
   }
 
+  // Lists what `kinds` no connected server has listed yet (after a resume).
+  async #need(kinds) {
+    await this.ready();
+    const work = [...this.#servers.values()].filter((e) => e.client).map((e) => {
+      const offered = offeredLists(e.client);
+      const missing = kinds.filter((k) => offered[k] && !e.listed.has(k));
+      return missing.length > 0 && this.#relist(e, missing, "connected");
+    }).filter(Boolean);
+    await Promise.all(work);
+  }
+
   async removeServer(name) {
     const entry = this.#servers.get(name);
     if (!entry) return false;
@@ -315,16 +332,16 @@ export class McpHost {
   get resources() { return this.#registry.resources; }
   get resourceTemplates() { return this.#registry.resourceTemplates; }
 
-  async listAllTools() { await this.ready(); return this.#registry.tools; }
-  async listAllPrompts() { await this.ready(); return this.#registry.prompts; }
-  async listAllResources() { await this.ready(); return this.#registry.resources; }
-  async listAllResourceTemplates() { await this.ready(); return this.#registry.resourceTemplates; }
+  async listAllTools() { await this.#need(["tools"]); return this.#registry.tools; }
+  async listAllPrompts() { await this.#need(["prompts"]); return this.#registry.prompts; }
+  async listAllResources() { await this.#need(["resources"]); return this.#registry.resources; }
+  async listAllResourceTemplates() { await this.#need(["resourceTemplates"]); return this.#registry.resourceTemplates; }
 
   async #route(routes, name, what) {
     if (typeof name !== "string") throw invalid(`the ${what} name must be a string`);
     let route = this.#registry[routes].get(name);
     if (!route) {
-      await this.ready();
+      await this.#need([routes === "toolRoutes" ? "tools" : "prompts"]);
       route = this.#registry[routes].get(name);
     }
     if (!route) throw invalid(`no connected server offers a ${what} named ${JSON.stringify(name)}`);
@@ -359,7 +376,7 @@ export class McpHost {
       if (!client) throw invalid(`no connected server named ${JSON.stringify(server)}`);
       return { client, rest };
     }
-    await this.ready();
+    await this.#need(["resources", "resourceTemplates"]);
     const listed = new Set(this.#registry.resources.filter((r) => r.uri === params.uri).map((r) => r.server));
     if (listed.size === 0) {
       for (const t of this.#registry.resourceTemplates) {
@@ -375,6 +392,28 @@ export class McpHost {
     const client = owner && this.#servers.get(owner)?.client;
     if (!client) throw invalid(`no connected server offers ${params.uri}`);
     return { client, rest };
+  }
+
+  // complete({ ref, argument, context? }): a prompt by its qualified name, a
+  // template by the server that listed it (or `server`).
+  async complete(params, options) {
+    const ref = params?.ref;
+    if (ref?.type === "ref/prompt") {
+      const { client, route } = await this.#route("promptRoutes", ref.name, "prompt");
+      return client.complete({ ...params, ref: { ...ref, name: route.name } }, options);
+    }
+    if (ref?.type !== "ref/resource" || typeof ref.uri !== "string") throw invalid("complete needs a ref of type ref/prompt or ref/resource");
+    const { server, ...rest } = params;
+    let owner = server;
+    if (owner === undefined) {
+      await this.#need(["resourceTemplates"]);
+      const owners = new Set(this.#registry.resourceTemplates.filter((t) => t.uriTemplate === ref.uri).map((t) => t.server));
+      if (owners.size > 1) throw invalid(`${ref.uri} is offered by ${[...owners].join(", ")}: pass { server }`);
+      [owner] = owners;
+    }
+    const client = owner !== undefined && this.#servers.get(owner)?.client;
+    if (!client) throw invalid(`no connected server offers the template ${ref.uri}`);
+    return client.complete(rest, options);
   }
 
   async readResource(params, options) {

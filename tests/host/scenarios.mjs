@@ -107,6 +107,11 @@ export async function registryAndRouting({ McpHost, McpClientError }) {
     const greeting = await host.getPrompt({ name: "modern__greet", arguments: { name: "Ada" } });
     check(JSON.stringify(greeting.messages).includes("Ada"), "prompt routed", JSON.stringify(greeting));
 
+    const completed = await host.complete({ ref: { type: "ref/prompt", name: "modern__greet" }, argument: { name: "name", value: "A" } });
+    check(completed.completion.values.join() === "Ada,Alan", "prompt argument completion routed", completed.completion.values.join());
+    const ids = await host.complete({ ref: { type: "ref/resource", uri: "demo://items/{id}" }, argument: { name: "id", value: "1" } });
+    check(ids.completion.values.includes("10"), "template argument completion routed to the template's server", ids.completion.values.join());
+
     // Resources: by the server that listed the URI, or whose template matches it.
     check((await host.readResource({ uri: "demo://static/readme" })).contents[0].text === "This is the demo readme.", "listed resource routed to its server");
     check((await host.readResource({ uri: "demo://items/7" })).contents[0].text === "item 7", "templated resource routed by template");
@@ -218,6 +223,7 @@ export async function suspendAndResume({ McpHost }) {
     check(textOf(await second.callTool("http__get-sum", { a: 1, b: 2 })) === "The sum of 1 and 2 is 3.", "the resumed legacy session answers");
     check((await second.callTool("modern__add", { a: 1, b: 2 })).structuredContent.sum === 3, "the resumed modern connection answers");
     check(!sent.includes("initialize") && !sent.includes("server/discover"), "no initialize, no server/discover", sent.join());
+    check(!sent.includes("prompts/list") && !sent.includes("resources/list"), "only the lists a call needs are fetched", sent.join());
   } finally {
     await second.close();
   }

@@ -333,6 +333,8 @@ export async function hostUse(): Promise<void> {
   const result: CallToolResult = await host.callTool("docs__search", { q: "x" }, { timeout: 1000 });
   const same: CallToolResult = await host.callTool({ name: "docs__search", arguments: {} });
   await host.readResource({ uri: "docs://a", server: "docs" });
+  const values: string[] = (await host.complete({ ref: { type: "ref/prompt", name: "docs__greet" }, argument: { name: "n", value: "A" } })).completion.values;
+  void values;
   host.addEventListener("change", (e) => void e.reason.toUpperCase());
   host.addEventListener("status", (e) => void (e.status === "connected"));
   const saved: McpHostSnapshot = await host.suspend();
