@@ -303,3 +303,15 @@ describe("transport failures give typed errors", () => {
     });
   });
 });
+
+// JSON objects keep their key order across the boundary, as JSON.parse keeps it: a
+// form generated from a schema lists the fields in the order the server wrote them.
+test("object keys reach handlers in the server's order", LIMIT, async () => {
+  let keys;
+  const client = await McpClient.connect(MCP_URL, {
+    handlers: { elicitation: (params) => { keys = Object.keys(params.requestedSchema.properties); return { action: "decline" }; } },
+  });
+  await client.callTool({ name: "trigger-elicitation-request", arguments: {} });
+  assert.deepEqual(keys.slice(0, 4), ["name", "check", "firstLine", "email"]);
+  await client.close();
+});

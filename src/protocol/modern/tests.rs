@@ -74,7 +74,8 @@ fn param_headers_follow_annotations() {
         "note": {"type": "string"}
     }});
     let headers = param_headers(&schema, Some(&json!({"region": "eu", "count": 3, "note": "n"})));
-    assert_eq!(headers, vec![("Mcp-Param-Count".into(), "3".into()), ("Mcp-Param-Region".into(), "eu".into())]);
+    // In the schema's order: JSON objects keep their key order (serde_json's preserve_order).
+    assert_eq!(headers, vec![("Mcp-Param-Region".into(), "eu".into()), ("Mcp-Param-Count".into(), "3".into())]);
     assert!(param_headers(&schema, Some(&json!({"region": null}))).is_empty());
 }
 
