@@ -5,7 +5,7 @@
 //   PORT=0 node scripts/serve.mjs     # any free port; the line below tells which
 //   WWW_DIR=tests/browser-oauth node scripts/serve.mjs   # other pages at / (browser tests)
 //
-// Prints `demo: http://127.0.0.1:<port>/` once listening (tests/demo/smoke.mjs waits for it).
+// Prints `demo: http://127.0.0.1:<port>/` once listening (the browser tests wait for it).
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import http from "node:http";

@@ -10,7 +10,7 @@
 #   workerd     the package bundled by wrangler, run in workerd via miniflare
 #               (incl. a host suspended to KV in one request, resumed in the next)
 #   conformance @modelcontextprotocol/conformance client scenarios
-#   demo        the demo page in headless Chromium (playwright-core)
+#   demo        the inspector (www/) end to end in headless Chromium (playwright-core)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh || exit 1
@@ -55,7 +55,7 @@ tier faults "$NODE" tests/faults/run.mjs
 tier types bash -c "node tests/types/extract-readme.mjs && node_modules/.bin/tsc -p tests/types"
 tier workerd "$NODE" tests/workerd/run.mjs
 tier conformance bash tests/conformance/run.sh
-tier demo "$NODE" tests/demo/smoke.mjs
+tier demo "$NODE" tests/demo/e2e.mjs
 
 [ "$failed" = 0 ] || printf '\nfailed tiers: %s\n' "${failures[*]}"
 printf '\ntiers: %s passed, %s failed\n' "$passed" "$failed"

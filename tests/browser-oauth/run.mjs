@@ -10,7 +10,7 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import http from "node:http";
-import { openBrowser, releaseBrowser } from "../support/browser.mjs";
+import { checkList, openBrowser, releaseBrowser } from "../support/browser.mjs";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const AS = "http://127.0.0.1:38060";
@@ -24,11 +24,11 @@ const WHOAMI = /^client_id=client-\S+ scopes=mcp:read( offline_access)?$/;
 
 const browser = {};
 let ctx;
-let checks = 0;
+const { check, count } = checkList();
 
 async function finish(error) {
   if (error) console.log(`FAIL browser-oauth: ${error.message}`);
-  else console.log(`browser-oauth: ${checks} checks passed`);
+  else console.log(`browser-oauth: ${count()} checks passed`);
   await releaseBrowser(browser);
   if (noCorsPeer && noCorsPeer.exitCode === null) noCorsPeer.kill("SIGTERM");
   proxy?.close();
@@ -36,11 +36,6 @@ async function finish(error) {
 }
 const overall = setTimeout(() => finish(new Error(`overall timeout after ${OVERALL_TIMEOUT_MS} ms`)), OVERALL_TIMEOUT_MS);
 
-function check(condition, what, detail = "") {
-  if (!condition) throw new Error(`${what}${detail ? `: ${detail}` : ""}`);
-  checks += 1;
-  console.log(`ok   ${what}`);
-}
 
 // A second peer whose authorization server sends no CORS headers, and a proxy that adds them.
 const NO_CORS_PORT = 38063;

@@ -5,12 +5,12 @@
 //
 // Endpoint: http://127.0.0.1:$PORT/mcp. Wire behaviour observed against this file is written up in
 // MODERN-SERVER.md next to it. Every answer is deterministic so tests can assert exact values.
-import http from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
 import {
   McpServer, ResourceTemplate, completable, createMcpHandler, inputRequired, inputResponse,
 } from "@modelcontextprotocol/server";
 import { z } from "zod";
+import { serveFetchHandler } from "./fetch-handler-server.mjs";
 
 const MODES = { modern: "reject", dual: "stateless" }; // mode -> createMcpHandler `legacy` posture
 const mode = process.argv[2];
@@ -157,42 +157,4 @@ const handler = createMcpHandler(buildServer, {
   onerror: (e) => console.error(`[modern-server] ${e.message}`), // also reports every rejected request
 });
 
-// Browser tests load pages from another 127.0.0.1 port, and the modern headers are not CORS-safelisted.
-const CORS = {
-  "Access-Control-Allow-Origin": "*",
-  "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS",
-  "Access-Control-Expose-Headers": "mcp-session-id, mcp-protocol-version, www-authenticate",
-};
-
-// node:http <-> fetch glue (@modelcontextprotocol/node, which has toNodeHandler, is not installed).
-http.createServer(async (req, res) => {
-  for (const [k, v] of Object.entries(CORS)) res.setHeader(k, v);
-  if (req.method === "OPTIONS") {
-    res.writeHead(204, { "Access-Control-Allow-Headers": req.headers["access-control-request-headers"] ?? "*",
-      "Access-Control-Max-Age": "600" });
-    return res.end();
-  }
-  const url = new URL(req.url, `http://127.0.0.1:${PORT}`);
-  if (url.pathname !== "/mcp") return res.writeHead(404).end();
-
-  const chunks = [];
-  for await (const c of req) chunks.push(c);
-  const headers = new Headers();
-  for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i], req.rawHeaders[i + 1]);
-  // Aborting on disconnect is what ends a subscriptions/listen stream and cancels a modern request.
-  const abort = new AbortController();
-  res.on("close", () => abort.abort());
-  const request = new Request(url, { method: req.method, headers, signal: abort.signal,
-    body: req.method === "GET" || req.method === "HEAD" ? undefined : Buffer.concat(chunks) });
-
-  const response = await handler.fetch(request);
-  res.writeHead(response.status, Object.fromEntries(response.headers));
-  if (!response.body) return res.end();
-  res.flushHeaders(); // SSE clients must see the headers before the first event
-  const reader = response.body.getReader();
-  res.on("close", () => reader.cancel().catch(() => {}));
-  try {
-    for (let r = await reader.read(); !r.done; r = await reader.read()) res.write(r.value);
-  } catch { /* stream torn down by a client disconnect */ }
-  res.end();
-}).listen(PORT, "127.0.0.1", () => console.error(`modern-server (${mode}) listening on http://127.0.0.1:${PORT}/mcp`));
+serveFetchHandler({ port: PORT, handler, name: `modern-server (${mode})` });

@@ -29,10 +29,10 @@ function serve(port, wwwDir, session) {
 }
 
 /** Serves `wwwDir` on `port` and launches Chromium, recording both in `session`; resolves with the browser context. */
-export async function openBrowser(session, { port, wwwDir, profilePrefix }) {
+export async function openBrowser(session, { port, wwwDir, profilePrefix, viewport }) {
   await serve(port, wwwDir, session);
   session.profile = mkdtempSync(path.join(os.tmpdir(), profilePrefix));
-  session.ctx = await chromium.launchPersistentContext(session.profile, { executablePath: CHROMIUM, headless: true, args: FLAGS, timeout: 30_000 });
+  session.ctx = await chromium.launchPersistentContext(session.profile, { executablePath: CHROMIUM, headless: true, args: FLAGS, timeout: 30_000, viewport });
   return session.ctx;
 }
 
@@ -41,4 +41,20 @@ export async function releaseBrowser(session) {
   if (session.ctx) await session.ctx.close().catch(() => {});
   if (session.server && session.server.exitCode === null) session.server.kill("SIGTERM");
   if (session.profile) rmSync(session.profile, { recursive: true, force: true });
+}
+
+/**
+ * The check list of a runner: `check(condition, what, detail?)` prints `ok   what` or
+ * throws with the detail; `count()` says how many passed.
+ */
+export function checkList() {
+  let passed = 0;
+  return {
+    check(condition, what, detail = "") {
+      if (!condition) throw new Error(`${what}${detail ? `: ${detail}` : ""}`);
+      passed += 1;
+      console.log(`ok   ${what}`);
+    },
+    count: () => passed,
+  };
 }

@@ -1,0 +1,342 @@
+// The demo (www/) end to end in headless Chromium, driven like a user, against
+// the bundled server-everything (scripts/peers.sh) and, started here, a hostile
+// server (tests/peers/hostile-server.mjs) and a scripted OpenAI-compatible
+// endpoint (tests/peers/scripted-llm.mjs). The OAuth sign-in uses the oauth peer.
+//
+//   node tests/demo/e2e.mjs                       # needs the built pkg/ and the peers
+//   SCREENSHOTS=update node tests/demo/e2e.mjs    # also refreshes docs/screenshots/
+//
+// Screenshots of the main views go to test-results/demo/. Prints `ok <check>` per
+// check and `demo: N checks passed`; exits 0 or 1.
+import { spawn } from "node:child_process";
+import { copyFileSync, mkdirSync, readdirSync, rmSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { checkList, openBrowser, releaseBrowser } from "../support/browser.mjs";
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const PORT = 38032;
+const APP = `http://127.0.0.1:${PORT}`;
+const EVERYTHING = process.env.MCP_TEST_URL || "http://127.0.0.1:38011/mcp";
+const OAUTH = "http://127.0.0.1:38060/mcp";
+const HOSTILE_PORT = 38017;
+const LLM_PORT = 38070;
+const OUT = path.join(repo, "test-results/demo");
+const STEP_TIMEOUT_MS = 20_000;
+const OVERALL_TIMEOUT_MS = 240_000;
+
+const browser = {};
+const children = [];
+const { check, count } = checkList();
+
+async function finish(error) {
+  if (error) console.log(`FAIL demo: ${error.message}`);
+  else console.log(`demo: ${count()} checks passed`);
+  await releaseBrowser(browser);
+  for (const child of children) if (child.exitCode === null) child.kill("SIGTERM");
+  process.exit(error ? 1 : 0);
+}
+const overall = setTimeout(() => finish(new Error(`overall timeout after ${OVERALL_TIMEOUT_MS} ms`)), OVERALL_TIMEOUT_MS);
+
+
+// Starts a peer script and waits for its "listening" line.
+function peer(script, port) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(repo, script)], { env: { ...process.env, PORT: String(port) }, stdio: ["ignore", "ignore", "pipe"] });
+    children.push(child);
+    const timer = setTimeout(() => reject(new Error(`${script} did not start within 10 s`)), 10_000);
+    child.stderr.on("data", (d) => { if (/listening/.test(String(d))) { clearTimeout(timer); resolve(); } });
+    child.on("exit", (code) => { clearTimeout(timer); reject(new Error(`${script} exited with ${code}`)); });
+  });
+}
+
+async function shot(page, name) {
+  mkdirSync(OUT, { recursive: true });
+  await page.screenshot({ path: path.join(OUT, `${name}.png`) });
+}
+
+async function openPage(ctx, query) {
+  const page = await ctx.newPage();
+  page.setDefaultTimeout(STEP_TIMEOUT_MS);
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto(`${APP}/?${query}`);
+  await page.waitForFunction(() => ["connected", "error"].includes(document.querySelector("[data-testid=status]")?.dataset.state));
+  return { page, errors };
+}
+
+const tool = (page, name) => page.locator(`[data-testid=tool-item][data-name="${name}"] button`);
+const resultState = (page) => page.getByTestId("result").getAttribute("data-state");
+async function waitResult(page) {
+  await page.waitForFunction(() => ["ok", "tool-error", "error", "cancelled"].includes(document.querySelector("[data-testid=result]")?.dataset.state));
+  return { state: await resultState(page), text: await page.getByTestId("result").innerText() };
+}
+
+async function mainFlow(ctx) {
+  const { page, errors } = await openPage(ctx, `server=${encodeURIComponent(EVERYTHING)}`);
+  check(await page.getByTestId("status").getAttribute("data-state") === "connected", "the page connects by itself", await page.getByTestId("status").textContent());
+  await page.waitForSelector("[data-testid=tool-item]");
+  check(await tool(page, "everything__get-sum").count() === 1, "the tools are listed under qualified names");
+
+  await page.getByTestId("tab-servers").click();
+  const server = page.locator("[data-testid=server][data-name=everything]");
+  check(await server.getAttribute("data-status") === "connected" && await server.getByTestId("server-transport").textContent() === "streamable-http"
+    && await server.getByTestId("server-era").textContent() === "legacy", "the chosen transport and era are shown");
+  await shot(page, "servers");
+
+  // A generated form: validation, then a call with progress.
+  await page.getByTestId("tab-tools").click();
+  await tool(page, "everything__echo").click();
+  await page.getByTestId("call").click();
+  check(/Required/.test(await page.getByTestId("call-form").innerText()), "a required field left empty shows a message");
+  await page.locator("[data-field=message]").fill("hello from the form");
+  await page.getByTestId("call").click();
+  check((await waitResult(page)).text.includes("hello from the form"), "the form's values reach the tool");
+
+  await tool(page, "everything__trigger-long-running-operation").click();
+  await page.locator("[data-field=duration]").fill("2");
+  await page.locator("[data-field=steps]").fill("4");
+  await page.getByTestId("call").click();
+  await page.waitForFunction(() => Number(document.querySelector("[data-testid=progress]")?.dataset.count ?? 0) >= 2);
+  check(/\d \/ 4/.test(await page.getByTestId("progress-text").textContent()), "progress is shown while the call runs");
+  await shot(page, "tools-progress");
+  const long = await waitResult(page);
+  check(long.state === "ok" && /completed/i.test(long.text), "the long call completes", long.text.slice(0, 120));
+
+  // Cancel a long call.
+  await page.locator("[data-field=duration]").fill("60");
+  await page.locator("[data-field=steps]").fill("60");
+  await page.getByTestId("call").click();
+  await page.waitForFunction(() => Number(document.querySelector("[data-testid=progress]")?.dataset.count ?? 0) >= 1);
+  const cancelledAt = Date.now();
+  await page.getByTestId("cancel").click();
+  const cancelled = await waitResult(page);
+  check(cancelled.state === "cancelled" && Date.now() - cancelledAt < 5000, "a long call is cancelled at once");
+
+  // Raw JSON mode.
+  await tool(page, "everything__get-sum").click();
+  await page.getByTestId("raw-mode").check();
+  await page.getByTestId("raw-args").fill('{"a": 20, "b": 22}');
+  await page.getByTestId("call").click();
+  check((await waitResult(page)).text.includes("42"), "raw JSON arguments work beside the form");
+
+  // structuredContent as a tree, an image from a data URI.
+  await tool(page, "everything__get-structured-content").click();
+  await page.locator("[data-field=location]").selectOption({ index: 1 });
+  await page.getByTestId("call").click();
+  await waitResult(page);
+  check(await page.getByTestId("structured").count() === 1, "structuredContent is shown as a tree");
+  await tool(page, "everything__get-tiny-image").click();
+  await page.getByTestId("call").click();
+  await waitResult(page);
+  check(/^data:image\/png;base64,/.test(await page.getByTestId("content-image").getAttribute("src")), "an image is shown from its data URI");
+  await shot(page, "tools");
+
+  // Sampling, approved by the user with an edited reply.
+  await tool(page, "everything__trigger-sampling-request").click();
+  await page.locator("[data-field=prompt]").fill("Say hi");
+  await page.getByTestId("call").click();
+  const sampling = page.getByTestId("sampling-dialog");
+  await sampling.waitFor();
+  check((await sampling.innerText()).includes("Say hi"), "the sampling request is shown to the user");
+  await page.getByTestId("sampling-reply").fill("Hi from the human in the loop");
+  await shot(page, "sampling");
+  await page.getByTestId("sampling-approve").click();
+  check((await waitResult(page)).text.includes("Hi from the human in the loop"), "the approved reply reaches the server");
+
+  // Elicitation as a generated form.
+  await tool(page, "everything__trigger-elicitation-request").click();
+  await page.getByTestId("call").click();
+  const elicitation = page.getByTestId("elicitation-dialog");
+  await elicitation.waitFor();
+  const labels = await elicitation.locator("label").allInnerTexts();
+  check(labels[0]?.startsWith("String") && labels.some((l) => /Integer/.test(l)), "the elicitation form follows the requested schema", labels.slice(0, 3).join(" | "));
+  await elicitation.locator("[data-field=name]").fill("Ada Lovelace");
+  await elicitation.locator("[data-field=email]").fill("ada@example.com");
+  await shot(page, "elicitation");
+  await page.getByTestId("elicitation-accept").click();
+  check((await waitResult(page)).text.includes("Ada Lovelace"), "the elicitation answer reaches the server");
+
+  // URL mode: the page opens only once the user agrees.
+  const target = `${APP}/callback.html?from=url-elicitation`;
+  await tool(page, "everything__trigger-url-elicitation").click();
+  await page.locator("[data-field=url]").fill(target);
+  const pagesBefore = ctx.pages().length;
+  await page.getByTestId("call").click();
+  await page.getByTestId("elicitation-dialog").waitFor();
+  check(await page.getByTestId("elicitation-url").textContent() === target && ctx.pages().length === pagesBefore, "a URL request shows the URL and opens nothing yet");
+  const opened = ctx.waitForEvent("page");
+  await page.getByTestId("elicitation-open").click();
+  const tab = await opened;
+  check(tab.url() === target || (await tab.waitForURL(target).then(() => true)), "the URL opens after the user agrees");
+  await tab.close();
+  check(/accept/i.test((await waitResult(page)).text), "and the server hears accept");
+
+  // A resource read, then a subscription update as it arrives.
+  await tool(page, "everything__toggle-subscriber-updates").click();
+  await page.getByTestId("call").click();
+  await waitResult(page);
+  await page.getByTestId("tab-resources").click();
+  await page.locator("[data-testid=resource-item] button").first().click();
+  await page.waitForFunction(() => document.querySelector("[data-testid=resource-contents]")?.dataset.state === "ok");
+  check((await page.getByTestId("resource-text").first().innerText()).length > 0, "a resource is read and previewed");
+  check(await page.getByTestId("download").count() > 0, "it can be downloaded");
+  await page.getByTestId("subscribe").click();
+  await page.waitForSelector("[data-testid=update]", { timeout: 15_000 });
+  check(true, "a subscription update arrives and is shown");
+  await shot(page, "resources");
+
+  // Template argument completion.
+  await page.locator("[data-testid=template-item] summary").first().click();
+  const variable = page.locator("[data-testid=template-item] input").first();
+  await variable.pressSequentially("1");
+  await page.waitForFunction(() => (document.querySelector("[data-testid=template-item] input")?.dataset.completions ?? "").length > 0);
+  check(true, "a template argument is completed by the server");
+
+  // A prompt with completion.
+  await page.getByTestId("tab-prompts").click();
+  await page.locator('[data-testid=prompt-item][data-name="everything__args-prompt"] button').click();
+  await page.getByTestId("arg-city").fill("Paris");
+  await page.getByTestId("get-prompt").click();
+  await page.waitForFunction(() => document.querySelector("[data-testid=prompt-result]")?.dataset.state === "ok");
+  check((await page.getByTestId("prompt-messages").innerText()).includes("Paris"), "a prompt is rendered with its argument");
+  await shot(page, "prompts");
+
+  // Roots: edited, saved (the server is told), and what the server then sees.
+  await page.getByTestId("tab-roots").click();
+  await page.getByTestId("root-uri").first().fill("file:///home/ada/notes");
+  await page.getByTestId("save-roots").click();
+  await page.waitForFunction(() => /told everything/.test(document.querySelector("[data-testid=roots-status]")?.textContent ?? ""));
+  await page.getByTestId("tab-tools").click();
+  await tool(page, "everything__get-roots-list").click();
+  await page.getByTestId("call").click();
+  check((await waitResult(page)).text.includes("file:///home/ada/notes"), "edited roots reach the server");
+
+  // Logs, filtered by level.
+  await page.getByTestId("tab-logs").click();
+  check(await page.getByTestId("log-entry").count() > 0, "notifications reach the logs console");
+  await page.getByTestId("log-filter").selectOption("emergency");
+  const shown = await page.locator("[data-testid=log-entry][data-level]:not([data-level='']):visible").count();
+  const emergencies = await page.locator("[data-testid=log-entry][data-level=emergency]").count();
+  check(shown === emergencies, "the level filter hides lower levels");
+  await page.getByTestId("log-filter").selectOption("debug");
+  await shot(page, "logs");
+
+  // Chat with a scripted model: it calls a tool, sees the result, answers.
+  await page.getByTestId("tab-chat").click();
+  await page.getByTestId("llm-base").fill(`http://127.0.0.1:${LLM_PORT}/v1`);
+  await page.getByTestId("llm-model").fill("scripted-1");
+  await page.getByTestId("llm-key").fill("sk-test");
+  await page.getByTestId("llm-save").click();
+  await page.getByTestId("chat-input").fill("What is 2 + 3?");
+  await page.getByTestId("chat-send").click();
+  await page.waitForSelector("[data-testid=chat-assistant]");
+  const call = page.locator("[data-testid=chat-tool-call]");
+  check(await call.getAttribute("data-name") === "everything__get-sum" && (await call.innerText()).includes("The sum of 2 and 3 is 5"), "the model's tool call shows inline with its result");
+  check((await page.getByTestId("chat-assistant").innerText()).includes("The sum of 2 and 3 is 5"), "the model answers from the tool's result");
+  const seen = await (await fetch(`http://127.0.0.1:${LLM_PORT}/__requests`)).json();
+  check(seen.length === 2 && seen[0].body.tools.some((t) => t.function.name === "everything__get-sum") && seen[0].authorization === "Bearer sk-test",
+    "the endpoint got every tool and the key");
+  check(await page.evaluate(() => localStorage.length === 0 && sessionStorage.length > 0), "the key stays in sessionStorage unless asked");
+  await shot(page, "chat");
+
+  // Keyboard: arrow keys move between tabs.
+  await page.getByTestId("tab-chat").focus();
+  await page.keyboard.press("ArrowRight");
+  check(await page.getByTestId("tab-servers").getAttribute("aria-selected") === "true", "the tabs work from the keyboard");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByTestId("tab-tools").click();
+  await shot(page, "narrow");
+  check(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1), "the layout fits a narrow screen");
+  check(errors.length === 0, "no page errors", errors.join(" | "));
+  await page.close();
+}
+
+// Several servers at once, one of them behind OAuth, signed in through the popup.
+async function oauthAndSeveral(ctx) {
+  const { page } = await openPage(ctx, `server=${encodeURIComponent(EVERYTHING)}&view=servers`);
+  await page.getByTestId("server-url").fill(OAUTH);
+  await page.getByTestId("server-name").fill("secure");
+  await page.getByTestId("server-oauth").check();
+  const popupOpened = ctx.waitForEvent("page");
+  await page.getByTestId("connect").click();
+  const popup = await popupOpened;
+  await popup.click("[data-testid=allow]");
+  await page.waitForSelector("[data-testid=server][data-name=secure][data-status=connected]");
+  check(await page.locator("[data-testid=server]").count() === 2, "two servers side by side, each with its status");
+  await page.getByTestId("tab-tools").click();
+  await tool(page, "secure__whoami").click();
+  await page.getByTestId("call").click();
+  check(/client_id=client-/.test((await waitResult(page)).text), "the OAuth popup sign-in authorizes the server's tools");
+  await page.close();
+}
+
+// A hostile server: nothing it sends runs as script or becomes markup.
+async function hostile(ctx) {
+  const { page, errors } = await openPage(ctx, `server=${encodeURIComponent(`http://127.0.0.1:${HOSTILE_PORT}/mcp`)}`);
+  page.on("dialog", (d) => { errors.push(`dialog: ${d.message()}`); d.dismiss(); });
+  await page.waitForSelector("[data-testid=tool-item]");
+  await tool(page, "s38017__xss").click();
+  await page.getByTestId("call").click();
+  await waitResult(page);
+  await tool(page, "s38017__xss-error").click();
+  await page.getByTestId("call").click();
+  const failed = await waitResult(page);
+  // Sensitive fields are flagged; a javascript: "URL" is never offered to open.
+  await tool(page, "s38017__ask-secret").click();
+  await page.getByTestId("call").click();
+  await page.getByTestId("elicitation-dialog").waitFor();
+  check(await page.getByTestId("sensitive-warning").count() === 2, "password and card fields carry a warning");
+  await page.getByTestId("elicitation-decline").click();
+  check((await waitResult(page)).text.includes("secret: decline"), "declining is answered as such");
+  await tool(page, "s38017__open-link").click();
+  await page.getByTestId("call").click();
+  await page.getByTestId("elicitation-dialog").waitFor();
+  check(await page.getByTestId("elicitation-open").isDisabled(), "a URL that is not http(s) cannot be opened");
+  await page.getByTestId("elicitation-decline").click();
+  check((await waitResult(page)).text.includes("link: decline"), "the URL request is declined");
+
+  await page.getByTestId("tab-resources").click();
+  await page.locator("[data-testid=resource-item] button").first().click();
+  await page.waitForFunction(() => document.querySelector("[data-testid=resource-contents]")?.dataset.state);
+  await page.getByTestId("tab-prompts").click();
+  await page.locator("[data-testid=prompt-item] button").first().click();
+  await page.getByTestId("get-prompt").click();
+  await page.waitForFunction(() => document.querySelector("[data-testid=prompt-result]")?.dataset.state === "ok");
+  await page.getByTestId("tab-servers").click();
+  await page.getByTestId("tab-logs").click();
+  await page.waitForTimeout(300);
+  const verdict = await page.evaluate(() => ({
+    pwned: window.__pwned ?? 0,
+    images: [...document.images].map((i) => i.getAttribute("src")).filter((s) => !s?.startsWith("data:image/png") && !s?.startsWith("data:image/jpeg")),
+    scripts: document.scripts.length,
+    links: [...document.querySelectorAll("a[href]")].map((a) => a.getAttribute("href")),
+    text: document.body.textContent, // every view, shown or not
+  }));
+  check(verdict.pwned === 0 && errors.length === 0, "no payload ran", `${verdict.pwned} ${errors.join(" | ")}`);
+  check(verdict.images.length === 0, "no server image of a refused type or from a URL was created", verdict.images.join(" "));
+  check(verdict.scripts === 2 && verdict.links.every((h) => h === "#main"), "no script element or javascript: link was created", `${verdict.scripts} ${verdict.links}`);
+  check(verdict.text.includes('<img src=x onerror="window.__pwned') && verdict.text.includes("<script>window.__pwned"), "the markup is shown as text");
+  check(/error <img src=x/.test(failed.text) || failed.state === "tool-error", "a hostile error message is text too");
+  await shot(page, "hostile");
+  await page.close();
+}
+
+try {
+  rmSync(OUT, { recursive: true, force: true });
+  await Promise.all([peer("tests/peers/hostile-server.mjs", HOSTILE_PORT), peer("tests/peers/scripted-llm.mjs", LLM_PORT)]);
+  const ctx = await openBrowser(browser, { port: PORT, wwwDir: "www", profilePrefix: "mcp-wasm-demo-", viewport: { width: 1280, height: 900 } });
+  await mainFlow(ctx);
+  await oauthAndSeveral(ctx);
+  await hostile(ctx);
+  if (process.env.SCREENSHOTS === "update") {
+    rmSync(path.join(repo, "docs/screenshots"), { recursive: true, force: true });
+    mkdirSync(path.join(repo, "docs/screenshots"), { recursive: true });
+    for (const file of readdirSync(OUT)) copyFileSync(path.join(OUT, file), path.join(repo, "docs/screenshots", file));
+  }
+  clearTimeout(overall);
+  await finish();
+} catch (error) {
+  clearTimeout(overall);
+  await finish(error);
+}

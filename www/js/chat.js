@@ -1,0 +1,94 @@
+// Chat mode: with an OpenAI-compatible endpoint configured, the model sees
+// every tool of every connected server (runToolLoop over the host), calls
+// them, and sees the results; each call shows inline with its result.
+import { runToolLoop } from "mcp-wasm";
+import { h, uid, describeError, pretty } from "./dom.js";
+import { renderToolResult } from "./render.js";
+import { loadSettings, saveSettings, configured, chatCompletion } from "./llm.js";
+
+export function chatView(app) {
+  const settings = loadSettings();
+  const ids = { base: uid("base"), model: uid("model"), key: uid("key"), remember: uid("remember"), prompt: uid("prompt") };
+  const transcript = h("ol", { class: "chat", data: { testid: "chat" }, aria: { live: "polite" } });
+  const prompt = h("textarea", { id: ids.prompt, rows: 2, data: { testid: "chat-input" }, placeholder: "Ask something that needs the servers' tools" });
+  const send = h("button", { type: "submit", data: { testid: "chat-send" } }, "Send");
+  const stop = h("button", { type: "button", disabled: true, onclick: () => running?.abort(new DOMException("Stopped by the user", "AbortError")) }, "Stop");
+  const note = h("p", { class: "muted", role: "status", data: { testid: "chat-status" } });
+  let history = [];
+  let running = null;
+
+  const say = (role, ...content) => transcript.append(h("li", { class: `turn ${role}`, data: { testid: `chat-${role}` } }, h("span", { class: "role" }, role), ...content));
+
+  // The host, with each tool call shown as it happens.
+  const visibleHost = {
+    listAllTools: () => app.host.listAllTools(),
+    callTool: async (params, options) => {
+      const entry = h("li", { class: "turn tool", data: { testid: "chat-tool-call", name: params.name } },
+        h("span", { class: "role" }, "tool"), h("code", {}, `${params.name}(${pretty(params.arguments ?? {}, 2000)})`));
+      transcript.append(entry);
+      try {
+        const result = await app.host.callTool(params, options);
+        entry.append(renderToolResult(result, { onOpenResource: (uri) => app.openResource?.(uri) }));
+        return result;
+      } catch (error) {
+        entry.append(h("p", { class: "field-error" }, describeError(error)));
+        throw error;
+      }
+    },
+  };
+
+  async function submit(event) {
+    event.preventDefault();
+    const text = prompt.value.trim();
+    if (!text) return;
+    if (!configured(settings)) {
+      note.textContent = "Configure an endpoint and a model first.";
+      return;
+    }
+    prompt.value = "";
+    say("user", h("p", { class: "prewrap" }, text));
+    history.push({ role: "user", content: text });
+    running = new AbortController();
+    send.disabled = true;
+    stop.disabled = false;
+    note.textContent = "Thinking…";
+    try {
+      const done = await runToolLoop({
+        client: visibleHost, provider: "openai-chat", messages: history, maxSteps: 8, signal: running.signal,
+        ask: ({ tools, messages, signal }) => chatCompletion(settings, { messages, tools, signal }),
+      });
+      const message = done.reply?.choices?.[0]?.message ?? { role: "assistant", content: "" };
+      history = [...done.messages, message];
+      say("assistant", h("p", { class: "prewrap" }, String(message.content ?? "")));
+      note.textContent = `${done.steps} step${done.steps === 1 ? "" : "s"}${done.notes.length ? `; ${done.notes.join("; ")}` : ""}`;
+    } catch (error) {
+      note.textContent = describeError(error);
+    } finally {
+      running = null;
+      send.disabled = false;
+      stop.disabled = true;
+    }
+  }
+
+  const field = (id, label, control) => h("div", { class: "field" }, h("label", { for: id }, label), control);
+  const settingsForm = h("form", { class: "panel", data: { testid: "llm-settings" }, onsubmit: (event) => {
+    event.preventDefault();
+    const read = (id) => settingsForm.querySelector(`#${id}`);
+    Object.assign(settings, { baseUrl: read(ids.base).value.trim(), model: read(ids.model).value.trim(), apiKey: read(ids.key).value, remember: read(ids.remember).checked });
+    saveSettings(settings);
+    note.textContent = configured(settings) ? `Using ${settings.model} at ${settings.baseUrl}.` : "Endpoint and model are both needed.";
+  } },
+  h("h2", {}, "LLM endpoint"),
+  h("p", { class: "hint" }, "Any OpenAI-compatible Chat Completions endpoint, for chat and for drafting sampling replies."),
+  field(ids.base, "Base URL (…/v1)", h("input", { id: ids.base, type: "url", value: settings.baseUrl, placeholder: "https://api.openai.com/v1", data: { testid: "llm-base" } })),
+  field(ids.model, "Model", h("input", { id: ids.model, type: "text", value: settings.model, data: { testid: "llm-model" } })),
+  field(ids.key, "API key", h("input", { id: ids.key, type: "password", value: settings.apiKey, autocomplete: "off", data: { testid: "llm-key" } })),
+  h("div", { class: "field check" }, h("input", { id: ids.remember, type: "checkbox", checked: settings.remember }),
+    h("label", { for: ids.remember }, "Keep the key after this tab closes (localStorage; otherwise sessionStorage only)")),
+  h("button", { type: "submit", data: { testid: "llm-save" } }, "Save"));
+
+  const panel = h("div", { class: "split" }, settingsForm,
+    h("section", { class: "panel detail" }, h("h2", {}, "Chat"), transcript,
+      h("form", { onsubmit: submit }, field(ids.prompt, "Message", prompt), h("div", { class: "row" }, send, stop, note))));
+  return { id: "chat", label: "Chat", panel };
+}

@@ -1,0 +1,83 @@
+// Sampling with a human in the loop: the server's request in a dialog, which
+// the user can edit, approve or reject, with a reply they write or have a
+// configured model draft and then edit.
+import { h, uid, pretty, describeError } from "./dom.js";
+import { renderMessages } from "./render.js";
+import { loadSettings, configured, chatCompletion, samplingToChat } from "./llm.js";
+
+/** A modal dialog that settles once: `done(value)` or `fail(error)`. */
+export function modal(title, testid, build, signal) {
+  return new Promise((resolve, reject) => {
+    const dialog = h("dialog", { class: "modal", data: { testid }, aria: { label: title } });
+    let settled = false;
+    const finish = (fn, value) => {
+      if (settled) return;
+      settled = true;
+      dialog.close();
+      dialog.remove();
+      fn(value);
+    };
+    dialog.addEventListener("cancel", (event) => {
+      event.preventDefault(); // Escape: treated as the dialog's own "cancel" below
+      dialog.dispatchEvent(new Event("escape"));
+    });
+    signal?.addEventListener("abort", () => finish(reject, signal.reason), { once: true });
+    dialog.append(h("h2", {}, title), build({ done: (v) => finish(resolve, v), fail: (e) => finish(reject, e), dialog }));
+    document.body.append(dialog);
+    dialog.showModal();
+  });
+}
+
+export function samplingHandler() {
+  return (params, ctx) => modal(`Sampling request from ${ctx.server}`, "sampling-dialog", ({ done, fail, dialog }) => {
+    const requestId = uid("req");
+    const replyId = uid("reply");
+    const modelId = uid("model");
+    const request = h("textarea", { id: requestId, rows: 8, class: "json", spellcheck: "false", data: { testid: "sampling-request" } }, pretty(params));
+    const reply = h("textarea", { id: replyId, rows: 4, data: { testid: "sampling-reply" } }, "");
+    const model = h("input", { id: modelId, type: "text", value: "human-in-the-loop", data: { testid: "sampling-model" } });
+    const message = h("p", { class: "field-error", role: "alert", hidden: true });
+    const settings = loadSettings();
+    const edited = () => {
+      try {
+        return JSON.parse(request.value);
+      } catch (error) {
+        throw new Error(`the edited request is not JSON: ${error.message}`);
+      }
+    };
+    const draft = h("button", { type: "button", disabled: !configured(settings), title: configured(settings) ? "" : "Configure an LLM endpoint in the Chat tab", onclick: async () => {
+      draft.disabled = true;
+      message.hidden = true;
+      try {
+        const answer = await chatCompletion(settings, { messages: samplingToChat(edited()) });
+        reply.value = String(answer?.choices?.[0]?.message?.content ?? "");
+        model.value = String(answer?.model ?? settings.model);
+      } catch (error) {
+        message.textContent = describeError(error);
+        message.hidden = false;
+      } finally {
+        draft.disabled = false;
+      }
+    } }, "Draft with model");
+    const reject = () => fail(Object.assign(new Error("The user rejected the sampling request"), { code: -1 }));
+    dialog.addEventListener("escape", reject);
+    return h("form", { method: "dialog", onsubmit: (event) => {
+      event.preventDefault();
+      if (!reply.value.trim()) {
+        message.textContent = "Write a reply, or reject the request.";
+        message.hidden = false;
+        return;
+      }
+      done({ role: "assistant", model: model.value || "human-in-the-loop", content: { type: "text", text: reply.value }, stopReason: "endTurn" });
+    } },
+    h("p", { class: "hint" }, `The server wants a model completion${params?.maxTokens ? ` (at most ${params.maxTokens} tokens)` : ""}. Nothing is sent until you approve.`),
+    renderMessages(params?.messages),
+    h("details", {}, h("summary", {}, "Edit the request"), h("label", { for: requestId }, "Request (JSON)"), request),
+    h("div", { class: "field" }, h("label", { for: replyId }, "Reply"), reply),
+    h("div", { class: "field" }, h("label", { for: modelId }, "Model name in the reply"), model),
+    message,
+    h("div", { class: "row" }, draft,
+      h("button", { type: "submit", data: { testid: "sampling-approve" } }, "Approve"),
+      h("button", { type: "button", data: { testid: "sampling-reject" }, onclick: reject }, "Reject")));
+  }, ctx.signal);
+}

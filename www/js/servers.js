@@ -1,0 +1,123 @@
+// The connect panel: servers by URL, with headers and OAuth sign-in (popup),
+// several at once through McpHost; each shows its status, the era and
+// transport chosen by itself, and what went wrong.
+import { popupAuthorizer } from "mcp-wasm";
+import { h, replace, uid, describeError } from "./dom.js";
+
+// "Name: value" lines as a headers object; a line without a colon is refused.
+export function parseHeaders(text) {
+  const headers = {};
+  for (const line of text.split("\n").map((l) => l.trim()).filter(Boolean)) {
+    const colon = line.indexOf(":");
+    if (colon <= 0) throw new Error(`not a header line: ${JSON.stringify(line)}`);
+    headers[line.slice(0, colon).trim()] = line.slice(colon + 1).trim();
+  }
+  return headers;
+}
+
+function defaultName(url, taken) {
+  let base = "server";
+  try {
+    const parsed = new URL(url);
+    base = parsed.port === "38011" || parsed.port === "38012" ? "everything" : /^[\d.]+$|^\[/.test(parsed.hostname) ? `s${parsed.port || "80"}` : parsed.hostname.split(".")[0];
+  } catch {
+    // The host refuses the URL with a clear error when it is added.
+  }
+  base = base.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 24) || "server";
+  let name = base;
+  for (let i = 2; taken.has(name); i++) name = `${base}${i}`;
+  return name;
+}
+
+export function serversView(app) {
+  const ids = { url: uid("url"), name: uid("name"), headers: uid("headers"), oauth: uid("oauth") };
+  const list = h("ul", { class: "servers", data: { testid: "server-list" } });
+  const formError = h("p", { class: "field-error", role: "alert", hidden: true });
+  const form = h("form", { class: "panel connect", data: { testid: "connect-form" }, onsubmit: (event) => {
+    event.preventDefault();
+    add();
+  } },
+  h("h2", {}, "Connect a server"),
+  h("div", { class: "field" }, h("label", { for: ids.url }, "MCP server URL"),
+    h("input", { id: ids.url, type: "url", required: true, spellcheck: "false", placeholder: "https://example.com/mcp", data: { testid: "server-url" } })),
+  h("div", { class: "field" }, h("label", { for: ids.name }, "Name (the prefix of its tools)"),
+    h("input", { id: ids.name, type: "text", pattern: "[A-Za-z0-9_-]{1,32}", placeholder: "automatic", data: { testid: "server-name" } })),
+  h("div", { class: "field" }, h("label", { for: ids.headers }, "Headers, one \"Name: value\" per line"),
+    h("textarea", { id: ids.headers, rows: 2, spellcheck: "false", placeholder: "Authorization: Bearer …", data: { testid: "server-headers" } })),
+  h("div", { class: "field check" }, h("input", { id: ids.oauth, type: "checkbox", data: { testid: "server-oauth" } }),
+    h("label", { for: ids.oauth }, "Sign in with OAuth (opens a popup)")),
+  formError,
+  h("button", { type: "submit", data: { testid: "connect" } }, "Connect"));
+
+  const field = (id) => form.querySelector(`#${id}`);
+
+  async function connect(url, { name, headers, oauth } = {}) {
+    const taken = new Set(app.host.servers().map((s) => s.name));
+    const options = {};
+    if (headers && Object.keys(headers).length) options.headers = headers;
+    if (oauth) {
+      options.auth = { authorize: popupAuthorizer(), redirectUri: new URL("callback.html", location.href).href, clientName: "mcp-wasm inspector" };
+    }
+    return app.host.addServer(name || defaultName(url, taken), url, options);
+  }
+
+  async function add() {
+    formError.hidden = true;
+    try {
+      const headers = parseHeaders(field(ids.headers).value);
+      const url = field(ids.url).value.trim();
+      app.setStatus("connecting", `Connecting to ${url}…`);
+      const state = await connect(url, { name: field(ids.name).value.trim(), headers, oauth: field(ids.oauth).checked });
+      summarize();
+      if (state.status === "connected") form.reset();
+    } catch (error) {
+      formError.textContent = describeError(error);
+      formError.hidden = false;
+      summarize();
+    }
+  }
+
+  function summarize() {
+    const all = app.host.servers();
+    const up = all.filter((s) => s.status === "connected").length;
+    const failed = all.filter((s) => s.status === "failed").length;
+    const connecting = all.some((s) => s.status === "connecting");
+    app.setStatus(connecting ? "connecting" : failed && !up ? "error" : up ? "connected" : "idle",
+      connecting ? "Connecting…" : `${up} of ${all.length} server${all.length === 1 ? "" : "s"} connected${failed ? `, ${failed} failed` : ""}`);
+  }
+
+  function render() {
+    replace(list, app.host.servers().map((s) => h("li", { class: "server", data: { testid: "server", name: s.name, status: s.status } },
+      h("div", { class: "server-head" },
+        h("strong", {}, s.name), " ",
+        h("span", { class: `badge status-${s.status}`, data: { testid: "server-status" } }, s.status), " ",
+        h("code", { class: "muted" }, s.url)),
+      s.status === "connected" ? h("dl", { class: "info" },
+        h("dt", {}, "Server"), h("dd", { data: { testid: "server-info" } }, `${s.serverInfo?.name ?? "?"} ${s.serverInfo?.version ?? ""}`),
+        h("dt", {}, "Era"), h("dd", { data: { testid: "server-era" } }, String(s.era)),
+        h("dt", {}, "Transport"), h("dd", { data: { testid: "server-transport" } }, String(s.transport)),
+        h("dt", {}, "Protocol"), h("dd", {}, String(s.protocolVersion)),
+        h("dt", {}, "Session"), h("dd", {}, s.sessionId ?? "(none)")) : null,
+      s.error ? h("p", { class: "field-error", data: { testid: "server-error" } }, describeError(s.error)) : null,
+      h("div", { class: "row" },
+        h("button", { type: "button", class: "small", onclick: () => app.host.reconnect(s.name).then(summarize, summarize) }, "Reconnect"),
+        h("button", { type: "button", class: "small", onclick: () => app.host.removeServer(s.name).then(summarize) }, "Remove")))));
+  }
+  app.host.addEventListener("status", () => { render(); summarize(); });
+  app.host.addEventListener("change", render);
+
+  const panel = h("section", {}, form, h("section", { class: "panel" }, h("h2", {}, "Servers"), list));
+  return {
+    id: "servers",
+    label: "Servers",
+    panel,
+    async connectAll(urls) {
+      app.setStatus("connecting", `Connecting to ${urls.join(", ")}…`);
+      await Promise.all(urls.map((url) => connect(url).catch((error) => {
+        formError.textContent = describeError(error);
+        formError.hidden = false;
+      })));
+      summarize();
+    },
+  };
+}
