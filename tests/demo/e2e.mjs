@@ -132,6 +132,28 @@ async function mainFlow(ctx) {
   check(/^data:image\/png;base64,/.test(await page.getByTestId("content-image").getAttribute("src")), "an image is shown from its data URI");
   await shot(page, "tools");
 
+  // Nested objects and arrays in a generated form (the page's own module, on a schema of our own).
+  const nested = await page.evaluate(async () => {
+    const { schemaForm } = await import("/js/schema-form.js");
+    const form = schemaForm({ type: "object", required: ["trip"], properties: {
+      trip: { type: "object", required: ["city"], properties: { city: { type: "string" }, nights: { type: "integer", minimum: 1, default: 2 } } },
+      stops: { type: "array", items: { type: "object", properties: { name: { type: "string" } } } },
+      tags: { type: "array", items: { enum: ["a", "b", "c"] } },
+    } });
+    document.body.append(form.element);
+    const empty = form.read();
+    form.element.querySelector("[data-field=city]").value = "Lyon";
+    [...form.element.querySelectorAll("button")].find((b) => b.textContent === "Add item").click();
+    form.element.querySelector("[data-field=stops] [data-field=name]").value = "Dijon";
+    form.element.querySelectorAll("[data-field=tags] input")[1].checked = true;
+    const filled = form.read();
+    form.element.remove();
+    return { errors: empty.errors, value: filled.value };
+  });
+  check(nested.errors.some((e) => /city: Required/.test(e)), "a nested required field is checked", nested.errors.join());
+  check(JSON.stringify(nested.value) === JSON.stringify({ trip: { city: "Lyon", nights: 2 }, stops: [{ name: "Dijon" }], tags: ["b"] }),
+    "nested objects and arrays are read back", JSON.stringify(nested.value));
+
   // Sampling, approved by the user with an edited reply.
   await tool(page, "everything__trigger-sampling-request").click();
   await page.locator("[data-field=prompt]").fill("Say hi");
@@ -200,6 +222,10 @@ async function mainFlow(ctx) {
   await page.getByTestId("get-prompt").click();
   await page.waitForFunction(() => document.querySelector("[data-testid=prompt-result]")?.dataset.state === "ok");
   check((await page.getByTestId("prompt-messages").innerText()).includes("Paris"), "a prompt is rendered with its argument");
+  await page.locator('[data-testid=prompt-item][data-name="everything__completable-prompt"] button').click();
+  await page.getByTestId("arg-department").pressSequentially("E");
+  await page.waitForFunction(() => (document.querySelector("[data-testid=arg-department]")?.dataset.completions ?? "").includes("Engineering"));
+  check(true, "a prompt argument is completed by the server");
   await shot(page, "prompts");
 
   // Roots: edited, saved (the server is told), and what the server then sees.
@@ -238,6 +264,19 @@ async function mainFlow(ctx) {
   check(seen.length === 2 && seen[0].body.tools.some((t) => t.function.name === "everything__get-sum") && seen[0].authorization === "Bearer sk-test",
     "the endpoint got every tool and the key");
   check(await page.evaluate(() => localStorage.length === 0 && sessionStorage.length > 0), "the key stays in sessionStorage unless asked");
+
+  // With a model configured, it drafts the sampling reply for the user to approve.
+  await page.getByTestId("tab-tools").click();
+  await tool(page, "everything__trigger-sampling-request").click();
+  await page.locator("[data-field=prompt]").fill("Write a haiku");
+  await page.getByTestId("call").click();
+  await page.getByTestId("sampling-dialog").waitFor();
+  await page.getByRole("button", { name: "Draft with model" }).click();
+  await page.waitForFunction(() => document.querySelector("[data-testid=sampling-reply]")?.value.startsWith("Drafted:"));
+  await page.getByTestId("sampling-approve").click();
+  const drafted = (await waitResult(page)).text;
+  check(/Drafted: .*Write a haiku/.test(drafted), "a model drafts the sampling reply, the user approves it", drafted.slice(0, 300));
+  await page.getByTestId("tab-chat").click();
   await shot(page, "chat");
 
   // Keyboard: arrow keys move between tabs.

@@ -3,7 +3,8 @@
 //   POST /v1/chat/completions
 //     last message from the user -> calls the offered tool whose name ends in
 //       "get-sum" with {a: 2, b: 3} (fails the request if none is offered);
-//     last message a tool result -> answers "The tool says: <its text>".
+//     last message a tool result -> answers "The tool says: <its text>";
+//     no tools offered (a sampling draft) -> answers "Drafted: <the last message>".
 //   GET /__requests -> every request body received, for assertions.
 //
 //   PORT=38070 node tests/peers/scripted-llm.mjs
@@ -23,6 +24,7 @@ function answer(body) {
     const text = typeof last.content === "string" ? last.content : (last.content ?? []).map((p) => p.text ?? "").join("");
     return reply({ role: "assistant", content: `The tool says: ${text}` });
   }
+  if (!body.tools?.length) return reply({ role: "assistant", content: `Drafted: ${typeof last?.content === "string" ? last.content : ""}` });
   const tool = (body.tools ?? []).map((t) => t.function?.name).find((n) => /get-sum$/.test(n ?? ""));
   if (!tool) return null;
   return reply({ role: "assistant", content: null, tool_calls: [{ id: `call_${requests.length}`, type: "function", function: { name: tool, arguments: "{\"a\":2,\"b\":3}" } }] });
