@@ -29,10 +29,10 @@ function serve(port, wwwDir, session) {
 }
 
 /** Serves `wwwDir` on `port` and launches Chromium, recording both in `session`; resolves with the browser context. */
-export async function openBrowser(session, { port, wwwDir, profilePrefix, viewport }) {
+export async function openBrowser(session, { port, wwwDir, profilePrefix, viewport, args = [] }) {
   await serve(port, wwwDir, session);
   session.profile = mkdtempSync(path.join(os.tmpdir(), profilePrefix));
-  session.ctx = await chromium.launchPersistentContext(session.profile, { executablePath: CHROMIUM, headless: true, args: FLAGS, timeout: 30_000, viewport });
+  session.ctx = await chromium.launchPersistentContext(session.profile, { executablePath: CHROMIUM, headless: true, args: [...FLAGS, ...args], timeout: 30_000, viewport });
   return session.ctx;
 }
 

@@ -1,0 +1,81 @@
+// The benchmark server: one MCP server on 127.0.0.1, the official TypeScript SDK
+// 1.x low-level Server behind Streamable HTTP with sessions, so that every
+// contender speaks the same legacy revision to the same code.
+//   /mcp         JSON responses (every request/response exchange)
+//   /mcp-stream  SSE responses (the progress stream)
+// Tools: echo (small payload), progress (N notifications, then the result), deep
+// (structuredContent with an outputSchema), and 2,000 more with realistic schemas
+// for a large tools/list. Resource bench://big: 5 MB of text.
+//
+//   PORT=38090 node bench/server.mjs
+import http from "node:http";
+import { randomUUID } from "node:crypto";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { CallToolRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema, ListResourcesRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { fixtures } from "./fixtures.mjs";
+
+const PORT = Number(process.env.PORT ?? 38090);
+const { tools, deepResult, bigText } = fixtures();
+
+function buildServer() {
+  const server = new Server({ name: "mcp-wasm-bench", version: "1.0.0" }, { capabilities: { tools: {}, resources: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [{ uri: "bench://big", name: "big", mimeType: "text/plain" }] }));
+  server.setRequestHandler(ReadResourceRequestSchema, () => ({ contents: [{ uri: "bench://big", mimeType: "text/plain", text: bigText }] }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const { name, arguments: args = {} } = request.params;
+    if (name === "echo") return { content: [{ type: "text", text: String(args.text ?? "") }] };
+    if (name === "deep") return { content: [{ type: "text", text: "deep" }], structuredContent: deepResult };
+    if (name === "progress") {
+      const token = request.params._meta?.progressToken;
+      const count = Number(args.count ?? 0);
+      for (let i = 1; i <= count && token !== undefined; i++) {
+        await extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress: i, total: count } });
+      }
+      return { content: [{ type: "text", text: `sent ${count}` }] };
+    }
+    return { content: [{ type: "text", text: `no tool ${name}` }], isError: true };
+  });
+  return server;
+}
+
+// One transport (and server) per session, per endpoint.
+const sessions = new Map();
+
+async function handle(req, res, json) {
+  const chunks = [];
+  for await (const c of req) chunks.push(c);
+  const body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString("utf8")) : undefined;
+  const id = req.headers["mcp-session-id"];
+  let transport = id ? sessions.get(id) : undefined;
+  if (!transport) {
+    if (id || body?.method !== "initialize") {
+      res.writeHead(id ? 404 : 400, { "content-type": "application/json" });
+      return res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message: "no such session" }, id: null }));
+    }
+    transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: randomUUID,
+      enableJsonResponse: json,
+      onsessioninitialized: (sid) => sessions.set(sid, transport),
+    });
+    transport.onclose = () => sessions.delete(transport.sessionId);
+    await buildServer().connect(transport);
+  }
+  await transport.handleRequest(req, res, body);
+}
+
+http.createServer((req, res) => {
+  res.setHeader("Access-Control-Allow-Origin", "*");
+  res.setHeader("Access-Control-Expose-Headers", "mcp-session-id, mcp-protocol-version");
+  if (req.method === "OPTIONS") {
+    res.writeHead(204, { "Access-Control-Allow-Methods": "GET, POST, DELETE", "Access-Control-Allow-Headers": req.headers["access-control-request-headers"] ?? "*", "Access-Control-Max-Age": "600" });
+    return res.end();
+  }
+  const path = new URL(req.url, "http://127.0.0.1").pathname;
+  if (path !== "/mcp" && path !== "/mcp-stream") return res.writeHead(404).end();
+  handle(req, res, path === "/mcp").catch((error) => {
+    if (!res.headersSent) res.writeHead(500);
+    res.end(String(error));
+  });
+}).listen(PORT, "127.0.0.1", () => console.error(`bench server listening on http://127.0.0.1:${PORT}/mcp`));
