@@ -76,9 +76,13 @@ impl ClientState {
                     Some(schema) => schemas.insert(name.to_owned(), schema.clone()),
                     None => schemas.remove(name),
                 };
-                if let Some(input) = tool.get("inputSchema") {
-                    inputs.insert(name.to_owned(), input.clone());
-                }
+                // Only 2026-07-28 mirrors arguments into headers, and only those
+                // annotated with `x-mcp-header`: keep just those schemas, as a
+                // large tools/list would otherwise be copied whole.
+                match tool.get("inputSchema").filter(|input| self.era == super::connect::Era::Modern && crate::protocol::modern::has_param_headers(input)) {
+                    Some(input) => inputs.insert(name.to_owned(), input.clone()),
+                    None => inputs.remove(name),
+                };
             }
         }
     }

@@ -50,6 +50,11 @@ pub fn encode_header_value(value: &Value) -> Option<String> {
     Some(if plain { text } else { format!("{SENTINEL_START}{}{SENTINEL_END}", base64(text.as_bytes())) })
 }
 
+/// Whether any top-level property of a tool's input schema carries `x-mcp-header`.
+pub fn has_param_headers(input_schema: &Value) -> bool {
+    input_schema.get("properties").and_then(Value::as_object).is_some_and(|p| p.values().any(|property| property.get("x-mcp-header").is_some()))
+}
+
 /// The `Mcp-Param-*` headers for a `tools/call` of a tool with `input_schema`.
 pub fn param_headers(input_schema: &Value, arguments: Option<&Value>) -> Vec<(String, String)> {
     let (Some(properties), Some(arguments)) = (input_schema.get("properties").and_then(Value::as_object), arguments) else {

@@ -9,7 +9,7 @@ mod headers;
 #[cfg(test)]
 mod tests;
 
-pub use headers::{encode_header_value, param_headers, tool_header_problem};
+pub use headers::{encode_header_value, has_param_headers, param_headers, tool_header_problem};
 
 use super::jsonrpc::{kind, ErrorObject};
 use serde_json::{Map, Value};

@@ -29,6 +29,8 @@ pub(super) struct Validator<'a> {
     pub root: &'a Value,
     pub dialect: Dialect,
     pub patterns: &'a dyn PatternMatcher,
+    /// Record evaluated property names (see [`uses_unevaluated`]).
+    pub track: bool,
 }
 
 type Outcome = Result<Evaluated, ValidationError>;
@@ -76,8 +78,32 @@ pub(crate) fn num(n: f64) -> String {
 fn push_segment(path: &mut String, segment: &str) -> usize {
     let before = path.len();
     path.push('/');
-    path.push_str(&segment.replace('~', "~0").replace('/', "~1"));
+    if segment.contains(['~', '/']) {
+        path.push_str(&segment.replace('~', "~0").replace('/', "~1"));
+    } else {
+        path.push_str(segment);
+    }
     before
+}
+
+/// A keyword of a schema object. Schema objects are small, and comparing a
+/// handful of keys costs less than hashing the name (serde_json's ordered map
+/// hashes with SipHash), which matters once per keyword per instance node.
+fn kw<'a>(schema: &'a Map<String, Value>, name: &str) -> Option<&'a Value> {
+    if schema.len() > 12 {
+        return schema.get(name);
+    }
+    schema.iter().find_map(|(key, value)| (key == name).then_some(value))
+}
+
+/// Whether a schema uses `unevaluatedProperties` or `unevaluatedItems`
+/// anywhere: only then must validation record what each keyword evaluated.
+pub(super) fn uses_unevaluated(schema: &Value) -> bool {
+    match schema {
+        Value::Object(map) => map.iter().any(|(key, value)| key == "unevaluatedProperties" || key == "unevaluatedItems" || uses_unevaluated(value)),
+        Value::Array(items) => items.iter().any(uses_unevaluated),
+        _ => false,
+    }
 }
 
 impl Validator<'_> {
@@ -92,7 +118,7 @@ impl Validator<'_> {
             _ => return Err(fail(path, "schema", "the schema is neither an object nor a boolean".into())),
         };
         let mut evaluated = Evaluated::default();
-        if let Some(Value::String(reference)) = schema.get("$ref") {
+        if let Some(Value::String(reference)) = kw(schema, "$ref") {
             let target = self.resolve(reference).map_err(|why| fail(path, "$ref", why))?;
             evaluated.absorb(self.check(target, instance, path, depth + 1)?);
             // Draft-07 ignores every keyword beside `$ref`.
@@ -141,7 +167,7 @@ impl Validator<'_> {
     }
 
     fn check_type_and_values(&self, schema: &Map<String, Value>, instance: &Value, path: &str) -> Result<(), ValidationError> {
-        match schema.get("type") {
+        match kw(schema, "type") {
             Some(Value::String(name)) if !is_type(instance, name) => {
                 return Err(fail(path, "type", format!("expected {name}, found {}", kind(instance))));
             }
@@ -151,12 +177,12 @@ impl Validator<'_> {
             }
             _ => {}
         }
-        if let Some(Value::Array(options)) = schema.get("enum") {
+        if let Some(Value::Array(options)) = kw(schema, "enum") {
             if !options.iter().any(|option| equal(option, instance)) {
                 return Err(fail(path, "enum", format!("{instance} is not one of the allowed values")));
             }
         }
-        if let Some(expected) = schema.get("const") {
+        if let Some(expected) = kw(schema, "const") {
             if !equal(expected, instance) {
                 return Err(fail(path, "const", format!("expected {expected}")));
             }
@@ -165,7 +191,7 @@ impl Validator<'_> {
     }
 
     fn check_number(&self, schema: &Map<String, Value>, n: f64, path: &str) -> Result<(), ValidationError> {
-        let bound = |name: &str| schema.get(name).and_then(Value::as_f64);
+        let bound = |name: &str| kw(schema, name).and_then(Value::as_f64);
         if let Some(max) = bound("maximum").filter(|max| n > *max) {
             return Err(fail(path, "maximum", format!("{} is greater than {}", num(n), num(max))));
         }
@@ -189,13 +215,13 @@ impl Validator<'_> {
 
     fn check_string(&self, schema: &Map<String, Value>, s: &str, path: &str) -> Result<(), ValidationError> {
         let length = s.chars().count() as f64;
-        if let Some(max) = schema.get("maxLength").and_then(Value::as_f64).filter(|max| length > *max) {
+        if let Some(max) = kw(schema, "maxLength").and_then(Value::as_f64).filter(|max| length > *max) {
             return Err(fail(path, "maxLength", format!("longer than {} characters", num(max))));
         }
-        if let Some(min) = schema.get("minLength").and_then(Value::as_f64).filter(|min| length < *min) {
+        if let Some(min) = kw(schema, "minLength").and_then(Value::as_f64).filter(|min| length < *min) {
             return Err(fail(path, "minLength", format!("shorter than {} characters", num(min))));
         }
-        if let Some(Value::String(pattern)) = schema.get("pattern") {
+        if let Some(Value::String(pattern)) = kw(schema, "pattern") {
             match self.patterns.is_match(pattern, s) {
                 Some(true) => {}
                 Some(false) => return Err(fail(path, "pattern", format!("does not match /{pattern}/"))),
@@ -207,13 +233,13 @@ impl Validator<'_> {
 
     fn check_array(&self, schema: &Map<String, Value>, items: &[Value], path: &mut String, depth: usize) -> Outcome {
         let count = items.len() as f64;
-        if let Some(max) = schema.get("maxItems").and_then(Value::as_f64).filter(|max| count > *max) {
+        if let Some(max) = kw(schema, "maxItems").and_then(Value::as_f64).filter(|max| count > *max) {
             return Err(fail(path, "maxItems", format!("more than {} items", num(max))));
         }
-        if let Some(min) = schema.get("minItems").and_then(Value::as_f64).filter(|min| count < *min) {
+        if let Some(min) = kw(schema, "minItems").and_then(Value::as_f64).filter(|min| count < *min) {
             return Err(fail(path, "minItems", format!("fewer than {} items", num(min))));
         }
-        if schema.get("uniqueItems") == Some(&Value::Bool(true)) {
+        if kw(schema, "uniqueItems") == Some(&Value::Bool(true)) {
             for (i, a) in items.iter().enumerate() {
                 if let Some(j) = items[i + 1..].iter().position(|b| equal(a, b)) {
                     return Err(fail(path, "uniqueItems", format!("items {i} and {} are equal", i + 1 + j)));
@@ -221,10 +247,10 @@ impl Validator<'_> {
             }
         }
         // Items checked positionally (a tuple), then the schema for the rest.
-        let (tuple, rest) = match (self.dialect, schema.get("items")) {
-            (Dialect::Draft7, Some(Value::Array(tuple))) => (Some(tuple), schema.get("additionalItems")),
+        let (tuple, rest) = match (self.dialect, kw(schema, "items")) {
+            (Dialect::Draft7, Some(Value::Array(tuple))) => (Some(tuple), kw(schema, "additionalItems")),
             (Dialect::Draft7, rest) => (None, rest),
-            (Dialect::Draft2020, rest) => (schema.get("prefixItems").and_then(Value::as_array), rest),
+            (Dialect::Draft2020, rest) => (kw(schema, "prefixItems").and_then(Value::as_array), rest),
         };
         let mut evaluated = Evaluated::default();
         for (i, item) in items.iter().enumerate() {
@@ -240,13 +266,13 @@ impl Validator<'_> {
             path.truncate(before);
             evaluated.items = i + 1;
         }
-        if let Some(contains) = schema.get("contains") {
+        if let Some(contains) = kw(schema, "contains") {
             let matches = items.iter().filter(|item| self.check(contains, item, &mut path.clone(), depth + 1).is_ok()).count() as f64;
-            let min = schema.get("minContains").and_then(Value::as_f64).unwrap_or(1.0);
+            let min = kw(schema, "minContains").and_then(Value::as_f64).unwrap_or(1.0);
             if matches < min {
                 return Err(fail(path, "contains", format!("{} items match \"contains\", at least {} must", num(matches), num(min))));
             }
-            if let Some(max) = schema.get("maxContains").and_then(Value::as_f64).filter(|max| matches > *max) {
+            if let Some(max) = kw(schema, "maxContains").and_then(Value::as_f64).filter(|max| matches > *max) {
                 return Err(fail(path, "maxContains", format!("{} items match \"contains\", at most {} may", num(matches), num(max))));
             }
         }
@@ -255,24 +281,24 @@ impl Validator<'_> {
 
     fn check_object(&self, schema: &Map<String, Value>, map: &Map<String, Value>, path: &mut String, depth: usize) -> Outcome {
         let count = map.len() as f64;
-        if let Some(max) = schema.get("maxProperties").and_then(Value::as_f64).filter(|max| count > *max) {
+        if let Some(max) = kw(schema, "maxProperties").and_then(Value::as_f64).filter(|max| count > *max) {
             return Err(fail(path, "maxProperties", format!("more than {} properties", num(max))));
         }
-        if let Some(min) = schema.get("minProperties").and_then(Value::as_f64).filter(|min| count < *min) {
+        if let Some(min) = kw(schema, "minProperties").and_then(Value::as_f64).filter(|min| count < *min) {
             return Err(fail(path, "minProperties", format!("fewer than {} properties", num(min))));
         }
-        if let Some(Value::Array(required)) = schema.get("required") {
+        if let Some(Value::Array(required)) = kw(schema, "required") {
             if let Some(missing) = required.iter().filter_map(Value::as_str).find(|name| !map.contains_key(*name)) {
                 return Err(fail(path, "required", format!("the required property {missing:?} is missing")));
             }
         }
         let mut evaluated = Evaluated::default();
-        let properties = schema.get("properties").and_then(Value::as_object);
-        let patterns = schema.get("patternProperties").and_then(Value::as_object);
+        let properties = kw(schema, "properties").and_then(Value::as_object);
+        let patterns = kw(schema, "patternProperties").and_then(Value::as_object);
         for (name, value) in map {
             let mut matched = false;
             let before = push_segment(path, name);
-            if let Some(property) = properties.and_then(|p| p.get(name)) {
+            if let Some(property) = properties.and_then(|p| kw(p, name)) {
                 self.check(property, value, path, depth + 1)?;
                 matched = true;
             }
@@ -283,7 +309,7 @@ impl Validator<'_> {
                 }
             }
             if !matched {
-                if let Some(additional) = schema.get("additionalProperties") {
+                if let Some(additional) = kw(schema, "additionalProperties") {
                     if additional == &Value::Bool(false) {
                         path.truncate(before);
                         return Err(fail(path, "additionalProperties", format!("the property {name:?} is not allowed")));
@@ -293,16 +319,16 @@ impl Validator<'_> {
                 }
             }
             path.truncate(before);
-            if matched {
+            if matched && self.track {
                 evaluated.properties.insert(name.clone());
             }
-            if let Some(names) = schema.get("propertyNames") {
+            if let Some(names) = kw(schema, "propertyNames") {
                 self.check(names, &Value::String(name.clone()), path, depth + 1)
                     .map_err(|e| fail(path, "propertyNames", format!("the property name {name:?} is not allowed: {}", e.message)))?;
             }
         }
-        let dependent_required = schema.get("dependentRequired").or(match self.dialect {
-            Dialect::Draft7 => schema.get("dependencies"),
+        let dependent_required = kw(schema, "dependentRequired").or(match self.dialect {
+            Dialect::Draft7 => kw(schema, "dependencies"),
             Dialect::Draft2020 => None,
         });
         for (name, dependency) in dependent_required.and_then(Value::as_object).into_iter().flatten() {
@@ -319,7 +345,7 @@ impl Validator<'_> {
                 schema_dependency => evaluated.absorb(self.check(schema_dependency, &Value::Object(map.clone()), path, depth + 1)?),
             }
         }
-        for (name, dependency) in schema.get("dependentSchemas").and_then(Value::as_object).into_iter().flatten() {
+        for (name, dependency) in kw(schema, "dependentSchemas").and_then(Value::as_object).into_iter().flatten() {
             if map.contains_key(name) {
                 evaluated.absorb(self.check(dependency, &Value::Object(map.clone()), path, depth + 1)?);
             }
@@ -329,10 +355,10 @@ impl Validator<'_> {
 
     fn check_combinators(&self, schema: &Map<String, Value>, instance: &Value, path: &mut String, depth: usize) -> Outcome {
         let mut evaluated = Evaluated::default();
-        for sub in schema.get("allOf").and_then(Value::as_array).into_iter().flatten() {
+        for sub in kw(schema, "allOf").and_then(Value::as_array).into_iter().flatten() {
             evaluated.absorb(self.check(sub, instance, path, depth + 1)?);
         }
-        if let Some(Value::Array(options)) = schema.get("anyOf") {
+        if let Some(Value::Array(options)) = kw(schema, "anyOf") {
             let mut any = false;
             for sub in options {
                 if let Ok(e) = self.check(sub, instance, &mut path.clone(), depth + 1) {
@@ -344,7 +370,7 @@ impl Validator<'_> {
                 return Err(fail(path, "anyOf", "matches none of the anyOf alternatives".into()));
             }
         }
-        if let Some(Value::Array(options)) = schema.get("oneOf") {
+        if let Some(Value::Array(options)) = kw(schema, "oneOf") {
             let mut matches = options.iter().filter_map(|sub| self.check(sub, instance, &mut path.clone(), depth + 1).ok());
             match (matches.next(), matches.next()) {
                 (Some(e), None) => evaluated.absorb(e),
@@ -352,21 +378,21 @@ impl Validator<'_> {
                 (Some(_), Some(_)) => return Err(fail(path, "oneOf", "matches more than one oneOf alternative".into())),
             }
         }
-        if let Some(not) = schema.get("not") {
+        if let Some(not) = kw(schema, "not") {
             if self.check(not, instance, &mut path.clone(), depth + 1).is_ok() {
                 return Err(fail(path, "not", "matches the schema in \"not\"".into()));
             }
         }
-        if let Some(condition) = schema.get("if") {
+        if let Some(condition) = kw(schema, "if") {
             match self.check(condition, instance, &mut path.clone(), depth + 1) {
                 Ok(e) => {
                     evaluated.absorb(e);
-                    if let Some(then) = schema.get("then") {
+                    if let Some(then) = kw(schema, "then") {
                         evaluated.absorb(self.check(then, instance, path, depth + 1)?);
                     }
                 }
                 Err(_) => {
-                    if let Some(otherwise) = schema.get("else") {
+                    if let Some(otherwise) = kw(schema, "else") {
                         evaluated.absorb(self.check(otherwise, instance, path, depth + 1)?);
                     }
                 }
@@ -376,7 +402,7 @@ impl Validator<'_> {
     }
 
     fn check_unevaluated(&self, schema: &Map<String, Value>, instance: &Value, evaluated: &mut Evaluated, path: &mut String, depth: usize) -> Result<(), ValidationError> {
-        if let (Some(rule), Value::Object(map)) = (schema.get("unevaluatedProperties"), instance) {
+        if let (Some(rule), Value::Object(map)) = (kw(schema, "unevaluatedProperties"), instance) {
             for (name, value) in map.iter().filter(|(name, _)| !evaluated.properties.contains(*name)) {
                 if rule == &Value::Bool(false) {
                     return Err(fail(path, "unevaluatedProperties", format!("the property {name:?} is not allowed")));
@@ -387,7 +413,7 @@ impl Validator<'_> {
             }
             evaluated.properties.extend(map.keys().cloned());
         }
-        if let (Some(rule), Value::Array(items)) = (schema.get("unevaluatedItems"), instance) {
+        if let (Some(rule), Value::Array(items)) = (kw(schema, "unevaluatedItems"), instance) {
             for (i, item) in items.iter().enumerate().skip(evaluated.items) {
                 if rule == &Value::Bool(false) {
                     return Err(fail(path, "unevaluatedItems", format!("item {i} is not allowed")));

@@ -68,7 +68,7 @@ impl Dialect {
 /// # Errors
 /// The first [`ValidationError`] found.
 pub fn validate_with(schema: &Value, instance: &Value, patterns: &dyn PatternMatcher) -> Result<(), ValidationError> {
-    let validator = keywords::Validator { root: schema, dialect: Dialect::of(schema), patterns };
+    let validator = keywords::Validator { root: schema, dialect: Dialect::of(schema), patterns, track: keywords::uses_unevaluated(schema) };
     validator.check(schema, instance, &mut String::new(), 0).map(|_| ())
 }
 
@@ -84,7 +84,7 @@ pub fn validate_at(root: &Value, pointer: &str, instance: &Value) -> Result<(), 
         keyword: "$ref",
         message: format!("the schema has nothing at {pointer}"),
     })?;
-    let validator = keywords::Validator { root, dialect: Dialect::of(root), patterns: &platform::Patterns };
+    let validator = keywords::Validator { root, dialect: Dialect::of(root), patterns: &platform::Patterns, track: keywords::uses_unevaluated(root) };
     validator.check(schema, instance, &mut String::new(), 0).map(|_| ())
 }
 
