@@ -2,6 +2,7 @@
 # Runs every test tier, after set-up and a fresh build. Each tier runs even if
 # an earlier one failed; the exit code is non-zero if any failed.
 #   native      cargo test: protocol, session, SSE parser, HTTP rules
+#   size        the gzipped package against bench/size-baseline.json (+5% at most)
 #   chromium    wasm-bindgen-test in headless Chromium vs server-everything
 #   node        node:test on the built npm package vs server-everything
 #   browser-oauth  popup and redirect OAuth in headless Chromium vs the oauth peer
@@ -38,6 +39,7 @@ tier() {
 
 tier native cargo test --quiet
 tier build bash scripts/build.sh
+tier size node scripts/size-check.mjs
 if [ ! -f pkg/mcp_wasm_bg.wasm ]; then
   echo "the package did not build; skipping the tiers that need it"
   printf '\ntiers: %s passed, %s failed\n' "$passed" "$((failed + 1))"
