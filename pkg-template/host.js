@@ -96,11 +96,17 @@ export class McpHost {
 
   /** Connects every server concurrently; resolves when all have settled. */
   static async connect(servers, options = {}) {
+    if (servers === null || typeof servers !== "object") throw invalid("McpHost.connect needs an object of servers by name");
+    // Every entry is checked before anything connects, so a bad one leaves no connection behind.
+    for (const [name, config] of Object.entries(servers)) {
+      checkName(name);
+      const url = config?.url;
+      if (typeof url !== "string" && !(url instanceof URL) && (url === null || typeof url !== "object")) {
+        throw invalid(`server ${JSON.stringify(name)} needs a url`);
+      }
+    }
     const host = new McpHost(options);
-    await Promise.all(Object.entries(servers ?? {}).map(([name, config]) => {
-      const { url, ...rest } = config ?? {};
-      return host.addServer(name, url, rest);
-    }));
+    await Promise.all(Object.entries(servers).map(([name, { url, ...rest }]) => host.addServer(name, url, rest)));
     return host;
   }
 

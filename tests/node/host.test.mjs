@@ -23,6 +23,7 @@ test("McpHost refuses bad input with typed errors", async () => {
   await assert.rejects(mcp.McpHost.resume({ format: 9 }), (e) => e.kind === "invalid-argument");
   await assert.rejects(mcp.McpClient.resume({ format: 1, url: "http://127.0.0.1:38011/mcp", era: "legacy" }), (e) => e.kind === "invalid-argument" && /snapshot\./.test(e.message));
   assert.throws(() => mcp.qualifiedNames([["a"]]), (e) => e.kind === "invalid-argument");
+  await assert.rejects(mcp.McpHost.connect({ good: { url: "http://127.0.0.1:38011/mcp" }, bad: {} }), (e) => e.kind === "invalid-argument" && /bad/.test(e.message));
   await host.close();
   await host.close();
 });
