@@ -444,7 +444,11 @@ impl OAuth {
     }
 
     fn endpoint(server: &Server, name: &str) -> Result<String, Error> {
-        server.metadata.get(name).and_then(Value::as_str).map(str::to_owned).ok_or_else(|| auth_error("discovery", format!("no {name}")))
+        let uri = server.metadata.get(name).and_then(Value::as_str).ok_or_else(|| auth_error("discovery", format!("no {name}")))?;
+        if !rules::endpoint_allowed(uri) {
+            return Err(auth_error("discovery", format!("the {name} {uri:?} is neither https nor http on a loopback host")));
+        }
+        Ok(uri.to_owned())
     }
 
     /// Pre-registered credentials, a Client ID Metadata Document URL, or

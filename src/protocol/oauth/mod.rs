@@ -87,6 +87,14 @@ pub fn split_url(url: &str) -> Option<(String, String)> {
     Some((origin, rest[..path_end].to_owned()))
 }
 
+/// Whether an authorization server's endpoint may be used: HTTPS, or plain
+/// HTTP on a loopback host (a local development server). Anything else, such
+/// as a `javascript:` URL a hostile server advertises as its
+/// `authorization_endpoint`, would run in the page once opened.
+pub fn endpoint_allowed(uri: &str) -> bool {
+    redirect_uri_allowed(uri)
+}
+
 /// Whether a redirect URI is one OAuth 2.1 allows a browser or native client:
 /// HTTPS, or plain HTTP on a loopback host, and never with a fragment.
 pub fn redirect_uri_allowed(uri: &str) -> bool {

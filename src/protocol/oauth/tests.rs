@@ -107,3 +107,11 @@ fn redirect_uris_are_https_or_loopback() {
         assert!(!redirect_uri_allowed(bad), "{bad}");
     }
 }
+
+#[test]
+fn endpoints_are_https_or_loopback() {
+    assert!(endpoint_allowed("https://as.example/authorize") && endpoint_allowed("http://127.0.0.1:38060/token"));
+    for bad in ["javascript:alert(document.domain)//", "data:text/html,<script>1</script>", "http://as.example/authorize", "//as.example/a"] {
+        assert!(!endpoint_allowed(bad), "{bad}");
+    }
+}
