@@ -148,7 +148,10 @@ export declare class McpHost implements AsyncDisposable {
   addServer(name: string, url: string | URL | McpTransport, options?: HostServerOptions): Promise<HostServerState>;
   /** Closes and removes a server; its entries leave the registry. Resolves `false` for an unknown name. */
   removeServer(name: string): Promise<boolean>;
-  /** Closes a server's connection and connects it again (for a failed server, say). */
+  /**
+   * Closes a server's connection and connects it again (for a failed server, say). Its entries leave the
+   * registry meanwhile. Rejects with kind `closed` if the server is removed or the host closed meanwhile.
+   */
   reconnect(name: string): Promise<HostServerState>;
   /** Every server's state, in the order they were added. */
   servers(): HostServerState[];
@@ -183,7 +186,7 @@ export declare class McpHost implements AsyncDisposable {
   unsubscribeResource(params: HostResourceParams, options?: RequestOptions): Promise<void>;
   /** Every server as plain JSON to keep between Worker invocations (no credentials). */
   snapshot(): McpHostSnapshot;
-  /** {@link McpHost.snapshot}, then closes locally while leaving the servers' sessions open to resume. */
+  /** {@link McpHost.snapshot}, then closes locally while leaving the servers' sessions open to resume; every server's status becomes `closed`, and a connection still in progress is dropped. */
   suspend(): Promise<McpHostSnapshot>;
   /** Closes every server. Safe to call more than once. */
   close(): Promise<void>;

@@ -19,13 +19,17 @@ export class McpHostEvent extends Event {
   }
 }
 
-// Keeps `promise` in `entry[field]` until it settles, for ready() to wait on.
-function track(entry, field, promise) {
-  const tracked = promise.finally(() => {
-    if (entry[field] === tracked) entry[field] = undefined;
-  });
-  entry[field] = tracked;
+// Keeps `promise` among the entry's work in progress until it settles, for ready() to wait on.
+function track(entry, promise) {
+  const tracked = promise.finally(() => entry.work.delete(tracked));
+  entry.work.add(tracked);
   return tracked;
+}
+
+function checkTarget(name, url) {
+  if (typeof url !== "string" && !(url instanceof URL) && (url === null || typeof url !== "object")) {
+    throw invalid(`server ${JSON.stringify(name)} needs a URL or a transport`);
+  }
 }
 
 // Ends the wait for scheduled re-listings.
@@ -100,10 +104,7 @@ export class McpHost {
     // Every entry is checked before anything connects, so a bad one leaves no connection behind.
     for (const [name, config] of Object.entries(servers)) {
       checkName(name);
-      const url = config?.url;
-      if (typeof url !== "string" && !(url instanceof URL) && (url === null || typeof url !== "object")) {
-        throw invalid(`server ${JSON.stringify(name)} needs a url`);
-      }
+      checkTarget(name, config?.url);
     }
     const host = new McpHost(options);
     await Promise.all(Object.entries(servers).map(([name, { url, ...rest }]) => host.addServer(name, url, rest)));
@@ -113,6 +114,13 @@ export class McpHost {
   static async resume(snapshot, options = {}) {
     if (snapshot?.format !== SNAPSHOT_FORMAT || !Array.isArray(snapshot.servers)) {
       throw invalid(`not a host snapshot of format ${SNAPSHOT_FORMAT}`);
+    }
+    const names = new Set();
+    for (const saved of snapshot.servers) {
+      checkName(saved?.name);
+      if (names.has(saved.name)) throw invalid(`the snapshot names ${JSON.stringify(saved.name)} twice`);
+      names.add(saved.name);
+      checkTarget(saved.name, saved.snapshot?.url ?? saved.url);
     }
     const host = new McpHost(options);
     await Promise.all(snapshot.servers.map((saved) => {
@@ -129,9 +137,8 @@ export class McpHost {
       checkName(name);
       if (this.#closed) throw new McpClientError("closed", "the host is closed");
       if (this.#servers.has(name)) throw invalid(`a server named ${JSON.stringify(name)} is already added`);
-      if (typeof url !== "string" && !(url instanceof URL) && (url === null || typeof url !== "object")) {
-        throw invalid(`server ${JSON.stringify(name)} needs a URL or a transport`);
-      }
+      checkTarget(name, url);
+      handlersFor(name, this.#options.handlers, options?.handlers);
       return this.#add(name, url, options, undefined);
     } catch (error) {
       return Promise.reject(error);
@@ -142,10 +149,16 @@ export class McpHost {
     checkName(name);
     if (this.#servers.has(name)) throw invalid(`a server named ${JSON.stringify(name)} is already added`);
     const entry = { name, url: String(url instanceof URL ? url.href : typeof url === "string" ? url : "custom"), target: url,
-      options, status: "connecting", error: undefined, client: undefined, lists: EMPTY_LISTS(), listed: new Set(), timers: new Map(), attempt: 0 };
+      options, status: "connecting", error: undefined, client: undefined, lists: EMPTY_LISTS(), listed: new Set(), timers: new Map(), attempt: 0,
+      work: new Set(), sequence: {} };
     this.#servers.set(name, entry);
-    await track(entry, "opening", this.#open(entry, snapshot));
+    await track(entry, this.#open(entry, snapshot));
     return this.#state(entry);
+  }
+
+  // Whether `entry` is still the host's and `attempt` its latest connection.
+  #current(entry, attempt) {
+    return !this.#closed && this.#servers.get(entry.name) === entry && entry.attempt === attempt;
   }
 
   async #open(entry, snapshot) {
@@ -157,12 +170,12 @@ export class McpHost {
       const options = { ...this.#options.clientOptions, ...own, handlers: handlersFor(entry.name, this.#options.handlers, handlers) };
       client = snapshot ? await McpClient.resume(snapshot, options) : await McpClient.connect(entry.target, options);
     } catch (error) {
-      if (entry.attempt !== attempt || this.#servers.get(entry.name) !== entry) return;
+      if (!this.#current(entry, attempt)) return;
       entry.error = error;
       this.#setStatus(entry, "failed");
       return;
     }
-    if (entry.attempt !== attempt || this.#servers.get(entry.name) !== entry) {
+    if (!this.#current(entry, attempt)) {
       client.close();
       return;
     }
@@ -192,12 +205,20 @@ export class McpHost {
       if (!current() || entry.closing) return;
       entry.error = new McpClientError("closed", `the connection to ${entry.name} closed`);
       entry.client = undefined;
-      entry.lists = EMPTY_LISTS();
-      entry.listed.clear();
-      this.#rebuild();
+      this.#forget(entry);
       this.#setStatus(entry, "failed");
-      this.#dispatch(new McpHostEvent("change", { server: entry.name, reason: "disconnected" }));
     });
+  }
+
+  // Takes a server's entries out of the registry (it disconnected, or is reconnecting).
+  #forget(entry) {
+    for (const timer of entry.timers.values()) clearTimeout(timer);
+    entry.timers.clear();
+    settle(entry);
+    entry.lists = EMPTY_LISTS();
+    entry.listed.clear();
+    this.#rebuild();
+    this.#dispatch(new McpHostEvent("change", { server: entry.name, reason: "disconnected" }));
   }
 
   // Waits out a burst of notifications, then re-lists what they concern.
@@ -212,7 +233,7 @@ export class McpHost {
       }, this.#options.debounceMs));
     }
     if (!entry.settle) {
-      track(entry, "pending", new Promise((resolve) => { entry.settle = resolve; }));
+      track(entry, new Promise((resolve) => { entry.settle = resolve; }));
     }
   }
 
@@ -221,17 +242,24 @@ export class McpHost {
     if (!client) return;
     const offered = offeredLists(client);
     const work = kinds.map(async (kind) => {
-      if (!offered[kind]) return;
+      // A later listing of the same kind wins, whichever answer arrives first.
+      const sequence = (entry.sequence[kind] ?? 0) + 1;
+      entry.sequence[kind] = sequence;
+      if (!offered[kind]) {
+        entry.lists[kind] = [];
+        entry.listed.add(kind);
+        return;
+      }
       try {
         const items = await LISTERS[kind](client, { timeout: this.#options.listTimeout });
-        if (entry.client !== client) return;
+        if (entry.client !== client || entry.sequence[kind] !== sequence) return;
         entry.lists[kind] = items;
         entry.listed.add(kind);
       } catch (error) {
         if (entry.client === client) this.#dispatch(new McpHostEvent("error", { server: entry.name, error }));
       }
     });
-    await track(entry, "refreshing", Promise.all(work));
+    await track(entry, Promise.all(work));
     if (entry.client !== client || this.#servers.get(entry.name) !== entry) return;
     this.#rebuild();
     this.#dispatch(new McpHostEvent("change", { server: entry.name, reason, lists: kinds }));
@@ -276,7 +304,7 @@ export class McpHost {
   // Waits for connections and re-listings in progress, so the registry is current.
   async ready() {
     for (;;) {
-      const waits = [...this.#servers.values()].flatMap((e) => [e.opening, e.refreshing, e.pending]).filter(Boolean);
+      const waits = [...this.#servers.values()].flatMap((e) => [...e.work]);
       if (waits.length === 0) return;
       await Promise.all(waits);
     }
@@ -312,16 +340,20 @@ export class McpHost {
   }
 
   async reconnect(name) {
+    if (this.#closed) throw new McpClientError("closed", "the host is closed");
     const entry = this.#servers.get(name);
     if (!entry) throw invalid(`no server named ${JSON.stringify(name)}`);
+    const attempt = ++entry.attempt; // a connection still in progress is dropped
     const old = entry.client;
     entry.client = undefined;
+    this.#forget(entry);
     if (old) {
       entry.closing = true;
       await old.close();
       entry.closing = false;
     }
-    await track(entry, "opening", this.#open(entry, undefined));
+    if (!this.#current(entry, attempt)) throw new McpClientError("closed", `server ${name} was removed or the host closed while reconnecting`);
+    await track(entry, this.#open(entry, undefined));
     return this.#state(entry);
   }
 
@@ -454,9 +486,11 @@ export class McpHost {
     const snapshot = this.snapshot();
     this.#closed = true;
     await Promise.all([...this.#servers.values()].map((e) => {
+      e.attempt++; // a connection still in progress is dropped when it lands
       for (const timer of e.timers.values()) clearTimeout(timer);
       settle(e);
       e.closing = true;
+      this.#setStatus(e, "closed");
       const client = e.client;
       e.client = undefined;
       const saved = snapshot.servers.some((s) => s.name === e.name && s.snapshot);
@@ -474,7 +508,7 @@ export class McpHost {
   addEventListener(type, listener, options) {
     if (typeof listener !== "function" && typeof listener?.handleEvent !== "function") return;
     const list = this.#listeners.get(type) ?? [];
-    if (list.some((l) => l.listener === listener)) return;
+    if (list.some((l) => l.listener === listener) || options?.signal?.aborted) return;
     const record = { listener, once: Boolean(options?.once) };
     list.push(record);
     this.#listeners.set(type, list);

@@ -27,3 +27,28 @@ test("McpHost refuses bad input with typed errors", async () => {
   await host.close();
   await host.close();
 });
+
+test("McpHost: suspend drops a connection in progress; reconnect and removal do not race", LIMIT, async () => {
+  const host = new mcp.McpHost();
+  const pending = host.addServer("late", "http://127.0.0.1:38011/mcp");
+  const snapshot = await host.suspend();
+  const state = await pending;
+  assert.equal(state.status, "closed");
+  assert.equal(snapshot.servers[0].name, "late");
+  assert.equal(host.tools.length, 0);
+  await assert.rejects(host.reconnect("late"), (e) => e.kind === "closed");
+  await host.close();
+
+  const other = await mcp.McpHost.connect({ http: { url: "http://127.0.0.1:38011/mcp" } });
+  const before = other.tools.length;
+  assert.ok(before > 0);
+  const reconnecting = other.reconnect("http");
+  assert.equal(other.tools.length, 0, "the server's tools leave the registry while it reconnects");
+  assert.equal((await reconnecting).status, "connected");
+  assert.equal((await other.listAllTools()).length, before);
+  const racing = other.reconnect("http");
+  await other.removeServer("http");
+  await assert.rejects(racing, (e) => e.kind === "closed");
+  assert.deepEqual(other.servers(), []);
+  await other.close();
+});

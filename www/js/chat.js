@@ -31,8 +31,10 @@ export function chatView(app) {
         entry.append(renderToolResult(result, { onOpenResource: (uri) => app.openResource?.(uri) }));
         return result;
       } catch (error) {
+        if (options?.signal?.aborted) throw error;
+        // The model gets the failure as a tool error and can recover (a name it made up, say).
         entry.append(h("p", { class: "field-error" }, describeError(error)));
-        throw error;
+        return { content: [{ type: "text", text: describeError(error) }], isError: true };
       }
     },
   };

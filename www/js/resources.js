@@ -102,7 +102,12 @@ export function resourcesView(app) {
     } }, inputs.map((i) => i.node), h("button", { type: "submit", class: "small" }, "Read"));
   }
 
+  let shown = "";
   function render() {
+    // Only a different list is drawn again, so that half-filled template forms survive other changes.
+    const signature = JSON.stringify([app.host.resources.map((r) => [r.server, r.uri]), app.host.resourceTemplates.map((t) => [t.server, t.uriTemplate])]);
+    if (signature === shown) return;
+    shown = signature;
     replace(list, app.host.resources.map((r) => h("li", { data: { testid: "resource-item", uri: r.uri } },
       h("button", { type: "button", class: "item", onclick: () => open(r.uri, r.server) },
         h("span", { class: "name" }, String(r.title ?? r.name ?? r.uri)), h("span", { class: "server-tag" }, r.server),

@@ -21,6 +21,10 @@ export function modal(title, testid, build, signal) {
       event.preventDefault(); // Escape: treated as the dialog's own "cancel" below
       dialog.dispatchEvent(new Event("escape"));
     });
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
     signal?.addEventListener("abort", () => finish(reject, signal.reason), { once: true });
     dialog.append(h("h2", {}, title), build({ done: (v) => finish(resolve, v), fail: (e) => finish(reject, e), dialog }));
     document.body.append(dialog);

@@ -42,7 +42,16 @@ function choicesOf(schema) {
   return null;
 }
 
-const INPUT_TYPES = { email: "email", uri: "url", url: "url", date: "date", "date-time": "datetime-local", time: "time" };
+// No "time": the browser's control gives HH:MM, which is no RFC 3339 time.
+const INPUT_TYPES = { email: "email", uri: "url", url: "url", date: "date", "date-time": "datetime-local" };
+
+// An RFC 3339 date-time as the local "YYYY-MM-DDTHH:MM" a datetime-local control shows.
+function localDateTime(text) {
+  const date = new Date(text);
+  if (Number.isNaN(date.getTime())) return "";
+  const pad = (n) => String(n).padStart(2, "0");
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 function messageFor(schema, value) {
@@ -108,8 +117,10 @@ function field(schema, root, { name, required, initial, depth }) {
     const node = h("fieldset", { class: "object", ...named }, h("legend", {}, label, required ? " *" : ""), description ? h("p", { class: "hint" }, description) : null, inner.nodes);
     return { node, read: () => {
       const result = inner.read();
-      const present = required || Object.keys(result.value).length > 0;
-      return { value: result.value, present, errors: result.errors };
+      const empty = Object.keys(result.value).length === 0;
+      // An optional object left empty is simply absent, whatever its children require.
+      if (!required && empty) return { value: undefined, present: false, errors: [] };
+      return { value: result.value, present: true, errors: result.errors };
     } };
   }
 
@@ -164,7 +175,7 @@ function field(schema, root, { name, required, initial, depth }) {
   if (type === "string") {
     const inputType = INPUT_TYPES[schema.format] ?? "text";
     const long = (schema.maxLength ?? 0) > 200 || /\n/.test(String(start ?? ""));
-    const startText = typeof start === "string" ? (inputType === "datetime-local" ? start.slice(0, 16) : start) : "";
+    const startText = typeof start === "string" ? (inputType === "datetime-local" ? localDateTime(start) : start) : "";
     const input = long
       ? h("textarea", { id, rows: 4, ...named }, startText)
       : h("input", { type: inputType, id, value: startText, autocomplete: "off", spellcheck: "false", ...named });

@@ -8,7 +8,7 @@ import { renderToolResult } from "./render.js";
 export function toolsView(app) {
   let selected = null;
   let form = null;
-  let running = null; // the AbortController of the call in flight
+  let running = null; // the AbortController of the call in flight in the shown tool
   const filterId = uid("filter");
   const filter = h("input", { id: filterId, type: "search", placeholder: "Filter tools", data: { testid: "tool-filter" }, oninput: () => renderList() });
   const list = h("ul", { class: "item-list", data: { testid: "tool-list" } });
@@ -82,7 +82,8 @@ export function toolsView(app) {
         }
         args = read.value;
       }
-      running = new AbortController();
+      const controller = new AbortController();
+      running = controller;
       call.disabled = true;
       cancel.disabled = false;
       progress.hidden = false;
@@ -92,7 +93,7 @@ export function toolsView(app) {
       replace(result);
       try {
         const outcome = await app.host.callTool(tool.name, args, {
-          signal: running.signal,
+          signal: controller.signal,
           resetTimeoutOnProgress: true,
           onprogress: (p) => {
             if (typeof p.total === "number" && p.total > 0) {
@@ -106,11 +107,11 @@ export function toolsView(app) {
         replace(result, renderToolResult(outcome, { onOpenResource: (uri) => app.openResource?.(uri, tool.server) }));
         result.dataset.state = outcome.isError ? "tool-error" : "ok";
       } catch (error) {
-        const cancelled = running.signal.aborted;
+        const cancelled = controller.signal.aborted;
         replace(result, h("p", { class: cancelled ? "muted" : "field-error", role: "alert" }, cancelled ? "Cancelled." : describeError(error)));
         result.dataset.state = cancelled ? "cancelled" : "error";
       } finally {
-        running = null;
+        if (running === controller) running = null;
         call.disabled = false;
         cancel.disabled = true;
         progress.hidden = true;
