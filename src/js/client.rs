@@ -116,6 +116,34 @@ impl From<Error> for Rejection {
     }
 }
 
+/// A result and, for a large legacy result, the server's own text of it.
+pub(super) struct Reply {
+    /// The parsed result, as checked.
+    pub value: Value,
+    raw: Option<Rc<str>>,
+}
+
+impl Reply {
+    fn new(value: Value, raw: Option<Rc<str>>) -> Self {
+        Self { value, raw }
+    }
+
+    /// The value to change, which makes the kept text stale: it is dropped.
+    pub fn value_mut(&mut self) -> &mut Value {
+        self.raw = None;
+        &mut self.value
+    }
+
+    /// The result for JS: `JSON.parse` of the server's text when it was
+    /// kept (one pass, the server's key order), else the value converted.
+    pub fn to_js(&self) -> Result<JsValue, Rejection> {
+        match &self.raw {
+            Some(text) => js_sys::JSON::parse(text).map_err(|_| Error::Protocol("cannot convert a result to JS".into()).into()),
+            None => js(&self.value),
+        }
+    }
+}
+
 /// What every method's promise runs.
 pub(super) type Work = futures::future::LocalBoxFuture<'static, Result<JsValue, Rejection>>;
 
@@ -130,6 +158,11 @@ impl ClientState {
     /// server did not declare the capability, and rejects with the abort
     /// signal's reason when aborted.
     pub async fn request(&self, method: &str, params: Option<Value>, options: &RequestOptions) -> Result<Value, Rejection> {
+        self.request_reply(method, params, options).await.map(|reply| reply.value)
+    }
+
+    /// [`ClientState::request`], keeping a large legacy result's text for JS.
+    pub async fn request_reply(&self, method: &str, params: Option<Value>, options: &RequestOptions) -> Result<Reply, Rejection> {
         if self.strict {
             check_server_supports(&self.identity.borrow().capabilities, method).map_err(Error::Unsupported)?;
         }
@@ -139,22 +172,22 @@ impl ClientState {
         }
         if self.era == Era::Modern {
             let Some(cache) = self.cache.as_ref().filter(|_| crate::session::cache::CACHEABLE.contains(&method)) else {
-                return self.request_modern(method, params, options).await;
+                return self.request_modern(method, params, options).await.map(|value| Reply::new(value, None));
             };
             let auth = crate::session::cache::auth_context(self.session.transport().authorization().as_deref());
             let now = js_sys::Date::now();
             if let Some(hit) = cache.get(method, params.as_ref(), &auth, now) {
-                return Ok(hit);
+                return Ok(Reply::new(hit, None));
             }
             let result = self.request_modern(method, params.clone(), options).await?;
             cache.put(method, params.as_ref(), &auth, &result, now);
-            return Ok(result);
+            return Ok(Reply::new(result, None));
         }
         let on_progress = self.progress_listener(options);
         let call = || self.call_options(options, on_progress.clone());
         self.wait_for_renewal().await;
         let session_used = self.session.transport().session_id();
-        let mut outcome = self.session.request(method, params.clone(), call()).await;
+        let mut outcome = self.session.request_raw(method, params.clone(), call()).await;
         if let Err(Error::SessionExpired { .. }) = outcome {
             // The server forgot the session: start a new one (unless another
             // request already did) and replay once.
@@ -163,10 +196,10 @@ impl ClientState {
             } else {
                 self.wait_for_renewal().await;
             }
-            outcome = self.session.request(method, params, call()).await;
+            outcome = self.session.request_raw(method, params, call()).await;
         }
         match outcome {
-            Ok(result) => Ok(result),
+            Ok((value, raw)) => Ok(Reply::new(value, raw)),
             Err(Error::Cancelled { .. }) => Err(Rejection(abort_reason(options.signal.as_ref()))),
             Err(error) => Err(error.into()),
         }
@@ -242,9 +275,20 @@ impl ClientState {
         options: &RequestOptions,
         check: fn(&Value) -> Result<(), String>,
     ) -> Result<Value, Rejection> {
-        let result = self.request(method, params, options).await?;
-        check(&result).map_err(Error::Protocol)?;
-        Ok(result)
+        self.call_reply(method, params, options, check).await.map(|reply| reply.value)
+    }
+
+    /// [`ClientState::call`], keeping a large legacy result's text for JS.
+    pub async fn call_reply(
+        &self,
+        method: &str,
+        params: Option<Value>,
+        options: &RequestOptions,
+        check: fn(&Value) -> Result<(), String>,
+    ) -> Result<Reply, Rejection> {
+        let reply = self.request_reply(method, params, options).await?;
+        check(&reply.value).map_err(Error::Protocol)?;
+        Ok(reply)
     }
 }
 

@@ -70,7 +70,8 @@ impl McpClient {
             params::check_call_tool(&params).map_err(Error::InvalidArgument)?;
             let name = params.get("name").and_then(Value::as_str).unwrap_or_default().to_owned();
             let options = read_options(&options)?;
-            let result = state.call("tools/call", Some(params), &options, results::check_call_tool).await?;
+            let reply = state.call_reply("tools/call", Some(params), &options, results::check_call_tool).await?;
+            let result = &reply.value;
             let failed = result.get("isError") == Some(&Value::Bool(true));
             let schema = state.output_schemas.borrow().get(&name).cloned();
             if let (true, false, Some(schema)) = (state.validate_output, failed, schema) {
@@ -81,7 +82,7 @@ impl McpClient {
                     Error::Invalid(format!("the structuredContent of tool {name:?} does not match its outputSchema at {e}"))
                 })?;
             }
-            js(&result)
+            reply.to_js()
         }))
     }
 
@@ -140,7 +141,7 @@ impl McpClient {
         promise(Box::pin(async move {
             let params = params_with(&params, "readResource", "uri")?;
             let options = read_options(&options)?;
-            js(&state.call("resources/read", Some(params), &options, results::check_read_resource).await?)
+            state.call_reply("resources/read", Some(params), &options, results::check_read_resource).await?.to_js()
         }))
     }
 
@@ -198,7 +199,7 @@ impl McpClient {
         promise(Box::pin(async move {
             let params = params_with(&params, "getPrompt", "name")?;
             let options = read_options(&options)?;
-            js(&state.call("prompts/get", Some(params), &options, results::check_get_prompt).await?)
+            state.call_reply("prompts/get", Some(params), &options, results::check_get_prompt).await?.to_js()
         }))
     }
 

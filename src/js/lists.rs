@@ -1,7 +1,7 @@
 //! Paginated lists (`tools/list`, `resources/list`, `resources/templates/list`,
 //! `prompts/list`): one page, every page, or an async iterator over the items.
 
-use super::client::{js, read_options, ClientState, Rejection};
+use super::client::{js, read_options, ClientState, Rejection, Reply};
 use super::options::RequestOptions;
 use crate::error::Error;
 use crate::protocol::{params, results};
@@ -53,15 +53,15 @@ extern "C" {
 
 impl ClientState {
     /// Fetches one page and checks it; remembers tools' output schemas.
-    pub async fn list_page(&self, kind: ListKind, params: Option<Value>, options: &RequestOptions) -> Result<Value, Rejection> {
-        let mut page = self.request(kind.method, params, options).await?;
-        results::check_items_have(&page, kind.method, kind.items, kind.key).map_err(Error::Protocol)?;
+    pub async fn list_page(&self, kind: ListKind, params: Option<Value>, options: &RequestOptions) -> Result<Reply, Rejection> {
+        let mut page = self.request_reply(kind.method, params, options).await?;
+        results::check_items_have(&page.value, kind.method, kind.items, kind.key).map_err(Error::Protocol)?;
         if kind.method == TOOLS.method {
-            results::check_tools(&page).map_err(Error::Protocol)?;
+            results::check_tools(&page.value).map_err(Error::Protocol)?;
             if self.era == super::connect::Era::Modern {
-                drop_invalid_header_tools(&mut page);
+                drop_invalid_header_tools(page.value_mut());
             }
-            self.remember_output_schemas(&page);
+            self.remember_output_schemas(&page.value);
         }
         Ok(page)
     }
@@ -90,7 +90,7 @@ impl ClientState {
     /// Every item across all pages.
     pub async fn list_all(&self, kind: ListKind, options: &RequestOptions) -> Result<Vec<Value>, Rejection> {
         collect_pages(kind.items, |cursor| async move {
-            self.list_page(kind, cursor.map(|c| json!({ "cursor": c })), options).await
+            self.list_page(kind, cursor.map(|c| json!({ "cursor": c })), options).await.map(|page| page.value)
         })
         .await
     }
@@ -113,7 +113,7 @@ pub fn list_page(state: &Rc<ClientState>, kind: ListKind, params: JsValue, optio
             params::check_paginated(p).map_err(Error::InvalidArgument)?;
         }
         let options = read_options(&options)?;
-        js(&state.list_page(kind, params, &options).await?)
+        state.list_page(kind, params, &options).await?.to_js()
     }))
 }
 
@@ -142,7 +142,7 @@ pub fn iterate(state: &Rc<ClientState>, kind: ListKind, options: JsValue) -> Res
                     return Err(Error::Protocol(format!("{}: the server repeated cursor {c:?} or paged too long", kind.method)).into());
                 }
             }
-            js(&state.list_page(kind, cursor.map(|c| json!({ "cursor": c })), &options).await?)
+            state.list_page(kind, cursor.map(|c| json!({ "cursor": c })), &options).await?.to_js()
         }))
     });
     Ok(page_items(&fetch_page.into_js_value(), kind.items))

@@ -197,6 +197,28 @@ pub fn decode(text: &str, allow_batch: bool) -> Result<Vec<Message>, DecodeError
     }
 }
 
+/// Results at least this long are also handed over as their original text
+/// (see [`raw_result`]); below it, converting the parsed value costs less
+/// than finding the text.
+pub const RAW_RESULT_MIN: usize = 16 * 1024;
+
+/// The id and the exact text of the `result` of a single response message,
+/// without building a tree of it: the JS layer gives that text to
+/// `JSON.parse` instead of serialising the parsed value again, which keeps the
+/// server's bytes (and key order) and saves a pass over large results.
+/// `None` for anything else (requests, errors, batches, malformed text).
+pub fn raw_result(text: &str) -> Option<(RequestId, &str)> {
+    #[derive(serde::Deserialize)]
+    struct Envelope<'a> {
+        id: Option<Value>,
+        #[serde(borrow)]
+        result: Option<&'a serde_json::value::RawValue>,
+    }
+    let envelope: Envelope<'_> = serde_json::from_str(text).ok()?;
+    let id = RequestId::from_value(envelope.id.as_ref()?)?;
+    Some((id, envelope.result?.get()))
+}
+
 /// Decodes one already-parsed JSON value as a single message.
 pub fn decode_value(value: Value) -> Result<Message, DecodeError> {
     let Value::Object(mut map) = value else {

@@ -82,6 +82,8 @@ struct ProgressRoute {
 struct State {
     next_id: i64,
     pending: HashMap<RequestId, oneshot::Sender<Result<Value, Error>>>,
+    /// The original text of large results, by request, until the request takes it.
+    raw: HashMap<RequestId, Rc<str>>,
     progress: HashMap<RequestId, ProgressRoute>,
     /// Server requests being handled, with the sender that cancels each.
     inbound: HashMap<RequestId, oneshot::Sender<String>>,
@@ -150,6 +152,16 @@ impl Session {
     /// `initialize`, which the spec forbids cancelling); [`Error::Closed`] if
     /// the session closes first; transport errors as the transport reports them.
     pub async fn request(&self, method: &str, params: Option<Value>, options: CallOptions) -> Result<Value, Error> {
+        self.request_raw(method, params, options).await.map(|(value, _)| value)
+    }
+
+    /// [`Session::request`], with the result's original text when the
+    /// transport kept it (large results), for a consumer that can parse it
+    /// faster than it can serialise the value again.
+    ///
+    /// # Errors
+    /// As [`Session::request`].
+    pub async fn request_raw(&self, method: &str, params: Option<Value>, options: CallOptions) -> Result<(Value, Option<Rc<str>>), Error> {
         let inner = &self.inner;
         let (id, response) = inner.register()?;
         let mut guard = PendingGuard {
@@ -186,7 +198,8 @@ impl Session {
             futures::select! {
                 result = exchange => {
                     guard.cancel_reason = None;
-                    return result;
+                    let raw = inner.state.borrow_mut().raw.remove(&guard.id);
+                    return result.map(|value| (value, raw));
                 }
                 () = timer => break (Error::Timeout { ms: timeout_ms }, format!("timed out after {timeout_ms} ms")),
                 () = total => {
@@ -284,6 +297,12 @@ impl Inner {
             }
             Inbound::Message(Message::Request { id, method, params }) => self.answer(id, &method, params),
             Inbound::RequestFailed { id, error } => self.settle(&id, Err(error)),
+            Inbound::RawResult { id, text } => {
+                let mut state = self.state.borrow_mut();
+                if state.pending.contains_key(&id) {
+                    state.raw.insert(id, text);
+                }
+            }
             Inbound::ConnectionLost(error) => {
                 let pending = std::mem::take(&mut self.state.borrow_mut().pending);
                 for waiter in pending.into_values() {
@@ -389,6 +408,7 @@ impl Drop for PendingGuard {
         let still_pending = {
             let mut state = inner.state.borrow_mut();
             state.progress.remove(&self.id);
+            state.raw.remove(&self.id);
             state.pending.remove(&self.id).is_some()
         };
         if let (true, Some(reason)) = (still_pending, self.cancel_reason.take()) {

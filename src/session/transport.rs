@@ -16,6 +16,14 @@ pub enum Inbound {
         /// Why.
         error: Error,
     },
+    /// The exact text of the result of the response to `id`, sent just
+    /// before that response (large results only; see `jsonrpc::raw_result`).
+    RawResult {
+        /// The request it answers.
+        id: RequestId,
+        /// The result's JSON text, as the server sent it.
+        text: Rc<str>,
+    },
     /// The one channel every response arrives on broke (the HTTP+SSE event
     /// stream, a user transport): no pending request can be answered now.
     ConnectionLost(Error),

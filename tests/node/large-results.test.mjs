@@ -1,0 +1,50 @@
+// Large results, which reach JS as the server's own JSON text (see
+// jsonrpc::raw_result), against the benchmark server (the official SDK 1.x
+// Server, bench/server.mjs, started here): the objects equal what a plain
+// JSON.parse of the same answer gives, key order included, and checks still run.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { McpClient } from "mcp-wasm";
+import { Floor } from "../../bench/floor.mjs";
+
+const PORT = 38095;
+const URL_ = `http://127.0.0.1:${PORT}/mcp`;
+const LIMIT = { timeout: 60_000 };
+let server;
+
+before(() => new Promise((resolve, reject) => {
+  server = spawn(process.execPath, [new URL("../../bench/server.mjs", import.meta.url).pathname], { env: { ...process.env, PORT: String(PORT) }, stdio: ["ignore", "ignore", "pipe"] });
+  server.stderr.on("data", (d) => { if (/listening/.test(String(d))) resolve(); });
+  server.on("exit", (code) => reject(new Error(`bench/server.mjs exited with ${code}`)));
+}));
+after(() => server?.kill("SIGTERM"));
+
+async function plain(method, params) {
+  const floor = await new Floor(URL_).connect();
+  const answer = JSON.parse(await floor.requestText(method, params)).result;
+  await floor.close();
+  return answer;
+}
+
+test("a 2 MiB tools/list equals the server's JSON, in its key order", LIMIT, async () => {
+  const client = await McpClient.connect(URL_, { era: "legacy" });
+  const page = await client.listTools();
+  const expected = await plain("tools/list", {});
+  assert.equal(page.tools.length, 2003);
+  assert.deepEqual(page, expected);
+  assert.deepEqual(Object.keys(page.tools[10].inputSchema.properties), Object.keys(expected.tools[10].inputSchema.properties));
+  assert.deepEqual(Object.keys(page.tools[10]), ["name", "title", "description", "inputSchema", "annotations"]);
+  await client.close();
+});
+
+test("a 5 MiB resource and a deep structured result arrive whole, still validated", LIMIT, async () => {
+  const client = await McpClient.connect(URL_, { era: "legacy" });
+  const read = await client.readResource({ uri: "bench://big" });
+  assert.equal(read.contents[0].text.length, 5 * 1024 * 1024);
+  await client.listTools(); // so that deep's outputSchema is known
+  const deep = await client.callTool({ name: "deep", arguments: {} });
+  assert.deepEqual(deep, await plain("tools/call", { name: "deep", arguments: {} }));
+  assert.equal(deep.structuredContent.items.length, 1500);
+  await client.close();
+});
