@@ -3,6 +3,7 @@
 // contender speaks the same legacy revision to the same code.
 //   /mcp         JSON responses (every request/response exchange)
 //   /mcp-stream  SSE responses (the progress stream)
+//   /sse         the 2024-11-05 HTTP+SSE transport (for tests of large results over it)
 // Tools: echo (small payload), progress (N notifications, then the result), deep
 // (structuredContent with an outputSchema), and 2,000 more with realistic schemas
 // for a large tools/list. Resource bench://big: 5 MB of text.
@@ -12,6 +13,7 @@ import http from "node:http";
 import { randomUUID } from "node:crypto";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema, ListResourcesRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { fixtures } from "./fixtures.mjs";
 
@@ -42,6 +44,22 @@ function buildServer() {
 
 // One transport (and server) per session, per endpoint.
 const sessions = new Map();
+const sseSessions = new Map();
+
+// HTTP+SSE: a GET opens the event stream (its first event names the POST endpoint).
+async function handleSse(req, res, path) {
+  if (req.method === "GET" && path === "/sse") {
+    const transport = new SSEServerTransport("/sse/messages", res);
+    sseSessions.set(transport.sessionId, transport);
+    transport.onclose = () => sseSessions.delete(transport.sessionId);
+    return buildServer().connect(transport);
+  }
+  const transport = sseSessions.get(new URL(req.url, "http://127.0.0.1").searchParams.get("sessionId"));
+  if (!transport) return res.writeHead(404).end();
+  const chunks = [];
+  for await (const c of req) chunks.push(c);
+  return transport.handlePostMessage(req, res, JSON.parse(Buffer.concat(chunks).toString("utf8")));
+}
 
 async function handle(req, res, json) {
   const chunks = [];
@@ -73,6 +91,12 @@ http.createServer((req, res) => {
     return res.end();
   }
   const path = new URL(req.url, "http://127.0.0.1").pathname;
+  if (path === "/sse" || path === "/sse/messages") {
+    return handleSse(req, res, path).catch((error) => {
+      if (!res.headersSent) res.writeHead(500);
+      res.end(String(error));
+    });
+  }
   if (path !== "/mcp" && path !== "/mcp-stream") return res.writeHead(404).end();
   handle(req, res, path === "/mcp").catch((error) => {
     if (!res.headersSent) res.writeHead(500);

@@ -48,3 +48,13 @@ test("a 5 MiB resource and a deep structured result arrive whole, still validate
   assert.equal(deep.structuredContent.items.length, 1500);
   await client.close();
 });
+
+test("the same over HTTP+SSE (2024-11-05)", LIMIT, async () => {
+  const client = await McpClient.connect(`http://127.0.0.1:${PORT}/sse`, { transport: "sse" });
+  assert.equal(client.transport, "sse");
+  const page = await client.listTools();
+  assert.deepEqual(page, await plain("tools/list", {}));
+  const read = await client.readResource({ uri: "bench://big" });
+  assert.equal(read.contents[0].text.length, 5 * 1024 * 1024);
+  await client.close();
+});
