@@ -13,21 +13,24 @@ import { openBrowser, releaseBrowser } from "../tests/support/browser.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, "..");
-const PORT = 38090;
 const PAGE_PORT = 38091;
-const BASE = `http://127.0.0.1:${PORT}`;
+let BASE; // the server's port is picked by the OS
 const scale = Number(process.env.BENCH_SCALE ?? 1);
 const children = [];
 const browser = {};
 
 const version = (file) => JSON.parse(readFileSync(path.join(repo, file), "utf8")).version;
 
-function start(script, port) {
+// Starts a script on a free port; resolves with the base URL its "listening" line names.
+function start(script) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(repo, script)], { env: { ...process.env, PORT: String(port) }, stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn(process.execPath, [path.join(repo, script)], { env: { ...process.env, PORT: "0" }, stdio: ["ignore", "ignore", "pipe"] });
     children.push(child);
     const timer = setTimeout(() => reject(new Error(`${script} did not start`)), 15_000);
-    child.stderr.on("data", (d) => { if (/listening/.test(String(d))) { clearTimeout(timer); resolve(); } });
+    child.stderr.on("data", (d) => {
+      const base = String(d).match(/listening on (http:\/\/127\.0\.0\.1:\d+)/)?.[1];
+      if (base) { clearTimeout(timer); resolve(base); }
+    });
     child.on("exit", (code) => { clearTimeout(timer); reject(new Error(`${script} exited with ${code}`)); });
   });
 }
@@ -53,7 +56,7 @@ async function chromium() {
 }
 
 try {
-  await start("bench/server.mjs", PORT);
+  BASE = await start("bench/server.mjs");
   const sizes = await bundleAll();
   const nodeResults = await node();
   const chromiumResults = await chromium();

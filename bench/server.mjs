@@ -102,4 +102,7 @@ http.createServer((req, res) => {
     if (!res.headersSent) res.writeHead(500);
     res.end(String(error));
   });
-}).listen(PORT, "127.0.0.1", () => console.error(`bench server listening on http://127.0.0.1:${PORT}/mcp`));
+}).listen(PORT, "127.0.0.1", function onListening() {
+  // PORT=0 picks a free port; the line says which.
+  console.error(`bench server listening on http://127.0.0.1:${this.address().port}/mcp`);
+});

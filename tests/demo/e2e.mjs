@@ -19,8 +19,10 @@ const PORT = 38032;
 const APP = `http://127.0.0.1:${PORT}`;
 const EVERYTHING = process.env.MCP_TEST_URL || "http://127.0.0.1:38011/mcp";
 const OAUTH = "http://127.0.0.1:38060/mcp";
-const HOSTILE_PORT = 38017;
-const LLM_PORT = 38070;
+// The hostile server and the scripted model listen on ports the OS picks (a fixed
+// port can be taken by an outgoing connection's ephemeral port).
+let HOSTILE_PORT;
+let LLM_PORT;
 const OUT = path.join(repo, "test-results/demo");
 const STEP_TIMEOUT_MS = 20_000;
 const OVERALL_TIMEOUT_MS = 240_000;
@@ -39,13 +41,16 @@ async function finish(error) {
 const overall = setTimeout(() => finish(new Error(`overall timeout after ${OVERALL_TIMEOUT_MS} ms`)), OVERALL_TIMEOUT_MS);
 
 
-// Starts a peer script and waits for its "listening" line.
-function peer(script, port) {
+// Starts a peer script on a free port and resolves with the port its "listening" line names.
+function peer(script) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(repo, script)], { env: { ...process.env, PORT: String(port) }, stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn(process.execPath, [path.join(repo, script)], { env: { ...process.env, PORT: "0" }, stdio: ["ignore", "ignore", "pipe"] });
     children.push(child);
     const timer = setTimeout(() => reject(new Error(`${script} did not start within 10 s`)), 10_000);
-    child.stderr.on("data", (d) => { if (/listening/.test(String(d))) { clearTimeout(timer); resolve(); } });
+    child.stderr.on("data", (d) => {
+      const port = String(d).match(/listening on http:\/\/127\.0\.0\.1:(\d+)/)?.[1];
+      if (port) { clearTimeout(timer); resolve(Number(port)); }
+    });
     child.on("exit", (code) => { clearTimeout(timer); reject(new Error(`${script} exited with ${code}`)); });
   });
 }
@@ -315,20 +320,20 @@ async function hostile(ctx) {
   const { page, errors } = await openPage(ctx, `server=${encodeURIComponent(`http://127.0.0.1:${HOSTILE_PORT}/mcp`)}`);
   page.on("dialog", (d) => { errors.push(`dialog: ${d.message()}`); d.dismiss(); });
   await page.waitForSelector("[data-testid=tool-item]");
-  await tool(page, "s38017__xss").click();
+  await tool(page, `s${HOSTILE_PORT}__xss`).click();
   await page.getByTestId("call").click();
   await waitResult(page);
-  await tool(page, "s38017__xss-error").click();
+  await tool(page, `s${HOSTILE_PORT}__xss-error`).click();
   await page.getByTestId("call").click();
   const failed = await waitResult(page);
   // Sensitive fields are flagged; a javascript: "URL" is never offered to open.
-  await tool(page, "s38017__ask-secret").click();
+  await tool(page, `s${HOSTILE_PORT}__ask-secret`).click();
   await page.getByTestId("call").click();
   await page.getByTestId("elicitation-dialog").waitFor();
   check(await page.getByTestId("sensitive-warning").count() === 2, "password and card fields carry a warning");
   await page.getByTestId("elicitation-decline").click();
   check((await waitResult(page)).text.includes("secret: decline"), "declining is answered as such");
-  await tool(page, "s38017__open-link").click();
+  await tool(page, `s${HOSTILE_PORT}__open-link`).click();
   await page.getByTestId("call").click();
   await page.getByTestId("elicitation-dialog").waitFor();
   check(await page.getByTestId("elicitation-open").isDisabled(), "a URL that is not http(s) cannot be opened");
@@ -363,7 +368,7 @@ async function hostile(ctx) {
 
 try {
   rmSync(OUT, { recursive: true, force: true });
-  await Promise.all([peer("tests/peers/hostile-server.mjs", HOSTILE_PORT), peer("tests/peers/scripted-llm.mjs", LLM_PORT)]);
+  [HOSTILE_PORT, LLM_PORT] = await Promise.all([peer("tests/peers/hostile-server.mjs"), peer("tests/peers/scripted-llm.mjs")]);
   const ctx = await openBrowser(browser, { port: PORT, wwwDir: "www", profilePrefix: "mcp-wasm-demo-", viewport: { width: 1280, height: 900 } });
   await mainFlow(ctx);
   await oauthAndSeveral(ctx);

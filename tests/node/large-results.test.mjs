@@ -8,14 +8,21 @@ import { spawn } from "node:child_process";
 import { McpClient } from "mcp-wasm";
 import { Floor } from "../../bench/floor.mjs";
 
-const PORT = 38095;
-const URL_ = `http://127.0.0.1:${PORT}/mcp`;
+let PORT; // picked by the OS: a fixed port can be taken by an outgoing connection
+let URL_;
 const LIMIT = { timeout: 60_000 };
 let server;
 
 before(() => new Promise((resolve, reject) => {
-  server = spawn(process.execPath, [new URL("../../bench/server.mjs", import.meta.url).pathname], { env: { ...process.env, PORT: String(PORT) }, stdio: ["ignore", "ignore", "pipe"] });
-  server.stderr.on("data", (d) => { if (/listening/.test(String(d))) resolve(); });
+  server = spawn(process.execPath, [new URL("../../bench/server.mjs", import.meta.url).pathname], { env: { ...process.env, PORT: "0" }, stdio: ["ignore", "ignore", "pipe"] });
+  server.stderr.on("data", (d) => {
+    const port = String(d).match(/listening on http:\/\/127\.0\.0\.1:(\d+)/)?.[1];
+    if (port) {
+      PORT = Number(port);
+      URL_ = `http://127.0.0.1:${PORT}/mcp`;
+      resolve();
+    }
+  });
   server.on("exit", (code) => reject(new Error(`bench/server.mjs exited with ${code}`)));
 }));
 after(() => server?.kill("SIGTERM"));

@@ -41,5 +41,8 @@ export function serveFetchHandler({ port, path = "/mcp", handler, name }) {
       for (let r = await reader.read(); !r.done; r = await reader.read()) res.write(r.value);
     } catch { /* stream torn down by a client disconnect */ }
     res.end();
-  }).listen(port, "127.0.0.1", () => console.error(`${name} listening on http://127.0.0.1:${port}${path}`));
+  }).listen(port, "127.0.0.1", function onListening() {
+    // PORT=0 picks a free port; the line says which.
+    console.error(`${name} listening on http://127.0.0.1:${this.address().port}${path}`);
+  });
 }

@@ -54,4 +54,7 @@ http.createServer(async (req, res) => {
   const out = answer(body);
   res.writeHead(out ? 200 : 400, { "content-type": "application/json" });
   res.end(JSON.stringify(out ?? { error: { message: "no get-sum tool was offered" } }));
-}).listen(PORT, "127.0.0.1", () => console.error(`scripted-llm listening on http://127.0.0.1:${PORT}/v1`));
+}).listen(PORT, "127.0.0.1", function onListening() {
+  // PORT=0 picks a free port; the line says which.
+  console.error(`scripted-llm listening on http://127.0.0.1:${this.address().port}/v1`);
+});
