@@ -13,7 +13,6 @@ import { openBrowser, releaseBrowser } from "../tests/support/browser.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, "..");
-const PAGE_PORT = 38091;
 let BASE; // the server's port is picked by the OS
 const scale = Number(process.env.BENCH_SCALE ?? 1);
 const children = [];
@@ -45,11 +44,11 @@ function node() {
 }
 
 async function chromium() {
-  const ctx = await openBrowser(browser, { port: PAGE_PORT, wwwDir: "bench", profilePrefix: "mcp-wasm-bench-", args: ["--js-flags=--expose-gc", "--enable-precise-memory-info"] });
+  const ctx = await openBrowser(browser, { wwwDir: "bench", profilePrefix: "mcp-wasm-bench-", args: ["--js-flags=--expose-gc", "--enable-precise-memory-info"] });
   const page = await ctx.newPage();
   page.on("console", (m) => { if (m.type() === "log") console.error(m.text()); });
   page.on("pageerror", (e) => console.error(`page error: ${e.message}`));
-  await page.goto(`http://127.0.0.1:${PAGE_PORT}/page/index.html`);
+  await page.goto(`${browser.origin}/page/index.html`);
   await page.waitForFunction(() => document.querySelector("#status")?.textContent === "ready");
   page.setDefaultTimeout(1_200_000);
   return page.evaluate(([base, s]) => window.runBenchmarks(base, s), [BASE, scale]);

@@ -15,8 +15,7 @@ import { fileURLToPath } from "node:url";
 import { checkList, openBrowser, releaseBrowser } from "../support/browser.mjs";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const PORT = 38032;
-const APP = `http://127.0.0.1:${PORT}`;
+let APP; // the page's origin, on a port the OS picks
 const EVERYTHING = process.env.MCP_TEST_URL || "http://127.0.0.1:38011/mcp";
 const OAUTH = "http://127.0.0.1:38060/mcp";
 // The hostile server and the scripted model listen on ports the OS picks (a fixed
@@ -369,7 +368,8 @@ async function hostile(ctx) {
 try {
   rmSync(OUT, { recursive: true, force: true });
   [HOSTILE_PORT, LLM_PORT] = await Promise.all([peer("tests/peers/hostile-server.mjs"), peer("tests/peers/scripted-llm.mjs")]);
-  const ctx = await openBrowser(browser, { port: PORT, wwwDir: "www", profilePrefix: "mcp-wasm-demo-", viewport: { width: 1280, height: 900 } });
+  const ctx = await openBrowser(browser, { wwwDir: "www", profilePrefix: "mcp-wasm-demo-", viewport: { width: 1280, height: 900 } });
+  APP = browser.origin;
   await mainFlow(ctx);
   await oauthAndSeveral(ctx);
   await hostile(ctx);

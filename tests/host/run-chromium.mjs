@@ -9,7 +9,6 @@
 // Prints `ok <check>` per check and `browser-host: N checks passed`; exits 0 or 1.
 import { openBrowser, releaseBrowser } from "../support/browser.mjs";
 
-const PORT = 38066;
 const SCENARIO_TIMEOUT_MS = 60_000;
 const OVERALL_TIMEOUT_MS = 240_000;
 
@@ -25,11 +24,11 @@ async function finish(error) {
 const overall = setTimeout(() => finish(new Error(`overall timeout after ${OVERALL_TIMEOUT_MS} ms`)), OVERALL_TIMEOUT_MS);
 
 try {
-  const ctx = await openBrowser(browser, { port: PORT, wwwDir: "tests/host", profilePrefix: "mcp-wasm-host-" });
+  const ctx = await openBrowser(browser, { wwwDir: "tests/host", profilePrefix: "mcp-wasm-host-" });
   const page = await ctx.newPage();
   page.setDefaultTimeout(SCENARIO_TIMEOUT_MS);
   page.on("pageerror", (e) => console.error(`page error: ${e.message}`));
-  await page.goto(`http://127.0.0.1:${PORT}/index.html`);
+  await page.goto(`${browser.origin}/index.html`);
   await page.waitForFunction(() => document.querySelector("#status")?.textContent === "ready");
   const transports = await page.evaluate(() => typeof EventSource);
   if (transports !== "function") throw new Error("the page has no EventSource");

@@ -23,14 +23,21 @@ function serve(port, wwwDir, session) {
     });
     session.server = server;
     const timer = setTimeout(() => reject(new Error("scripts/serve.mjs did not start within 10 s")), 10_000);
-    server.stdout.on("data", (d) => { if (/demo: http/.test(String(d))) { clearTimeout(timer); resolve(); } });
+    server.stdout.on("data", (d) => {
+      const origin = String(d).match(/demo: (http:\/\/127\.0\.0\.1:\d+)/)?.[1];
+      if (origin) { clearTimeout(timer); resolve(origin); }
+    });
     server.on("exit", (code) => { clearTimeout(timer); reject(new Error(`scripts/serve.mjs exited with ${code}`)); });
   });
 }
 
-/** Serves `wwwDir` on `port` and launches Chromium, recording both in `session`; resolves with the browser context. */
-export async function openBrowser(session, { port, wwwDir, profilePrefix, viewport, args = [] }) {
-  await serve(port, wwwDir, session);
+/**
+ * Serves `wwwDir` and launches Chromium, recording both in `session` (`session.origin` is the pages'
+ * origin); resolves with the browser context. Without a `port` the OS picks one: a fixed port in the
+ * ephemeral range can be held by an outgoing connection by the time a late tier starts.
+ */
+export async function openBrowser(session, { port = 0, wwwDir, profilePrefix, viewport, args = [] }) {
+  session.origin = await serve(port, wwwDir, session);
   session.profile = mkdtempSync(path.join(os.tmpdir(), profilePrefix));
   session.ctx = await chromium.launchPersistentContext(session.profile, { executablePath: CHROMIUM, headless: true, args: [...FLAGS, ...args], timeout: 30_000, viewport });
   return session.ctx;
