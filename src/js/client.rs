@@ -267,6 +267,17 @@ impl ClientState {
         renewal.await
     }
 
+    /// Closes the session, and the first time tells listeners and ends the
+    /// notification iterators.
+    async fn close(&self) {
+        let first = !self.session.is_closed();
+        self.session.close().await;
+        if first {
+            self.events.dispatch_plain("close");
+            self.events.shut();
+        }
+    }
+
     /// Sends a request and checks its result's shape before handing it to JS.
     pub async fn call(
         &self,
@@ -385,9 +396,7 @@ impl McpClient {
         let state = self.state.clone();
         Ok(promise(Box::pin(async move {
             state.session.transport().adopt_session(None, None);
-            state.session.close().await;
-            state.events.dispatch_plain("close");
-            state.events.shut();
+            state.close().await;
             Ok(snapshot)
         })))
     }
@@ -663,12 +672,7 @@ impl McpClient {
     pub fn close(&self) -> Promise {
         let state = self.state.clone();
         promise(Box::pin(async move {
-            let first = !state.session.is_closed();
-            state.session.close().await;
-            if first {
-                state.events.dispatch_plain("close");
-                state.events.shut();
-            }
+            state.close().await;
             Ok(JsValue::UNDEFINED)
         }))
     }

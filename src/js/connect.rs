@@ -111,6 +111,21 @@ async fn handshake(session: Session, kind: &'static str, parts: &Parts) -> Resul
     }
 }
 
+/// A session over a Streamable HTTP transport to `url`, ready for its handshake.
+fn streamable_session(url: String, options: &ConnectOptions, parts: &Parts) -> (Session, Rc<StreamableHttp>) {
+    let config = StreamableHttpConfig {
+        url,
+        fetch: Fetch::new(options.fetch.clone()),
+        headers: options.headers.clone(),
+        on_status: Some(parts.on_status.clone()),
+        tool_schemas: parts.tool_schemas.clone(),
+        auth: parts.auth.clone(),
+    };
+    let (session, transport) = Session::new(Rc::new(WebRuntime), options.timeout_ms, |sink| Rc::new(StreamableHttp::new(config, sink)));
+    prepare(parts, &session);
+    (session, transport)
+}
+
 /// Whether a failed `server/discover` probe says "an older server": a 400,
 /// 404 or 405 without a modern JSON-RPC error; a JSON-RPC error in a success
 /// response (a modern server answers an unknown method with HTTP 404, and
@@ -182,18 +197,8 @@ pub async fn connect(target: Target, options: &ConnectOptions, parts: &Parts) ->
         }
         Target::Url(url) => url,
     };
-    let http_config = || StreamableHttpConfig {
-        url: url.clone(),
-        fetch: Fetch::new(options.fetch.clone()),
-        headers: options.headers.clone(),
-        on_status: Some(parts.on_status.clone()),
-        tool_schemas: parts.tool_schemas.clone(),
-        auth: parts.auth.clone(),
-    };
     if !matches!(options.transport, Choice::Sse) && options.era != EraChoice::Legacy {
-        let config = http_config();
-        let (session, transport) = Session::new(Rc::new(WebRuntime), options.timeout_ms, |sink| Rc::new(StreamableHttp::new(config, sink)));
-        prepare(parts, &session);
+        let (session, transport) = streamable_session(url.clone(), options, parts);
         transport.set_protocol_version(modern::VERSION);
         match discover(&session, parts).await {
             Ok(identity) => return Ok(Connected { session, kind: "streamable-http", era: Era::Modern, identity }),
@@ -206,9 +211,7 @@ pub async fn connect(target: Target, options: &ConnectOptions, parts: &Parts) ->
         }
     }
     if !matches!(options.transport, Choice::Sse) {
-        let config = http_config();
-        let (session, _) = Session::new(Rc::new(WebRuntime), options.timeout_ms, |sink| Rc::new(StreamableHttp::new(config, sink)));
-        prepare(parts, &session);
+        let (session, _) = streamable_session(url.clone(), options, parts);
         match handshake(session, "streamable-http", parts).await {
             // Only a refused `initialize` can mean an older server, and not a
             // refusal in the modern era's own terms.
@@ -249,16 +252,7 @@ pub async fn resume(snapshot: Snapshot, options: &ConnectOptions, parts: &Parts)
         let options = ConnectOptions { transport: Choice::Sse, era: EraChoice::Legacy, ..options.clone() };
         return connect(Target::Url(snapshot.url), &options, parts).await;
     }
-    let config = StreamableHttpConfig {
-        url: snapshot.url,
-        fetch: Fetch::new(options.fetch.clone()),
-        headers: options.headers.clone(),
-        on_status: Some(parts.on_status.clone()),
-        tool_schemas: parts.tool_schemas.clone(),
-        auth: parts.auth.clone(),
-    };
-    let (session, transport) = Session::new(Rc::new(WebRuntime), options.timeout_ms, |sink| Rc::new(StreamableHttp::new(config, sink)));
-    prepare(parts, &session);
+    let (session, transport) = streamable_session(snapshot.url, options, parts);
     transport.set_protocol_version(snapshot.identity.protocol_version);
     let era = if snapshot.modern { Era::Modern } else { Era::Legacy };
     if era == Era::Legacy {

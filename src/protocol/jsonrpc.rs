@@ -206,8 +206,12 @@ pub const RAW_RESULT_MIN: usize = 16 * 1024;
 /// without building a tree of it: the JS layer gives that text to
 /// `JSON.parse` instead of serialising the parsed value again, which keeps the
 /// server's bytes (and key order) and saves a pass over large results.
-/// `None` for anything else (requests, errors, batches, malformed text).
+/// `None` for anything else: a text shorter than [`RAW_RESULT_MIN`],
+/// requests, errors, batches, malformed text.
 pub fn raw_result(text: &str) -> Option<(RequestId, &str)> {
+    if text.len() < RAW_RESULT_MIN {
+        return None;
+    }
     #[derive(serde::Deserialize)]
     struct Envelope<'a> {
         id: Option<Value>,

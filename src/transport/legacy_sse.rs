@@ -14,7 +14,7 @@ use super::sse::SseParser;
 use super::streamable_http::HeaderSource;
 use super::web_runtime::WebRuntime;
 use crate::error::Error;
-use crate::protocol::jsonrpc::{decode, raw_result, Message, RAW_RESULT_MIN};
+use crate::protocol::jsonrpc::{decode, raw_result, Message};
 use crate::protocol::version;
 use crate::session::{Inbound, InboundSink, Runtime, Transport};
 use futures::channel::oneshot;
@@ -203,10 +203,8 @@ impl Inner {
                 // the request it answered ends in its timeout.
                 if let Ok(messages) = decode(data, version::allows_batches(None)) {
                     // As for Streamable HTTP: a large result also goes over as its text.
-                    if data.len() >= RAW_RESULT_MIN {
-                        if let Some((id, raw)) = raw_result(data) {
-                            (self.sink)(Inbound::RawResult { id, text: Rc::from(raw) });
-                        }
+                    if let Some((id, raw)) = raw_result(data) {
+                        (self.sink)(Inbound::RawResult { id, text: Rc::from(raw) });
                     }
                     for message in messages {
                         (self.sink)(Inbound::Message(message));

@@ -98,11 +98,15 @@ fn deep_nesting_is_an_error_not_a_stack_overflow() {
 
 #[test]
 fn raw_results_are_the_exact_text_of_single_responses() {
-    let text = r#"{"jsonrpc":"2.0","id":7,"result":{"z":1, "a":[1,2,{"k":"v"}]}}"#;
-    assert_eq!(raw_result(text), Some((RequestId::Number(7), r#"{"z":1, "a":[1,2,{"k":"v"}]}"#)));
-    assert_eq!(raw_result(r#"{"result":{},"id":"x","jsonrpc":"2.0"}"#), Some((RequestId::String("x".into()), "{}")));
-    assert_eq!(raw_result(r#"{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":"m"}}"#), None);
-    assert_eq!(raw_result(r#"{"jsonrpc":"2.0","method":"m","params":{}}"#), None);
-    assert_eq!(raw_result(r#"[{"jsonrpc":"2.0","id":1,"result":{}}]"#), None);
-    assert_eq!(raw_result(r#"{"jsonrpc":"2.0","id":1,"result":"#), None);
+    // Padded past the threshold with whitespace, which JSON allows anywhere between tokens.
+    let large = |text: &str| format!("{text}{}", " ".repeat(RAW_RESULT_MIN));
+    let text = large(r#"{"jsonrpc":"2.0","id":7,"result":{"z":1, "a":[1,2,{"k":"v"}]}}"#);
+    assert_eq!(raw_result(&text), Some((RequestId::Number(7), r#"{"z":1, "a":[1,2,{"k":"v"}]}"#)));
+    assert_eq!(raw_result(&large(r#"{"result":{},"id":"x","jsonrpc":"2.0"}"#)), Some((RequestId::String("x".into()), "{}")));
+    assert_eq!(raw_result(&large(r#"{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":"m"}}"#)), None);
+    assert_eq!(raw_result(&large(r#"{"jsonrpc":"2.0","method":"m","params":{}}"#)), None);
+    assert_eq!(raw_result(&large(r#"[{"jsonrpc":"2.0","id":1,"result":{}}]"#)), None);
+    assert_eq!(raw_result(&large(r#"{"jsonrpc":"2.0","id":1,"result":"#)), None);
+    // Small results are cheaper to convert than to find.
+    assert_eq!(raw_result(r#"{"jsonrpc":"2.0","id":7,"result":{}}"#), None);
 }

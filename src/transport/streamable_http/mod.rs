@@ -9,7 +9,7 @@ use super::fetch::{header, js_message, read_text, AbortOnDrop, BodyReader, Fetch
 use super::http::{self, classify, status_error_with, Readable, ResponseBody};
 use super::web_runtime::WebRuntime;
 use crate::error::Error;
-use crate::protocol::jsonrpc::{decode, raw_result, Message, RequestId, RAW_RESULT_MIN};
+use crate::protocol::jsonrpc::{decode, raw_result, Message, RequestId};
 use crate::protocol::{methods, modern, version};
 use crate::session::{Inbound, InboundSink, Runtime, Transport};
 use streams::Purpose;
@@ -435,10 +435,9 @@ impl Inner {
     pub(super) fn deliver(&self, text: &str, awaited: Option<&RequestId>) -> Result<bool, Error> {
         // A large legacy result also goes over as its text (the modern era
         // rewrites results before they reach JS, so it gains nothing there).
-        if text.len() >= RAW_RESULT_MIN && !self.modern.get() {
-            if let Some((id, raw)) = raw_result(text) {
-                (self.sink)(Inbound::RawResult { id, text: Rc::from(raw) });
-            }
+        let raw = if self.modern.get() { None } else { raw_result(text) };
+        if let Some((id, raw)) = raw {
+            (self.sink)(Inbound::RawResult { id, text: Rc::from(raw) });
         }
         let messages = decode(text, version::allows_batches(self.protocol_version.get()))
             .map_err(|e| Error::Protocol(e.to_string()))?;
