@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { bundleAll } from "./bundle.mjs";
 import { writeReport } from "./report.mjs";
 import { openBrowser, releaseBrowser } from "../tests/support/browser.mjs";
+import { startPeer } from "../tests/support/peer-process.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, "..");
@@ -20,18 +21,11 @@ const browser = {};
 
 const version = (file) => JSON.parse(readFileSync(path.join(repo, file), "utf8")).version;
 
-// Starts a script on a free port; resolves with the base URL its "listening" line names.
-function start(script) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(repo, script)], { env: { ...process.env, PORT: "0" }, stdio: ["ignore", "ignore", "pipe"] });
-    children.push(child);
-    const timer = setTimeout(() => reject(new Error(`${script} did not start`)), 15_000);
-    child.stderr.on("data", (d) => {
-      const base = String(d).match(/listening on (http:\/\/127\.0\.0\.1:\d+)/)?.[1];
-      if (base) { clearTimeout(timer); resolve(base); }
-    });
-    child.on("exit", (code) => { clearTimeout(timer); reject(new Error(`${script} exited with ${code}`)); });
-  });
+// Starts a script on a free port; resolves with its base URL.
+async function start(script) {
+  const { child, origin } = await startPeer(script);
+  children.push(child);
+  return origin;
 }
 
 function node() {

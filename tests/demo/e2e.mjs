@@ -8,11 +8,11 @@
 //
 // Screenshots of the main views go to test-results/demo/. Prints `ok <check>` per
 // check and `demo: N checks passed`; exits 0 or 1.
-import { spawn } from "node:child_process";
 import { copyFileSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { checkList, openBrowser, releaseBrowser } from "../support/browser.mjs";
+import { startPeer } from "../support/peer-process.mjs";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 let APP; // the page's origin, on a port the OS picks
@@ -40,18 +40,11 @@ async function finish(error) {
 const overall = setTimeout(() => finish(new Error(`overall timeout after ${OVERALL_TIMEOUT_MS} ms`)), OVERALL_TIMEOUT_MS);
 
 
-// Starts a peer script on a free port and resolves with the port its "listening" line names.
-function peer(script) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(repo, script)], { env: { ...process.env, PORT: "0" }, stdio: ["ignore", "ignore", "pipe"] });
-    children.push(child);
-    const timer = setTimeout(() => reject(new Error(`${script} did not start within 10 s`)), 10_000);
-    child.stderr.on("data", (d) => {
-      const port = String(d).match(/listening on http:\/\/127\.0\.0\.1:(\d+)/)?.[1];
-      if (port) { clearTimeout(timer); resolve(Number(port)); }
-    });
-    child.on("exit", (code) => { clearTimeout(timer); reject(new Error(`${script} exited with ${code}`)); });
-  });
+// Starts a peer script on a free port and resolves with the port.
+async function peer(script) {
+  const { child, port } = await startPeer(script);
+  children.push(child);
+  return port;
 }
 
 async function shot(page, name) {

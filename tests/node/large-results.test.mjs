@@ -4,7 +4,7 @@
 // JSON.parse of the same answer gives, key order included, and checks still run.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { startPeer } from "../support/peer-process.mjs";
 import { McpClient } from "mcp-wasm";
 import { Floor } from "../../bench/floor.mjs";
 
@@ -13,18 +13,11 @@ let URL_;
 const LIMIT = { timeout: 60_000 };
 let server;
 
-before(() => new Promise((resolve, reject) => {
-  server = spawn(process.execPath, [new URL("../../bench/server.mjs", import.meta.url).pathname], { env: { ...process.env, PORT: "0" }, stdio: ["ignore", "ignore", "pipe"] });
-  server.stderr.on("data", (d) => {
-    const port = String(d).match(/listening on http:\/\/127\.0\.0\.1:(\d+)/)?.[1];
-    if (port) {
-      PORT = Number(port);
-      URL_ = `http://127.0.0.1:${PORT}/mcp`;
-      resolve();
-    }
-  });
-  server.on("exit", (code) => reject(new Error(`bench/server.mjs exited with ${code}`)));
-}));
+before(async () => {
+  let origin;
+  ({ child: server, origin, port: PORT } = await startPeer("bench/server.mjs"));
+  URL_ = `${origin}/mcp`;
+});
 after(() => server?.kill("SIGTERM"));
 
 async function plain(method, params) {

@@ -2,7 +2,7 @@
 // fields that look sensitive; URL mode opens the link only when the user says so.
 import { h } from "./dom.js";
 import { schemaForm } from "./schema-form.js";
-import { modal } from "./sampling.js";
+import { modal } from "./dialog.js";
 
 const SENSITIVE = /pass(word|phrase|code)?|token|secret|card|cvv|cvc|api[\s_-]?key|credential|ssn|social security|\bpin\b|iban/i;
 

@@ -3,34 +3,8 @@
 // configured model draft and then edit.
 import { h, uid, pretty, describeError } from "./dom.js";
 import { renderMessages } from "./render.js";
+import { modal } from "./dialog.js";
 import { loadSettings, configured, chatCompletion, samplingToChat } from "./llm.js";
-
-/** A modal dialog that settles once: `done(value)` or `fail(error)`. */
-export function modal(title, testid, build, signal) {
-  return new Promise((resolve, reject) => {
-    const dialog = h("dialog", { class: "modal", data: { testid }, aria: { label: title } });
-    let settled = false;
-    const finish = (fn, value) => {
-      if (settled) return;
-      settled = true;
-      dialog.close();
-      dialog.remove();
-      fn(value);
-    };
-    dialog.addEventListener("cancel", (event) => {
-      event.preventDefault(); // Escape: treated as the dialog's own "cancel" below
-      dialog.dispatchEvent(new Event("escape"));
-    });
-    if (signal?.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    signal?.addEventListener("abort", () => finish(reject, signal.reason), { once: true });
-    dialog.append(h("h2", {}, title), build({ done: (v) => finish(resolve, v), fail: (e) => finish(reject, e), dialog }));
-    document.body.append(dialog);
-    dialog.showModal();
-  });
-}
 
 export function samplingHandler() {
   return (params, ctx) => modal(`Sampling request from ${ctx.server}`, "sampling-dialog", ({ done, fail, dialog }) => {
