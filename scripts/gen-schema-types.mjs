@@ -40,7 +40,7 @@ import { fileURLToPath } from "node:url";
 import path from "node:path";
 
 const REVISION = "2025-11-25";
-const SCHEMA_URL = new URL(`../../shared/spec/${REVISION}/schema.json`, import.meta.url);
+const SCHEMA_URL = new URL(`../spec/${REVISION}/schema.json`, import.meta.url);
 const OUT_URL = new URL("../src/ts/mcp-schema.d.ts", import.meta.url);
 const SCRIPT_NAME = "scripts/gen-schema-types.mjs";
 
@@ -222,7 +222,7 @@ function declare(name, s) {
 }
 
 const sha256 = createHash("sha256").update(raw).digest("hex");
-const header = `// Generated from shared/spec/${REVISION}/schema.json — the official JSON Schema of the
+const header = `// Generated from spec/${REVISION}/schema.json — the official JSON Schema of the
 // Model Context Protocol, revision ${REVISION} (modelcontextprotocol/modelcontextprotocol,
 // schema/${REVISION}/schema.json; sha256 ${sha256}),
 // by ${SCRIPT_NAME}. DO NOT EDIT: change the generator and run \`node ${SCRIPT_NAME}\`.

@@ -1,4 +1,4 @@
-// Generated from shared/spec/2025-11-25/schema.json — the official JSON Schema of the
+// Generated from spec/2025-11-25/schema.json — the official JSON Schema of the
 // Model Context Protocol, revision 2025-11-25 (modelcontextprotocol/modelcontextprotocol,
 // schema/2025-11-25/schema.json; sha256 268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7),
 // by scripts/gen-schema-types.mjs. DO NOT EDIT: change the generator and run `node scripts/gen-schema-types.mjs`.

@@ -5,8 +5,8 @@
 //   … drive the client …
 //   for (const m of rec.messages()) assertValidClientMessage(m);
 //
-// The schema lives outside the repo, in <repo>/../shared/spec/<version>/schema.json (CI puts a
-// copy of shared/ beside its clone), so it is resolved from this file, never from the cwd.
+// The schemas are vendored in <repo>/spec/<version>/schema.json (see spec/README.md), and
+// resolved from this file, never from the cwd.
 import { readFileSync } from "node:fs";
 import Ajv2020 from "ajv/dist/2020.js";
 import AjvDraft7 from "ajv";
@@ -15,7 +15,7 @@ import addFormats from "ajv-formats";
 export const DEFAULT_SPEC_VERSION = "2025-11-25";
 
 export function schemaUrl(version = DEFAULT_SPEC_VERSION) {
-  return new URL(`../../../shared/spec/${version}/schema.json`, import.meta.url);
+  return new URL(`../../spec/${version}/schema.json`, import.meta.url);
 }
 
 const validators = new Map();

@@ -1,13 +1,13 @@
 //! Validates what the client sent against the MCP specification's JSON Schema,
-//! with the crate's own validator. The schema comes from `../shared/spec`
-//! beside the repository, as the test harness lays it out.
+//! with the crate's own validator. The schemas are vendored in `spec/`
+//! (see `spec/README.md`).
 
 use mcp_wasm::protocol::schema::validate_at;
 use serde_json::Value;
 use std::collections::HashMap;
 
-const SPEC_2025_11_25: &str = include_str!("../../../shared/spec/2025-11-25/schema.json");
-const SPEC_2026_07_28: &str = include_str!("../../../shared/spec/2026-07-28/schema.json");
+const SPEC_2025_11_25: &str = include_str!("../../spec/2025-11-25/schema.json");
+const SPEC_2026_07_28: &str = include_str!("../../spec/2026-07-28/schema.json");
 
 /// The `$defs` name of each client request and notification, by method.
 fn definitions(spec: &Value) -> HashMap<String, String> {

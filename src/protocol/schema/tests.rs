@@ -150,7 +150,7 @@ fn a_self_referencing_schema_stops_instead_of_overflowing() {
 /// `additionalProperties` across 145 definitions.
 #[test]
 fn validates_mcp_messages_against_the_spec_schema() {
-    let spec: Value = serde_json::from_str(include_str!("../../../../shared/spec/2025-11-25/schema.json")).unwrap();
+    let spec: Value = serde_json::from_str(include_str!("../../../spec/2025-11-25/schema.json")).unwrap();
     let call = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "echo", "arguments": {"message": "hi"}}});
     validate_at(&spec, "/$defs/CallToolRequest", &call).unwrap();
     validate_at(&spec, "/$defs/JSONRPCRequest", &call).unwrap();
