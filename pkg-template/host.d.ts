@@ -176,6 +176,11 @@ export declare class McpHost implements AsyncDisposable {
   callTool(name: string, args?: JsonObject, options?: RequestOptions): Promise<CallToolResult>;
   /** As on `McpClient`: `{ name, arguments }` with the qualified name. */
   callTool(params: CallToolRequestParams, options?: RequestOptions): Promise<CallToolResult>;
+  /**
+   * The name of the server that {@link McpHost.callTool} would send a qualified tool name to now, or
+   * `undefined` if no connected server offers it. `runToolLoop` tells its `approve` hook this as `ctx.server`.
+   */
+  toolServer(name: string): Promise<string | undefined>;
   /** Gets a prompt by its qualified name. */
   getPrompt(params: GetPromptRequestParams, options?: RequestOptions): Promise<GetPromptResult>;
   /** Completes an argument: of a prompt by its qualified name, or of a resource template by the server that listed it (`server` settles ambiguity). */

@@ -375,17 +375,27 @@ export class McpHost {
   async listAllResources() { await this.#need(["resources"]); return this.#registry.resources; }
   async listAllResourceTemplates() { await this.#need(["resourceTemplates"]); return this.#registry.resourceTemplates; }
 
+  // Where a qualified name leads now, listing first if a resumed host has not yet.
+  async #lookup(routes, name) {
+    const route = this.#registry[routes].get(name);
+    if (route) return route;
+    await this.#need([routes === "toolRoutes" ? "tools" : "prompts"]);
+    return this.#registry[routes].get(name);
+  }
+
   async #route(routes, name, what) {
     if (typeof name !== "string") throw invalid(`the ${what} name must be a string`);
-    let route = this.#registry[routes].get(name);
-    if (!route) {
-      await this.#need([routes === "toolRoutes" ? "tools" : "prompts"]);
-      route = this.#registry[routes].get(name);
-    }
+    const route = await this.#lookup(routes, name);
     if (!route) throw invalid(`no connected server offers a ${what} named ${JSON.stringify(name)}`);
     const client = this.#servers.get(route.server)?.client;
     if (!client) throw new McpClientError("closed", `server ${route.server} is not connected`);
     return { client, route };
+  }
+
+  // The server callTool would send `name` to: what runToolLoop tells approve as ctx.server.
+  async toolServer(name) {
+    if (typeof name !== "string") return undefined;
+    return (await this.#lookup("toolRoutes", name))?.server;
   }
 
   // callTool(name, args?, options?) or callTool({ name, arguments }, options?), as on McpClient.

@@ -1,6 +1,7 @@
 // The tool-use loop of a chat host, in plain JS over McpClient and ToolBridge:
-// offer the tools, run the calls the model makes, feed the results back, and
-// repeat until the model answers without calling a tool. Types: tool-loop.d.ts.
+// offer the tools, run the calls the model makes (those `approve` allows), feed
+// the results back, and repeat until the model answers without calling a tool.
+// Types: tool-loop.d.ts.
 import { McpClientError, ToolBridge } from "./mcp_wasm.js";
 
 // How each API's transcript grows: the model's turn as it must be replayed,
@@ -24,23 +25,70 @@ const TRANSCRIPT = {
   },
 };
 
+// What the model is told for a call the user refused, so it can go on without it.
+const REFUSED_RESULT = {
+  content: [{ type: "text", text: "The user refused this tool call, so it was not run." }],
+  isError: true,
+};
+
 function stopped(signal) {
   if (signal?.aborted) throw signal.reason;
 }
 
-export async function runToolLoop({ client, provider, ask, messages = [], tools, maxSteps = 10, signal }) {
+// Settles with `promise`, or rejects with the signal's reason as soon as it
+// aborts: a person may never answer, and Stop must not wait for them.
+function unlessAborted(promise, signal) {
+  stopped(signal);
+  if (!signal) return promise;
+  return new Promise((resolve, reject) => {
+    const abort = () => reject(signal.reason);
+    signal.addEventListener("abort", abort, { once: true });
+    Promise.resolve(promise).then(resolve, reject).finally(() => signal.removeEventListener("abort", abort));
+  });
+}
+
+// Asks `approve` about one call. Anything but a boolean is a bug in the hook,
+// and the call is not run on a guess.
+async function decide(approve, call, context) {
+  const answer = await unlessAborted(approve(call, context), context.signal);
+  stopped(context.signal);
+  if (typeof answer !== "boolean") {
+    throw new McpClientError("invalid-argument", `approve must return a boolean, not ${answer === null ? "null" : typeof answer}`);
+  }
+  return answer;
+}
+
+// The calls of one step that `approve` refuses, as the loop reports them. It is
+// asked one call at a time, in the reply's order (a person answers one question
+// at a time), and before any call starts, so no call runs while another is in doubt.
+async function refusals(calls, { client, approve, step, signal }) {
+  const refused = [];
+  for (const call of calls) {
+    const server = await unlessAborted(client.toolServer?.(call.name), signal);
+    const where = server === undefined ? {} : { server };
+    if (!(await decide(approve, call, { step, signal, ...where }))) refused.push({ call, step, ...where });
+  }
+  return refused;
+}
+
+export async function runToolLoop({ client, provider, ask, messages = [], tools, maxSteps = 10, signal, approve }) {
   const transcript = TRANSCRIPT[provider];
   if (!transcript) throw new McpClientError("invalid-argument", `unknown provider ${JSON.stringify(provider)}`);
+  if (approve !== undefined && typeof approve !== "function") throw new McpClientError("invalid-argument", "approve must be a function");
   const bridge = new ToolBridge(provider, tools ?? (await client.listAllTools({ signal })));
   const history = [...messages];
+  const refused = [];
   for (let step = 1; step <= maxSteps; step++) {
     stopped(signal);
     const reply = await ask({ tools: bridge.definitions, messages: history, signal });
     stopped(signal);
     const calls = bridge.parseToolCalls(reply);
-    if (calls.length === 0) return { reply, messages: history, steps: step, notes: bridge.notes };
+    if (calls.length === 0) return { reply, messages: history, steps: step, notes: bridge.notes, refused };
     history.push(...transcript.modelTurn(reply));
+    const refusedNow = approve ? await refusals(calls, { client, approve, step, signal }) : [];
+    refused.push(...refusedNow);
     const results = await Promise.all(calls.map(async (call) => {
+      if (refusedNow.some((r) => r.call === call)) return bridge.toolResultMessage(call, REFUSED_RESULT);
       const result = await client.callTool({ name: call.name, arguments: call.arguments }, { signal });
       return bridge.toolResultMessage(call, result);
     }));

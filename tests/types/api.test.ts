@@ -18,6 +18,8 @@ import {
   type McpHostSnapshot,
   type McpSnapshot,
   type BridgeToolCall,
+  type RefusedToolCall,
+  type ToolApprovalContext,
   McpClientError,
   type CallToolResult,
   type ContentBlock,
@@ -279,6 +281,20 @@ export async function bridgeUse(client: McpClient, reply: object): Promise<void>
   });
   const steps: number = done.steps;
   void steps;
+  const guarded = await runToolLoop({
+    client, provider: "anthropic", ask: async () => ({ content: [] }),
+    approve: async (call: BridgeToolCall, ctx: ToolApprovalContext) => call.name !== "delete-everything" && ctx.step < 5 && !ctx.signal?.aborted,
+  });
+  const refused: RefusedToolCall[] = guarded.refused;
+  const refusedName: string | undefined = refused[0]?.call.name;
+  const refusedStep: number | undefined = refused[0]?.step;
+  const refusedServer: string | undefined = refused[0]?.server;
+  void refusedName; void refusedStep; void refusedServer;
+  void runToolLoop({ client, provider: "openai-chat", ask: async () => ({ choices: [] }), approve: () => true });
+  // @ts-expect-error approve answers with a boolean
+  void runToolLoop({ client, provider: "openai-chat", ask: async () => ({ choices: [] }), approve: () => "yes" });
+  // @ts-expect-error the context names a server only for a host: it may be undefined
+  void runToolLoop({ client, provider: "openai-chat", ask: async () => ({ choices: [] }), approve: (_call, ctx) => ctx.server.length > 0 });
   // @ts-expect-error ask must resolve with the reply
   void runToolLoop({ client, provider: "gemini", ask: () => "text" });
   // @ts-expect-error not a provider
@@ -339,7 +355,10 @@ export async function hostUse(): Promise<void> {
   host.addEventListener("status", (e) => void (e.status === "connected"));
   const saved: McpHostSnapshot = await host.suspend();
   const again = await McpHost.resume(JSON.parse(JSON.stringify(saved)) as McpHostSnapshot, { servers: { docs: { headers: { authorization: "Bearer y" } } } });
-  const loop = await runToolLoop({ client: again, provider: "anthropic", ask: async () => ({ content: [] }) });
+  const loop = await runToolLoop({ client: again, provider: "anthropic", ask: async () => ({ content: [] }), approve: (_call, ctx) => ctx.server === "docs" });
+  type _toolServer = Expect<Equal<Awaited<ReturnType<McpHost["toolServer"]>>, string | undefined>>;
+  const where: string | undefined = await again.toolServer("docs__search");
+  void where;
   const names: string[] = qualifiedNames([["a", "b"]], { rules: "openai" });
   const snapshot: McpSnapshot = (await McpClient.connect("https://x.example/mcp")).snapshot();
   const client = await McpClient.resume(snapshot, { headers: { authorization: "Bearer z" } });
