@@ -62,6 +62,40 @@ async function openPage(ctx, query) {
   return { page, errors };
 }
 
+// The names of the tools/call requests the page sends to server-everything, as
+// they leave the browser: what the server sees, whatever the page shows.
+function sentToolCalls(page) {
+  const sent = [];
+  page.on("request", (request) => {
+    if (request.method() !== "POST" || request.url() !== EVERYTHING) return;
+    const body = request.postDataJSON();
+    if (body?.method === "tools/call") sent.push(body.params?.name);
+  });
+  return sent;
+}
+
+// Counts the tool-approval dialogs the page opens, in window.__approvalDialogs.
+function countApprovalDialogs(page) {
+  return page.evaluate(() => {
+    window.__approvalDialogs = 0;
+    new MutationObserver((records) => {
+      for (const record of records) {
+        for (const node of record.addedNodes) if (node.dataset?.testid === "tool-approval-dialog") window.__approvalDialogs += 1;
+      }
+    }).observe(document.body, { childList: true });
+  });
+}
+
+async function chatSay(page, text) {
+  await page.getByTestId("chat-input").fill(text);
+  await page.getByTestId("chat-send").click();
+}
+
+// Waits for the chat's `count`th answer.
+function chatAnswers(page, count) {
+  return page.waitForFunction((n) => document.querySelectorAll("[data-testid=chat-assistant]").length >= n, count);
+}
+
 const tool = (page, name) => page.locator(`[data-testid=tool-item][data-name="${name}"] button`);
 const resultState = (page) => page.getByTestId("result").getAttribute("data-state");
 async function waitResult(page) {
@@ -245,15 +279,24 @@ async function mainFlow(ctx) {
   await page.getByTestId("log-filter").selectOption("debug");
   await shot(page, "logs");
 
-  // Chat with a scripted model: it calls a tool, sees the result, answers.
+  // Chat with a scripted model: it calls a tool once the user allows it, sees the result, answers.
+  const toolCallsSent = sentToolCalls(page);
+  await countApprovalDialogs(page);
   await page.getByTestId("tab-chat").click();
   await page.getByTestId("llm-base").fill(`http://127.0.0.1:${LLM_PORT}/v1`);
   await page.getByTestId("llm-model").fill("scripted-1");
   await page.getByTestId("llm-key").fill("sk-test");
   await page.getByTestId("llm-save").click();
-  await page.getByTestId("chat-input").fill("What is 2 + 3?");
-  await page.getByTestId("chat-send").click();
-  await page.waitForSelector("[data-testid=chat-assistant]");
+  await chatSay(page, "What is 2 + 3?");
+  const approval = page.getByTestId("tool-approval-dialog");
+  await approval.waitFor();
+  const sentBeforeApproval = toolCallsSent.length;
+  await page.waitForTimeout(200);
+  check(toolCallsSent.length === sentBeforeApproval && await page.getByTestId("tool-approval-server").textContent() === "everything"
+    && await page.getByTestId("tool-approval-tool").textContent() === "everything__get-sum" && /"a": 2/.test(await page.getByTestId("tool-approval-arguments").textContent()),
+  "a tool call waits for the user, who sees its server, tool and arguments");
+  await page.getByTestId("tool-allow-once").click();
+  await chatAnswers(page, 1);
   const call = page.locator("[data-testid=chat-tool-call]");
   check(await call.getAttribute("data-name") === "everything__get-sum" && (await call.innerText()).includes("The sum of 2 and 3 is 5"), "the model's tool call shows inline with its result");
   check((await page.getByTestId("chat-assistant").innerText()).includes("The sum of 2 and 3 is 5"), "the model answers from the tool's result");
@@ -261,6 +304,32 @@ async function mainFlow(ctx) {
   check(seen.length === 2 && seen[0].body.tools.some((t) => t.function.name === "everything__get-sum") && seen[0].authorization === "Bearer sk-test",
     "the endpoint got every tool and the key");
   check(await page.evaluate(() => localStorage.length === 0 && sessionStorage.length > 0), "the key stays in sessionStorage unless asked");
+  check(toolCallsSent.length === sentBeforeApproval + 1, "the call allowed once reached the server");
+
+  // A tool allowed for the chat is not asked about again, until the chat is cleared.
+  await chatSay(page, "And 2 + 3 again?");
+  await approval.waitFor();
+  await page.getByTestId("tool-allow-chat").click();
+  await chatAnswers(page, 2);
+  await chatSay(page, "Once more?");
+  await chatAnswers(page, 3);
+  check(await page.evaluate(() => window.__approvalDialogs) === 2 && toolCallsSent.length === sentBeforeApproval + 3,
+    "a tool allowed for the chat runs again without asking");
+  await page.getByTestId("chat-clear").click();
+  check(await page.getByTestId("chat").evaluate((list) => list.children.length) === 0, "clearing the chat empties the transcript");
+
+  // Denied: the server never sees the call; the transcript and the model say it was refused.
+  const sentBeforeDenial = toolCallsSent.length;
+  await chatSay(page, "What is 2 + 3, if I let you?");
+  await approval.waitFor();
+  check(await page.evaluate(() => window.__approvalDialogs) === 3, "after clearing, the tool is asked about again");
+  await page.getByTestId("tool-deny").click();
+  await chatAnswers(page, 1);
+  const refused = page.locator("[data-testid=chat-tool-call][data-refused=true]");
+  check(await refused.count() === 1 && await refused.getAttribute("data-name") === "everything__get-sum" && /Refused by you/.test(await refused.innerText()),
+    "a denied call shows in the transcript as refused");
+  check(toolCallsSent.length === sentBeforeDenial, "a denied call never reaches the server", toolCallsSent.slice(sentBeforeDenial).join());
+  check((await page.getByTestId("chat-assistant").innerText()).includes("The user refused this tool call"), "the model is told the user refused");
 
   // With a model configured, it drafts the sampling reply for the user to approve.
   await page.getByTestId("tab-tools").click();

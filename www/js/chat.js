@@ -1,9 +1,11 @@
 // Chat mode: with an OpenAI-compatible endpoint configured, the model sees
 // every tool of every connected server (runToolLoop over the host), calls
-// them, and sees the results; each call shows inline with its result.
+// them once the user allows it, and sees the results; each call shows inline
+// with its result, or as refused.
 import { runToolLoop } from "mcp-wasm";
 import { h, uid, describeError, pretty } from "./dom.js";
 import { renderToolResult } from "./render.js";
+import { askToolApproval } from "./tool-approval.js";
 import { loadSettings, saveSettings, configured, chatCompletion } from "./llm.js";
 
 export function chatView(app) {
@@ -16,15 +18,38 @@ export function chatView(app) {
   const note = h("p", { class: "muted", role: "status", data: { testid: "chat-status" } });
   let history = [];
   let running = null;
+  // The tools the user allowed for the rest of this chat, each with the server it was allowed on.
+  const allowed = new Set();
+  const clear = h("button", { type: "button", data: { testid: "chat-clear" }, onclick: () => {
+    history = [];
+    allowed.clear();
+    transcript.replaceChildren();
+    note.textContent = "";
+  } }, "Clear chat");
 
   const say = (role, ...content) => transcript.append(h("li", { class: `turn ${role}`, data: { testid: `chat-${role}` } }, h("span", { class: "role" }, role), ...content));
+  const toolEntry = (name, args, ...children) => h("li", { class: "turn tool", data: { testid: "chat-tool-call", name } },
+    h("span", { class: "role" }, "tool"), h("code", {}, `${name}(${pretty(args ?? {}, 2000)})`), ...children);
+
+  // Asked before each call the model makes; a refusal shows in the transcript, and the loop tells the model.
+  async function approve(call, { server, signal }) {
+    const key = JSON.stringify([server, call.name]);
+    if (allowed.has(key)) return true;
+    const choice = await askToolApproval({ server, call }, signal);
+    if (choice === "chat") allowed.add(key);
+    if (choice !== "deny") return true;
+    const entry = toolEntry(call.name, call.arguments, h("p", { class: "refused" }, "Refused by you: not sent to the server."));
+    entry.dataset.refused = "true";
+    transcript.append(entry);
+    return false;
+  }
 
   // The host, with each tool call shown as it happens.
   const visibleHost = {
     listAllTools: () => app.host.listAllTools(),
+    toolServer: (name) => app.host.toolServer(name),
     callTool: async (params, options) => {
-      const entry = h("li", { class: "turn tool", data: { testid: "chat-tool-call", name: params.name } },
-        h("span", { class: "role" }, "tool"), h("code", {}, `${params.name}(${pretty(params.arguments ?? {}, 2000)})`));
+      const entry = toolEntry(params.name, params.arguments);
       transcript.append(entry);
       try {
         const result = await app.host.callTool(params, options);
@@ -52,11 +77,12 @@ export function chatView(app) {
     history.push({ role: "user", content: text });
     running = new AbortController();
     send.disabled = true;
+    clear.disabled = true;
     stop.disabled = false;
     note.textContent = "Thinking…";
     try {
       const done = await runToolLoop({
-        client: visibleHost, provider: "openai-chat", messages: history, maxSteps: 8, signal: running.signal,
+        client: visibleHost, provider: "openai-chat", messages: history, maxSteps: 8, signal: running.signal, approve,
         ask: ({ tools, messages, signal }) => chatCompletion(settings, { messages, tools, signal }),
       });
       const message = done.reply?.choices?.[0]?.message ?? { role: "assistant", content: "" };
@@ -68,6 +94,7 @@ export function chatView(app) {
     } finally {
       running = null;
       send.disabled = false;
+      clear.disabled = false;
       stop.disabled = true;
     }
   }
@@ -91,6 +118,6 @@ export function chatView(app) {
 
   const panel = h("div", { class: "split" }, settingsForm,
     h("section", { class: "panel detail" }, h("h2", {}, "Chat"), transcript,
-      h("form", { onsubmit: submit }, field(ids.prompt, "Message", prompt), h("div", { class: "row" }, send, stop, note))));
+      h("form", { onsubmit: submit }, field(ids.prompt, "Message", prompt), h("div", { class: "row" }, send, stop, clear, note))));
   return { id: "chat", label: "Chat", panel };
 }
