@@ -85,6 +85,17 @@ pub enum Error {
     /// A value passed in by the caller is not valid.
     #[error("invalid argument: {0}")]
     InvalidArgument(String),
+    /// What the server sent or asked for goes beyond one of the client's
+    /// limits: a message larger than `maxMessageBytes`, a schema, pattern or
+    /// URI template that would take too much work, too many requests at once.
+    /// The client stays usable.
+    #[error("{message} (limit: {limit})")]
+    LimitExceeded {
+        /// The option that sets the limit, e.g. `"maxMessageBytes"`.
+        limit: &'static str,
+        /// What went over it.
+        message: String,
+    },
 }
 
 impl Error {
@@ -107,6 +118,7 @@ impl Error {
             Self::InputRoundsExceeded { .. } => "input-rounds-exceeded",
             Self::MissingCapability(_) => "missing-capability",
             Self::Auth(_) => "auth",
+            Self::LimitExceeded { .. } => "limit-exceeded",
         }
     }
 

@@ -98,6 +98,13 @@ pub(super) struct ClientState {
     pub validate_output: bool,
     /// The `outputSchema` of every tool seen in a `tools/list` result.
     pub output_schemas: RefCell<HashMap<String, Value>>,
+    /// The tools whose last listing declared `idempotentHint: true`: the only
+    /// calls sent again after a broken stream.
+    pub idempotent_tools: RefCell<std::collections::HashSet<String>>,
+    /// The bounds on what the server can make the client do.
+    pub limits: crate::session::limits::Limits,
+    /// Evaluates `pattern` keywords; keeps the compiled patterns across calls.
+    pub patterns: crate::protocol::schema::LinearPatterns,
 }
 
 /// The reason to reject with after `signal` fired: `signal.reason` itself, as
@@ -411,7 +418,7 @@ impl McpClient {
             return Err(signal.reason());
         }
         let events = Rc::new(Events::default());
-        let handlers = Rc::new(JsHandlers::from_js(&options.handlers, Rc::downgrade(&events)).map_err(fail)?);
+        let handlers = Rc::new(JsHandlers::from_js(&options.handlers, Rc::downgrade(&events), options.limits.schema).map_err(fail)?);
         let watchers = ListWatchers::from_js(&options.list_changed).map_err(fail)?;
         let capabilities = client_capabilities(handlers.present(), options.capabilities.as_ref());
         // The status listener needs the client state, which exists only after the handshake.
@@ -450,7 +457,14 @@ impl McpClient {
         if let Some(auth) = &auth {
             auth.restore().await;
         }
+        let problem_events = Rc::downgrade(&events);
+        let problems = Rc::new(move |problem: Error| {
+            if let Some(events) = problem_events.upgrade() {
+                events.dispatch_error(&to_js_error(&problem));
+            }
+        });
         let parts = Parts {
+            problems,
             auth,
             tool_schemas: tool_schemas.clone(),
             handlers,
@@ -483,7 +497,9 @@ impl McpClient {
             max_input_rounds: options.max_input_rounds,
             subscriptions: RefCell::default(),
             listening: Default::default(),
-            cache: options.cache.then(Default::default),
+            cache: options.cache.map(crate::session::cache::ResponseCache::new),
+            limits: options.limits,
+            patterns: crate::protocol::schema::LinearPatterns::default(),
             identity: RefCell::new(connected.identity),
             offer: parts.offer,
             renewal: RefCell::default(),
@@ -492,6 +508,7 @@ impl McpClient {
             strict: options.strict,
             validate_output: options.validate_output,
             output_schemas: RefCell::default(),
+            idempotent_tools: RefCell::default(),
         });
         *state_slot.borrow_mut() = Rc::downgrade(&state);
         watchers.attach(&state);

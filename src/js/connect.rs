@@ -13,7 +13,7 @@ use crate::error::Error;
 use crate::protocol::lifecycle::ServerIdentity;
 use crate::session::lifecycle::{initialize, HandshakeError, Offer, Stage};
 use crate::session::snapshot::Snapshot;
-use crate::session::{CallOptions, NotificationListener, Session, Transport};
+use crate::session::{CallOptions, NotificationListener, ProblemListener, Session, Transport};
 use crate::transport::fetch::Fetch;
 use crate::transport::legacy_sse::{LegacySse, LegacySseConfig, SseReader};
 use crate::protocol::modern;
@@ -80,6 +80,8 @@ pub struct Parts {
     pub tool_schemas: ToolSchemas,
     /// The authorization context, shared by every attempt.
     pub auth: Option<Rc<crate::transport::oauth::OAuth>>,
+    /// Hears problems that belong to no request (limits the server ran into).
+    pub problems: ProblemListener,
 }
 
 /// An initialized session and what carries it.
@@ -95,9 +97,11 @@ pub struct Connected {
     pub identity: ServerIdentity,
 }
 
-fn prepare(parts: &Parts, session: &Session) {
+fn prepare(parts: &Parts, session: &Session, options: &ConnectOptions) {
     session.set_handler(Some(parts.handlers.clone()));
     session.set_notification_listener(Some(parts.listener.clone()));
+    session.set_problem_listener(Some(parts.problems.clone()));
+    session.set_max_server_requests(options.limits.max_server_requests);
 }
 
 async fn handshake(session: Session, kind: &'static str, parts: &Parts) -> Result<Connected, HandshakeError> {
@@ -120,9 +124,10 @@ fn streamable_session(url: String, options: &ConnectOptions, parts: &Parts) -> (
         on_status: Some(parts.on_status.clone()),
         tool_schemas: parts.tool_schemas.clone(),
         auth: parts.auth.clone(),
+        max_message_bytes: options.limits.max_message_bytes,
     };
     let (session, transport) = Session::new(Rc::new(WebRuntime), options.timeout_ms, |sink| Rc::new(StreamableHttp::new(config, sink)));
-    prepare(parts, &session);
+    prepare(parts, &session, options);
     (session, transport)
 }
 
@@ -191,7 +196,7 @@ pub async fn connect(target: Target, options: &ConnectOptions, parts: &Parts) ->
         Target::Custom(object) => {
             let (session, transport) =
                 Session::new(Rc::new(WebRuntime), options.timeout_ms, |sink| Rc::new(JsTransport::new(object, sink)));
-            prepare(parts, &session);
+            prepare(parts, &session, options);
             transport.start().await?;
             return Ok(handshake(session, "custom", parts).await?);
         }
@@ -231,9 +236,15 @@ pub async fn connect(target: Target, options: &ConnectOptions, parts: &Parts) ->
         }
         None => SseReader::Fetch,
     };
-    let config = LegacySseConfig { url, fetch: Fetch::new(options.fetch.clone()), headers: options.headers.clone(), reader };
+    let config = LegacySseConfig {
+        url,
+        fetch: Fetch::new(options.fetch.clone()),
+        headers: options.headers.clone(),
+        reader,
+        max_message_bytes: options.limits.max_message_bytes,
+    };
     let (session, transport) = Session::new(Rc::new(WebRuntime), options.timeout_ms, |sink| Rc::new(LegacySse::new(config, sink)));
-    prepare(parts, &session);
+    prepare(parts, &session, options);
     transport.open(options.timeout_ms).await?;
     Ok(handshake(session, "sse", parts).await?)
 }

@@ -6,6 +6,7 @@ use super::lists::{self, PROMPTS, RESOURCES, TEMPLATES, TOOLS};
 use crate::error::Error;
 use super::connect::Era;
 use crate::protocol::capabilities::check_server_supports;
+use crate::protocol::schema::SchemaError;
 use crate::protocol::{params, results, schema};
 use js_sys::Promise;
 use serde_json::Value;
@@ -78,8 +79,14 @@ impl McpClient {
                 let structured = result.get("structuredContent").ok_or_else(|| {
                     Error::Invalid(format!("tool {name:?} declares an outputSchema but returned no structuredContent"))
                 })?;
-                schema::validate(&schema, structured).map_err(|e| {
-                    Error::Invalid(format!("the structuredContent of tool {name:?} does not match its outputSchema at {e}"))
+                schema::validate_with(&schema, structured, &state.patterns, &state.limits.schema).map_err(|e| match e {
+                    SchemaError::Mismatch(e) => {
+                        Error::Invalid(format!("the structuredContent of tool {name:?} does not match its outputSchema at {e}"))
+                    }
+                    SchemaError::TooCostly(e) => Error::LimitExceeded {
+                        limit: "validationSteps",
+                        message: format!("checking the structuredContent of tool {name:?} against its outputSchema stopped at {e}"),
+                    },
                 })?;
             }
             reply.to_js()

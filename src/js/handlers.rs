@@ -9,6 +9,7 @@ use super::events::Events;
 use crate::error::Error;
 use crate::protocol::capabilities::HandlerSet;
 use crate::protocol::elicitation;
+use crate::protocol::schema;
 use crate::protocol::jsonrpc::{codes, ErrorObject};
 use crate::session::handler::{ClientHandler, HandlerResult, InboundContext};
 use crate::transport::fetch::js_message;
@@ -33,6 +34,8 @@ pub struct JsHandlers {
     elicitation: Option<Function>,
     roots: Option<Function>,
     events: Weak<Events>,
+    /// Bounds the check of a form answer against the server's `requestedSchema`.
+    schema_limits: schema::Limits,
 }
 
 fn handler(object: &JsValue, name: &str) -> Result<Option<Function>, Error> {
@@ -48,9 +51,9 @@ impl JsHandlers {
     ///
     /// # Errors
     /// [`Error::InvalidArgument`] if a present handler is not a function.
-    pub fn from_js(handlers: &JsValue, events: Weak<Events>) -> Result<Self, Error> {
+    pub fn from_js(handlers: &JsValue, events: Weak<Events>, schema_limits: schema::Limits) -> Result<Self, Error> {
         if handlers.is_undefined() || handlers.is_null() {
-            return Ok(Self { events, ..Self::default() });
+            return Ok(Self { events, schema_limits, ..Self::default() });
         }
         if !handlers.is_object() {
             return Err(Error::InvalidArgument("handlers must be an object".into()));
@@ -60,6 +63,7 @@ impl JsHandlers {
             elicitation: handler(handlers, "elicitation")?,
             roots: handler(handlers, "roots")?,
             events,
+            schema_limits,
         })
     }
 
@@ -92,8 +96,28 @@ async fn call(function: &Function, args: &[&JsValue]) -> Result<JsValue, ErrorOb
     JsFuture::from(Promise::resolve(&returned)).await.map_err(|e| thrown_to_error(&e))
 }
 
+/// Why a handler's answer is not sent.
+enum Refusal {
+    /// The answer is wrong.
+    Invalid(String),
+    /// Checking it would cost more than the client allows.
+    TooCostly(String),
+}
+
+impl From<String> for Refusal {
+    fn from(why: String) -> Self {
+        Self::Invalid(why)
+    }
+}
+
+impl From<&str> for Refusal {
+    fn from(why: &str) -> Self {
+        Self::Invalid(why.to_owned())
+    }
+}
+
 /// Checks and completes a handler's answer for `method`.
-fn finish(method: &str, params: Option<&Value>, answer: &JsValue) -> Result<Value, String> {
+fn finish(method: &str, params: Option<&Value>, answer: &JsValue, limits: &schema::Limits) -> Result<Value, Refusal> {
     let value = from_js(answer, "the handler's answer").map_err(|e| e.to_string())?;
     match method {
         SAMPLING => {
@@ -130,7 +154,10 @@ fn finish(method: &str, params: Option<&Value>, answer: &JsValue) -> Result<Valu
                     Some(Value::Object(content)) => content,
                     _ => Map::new(),
                 };
-                elicitation::complete_form_answer(&schema, &mut content)?;
+                elicitation::complete_form_answer(&schema, &mut content, limits).map_err(|e| match e {
+                    elicitation::AnswerError::Refused(why) => Refusal::Invalid(why),
+                    elicitation::AnswerError::TooCostly(why) => Refusal::TooCostly(why),
+                })?;
                 value["content"] = Value::Object(content);
             }
             Ok(value)
@@ -146,7 +173,7 @@ impl ClientHandler for JsHandlers {
             ROOTS => self.roots.clone(),
             _ => None,
         }?;
-        let (method, events) = (method.to_owned(), self.events.clone());
+        let (method, events, limits) = (method.to_owned(), self.events.clone(), self.schema_limits);
         Some(Box::pin(async move {
             let internal = |message: String| ErrorObject::new(codes::INTERNAL_ERROR, message);
             let controller = AbortController::new().map_err(|e| internal(js_message(&e)))?;
@@ -163,8 +190,11 @@ impl ClientHandler for JsHandlers {
                     return future::pending().await;
                 }
             };
-            finish(&method, params.as_ref(), &answer).map_err(|why| {
-                let error = Error::Invalid(format!("the {method} handler's answer was refused: {why}"));
+            finish(&method, params.as_ref(), &answer, &limits).map_err(|refusal| {
+                let (error, why) = match refusal {
+                    Refusal::Invalid(why) => (Error::Invalid(format!("the {method} handler's answer was refused: {why}")), why),
+                    Refusal::TooCostly(why) => (Error::LimitExceeded { limit: "validationSteps", message: why.clone() }, why),
+                };
                 if let Some(events) = events.upgrade() {
                     events.dispatch_error(&super::error::to_js_error(&error));
                 }

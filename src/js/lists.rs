@@ -70,8 +70,15 @@ impl ClientState {
         let tools = page.get("tools").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
         let mut schemas = self.output_schemas.borrow_mut();
         let mut inputs = self.tool_schemas.borrow_mut();
+        let mut idempotent = self.idempotent_tools.borrow_mut();
         for tool in tools {
             if let Some(name) = tool.get("name").and_then(Value::as_str) {
+                let hint = tool.get("annotations").and_then(|a| a.get("idempotentHint")) == Some(&Value::Bool(true));
+                if hint {
+                    idempotent.insert(name.to_owned());
+                } else {
+                    idempotent.remove(name);
+                }
                 match tool.get("outputSchema") {
                     Some(schema) => schemas.insert(name.to_owned(), schema.clone()),
                     None => schemas.remove(name),

@@ -24,6 +24,17 @@ pub fn removed(method: &str) -> Error {
 }
 
 impl ClientState {
+    /// Whether a request lost to a broken stream may be sent again: the server
+    /// may already have run it. Lists, reads, prompts and completions change
+    /// nothing; a tool call only if the tool declared `idempotentHint: true`.
+    fn replayable(&self, method: &str, params: Option<&Value>) -> bool {
+        if method != "tools/call" {
+            return true;
+        }
+        let tool = params.and_then(|p| p.get("name")).and_then(Value::as_str).unwrap_or_default();
+        self.idempotent_tools.borrow().contains(tool)
+    }
+
     /// `params` with this client's `_meta` for the modern era.
     pub fn modern_params(&self, params: Option<Value>) -> Value {
         let log_level = self.log_level.borrow().clone();
@@ -46,9 +57,9 @@ impl ClientState {
         let handler: &dyn ClientHandler = self.handlers.as_ref();
         let run = || request_with_input(&self.session, Some(handler), method, params.clone(), &prepare, &call, self.max_input_rounds);
         let mut outcome = run().await;
-        if let Err(Error::Network { .. }) = outcome {
+        if let (Err(Error::Network { .. }), true) = (&outcome, self.replayable(method, params.as_ref())) {
             // No resumption in this revision: a broken stream loses the
-            // request, which the client must send again under a new id.
+            // request, which the client sends again under a new id.
             outcome = run().await;
         }
         if let Err(Error::Rpc(error)) = &outcome {

@@ -5,6 +5,8 @@ use super::abort::is_signal;
 use super::convert::from_js;
 use crate::error::Error;
 use crate::protocol::version;
+use crate::session::cache::CacheBounds;
+use crate::session::limits::{Limits, MAX_TIMER_MS};
 use crate::session::DEFAULT_TIMEOUT_MS;
 use super::connect::{Choice, EraChoice};
 use crate::transport::legacy_sse::SseReader;
@@ -48,8 +50,10 @@ pub struct ConnectOptions {
     pub era: EraChoice,
     /// `maxInputRounds`: the cap on multi-round-trip input (default 10).
     pub max_input_rounds: u32,
-    /// `cache` (default false): keep list and read results for their `ttlMs`.
-    pub cache: bool,
+    /// `cache`: keep list and read results for their `ttlMs`, within these bounds (`None`: off).
+    pub cache: Option<CacheBounds>,
+    /// `limits`: the bounds on what the server can make the client do.
+    pub limits: Limits,
     /// `auth`: the OAuth flow's configuration; its `mcp_url` is the connect target's.
     pub auth: Option<OAuthConfig>,
 }
@@ -154,11 +158,55 @@ fn field(object: &JsValue, name: &str) -> Option<JsValue> {
     Reflect::get(object, &JsValue::from_str(name)).ok().filter(|v| !v.is_undefined() && !v.is_null())
 }
 
+/// A delay or timeout: positive, and no longer than `setTimeout` can hold
+/// (a longer one would fire at once in browsers).
 fn milliseconds(object: &JsValue, name: &str) -> Result<Option<u32>, Error> {
     let Some(value) = field(object, name) else { return Ok(None) };
     match value.as_f64() {
-        Some(ms) if ms.is_finite() && ms > 0.0 && ms <= f64::from(u32::MAX) => Ok(Some(ms.ceil() as u32)),
-        _ => Err(invalid(format!("{name} must be a positive number of milliseconds"))),
+        Some(ms) if ms.is_finite() && ms > 0.0 && ms <= f64::from(MAX_TIMER_MS) => Ok(Some(ms.ceil() as u32)),
+        _ => Err(invalid(format!("{name} must be a positive number of milliseconds, at most {MAX_TIMER_MS} (about 24.8 days)"))),
+    }
+}
+
+/// A whole number from `range`, or `default` when absent.
+fn count(object: &JsValue, name: &str, range: std::ops::RangeInclusive<f64>, default: u64) -> Result<u64, Error> {
+    let Some(value) = field(object, name) else { return Ok(default) };
+    match value.as_f64() {
+        Some(n) if n.fract() == 0.0 && range.contains(&n) => Ok(n as u64),
+        _ => Err(invalid(format!("{name} must be a whole number from {} to {}", range.start(), range.end()))),
+    }
+}
+
+/// `limits`: each bound, or its default.
+fn limits(object: &JsValue) -> Result<Limits, Error> {
+    let defaults = Limits::DEFAULT;
+    let Some(limits) = field(object, "limits") else { return Ok(defaults) };
+    if !limits.is_object() {
+        return Err(invalid("limits must be an object"));
+    }
+    let usize_max = usize::MAX as f64;
+    Ok(Limits {
+        max_message_bytes: count(&limits, "maxMessageBytes", 1024.0..=usize_max.min(4e9), defaults.max_message_bytes as u64)? as usize,
+        max_server_requests: count(&limits, "maxServerRequests", 1.0..=1024.0, defaults.max_server_requests as u64)? as usize,
+        schema: crate::protocol::schema::Limits {
+            steps: count(&limits, "validationSteps", 1.0..=1e15, defaults.schema.steps)?,
+            ..defaults.schema
+        },
+        template_steps: count(&limits, "templateSteps", 1.0..=1e15, defaults.template_steps)?,
+    })
+}
+
+/// `cache`: `true` for the default bounds, an object to set them, `false` for none.
+fn cache(object: &JsValue) -> Result<Option<CacheBounds>, Error> {
+    let defaults = CacheBounds::DEFAULT;
+    match field(object, "cache") {
+        None => Ok(None),
+        Some(flag) if flag.as_bool().is_some() => Ok(flag.as_bool().filter(|on| *on).map(|_| defaults)),
+        Some(bounds) if bounds.is_object() => Ok(Some(CacheBounds {
+            max_entries: count(&bounds, "maxEntries", 1.0..=1e6, defaults.max_entries as u64)? as usize,
+            max_bytes: count(&bounds, "maxBytes", 1024.0..=4e9, defaults.max_bytes as u64)? as usize,
+        })),
+        Some(_) => Err(invalid("cache must be a boolean or { maxEntries, maxBytes }")),
     }
 }
 
@@ -277,7 +325,8 @@ pub fn connect_options(value: &JsValue) -> Result<ConnectOptions, Error> {
             Some(_) => return Err(invalid("transport must be \"auto\", \"streamable-http\" or \"sse\"")),
         },
         era,
-        cache: boolean(&object, "cache", false)?,
+        cache: cache(&object)?,
+        limits: limits(&object)?,
         auth: auth_options(&object)?,
         max_input_rounds: match field(&object, "maxInputRounds") {
             None => crate::session::mrtr::DEFAULT_MAX_ROUNDS,

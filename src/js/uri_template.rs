@@ -2,7 +2,7 @@
 
 use super::error::to_js_error;
 use crate::error::Error;
-use crate::protocol::uri_template::{TemplateValue, UriTemplate};
+use crate::protocol::uri_template::{TemplateValue, UriTemplate, DEFAULT_MATCH_STEPS};
 use js_sys::{Array, Object, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -96,9 +96,28 @@ impl JsUriTemplate {
     }
 
     /// The variables that expand to `uri`, or `null` if it does not match.
+    /// A template from a server could be built to backtrack: matching stops
+    /// after `options.maxSteps` steps (default 100000, far above what real
+    /// templates need).
+    ///
+    /// @throws {McpClientError} `limit-exceeded` when matching would take more steps.
     #[wasm_bindgen(js_name = match, unchecked_return_type = "Record<string, string | string[]> | null")]
-    pub fn match_uri(&self, uri: &str) -> JsValue {
-        let Some(bindings) = self.template.matches(uri) else { return JsValue::NULL };
+    pub fn match_uri(
+        &self,
+        uri: &str,
+        #[wasm_bindgen(unchecked_optional_param_type = "{ maxSteps?: number }")] options: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let steps = match Reflect::get(&options, &"maxSteps".into()).ok().filter(|v| !v.is_undefined()) {
+            None => DEFAULT_MATCH_STEPS,
+            Some(v) => match v.as_f64() {
+                Some(n) if n >= 1.0 && n <= 1e12 && n.fract() == 0.0 => n as u64,
+                _ => return Err(to_js_error(&Error::InvalidArgument("maxSteps must be a positive integer".into()))),
+            },
+        };
+        let outcome = self.template.matches(uri, steps).map_err(|too_costly| {
+            to_js_error(&Error::LimitExceeded { limit: "templateSteps", message: format!("{too_costly} against {uri:?}") })
+        })?;
+        let Some(bindings) = outcome else { return Ok(JsValue::NULL) };
         let object = Object::new();
         for (name, value) in bindings {
             let value: JsValue = match value {
@@ -114,6 +133,6 @@ impl JsUriTemplate {
             };
             let _ = Reflect::set(&object, &name.into(), &value);
         }
-        object.into()
+        Ok(object.into())
     }
 }

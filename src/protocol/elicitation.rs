@@ -3,14 +3,33 @@
 //! before sending it.
 
 use super::jsonrpc::kind;
+use super::schema::{self, LinearPatterns, SchemaError};
 use serde_json::{Map, Value};
 
+/// Why a form answer cannot be sent.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AnswerError {
+    /// The answer does not fit the requested schema.
+    Refused(String),
+    /// The requested schema is too costly to check the answer against.
+    TooCostly(String),
+}
+
+impl std::fmt::Display for AnswerError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Refused(why) | Self::TooCostly(why) => f.write_str(why),
+        }
+    }
+}
+
 /// Completes an `accept` answer's `content` with every default from
-/// `requested_schema` the user left out, then checks each field.
+/// `requested_schema` the user left out, then checks each field within `limits`.
 ///
 /// # Errors
-/// What is wrong with the answer, naming the field.
-pub fn complete_form_answer(requested_schema: &Value, content: &mut Map<String, Value>) -> Result<(), String> {
+/// What is wrong with the answer, naming the field, or that the schema is too
+/// costly to check.
+pub fn complete_form_answer(requested_schema: &Value, content: &mut Map<String, Value>, limits: &schema::Limits) -> Result<(), AnswerError> {
     let properties = requested_schema.get("properties").and_then(Value::as_object);
     if let Some(properties) = properties {
         for (name, property) in properties {
@@ -21,10 +40,17 @@ pub fn complete_form_answer(requested_schema: &Value, content: &mut Map<String, 
     }
     let required = requested_schema.get("required").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
     if let Some(missing) = required.iter().filter_map(Value::as_str).find(|name| !content.contains_key(*name)) {
-        return Err(format!("the answer lacks the required field {missing:?}"));
+        return Err(AnswerError::Refused(format!("the answer lacks the required field {missing:?}")));
     }
-    crate::protocol::schema::validate(requested_schema, &Value::Object(content.clone()))
-        .map_err(|e| format!("the answer does not match the requested schema: {e}"))
+    let answer = Value::Object(std::mem::take(content));
+    let checked = schema::validate_with(requested_schema, &answer, &LinearPatterns::default(), limits);
+    if let Value::Object(map) = answer {
+        *content = map;
+    }
+    checked.map_err(|e| match e {
+        SchemaError::Mismatch(e) => AnswerError::Refused(format!("the answer does not match the requested schema: {e}")),
+        SchemaError::TooCostly(e) => AnswerError::TooCostly(format!("the requested schema is too costly to check the answer against: {e}")),
+    })
 }
 
 /// Checks the overall shape of an elicitation result.
@@ -66,7 +92,7 @@ mod tests {
     fn defaults_fill_what_the_user_left_out() {
         let mut content = Map::new();
         content.insert("age".into(), json!(41));
-        complete_form_answer(&schema(), &mut content).unwrap();
+        complete_form_answer(&schema(), &mut content, &schema::Limits::DEFAULT).unwrap();
         assert_eq!(
             Value::Object(content),
             json!({"name": "John Doe", "age": 41, "score": 95.5, "status": "active", "verified": true})
@@ -77,11 +103,14 @@ mod tests {
     fn wrong_answers_are_refused() {
         for bad in [json!({"age": "old"}), json!({"status": "gone"}), json!({"age": -1}), json!({"verified": "yes"})] {
             let mut content = bad.as_object().unwrap().clone();
-            assert!(complete_form_answer(&schema(), &mut content).is_err(), "{bad}");
+            assert!(complete_form_answer(&schema(), &mut content, &schema::Limits::DEFAULT).is_err(), "{bad}");
         }
         let mut no_defaults = Map::new();
         let strict = json!({"type": "object", "properties": {"x": {"type": "string"}}, "required": ["x"]});
-        assert!(complete_form_answer(&strict, &mut no_defaults).unwrap_err().contains("\"x\""));
+        assert!(complete_form_answer(&strict, &mut no_defaults, &schema::Limits::DEFAULT).unwrap_err().to_string().contains("\"x\""));
+        let bomb = json!({"properties": {"x": {"anyOf": [{"$ref": "#/properties/x"}, {"$ref": "#/properties/x"}]}}});
+        let mut answer = json!({"x": 1}).as_object().unwrap().clone();
+        assert!(matches!(complete_form_answer(&bomb, &mut answer, &schema::Limits::DEFAULT), Err(AnswerError::TooCostly(_))));
     }
 
     #[test]

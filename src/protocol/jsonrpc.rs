@@ -5,6 +5,8 @@
 //! stay `serde_json::Value` so that fields this crate does not interpret
 //! (`_meta`, extensions) reach the user untouched.
 
+pub mod envelope;
+
 use serde_json::{Map, Value};
 use std::fmt;
 
@@ -68,6 +70,8 @@ pub mod codes {
     pub const INVALID_PARAMS: i64 = -32602;
     /// Internal JSON-RPC error.
     pub const INTERNAL_ERROR: i64 = -32603;
+    /// The request is not one the receiver will handle (too large, too many at once).
+    pub const INVALID_REQUEST: i64 = -32600;
 }
 
 impl ErrorObject {

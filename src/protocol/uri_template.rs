@@ -16,6 +16,25 @@ pub enum TemplateValue {
     Map(Vec<(String, String)>),
 }
 
+/// How many steps matching one URI against one template may take by default:
+/// real templates need a few dozen; a template built to backtrack
+/// (`{+a}{+b}…{+h}!`) is stopped within milliseconds.
+pub const DEFAULT_MATCH_STEPS: u64 = 100_000;
+
+/// Matching gave up: deciding whether the URI matches would take more steps
+/// than allowed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MatchTooCostly {
+    /// The step limit that was reached.
+    pub steps: u64,
+}
+
+impl fmt::Display for MatchTooCostly {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "matching the URI template takes more than {} steps", self.steps)
+    }
+}
+
 /// A template that does not parse.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TemplateError(pub String);
@@ -196,10 +215,15 @@ impl UriTemplate {
         out
     }
 
-    /// The variables that expand this template to `uri`, or `None` if it does not match.
-    pub fn matches(&self, uri: &str) -> Option<BTreeMap<String, TemplateValue>> {
+    /// The variables that expand this template to `uri`, or `None` if it does
+    /// not match, deciding within `max_steps` steps.
+    ///
+    /// # Errors
+    /// [`MatchTooCostly`] when the search takes more steps than that.
+    pub fn matches(&self, uri: &str, max_steps: u64) -> Result<Option<BTreeMap<String, TemplateValue>>, MatchTooCostly> {
         let mut bindings = BTreeMap::new();
-        match_parts(&self.parts, uri, &mut bindings).then_some(bindings)
+        let mut budget = Budget { left: max_steps, limit: max_steps };
+        Ok(match_parts(&self.parts, uri, &mut bindings, &mut budget)?.then_some(bindings))
     }
 }
 
@@ -291,50 +315,70 @@ fn expand_expression(op: Operator, vars: &[VarSpec], lookup: &dyn Fn(&str) -> Op
     }
 }
 
-/// Tries every split of `uri` between the parts, backtracking. URIs are short
-/// and templates have few expressions, so the search stays small.
-fn match_parts(parts: &[Part], uri: &str, bindings: &mut BTreeMap<String, TemplateValue>) -> bool {
-    let Some((part, rest)) = parts.split_first() else { return uri.is_empty() };
+/// The steps a match may still take.
+struct Budget {
+    left: u64,
+    limit: u64,
+}
+
+impl Budget {
+    fn spend(&mut self, steps: u64) -> Result<(), MatchTooCostly> {
+        self.left = self.left.checked_sub(steps).ok_or(MatchTooCostly { steps: self.limit })?;
+        Ok(())
+    }
+}
+
+/// Tries every split of `uri` between the parts, backtracking. Real templates
+/// have few expressions and stay far below the budget; one built to backtrack
+/// (many adjacent `{+x}`) runs into it.
+fn match_parts(parts: &[Part], uri: &str, bindings: &mut BTreeMap<String, TemplateValue>, budget: &mut Budget) -> Result<bool, MatchTooCostly> {
+    budget.spend(1)?;
+    let Some((part, rest)) = parts.split_first() else { return Ok(uri.is_empty()) };
     match part {
         Part::Literal(text) => {
             let encoded = encode(text, true);
-            uri.strip_prefix(encoded.as_str()).is_some_and(|tail| match_parts(rest, tail, bindings))
+            match uri.strip_prefix(encoded.as_str()) {
+                Some(tail) => match_parts(rest, tail, bindings, budget),
+                None => Ok(false),
+            }
         }
         Part::Expression(op, vars) => {
-            let mut ends: Vec<usize> = uri.char_indices().map(|(i, _)| i).chain([uri.len()]).collect();
-            // Prefer the longest capture when nothing follows; otherwise the shortest.
-            if rest.is_empty() {
-                ends.retain(|e| *e == uri.len());
-            }
-            for end in ends {
-                let piece = &uri[..end];
-                if !allowed(*op, piece) {
-                    // Captures only grow, and a disallowed character stays in them.
-                    break;
+            // The longest capture when nothing follows; otherwise the shortest first.
+            let ends: Vec<usize> = if rest.is_empty() {
+                if !uri.chars().all(|c| allowed(*op, c)) {
+                    return Ok(false);
                 }
+                vec![uri.len()]
+            } else {
+                // Captures only grow, and a disallowed character stays in them:
+                // the candidates end before the first one.
+                let stop = uri.char_indices().find(|(_, c)| !allowed(*op, *c)).map_or(uri.len(), |(i, _)| i);
+                uri.char_indices().map(|(i, _)| i).take_while(|i| *i <= stop).chain((stop == uri.len()).then_some(stop)).collect()
+            };
+            for end in ends {
+                let (piece, tail) = uri.split_at(end);
+                budget.spend(1 + bindings.len() as u64 + piece.len() as u64 / 16)?;
                 let before = bindings.clone();
-                if bind(*op, vars, piece, bindings) && match_parts(rest, &uri[end..], bindings) {
-                    return true;
+                if bind(*op, vars, piece, bindings) && match_parts(rest, tail, bindings, budget)? {
+                    return Ok(true);
                 }
                 *bindings = before;
             }
-            false
+            Ok(false)
         }
     }
 }
 
-/// Whether `piece` could be (part of) this operator's expansion: what the
+/// Whether `c` could be part of this operator's expansion: what the
 /// expansion leaves unencoded, plus its own punctuation.
-fn allowed(op: Operator, piece: &str) -> bool {
-    piece.chars().all(|c| {
-        is_unreserved(c)
-            || c == '%'
-            || c == ','
-            || c == op.separator
-            || op.first.contains(c)
-            || (op.named && c == '=')
-            || (op.reserved && is_reserved(c))
-    })
+fn allowed(op: Operator, c: char) -> bool {
+    is_unreserved(c)
+        || c == '%'
+        || c == ','
+        || c == op.separator
+        || op.first.contains(c)
+        || (op.named && c == '=')
+        || (op.reserved && is_reserved(c))
 }
 
 fn bind(op: Operator, vars: &[VarSpec], piece: &str, bindings: &mut BTreeMap<String, TemplateValue>) -> bool {

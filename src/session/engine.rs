@@ -1,6 +1,7 @@
 use super::handler::{ClientHandler, InboundContext};
 use super::{Inbound, InboundSink, Runtime, Transport};
 use crate::error::Error;
+use crate::protocol::jsonrpc::envelope::Envelope;
 use crate::protocol::jsonrpc::{codes, ErrorObject, Message, RequestId};
 use crate::protocol::methods;
 use futures::channel::{mpsc, oneshot};
@@ -48,6 +49,13 @@ impl std::fmt::Debug for CallOptions {
 /// Receives every notification from the server: method and params.
 pub type NotificationListener = Rc<dyn Fn(&str, Option<&Value>)>;
 
+/// Receives what went wrong outside any request of the client's: a server
+/// request refused for a limit, a notification too large to read.
+pub type ProblemListener = Rc<dyn Fn(Error)>;
+
+/// How many server requests may be handled at once when nothing else is set.
+const DEFAULT_MAX_SERVER_REQUESTS: usize = crate::session::limits::Limits::DEFAULT.max_server_requests;
+
 /// One JSON-RPC conversation with one server. Cheap to clone: clones share it.
 #[derive(Clone)]
 pub struct Session {
@@ -89,7 +97,19 @@ struct State {
     inbound: HashMap<RequestId, oneshot::Sender<String>>,
     closed: bool,
     listener: Option<NotificationListener>,
+    problems: Option<ProblemListener>,
     handler: Option<Rc<dyn ClientHandler>>,
+    /// Server requests handled at once at most (0: the default).
+    max_server_requests: usize,
+}
+
+impl State {
+    fn max_server_requests(&self) -> usize {
+        match self.max_server_requests {
+            0 => DEFAULT_MAX_SERVER_REQUESTS,
+            max => max,
+        }
+    }
 }
 
 impl Session {
@@ -129,6 +149,16 @@ impl Session {
         &self.inner.transport
     }
 
+    /// The timeout of a request that sets none.
+    pub fn default_timeout_ms(&self) -> u32 {
+        self.inner.default_timeout_ms
+    }
+
+    /// A timer on the session's runtime.
+    pub fn sleep(&self, ms: u32) -> LocalBoxFuture<'static, ()> {
+        self.inner.runtime.sleep(ms)
+    }
+
     /// Sets the function that receives every server notification.
     pub fn set_notification_listener(&self, listener: Option<NotificationListener>) {
         self.inner.state.borrow_mut().listener = listener;
@@ -137,6 +167,22 @@ impl Session {
     /// Sets what answers the server's requests (other than `ping`).
     pub fn set_handler(&self, handler: Option<Rc<dyn ClientHandler>>) {
         self.inner.state.borrow_mut().handler = handler;
+    }
+
+    /// Sets the function told of problems that belong to no request.
+    pub fn set_problem_listener(&self, listener: Option<ProblemListener>) {
+        self.inner.state.borrow_mut().problems = listener;
+    }
+
+    /// Caps how many of the server's requests are handled at once; those
+    /// beyond are answered with an error at once.
+    pub fn set_max_server_requests(&self, max: usize) {
+        self.inner.state.borrow_mut().max_server_requests = max;
+    }
+
+    /// The cap set with [`Session::set_max_server_requests`].
+    pub fn max_server_requests(&self) -> usize {
+        self.inner.state.borrow().max_server_requests()
     }
 
     /// Whether [`Session::close`] has been called.
@@ -240,6 +286,7 @@ impl Session {
             }
             state.closed = true;
             state.listener = None;
+            state.problems = None;
             state.handler = None;
             state.progress.clear();
             for (_, cancel) in state.inbound.drain() {
@@ -309,6 +356,32 @@ impl Inner {
                     let _ = waiter.send(Err(error.clone()));
                 }
             }
+            Inbound::Oversized { envelope, bytes, limit } => self.oversized(&envelope, bytes, limit),
+        }
+    }
+
+    /// A message too large to read: fail the request it answers, refuse the
+    /// request it is, or report it.
+    fn oversized(self: Rc<Self>, envelope: &Envelope, bytes: usize, limit: usize) {
+        let error = |what: &str| Error::LimitExceeded {
+            limit: "maxMessageBytes",
+            message: format!("{what} is {bytes} bytes, more than the {limit} the client reads"),
+        };
+        if let Some(id) = envelope.response_id() {
+            return self.settle(id, Err(error("the server's answer")));
+        }
+        if let Some(id) = envelope.request_id() {
+            let refusal = ErrorObject::new(codes::INVALID_REQUEST, format!("the request is {bytes} bytes, more than the {limit} the client reads"));
+            self.send_in_background(Message::Response { id: Some(id.clone()), outcome: Err(refusal) });
+            return self.report(error("a request from the server"));
+        }
+        self.report(error("a message from the server"));
+    }
+
+    fn report(&self, problem: Error) {
+        let listener = self.state.borrow().problems.clone();
+        if let Some(listener) = listener {
+            listener(problem);
         }
     }
 
@@ -337,6 +410,18 @@ impl Inner {
         let (cancel, cancelled) = oneshot::channel::<String>();
         let cancelled = cancelled.map(|r| r.unwrap_or_else(|_| "the client closed".to_owned())).shared();
         let ctx = InboundContext { id: id.clone(), cancelled: cancelled.clone().boxed_local() };
+        let (busy, max) = {
+            let state = self.state.borrow();
+            (state.inbound.len(), state.max_server_requests())
+        };
+        if busy >= max {
+            // A flood of sampling or elicitation requests must not pile up
+            // dialogs or model calls: refuse at once, and say so locally.
+            let why = format!("the client is already handling {busy} requests from this server, its limit");
+            self.report(Error::LimitExceeded { limit: "maxServerRequests", message: format!("refused {method}: {why}") });
+            let error = ErrorObject::new(codes::INTERNAL_ERROR, why);
+            return self.send_in_background(Message::Response { id: Some(id), outcome: Err(error) });
+        }
         let handler = self.state.borrow().handler.clone();
         let Some(work) = handler.and_then(|h| h.handle(method, params, ctx)) else {
             let error = ErrorObject::new(codes::METHOD_NOT_FOUND, format!("Method not found: {method}"));

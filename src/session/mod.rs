@@ -11,6 +11,7 @@ mod engine;
 pub mod handler;
 pub mod hub;
 pub mod lifecycle;
+pub mod limits;
 pub mod mrtr;
 pub mod paging;
 mod runtime;
@@ -19,7 +20,7 @@ pub mod snapshot;
 pub(crate) mod testing;
 mod transport;
 
-pub use engine::{CallOptions, NotificationListener, ProgressListener, Session};
+pub use engine::{CallOptions, NotificationListener, ProblemListener, ProgressListener, Session};
 pub use runtime::Runtime;
 pub use transport::{Inbound, InboundSink, Transport};
 

@@ -9,20 +9,50 @@ use super::{CallOptions, Session};
 use crate::error::Error;
 use crate::protocol::jsonrpc::RequestId;
 use crate::protocol::modern::{classify_result, retry_params, Outcome};
-use futures::future::{self, FutureExt};
+use futures::future::{self, Either, FutureExt, LocalBoxFuture, Shared};
 use serde_json::{Map, Value};
 
 /// The default round cap, as in the official SDKs.
 pub const DEFAULT_MAX_ROUNDS: u32 = 10;
 
+/// Why an input phase stopped before its handlers answered.
+#[derive(Clone, Debug)]
+enum Stop {
+    /// The caller gave up, for this reason.
+    Cancelled(String),
+    /// The request's timeout ran out while the handlers worked.
+    TimedOut(u32),
+}
+
+impl Stop {
+    fn reason(&self) -> String {
+        match self {
+            Self::Cancelled(reason) => reason.clone(),
+            Self::TimedOut(ms) => format!("the request timed out after {ms} ms while its input was being gathered"),
+        }
+    }
+
+    fn into_error(self) -> Error {
+        match self {
+            Self::Cancelled(reason) => Error::Cancelled { reason },
+            Self::TimedOut(ms) => Error::Timeout { ms },
+        }
+    }
+}
+
 /// Sends `method` and follows `input_required` results to the end.
 /// `prepare` turns plain params into what goes on the wire (it adds `_meta`);
-/// `call` gives the options of each round.
+/// `call` gives the options of each round, and of each input phase: the
+/// handlers answering a round's input get its `cancel` and `timeout_ms`, so a
+/// handler that never settles cannot hold the request past either.
 ///
 /// # Errors
 /// Any round's request error; [`Error::Protocol`] for a bad `resultType`;
 /// [`Error::Unsupported`] when the server asks for input the client has no
-/// handler for; the handler's own error; [`Error::InputRoundsExceeded`].
+/// handler for; the handler's own error; [`Error::Cancelled`] or
+/// [`Error::Timeout`] while handlers work; [`Error::LimitExceeded`] for more
+/// input requests in one round than the client handles at once;
+/// [`Error::InputRoundsExceeded`].
 pub async fn request_with_input(
     session: &Session,
     handler: Option<&dyn ClientHandler>,
@@ -39,8 +69,17 @@ pub async fn request_with_input(
             Outcome::InputRequired { requests, state } => (requests, state),
             done => return Ok(done),
         };
+        let max = session.max_server_requests();
+        if requests.len() > max {
+            return Err(Error::LimitExceeded {
+                limit: "maxServerRequests",
+                message: format!("the server asked for {} inputs at once; the client handles {max}", requests.len()),
+            });
+        }
+        let stop = stop_signal(session, call());
         let answers = requests.into_iter().map(|request| {
-            let ctx = InboundContext { id: RequestId::String(request.key.clone()), cancelled: future::pending().boxed_local() };
+            let cancelled = stop.clone().map(|stop| stop.reason()).boxed_local();
+            let ctx = InboundContext { id: RequestId::String(request.key.clone()), cancelled };
             let work = handler.and_then(|h| h.handle(&request.method, request.params.clone(), ctx));
             async move {
                 let Some(work) = work else {
@@ -52,10 +91,29 @@ pub async fn request_with_input(
                 work.await.map(|answer| (request.key, answer)).map_err(Error::Rpc)
             }
         });
-        let answers: Map<String, Value> = future::try_join_all(answers).await?.into_iter().collect();
-        params = Some(retry_params(params, answers, state));
+        let answers = match future::select(Box::pin(future::try_join_all(answers)), stop).await {
+            Either::Left((answers, _)) => answers?,
+            Either::Right((stop, _)) => return Err(stop.into_error()),
+        };
+        params = Some(retry_params(params, answers.into_iter().collect::<Map<String, Value>>(), state));
     }
     Err(Error::InputRoundsExceeded { rounds: max_rounds })
+}
+
+/// Completes when the caller cancels or the round's timeout runs out,
+/// whichever comes first; shared by the round's handlers.
+fn stop_signal(session: &Session, options: CallOptions) -> Shared<LocalBoxFuture<'static, Stop>> {
+    let timeout_ms = options.timeout_ms.unwrap_or_else(|| session.default_timeout_ms());
+    let cancel = options.cancel.unwrap_or_else(|| future::pending().boxed_local());
+    let sleep = session.sleep(timeout_ms);
+    async move {
+        match future::select(cancel, sleep).await {
+            Either::Left((reason, _)) => Stop::Cancelled(reason),
+            Either::Right(_) => Stop::TimedOut(timeout_ms),
+        }
+    }
+    .boxed_local()
+    .shared()
 }
 
 #[cfg(test)]

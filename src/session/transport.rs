@@ -1,4 +1,5 @@
 use crate::error::Error;
+use crate::protocol::jsonrpc::envelope::Envelope;
 use crate::protocol::jsonrpc::{Message, RequestId};
 use futures::future::LocalBoxFuture;
 use std::rc::Rc;
@@ -27,6 +28,16 @@ pub enum Inbound {
     /// The one channel every response arrives on broke (the HTTP+SSE event
     /// stream, a user transport): no pending request can be answered now.
     ConnectionLost(Error),
+    /// A message larger than the client reads was skipped on a shared
+    /// stream; its envelope says which request it answered or was.
+    Oversized {
+        /// What the skipped bytes said about the message.
+        envelope: Envelope,
+        /// Its size.
+        bytes: usize,
+        /// The limit it went past (`maxMessageBytes`).
+        limit: usize,
+    },
 }
 
 /// Where a transport delivers what it receives. Called synchronously, in order.

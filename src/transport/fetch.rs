@@ -126,14 +126,44 @@ impl Fetch {
     }
 }
 
-/// Reads a response body as text.
+/// How much of an error response's body is read for its message.
+pub const ERROR_BODY_LIMIT: usize = 64 * 1024;
+
+/// The text of an error response, for its message: at most
+/// [`ERROR_BODY_LIMIT`] bytes, and empty if it cannot be read.
+pub async fn error_text(response: &Response) -> String {
+    read_text_capped(response, ERROR_BODY_LIMIT, "errorBodyBytes").await.unwrap_or_default()
+}
+
+/// Reads a response body as text, at most `max` bytes of it: a larger body
+/// is cancelled as soon as it passes the limit, not read to its end (a
+/// compressed body's `Content-Length` says nothing of its decoded size, so
+/// the bytes themselves are counted).
 ///
 /// # Errors
-/// [`Error::Network`] if the body cannot be read to the end.
-pub async fn read_text(response: &Response) -> Result<String, Error> {
-    let network = |e: JsValue| Error::Network { message: js_message(&e) };
-    let text = JsFuture::from(response.text().map_err(network)?).await.map_err(network)?;
-    text.as_string().ok_or_else(|| Error::Protocol("the response body is not text".into()))
+/// [`Error::LimitExceeded`] for a body larger than `max`; [`Error::Network`]
+/// if the body cannot be read; [`Error::Protocol`] if it is not UTF-8.
+pub async fn read_text_capped(response: &Response, max: usize, limit: &'static str) -> Result<String, Error> {
+    let too_large = |bytes: u64| Error::LimitExceeded {
+        limit,
+        message: format!("the response body is larger than {max} bytes (at least {bytes})"),
+    };
+    let declared = header(response, "content-length").and_then(|v| v.trim().parse::<u64>().ok());
+    if let Some(length) = declared.filter(|length| *length > max as u64) {
+        if let Some(body) = response.body() {
+            ignore_rejection(&body.cancel());
+        }
+        return Err(too_large(length));
+    }
+    let Some(_) = response.body() else { return Ok(String::new()) };
+    let mut reader = BodyReader::new(response)?;
+    let mut bytes = Vec::with_capacity(declared.map_or(0, |length| length as usize));
+    while reader.next_into(&mut bytes, max).await? {
+        if bytes.len() > max {
+            return Err(too_large(bytes.len() as u64));
+        }
+    }
+    String::from_utf8(bytes).map_err(|_| Error::Protocol("the response body is not UTF-8".into()))
 }
 
 /// A response header, if present.
@@ -162,11 +192,8 @@ impl BodyReader {
         Ok(Self { reader, done: false })
     }
 
-    /// The next chunk, or `None` at the end of the body.
-    ///
-    /// # Errors
-    /// [`Error::Network`] if the stream breaks.
-    pub async fn next(&mut self) -> Result<Option<Vec<u8>>, Error> {
+    /// The next chunk as the stream gives it, or `None` at the end of the body.
+    async fn read_chunk(&mut self) -> Result<Option<Uint8Array>, Error> {
         if self.done {
             return Ok(None);
         }
@@ -179,10 +206,40 @@ impl BodyReader {
             return Ok(None);
         }
         let value = Reflect::get(&result, &JsValue::from_str("value")).unwrap_or(JsValue::UNDEFINED);
-        let chunk = value
+        value
             .dyn_into::<Uint8Array>()
-            .map_err(|_| Error::Protocol("the response stream yielded something other than bytes".into()))?;
-        Ok(Some(chunk.to_vec()))
+            .map(Some)
+            .map_err(|_| Error::Protocol("the response stream yielded something other than bytes".into()))
+    }
+
+    /// The next chunk, or `None` at the end of the body.
+    ///
+    /// # Errors
+    /// [`Error::Network`] if the stream breaks.
+    pub async fn next(&mut self) -> Result<Option<Vec<u8>>, Error> {
+        Ok(self.read_chunk().await?.map(|chunk| chunk.to_vec()))
+    }
+
+    /// Appends the next chunk to `out`, copying it once. Returns `false` at
+    /// the end of the body. A chunk that would take `out` past `max` is not
+    /// copied: `out` is filled up to `max + 1` bytes so the caller sees it
+    /// went over, and the stream is cancelled when the reader drops.
+    ///
+    /// # Errors
+    /// [`Error::Network`] if the stream breaks.
+    pub async fn next_into(&mut self, out: &mut Vec<u8>, max: usize) -> Result<bool, Error> {
+        let Some(chunk) = self.read_chunk().await? else { return Ok(false) };
+        let length = chunk.length() as usize;
+        let start = out.len();
+        if start.saturating_add(length) > max {
+            out.resize(max.saturating_add(1), 0);
+            return Ok(true);
+        }
+        out.resize(start + length, 0);
+        if let Some(slot) = out.get_mut(start..) {
+            chunk.copy_to(slot);
+        }
+        Ok(true)
     }
 }
 

@@ -8,9 +8,9 @@
 //! web-sys's `EventSource` is used directly rather than gloo-net's wrapper,
 //! which would add a dependency for three listeners.
 
-use super::fetch::{js_message, read_text, AbortOnDrop, BodyReader, Fetch, HttpRequest};
+use super::fetch::{error_text, js_message, AbortOnDrop, BodyReader, Fetch, HttpRequest};
 use super::http::status_error;
-use super::sse::SseParser;
+use super::sse::{Oversize, SseParser};
 use super::streamable_http::HeaderSource;
 use super::web_runtime::WebRuntime;
 use crate::error::Error;
@@ -45,6 +45,8 @@ pub struct LegacySseConfig {
     pub headers: HeaderSource,
     /// Which reader to use.
     pub reader: SseReader,
+    /// The largest event read (`maxMessageBytes`); a larger one is skipped.
+    pub max_message_bytes: usize,
 }
 
 /// The transport. Dropping it closes the event stream.
@@ -175,7 +177,7 @@ impl Inner {
         let response = self.config.fetch.send(request).await?;
         let status = response.status();
         if !(200..300).contains(&status) {
-            let text = read_text(&response).await.unwrap_or_default();
+            let text = error_text(&response).await;
             return Err(status_error(status, &response.status_text(), &text, false));
         }
         // The answer comes on the event stream; the POST's body ("Accepted") says nothing.
@@ -234,7 +236,7 @@ impl Inner {
             let request = HttpRequest { method: "GET", url: &self.config.url, headers, body: None, signal: &signal };
             let response = self.config.fetch.send(request).await?;
             if !(200..300).contains(&response.status()) {
-                let text = read_text(&response).await.unwrap_or_default();
+                let text = error_text(&response).await;
                 return Err(status_error(response.status(), &response.status_text(), &text, false));
             }
             BodyReader::new(&response)
@@ -243,7 +245,10 @@ impl Inner {
             Ok(reader) => reader,
             Err(error) => return self.on_broken(error),
         };
-        let mut parser = SseParser::default();
+        // Every response comes on this one stream: an oversized event is
+        // skipped, not a reason to lose the connection.
+        let limit = self.config.max_message_bytes;
+        let mut parser = SseParser::new(limit, Oversize::Skip);
         let mut events = Vec::new();
         let ended = loop {
             match reader.next().await {
@@ -252,7 +257,10 @@ impl Inner {
                         break Error::Protocol(error.to_string());
                     }
                     for event in events.drain(..) {
-                        self.on_event(&event.event, &event.data);
+                        match event.oversized {
+                            Some(skipped) => (self.sink)(Inbound::Oversized { envelope: skipped.envelope, bytes: skipped.bytes, limit }),
+                            None => self.on_event(&event.event, &event.data),
+                        }
                     }
                 }
                 Ok(None) => break Error::Network { message: "the SSE stream closed".into() },
@@ -269,10 +277,18 @@ impl Inner {
         for kind in ["endpoint", "message"] {
             let weak = Rc::downgrade(self);
             let listener = Closure::<dyn FnMut(web_sys::Event)>::new(move |event: web_sys::Event| {
-                let data = event.dyn_ref::<MessageEvent>().and_then(|m| m.data().as_string()).unwrap_or_default();
-                if let Some(inner) = weak.upgrade() {
-                    inner.on_event(kind, &data);
+                let Some(inner) = weak.upgrade() else { return };
+                let data = event.dyn_ref::<MessageEvent>().map_or(JsValue::UNDEFINED, MessageEvent::data);
+                // The browser has read the whole event already; it need not
+                // be copied into the module as well to learn its id.
+                let text: js_sys::JsString = data.dyn_into().unwrap_or_else(|_| js_sys::JsString::from(""));
+                let limit = inner.config.max_message_bytes;
+                if text.length() as usize > limit {
+                    let (envelope, bytes) = scan_js_string(&text);
+                    (inner.sink)(Inbound::Oversized { envelope, bytes, limit });
+                    return;
                 }
+                inner.on_event(kind, &String::from(text));
             });
             let _ = source.add_event_listener_with_callback(kind, listener.as_ref().unchecked_ref());
             listeners.push((kind, listener));
@@ -293,6 +309,21 @@ impl Inner {
         *self.stream.borrow_mut() = Some(Stream::EventSource(EventSourceGuard { source, _listeners: listeners }));
         Ok(())
     }
+}
+
+/// What an oversized event's data says about itself, read a slice at a time
+/// (UTF-16 code units), so the module never holds the whole text.
+fn scan_js_string(text: &js_sys::JsString) -> (crate::protocol::jsonrpc::envelope::Envelope, usize) {
+    const SLICE: u32 = 64 * 1024;
+    let mut scanner = crate::protocol::jsonrpc::envelope::EnvelopeScanner::default();
+    let (length, mut at, mut bytes) = (text.length(), 0, 0);
+    while at < length {
+        let slice = String::from(text.slice(at, at.saturating_add(SLICE).min(length)));
+        bytes += slice.len();
+        scanner.feed(slice.as_bytes());
+        at = at.saturating_add(SLICE);
+    }
+    (scanner.finish(), bytes)
 }
 
 /// Resolves the `endpoint` event's URI against the SSE URL and refuses one on

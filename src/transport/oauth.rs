@@ -7,7 +7,7 @@
 //! `client_credentials` grant for machine clients. Tokens are only ever sent
 //! to the MCP server and the authorization server's token endpoint.
 
-use super::fetch::{header, js_message, read_text, AbortOnDrop, Fetch, HttpRequest};
+use super::fetch::{header, js_message, read_text_capped, AbortOnDrop, Fetch, HttpRequest};
 use crate::error::Error;
 use crate::protocol::oauth::{self as rules, Challenge, ClientAuth};
 use futures::future::{FutureExt, LocalBoxFuture, Shared};
@@ -18,6 +18,11 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::Headers;
+
+/// The most an authorization server's metadata, registration or token reply
+/// may hold: these are small JSON documents, and a server that sends more is
+/// cut off at this point.
+const OAUTH_REPLY_LIMIT: usize = 256 * 1024;
 
 /// Which grant the client uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -336,7 +341,7 @@ impl OAuth {
         if !(200..300).contains(&response.status()) {
             return Ok(None);
         }
-        let text = read_text(&response).await?;
+        let text = read_text_capped(&response, OAUTH_REPLY_LIMIT, "oauthReplyBytes").await?;
         Ok(serde_json::from_str(&text).ok())
     }
 
@@ -352,7 +357,7 @@ impl OAuth {
         let body = rules::form_encode(form);
         let (_controller, response) = self.send("token endpoint", "POST", url, headers, Some(&body)).await?;
         let status = response.status();
-        let text = read_text(&response).await.unwrap_or_default();
+        let text = read_text_capped(&response, OAUTH_REPLY_LIMIT, "oauthReplyBytes").await?;
         let value: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
         if !(200..300).contains(&status) {
             let error = value.get("error").and_then(Value::as_str).unwrap_or("HTTP error");
@@ -504,7 +509,7 @@ impl OAuth {
             let text = body.to_string();
             let (_controller, response) = self.send("registration", "POST", &endpoint, headers, Some(&text)).await?;
             let status = response.status();
-            let answer: Value = serde_json::from_str(&read_text(&response).await.unwrap_or_default()).unwrap_or(Value::Null);
+            let answer: Value = serde_json::from_str(&read_text_capped(&response, OAUTH_REPLY_LIMIT, "oauthReplyBytes").await?).unwrap_or(Value::Null);
             if !(200..300).contains(&status) {
                 return Err(auth_error("registration", format!("HTTP {status}: {answer}")));
             }

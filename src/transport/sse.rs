@@ -4,9 +4,18 @@
 //! Bytes go in as they arrive, in chunks split anywhere: inside a line, between
 //! the CR and LF of a CRLF, or inside a UTF-8 sequence. Lines are decoded only
 //! once complete, so a split sequence decodes correctly; an invalid one becomes
-//! U+FFFD, as the standard's UTF-8 decode does. Limits on line and event size
-//! turn a hostile endless line into an error instead of unbounded memory.
+//! U+FFFD, as the standard's UTF-8 decode does.
+//!
+//! A server chooses how long its lines and events are, so both are bounded.
+//! Past the limit the parser either fails ([`Oversize::Fail`], for a stream
+//! that carries one request's answer and can simply be dropped) or skips the
+//! event without keeping it ([`Oversize::Skip`], for a stream shared by every
+//! request, which must go on). A skipped event still reports what its data
+//! said about itself (its JSON-RPC id), so the request it answered can fail
+//! at once.
 
+use crate::protocol::jsonrpc::envelope::{Envelope, EnvelopeScanner};
+use crate::session::limits::MAX_RETRY_MS;
 use std::fmt;
 
 /// One dispatched event.
@@ -14,15 +23,26 @@ use std::fmt;
 pub struct SseEvent {
     /// The `event` field, or `"message"` when absent.
     pub event: String,
-    /// The `data` lines joined with `\n`.
+    /// The `data` lines joined with `\n` (empty for an oversized event).
     pub data: String,
     /// The last event id seen on the stream so far (ids persist across events).
     pub id: Option<String>,
     /// Whether this event set the id itself, rather than inheriting it.
     pub fresh_id: bool,
+    /// Set when the data went past the limit and was skipped.
+    pub oversized: Option<Oversized>,
 }
 
-/// A limit was exceeded.
+/// What is known of an event whose data was too large to keep.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Oversized {
+    /// How many bytes of data it had.
+    pub bytes: usize,
+    /// What the data said about itself, read as it went past.
+    pub envelope: Envelope,
+}
+
+/// A limit was exceeded (in [`Oversize::Fail`] mode).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SseError {
     /// A single line grew past the limit without a line end.
@@ -46,25 +66,48 @@ impl fmt::Display for SseError {
     }
 }
 
-/// Default limit for one line and for one event's data: generous enough for a
-/// multi-megabyte `resources/read` result, small enough to stop a runaway stream.
-pub const DEFAULT_LIMIT: usize = 64 * 1024 * 1024;
+/// What to do with a line or event past the limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Oversize {
+    /// Fail: the caller drops the stream.
+    Fail,
+    /// Skip the event, reporting it as [`SseEvent::oversized`], and go on.
+    Skip,
+}
+
+/// Default limit for one line and for one event's data.
+pub const DEFAULT_LIMIT: usize = 32 * 1024 * 1024;
+
+/// Where the bytes of the current line go.
+#[derive(Debug, PartialEq, Eq)]
+enum LineMode {
+    /// Into the line buffer.
+    Buffer,
+    /// A `data` line past the limit: straight to the scanner.
+    OversizedData,
+    /// Another field past the limit: nowhere.
+    Discard,
+}
 
 /// The parser state for one stream.
 #[derive(Debug)]
 pub struct SseParser {
     line: Vec<u8>,
+    line_mode: LineMode,
     /// The previous chunk ended in CR, so a leading LF belongs to that line end.
     after_cr: bool,
     /// Whether the first bytes (and a possible BOM) have been seen.
     started: bool,
     data: String,
     has_data: bool,
+    /// The current event's data went past the limit and is being skipped.
+    skipped: Option<(EnvelopeScanner, usize)>,
     event: String,
     last_id: Option<String>,
     id_in_event: bool,
     retry_ms: Option<u32>,
     limit: usize,
+    oversize: Oversize,
 }
 
 impl Default for SseParser {
@@ -74,19 +117,27 @@ impl Default for SseParser {
 }
 
 impl SseParser {
-    /// A parser that refuses lines and events larger than `limit` bytes.
+    /// A parser that fails on lines and events larger than `limit` bytes.
     pub fn with_limit(limit: usize) -> Self {
+        Self::new(limit, Oversize::Fail)
+    }
+
+    /// A parser with the given limit and behaviour past it.
+    pub fn new(limit: usize, oversize: Oversize) -> Self {
         Self {
             line: Vec::new(),
+            line_mode: LineMode::Buffer,
             after_cr: false,
             started: false,
             data: String::new(),
             has_data: false,
+            skipped: None,
             event: String::new(),
             last_id: None,
             id_in_event: false,
             retry_ms: None,
             limit,
+            oversize,
         }
     }
 
@@ -103,7 +154,8 @@ impl SseParser {
     /// Feeds a chunk and appends every event it completes to `out`.
     ///
     /// # Errors
-    /// A line or event larger than the limit. The parser should then be dropped.
+    /// In [`Oversize::Fail`] mode, a line or event larger than the limit. The
+    /// parser should then be dropped.
     pub fn push(&mut self, mut chunk: &[u8], out: &mut Vec<SseEvent>) -> Result<(), SseError> {
         if !self.started {
             if chunk.is_empty() {
@@ -128,16 +180,14 @@ impl SseParser {
             }
         }
         while let Some(end) = chunk.iter().position(|&b| b == b'\n' || b == b'\r') {
-            self.append_to_line(&chunk[..end])?;
-            let line = std::mem::take(&mut self.line);
-            self.process_line(&line, out)?;
-            self.line = line;
-            self.line.clear();
-            let is_cr = chunk[end] == b'\r';
-            chunk = &chunk[end + 1..];
+            let (content, rest) = chunk.split_at(end);
+            self.append_to_line(content)?;
+            self.end_line(out)?;
+            let is_cr = rest.first() == Some(&b'\r');
+            chunk = rest.get(1..).unwrap_or_default();
             if is_cr {
                 match chunk.first() {
-                    Some(b'\n') => chunk = &chunk[1..],
+                    Some(b'\n') => chunk = chunk.get(1..).unwrap_or_default(),
                     Some(_) => {}
                     None => self.after_cr = true,
                 }
@@ -147,33 +197,95 @@ impl SseParser {
     }
 
     fn append_to_line(&mut self, bytes: &[u8]) -> Result<(), SseError> {
-        if self.line.len() + bytes.len() > self.limit {
+        match self.line_mode {
+            LineMode::Discard => return Ok(()),
+            LineMode::OversizedData => {
+                self.skip_data(bytes);
+                return Ok(());
+            }
+            LineMode::Buffer => {}
+        }
+        if self.line.len() + bytes.len() <= self.limit {
+            self.line.extend_from_slice(bytes);
+            return Ok(());
+        }
+        if self.oversize == Oversize::Fail {
             return Err(SseError::LineTooLong { limit: self.limit });
         }
-        self.line.extend_from_slice(bytes);
+        // Too long to keep. A data line goes on to the scanner; anything else is dropped.
+        let mut line = std::mem::take(&mut self.line);
+        line.extend_from_slice(bytes);
+        match data_value(&line) {
+            Some(value) => {
+                self.start_skipping();
+                self.skip_data(value);
+                self.line_mode = LineMode::OversizedData;
+            }
+            None => self.line_mode = LineMode::Discard,
+        }
         Ok(())
     }
 
+    /// Moves the event's data so far to a scanner; from now on it is only counted.
+    /// Starts (or continues) skipping the event's data at a new data line.
+    fn start_skipping(&mut self) {
+        if self.skipped.is_none() {
+            let mut scanner = EnvelopeScanner::default();
+            let data = std::mem::take(&mut self.data);
+            scanner.feed(data.as_bytes());
+            self.skipped = Some((scanner, data.len()));
+        }
+        if self.has_data {
+            // Data lines are joined with a line feed.
+            self.skip_data(b"\n");
+        }
+        self.has_data = true;
+    }
+
+    fn skip_data(&mut self, bytes: &[u8]) {
+        if let Some((scanner, count)) = self.skipped.as_mut() {
+            scanner.feed(bytes);
+            *count = count.saturating_add(bytes.len());
+        }
+    }
+
+    fn end_line(&mut self, out: &mut Vec<SseEvent>) -> Result<(), SseError> {
+        let mode = std::mem::replace(&mut self.line_mode, LineMode::Buffer);
+        if mode != LineMode::Buffer {
+            return Ok(());
+        }
+        let line = std::mem::take(&mut self.line);
+        let processed = self.process_line(&line, out);
+        // Keep the allocation for the next line.
+        self.line = line;
+        self.line.clear();
+        processed
+    }
+
     fn process_line(&mut self, line: &[u8], out: &mut Vec<SseEvent>) -> Result<(), SseError> {
-        if line.is_empty() {
+        let Some(&first) = line.first() else {
             self.dispatch(out);
             return Ok(());
-        }
-        if line[0] == b':' {
+        };
+        if first == b':' {
             return Ok(());
         }
-        let (field, value) = match line.iter().position(|&b| b == b':') {
-            Some(colon) => {
-                let value = &line[colon + 1..];
-                (&line[..colon], value.strip_prefix(b" ").unwrap_or(value))
-            }
-            None => (line, &[][..]),
-        };
+        let (field, value) = split_field(line);
         match field {
             b"data" => {
+                if self.skipped.is_some() {
+                    self.start_skipping();
+                    self.skip_data(value);
+                    return Ok(());
+                }
                 let value = String::from_utf8_lossy(value);
                 if self.data.len() + value.len() + 1 > self.limit {
-                    return Err(SseError::EventTooLarge { limit: self.limit });
+                    if self.oversize == Oversize::Fail {
+                        return Err(SseError::EventTooLarge { limit: self.limit });
+                    }
+                    self.start_skipping();
+                    self.skip_data(value.as_bytes());
+                    return Ok(());
                 }
                 if self.has_data {
                     self.data.push('\n');
@@ -187,9 +299,10 @@ impl SseParser {
                 self.id_in_event = true;
             }
             b"retry" if !value.is_empty() && value.iter().all(u8::is_ascii_digit) => {
-                // Saturate rather than overflow on absurd values.
+                // A server's retry of 3,000,000,000 ms must not become a timer
+                // that fires at once: it is capped.
                 let ms = std::str::from_utf8(value).ok().and_then(|v| v.parse::<u64>().ok()).unwrap_or(u64::MAX);
-                self.retry_ms = Some(u32::try_from(ms).unwrap_or(u32::MAX));
+                self.retry_ms = Some(u32::try_from(ms.min(u64::from(MAX_RETRY_MS))).unwrap_or(MAX_RETRY_MS));
             }
             _ => {}
         }
@@ -199,6 +312,7 @@ impl SseParser {
     fn dispatch(&mut self, out: &mut Vec<SseEvent>) {
         let event = std::mem::take(&mut self.event);
         let fresh_id = std::mem::take(&mut self.id_in_event);
+        let skipped = self.skipped.take();
         if !self.has_data {
             return;
         }
@@ -208,7 +322,28 @@ impl SseParser {
             data: std::mem::take(&mut self.data),
             id: self.last_id.clone(),
             fresh_id,
+            oversized: skipped.map(|(scanner, bytes)| Oversized { bytes, envelope: scanner.finish() }),
         });
+    }
+}
+
+/// A line's field name and value (after the colon and one optional space).
+fn split_field(line: &[u8]) -> (&[u8], &[u8]) {
+    match line.iter().position(|&b| b == b':') {
+        Some(colon) => {
+            let (field, rest) = line.split_at(colon);
+            let value = rest.get(1..).unwrap_or_default();
+            (field, value.strip_prefix(b" ").unwrap_or(value))
+        }
+        None => (line, &[]),
+    }
+}
+
+/// The value of a `data` line, or `None` for any other line.
+fn data_value(line: &[u8]) -> Option<&[u8]> {
+    match split_field(line) {
+        (b"data", value) => Some(value),
+        _ => None,
     }
 }
 

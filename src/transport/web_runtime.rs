@@ -40,6 +40,8 @@ impl Runtime for WebRuntime {
                 let _ = tx.send(());
             }
         });
+        // setTimeout fires a longer delay at once (browsers) or after 1 ms (Node).
+        let ms = ms.min(crate::session::limits::MAX_TIMER_MS);
         let guard = TimerGuard { handle: set_timeout(&callback, ms), _callback: callback };
         Box::pin(async move {
             let _ = rx.await;

@@ -37,7 +37,7 @@ export interface McpClientOptions {
   headers?: McpHeadersInit | (() => McpHeadersInit | undefined | Promise<McpHeadersInit | undefined>);
   /** Replaces the global `fetch` for every request the client makes. */
   fetch?: (input: string, init: RequestInit) => Promise<globalThis.Response>;
-  /** Default timeout of each request, in milliseconds. Default: 60000. */
+  /** Default timeout of each request, in milliseconds, at most 2147483647. Default: 60000. */
   timeout?: number;
   /**
    * Pins the revision: `"2026-07-28"` pins the modern era, a legacy revision
@@ -55,9 +55,18 @@ export interface McpClientOptions {
   maxInputRounds?: number;
   /**
    * Keep list and read results for the `ttlMs` a 2026-07-28 server gives,
-   * `private` ones only for the same `Authorization`. Default: `false`.
+   * `private` ones only for the same `Authorization`. `true` keeps at most
+   * 256 entries and 16 MiB, evicting the least recently used; an object sets
+   * other bounds. Default: `false`.
    */
-  cache?: boolean;
+  cache?: boolean | CacheOptions;
+  /**
+   * Bounds on what a server can make the client do. Everything a server
+   * sends is untrusted: past a bound the call (or the server's request)
+   * fails at once with an `McpClientError` of kind `limit-exceeded`, and the
+   * client stays usable. The defaults are far above what real servers need.
+   */
+  limits?: ClientLimits;
   /** Aborts the connection attempt; `connect` then rejects with `signal.reason`. */
   signal?: AbortSignal;
   /**
@@ -104,6 +113,39 @@ export interface McpClientOptions {
   };
 }
 
+/** Bounds of the response cache ({@link McpClientOptions.cache}). */
+export interface CacheOptions {
+  /** Entries at most. Default: 256. */
+  maxEntries?: number;
+  /** The entries' total size (as JSON text) at most, in bytes. Default: 16 MiB. */
+  maxBytes?: number;
+}
+
+/** {@link McpClientOptions.limits}. */
+export interface ClientLimits {
+  /**
+   * The largest JSON body, SSE event or SSE line read from the server, in
+   * bytes. A larger body is cancelled at that point; a larger event on a
+   * shared stream is skipped, and the request it answers fails. Default:
+   * 33554432 (32 MiB).
+   */
+  maxMessageBytes?: number;
+  /**
+   * How many requests from the server (sampling, elicitation, roots, or the
+   * inputs of one 2026-07-28 round) are handled at once. Beyond that they are
+   * answered with a JSON-RPC error and an `error` event reports it. Default: 16.
+   */
+  maxServerRequests?: number;
+  /**
+   * The work budget of one JSON Schema validation (a tool's `outputSchema`,
+   * an elicitation's `requestedSchema`), in steps, on top of 16 steps per
+   * value of the data checked. Default: 200000.
+   */
+  validationSteps?: number;
+  /** The work budget of matching a URI against one URI template. Default: 100000. */
+  templateSteps?: number;
+}
+
 /** Auto-refresh of one list after `notifications/…/list_changed`. */
 export interface ListChangedOptions<T> {
   /**
@@ -119,7 +161,12 @@ export interface ListChangedOptions<T> {
 
 /** What a handler learns about the server's request. */
 export interface RequestContext {
-  /** Aborted when the server cancels the request or the client closes; the answer is then not sent. */
+  /**
+   * Aborted when the request this answers ends without the answer: the
+   * server cancels it, the client closes, or (for the input of a 2026-07-28
+   * request) the caller's call is aborted or times out. The answer is then
+   * not sent.
+   */
   readonly signal: AbortSignal;
   /** The server's JSON-RPC id for the request. */
   readonly requestId: string | number;
@@ -151,7 +198,10 @@ export interface RequestOptions {
    * promise rejects with `signal.reason`.
    */
   signal?: AbortSignal;
-  /** Timeout for this request in milliseconds, overriding the client's default. */
+  /**
+   * Timeout for this request in milliseconds, overriding the client's
+   * default; at most 2147483647 (what `setTimeout` can hold).
+   */
   timeout?: number;
   /** Asks the server for progress (the client allocates the token) and receives each update. */
   onprogress?: (progress: ProgressNotificationParams) => void;
@@ -264,6 +314,7 @@ export type McpClientErrorKind =
   | "missing-capability"
   | "auth"
   | "max-steps"
+  | "limit-exceeded"
   | "invalid-argument";
 
 /** The server answered with a JSON-RPC error. */

@@ -60,6 +60,8 @@ export async function usage(signal: AbortSignal): Promise<string> {
     timeout: 30_000,
     protocolVersion: "2025-06-18",
     signal,
+    cache: { maxEntries: 64, maxBytes: 4 * 1024 * 1024 },
+    limits: { maxMessageBytes: 8 * 1024 * 1024, maxServerRequests: 4, validationSteps: 500_000, templateSteps: 10_000 },
   };
   const c = await McpClient.connect(new URL("https://example.com/mcp"), options);
   const page = await c.listTools({ cursor: "next" }, { signal, timeout: 5_000 });
@@ -98,6 +100,7 @@ export function handle(error: unknown): string {
       case "missing-capability":
       case "auth":
       case "max-steps":
+      case "limit-exceeded":
       case "invalid-argument":
         return `${kind}${status}`;
       default: {
@@ -120,6 +123,10 @@ export async function misuse(): Promise<void> {
   await McpClient.connect("https://example.com/mcp", { era: "future" });
   // @ts-expect-error timeout is a number of milliseconds
   await McpClient.connect("https://example.com/mcp", { timeout: "60s" });
+  // @ts-expect-error limits are numbers
+  await McpClient.connect("https://example.com/mcp", { limits: { maxMessageBytes: "8 MiB" } });
+  // @ts-expect-error no such limit
+  await McpClient.connect("https://example.com/mcp", { limits: { maxRegexSteps: 1 } });
   // @ts-expect-error `name` is required by CallToolRequestParams
   await client.callTool({ arguments: {} });
   // @ts-expect-error arguments is an object

@@ -2,14 +2,19 @@
 //! instance (property names, item count), which `unevaluatedProperties` and
 //! `unevaluatedItems` need.
 
-use super::{Dialect, PatternMatcher, ValidationError};
+use super::patterns::weight;
+use super::{Dialect, Limits, PatternError, PatternMatcher, SchemaError, ValidationError};
 use crate::protocol::jsonrpc::kind;
 use serde_json::{Map, Value};
+use std::cell::{Cell, RefCell};
 use std::collections::HashSet;
 
 /// How deep schemas may nest (through `$ref` included) before validation stops:
 /// a recursive schema over a recursive instance must not overflow the stack.
 const MAX_DEPTH: usize = 256;
+/// Bytes of text (times the pattern's weight) that one step of the budget
+/// buys a pattern match: matching costs a few nanoseconds per such unit.
+const PATTERN_UNITS_PER_STEP: u64 = 16;
 
 /// What a schema evaluated of an object or array instance.
 #[derive(Default)]
@@ -26,26 +31,55 @@ impl Evaluated {
 }
 
 pub(super) struct Validator<'a> {
-    pub root: &'a Value,
-    pub dialect: Dialect,
-    pub patterns: &'a dyn PatternMatcher,
+    root: &'a Value,
+    dialect: Dialect,
+    patterns: &'a dyn PatternMatcher,
     /// Record evaluated property names (see [`uses_unevaluated`]).
-    pub track: bool,
+    track: bool,
+    /// Steps left before the validation gives up.
+    budget: Cell<u64>,
+    /// The `$ref`s being followed, as (target schema, instance) addresses: a
+    /// target met again for the same instance value is a loop that makes no
+    /// progress, however the schema branches.
+    following: RefCell<Vec<(*const Value, *const Value)>>,
 }
 
-type Outcome = Result<Evaluated, ValidationError>;
-
-fn fail(path: &str, keyword: &'static str, message: String) -> ValidationError {
-    ValidationError { instance_path: path.to_owned(), keyword, message }
+/// Why a check did not succeed: the instance does not match, or the
+/// validation must stop. Combinators that try alternatives swallow the first
+/// and pass the second on.
+pub(super) enum Fail {
+    Mismatch(ValidationError),
+    Abort(ValidationError),
 }
 
-/// JSON equality with numbers compared by value (`1` equals `1.0`).
-fn equal(a: &Value, b: &Value) -> bool {
+type Outcome = Result<Evaluated, Fail>;
+
+fn mismatch(path: &str, keyword: &'static str, message: String) -> Fail {
+    Fail::Mismatch(ValidationError { instance_path: path.to_owned(), keyword, message })
+}
+
+fn abort(path: &str, keyword: &'static str, message: String) -> Fail {
+    Fail::Abort(ValidationError { instance_path: path.to_owned(), keyword, message })
+}
+
+/// How many values an instance holds, itself included.
+fn count_values(value: &Value) -> u64 {
+    match value {
+        Value::Array(items) => 1 + items.iter().map(count_values).sum::<u64>(),
+        Value::Object(map) => 1 + map.values().map(count_values).sum::<u64>(),
+        _ => 1,
+    }
+}
+
+/// JSON equality with numbers compared by value (`1` equals `1.0`). Counts
+/// the values it compares in `work`.
+fn equal(a: &Value, b: &Value, work: &mut u64) -> bool {
+    *work += 1;
     match (a, b) {
         (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
-        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(a, b)| equal(a, b)),
+        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(a, b)| equal(a, b, work)),
         (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| equal(v, w)))
+            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| equal(v, w, work)))
         }
         _ => a == b,
     }
@@ -106,21 +140,78 @@ pub(super) fn uses_unevaluated(schema: &Value) -> bool {
     }
 }
 
-impl Validator<'_> {
+impl<'a> Validator<'a> {
+    pub(super) fn new(root: &'a Value, patterns: &'a dyn PatternMatcher, limits: &Limits, instance: &Value) -> Self {
+        let allowance = count_values(instance).saturating_mul(limits.steps_per_value);
+        Self {
+            root,
+            dialect: Dialect::of(root),
+            patterns,
+            track: uses_unevaluated(root),
+            budget: Cell::new(limits.steps.saturating_add(allowance)),
+            following: RefCell::default(),
+        }
+    }
+
+    pub(super) fn run(&self, schema: &Value, instance: &Value) -> Result<(), SchemaError> {
+        match self.check(schema, instance, &mut String::new(), 0) {
+            Ok(_) => Ok(()),
+            Err(Fail::Mismatch(detail)) => Err(SchemaError::Mismatch(detail)),
+            Err(Fail::Abort(detail)) => Err(SchemaError::TooCostly(detail)),
+        }
+    }
+
+    /// Takes `steps` from the budget, or stops the validation.
+    fn spend(&self, steps: u64, path: &str) -> Result<(), Fail> {
+        match self.budget.get().checked_sub(steps) {
+            Some(left) => {
+                self.budget.set(left);
+                Ok(())
+            }
+            None => {
+                self.budget.set(0);
+                Err(abort(path, "budget", "validating this value against the schema takes more work than the client allows".into()))
+            }
+        }
+    }
+
+    /// Checks `instance` against an alternative: `Ok(Some)` if it matches,
+    /// `Ok(None)` if not, `Err` when the validation must stop.
+    fn attempt(&self, schema: &Value, instance: &Value, path: &str, depth: usize) -> Result<Option<Evaluated>, Fail> {
+        match self.check(schema, instance, &mut path.to_owned(), depth) {
+            Ok(evaluated) => Ok(Some(evaluated)),
+            Err(Fail::Mismatch(_)) => Ok(None),
+            Err(stop) => Err(stop),
+        }
+    }
+
+    /// Follows a `$ref`, refusing to come back to a target for the same instance value.
+    fn follow(&self, target: &Value, instance: &Value, path: &mut String, depth: usize) -> Outcome {
+        let key = (target as *const Value, instance as *const Value);
+        if self.following.borrow().contains(&key) {
+            return Err(abort(path, "$ref", "the schema refers back to itself without going deeper into the value".into()));
+        }
+        self.following.borrow_mut().push(key);
+        let outcome = self.check(target, instance, path, depth);
+        self.following.borrow_mut().pop();
+        outcome
+    }
+
     pub(super) fn check(&self, schema: &Value, instance: &Value, path: &mut String, depth: usize) -> Outcome {
         if depth > MAX_DEPTH {
-            return Err(fail(path, "$ref", format!("the schema nests deeper than {MAX_DEPTH} levels")));
+            return Err(abort(path, "$ref", format!("the schema nests deeper than {MAX_DEPTH} levels")));
         }
+        self.spend(1, path)?;
         let schema = match schema {
             Value::Bool(true) => return Ok(Evaluated::default()),
-            Value::Bool(false) => return Err(fail(path, "false", "no value is allowed here".into())),
+            Value::Bool(false) => return Err(mismatch(path, "false", "no value is allowed here".into())),
             Value::Object(schema) => schema,
-            _ => return Err(fail(path, "schema", "the schema is neither an object nor a boolean".into())),
+            _ => return Err(mismatch(path, "schema", "the schema is neither an object nor a boolean".into())),
         };
         let mut evaluated = Evaluated::default();
         if let Some(Value::String(reference)) = kw(schema, "$ref") {
-            let target = self.resolve(reference).map_err(|why| fail(path, "$ref", why))?;
-            evaluated.absorb(self.check(target, instance, path, depth + 1)?);
+            let target = self.resolve(reference, path)?;
+            evaluated.absorb(self.follow(target, instance, path, depth + 1)?);
             // Draft-07 ignores every keyword beside `$ref`.
             if self.dialect == Dialect::Draft7 {
                 return Ok(evaluated);
@@ -131,7 +222,7 @@ impl Validator<'_> {
             Value::Number(n) => self.check_number(schema, n.as_f64().unwrap_or(f64::NAN), path)?,
             Value::String(s) => self.check_string(schema, s, path)?,
             Value::Array(items) => evaluated.absorb(self.check_array(schema, items, path, depth)?),
-            Value::Object(map) => evaluated.absorb(self.check_object(schema, map, path, depth)?),
+            Value::Object(map) => evaluated.absorb(self.check_object(schema, instance, map, path, depth)?),
             _ => {}
         }
         evaluated.absorb(self.check_combinators(schema, instance, path, depth)?);
@@ -139,93 +230,112 @@ impl Validator<'_> {
         Ok(evaluated)
     }
 
-    fn resolve(&self, reference: &str) -> Result<&Value, String> {
+    fn resolve(&self, reference: &str, path: &str) -> Result<&'a Value, Fail> {
         let Some(pointer) = reference.strip_prefix('#') else {
-            return Err(format!("$ref {reference:?} is not local; network and file references are not followed"));
+            let why = format!("$ref {reference:?} is not local; network and file references are not followed");
+            return Err(mismatch(path, "$ref", why));
         };
         if pointer.is_empty() {
             return Ok(self.root);
         }
         if !pointer.starts_with('/') {
-            return self.find_anchor(self.root, pointer).ok_or_else(|| format!("$ref {reference:?}: no such $anchor"));
+            let mut visited = 0;
+            let found = find_anchor(self.root, pointer, &mut visited);
+            self.spend(visited, path)?;
+            return found.ok_or_else(|| mismatch(path, "$ref", format!("$ref {reference:?}: no such $anchor")));
         }
         let decoded = percent_decode(pointer);
-        self.root.pointer(&decoded).ok_or_else(|| format!("$ref {reference:?} points at nothing"))
+        self.root.pointer(&decoded).ok_or_else(|| mismatch(path, "$ref", format!("$ref {reference:?} points at nothing")))
     }
 
-    fn find_anchor<'v>(&self, node: &'v Value, anchor: &str) -> Option<&'v Value> {
-        match node {
-            Value::Object(map) => {
-                if map.get("$anchor").and_then(Value::as_str) == Some(anchor) {
-                    return Some(node);
-                }
-                map.values().find_map(|child| self.find_anchor(child, anchor))
-            }
-            Value::Array(items) => items.iter().find_map(|child| self.find_anchor(child, anchor)),
-            _ => None,
-        }
+    /// `equal`, paid for from the budget.
+    fn equal(&self, a: &Value, b: &Value, path: &str) -> Result<bool, Fail> {
+        let mut work = 0;
+        let same = equal(a, b, &mut work);
+        self.spend(work, path)?;
+        Ok(same)
     }
 
-    fn check_type_and_values(&self, schema: &Map<String, Value>, instance: &Value, path: &str) -> Result<(), ValidationError> {
+    fn check_type_and_values(&self, schema: &Map<String, Value>, instance: &Value, path: &str) -> Result<(), Fail> {
         match kw(schema, "type") {
             Some(Value::String(name)) if !is_type(instance, name) => {
-                return Err(fail(path, "type", format!("expected {name}, found {}", kind(instance))));
+                return Err(mismatch(path, "type", format!("expected {name}, found {}", kind(instance))));
             }
             Some(Value::Array(names)) if !names.iter().filter_map(Value::as_str).any(|n| is_type(instance, n)) => {
                 let names: Vec<&str> = names.iter().filter_map(Value::as_str).collect();
-                return Err(fail(path, "type", format!("expected one of {}, found {}", names.join(", "), kind(instance))));
+                return Err(mismatch(path, "type", format!("expected one of {}, found {}", names.join(", "), kind(instance))));
             }
             _ => {}
         }
         if let Some(Value::Array(options)) = kw(schema, "enum") {
-            if !options.iter().any(|option| equal(option, instance)) {
-                return Err(fail(path, "enum", format!("{instance} is not one of the allowed values")));
+            let mut found = false;
+            for option in options {
+                if self.equal(option, instance, path)? {
+                    found = true;
+                    break;
+                }
+            }
+            if !found {
+                return Err(mismatch(path, "enum", "the value is not one of the allowed values".into()));
             }
         }
         if let Some(expected) = kw(schema, "const") {
-            if !equal(expected, instance) {
-                return Err(fail(path, "const", format!("expected {expected}")));
+            if !self.equal(expected, instance, path)? {
+                return Err(mismatch(path, "const", "the value is not the one the schema requires".into()));
             }
         }
         Ok(())
     }
 
-    fn check_number(&self, schema: &Map<String, Value>, n: f64, path: &str) -> Result<(), ValidationError> {
+    /// Matches a pattern, paying for it in proportion to the text's length.
+    fn pattern_matches(&self, pattern: &str, text: &str, path: &str, keyword: &'static str) -> Result<bool, Fail> {
+        let units = (text.len() as u64 + 1).saturating_mul(weight(pattern));
+        self.spend(units / PATTERN_UNITS_PER_STEP + 1, path)?;
+        match self.patterns.is_match(pattern, text) {
+            Ok(matched) => Ok(matched),
+            Err(PatternError::Invalid(why)) => {
+                Err(mismatch(path, keyword, format!("the schema's pattern /{pattern}/ is not a valid regular expression: {why}")))
+            }
+            Err(PatternError::Unsupported(why)) => {
+                Err(abort(path, keyword, format!("the schema's pattern /{pattern}/ cannot be evaluated in linear time: {why}")))
+            }
+        }
+    }
+
+    fn check_number(&self, schema: &Map<String, Value>, n: f64, path: &str) -> Result<(), Fail> {
         let bound = |name: &str| kw(schema, name).and_then(Value::as_f64);
         if let Some(max) = bound("maximum").filter(|max| n > *max) {
-            return Err(fail(path, "maximum", format!("{} is greater than {}", num(n), num(max))));
+            return Err(mismatch(path, "maximum", format!("{} is greater than {}", num(n), num(max))));
         }
         if let Some(min) = bound("minimum").filter(|min| n < *min) {
-            return Err(fail(path, "minimum", format!("{} is less than {}", num(n), num(min))));
+            return Err(mismatch(path, "minimum", format!("{} is less than {}", num(n), num(min))));
         }
         if let Some(max) = bound("exclusiveMaximum").filter(|max| n >= *max) {
-            return Err(fail(path, "exclusiveMaximum", format!("{} is not less than {}", num(n), num(max))));
+            return Err(mismatch(path, "exclusiveMaximum", format!("{} is not less than {}", num(n), num(max))));
         }
         if let Some(min) = bound("exclusiveMinimum").filter(|min| n <= *min) {
-            return Err(fail(path, "exclusiveMinimum", format!("{} is not greater than {}", num(n), num(min))));
+            return Err(mismatch(path, "exclusiveMinimum", format!("{} is not greater than {}", num(n), num(min))));
         }
         if let Some(step) = bound("multipleOf").filter(|s| *s > 0.0) {
             let ratio = n / step;
             if (ratio - ratio.round()).abs() > 1e-9 * ratio.abs().max(1.0) {
-                return Err(fail(path, "multipleOf", format!("{} is not a multiple of {}", num(n), num(step))));
+                return Err(mismatch(path, "multipleOf", format!("{} is not a multiple of {}", num(n), num(step))));
             }
         }
         Ok(())
     }
 
-    fn check_string(&self, schema: &Map<String, Value>, s: &str, path: &str) -> Result<(), ValidationError> {
+    fn check_string(&self, schema: &Map<String, Value>, s: &str, path: &str) -> Result<(), Fail> {
         let length = s.chars().count() as f64;
         if let Some(max) = kw(schema, "maxLength").and_then(Value::as_f64).filter(|max| length > *max) {
-            return Err(fail(path, "maxLength", format!("longer than {} characters", num(max))));
+            return Err(mismatch(path, "maxLength", format!("longer than {} characters", num(max))));
         }
         if let Some(min) = kw(schema, "minLength").and_then(Value::as_f64).filter(|min| length < *min) {
-            return Err(fail(path, "minLength", format!("shorter than {} characters", num(min))));
+            return Err(mismatch(path, "minLength", format!("shorter than {} characters", num(min))));
         }
         if let Some(Value::String(pattern)) = kw(schema, "pattern") {
-            match self.patterns.is_match(pattern, s) {
-                Some(true) => {}
-                Some(false) => return Err(fail(path, "pattern", format!("does not match /{pattern}/"))),
-                None => return Err(fail(path, "pattern", format!("the schema's pattern /{pattern}/ is not a valid regular expression"))),
+            if !self.pattern_matches(pattern, s, path, "pattern")? {
+                return Err(mismatch(path, "pattern", format!("does not match /{pattern}/")));
             }
         }
         Ok(())
@@ -234,15 +344,17 @@ impl Validator<'_> {
     fn check_array(&self, schema: &Map<String, Value>, items: &[Value], path: &mut String, depth: usize) -> Outcome {
         let count = items.len() as f64;
         if let Some(max) = kw(schema, "maxItems").and_then(Value::as_f64).filter(|max| count > *max) {
-            return Err(fail(path, "maxItems", format!("more than {} items", num(max))));
+            return Err(mismatch(path, "maxItems", format!("more than {} items", num(max))));
         }
         if let Some(min) = kw(schema, "minItems").and_then(Value::as_f64).filter(|min| count < *min) {
-            return Err(fail(path, "minItems", format!("fewer than {} items", num(min))));
+            return Err(mismatch(path, "minItems", format!("fewer than {} items", num(min))));
         }
         if kw(schema, "uniqueItems") == Some(&Value::Bool(true)) {
             for (i, a) in items.iter().enumerate() {
-                if let Some(j) = items[i + 1..].iter().position(|b| equal(a, b)) {
-                    return Err(fail(path, "uniqueItems", format!("items {i} and {} are equal", i + 1 + j)));
+                for (j, b) in items.iter().enumerate().skip(i + 1) {
+                    if self.equal(a, b, path)? {
+                        return Err(mismatch(path, "uniqueItems", format!("items {i} and {j} are equal")));
+                    }
                 }
             }
         }
@@ -267,29 +379,34 @@ impl Validator<'_> {
             evaluated.items = i + 1;
         }
         if let Some(contains) = kw(schema, "contains") {
-            let matches = items.iter().filter(|item| self.check(contains, item, &mut path.clone(), depth + 1).is_ok()).count() as f64;
+            let mut matches = 0.0;
+            for item in items {
+                if self.attempt(contains, item, path, depth + 1)?.is_some() {
+                    matches += 1.0;
+                }
+            }
             let min = kw(schema, "minContains").and_then(Value::as_f64).unwrap_or(1.0);
             if matches < min {
-                return Err(fail(path, "contains", format!("{} items match \"contains\", at least {} must", num(matches), num(min))));
+                return Err(mismatch(path, "contains", format!("{} items match \"contains\", at least {} must", num(matches), num(min))));
             }
             if let Some(max) = kw(schema, "maxContains").and_then(Value::as_f64).filter(|max| matches > *max) {
-                return Err(fail(path, "maxContains", format!("{} items match \"contains\", at most {} may", num(matches), num(max))));
+                return Err(mismatch(path, "maxContains", format!("{} items match \"contains\", at most {} may", num(matches), num(max))));
             }
         }
         Ok(evaluated)
     }
 
-    fn check_object(&self, schema: &Map<String, Value>, map: &Map<String, Value>, path: &mut String, depth: usize) -> Outcome {
+    fn check_object(&self, schema: &Map<String, Value>, instance: &Value, map: &Map<String, Value>, path: &mut String, depth: usize) -> Outcome {
         let count = map.len() as f64;
         if let Some(max) = kw(schema, "maxProperties").and_then(Value::as_f64).filter(|max| count > *max) {
-            return Err(fail(path, "maxProperties", format!("more than {} properties", num(max))));
+            return Err(mismatch(path, "maxProperties", format!("more than {} properties", num(max))));
         }
         if let Some(min) = kw(schema, "minProperties").and_then(Value::as_f64).filter(|min| count < *min) {
-            return Err(fail(path, "minProperties", format!("fewer than {} properties", num(min))));
+            return Err(mismatch(path, "minProperties", format!("fewer than {} properties", num(min))));
         }
         if let Some(Value::Array(required)) = kw(schema, "required") {
             if let Some(missing) = required.iter().filter_map(Value::as_str).find(|name| !map.contains_key(*name)) {
-                return Err(fail(path, "required", format!("the required property {missing:?} is missing")));
+                return Err(mismatch(path, "required", format!("the required property {missing:?} is missing")));
             }
         }
         let mut evaluated = Evaluated::default();
@@ -303,7 +420,7 @@ impl Validator<'_> {
                 matched = true;
             }
             for (pattern, property) in patterns.into_iter().flatten() {
-                if self.patterns.is_match(pattern, name) == Some(true) {
+                if self.pattern_matches(pattern, name, path, "patternProperties")? {
                     self.check(property, value, path, depth + 1)?;
                     matched = true;
                 }
@@ -312,7 +429,7 @@ impl Validator<'_> {
                 if let Some(additional) = kw(schema, "additionalProperties") {
                     if additional == &Value::Bool(false) {
                         path.truncate(before);
-                        return Err(fail(path, "additionalProperties", format!("the property {name:?} is not allowed")));
+                        return Err(mismatch(path, "additionalProperties", format!("the property {name:?} is not allowed")));
                     }
                     self.check(additional, value, path, depth + 1)?;
                     matched = true;
@@ -323,8 +440,13 @@ impl Validator<'_> {
                 evaluated.properties.insert(name.clone());
             }
             if let Some(names) = kw(schema, "propertyNames") {
-                self.check(names, &Value::String(name.clone()), path, depth + 1)
-                    .map_err(|e| fail(path, "propertyNames", format!("the property name {name:?} is not allowed: {}", e.message)))?;
+                match self.check(names, &Value::String(name.clone()), path, depth + 1) {
+                    Ok(_) => {}
+                    Err(Fail::Mismatch(e)) => {
+                        return Err(mismatch(path, "propertyNames", format!("the property name {name:?} is not allowed: {}", e.message)));
+                    }
+                    Err(stop) => return Err(stop),
+                }
             }
         }
         let dependent_required = kw(schema, "dependentRequired").or(match self.dialect {
@@ -338,16 +460,16 @@ impl Validator<'_> {
             match dependency {
                 Value::Array(needed) => {
                     if let Some(missing) = needed.iter().filter_map(Value::as_str).find(|n| !map.contains_key(*n)) {
-                        return Err(fail(path, "dependentRequired", format!("{name:?} requires {missing:?}")));
+                        return Err(mismatch(path, "dependentRequired", format!("{name:?} requires {missing:?}")));
                     }
                 }
                 // Draft-07 `dependencies` may hold a schema instead.
-                schema_dependency => evaluated.absorb(self.check(schema_dependency, &Value::Object(map.clone()), path, depth + 1)?),
+                schema_dependency => evaluated.absorb(self.check(schema_dependency, instance, path, depth + 1)?),
             }
         }
         for (name, dependency) in kw(schema, "dependentSchemas").and_then(Value::as_object).into_iter().flatten() {
             if map.contains_key(name) {
-                evaluated.absorb(self.check(dependency, &Value::Object(map.clone()), path, depth + 1)?);
+                evaluated.absorb(self.check(dependency, instance, path, depth + 1)?);
             }
         }
         Ok(evaluated)
@@ -361,37 +483,44 @@ impl Validator<'_> {
         if let Some(Value::Array(options)) = kw(schema, "anyOf") {
             let mut any = false;
             for sub in options {
-                if let Ok(e) = self.check(sub, instance, &mut path.clone(), depth + 1) {
+                if let Some(e) = self.attempt(sub, instance, path, depth + 1)? {
                     evaluated.absorb(e);
                     any = true;
                 }
             }
             if !any {
-                return Err(fail(path, "anyOf", "matches none of the anyOf alternatives".into()));
+                return Err(mismatch(path, "anyOf", "matches none of the anyOf alternatives".into()));
             }
         }
         if let Some(Value::Array(options)) = kw(schema, "oneOf") {
-            let mut matches = options.iter().filter_map(|sub| self.check(sub, instance, &mut path.clone(), depth + 1).ok());
-            match (matches.next(), matches.next()) {
-                (Some(e), None) => evaluated.absorb(e),
-                (None, _) => return Err(fail(path, "oneOf", "matches none of the oneOf alternatives".into())),
-                (Some(_), Some(_)) => return Err(fail(path, "oneOf", "matches more than one oneOf alternative".into())),
+            let mut matched = None;
+            for sub in options {
+                if let Some(e) = self.attempt(sub, instance, path, depth + 1)? {
+                    if matched.is_some() {
+                        return Err(mismatch(path, "oneOf", "matches more than one oneOf alternative".into()));
+                    }
+                    matched = Some(e);
+                }
+            }
+            match matched {
+                Some(e) => evaluated.absorb(e),
+                None => return Err(mismatch(path, "oneOf", "matches none of the oneOf alternatives".into())),
             }
         }
         if let Some(not) = kw(schema, "not") {
-            if self.check(not, instance, &mut path.clone(), depth + 1).is_ok() {
-                return Err(fail(path, "not", "matches the schema in \"not\"".into()));
+            if self.attempt(not, instance, path, depth + 1)?.is_some() {
+                return Err(mismatch(path, "not", "matches the schema in \"not\"".into()));
             }
         }
         if let Some(condition) = kw(schema, "if") {
-            match self.check(condition, instance, &mut path.clone(), depth + 1) {
-                Ok(e) => {
+            match self.attempt(condition, instance, path, depth + 1)? {
+                Some(e) => {
                     evaluated.absorb(e);
                     if let Some(then) = kw(schema, "then") {
                         evaluated.absorb(self.check(then, instance, path, depth + 1)?);
                     }
                 }
-                Err(_) => {
+                None => {
                     if let Some(otherwise) = kw(schema, "else") {
                         evaluated.absorb(self.check(otherwise, instance, path, depth + 1)?);
                     }
@@ -401,11 +530,11 @@ impl Validator<'_> {
         Ok(evaluated)
     }
 
-    fn check_unevaluated(&self, schema: &Map<String, Value>, instance: &Value, evaluated: &mut Evaluated, path: &mut String, depth: usize) -> Result<(), ValidationError> {
+    fn check_unevaluated(&self, schema: &Map<String, Value>, instance: &Value, evaluated: &mut Evaluated, path: &mut String, depth: usize) -> Result<(), Fail> {
         if let (Some(rule), Value::Object(map)) = (kw(schema, "unevaluatedProperties"), instance) {
             for (name, value) in map.iter().filter(|(name, _)| !evaluated.properties.contains(*name)) {
                 if rule == &Value::Bool(false) {
-                    return Err(fail(path, "unevaluatedProperties", format!("the property {name:?} is not allowed")));
+                    return Err(mismatch(path, "unevaluatedProperties", format!("the property {name:?} is not allowed")));
                 }
                 let before = push_segment(path, name);
                 self.check(rule, value, path, depth + 1)?;
@@ -416,7 +545,7 @@ impl Validator<'_> {
         if let (Some(rule), Value::Array(items)) = (kw(schema, "unevaluatedItems"), instance) {
             for (i, item) in items.iter().enumerate().skip(evaluated.items) {
                 if rule == &Value::Bool(false) {
-                    return Err(fail(path, "unevaluatedItems", format!("item {i} is not allowed")));
+                    return Err(mismatch(path, "unevaluatedItems", format!("item {i} is not allowed")));
                 }
                 let before = push_segment(path, &i.to_string());
                 self.check(rule, item, path, depth + 1)?;
@@ -425,6 +554,21 @@ impl Validator<'_> {
             evaluated.items = items.len();
         }
         Ok(())
+    }
+}
+
+/// The subschema carrying `$anchor: anchor`; counts the nodes it visits.
+fn find_anchor<'v>(node: &'v Value, anchor: &str, visited: &mut u64) -> Option<&'v Value> {
+    *visited += 1;
+    match node {
+        Value::Object(map) => {
+            if map.get("$anchor").and_then(Value::as_str) == Some(anchor) {
+                return Some(node);
+            }
+            map.values().find_map(|child| find_anchor(child, anchor, visited))
+        }
+        Value::Array(items) => items.iter().find_map(|child| find_anchor(child, anchor, visited)),
+        _ => None,
     }
 }
 

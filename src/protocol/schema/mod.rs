@@ -4,14 +4,21 @@
 //! It interprets the schema directly, generating no code, so it runs in
 //! Cloudflare Workers where `eval` is forbidden. Only local references (`#…`)
 //! are followed: the spec forbids dereferencing network `$ref`s. `format` is
-//! an annotation, as in 2020-12. Regular expressions are ECMA-262, so
-//! `pattern` goes through a [`PatternMatcher`] the platform supplies (the
-//! wasm build uses JS `RegExp`, adding no regex engine to the module).
+//! an annotation, as in 2020-12.
+//!
+//! Schemas come from servers, so the work they can cause is bounded: every
+//! step of the evaluation is counted against [`Limits`], a `$ref` that comes
+//! back to itself at the same place in the instance stops at once, and
+//! `pattern` goes through a [`PatternMatcher`] the caller supplies, by
+//! default [`LinearPatterns`], whose matching time is linear in the text.
+//! Running out is [`SchemaError::TooCostly`], never a hang.
 
 mod keywords;
+mod patterns;
 #[cfg(test)]
 mod tests;
 
+pub use patterns::LinearPatterns;
 use serde_json::Value;
 use std::fmt;
 
@@ -20,13 +27,51 @@ pub fn format_number(n: f64) -> String {
     keywords::num(n)
 }
 
-/// Matches `pattern` keywords; `None` when the pattern itself is invalid.
-pub trait PatternMatcher {
-    /// Whether `text` matches the ECMA-262 regular expression `pattern` (unanchored).
-    fn is_match(&self, pattern: &str, text: &str) -> Option<bool>;
+/// Why a pattern could not be evaluated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PatternError {
+    /// It is not a regular expression.
+    Invalid(String),
+    /// It is one, but not one the matcher can run within its bounds
+    /// (look-around, backreferences, Unicode classes, a huge program).
+    Unsupported(String),
 }
 
-/// Why an instance does not match a schema.
+/// Matches `pattern` keywords.
+pub trait PatternMatcher {
+    /// Whether `text` matches the regular expression `pattern` (unanchored).
+    ///
+    /// # Errors
+    /// [`PatternError`] when the pattern cannot be evaluated.
+    fn is_match(&self, pattern: &str, text: &str) -> Result<bool, PatternError>;
+}
+
+/// How much work one validation may do. A step is one schema applied to one
+/// instance value, one comparison of `uniqueItems` or `enum`, or a slice of a
+/// pattern match proportional to the text's length.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Steps allowed whatever the instance's size.
+    pub steps: u64,
+    /// Further steps allowed per value in the instance, so that a large
+    /// result with a plain schema always validates.
+    pub steps_per_value: u64,
+}
+
+impl Limits {
+    /// The defaults: far above what real schemas need (the MCP schema itself,
+    /// server-everything's tools, the conformance suite), and reached by a
+    /// hostile schema within tens of milliseconds.
+    pub const DEFAULT: Self = Self { steps: 200_000, steps_per_value: 16 };
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self::DEFAULT
+    }
+}
+
+/// Where and why an instance failed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ValidationError {
     /// JSON Pointer to the failing part of the instance, `""` for the whole.
@@ -41,6 +86,32 @@ impl fmt::Display for ValidationError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let path = if self.instance_path.is_empty() { "(root)" } else { &self.instance_path };
         write!(f, "{path}: {} ({})", self.message, self.keyword)
+    }
+}
+
+/// The outcome of a validation that did not succeed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SchemaError {
+    /// The instance does not match the schema.
+    Mismatch(ValidationError),
+    /// The validator stopped before it could decide: the schema needs more
+    /// work than [`Limits`] allow, refers to itself without progress, nests
+    /// too deeply, or uses a pattern the matcher cannot run.
+    TooCostly(ValidationError),
+}
+
+impl SchemaError {
+    /// What failed, and where.
+    pub fn detail(&self) -> &ValidationError {
+        match self {
+            Self::Mismatch(detail) | Self::TooCostly(detail) => detail,
+        }
+    }
+}
+
+impl fmt::Display for SchemaError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.detail().fmt(f)
     }
 }
 
@@ -63,13 +134,13 @@ impl Dialect {
     }
 }
 
-/// Validates `instance` against `schema`, reporting the first failure.
+/// Validates `instance` against `schema` within `limits`, reporting the first failure.
 ///
 /// # Errors
-/// The first [`ValidationError`] found.
-pub fn validate_with(schema: &Value, instance: &Value, patterns: &dyn PatternMatcher) -> Result<(), ValidationError> {
-    let validator = keywords::Validator { root: schema, dialect: Dialect::of(schema), patterns, track: keywords::uses_unevaluated(schema) };
-    validator.check(schema, instance, &mut String::new(), 0).map(|_| ())
+/// [`SchemaError::Mismatch`] with the first failure found, or
+/// [`SchemaError::TooCostly`] when the limits stop the validation.
+pub fn validate_with(schema: &Value, instance: &Value, patterns: &dyn PatternMatcher, limits: &Limits) -> Result<(), SchemaError> {
+    keywords::Validator::new(schema, patterns, limits, instance).run(schema, instance)
 }
 
 /// Validates `instance` against the subschema at JSON Pointer `pointer` inside
@@ -77,51 +148,23 @@ pub fn validate_with(schema: &Value, instance: &Value, patterns: &dyn PatternMat
 /// against `root`.
 ///
 /// # Errors
-/// The first [`ValidationError`] found, or one saying the pointer leads nowhere.
-pub fn validate_at(root: &Value, pointer: &str, instance: &Value) -> Result<(), ValidationError> {
-    let schema = root.pointer(pointer).ok_or_else(|| ValidationError {
-        instance_path: String::new(),
-        keyword: "$ref",
-        message: format!("the schema has nothing at {pointer}"),
+/// As [`validate_with`], or a mismatch saying the pointer leads nowhere.
+pub fn validate_at(root: &Value, pointer: &str, instance: &Value) -> Result<(), SchemaError> {
+    let schema = root.pointer(pointer).ok_or_else(|| {
+        SchemaError::Mismatch(ValidationError {
+            instance_path: String::new(),
+            keyword: "$ref",
+            message: format!("the schema has nothing at {pointer}"),
+        })
     })?;
-    let validator = keywords::Validator { root, dialect: Dialect::of(root), patterns: &platform::Patterns, track: keywords::uses_unevaluated(root) };
-    validator.check(schema, instance, &mut String::new(), 0).map(|_| ())
+    let patterns = LinearPatterns::default();
+    keywords::Validator::new(root, &patterns, &Limits::DEFAULT, instance).run(schema, instance)
 }
 
-/// Validates with the platform's default pattern matcher.
+/// Validates with [`LinearPatterns`] and the default [`Limits`].
 ///
 /// # Errors
-/// The first [`ValidationError`] found.
-pub fn validate(schema: &Value, instance: &Value) -> Result<(), ValidationError> {
-    validate_with(schema, instance, &platform::Patterns)
-}
-
-#[cfg(target_arch = "wasm32")]
-mod platform {
-    /// ECMA-262 patterns through the host's `RegExp`, with the `u` flag as JSON Schema asks.
-    pub struct Patterns;
-
-    impl super::PatternMatcher for Patterns {
-        fn is_match(&self, pattern: &str, text: &str) -> Option<bool> {
-            // `new RegExp` throws on a bad pattern; Reflect.construct turns that into an Err.
-            let constructor: js_sys::Function = js_sys::RegExp::new("", "").constructor();
-            let args = js_sys::Array::of2(&pattern.into(), &"u".into());
-            let regexp = js_sys::Reflect::construct(&constructor, &args).ok()?;
-            let regexp: js_sys::RegExp = wasm_bindgen::JsCast::unchecked_into(regexp);
-            Some(regexp.test(text))
-        }
-    }
-}
-
-#[cfg(not(target_arch = "wasm32"))]
-mod platform {
-    /// Native builds (tests, tools) use regex-lite, close to ECMA-262 for the
-    /// patterns schemas use.
-    pub struct Patterns;
-
-    impl super::PatternMatcher for Patterns {
-        fn is_match(&self, pattern: &str, text: &str) -> Option<bool> {
-            regex_lite::Regex::new(pattern).ok().map(|re| re.is_match(text))
-        }
-    }
+/// As [`validate_with`].
+pub fn validate(schema: &Value, instance: &Value) -> Result<(), SchemaError> {
+    validate_with(schema, instance, &LinearPatterns::default(), &Limits::DEFAULT)
 }

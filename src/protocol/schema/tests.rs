@@ -10,11 +10,23 @@ fn ok(schema: Value, instance: Value) {
 fn bad(schema: Value, instance: Value, keyword: &str, path: &str) {
     match validate(&schema, &instance) {
         Ok(()) => panic!("{instance} should not match {schema}"),
-        Err(e) => {
+        Err(SchemaError::Mismatch(e)) => {
             assert_eq!(e.keyword, keyword, "{e}");
             assert_eq!(e.instance_path, path, "{e}");
         }
+        Err(SchemaError::TooCostly(e)) => panic!("{instance} against {schema} should be a mismatch, not: {e}"),
     }
+}
+
+/// Expects the validation to stop, at `keyword`, quickly.
+fn stopped(schema: Value, instance: Value, keyword: &str) {
+    let started = std::time::Instant::now();
+    match validate(&schema, &instance) {
+        Err(SchemaError::TooCostly(e)) => assert_eq!(e.keyword, keyword, "{e}"),
+        other => panic!("{instance} against {schema} should stop at {keyword}: {other:?}"),
+    }
+    // Generous for an unoptimised debug build on a shared machine; release is far faster.
+    assert!(started.elapsed() < std::time::Duration::from_secs(2), "took {:?}", started.elapsed());
 }
 
 #[test]
@@ -40,6 +52,7 @@ fn numbers_and_strings() {
     ok(json!({"pattern": "^[a-z]+-\\d+$"}), json!("abc-12"));
     bad(json!({"pattern": "^\\d+$"}), json!("12a"), "pattern", "");
     bad(json!({"pattern": "("}), json!("x"), "pattern", "");
+    stopped(json!({"pattern": "^(?=a)"}), json!("a"), "pattern");
     // `format` is an annotation in 2020-12.
     ok(json!({"format": "email"}), json!("not an email"));
 }
@@ -143,7 +156,70 @@ fn local_references_only() {
 #[test]
 fn a_self_referencing_schema_stops_instead_of_overflowing() {
     let schema = json!({"$defs": {"loop": {"$ref": "#/$defs/loop"}}, "$ref": "#/$defs/loop"});
-    bad(schema, json!(1), "$ref", "");
+    stopped(schema, json!(1), "$ref");
+}
+
+/// Each level doubles the work: without the cycle cut and the budget this
+/// never ends. The first branch already comes back to `x` for the same value.
+#[test]
+fn a_branching_self_reference_stops_at_once() {
+    let schema = json!({"properties": {"x": {"anyOf": [{"$ref": "#/properties/x"}, {"$ref": "#/properties/x"}]}}});
+    stopped(schema, json!({"x": 1}), "$ref");
+}
+
+/// Exponential work that does go deeper into the value: the budget stops it.
+/// Level `n` tries both of its alternatives on the items of the value, and
+/// every path fails only at the bottom, so all 2^40 paths would be tried.
+#[test]
+fn exponential_work_runs_out_of_budget() {
+    let mut defs = serde_json::Map::new();
+    defs.insert("l0".into(), json!({"type": "string"}));
+    for n in 1..=40 {
+        let below = json!({"items": {"$ref": format!("#/$defs/l{}", n - 1)}});
+        defs.insert(format!("l{n}"), json!({"anyOf": [below.clone(), below]}));
+    }
+    let schema = json!({"$defs": defs, "$ref": "#/$defs/l40"});
+    let mut instance = json!(1);
+    for _ in 0..40 {
+        instance = json!([instance]);
+    }
+    stopped(schema, instance, "budget");
+}
+
+#[test]
+fn catastrophic_patterns_are_linear() {
+    let text = format!("{}!", "a".repeat(40));
+    bad(json!({"pattern": "^(a+)+$"}), json!(text), "pattern", "");
+    bad(json!({"patternProperties": {"^(a|a)*$": false}}), json!({ "a".repeat(40): 1 }), "false", &format!("/{}", "a".repeat(40)));
+}
+
+#[test]
+fn long_texts_pay_for_their_patterns() {
+    let schema = json!({"type": "array", "items": {"pattern": "^[a-z]*$"}});
+    ok(schema.clone(), Value::Array(vec![json!("abc"); 100]));
+    let huge = "a".repeat(4 * 1024 * 1024);
+    let limits = Limits { steps: 1_000, steps_per_value: 1 };
+    let outcome = validate_with(&schema, &json!([huge]), &LinearPatterns::default(), &limits);
+    assert!(matches!(outcome, Err(SchemaError::TooCostly(ref e)) if e.keyword == "budget"), "{outcome:?}");
+}
+
+#[test]
+fn unique_items_and_enum_pay_per_comparison() {
+    let items: Vec<Value> = (0..5_000).map(|i| json!(i)).collect();
+    let limits = Limits { steps: 10_000, steps_per_value: 1 };
+    let unique = validate_with(&json!({"uniqueItems": true}), &Value::Array(items.clone()), &LinearPatterns::default(), &limits);
+    assert!(matches!(unique, Err(SchemaError::TooCostly(_))), "{unique:?}");
+    ok(json!({"uniqueItems": true}), json!([1, 2, 3]));
+    bad(json!({"uniqueItems": true}), json!([1, 2, 1.0]), "uniqueItems", "");
+}
+
+#[test]
+fn large_plain_results_fit_the_per_value_allowance() {
+    let item = json!({"id": 1, "name": "n", "tags": ["a", "b"], "geo": {"lat": 1.5, "lng": 2.5}});
+    let schema = json!({"type": "array", "items": {"type": "object", "required": ["id"], "properties": {
+        "id": {"type": "integer"}, "name": {"type": "string"}, "tags": {"type": "array", "items": {"type": "string"}},
+        "geo": {"type": "object", "properties": {"lat": {"type": "number"}, "lng": {"type": "number"}}}}}});
+    ok(schema, Value::Array(vec![item; 50_000]));
 }
 
 /// The MCP specification's own schema exercises `$ref`, `anyOf`, `const` and
@@ -162,7 +238,8 @@ fn validates_mcp_messages_against_the_spec_schema() {
     validate_at(&spec, "/$defs/CallToolResult", &result).unwrap();
     let broken = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"arguments": {}}});
     let error = validate_at(&spec, "/$defs/CallToolRequest", &broken).unwrap_err();
-    assert_eq!((error.keyword, error.instance_path.as_str()), ("required", "/params"));
+    assert!(matches!(error, SchemaError::Mismatch(_)), "{error}");
+    assert_eq!((error.detail().keyword, error.detail().instance_path.as_str()), ("required", "/params"));
     let sampled = json!({"role": "assistant", "content": {"type": "text", "text": "hi"}, "model": "m", "stopReason": "endTurn"});
     validate_at(&spec, "/$defs/CreateMessageResult", &sampled).unwrap();
 }

@@ -79,7 +79,7 @@ fn bad_templates_are_errors() {
 }
 
 fn matched(template: &str, uri: &str) -> Option<Vec<(String, TemplateValue)>> {
-    UriTemplate::parse(template).unwrap().matches(uri).map(|m| m.into_iter().collect())
+    UriTemplate::parse(template).unwrap().matches(uri, DEFAULT_MATCH_STEPS).unwrap().map(|m| m.into_iter().collect())
 }
 
 fn text(v: &str) -> TemplateValue {
@@ -113,5 +113,21 @@ fn expansion_and_matching_round_trip() {
     };
     let uri = t.expand(&value);
     assert_eq!(uri, "weather://S%C3%A3o%20Paulo/forecast?days=3");
-    assert_eq!(t.matches(&uri).unwrap().into_iter().collect::<Vec<_>>(), vec![("city".into(), text("São Paulo")), ("days".into(), text("3"))]);
+    assert_eq!(
+        t.matches(&uri, DEFAULT_MATCH_STEPS).unwrap().unwrap().into_iter().collect::<Vec<_>>(),
+        vec![("city".into(), text("São Paulo")), ("days".into(), text("3"))]
+    );
+}
+
+/// Eight adjacent reserved expressions and a literal that never comes: every
+/// split of the URI among them would be tried, O(n^8).
+#[test]
+fn a_backtracking_template_runs_out_of_steps() {
+    let t = UriTemplate::parse("x:{+a}{+b}{+c}{+d}{+e}{+f}{+g}{+h}!").unwrap();
+    let uri = format!("x:{}", "a/".repeat(200));
+    let started = std::time::Instant::now();
+    assert_eq!(t.matches(&uri, DEFAULT_MATCH_STEPS), Err(MatchTooCostly { steps: DEFAULT_MATCH_STEPS }));
+    assert!(started.elapsed() < std::time::Duration::from_secs(1), "{:?}", started.elapsed());
+    // The same template still matches what it can, cheaply.
+    assert!(t.matches("x:a!", DEFAULT_MATCH_STEPS).unwrap().is_some());
 }

@@ -277,3 +277,57 @@ fn a_lost_connection_fails_every_pending_request() {
     }
     assert!(!h.session.is_closed(), "the session decides; the transport only reports");
 }
+
+fn problems_of(h: &Harness) -> Rc<RefCell<Vec<Error>>> {
+    let seen: Rc<RefCell<Vec<Error>>> = Rc::default();
+    let log = seen.clone();
+    h.session.set_problem_listener(Some(Rc::new(move |problem| log.borrow_mut().push(problem))));
+    seen
+}
+
+#[test]
+fn a_flood_of_server_requests_is_refused_beyond_the_cap() {
+    let mut h = harness();
+    let handler = Rc::new(ScriptedHandler { answers: RefCell::default(), cancellations: Rc::default() });
+    h.session.set_handler(Some(handler.clone()));
+    h.session.set_max_server_requests(2);
+    let problems = problems_of(&h);
+    for id in 1..=5 {
+        h.reply(&format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"sampling/createMessage","params":{{}}}}"#));
+    }
+    assert_eq!(handler.answers.borrow().len(), 2, "only two reach the handler");
+    let refused: Vec<Value> = h.transport.sent.borrow().iter().map(Message::to_value).collect();
+    assert_eq!(refused.iter().map(|m| m["id"].clone()).collect::<Vec<_>>(), [json!(3), json!(4), json!(5)]);
+    assert!(refused.iter().all(|m| m["error"]["code"] == json!(-32603)));
+    assert_eq!(problems.borrow().len(), 3);
+    assert!(problems.borrow().iter().all(|p| matches!(p, Error::LimitExceeded { limit: "maxServerRequests", .. })));
+    // Once one is answered there is room again.
+    let first = handler.answers.borrow_mut().remove(0);
+    let _ = first.send(Ok(json!({"role": "assistant"})));
+    h.pool.run_until_stalled();
+    h.reply(r#"{"jsonrpc":"2.0","id":6,"method":"sampling/createMessage","params":{}}"#);
+    assert_eq!(handler.answers.borrow().len(), 2, "request 6 is handled");
+}
+
+#[test]
+fn an_oversized_message_fails_the_request_it_answers() {
+    use crate::protocol::jsonrpc::envelope::scan;
+    let mut h = harness();
+    let call = h.start("tools/call", CallOptions::default());
+    let other = h.start("tools/list", CallOptions::default());
+    let problems = problems_of(&h);
+    let envelope = scan(br#"{"jsonrpc":"2.0","result":{"x":"..."},"id":1}"#);
+    (h.sink)(Inbound::Oversized { envelope, bytes: 300_000_000, limit: 1_000 });
+    h.pool.run_until_stalled();
+    assert!(matches!(call.borrow().as_ref().unwrap(), Err(Error::LimitExceeded { limit: "maxMessageBytes", .. })));
+    assert!(other.borrow().is_none(), "the other request still waits");
+    // A request from the server is refused by id; a notification is reported.
+    (h.sink)(Inbound::Oversized { envelope: scan(br#"{"id":"s1","method":"sampling/createMessage","params":{}}"#), bytes: 5_000, limit: 1_000 });
+    (h.sink)(Inbound::Oversized { envelope: scan(br#"{"method":"notifications/message","params":{}}"#), bytes: 5_000, limit: 1_000 });
+    h.pool.run_until_stalled();
+    let last = h.transport.sent.borrow().last().map(Message::to_value).unwrap();
+    assert_eq!((last["id"].clone(), last["error"]["code"].clone()), (json!("s1"), json!(-32600)));
+    assert_eq!(problems.borrow().len(), 2);
+    h.reply(r#"{"jsonrpc":"2.0","id":2,"result":{"tools":[]}}"#);
+    assert!(other.borrow().as_ref().unwrap().is_ok());
+}

@@ -10,7 +10,7 @@ fn parse_chunks(chunks: &[&[u8]]) -> Vec<SseEvent> {
 }
 
 fn ev(event: &str, data: &str, id: Option<&str>) -> SseEvent {
-    SseEvent { event: event.into(), data: data.into(), id: id.map(Into::into), fresh_id: false }
+    SseEvent { event: event.into(), data: data.into(), id: id.map(Into::into), fresh_id: false, oversized: None }
 }
 
 /// Compares ignoring `fresh_id`, which only some tests look at.
@@ -119,10 +119,51 @@ fn huge_events_are_refused() {
 }
 
 #[test]
-fn absurd_retry_saturates() {
+fn absurd_retries_are_capped() {
+    for retry in ["99999999999999999999999", "3000000000", "600001"] {
+        let mut parser = SseParser::default();
+        parser.push(format!("retry: {retry}\n").as_bytes(), &mut Vec::new()).unwrap();
+        assert_eq!(parser.retry_ms(), Some(crate::session::limits::MAX_RETRY_MS), "{retry}");
+    }
     let mut parser = SseParser::default();
-    parser.push(b"retry: 99999999999999999999999\n", &mut Vec::new()).unwrap();
-    assert_eq!(parser.retry_ms(), Some(u32::MAX));
+    parser.push(b"retry: 500\n", &mut Vec::new()).unwrap();
+    assert_eq!(parser.retry_ms(), Some(500));
+}
+
+/// A shared stream skips an oversized event, keeps what its data said about
+/// itself, and goes on with the next events.
+#[test]
+fn skipped_events_keep_their_envelope_and_the_stream_goes_on() {
+    use crate::protocol::jsonrpc::RequestId;
+    let big = format!(r#"{{"jsonrpc":"2.0","result":{{"text":"{}"}},"id":42}}"#, "x".repeat(5_000));
+    // As one long line, and as several data lines that together pass the limit.
+    let one_line = format!("id: 1\ndata: {big}\n\ndata: {{\"jsonrpc\":\"2.0\",\"id\":43,\"result\":{{}}}}\n\n");
+    let (head, tail) = big.split_at(2_500);
+    let two_lines = format!("data: {head}\ndata: {tail}\n\ndata: small\n\n");
+    for stream in [one_line, two_lines] {
+        for size in [1, 7, 1000, stream.len()] {
+            let mut parser = SseParser::new(1024, Oversize::Skip);
+            let mut out = Vec::new();
+            for chunk in stream.as_bytes().chunks(size) {
+                parser.push(chunk, &mut out).unwrap();
+            }
+            assert_eq!(out.len(), 2, "chunks of {size}");
+            let skipped = out[0].oversized.as_ref().expect("the first event is oversized");
+            assert_eq!(skipped.envelope.response_id(), Some(&RequestId::Number(42)));
+            assert!(skipped.bytes >= big.len(), "{} bytes counted", skipped.bytes);
+            assert!(out[0].data.is_empty());
+            assert!(out[1].oversized.is_none() && !out[1].data.is_empty());
+        }
+    }
+}
+
+#[test]
+fn an_overlong_line_of_another_field_is_dropped() {
+    let mut parser = SseParser::new(64, Oversize::Skip);
+    let mut out = Vec::new();
+    let stream = format!("event: {}\ndata: ok\n\n", "e".repeat(500));
+    parser.push(stream.as_bytes(), &mut out).unwrap();
+    assert_eq!(plain(out), vec![ev("message", "ok", None)]);
 }
 
 #[test]

@@ -5,7 +5,7 @@
 
 mod streams;
 
-use super::fetch::{header, js_message, read_text, AbortOnDrop, BodyReader, Fetch, HttpRequest};
+use super::fetch::{error_text, header, js_message, read_text_capped, AbortOnDrop, BodyReader, Fetch, HttpRequest};
 use super::http::{self, classify, status_error_with, Readable, ResponseBody};
 use super::web_runtime::WebRuntime;
 use crate::error::Error;
@@ -102,6 +102,8 @@ pub struct StreamableHttpConfig {
     pub tool_schemas: ToolSchemas,
     /// OAuth, when the server requires authorization.
     pub auth: Option<Rc<crate::transport::oauth::OAuth>>,
+    /// The largest JSON body or SSE event read (`maxMessageBytes`).
+    pub max_message_bytes: usize,
 }
 
 impl std::fmt::Debug for StreamableHttpConfig {
@@ -379,7 +381,7 @@ impl Inner {
         };
         let status = response.status();
         if !(200..300).contains(&status) {
-            let text = read_text(&response).await.unwrap_or_default();
+            let text = error_text(&response).await;
             if self.modern.get() && matches!(status, 400 | 404) {
                 // 2026-07-28 answers refusals (header mismatch, unknown method,
                 // unsupported version) with a JSON-RPC error in a 4xx body.
@@ -398,7 +400,7 @@ impl Inner {
         match classify(status, content_type.as_deref(), request_id.is_some())? {
             ResponseBody::Empty => Ok(()),
             ResponseBody::Json => {
-                let text = read_text(&response).await?;
+                let text = read_text_capped(&response, self.config.max_message_bytes, "maxMessageBytes").await?;
                 let answered = self.deliver(&text, request_id.as_ref())?;
                 match request_id {
                     Some(id) if !answered => {

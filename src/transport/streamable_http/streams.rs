@@ -15,7 +15,7 @@ use crate::transport::fetch::{header, BodyReader, HttpRequest};
 use crate::transport::http::{classify, status_error_with, ResponseBody};
 use super::readable;
 use crate::transport::recent_ids::RecentIds;
-use crate::transport::sse::SseParser;
+use crate::transport::sse::{Oversize, SseParser};
 use crate::transport::web_runtime::WebRuntime;
 use std::rc::Rc;
 
@@ -97,8 +97,10 @@ impl Inner {
             }
             if let Purpose::Response(id) = &purpose {
                 // 2026-07-28 has no resumption: a broken stream loses the
-                // request, which the client re-issues under a new id.
-                if self.modern.get() || state.last_event_id.is_none() || attempt >= MAX_RESUME_ATTEMPTS {
+                // request, which the client re-issues under a new id. A
+                // message over the size limit would only come again.
+                let oversized = matches!(problem, Some(Error::LimitExceeded { .. }));
+                if self.modern.get() || state.last_event_id.is_none() || attempt >= MAX_RESUME_ATTEMPTS || oversized {
                     let error = problem
                         .take()
                         .unwrap_or_else(|| Error::Protocol("the event stream ended before the response arrived".into()));
@@ -148,7 +150,10 @@ impl Inner {
             Purpose::Response(id) => Some(id),
             Purpose::Listen => None,
         };
-        let mut parser = SseParser::default();
+        // A request's own stream can be dropped at the limit; the GET stream
+        // carries everyone's messages and skips an oversized one instead.
+        let limit = self.config.max_message_bytes;
+        let mut parser = SseParser::new(limit, if awaited.is_some() { Oversize::Fail } else { Oversize::Skip });
         let mut events = Vec::new();
         let mut drained = Drained::default();
         while !drained.answered {
@@ -161,7 +166,7 @@ impl Inner {
                 }
             };
             if let Err(error) = parser.push(&chunk, &mut events) {
-                drained.problem = Some(Error::Protocol(error.to_string()));
+                drained.problem = Some(Error::LimitExceeded { limit: "maxMessageBytes", message: error.to_string() });
                 break;
             }
             state.retry_ms = parser.retry_ms().or(state.retry_ms);
@@ -173,6 +178,11 @@ impl Inner {
             }
             for event in events.drain(..) {
                 if event.fresh_id && !state.recent.first_time(event.id.as_deref().unwrap_or_default()) {
+                    continue;
+                }
+                if let (Some(oversized), "message") = (event.oversized, event.event.as_str()) {
+                    drained.received = true;
+                    (self.sink)(Inbound::Oversized { envelope: oversized.envelope, bytes: oversized.bytes, limit });
                     continue;
                 }
                 // Priming events carry an id and empty data; other event types are not MCP messages.
@@ -209,7 +219,7 @@ impl Inner {
             return Ok(None);
         }
         if !(200..300).contains(&status) {
-            let text = crate::transport::fetch::read_text(&response).await.unwrap_or_default();
+            let text = crate::transport::fetch::error_text(&response).await;
             return Err(status_error_with(status, &response.status_text(), &text, sent_session, readable(&response)));
         }
         if classify(status, header(&response, "content-type").as_deref(), true)? != ResponseBody::EventStream {
