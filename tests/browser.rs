@@ -98,8 +98,7 @@ async fn connects_lists_calls_and_deletes_the_session() {
     // server-everything answers an ended session with 400 (the spec says 404).
     assert!(matches!(status.as_f64(), Some(s) if s == 400.0 || s == 404.0), "{status:?}");
 
-    let methods: Vec<String> =
-        log.iter().map(|entry| get(&entry, "method").as_string().unwrap_or_default()).collect();
+    let methods: Vec<String> = log.iter().map(|entry| get(&entry, "method").as_string().unwrap_or_default()).collect();
     assert_eq!(methods.last().map(String::as_str), Some("DELETE"));
     // Every request after the era probe and initialize carries the session id and protocol version.
     for entry in log.iter().skip(2) {

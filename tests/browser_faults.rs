@@ -225,7 +225,8 @@ async fn undeclared_capabilities_fail_before_sending_unless_relaxed() {
 #[wasm_bindgen_test]
 async fn an_endpoint_on_another_origin_is_refused() {
     let extra = js_sys::JSON::parse(r#"{"transport":"sse","sseReader":"fetch"}"#).unwrap();
-    let error = McpClient::connect(JsValue::from_str("http://127.0.0.1:9/sse"), opts(&foreign_endpoint(), &extra)).await.expect_err("refused");
+    let error =
+        McpClient::connect(JsValue::from_str("http://127.0.0.1:9/sse"), opts(&foreign_endpoint(), &extra)).await.expect_err("refused");
     assert_eq!(kind_of(&error), "protocol");
     let message = field(&error, "message").as_string().unwrap_or_default();
     assert!(message.contains("another origin"), "{message}");

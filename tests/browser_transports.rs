@@ -182,7 +182,11 @@ async fn forced_choices_and_errors_that_are_not_legacy() {
     let error = connect(SSE, r#"{"transport":"streamable-http","timeout":5000}"#).await.expect_err("no fallback when forced");
     assert_eq!((field(&error, "kind").as_string().as_deref(), field(&error, "status").as_f64()), (Some("http"), Some(404.0)));
     let error = connect(STREAMABLE, r#"{"transport":"sse","timeout":3000}"#).await.expect_err("not an SSE endpoint");
-    assert!(matches!(field(&error, "kind").as_string().as_deref(), Some("protocol" | "http" | "network")), "{:?}", field(&error, "message"));
+    assert!(
+        matches!(field(&error, "kind").as_string().as_deref(), Some("protocol" | "http" | "network")),
+        "{:?}",
+        field(&error, "message")
+    );
     for status in [500, 502, 401, 403] {
         let options = set(&json(r#"{"timeout":3000}"#), "fetch", &scripted_status(status));
         let error = McpClient::connect(JsValue::from_str(STREAMABLE), options).await.expect_err("refused");

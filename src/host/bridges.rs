@@ -57,11 +57,16 @@ pub fn tool_definitions(provider: Provider, tools: &[(String, Value)]) -> Conver
     let mut notes = Vec::new();
     let mut definitions = Vec::new();
     for (name, tool) in tools {
-        let description = tool.get("description").and_then(Value::as_str).or_else(|| tool.get("title").and_then(Value::as_str)).unwrap_or_default();
+        let description =
+            tool.get("description").and_then(Value::as_str).or_else(|| tool.get("title").and_then(Value::as_str)).unwrap_or_default();
         let schema = parameters(tool, name, &mut notes);
         definitions.push(match provider {
-            Provider::OpenAiChat => json!({"type": "function", "function": {"name": name, "description": description, "parameters": schema}}),
-            Provider::OpenAiResponses => json!({"type": "function", "name": name, "description": description, "parameters": schema, "strict": false}),
+            Provider::OpenAiChat => {
+                json!({"type": "function", "function": {"name": name, "description": description, "parameters": schema}})
+            }
+            Provider::OpenAiResponses => {
+                json!({"type": "function", "name": name, "description": description, "parameters": schema, "strict": false})
+            }
             Provider::Anthropic => json!({"name": name, "description": description, "input_schema": schema}),
             Provider::Gemini => json!({"name": name, "description": description, "parametersJsonSchema": schema}),
         });
@@ -143,7 +148,13 @@ fn as_text(block: &Value) -> String {
         Some("resource_link") => format!("[resource {}]", text_of(block, "uri").unwrap_or_default()),
         Some("resource") => {
             let resource = block.get("resource").cloned().unwrap_or_default();
-            text_of(&resource, "text").unwrap_or_else(|| format!("[resource {} ({} bytes base64)]", text_of(&resource, "uri").unwrap_or_default(), resource.get("blob").and_then(Value::as_str).map_or(0, str::len)))
+            text_of(&resource, "text").unwrap_or_else(|| {
+                format!(
+                    "[resource {} ({} bytes base64)]",
+                    text_of(&resource, "uri").unwrap_or_default(),
+                    resource.get("blob").and_then(Value::as_str).map_or(0, str::len)
+                )
+            })
         }
         Some(kind @ ("image" | "audio")) => format!("[{kind} {}]", text_of(block, "mimeType").unwrap_or_default()),
         other => format!("[{} content]", other.unwrap_or("unknown")),
@@ -163,7 +174,13 @@ fn content_blocks(result: &Value) -> Vec<Value> {
 
 /// Content for providers that take text and images: anything else becomes
 /// text, and is reported.
-fn media_parts(blocks: &[Value], tool: &str, notes: &mut Vec<String>, image: impl Fn(&str, &str) -> Value, text: impl Fn(String) -> Value) -> Vec<Value> {
+fn media_parts(
+    blocks: &[Value],
+    tool: &str,
+    notes: &mut Vec<String>,
+    image: impl Fn(&str, &str) -> Value,
+    text: impl Fn(String) -> Value,
+) -> Vec<Value> {
     blocks
         .iter()
         .map(|block| match (block.get("type").and_then(Value::as_str), text_of(block, "mimeType"), text_of(block, "data")) {
@@ -197,11 +214,23 @@ pub fn tool_result(provider: Provider, call: &ToolCall, result: &Value) -> Conve
             json!({"role": "tool", "tool_call_id": call.id, "content": text})
         }
         Provider::OpenAiResponses => {
-            let parts = media_parts(&blocks, &call.name, &mut notes, |mime, data| json!({"type": "input_image", "image_url": format!("data:{mime};base64,{data}")}), |text| json!({"type": "input_text", "text": text}));
+            let parts = media_parts(
+                &blocks,
+                &call.name,
+                &mut notes,
+                |mime, data| json!({"type": "input_image", "image_url": format!("data:{mime};base64,{data}")}),
+                |text| json!({"type": "input_text", "text": text}),
+            );
             json!({"type": "function_call_output", "call_id": call.id, "output": parts})
         }
         Provider::Anthropic => {
-            let content = media_parts(&blocks, &call.name, &mut notes, |mime, data| json!({"type": "image", "source": {"type": "base64", "media_type": mime, "data": data}}), |text| json!({"type": "text", "text": text}));
+            let content = media_parts(
+                &blocks,
+                &call.name,
+                &mut notes,
+                |mime, data| json!({"type": "image", "source": {"type": "base64", "media_type": mime, "data": data}}),
+                |text| json!({"type": "text", "text": text}),
+            );
             let mut result_block = Map::new();
             result_block.insert("type".into(), json!("tool_result"));
             result_block.insert("tool_use_id".into(), json!(call.id));

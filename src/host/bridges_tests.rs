@@ -2,10 +2,13 @@
 use super::*;
 
 fn sum_tool() -> (String, Value) {
-    ("everything__get-sum".into(), json!({
-        "name": "get-sum", "description": "Returns the sum of two numbers",
-        "inputSchema": {"type": "object", "properties": {"a": {"type": "number"}, "b": {"type": "number"}}, "required": ["a", "b"]}
-    }))
+    (
+        "everything__get-sum".into(),
+        json!({
+            "name": "get-sum", "description": "Returns the sum of two numbers",
+            "inputSchema": {"type": "object", "properties": {"a": {"type": "number"}, "b": {"type": "number"}}, "required": ["a", "b"]}
+        }),
+    )
 }
 
 #[test]
@@ -13,13 +16,25 @@ fn definitions_in_each_providers_shape() {
     let tools = [sum_tool()];
     let schema = tools[0].1["inputSchema"].clone();
     let chat = tool_definitions(Provider::OpenAiChat, &tools);
-    assert_eq!(chat.value, json!([{"type": "function", "function": {"name": "everything__get-sum", "description": "Returns the sum of two numbers", "parameters": schema}}]));
+    assert_eq!(
+        chat.value,
+        json!([{"type": "function", "function": {"name": "everything__get-sum", "description": "Returns the sum of two numbers", "parameters": schema}}])
+    );
     let responses = tool_definitions(Provider::OpenAiResponses, &tools);
-    assert_eq!(responses.value[0], json!({"type": "function", "name": "everything__get-sum", "description": "Returns the sum of two numbers", "parameters": schema, "strict": false}));
+    assert_eq!(
+        responses.value[0],
+        json!({"type": "function", "name": "everything__get-sum", "description": "Returns the sum of two numbers", "parameters": schema, "strict": false})
+    );
     let anthropic = tool_definitions(Provider::Anthropic, &tools);
-    assert_eq!(anthropic.value[0], json!({"name": "everything__get-sum", "description": "Returns the sum of two numbers", "input_schema": schema}));
+    assert_eq!(
+        anthropic.value[0],
+        json!({"name": "everything__get-sum", "description": "Returns the sum of two numbers", "input_schema": schema})
+    );
     let gemini = tool_definitions(Provider::Gemini, &tools);
-    assert_eq!(gemini.value, json!([{"functionDeclarations": [{"name": "everything__get-sum", "description": "Returns the sum of two numbers", "parametersJsonSchema": schema}]}]));
+    assert_eq!(
+        gemini.value,
+        json!([{"functionDeclarations": [{"name": "everything__get-sum", "description": "Returns the sum of two numbers", "parametersJsonSchema": schema}]}])
+    );
     assert!(chat.notes.is_empty() && gemini.notes.is_empty());
 }
 
@@ -38,7 +53,10 @@ fn openai_chat_tool_calls_parse_their_json_string_arguments() {
         "tool_calls": [{"id": "call_abc123", "type": "function", "function": {"name": "everything__get-sum", "arguments": "{\"a\":2,\"b\":3}"}}]
     }}]});
     let calls = tool_calls(Provider::OpenAiChat, &completion).unwrap();
-    assert_eq!(calls, [ToolCall { id: Some("call_abc123".into()), name: "everything__get-sum".into(), arguments: json!({"a": 2, "b": 3}) }]);
+    assert_eq!(
+        calls,
+        [ToolCall { id: Some("call_abc123".into()), name: "everything__get-sum".into(), arguments: json!({"a": 2, "b": 3}) }]
+    );
     let broken = json!({"tool_calls": [{"id": "c", "type": "function", "function": {"name": "t", "arguments": "{\"a\":"}}]});
     assert!(tool_calls(Provider::OpenAiChat, &broken).unwrap_err().contains("not valid JSON"));
 }
@@ -81,10 +99,13 @@ fn image_result() -> Value {
 fn results_keep_images_where_the_provider_takes_them() {
     let call = ToolCall { id: Some("toolu_01A".into()), name: "everything__get-tiny-image".into(), arguments: json!({}) };
     let anthropic = tool_result(Provider::Anthropic, &call, &image_result());
-    assert_eq!(anthropic.value, json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_01A", "content": [
-        {"type": "text", "text": "a tiny image"},
-        {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}}
-    ]}]}));
+    assert_eq!(
+        anthropic.value,
+        json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_01A", "content": [
+            {"type": "text", "text": "a tiny image"},
+            {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}}
+        ]}]})
+    );
     assert!(anthropic.notes.is_empty());
     let responses = tool_result(Provider::OpenAiResponses, &call, &image_result());
     assert_eq!(responses.value["output"][1], json!({"type": "input_image", "image_url": "data:image/png;base64,iVBORw0KGgo="}));
@@ -111,5 +132,8 @@ fn structured_content_and_errors_reach_the_model() {
     assert_eq!(gemini.value["parts"][0]["functionResponse"]["response"]["structuredContent"], json!({"temperature": 21}));
     let failed = json!({"content": [{"type": "text", "text": "city not found"}], "isError": true});
     assert_eq!(tool_result(Provider::Anthropic, &call, &failed).value["content"][0]["is_error"], json!(true));
-    assert_eq!(tool_result(Provider::Gemini, &call, &failed).value["parts"][0]["functionResponse"]["response"], json!({"error": "city not found"}));
+    assert_eq!(
+        tool_result(Provider::Gemini, &call, &failed).value["parts"][0]["functionResponse"]["response"],
+        json!({"error": "city not found"})
+    );
 }

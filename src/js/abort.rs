@@ -37,11 +37,7 @@ pub fn aborted(signal: &AbortSignal) -> LocalBoxFuture<'static, String> {
     });
     let options = AddEventListenerOptions::new();
     options.set_once(true);
-    let _ = signal.add_event_listener_with_callback_and_add_event_listener_options(
-        "abort",
-        callback.as_ref().unchecked_ref(),
-        &options,
-    );
+    let _ = signal.add_event_listener_with_callback_and_add_event_listener_options("abort", callback.as_ref().unchecked_ref(), &options);
     let guard = ListenerGuard { signal: signal.clone(), callback };
     let already = signal.aborted();
     Box::pin(async move {

@@ -50,12 +50,18 @@ impl ToolBridge {
         let tools = tools.as_array().cloned().ok_or_else(|| throw(Error::InvalidArgument("tools must be an array of MCP tools".into())))?;
         let mut mcp_names = Vec::new();
         for tool in &tools {
-            let name = tool.get("name").and_then(Value::as_str).ok_or_else(|| throw(Error::InvalidArgument("every tool needs a name".into())))?;
+            let name =
+                tool.get("name").and_then(Value::as_str).ok_or_else(|| throw(Error::InvalidArgument("every tool needs a name".into())))?;
             mcp_names.push(name.to_owned());
         }
         let pairs: Vec<(&str, &str)> = mcp_names.iter().map(|n| ("", n.as_str())).collect();
         let offered = naming::assign(&pairs, "", &rules);
-        let mut notes: Vec<String> = offered.iter().zip(&mcp_names).filter(|(o, m)| o != m).map(|(o, m)| format!("{m}: offered as {o}, a name the API accepts")).collect();
+        let mut notes: Vec<String> = offered
+            .iter()
+            .zip(&mcp_names)
+            .filter(|(o, m)| o != m)
+            .map(|(o, m)| format!("{m}: offered as {o}, a name the API accepts"))
+            .collect();
         let converted = bridges::tool_definitions(provider, &offered.iter().cloned().zip(tools).collect::<Vec<_>>());
         notes.extend(converted.notes);
         Ok(ToolBridge { provider, names: offered.into_iter().zip(mcp_names).collect(), definitions: converted.value, notes })
@@ -84,7 +90,8 @@ impl ToolBridge {
         let mut out = Vec::new();
         for call in calls {
             let tool = self.names.iter().find(|(offered, _)| *offered == call.name).map(|(_, mcp)| mcp.clone());
-            let tool = tool.ok_or_else(|| throw(Error::InvalidArgument(format!("the model called {}, which was not offered", call.name))))?;
+            let tool =
+                tool.ok_or_else(|| throw(Error::InvalidArgument(format!("the model called {}, which was not offered", call.name))))?;
             out.push(json!({"id": call.id, "name": tool, "offeredName": call.name, "arguments": call.arguments}));
         }
         to_js(&Value::Array(out)).map_err(throw)

@@ -2,7 +2,9 @@
 //! every method shares. The server features are in `features.rs`.
 
 use super::abort::aborted;
+use super::connect::{connect, resume, Era, Parts, Target};
 use super::convert::to_js;
+use super::custom_transport::is_transport;
 use super::error::to_js_error;
 use super::events::Events;
 use super::handlers::JsHandlers;
@@ -13,14 +15,12 @@ use crate::protocol::capabilities::{check_server_supports, client_capabilities};
 use crate::protocol::lifecycle::ServerIdentity;
 use crate::protocol::{methods, results};
 use crate::session::lifecycle::{initialize, Offer};
-use super::connect::{connect, resume, Era, Parts, Target};
 use crate::session::snapshot::Snapshot;
-use super::custom_transport::is_transport;
 use crate::session::{CallOptions, Session};
 use crate::transport::streamable_http::{ConnectionStatus, ToolSchemas};
+use futures::future::{FutureExt, LocalBoxFuture, Shared};
 use js_sys::{Function, Promise};
 use serde_json::{json, Value};
-use futures::future::{FutureExt, LocalBoxFuture, Shared};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::{Rc, Weak};
@@ -471,7 +471,9 @@ impl McpClient {
             listener,
             on_status,
             offer: Offer { protocol_version: options.protocol_version, capabilities, client_info: options.client_info.clone() },
-            cancel: signal.clone().map(|s| Rc::new(move || aborted(&s)) as Rc<dyn Fn() -> futures::future::LocalBoxFuture<'static, String>>),
+            cancel: signal
+                .clone()
+                .map(|s| Rc::new(move || aborted(&s)) as Rc<dyn Fn() -> futures::future::LocalBoxFuture<'static, String>>),
         };
         let url = match &target {
             Target::Url(url) => Some(url.clone()),
@@ -602,9 +604,10 @@ impl McpClient {
         let state = self.state.clone();
         promise(Box::pin(async move {
             const LEVELS: [&str; 8] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
-            let level = level.as_string().filter(|l| LEVELS.contains(&l.as_str())).ok_or_else(|| {
-                Error::InvalidArgument(format!("the logging level must be one of {}", LEVELS.join(", ")))
-            })?;
+            let level = level
+                .as_string()
+                .filter(|l| LEVELS.contains(&l.as_str()))
+                .ok_or_else(|| Error::InvalidArgument(format!("the logging level must be one of {}", LEVELS.join(", "))))?;
             let options = read_options(&options)?;
             if state.era == Era::Modern {
                 // 2026-07-28 has no logging/setLevel: the level rides in every request's _meta.

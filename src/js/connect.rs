@@ -11,12 +11,12 @@ use super::handlers::JsHandlers;
 use super::options::ConnectOptions;
 use crate::error::Error;
 use crate::protocol::lifecycle::ServerIdentity;
+use crate::protocol::modern;
 use crate::session::lifecycle::{initialize, HandshakeError, Offer, Stage};
 use crate::session::snapshot::Snapshot;
 use crate::session::{CallOptions, NotificationListener, ProblemListener, Session, Transport};
 use crate::transport::fetch::Fetch;
 use crate::transport::legacy_sse::{LegacySse, LegacySseConfig, SseReader};
-use crate::protocol::modern;
 use crate::transport::streamable_http::{StatusListener, StreamableHttp, StreamableHttpConfig, ToolSchemas};
 use crate::transport::web_runtime::WebRuntime;
 use futures::future::LocalBoxFuture;
@@ -231,7 +231,10 @@ pub async fn connect(target: Target, options: &ConnectOptions, parts: &Parts) ->
     let reader = match options.sse_reader {
         Some(reader) => reader,
         // EventSource cannot send headers, and cannot go through a custom fetch.
-        None if is_browser() && options.fetch.is_none() && matches!(options.headers, crate::transport::streamable_http::HeaderSource::None) => {
+        None if is_browser()
+            && options.fetch.is_none()
+            && matches!(options.headers, crate::transport::streamable_http::HeaderSource::None) =>
+        {
             SseReader::EventSource
         }
         None => SseReader::Fetch,

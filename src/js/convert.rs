@@ -44,9 +44,6 @@ pub fn params_from_js(value: &JsValue, what: &str) -> Result<Option<Value>, Erro
     }
     match from_js(value, what)? {
         object @ Value::Object(_) => Ok(Some(object)),
-        other => Err(Error::InvalidArgument(format!(
-            "{what} must be an object, not {}",
-            crate::protocol::jsonrpc::kind(&other)
-        ))),
+        other => Err(Error::InvalidArgument(format!("{what} must be an object, not {}", crate::protocol::jsonrpc::kind(&other)))),
     }
 }

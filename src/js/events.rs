@@ -116,8 +116,7 @@ impl Events {
     /// `addEventListener(type, listener, options)` with DOM semantics: the
     /// same listener is added once; `once` and `signal` are honoured.
     pub fn add(self: &Rc<Self>, kind: &str, callback: JsValue, options: &JsValue) {
-        let callable = callback.is_function()
-            || Reflect::get(&callback, &JsValue::from_str("handleEvent")).is_ok_and(|h| h.is_function());
+        let callable = callback.is_function() || Reflect::get(&callback, &JsValue::from_str("handleEvent")).is_ok_and(|h| h.is_function());
         if !callable || self.listeners.borrow().iter().any(|l| l.kind == kind && l.callback == callback) {
             return;
         }
@@ -142,11 +141,8 @@ impl Events {
             });
             let listen = AddEventListenerOptions::new();
             listen.set_once(true);
-            let _ = signal.add_event_listener_with_callback_and_add_event_listener_options(
-                "abort",
-                callback.as_ref().unchecked_ref(),
-                &listen,
-            );
+            let _ =
+                signal.add_event_listener_with_callback_and_add_event_listener_options("abort", callback.as_ref().unchecked_ref(), &listen);
             AbortHook { signal, callback }
         });
         self.listeners.borrow_mut().push(Listener { id, kind: kind.to_owned(), callback, once, _on_abort: on_abort });
@@ -165,13 +161,8 @@ impl Events {
     /// reported through an `error` event (once; an `error` listener that
     /// throws is not reported again).
     pub fn dispatch(&self, kind: &str, event: &JsValue) {
-        let targets: Vec<(u64, JsValue, bool)> = self
-            .listeners
-            .borrow()
-            .iter()
-            .filter(|l| l.kind == kind)
-            .map(|l| (l.id, l.callback.clone(), l.once))
-            .collect();
+        let targets: Vec<(u64, JsValue, bool)> =
+            self.listeners.borrow().iter().filter(|l| l.kind == kind).map(|l| (l.id, l.callback.clone(), l.once)).collect();
         for (id, callback, once) in targets {
             if once {
                 self.remove_id(id);

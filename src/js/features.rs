@@ -1,10 +1,10 @@
 //! The server features: tools, resources, prompts, completion.
 
 use super::client::{js, promise, read_options, McpClient};
+use super::connect::Era;
 use super::convert::params_from_js;
 use super::lists::{self, PROMPTS, RESOURCES, TEMPLATES, TOOLS};
 use crate::error::Error;
-use super::connect::Era;
 use crate::protocol::capabilities::check_server_supports;
 use crate::protocol::schema::SchemaError;
 use crate::protocol::{params, results, schema};
@@ -48,7 +48,10 @@ impl McpClient {
     /// Iterates over every tool, fetching pages as the loop goes:
     /// `for await (const tool of client.iterateTools()) …`.
     #[wasm_bindgen(js_name = iterateTools, unchecked_return_type = "AsyncGenerator<Tool, void, undefined>")]
-    pub fn iterate_tools(&self, #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue) -> Result<JsValue, JsValue> {
+    pub fn iterate_tools(
+        &self,
+        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue,
+    ) -> Result<JsValue, JsValue> {
         lists::iterate(&self.state, TOOLS, options)
     }
 
@@ -76,9 +79,9 @@ impl McpClient {
             let failed = result.get("isError") == Some(&Value::Bool(true));
             let schema = state.output_schemas.borrow().get(&name).cloned();
             if let (true, false, Some(schema)) = (state.validate_output, failed, schema) {
-                let structured = result.get("structuredContent").ok_or_else(|| {
-                    Error::Invalid(format!("tool {name:?} declares an outputSchema but returned no structuredContent"))
-                })?;
+                let structured = result
+                    .get("structuredContent")
+                    .ok_or_else(|| Error::Invalid(format!("tool {name:?} declares an outputSchema but returned no structuredContent")))?;
                 schema::validate_with(&schema, structured, &state.patterns, &state.limits.schema).map_err(|e| match e {
                     SchemaError::Mismatch(e) => {
                         Error::Invalid(format!("the structuredContent of tool {name:?} does not match its outputSchema at {e}"))
@@ -111,7 +114,10 @@ impl McpClient {
 
     /// Iterates over every resource, fetching pages as the loop goes.
     #[wasm_bindgen(js_name = iterateResources, unchecked_return_type = "AsyncGenerator<Resource, void, undefined>")]
-    pub fn iterate_resources(&self, #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue) -> Result<JsValue, JsValue> {
+    pub fn iterate_resources(
+        &self,
+        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue,
+    ) -> Result<JsValue, JsValue> {
         lists::iterate(&self.state, RESOURCES, options)
     }
 
@@ -127,13 +133,19 @@ impl McpClient {
 
     /// Lists every resource template, following `nextCursor` across pages.
     #[wasm_bindgen(js_name = listAllResourceTemplates, unchecked_return_type = "Promise<ResourceTemplate[]>")]
-    pub fn list_all_resource_templates(&self, #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue) -> Promise {
+    pub fn list_all_resource_templates(
+        &self,
+        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue,
+    ) -> Promise {
         lists::list_all(&self.state, TEMPLATES, options)
     }
 
     /// Iterates over every resource template, fetching pages as the loop goes.
     #[wasm_bindgen(js_name = iterateResourceTemplates, unchecked_return_type = "AsyncGenerator<ResourceTemplate, void, undefined>")]
-    pub fn iterate_resource_templates(&self, #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue) -> Result<JsValue, JsValue> {
+    pub fn iterate_resource_templates(
+        &self,
+        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue,
+    ) -> Result<JsValue, JsValue> {
         lists::iterate(&self.state, TEMPLATES, options)
     }
 
@@ -191,7 +203,10 @@ impl McpClient {
 
     /// Iterates over every prompt, fetching pages as the loop goes.
     #[wasm_bindgen(js_name = iteratePrompts, unchecked_return_type = "AsyncGenerator<Prompt, void, undefined>")]
-    pub fn iterate_prompts(&self, #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue) -> Result<JsValue, JsValue> {
+    pub fn iterate_prompts(
+        &self,
+        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue,
+    ) -> Result<JsValue, JsValue> {
         lists::iterate(&self.state, PROMPTS, options)
     }
 

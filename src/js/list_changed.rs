@@ -55,7 +55,8 @@ impl ListWatchers {
                 continue;
             }
             let field = |name: &str| Reflect::get(&entry, &name.into()).unwrap_or(JsValue::UNDEFINED);
-            let on_changed = field("onChanged").dyn_into::<Function>().map_err(|_| invalid(&format!("{key}.onChanged must be a function")))?;
+            let on_changed =
+                field("onChanged").dyn_into::<Function>().map_err(|_| invalid(&format!("{key}.onChanged must be a function")))?;
             let auto_refresh = match field("autoRefresh") {
                 v if v.is_undefined() => true,
                 v => v.as_bool().ok_or_else(|| invalid(&format!("{key}.autoRefresh must be a boolean")))?,

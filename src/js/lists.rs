@@ -29,8 +29,7 @@ pub const TOOLS: ListKind = ListKind { method: "tools/list", items: "tools", key
 /// Resources.
 pub const RESOURCES: ListKind = ListKind { method: "resources/list", items: "resources", key: "uri" };
 /// Resource templates.
-pub const TEMPLATES: ListKind =
-    ListKind { method: "resources/templates/list", items: "resourceTemplates", key: "uriTemplate" };
+pub const TEMPLATES: ListKind = ListKind { method: "resources/templates/list", items: "resourceTemplates", key: "uriTemplate" };
 /// Prompts.
 pub const PROMPTS: ListKind = ListKind { method: "prompts/list", items: "prompts", key: "name" };
 
@@ -86,7 +85,10 @@ impl ClientState {
                 // Only 2026-07-28 mirrors arguments into headers, and only those
                 // annotated with `x-mcp-header`: keep just those schemas, as a
                 // large tools/list would otherwise be copied whole.
-                match tool.get("inputSchema").filter(|input| self.era == super::connect::Era::Modern && crate::protocol::modern::has_param_headers(input)) {
+                match tool
+                    .get("inputSchema")
+                    .filter(|input| self.era == super::connect::Era::Modern && crate::protocol::modern::has_param_headers(input))
+                {
                     Some(input) => inputs.insert(name.to_owned(), input.clone()),
                     None => inputs.remove(name),
                 };

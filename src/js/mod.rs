@@ -27,7 +27,7 @@ mod modern;
 mod naming;
 pub mod options;
 mod tasks;
-pub mod uri_template;
 mod typescript;
+pub mod uri_template;
 
 pub use client::McpClient;

@@ -80,7 +80,9 @@ impl ClientState {
         match outcome {
             Ok(Outcome::Complete(result) | Outcome::Task(result)) => Ok(result),
             Ok(Outcome::InputRequired { .. }) => Err(Error::Protocol("input was still required after the last round".into()).into()),
-            Err(Error::Cancelled { .. }) => Err(Rejection(options.signal.as_ref().map_or(wasm_bindgen::JsValue::UNDEFINED, web_sys::AbortSignal::reason))),
+            Err(Error::Cancelled { .. }) => {
+                Err(Rejection(options.signal.as_ref().map_or(wasm_bindgen::JsValue::UNDEFINED, web_sys::AbortSignal::reason)))
+            }
             Err(error) => Err(error.into()),
         }
     }

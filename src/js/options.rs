@@ -2,13 +2,13 @@
 //! value is an `invalid-argument` error naming the field, never a panic.
 
 use super::abort::is_signal;
+use super::connect::{Choice, EraChoice};
 use super::convert::from_js;
 use crate::error::Error;
 use crate::protocol::version;
 use crate::session::cache::CacheBounds;
 use crate::session::limits::{Limits, MAX_TIMER_MS};
 use crate::session::DEFAULT_TIMEOUT_MS;
-use super::connect::{Choice, EraChoice};
 use crate::transport::legacy_sse::SseReader;
 use crate::transport::oauth::{CorsProxy, EnterpriseIdentity, Grant, OAuthConfig};
 use crate::transport::streamable_http::HeaderSource;

@@ -70,9 +70,8 @@ impl ClientState {
                 results::check_call_tool(&result).map_err(Error::Protocol)?;
                 return Ok(result);
             }
-            let wait = poll_override
-                .or_else(|| task["pollInterval"].as_f64().map(|ms| (ms as u32).max(MIN_POLL_MS)))
-                .unwrap_or(DEFAULT_POLL_MS);
+            let wait =
+                poll_override.or_else(|| task["pollInterval"].as_f64().map(|ms| (ms as u32).max(MIN_POLL_MS))).unwrap_or(DEFAULT_POLL_MS);
             let sleep = WebRuntime.sleep(wait);
             if let Some(signal) = &request.signal {
                 if let Either::Right(_) = future::select(sleep, aborted(signal)).await {

@@ -23,7 +23,10 @@ pub struct JsUriTemplate {
 }
 
 fn scalar(value: &JsValue) -> Option<String> {
-    value.as_string().or_else(|| value.as_f64().map(crate::protocol::schema::format_number)).or_else(|| value.as_bool().map(|b| b.to_string()))
+    value
+        .as_string()
+        .or_else(|| value.as_f64().map(crate::protocol::schema::format_number))
+        .or_else(|| value.as_bool().map(|b| b.to_string()))
 }
 
 fn template_value(name: &str, value: &JsValue) -> Result<Option<TemplateValue>, Error> {
@@ -58,9 +61,7 @@ impl JsUriTemplate {
     /// @throws {McpClientError} `invalid-argument` if it is not a valid RFC 6570 template.
     #[wasm_bindgen(constructor)]
     pub fn new(template: &str) -> Result<JsUriTemplate, JsValue> {
-        UriTemplate::parse(template)
-            .map(|template| Self { template })
-            .map_err(|e| to_js_error(&Error::InvalidArgument(e.to_string())))
+        UriTemplate::parse(template).map(|template| Self { template }).map_err(|e| to_js_error(&Error::InvalidArgument(e.to_string())))
     }
 
     /// The template text.

@@ -29,7 +29,11 @@ impl std::fmt::Display for AnswerError {
 /// # Errors
 /// What is wrong with the answer, naming the field, or that the schema is too
 /// costly to check.
-pub fn complete_form_answer(requested_schema: &Value, content: &mut Map<String, Value>, limits: &schema::Limits) -> Result<(), AnswerError> {
+pub fn complete_form_answer(
+    requested_schema: &Value,
+    content: &mut Map<String, Value>,
+    limits: &schema::Limits,
+) -> Result<(), AnswerError> {
     let properties = requested_schema.get("properties").and_then(Value::as_object);
     if let Some(properties) = properties {
         for (name, property) in properties {
@@ -93,10 +97,7 @@ mod tests {
         let mut content = Map::new();
         content.insert("age".into(), json!(41));
         complete_form_answer(&schema(), &mut content, &schema::Limits::DEFAULT).unwrap();
-        assert_eq!(
-            Value::Object(content),
-            json!({"name": "John Doe", "age": 41, "score": 95.5, "status": "active", "verified": true})
-        );
+        assert_eq!(Value::Object(content), json!({"name": "John Doe", "age": 41, "score": 95.5, "status": "active", "verified": true}));
     }
 
     #[test]

@@ -185,8 +185,7 @@ impl fmt::Display for DecodeError {
 /// Decodes one JSON text holding a message or, where `allow_batch` is set (the
 /// 2025-03-26 revision), a non-empty array of messages.
 pub fn decode(text: &str, allow_batch: bool) -> Result<Vec<Message>, DecodeError> {
-    let value: Value =
-        serde_json::from_str(text).map_err(|e| DecodeError::Syntax(e.to_string()))?;
+    let value: Value = serde_json::from_str(text).map_err(|e| DecodeError::Syntax(e.to_string()))?;
     match value {
         Value::Array(items) if allow_batch => {
             if items.is_empty() {
@@ -194,9 +193,7 @@ pub fn decode(text: &str, allow_batch: bool) -> Result<Vec<Message>, DecodeError
             }
             items.into_iter().map(decode_value).collect()
         }
-        Value::Array(_) => Err(DecodeError::Shape(
-            "a batch array, which this protocol revision does not allow".into(),
-        )),
+        Value::Array(_) => Err(DecodeError::Shape("a batch array, which this protocol revision does not allow".into())),
         other => decode_value(other).map(|m| vec![m]),
     }
 }
@@ -234,20 +231,13 @@ pub fn decode_value(value: Value) -> Result<Message, DecodeError> {
     };
     match map.get("jsonrpc") {
         Some(Value::String(v)) if v == "2.0" => {}
-        Some(other) => {
-            return Err(DecodeError::Shape(format!("\"jsonrpc\" must be \"2.0\", found {other}")))
-        }
+        Some(other) => return Err(DecodeError::Shape(format!("\"jsonrpc\" must be \"2.0\", found {other}"))),
         None => return Err(DecodeError::Shape("missing \"jsonrpc\": \"2.0\"".into())),
     }
     let params = match map.remove("params") {
         None => None,
         Some(p @ (Value::Object(_) | Value::Array(_))) => Some(p),
-        Some(other) => {
-            return Err(DecodeError::Shape(format!(
-                "\"params\" must be an object or array, found {}",
-                kind(&other)
-            )))
-        }
+        Some(other) => return Err(DecodeError::Shape(format!("\"params\" must be an object or array, found {}", kind(&other)))),
     };
     let id = map.get("id");
     if let Some(method) = map.get("method") {
@@ -259,28 +249,22 @@ pub fn decode_value(value: Value) -> Result<Message, DecodeError> {
             None => Ok(Message::Notification { method, params }),
             Some(id) => match RequestId::from_value(id) {
                 Some(id) => Ok(Message::Request { id, method, params }),
-                None => Err(DecodeError::Shape(format!(
-                    "request id must be a string or an integer, found {id}"
-                ))),
+                None => Err(DecodeError::Shape(format!("request id must be a string or an integer, found {id}"))),
             },
         };
     }
     let id = match id {
         None => return Err(DecodeError::Shape("neither \"method\" nor \"id\"".into())),
         Some(Value::Null) => None,
-        Some(v) => Some(RequestId::from_value(v).ok_or_else(|| {
-            DecodeError::Shape(format!("response id must be a string or an integer, found {v}"))
-        })?),
+        Some(v) => Some(
+            RequestId::from_value(v).ok_or_else(|| DecodeError::Shape(format!("response id must be a string or an integer, found {v}")))?,
+        ),
     };
     let outcome = match (map.remove("result"), map.remove("error")) {
         (Some(result), None) => Ok(result),
         (None, Some(error)) => Err(decode_error_object(error)?),
-        (Some(_), Some(_)) => {
-            return Err(DecodeError::Shape("a response has both \"result\" and \"error\"".into()))
-        }
-        (None, None) => {
-            return Err(DecodeError::Shape("a response has neither \"result\" nor \"error\"".into()))
-        }
+        (Some(_), Some(_)) => return Err(DecodeError::Shape("a response has both \"result\" and \"error\"".into())),
+        (None, None) => return Err(DecodeError::Shape("a response has neither \"result\" nor \"error\"".into())),
     };
     if id.is_none() && outcome.is_ok() {
         return Err(DecodeError::Shape("a result with a null id".into()));
@@ -292,10 +276,7 @@ fn decode_error_object(value: Value) -> Result<ErrorObject, DecodeError> {
     let Value::Object(mut map) = value else {
         return Err(DecodeError::Shape("\"error\" must be an object".into()));
     };
-    let code = map
-        .get("code")
-        .and_then(Value::as_i64)
-        .ok_or_else(|| DecodeError::Shape("\"error.code\" must be an integer".into()))?;
+    let code = map.get("code").and_then(Value::as_i64).ok_or_else(|| DecodeError::Shape("\"error.code\" must be an integer".into()))?;
     let message = match map.remove("message") {
         Some(Value::String(s)) => s,
         _ => return Err(DecodeError::Shape("\"error.message\" must be a string".into())),

@@ -46,8 +46,7 @@ pub fn accept_initialize_result(result: Value) -> Result<ServerIdentity, Initial
         Some(Value::String(v)) => v.clone(),
         _ => return Err(InitializeError::Malformed("protocolVersion is missing or not a string".into())),
     };
-    let protocol_version =
-        version::supported(&answered).ok_or(InitializeError::UnsupportedVersion(answered))?;
+    let protocol_version = version::supported(&answered).ok_or(InitializeError::UnsupportedVersion(answered))?;
     let capabilities = match map.remove("capabilities") {
         Some(c @ Value::Object(_)) => c,
         // Lenient on absence: some servers omit an empty capabilities object.

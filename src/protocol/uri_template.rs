@@ -287,8 +287,7 @@ fn expand_expression(op: Operator, vars: &[VarSpec], lookup: &dyn Fn(&str) -> Op
                 }
             }
             TemplateValue::Map(pairs) => {
-                let encoded: Vec<(String, String)> =
-                    pairs.iter().map(|(k, v)| (encode(k, op.reserved), encode(v, op.reserved))).collect();
+                let encoded: Vec<(String, String)> = pairs.iter().map(|(k, v)| (encode(k, op.reserved), encode(v, op.reserved))).collect();
                 if var.explode {
                     for (i, (key, value)) in encoded.iter().enumerate() {
                         if i > 0 {
@@ -331,7 +330,12 @@ impl Budget {
 /// Tries every split of `uri` between the parts, backtracking. Real templates
 /// have few expressions and stay far below the budget; one built to backtrack
 /// (many adjacent `{+x}`) runs into it.
-fn match_parts(parts: &[Part], uri: &str, bindings: &mut BTreeMap<String, TemplateValue>, budget: &mut Budget) -> Result<bool, MatchTooCostly> {
+fn match_parts(
+    parts: &[Part],
+    uri: &str,
+    bindings: &mut BTreeMap<String, TemplateValue>,
+    budget: &mut Budget,
+) -> Result<bool, MatchTooCostly> {
     budget.spend(1)?;
     let Some((part, rest)) = parts.split_first() else { return Ok(uri.is_empty()) };
     match part {

@@ -65,10 +65,7 @@ pub struct Session {
 impl std::fmt::Debug for Session {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let state = self.inner.state.borrow();
-        f.debug_struct("Session")
-            .field("pending", &state.pending.len())
-            .field("closed", &state.closed)
-            .finish()
+        f.debug_struct("Session").field("pending", &state.pending.len()).field("closed", &state.closed).finish()
     }
 }
 
@@ -134,12 +131,7 @@ impl Session {
             })
         };
         let transport = make_transport(sink);
-        let inner = Rc::new(Inner {
-            runtime,
-            transport: transport.clone(),
-            default_timeout_ms,
-            state: RefCell::new(State::default()),
-        });
+        let inner = Rc::new(Inner { runtime, transport: transport.clone(), default_timeout_ms, state: RefCell::new(State::default()) });
         *slot.borrow_mut() = Rc::downgrade(&inner);
         (Self { inner }, transport)
     }
@@ -371,7 +363,8 @@ impl Inner {
             return self.settle(id, Err(error("the server's answer")));
         }
         if let Some(id) = envelope.request_id() {
-            let refusal = ErrorObject::new(codes::INVALID_REQUEST, format!("the request is {bytes} bytes, more than the {limit} the client reads"));
+            let refusal =
+                ErrorObject::new(codes::INVALID_REQUEST, format!("the request is {bytes} bytes, more than the {limit} the client reads"));
             self.send_in_background(Message::Response { id: Some(id.clone()), outcome: Err(refusal) });
             return self.report(error("a request from the server"));
         }
@@ -503,10 +496,7 @@ impl Drop for PendingGuard {
                 return;
             }
             let params = json!({ "requestId": self.id.to_value(), "reason": reason });
-            inner.send_in_background(Message::Notification {
-                method: methods::CANCELLED.to_owned(),
-                params: Some(params),
-            });
+            inner.send_in_background(Message::Notification { method: methods::CANCELLED.to_owned(), params: Some(params) });
         }
     }
 }

@@ -78,13 +78,12 @@ impl Snapshot {
             _ => return Err("snapshot.transport must be \"streamable-http\" or \"sse\"".into()),
         };
         let requested = text("protocolVersion").ok_or("snapshot.protocolVersion must be a string")?;
-        let protocol_version = if modern {
-            (requested == modern::VERSION).then_some(modern::VERSION)
-        } else {
-            version::supported(requested)
-        }
-        .ok_or_else(|| format!("snapshot.protocolVersion {requested:?} is not spoken in the {} era", if modern { "modern" } else { "legacy" }))?;
-        let capabilities = object.get("serverCapabilities").filter(|c| c.is_object()).cloned().ok_or("snapshot.serverCapabilities must be an object")?;
+        let protocol_version =
+            if modern { (requested == modern::VERSION).then_some(modern::VERSION) } else { version::supported(requested) }.ok_or_else(
+                || format!("snapshot.protocolVersion {requested:?} is not spoken in the {} era", if modern { "modern" } else { "legacy" }),
+            )?;
+        let capabilities =
+            object.get("serverCapabilities").filter(|c| c.is_object()).cloned().ok_or("snapshot.serverCapabilities must be an object")?;
         let server_info = object.get("serverInfo").filter(|c| c.is_object()).cloned().ok_or("snapshot.serverInfo must be an object")?;
         let session_id = optional("sessionId")?;
         if modern && session_id.is_some() {

@@ -129,4 +129,3 @@ impl Harness {
         self.transport.sent.borrow().iter().map(|m| m.method().unwrap_or("<response>").to_owned()).collect()
     }
 }
-

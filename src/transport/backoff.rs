@@ -28,7 +28,11 @@ impl Backoff {
         // Never below what the server asked for, even if it asked for more than the cap.
         let capped = grown.min(f64::from(self.max_ms).max(base));
         let jittered = capped * (1.0 + self.jitter * random.clamp(0.0, 1.0));
-        if jittered >= f64::from(u32::MAX) { u32::MAX } else { jittered as u32 }
+        if jittered >= f64::from(u32::MAX) {
+            u32::MAX
+        } else {
+            jittered as u32
+        }
     }
 }
 

@@ -108,9 +108,7 @@ impl Fetch {
             init.set_body(&JsValue::from_str(body));
         }
         let started = match &self.custom {
-            Some(fetch) => fetch
-                .call2(&JsValue::UNDEFINED, &JsValue::from_str(request.url), &init)
-                .map(|value| Promise::resolve(&value)),
+            Some(fetch) => fetch.call2(&JsValue::UNDEFINED, &JsValue::from_str(request.url), &init).map(|value| Promise::resolve(&value)),
             None => global_fetch(request.url, &init),
         };
         let network = |e: JsValue| network_error(&e, request.url);
@@ -144,10 +142,8 @@ pub async fn error_text(response: &Response) -> String {
 /// [`Error::LimitExceeded`] for a body larger than `max`; [`Error::Network`]
 /// if the body cannot be read; [`Error::Protocol`] if it is not UTF-8.
 pub async fn read_text_capped(response: &Response, max: usize, limit: &'static str) -> Result<String, Error> {
-    let too_large = |bytes: u64| Error::LimitExceeded {
-        limit,
-        message: format!("the response body is larger than {max} bytes (at least {bytes})"),
-    };
+    let too_large =
+        |bytes: u64| Error::LimitExceeded { limit, message: format!("the response body is larger than {max} bytes (at least {bytes})") };
     let declared = header(response, "content-length").and_then(|v| v.trim().parse::<u64>().ok());
     if let Some(length) = declared.filter(|length| *length > max as u64) {
         if let Some(body) = response.body() {

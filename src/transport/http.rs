@@ -36,17 +36,12 @@ pub fn classify(status: u16, content_type: Option<&str>, expects_response: bool)
     if status == 202 || status == 204 {
         return Err(Error::Protocol(format!("the server answered a request with HTTP {status} and no body")));
     }
-    let essence = content_type
-        .and_then(|ct| ct.split(';').next())
-        .map(|ct| ct.trim().to_ascii_lowercase())
-        .unwrap_or_default();
+    let essence = content_type.and_then(|ct| ct.split(';').next()).map(|ct| ct.trim().to_ascii_lowercase()).unwrap_or_default();
     match essence.as_str() {
         "application/json" => Ok(ResponseBody::Json),
         "text/event-stream" => Ok(ResponseBody::EventStream),
         "" => Err(Error::Protocol(format!("HTTP {status} response has no Content-Type"))),
-        other => Err(Error::Protocol(format!(
-            "expected application/json or text/event-stream, got Content-Type {other:?}"
-        ))),
+        other => Err(Error::Protocol(format!("expected application/json or text/event-stream, got Content-Type {other:?}"))),
     }
 }
 
@@ -116,7 +111,11 @@ pub fn status_error(status: u16, status_text: &str, body: &str, sent_session_id:
     let message = explained.unwrap_or_else(|| {
         let text = body.trim();
         if text.is_empty() || text.len() > 200 || text.starts_with('<') {
-            if status_text.is_empty() { format!("HTTP {status}") } else { status_text.to_owned() }
+            if status_text.is_empty() {
+                format!("HTTP {status}")
+            } else {
+                status_text.to_owned()
+            }
         } else {
             text.to_owned()
         }
@@ -206,7 +205,9 @@ mod tests {
         let no_session = r#"{"jsonrpc":"2.0","error":{"code":-32000,"message":"Bad Request: No valid session ID provided"}}"#;
         let after_handshake = Readable { www_authenticate: false, without_session: true };
         match status_error_with(400, "Bad Request", no_session, false, after_handshake) {
-            Error::Http { message, .. } => assert!(message.contains("Access-Control-Expose-Headers") && message.contains("mcp-session-id"), "{message}"),
+            Error::Http { message, .. } => {
+                assert!(message.contains("Access-Control-Expose-Headers") && message.contains("mcp-session-id"), "{message}")
+            }
             other => panic!("{other:?}"),
         }
         match status_error_with(401, "Unauthorized", "", true, Readable::default()) {

@@ -131,9 +131,7 @@ impl LegacySse {
         let endpoint = match future::select(rx, WebRuntime.sleep(timeout_ms)).await {
             Either::Left((Ok(outcome), _)) => outcome?,
             Either::Left((Err(_), _)) => return Err(Error::Closed),
-            Either::Right(_) => {
-                return Err(Error::Protocol(format!("the SSE stream sent no endpoint event within {timeout_ms} ms")))
-            }
+            Either::Right(_) => return Err(Error::Protocol(format!("the SSE stream sent no endpoint event within {timeout_ms} ms"))),
         };
         *self.inner.endpoint.borrow_mut() = Some(endpoint);
         Ok(())
@@ -329,8 +327,8 @@ fn scan_js_string(text: &js_sys::JsString) -> (crate::protocol::jsonrpc::envelop
 /// Resolves the `endpoint` event's URI against the SSE URL and refuses one on
 /// another origin: the endpoint must not send our messages elsewhere.
 fn resolve_endpoint(sse_url: &str, endpoint: &str) -> Result<String, Error> {
-    let resolved = Url::new_with_base(endpoint, sse_url)
-        .map_err(|_| Error::Protocol(format!("the endpoint event {endpoint:?} is not a URL")))?;
+    let resolved =
+        Url::new_with_base(endpoint, sse_url).map_err(|_| Error::Protocol(format!("the endpoint event {endpoint:?} is not a URL")))?;
     let base = Url::new(sse_url).map_err(|_| Error::InvalidArgument(format!("{sse_url:?} is not a URL")))?;
     if resolved.origin() != base.origin() {
         return Err(Error::Protocol(format!(

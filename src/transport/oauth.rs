@@ -194,7 +194,13 @@ async fn sign_assertion(pem: &str, algorithm: &str, client_id: &str, audience: &
     let import_key = method("importKey").ok_or_else(|| auth_error("client assertion", "no crypto.subtle.importKey"))?;
     // Small algorithm objects: JSON.parse keeps this module free of the js layer.
     let to_js = |v: &Value| js_sys::JSON::parse(&v.to_string()).unwrap_or(JsValue::NULL);
-    let args = js_sys::Array::of5(&"pkcs8".into(), &Uint8Array::from(der.as_slice()), &to_js(&import), &JsValue::FALSE, &js_sys::Array::of1(&"sign".into()));
+    let args = js_sys::Array::of5(
+        &"pkcs8".into(),
+        &Uint8Array::from(der.as_slice()),
+        &to_js(&import),
+        &JsValue::FALSE,
+        &js_sys::Array::of1(&"sign".into()),
+    );
     let key = JsFuture::from(Promise::from(import_key.apply(&subtle, &args).map_err(fail)?)).await.map_err(fail)?;
     let jti = rules::base64url(&random_bytes(16)?);
     let now = (js_sys::Date::now() / 1000.0) as u64;
@@ -311,7 +317,14 @@ impl OAuth {
     /// Sends one request of the flow (never to the MCP server), through the
     /// CORS proxy if there is one. A request the browser refuses to show us is
     /// reported as the likely CORS problem it is.
-    async fn send(&self, step: &str, method: &str, url: &str, headers: Headers, body: Option<&str>) -> Result<(AbortOnDrop, web_sys::Response), Error> {
+    async fn send(
+        &self,
+        step: &str,
+        method: &str,
+        url: &str,
+        headers: Headers,
+        body: Option<&str>,
+    ) -> Result<(AbortOnDrop, web_sys::Response), Error> {
         let target = match &self.config.cors_proxy {
             None => url.to_owned(),
             Some(CorsProxy::Prefix(prefix)) => format!("{prefix}{}", String::from(js_sys::encode_uri_component(url))),
@@ -351,7 +364,11 @@ impl OAuth {
         let _ = headers.set("accept", "application/json");
         if let Some((id, secret)) = basic {
             // RFC 6749 §2.3.1: both parts form-encoded before base64.
-            let pair = format!("{}:{}", rules::form_encode(&[("", id)]).trim_start_matches('='), rules::form_encode(&[("", secret)]).trim_start_matches('='));
+            let pair = format!(
+                "{}:{}",
+                rules::form_encode(&[("", id)]).trim_start_matches('='),
+                rules::form_encode(&[("", secret)]).trim_start_matches('=')
+            );
             let _ = headers.set("authorization", &format!("Basic {}", rules::base64(pair.as_bytes())));
         }
         let body = rules::form_encode(form);
@@ -390,7 +407,10 @@ impl OAuth {
             Some(metadata) => {
                 if let Some(named) = metadata.get("resource").and_then(Value::as_str) {
                     if !rules::resource_matches(named, &self.config.mcp_url) {
-                        return Err(auth_error("discovery", format!("the protected resource metadata is for {named}, not {}", self.config.mcp_url)));
+                        return Err(auth_error(
+                            "discovery",
+                            format!("the protected resource metadata is for {named}, not {}", self.config.mcp_url),
+                        ));
                     }
                 }
                 let issuer = metadata
@@ -438,7 +458,11 @@ impl OAuth {
                 "registration_endpoint": format!("{issuer}/register"),
                 "code_challenge_methods_supported": ["S256"],
             }),
-            (None, Some(_)) => return Err(unreachable.unwrap_or_else(|| auth_error("discovery", format!("no metadata for the authorization server {issuer}")))),
+            (None, Some(_)) => {
+                return Err(
+                    unreachable.unwrap_or_else(|| auth_error("discovery", format!("no metadata for the authorization server {issuer}")))
+                )
+            }
         };
         *self.server.borrow_mut() = Some(Server { issuer, metadata, resource_scopes });
         Ok(())
@@ -480,10 +504,9 @@ impl OAuth {
             let secret = self.config.client_secret.clone();
             let auth = rules::choose_client_auth(self.config.token_endpoint_auth_method.as_deref(), supported, secret.is_some());
             Client { id: id.clone(), secret, auth }
-        } else if let (Some(url), true) = (
-            &self.config.client_metadata_url,
-            server.metadata.get("client_id_metadata_document_supported") == Some(&Value::Bool(true)),
-        ) {
+        } else if let (Some(url), true) =
+            (&self.config.client_metadata_url, server.metadata.get("client_id_metadata_document_supported") == Some(&Value::Bool(true)))
+        {
             Client { id: url.clone(), secret: None, auth: ClientAuth::None }
         } else {
             let endpoint = Self::endpoint(server, "registration_endpoint")
@@ -509,7 +532,8 @@ impl OAuth {
             let text = body.to_string();
             let (_controller, response) = self.send("registration", "POST", &endpoint, headers, Some(&text)).await?;
             let status = response.status();
-            let answer: Value = serde_json::from_str(&read_text_capped(&response, OAUTH_REPLY_LIMIT, "oauthReplyBytes").await?).unwrap_or(Value::Null);
+            let answer: Value =
+                serde_json::from_str(&read_text_capped(&response, OAUTH_REPLY_LIMIT, "oauthReplyBytes").await?).unwrap_or(Value::Null);
             if !(200..300).contains(&status) {
                 return Err(auth_error("registration", format!("HTTP {status}: {answer}")));
             }
@@ -555,7 +579,12 @@ impl OAuth {
             access: access.to_owned(),
             // A rotating server sends a new refresh token; one that does not keeps the old.
             refresh: answer.get("refresh_token").and_then(Value::as_str).map(str::to_owned).or(previous.refresh),
-            scope: answer.get("scope").and_then(Value::as_str).map(str::to_owned).or_else(|| asked_scope.map(str::to_owned)).or(previous.scope),
+            scope: answer
+                .get("scope")
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+                .or_else(|| asked_scope.map(str::to_owned))
+                .or(previous.scope),
         });
         let tokens = self.tokens.borrow().clone();
         if let Some(tokens) = tokens {
@@ -580,13 +609,19 @@ impl OAuth {
         let client = self.register(&server).await?;
         let endpoint = Self::endpoint(&server, "token_endpoint")?;
         let resource = rules::canonical_resource(&self.config.mcp_url);
-        let scope = self.config.scope.clone().or_else(|| rules::select_scope(challenge.and_then(Challenge::scope), server.resource_scopes.as_ref(), false));
+        let scope = self
+            .config
+            .scope
+            .clone()
+            .or_else(|| rules::select_scope(challenge.and_then(Challenge::scope), server.resource_scopes.as_ref(), false));
         let mut form = vec![("grant_type", "client_credentials"), ("resource", resource.as_str())];
         if let Some(scope) = &scope {
             form.push(("scope", scope));
         }
         let assertion = match &self.config.private_key_pem {
-            Some(pem) => Some(sign_assertion(pem, self.config.signing_algorithm.as_deref().unwrap_or("ES256"), &client.id, &server.issuer).await?),
+            Some(pem) => {
+                Some(sign_assertion(pem, self.config.signing_algorithm.as_deref().unwrap_or("ES256"), &client.id, &server.issuer).await?)
+            }
             None => None,
         };
         let basic = match &assertion {
@@ -608,7 +643,11 @@ impl OAuth {
         let server = self.server()?;
         let identity = self.config.identity.clone().ok_or_else(|| auth_error("token exchange", "no auth.identity"))?;
         let resource = rules::canonical_resource(&self.config.mcp_url);
-        let scope = self.config.scope.clone().or_else(|| rules::select_scope(challenge.and_then(Challenge::scope), server.resource_scopes.as_ref(), false));
+        let scope = self
+            .config
+            .scope
+            .clone()
+            .or_else(|| rules::select_scope(challenge.and_then(Challenge::scope), server.resource_scopes.as_ref(), false));
         let mut exchange = vec![
             ("grant_type", "urn:ietf:params:oauth:grant-type:token-exchange"),
             ("requested_token_type", "urn:ietf:params:oauth:token-type:id-jag"),
@@ -642,15 +681,20 @@ impl OAuth {
 
     async fn authorization_code(&self, challenge: Option<&Challenge>, step_up: bool) -> Result<(), Error> {
         let server = self.server()?;
-        let authorize = self.config.authorize.clone().ok_or_else(|| auth_error("authorization", "the server needs a user's consent, and no authorize function was given"))?;
+        let authorize = self
+            .config
+            .authorize
+            .clone()
+            .ok_or_else(|| auth_error("authorization", "the server needs a user's consent, and no authorize function was given"))?;
         let redirect_uri = self.config.redirect_uri.clone().ok_or_else(|| auth_error("authorization", "no redirectUri"))?;
         let client = self.register(&server).await?;
-        let offline = server
-            .metadata
-            .get("scopes_supported")
-            .and_then(Value::as_array)
-            .is_some_and(|s| s.iter().any(|v| v == "offline_access"));
-        let wanted = self.config.scope.clone().or_else(|| rules::select_scope(challenge.and_then(Challenge::scope), server.resource_scopes.as_ref(), offline));
+        let offline =
+            server.metadata.get("scopes_supported").and_then(Value::as_array).is_some_and(|s| s.iter().any(|v| v == "offline_access"));
+        let wanted = self
+            .config
+            .scope
+            .clone()
+            .or_else(|| rules::select_scope(challenge.and_then(Challenge::scope), server.resource_scopes.as_ref(), offline));
         let scope = if step_up {
             let held = self.tokens.borrow().as_ref().and_then(|t| t.scope.clone());
             rules::scope_union(held.as_deref(), challenge.and_then(Challenge::scope))
@@ -677,9 +721,11 @@ impl OAuth {
         let separator = if endpoint.contains('?') { '&' } else { '?' };
         let url = format!("{endpoint}{separator}{}", rules::form_encode(&params));
         // Kept before the user leaves: a redirect flow finishes on another page load.
-        let pending = Pending { state: state.clone(), verifier: verifier.clone(), redirect_uri: redirect_uri.clone(), scope: scope.clone() };
+        let pending =
+            Pending { state: state.clone(), verifier: verifier.clone(), redirect_uri: redirect_uri.clone(), scope: scope.clone() };
         self.save("pending", &pending).await;
-        let returned = authorize.call1(&JsValue::UNDEFINED, &JsValue::from_str(&url)).map_err(|e| auth_error("authorization", js_message(&e)))?;
+        let returned =
+            authorize.call1(&JsValue::UNDEFINED, &JsValue::from_str(&url)).map_err(|e| auth_error("authorization", js_message(&e)))?;
         let callback = JsFuture::from(Promise::resolve(&returned)).await.map_err(|e| auth_error("authorization", js_message(&e)))?;
         let callback = callback.as_string().ok_or_else(|| auth_error("authorization", "authorize must resolve with the callback URL"))?;
         self.exchange(&callback, pending).await

@@ -52,7 +52,10 @@ pub fn encode_header_value(value: &Value) -> Option<String> {
 
 /// Whether any top-level property of a tool's input schema carries `x-mcp-header`.
 pub fn has_param_headers(input_schema: &Value) -> bool {
-    input_schema.get("properties").and_then(Value::as_object).is_some_and(|p| p.values().any(|property| property.get("x-mcp-header").is_some()))
+    input_schema
+        .get("properties")
+        .and_then(Value::as_object)
+        .is_some_and(|p| p.values().any(|property| property.get("x-mcp-header").is_some()))
 }
 
 /// The `Mcp-Param-*` headers for a `tools/call` of a tool with `input_schema`.

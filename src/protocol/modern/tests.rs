@@ -107,7 +107,8 @@ fn discovery_and_recovery() {
     assert_eq!(discovered.server_info, Some(json!({"name": "s", "version": "2"})));
     assert_eq!(discovered.supported_versions, ["2026-07-28"]);
     assert!(read_discovery(&json!({"capabilities": []})).is_err());
-    let unsupported = ErrorObject { code: -32022, message: "no".into(), data: Some(json!({"requested": "x", "supported": ["2026-07-28"]})) };
+    let unsupported =
+        ErrorObject { code: -32022, message: "no".into(), data: Some(json!({"requested": "x", "supported": ["2026-07-28"]})) };
     assert_eq!(recovery(&unsupported), Some(Recovery::OtherVersions(vec!["2026-07-28".into()])));
     assert_eq!(recovery(&ErrorObject::new(-32020, "m")), Some(Recovery::RelistAndRetry));
     assert_eq!(recovery(&ErrorObject::new(-32601, "m")), None);
@@ -118,7 +119,10 @@ fn probe_verdicts_follow_the_recipe() {
     assert_eq!(probe_verdict(200, "{}"), Verdict::Modern);
     assert_eq!(probe_verdict(400, r#"{"jsonrpc":"2.0","error":{"code":-32022,"message":"v"}}"#), Verdict::Modern);
     assert_eq!(probe_verdict(404, r#"{"jsonrpc":"2.0","error":{"code":-32601,"message":"m"}}"#), Verdict::Modern);
-    assert_eq!(probe_verdict(400, r#"{"jsonrpc":"2.0","error":{"code":-32000,"message":"Bad Request: Server not initialized"}}"#), Verdict::Legacy);
+    assert_eq!(
+        probe_verdict(400, r#"{"jsonrpc":"2.0","error":{"code":-32000,"message":"Bad Request: Server not initialized"}}"#),
+        Verdict::Legacy
+    );
     assert_eq!(probe_verdict(404, ""), Verdict::Legacy);
     assert_eq!(probe_verdict(405, "Method Not Allowed"), Verdict::Legacy);
     assert_eq!(probe_verdict(401, ""), Verdict::Failure);

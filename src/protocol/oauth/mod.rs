@@ -236,7 +236,8 @@ pub fn choose_client_auth(registered: Option<&str>, supported: Option<&Value>, h
     if let Some(auth) = registered.and_then(named) {
         return auth;
     }
-    let supported: Vec<&str> = supported.and_then(Value::as_array).map(|v| v.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
+    let supported: Vec<&str> =
+        supported.and_then(Value::as_array).map(|v| v.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
     if supported.is_empty() {
         // RFC 8414's default is client_secret_basic.
         return if has_secret { ClientAuth::Basic } else { ClientAuth::None };
@@ -342,10 +343,14 @@ pub fn form_decode(query: &str) -> Vec<(String, String)> {
         }
         String::from_utf8_lossy(&out).into_owned()
     }
-    query.split('&').filter(|p| !p.is_empty()).map(|pair| match pair.split_once('=') {
-        Some((k, v)) => (decode(k), decode(v)),
-        None => (decode(pair), String::new()),
-    }).collect()
+    query
+        .split('&')
+        .filter(|p| !p.is_empty())
+        .map(|pair| match pair.split_once('=') {
+            Some((k, v)) => (decode(k), decode(v)),
+            None => (decode(pair), String::new()),
+        })
+        .collect()
 }
 
 /// What the authorization callback carried, once checked.

@@ -3,7 +3,10 @@ use serde_json::json;
 
 #[test]
 fn challenges() {
-    let c = parse_challenge(r#"Bearer resource_metadata="https://a.example/.well-known/oauth-protected-resource/mcp", scope="mcp:read mcp:write""#).unwrap();
+    let c = parse_challenge(
+        r#"Bearer resource_metadata="https://a.example/.well-known/oauth-protected-resource/mcp", scope="mcp:read mcp:write""#,
+    )
+    .unwrap();
     assert_eq!(c.resource_metadata(), Some("https://a.example/.well-known/oauth-protected-resource/mcp"));
     assert_eq!(c.scope(), Some("mcp:read mcp:write"));
     let c = parse_challenge(r#"Basic realm="x", Bearer error="insufficient_scope", scope="a, b", error_description="say \"hi\"""#).unwrap();
@@ -25,9 +28,16 @@ fn discovery_urls_in_the_specs_order() {
     assert_eq!(resource_metadata_urls("http://h/mcp", Some(&challenge)), ["http://h/custom/metadata.json"]);
     assert_eq!(
         authorization_server_metadata_urls("http://h:1/tenant1"),
-        ["http://h:1/.well-known/oauth-authorization-server/tenant1", "http://h:1/.well-known/openid-configuration/tenant1", "http://h:1/tenant1/.well-known/openid-configuration"]
+        [
+            "http://h:1/.well-known/oauth-authorization-server/tenant1",
+            "http://h:1/.well-known/openid-configuration/tenant1",
+            "http://h:1/tenant1/.well-known/openid-configuration"
+        ]
     );
-    assert_eq!(authorization_server_metadata_urls("http://h/"), ["http://h/.well-known/oauth-authorization-server", "http://h/.well-known/openid-configuration"]);
+    assert_eq!(
+        authorization_server_metadata_urls("http://h/"),
+        ["http://h/.well-known/oauth-authorization-server", "http://h/.well-known/openid-configuration"]
+    );
 }
 
 #[test]
@@ -40,7 +50,8 @@ fn resources_issuers_and_pkce() {
     assert!(check_authorization_server(&metadata, "http://h", true).is_ok());
     assert!(check_authorization_server(&metadata, "http://other", true).is_err());
     assert!(check_authorization_server(&json!({"issuer": "http://h"}), "http://h", true).is_err());
-    assert!(check_authorization_server(&json!({"issuer": "http://h", "code_challenge_methods_supported": ["plain"]}), "http://h", true).is_err());
+    assert!(check_authorization_server(&json!({"issuer": "http://h", "code_challenge_methods_supported": ["plain"]}), "http://h", true)
+        .is_err());
 }
 
 #[test]
@@ -100,10 +111,25 @@ fn pem_and_jwt() {
 
 #[test]
 fn redirect_uris_are_https_or_loopback() {
-    for good in ["https://app.example/cb", "http://localhost/cb", "http://localhost:3000/cb", "http://127.0.0.1:38061/callback.html", "http://[::1]:8080/cb", "HTTPS://App.Example/cb?x=1"] {
+    for good in [
+        "https://app.example/cb",
+        "http://localhost/cb",
+        "http://localhost:3000/cb",
+        "http://127.0.0.1:38061/callback.html",
+        "http://[::1]:8080/cb",
+        "HTTPS://App.Example/cb?x=1",
+    ] {
         assert!(redirect_uri_allowed(good), "{good}");
     }
-    for bad in ["http://app.example/cb", "http://localhost.evil.example/cb", "http://127.0.0.1.evil.example/cb", "https://app.example/cb#frag", "javascript:alert(1)", "https:///cb", "/callback"] {
+    for bad in [
+        "http://app.example/cb",
+        "http://localhost.evil.example/cb",
+        "http://127.0.0.1.evil.example/cb",
+        "https://app.example/cb#frag",
+        "javascript:alert(1)",
+        "https:///cb",
+        "/callback",
+    ] {
         assert!(!redirect_uri_allowed(bad), "{bad}");
     }
 }
@@ -111,7 +137,8 @@ fn redirect_uris_are_https_or_loopback() {
 #[test]
 fn endpoints_are_https_or_loopback() {
     assert!(endpoint_allowed("https://as.example/authorize") && endpoint_allowed("http://127.0.0.1:38060/token"));
-    for bad in ["javascript:alert(document.domain)//", "data:text/html,<script>1</script>", "http://as.example/authorize", "//as.example/a"] {
+    for bad in ["javascript:alert(document.domain)//", "data:text/html,<script>1</script>", "http://as.example/authorize", "//as.example/a"]
+    {
         assert!(!endpoint_allowed(bad), "{bad}");
     }
 }

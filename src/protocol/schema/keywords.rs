@@ -78,9 +78,7 @@ fn equal(a: &Value, b: &Value, work: &mut u64) -> bool {
     match (a, b) {
         (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
         (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(a, b)| equal(a, b, work)),
-        (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| equal(v, w, work)))
-        }
+        (Value::Object(x), Value::Object(y)) => x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| equal(v, w, work))),
         _ => a == b,
     }
 }
@@ -134,7 +132,9 @@ fn kw<'a>(schema: &'a Map<String, Value>, name: &str) -> Option<&'a Value> {
 /// anywhere: only then must validation record what each keyword evaluated.
 pub(super) fn uses_unevaluated(schema: &Value) -> bool {
     match schema {
-        Value::Object(map) => map.iter().any(|(key, value)| key == "unevaluatedProperties" || key == "unevaluatedItems" || uses_unevaluated(value)),
+        Value::Object(map) => {
+            map.iter().any(|(key, value)| key == "unevaluatedProperties" || key == "unevaluatedItems" || uses_unevaluated(value))
+        }
         Value::Array(items) => items.iter().any(uses_unevaluated),
         _ => false,
     }
@@ -396,7 +396,14 @@ impl<'a> Validator<'a> {
         Ok(evaluated)
     }
 
-    fn check_object(&self, schema: &Map<String, Value>, instance: &Value, map: &Map<String, Value>, path: &mut String, depth: usize) -> Outcome {
+    fn check_object(
+        &self,
+        schema: &Map<String, Value>,
+        instance: &Value,
+        map: &Map<String, Value>,
+        path: &mut String,
+        depth: usize,
+    ) -> Outcome {
         let count = map.len() as f64;
         if let Some(max) = kw(schema, "maxProperties").and_then(Value::as_f64).filter(|max| count > *max) {
             return Err(mismatch(path, "maxProperties", format!("more than {} properties", num(max))));
@@ -530,7 +537,14 @@ impl<'a> Validator<'a> {
         Ok(evaluated)
     }
 
-    fn check_unevaluated(&self, schema: &Map<String, Value>, instance: &Value, evaluated: &mut Evaluated, path: &mut String, depth: usize) -> Result<(), Fail> {
+    fn check_unevaluated(
+        &self,
+        schema: &Map<String, Value>,
+        instance: &Value,
+        evaluated: &mut Evaluated,
+        path: &mut String,
+        depth: usize,
+    ) -> Result<(), Fail> {
         if let (Some(rule), Value::Object(map)) = (kw(schema, "unevaluatedProperties"), instance) {
             for (name, value) in map.iter().filter(|(name, _)| !evaluated.properties.contains(*name)) {
                 if rule == &Value::Bool(false) {

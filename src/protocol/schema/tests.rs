@@ -102,7 +102,8 @@ fn arrays_in_both_dialects() {
     let tuple2020 = json!({"prefixItems": [{"type": "string"}, {"type": "number"}], "items": false});
     ok(tuple2020.clone(), json!(["a", 1]));
     bad(tuple2020, json!(["a", 1, true]), "false", "/2");
-    let tuple7 = json!({"$schema": "http://json-schema.org/draft-07/schema#", "items": [{"type": "string"}], "additionalItems": {"type": "number"}});
+    let tuple7 =
+        json!({"$schema": "http://json-schema.org/draft-07/schema#", "items": [{"type": "string"}], "additionalItems": {"type": "number"}});
     ok(tuple7.clone(), json!(["a", 1, 2]));
     bad(tuple7, json!(["a", "b"]), "type", "/1");
     bad(json!({"uniqueItems": true}), json!([1, {"a": 1}, 1.0]), "uniqueItems", "");
@@ -234,7 +235,8 @@ fn validates_mcp_messages_against_the_spec_schema() {
         "protocolVersion": "2025-11-25", "capabilities": {"sampling": {}, "elicitation": {"form": {}, "url": {}}, "roots": {"listChanged": true}},
         "clientInfo": {"name": "mcp-wasm", "version": "0.1.0"}}});
     validate_at(&spec, "/$defs/InitializeRequest", &init).unwrap();
-    let result = json!({"content": [{"type": "text", "text": "hi"}, {"type": "image", "data": "AAAA", "mimeType": "image/png"}], "isError": false});
+    let result =
+        json!({"content": [{"type": "text", "text": "hi"}, {"type": "image", "data": "AAAA", "mimeType": "image/png"}], "isError": false});
     validate_at(&spec, "/$defs/CallToolResult", &result).unwrap();
     let broken = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"arguments": {}}});
     let error = validate_at(&spec, "/$defs/CallToolRequest", &broken).unwrap_err();

@@ -26,35 +26,109 @@ fn rfc_value(name: &str) -> Option<TemplateValue> {
 }
 
 const RFC_EXAMPLES: &[(&str, &str)] = &[
-    ("{var}", "value"), ("{hello}", "Hello%20World%21"), ("{half}", "50%25"), ("O{empty}X", "OX"), ("O{undef}X", "OX"),
-    ("{x,y}", "1024,768"), ("{x,hello,y}", "1024,Hello%20World%21,768"), ("?{x,empty}", "?1024,"), ("?{x,undef}", "?1024"),
-    ("?{undef,y}", "?768"), ("{var:3}", "val"), ("{var:30}", "value"), ("{list}", "red,green,blue"), ("{list*}", "red,green,blue"),
-    ("{keys}", "semi,%3B,dot,.,comma,%2C"), ("{keys*}", "semi=%3B,dot=.,comma=%2C"),
-    ("{+var}", "value"), ("{+hello}", "Hello%20World!"), ("{+half}", "50%25"), ("{base}index", "http%3A%2F%2Fexample.com%2Fhome%2Findex"),
-    ("{+base}index", "http://example.com/home/index"), ("O{+empty}X", "OX"), ("{+path}/here", "/foo/bar/here"),
-    ("here?ref={+path}", "here?ref=/foo/bar"), ("up{+path}{var}/here", "up/foo/barvalue/here"), ("{+x,hello,y}", "1024,Hello%20World!,768"),
-    ("{+path,x}/here", "/foo/bar,1024/here"), ("{+path:6}/here", "/foo/b/here"), ("{+list}", "red,green,blue"), ("{+list*}", "red,green,blue"),
-    ("{+keys}", "semi,;,dot,.,comma,,"), ("{+keys*}", "semi=;,dot=.,comma=,"),
-    ("{#var}", "#value"), ("{#hello}", "#Hello%20World!"), ("{#half}", "#50%25"), ("foo{#empty}", "foo#"), ("foo{#undef}", "foo"),
-    ("{#x,hello,y}", "#1024,Hello%20World!,768"), ("{#path,x}/here", "#/foo/bar,1024/here"), ("{#path:6}/here", "#/foo/b/here"),
-    ("{#list}", "#red,green,blue"), ("{#list*}", "#red,green,blue"), ("{#keys}", "#semi,;,dot,.,comma,,"), ("{#keys*}", "#semi=;,dot=.,comma=,"),
-    ("X{.var}", "X.value"), ("X{.x,y}", "X.1024.768"), ("{.who}", ".fred"), ("{.who,who}", ".fred.fred"), ("{.half,who}", ".50%25.fred"),
-    ("www{.dom*}", "www.example.com"), ("X{.var:3}", "X.val"), ("X{.list}", "X.red,green,blue"), ("X{.list*}", "X.red.green.blue"),
-    ("X{.keys}", "X.semi,%3B,dot,.,comma,%2C"), ("X{.keys*}", "X.semi=%3B.dot=..comma=%2C"), ("X{.empty_keys}", "X"), ("X{.empty_keys*}", "X"),
-    ("{/who}", "/fred"), ("{/who,who}", "/fred/fred"), ("{/half,who}", "/50%25/fred"), ("{/who,dub}", "/fred/me%2Ftoo"), ("{/var}", "/value"),
-    ("{/var,empty}", "/value/"), ("{/var,undef}", "/value"), ("{/var,x}/here", "/value/1024/here"), ("{/var:1,var}", "/v/value"),
-    ("{/list}", "/red,green,blue"), ("{/list*}", "/red/green/blue"), ("{/list*,path:4}", "/red/green/blue/%2Ffoo"),
-    ("{/keys}", "/semi,%3B,dot,.,comma,%2C"), ("{/keys*}", "/semi=%3B/dot=./comma=%2C"),
-    ("{;who}", ";who=fred"), ("{;half}", ";half=50%25"), ("{;empty}", ";empty"), ("{;v,empty,who}", ";v=6;empty;who=fred"),
-    ("{;v,bar,who}", ";v=6;who=fred"), ("{;x,y}", ";x=1024;y=768"), ("{;x,y,empty}", ";x=1024;y=768;empty"), ("{;x,y,undef}", ";x=1024;y=768"),
-    ("{;hello:5}", ";hello=Hello"), ("{;list}", ";list=red,green,blue"), ("{;list*}", ";list=red;list=green;list=blue"),
-    ("{;keys}", ";keys=semi,%3B,dot,.,comma,%2C"), ("{;keys*}", ";semi=%3B;dot=.;comma=%2C"),
-    ("{?who}", "?who=fred"), ("{?half}", "?half=50%25"), ("{?x,y}", "?x=1024&y=768"), ("{?x,y,empty}", "?x=1024&y=768&empty="),
-    ("{?x,y,undef}", "?x=1024&y=768"), ("{?var:3}", "?var=val"), ("{?list}", "?list=red,green,blue"), ("{?list*}", "?list=red&list=green&list=blue"),
-    ("{?keys}", "?keys=semi,%3B,dot,.,comma,%2C"), ("{?keys*}", "?semi=%3B&dot=.&comma=%2C"),
-    ("{&who}", "&who=fred"), ("{&half}", "&half=50%25"), ("?fixed=yes{&x}", "?fixed=yes&x=1024"), ("{&x,y,empty}", "&x=1024&y=768&empty="),
-    ("{&var:3}", "&var=val"), ("{&list}", "&list=red,green,blue"), ("{&list*}", "&list=red&list=green&list=blue"),
-    ("{&keys}", "&keys=semi,%3B,dot,.,comma,%2C"), ("{&keys*}", "&semi=%3B&dot=.&comma=%2C"),
+    ("{var}", "value"),
+    ("{hello}", "Hello%20World%21"),
+    ("{half}", "50%25"),
+    ("O{empty}X", "OX"),
+    ("O{undef}X", "OX"),
+    ("{x,y}", "1024,768"),
+    ("{x,hello,y}", "1024,Hello%20World%21,768"),
+    ("?{x,empty}", "?1024,"),
+    ("?{x,undef}", "?1024"),
+    ("?{undef,y}", "?768"),
+    ("{var:3}", "val"),
+    ("{var:30}", "value"),
+    ("{list}", "red,green,blue"),
+    ("{list*}", "red,green,blue"),
+    ("{keys}", "semi,%3B,dot,.,comma,%2C"),
+    ("{keys*}", "semi=%3B,dot=.,comma=%2C"),
+    ("{+var}", "value"),
+    ("{+hello}", "Hello%20World!"),
+    ("{+half}", "50%25"),
+    ("{base}index", "http%3A%2F%2Fexample.com%2Fhome%2Findex"),
+    ("{+base}index", "http://example.com/home/index"),
+    ("O{+empty}X", "OX"),
+    ("{+path}/here", "/foo/bar/here"),
+    ("here?ref={+path}", "here?ref=/foo/bar"),
+    ("up{+path}{var}/here", "up/foo/barvalue/here"),
+    ("{+x,hello,y}", "1024,Hello%20World!,768"),
+    ("{+path,x}/here", "/foo/bar,1024/here"),
+    ("{+path:6}/here", "/foo/b/here"),
+    ("{+list}", "red,green,blue"),
+    ("{+list*}", "red,green,blue"),
+    ("{+keys}", "semi,;,dot,.,comma,,"),
+    ("{+keys*}", "semi=;,dot=.,comma=,"),
+    ("{#var}", "#value"),
+    ("{#hello}", "#Hello%20World!"),
+    ("{#half}", "#50%25"),
+    ("foo{#empty}", "foo#"),
+    ("foo{#undef}", "foo"),
+    ("{#x,hello,y}", "#1024,Hello%20World!,768"),
+    ("{#path,x}/here", "#/foo/bar,1024/here"),
+    ("{#path:6}/here", "#/foo/b/here"),
+    ("{#list}", "#red,green,blue"),
+    ("{#list*}", "#red,green,blue"),
+    ("{#keys}", "#semi,;,dot,.,comma,,"),
+    ("{#keys*}", "#semi=;,dot=.,comma=,"),
+    ("X{.var}", "X.value"),
+    ("X{.x,y}", "X.1024.768"),
+    ("{.who}", ".fred"),
+    ("{.who,who}", ".fred.fred"),
+    ("{.half,who}", ".50%25.fred"),
+    ("www{.dom*}", "www.example.com"),
+    ("X{.var:3}", "X.val"),
+    ("X{.list}", "X.red,green,blue"),
+    ("X{.list*}", "X.red.green.blue"),
+    ("X{.keys}", "X.semi,%3B,dot,.,comma,%2C"),
+    ("X{.keys*}", "X.semi=%3B.dot=..comma=%2C"),
+    ("X{.empty_keys}", "X"),
+    ("X{.empty_keys*}", "X"),
+    ("{/who}", "/fred"),
+    ("{/who,who}", "/fred/fred"),
+    ("{/half,who}", "/50%25/fred"),
+    ("{/who,dub}", "/fred/me%2Ftoo"),
+    ("{/var}", "/value"),
+    ("{/var,empty}", "/value/"),
+    ("{/var,undef}", "/value"),
+    ("{/var,x}/here", "/value/1024/here"),
+    ("{/var:1,var}", "/v/value"),
+    ("{/list}", "/red,green,blue"),
+    ("{/list*}", "/red/green/blue"),
+    ("{/list*,path:4}", "/red/green/blue/%2Ffoo"),
+    ("{/keys}", "/semi,%3B,dot,.,comma,%2C"),
+    ("{/keys*}", "/semi=%3B/dot=./comma=%2C"),
+    ("{;who}", ";who=fred"),
+    ("{;half}", ";half=50%25"),
+    ("{;empty}", ";empty"),
+    ("{;v,empty,who}", ";v=6;empty;who=fred"),
+    ("{;v,bar,who}", ";v=6;who=fred"),
+    ("{;x,y}", ";x=1024;y=768"),
+    ("{;x,y,empty}", ";x=1024;y=768;empty"),
+    ("{;x,y,undef}", ";x=1024;y=768"),
+    ("{;hello:5}", ";hello=Hello"),
+    ("{;list}", ";list=red,green,blue"),
+    ("{;list*}", ";list=red;list=green;list=blue"),
+    ("{;keys}", ";keys=semi,%3B,dot,.,comma,%2C"),
+    ("{;keys*}", ";semi=%3B;dot=.;comma=%2C"),
+    ("{?who}", "?who=fred"),
+    ("{?half}", "?half=50%25"),
+    ("{?x,y}", "?x=1024&y=768"),
+    ("{?x,y,empty}", "?x=1024&y=768&empty="),
+    ("{?x,y,undef}", "?x=1024&y=768"),
+    ("{?var:3}", "?var=val"),
+    ("{?list}", "?list=red,green,blue"),
+    ("{?list*}", "?list=red&list=green&list=blue"),
+    ("{?keys}", "?keys=semi,%3B,dot,.,comma,%2C"),
+    ("{?keys*}", "?semi=%3B&dot=.&comma=%2C"),
+    ("{&who}", "&who=fred"),
+    ("{&half}", "&half=50%25"),
+    ("?fixed=yes{&x}", "?fixed=yes&x=1024"),
+    ("{&x,y,empty}", "&x=1024&y=768&empty="),
+    ("{&var:3}", "&var=val"),
+    ("{&list}", "&list=red,green,blue"),
+    ("{&list*}", "&list=red&list=green&list=blue"),
+    ("{&keys}", "&keys=semi,%3B,dot,.,comma,%2C"),
+    ("{&keys*}", "&semi=%3B&dot=.&comma=%2C"),
 ];
 
 #[test]
@@ -88,17 +162,26 @@ fn text(v: &str) -> TemplateValue {
 
 #[test]
 fn matches_uris_back_to_variables() {
-    assert_eq!(matched("demo://resource/dynamic/text/{resourceId}", "demo://resource/dynamic/text/42"), Some(vec![("resourceId".into(), text("42"))]));
+    assert_eq!(
+        matched("demo://resource/dynamic/text/{resourceId}", "demo://resource/dynamic/text/42"),
+        Some(vec![("resourceId".into(), text("42"))])
+    );
     assert_eq!(matched("demo://resource/dynamic/text/{resourceId}", "demo://resource/dynamic/blob/42"), None);
     // A simple expression does not swallow a path separator.
-    assert_eq!(matched("file:///{dir}/{name}", "file:///docs/a%20b.txt"), Some(vec![("dir".into(), text("docs")), ("name".into(), text("a b.txt"))]));
+    assert_eq!(
+        matched("file:///{dir}/{name}", "file:///docs/a%20b.txt"),
+        Some(vec![("dir".into(), text("docs")), ("name".into(), text("a b.txt"))])
+    );
     assert_eq!(matched("file:///{name}", "file:///docs/readme"), None);
     assert_eq!(matched("file://{+path}", "file:///home/ada/notes.md"), Some(vec![("path".into(), text("/home/ada/notes.md"))]));
     assert_eq!(
         matched("/search{?q,lang}", "/search?q=mcp%20wasm&lang=en"),
         Some(vec![("lang".into(), text("en")), ("q".into(), text("mcp wasm"))])
     );
-    assert_eq!(matched("/items{/ids*}", "/items/1/2/3"), Some(vec![("ids".into(), TemplateValue::List(vec!["1".into(), "2".into(), "3".into()]))]));
+    assert_eq!(
+        matched("/items{/ids*}", "/items/1/2/3"),
+        Some(vec![("ids".into(), TemplateValue::List(vec!["1".into(), "2".into(), "3".into()]))])
+    );
     assert_eq!(matched("/x{.ext}", "/x.json"), Some(vec![("ext".into(), text("json"))]));
     assert_eq!(matched("/x/{id}", "/x/"), Some(vec![]));
 }

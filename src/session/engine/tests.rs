@@ -1,8 +1,8 @@
 //! The engine over a scripted in-memory transport and a manual clock.
 
 use super::*;
-use crate::session::testing::{harness, Harness};
 use crate::session::handler::{ClientHandler, InboundContext};
+use crate::session::testing::{harness, Harness};
 use futures::Future;
 
 #[test]
@@ -165,7 +165,9 @@ fn progress_is_requested_routed_and_resets_the_timeout() {
     assert_eq!(sent["params"]["_meta"]["progressToken"], json!(1));
     for step in 1..=3 {
         h.runtime.advance(90);
-        h.reply(&format!(r#"{{"jsonrpc":"2.0","method":"notifications/progress","params":{{"progressToken":1,"progress":{step},"total":3}}}}"#));
+        h.reply(&format!(
+            r#"{{"jsonrpc":"2.0","method":"notifications/progress","params":{{"progressToken":1,"progress":{step},"total":3}}}}"#
+        ));
     }
     // Progress for a token nobody asked for is dropped.
     h.reply(r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":77,"progress":1}}"#);
@@ -322,7 +324,11 @@ fn an_oversized_message_fails_the_request_it_answers() {
     assert!(matches!(call.borrow().as_ref().unwrap(), Err(Error::LimitExceeded { limit: "maxMessageBytes", .. })));
     assert!(other.borrow().is_none(), "the other request still waits");
     // A request from the server is refused by id; a notification is reported.
-    (h.sink)(Inbound::Oversized { envelope: scan(br#"{"id":"s1","method":"sampling/createMessage","params":{}}"#), bytes: 5_000, limit: 1_000 });
+    (h.sink)(Inbound::Oversized {
+        envelope: scan(br#"{"id":"s1","method":"sampling/createMessage","params":{}}"#),
+        bytes: 5_000,
+        limit: 1_000,
+    });
     (h.sink)(Inbound::Oversized { envelope: scan(br#"{"method":"notifications/message","params":{}}"#), bytes: 5_000, limit: 1_000 });
     h.pool.run_until_stalled();
     let last = h.transport.sent.borrow().last().map(Message::to_value).unwrap();

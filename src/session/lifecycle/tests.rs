@@ -6,11 +6,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 fn offer() -> Offer {
-    Offer {
-        protocol_version: "2025-11-25",
-        capabilities: json!({}),
-        client_info: json!({"name": "test", "version": "1"}),
-    }
+    Offer { protocol_version: "2025-11-25", capabilities: json!({}), client_info: json!({"name": "test", "version": "1"}) }
 }
 
 type Outcome = Rc<RefCell<Option<Result<ServerIdentity, Error>>>>;

@@ -13,7 +13,8 @@ struct Answers;
 
 impl ClientHandler for Answers {
     fn handle(&self, method: &str, _: Option<Value>, _: InboundContext) -> Option<HandlerResult> {
-        (method == "elicitation/create").then(|| Box::pin(async { Ok(json!({"action": "accept", "content": {"name": "Ada"}})) }) as HandlerResult)
+        (method == "elicitation/create")
+            .then(|| Box::pin(async { Ok(json!({"action": "accept", "content": {"name": "Ada"}})) }) as HandlerResult)
     }
 }
 
@@ -37,7 +38,8 @@ fn launch(
             let prepare = |p: Option<Value>| p.unwrap_or_else(|| json!({}));
             let call = move || options();
             let outcome =
-                request_with_input(&session, handler.as_deref(), "tools/call", Some(json!({"name": "ask"})), &prepare, &call, max_rounds).await;
+                request_with_input(&session, handler.as_deref(), "tools/call", Some(json!({"name": "ask"})), &prepare, &call, max_rounds)
+                    .await;
             *out.borrow_mut() = Some(outcome);
         })
         .unwrap();
@@ -119,7 +121,11 @@ fn start_with(h: &mut crate::session::testing::Harness, handler: Rc<dyn ClientHa
 fn a_handler_that_never_answers_times_out_with_the_request() {
     let mut h = harness();
     let stopped: Rc<RefCell<Vec<String>>> = Rc::default();
-    let slot = start_with(&mut h, Rc::new(NeverAnswers { stopped: stopped.clone() }), Rc::new(|| CallOptions { timeout_ms: Some(500), ..Default::default() }));
+    let slot = start_with(
+        &mut h,
+        Rc::new(NeverAnswers { stopped: stopped.clone() }),
+        Rc::new(|| CallOptions { timeout_ms: Some(500), ..Default::default() }),
+    );
     h.reply(&input_required(1, "s1"));
     h.runtime.advance(499);
     h.pool.run_until_stalled();
@@ -137,7 +143,8 @@ fn the_callers_cancel_reaches_a_pending_handler() {
     let stopped: Rc<RefCell<Vec<String>>> = Rc::default();
     let (tx, rx) = futures::channel::oneshot::channel::<String>();
     let rx = rx.map(|r| r.unwrap_or_default()).shared();
-    let options: Rc<dyn Fn() -> CallOptions> = Rc::new(move || CallOptions { cancel: Some(rx.clone().boxed_local()), ..Default::default() });
+    let options: Rc<dyn Fn() -> CallOptions> =
+        Rc::new(move || CallOptions { cancel: Some(rx.clone().boxed_local()), ..Default::default() });
     let slot = start_with(&mut h, Rc::new(NeverAnswers { stopped: stopped.clone() }), options);
     h.reply(&input_required(1, "s1"));
     assert!(slot.borrow().is_none());
@@ -153,6 +160,9 @@ fn too_many_inputs_in_one_round_are_refused() {
     h.session.set_max_server_requests(2);
     let slot = start(&mut h, Some(Rc::new(Answers)), 10);
     let requests: Vec<String> = (0..3).map(|i| format!(r#""k{i}":{{"method":"elicitation/create","params":{{}}}}"#)).collect();
-    h.reply(&format!(r#"{{"jsonrpc":"2.0","id":1,"result":{{"resultType":"input_required","inputRequests":{{{}}}}}}}"#, requests.join(",")));
+    h.reply(&format!(
+        r#"{{"jsonrpc":"2.0","id":1,"result":{{"resultType":"input_required","inputRequests":{{{}}}}}}}"#,
+        requests.join(",")
+    ));
     assert!(matches!(slot.borrow_mut().take().unwrap(), Err(Error::LimitExceeded { limit: "maxServerRequests", .. })));
 }

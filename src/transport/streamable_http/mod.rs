@@ -12,12 +12,12 @@ use crate::error::Error;
 use crate::protocol::jsonrpc::{decode, raw_result, Message, RequestId};
 use crate::protocol::{methods, modern, version};
 use crate::session::{Inbound, InboundSink, Runtime, Transport};
-use streams::Purpose;
 use futures::future::{self, LocalBoxFuture};
 use js_sys::{Function, Promise};
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
+use streams::Purpose;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortController, Headers, Response};
@@ -188,7 +188,6 @@ impl StreamableHttp {
         };
         Self { inner: Rc::new(inner) }
     }
-
 }
 
 impl Drop for StreamableHttp {
@@ -403,9 +402,7 @@ impl Inner {
                 let text = read_text_capped(&response, self.config.max_message_bytes, "maxMessageBytes").await?;
                 let answered = self.deliver(&text, request_id.as_ref())?;
                 match request_id {
-                    Some(id) if !answered => {
-                        Err(Error::Protocol(format!("the JSON response does not answer request {id}")))
-                    }
+                    Some(id) if !answered => Err(Error::Protocol(format!("the JSON response does not answer request {id}"))),
                     _ => Ok(()),
                 }
             }
@@ -441,8 +438,7 @@ impl Inner {
         if let Some((id, raw)) = raw {
             (self.sink)(Inbound::RawResult { id, text: Rc::from(raw) });
         }
-        let messages = decode(text, version::allows_batches(self.protocol_version.get()))
-            .map_err(|e| Error::Protocol(e.to_string()))?;
+        let messages = decode(text, version::allows_batches(self.protocol_version.get())).map_err(|e| Error::Protocol(e.to_string()))?;
         let mut answered = false;
         for message in messages {
             if let (Message::Response { id: Some(id), .. }, Some(awaited)) = (&message, awaited) {
@@ -458,13 +454,7 @@ impl Inner {
         let Ok(headers) = self.headers("application/json, text/event-stream", false, None).await else { return };
         // `headers()` reads the id from the session slot, which close keeps.
         let _ = headers.set(http::SESSION_ID, &session);
-        let request = HttpRequest {
-            method: "DELETE",
-            url: &self.config.url,
-            headers,
-            body: None,
-            signal: &in_flight.controller.signal(),
-        };
+        let request = HttpRequest { method: "DELETE", url: &self.config.url, headers, body: None, signal: &in_flight.controller.signal() };
         // Best effort: 405 means the server does not let clients end sessions.
         let _ = self.config.fetch.send(request).await;
     }

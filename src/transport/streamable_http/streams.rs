@@ -6,6 +6,7 @@
 //! The standalone GET stream reconnects the same way for as long as the
 //! client is open. Events repeated by a replay or a proxy are delivered once.
 
+use super::readable;
 use super::{ConnectionStatus, InFlight, Inner};
 use crate::error::Error;
 use crate::protocol::jsonrpc::RequestId;
@@ -13,7 +14,6 @@ use crate::session::{Inbound, Runtime};
 use crate::transport::backoff;
 use crate::transport::fetch::{header, BodyReader, HttpRequest};
 use crate::transport::http::{classify, status_error_with, ResponseBody};
-use super::readable;
 use crate::transport::recent_ids::RecentIds;
 use crate::transport::sse::{Oversize, SseParser};
 use crate::transport::web_runtime::WebRuntime;
@@ -101,9 +101,8 @@ impl Inner {
                 // message over the size limit would only come again.
                 let oversized = matches!(problem, Some(Error::LimitExceeded { .. }));
                 if self.modern.get() || state.last_event_id.is_none() || attempt >= MAX_RESUME_ATTEMPTS || oversized {
-                    let error = problem
-                        .take()
-                        .unwrap_or_else(|| Error::Protocol("the event stream ended before the response arrived".into()));
+                    let error =
+                        problem.take().unwrap_or_else(|| Error::Protocol("the event stream ended before the response arrived".into()));
                     (self.sink)(Inbound::RequestFailed { id: id.clone(), error });
                     return;
                 }
