@@ -247,9 +247,11 @@ pub fn tool_result(provider: Provider, call: &ToolCall, result: &Value) -> Conve
             if let Some(structured) = result.get("structuredContent") {
                 response.insert("structuredContent".into(), structured.clone());
             }
-            let mut function_response = json!({"name": call.name, "response": Value::Object(response)});
+            let mut function_response = Map::new();
+            function_response.insert("name".into(), json!(call.name));
+            function_response.insert("response".into(), Value::Object(response));
             if let Some(id) = &call.id {
-                function_response["id"] = json!(id);
+                function_response.insert("id".into(), json!(id));
             }
             json!({"role": "user", "parts": [{"functionResponse": function_response}]})
         }

@@ -25,9 +25,6 @@ pub const GEMINI: NameRules = NameRules { max_len: 64, extra: "_.:-", letter_fir
 /// Accepted by all three: the default for a registry offered to any of them.
 pub const PORTABLE: NameRules = NameRules { max_len: 64, extra: "_-", letter_first: true };
 
-/// The length of the hash suffix that disambiguates and shortens names.
-const SUFFIX_LEN: usize = 8;
-
 /// FNV-1a, 32 bits, over the parts joined by NUL bytes (so `("ab", "c")`
 /// and `("a", "bc")` differ): small, and stable across platforms and releases.
 fn fnv1a(parts: &[&str]) -> u32 {
@@ -49,8 +46,8 @@ pub fn qualify(server: &str, tool: &str, separator: &str, rules: &NameRules) -> 
         name.insert(0, '_');
     }
     if name.len() > rules.max_len {
-        let keep = rules.max_len.saturating_sub(SUFFIX_LEN + 1);
-        name = format!("{}_{:08x}", &name[..keep], fnv1a(&[server, tool]));
+        let suffix = format!("_{:08x}", fnv1a(&[server, tool]));
+        with_suffix(&mut name, &suffix, rules.max_len);
     }
     name
 }
@@ -61,32 +58,43 @@ pub fn qualify(server: &str, tool: &str, separator: &str, rules: &NameRules) -> 
 pub fn assign(pairs: &[(&str, &str)], separator: &str, rules: &NameRules) -> Vec<String> {
     let mut names: Vec<String> = pairs.iter().map(|(server, tool)| qualify(server, tool, separator, rules)).collect();
     for _ in 0..3 {
-        let mut clashing = Vec::new();
-        for i in 0..names.len() {
-            if names.iter().enumerate().any(|(j, other)| j != i && *other == names[i]) {
-                clashing.push(i);
-            }
-        }
+        let clashing = clashes(&names);
         if clashing.is_empty() {
             return names;
         }
         for i in clashing {
-            let (server, tool) = pairs[i];
-            let suffix = format!("_{:08x}", fnv1a(&[server, tool, &names[i]]));
-            let keep = names[i].len().min(rules.max_len.saturating_sub(suffix.len()));
-            names[i] = format!("{}{suffix}", &names[i][..keep]);
+            let (Some((server, tool)), Some(name)) = (pairs.get(i), names.get_mut(i)) else { continue };
+            let suffix = format!("_{:08x}", fnv1a(&[server, tool, name]));
+            with_suffix(name, &suffix, rules.max_len);
         }
     }
     // Only the same pair listed twice can still clash here: number the copies.
     for i in 0..names.len() {
-        let copies = names[..i].iter().filter(|n| **n == names[i]).count();
+        let (earlier, rest) = names.split_at_mut(i);
+        let Some(name) = rest.first_mut() else { continue };
+        let copies = earlier.iter().filter(|n| **n == *name).count();
         if copies > 0 {
-            let suffix = format!("_{copies}");
-            let keep = names[i].len().min(rules.max_len.saturating_sub(suffix.len()));
-            names[i] = format!("{}{suffix}", &names[i][..keep]);
+            with_suffix(name, &format!("_{copies}"), rules.max_len);
         }
     }
     names
+}
+
+/// The positions of names that another position also has.
+fn clashes(names: &[String]) -> Vec<usize> {
+    let shared = |i: usize, name: &String| names.iter().enumerate().any(|(j, other)| j != i && other == name);
+    names.iter().enumerate().filter(|(i, name)| shared(*i, name)).map(|(i, _)| i).collect()
+}
+
+/// Ends `name` with `suffix`, cutting it (at a character boundary) to stay
+/// within `max_len` bytes.
+fn with_suffix(name: &mut String, suffix: &str, max_len: usize) {
+    let mut keep = name.len().min(max_len.saturating_sub(suffix.len()));
+    while !name.is_char_boundary(keep) {
+        keep -= 1;
+    }
+    name.truncate(keep);
+    name.push_str(suffix);
 }
 
 /// When a name carries its server's prefix.
@@ -110,14 +118,16 @@ pub fn assign_with(pairs: &[(&str, &str)], separator: &str, rules: &NameRules, p
     let mut names: Vec<String> = chosen.iter().map(|(server, sep, tool)| qualify(server, tool, sep, rules)).collect();
     // A bare name may still meet a prefixed one, or lose its difference to
     // the character rules: settle those as `assign` does.
-    let clashing: Vec<usize> = (0..names.len()).filter(|&i| names.iter().enumerate().any(|(j, n)| j != i && *n == names[i])).collect();
+    let clashing = clashes(&names);
     if !clashing.is_empty() {
-        let subset: Vec<(&str, &str)> = clashing.iter().map(|&i| pairs[i]).collect();
+        let subset: Vec<(&str, &str)> = clashing.iter().filter_map(|&i| pairs.get(i).copied()).collect();
         let settled = assign(&subset, separator, rules);
         for (i, name) in clashing.into_iter().zip(settled) {
-            names[i] = name;
+            if let Some(slot) = names.get_mut(i) {
+                *slot = name;
+            }
         }
-        if (0..names.len()).any(|i| names[..i].contains(&names[i])) {
+        if !clashes(&names).is_empty() {
             return assign(pairs, separator, rules);
         }
     }

@@ -16,7 +16,7 @@ use crate::protocol::lifecycle::ServerIdentity;
 use crate::protocol::{methods, results};
 use crate::session::lifecycle::{initialize, Offer};
 use crate::session::snapshot::Snapshot;
-use crate::session::{CallOptions, Session};
+use crate::session::{CallOptions, ProgressListener, Session};
 use crate::transport::streamable_http::{ConnectionStatus, ToolSchemas};
 use futures::future::{FutureExt, LocalBoxFuture, Shared};
 use js_sys::{Function, Promise};
@@ -89,7 +89,7 @@ pub(super) struct ClientState {
     /// What the client offered, to offer it again on renewal.
     pub offer: Offer,
     /// A renewal in progress, shared by every request that hit the expiry.
-    renewal: RefCell<Option<Shared<LocalBoxFuture<'static, Result<(), Error>>>>>,
+    renewal: RefCell<Option<Renewal>>,
     pub me: Weak<ClientState>,
     pub events: Rc<Events>,
     /// Refuse calls the server did not declare support for.
@@ -106,6 +106,9 @@ pub(super) struct ClientState {
     /// Evaluates `pattern` keywords; keeps the compiled patterns across calls.
     pub patterns: crate::protocol::schema::LinearPatterns,
 }
+
+/// A session renewal, awaited by every request that found the session gone.
+type Renewal = Shared<LocalBoxFuture<'static, Result<(), Error>>>;
 
 /// The reason to reject with after `signal` fired: `signal.reason` itself, as
 /// the web platform's own APIs do.
@@ -214,7 +217,7 @@ impl ClientState {
 
     /// The `onprogress` callback as the session wants it; a throwing callback
     /// is reported as an `error` event, never allowed to break the request.
-    pub fn progress_listener(&self, options: &RequestOptions) -> Option<Rc<dyn Fn(&Value)>> {
+    pub fn progress_listener(&self, options: &RequestOptions) -> Option<ProgressListener> {
         options.on_progress.clone().map(|callback: Function| {
             let events = Rc::downgrade(&self.events);
             Rc::new(move |params: &Value| {
@@ -222,12 +225,12 @@ impl ClientState {
                 if let (Err(thrown), Some(events)) = (callback.call1(&JsValue::UNDEFINED, &value), events.upgrade()) {
                     events.dispatch_error(&thrown);
                 }
-            }) as Rc<dyn Fn(&Value)>
+            }) as ProgressListener
         })
     }
 
     /// The session's options for one attempt of a request.
-    pub fn call_options(&self, options: &RequestOptions, on_progress: Option<Rc<dyn Fn(&Value)>>) -> CallOptions {
+    pub fn call_options(&self, options: &RequestOptions, on_progress: Option<ProgressListener>) -> CallOptions {
         CallOptions {
             timeout_ms: options.timeout_ms,
             cancel: options.signal.as_ref().map(aborted),
@@ -671,7 +674,7 @@ impl McpClient {
                 Err(_) => None,
             };
             let buffer = match js_sys::Reflect::get(&filter, &"bufferSize".into()).ok().and_then(|b| b.as_f64()) {
-                Some(b) if b >= 1.0 && b <= 1_000_000.0 => b as usize,
+                Some(b) if (1.0..=1_000_000.0).contains(&b) => b as usize,
                 Some(_) => return Err(fail(Error::InvalidArgument("bufferSize must be between 1 and 1000000".into()))),
                 None => DEFAULT_NOTIFICATION_BUFFER,
             };

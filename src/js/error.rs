@@ -50,7 +50,7 @@ pub fn to_js_error(error: &Error) -> JsValue {
             McpError::new_mcp_error(object.code as f64, &object.message, data).into()
         }
         other => {
-            let status = other.status().map_or(JsValue::UNDEFINED, |s| JsValue::from(s));
+            let status = other.status().map_or(JsValue::UNDEFINED, JsValue::from);
             McpClientError::new_client_error(other.kind(), &other.to_string(), status).into()
         }
     }

@@ -158,7 +158,9 @@ fn finish(method: &str, params: Option<&Value>, answer: &JsValue, limits: &schem
                     elicitation::AnswerError::Refused(why) => Refusal::Invalid(why),
                     elicitation::AnswerError::TooCostly(why) => Refusal::TooCostly(why),
                 })?;
-                value["content"] = Value::Object(content);
+                if let Some(answer) = value.as_object_mut() {
+                    answer.insert("content".into(), Value::Object(content));
+                }
             }
             Ok(value)
         }

@@ -44,21 +44,20 @@ impl ClientState {
             return Err(Error::Unsupported("tools/call as a task: the server did not declare tasks.requests.tools.call".into()).into());
         }
         let name = params.get("name").and_then(Value::as_str).unwrap_or_default().to_owned();
-        params["task"] = match ttl {
-            Some(ttl) => json!({ "ttl": ttl }),
-            None => json!({}),
-        };
+        if let Some(fields) = params.as_object_mut() {
+            fields.insert("task".into(), ttl.map_or_else(|| json!({}), |ttl| json!({ "ttl": ttl })));
+        }
         let created = self.request("tools/call", Some(params), &request).await?;
         check_task(&created).map_err(Error::Protocol)?;
         let mut task = created.get("task").cloned().unwrap_or(Value::Null);
-        let task_id = task["taskId"].as_str().unwrap_or_default().to_owned();
+        let task_id = task.get("taskId").and_then(Value::as_str).unwrap_or_default().to_owned();
         loop {
             if let Some(callback) = &on_status {
                 if let Err(thrown) = callback.call1(&JsValue::UNDEFINED, &to_js(&task).unwrap_or(JsValue::UNDEFINED)) {
                     self.events.dispatch_error(&thrown);
                 }
             }
-            let status = task["status"].as_str().unwrap_or_default().to_owned();
+            let status = task.get("status").and_then(Value::as_str).unwrap_or_default().to_owned();
             if matches!(status.as_str(), "completed" | "failed" | "cancelled" | "input_required") {
                 // tasks/result waits for the end; an input_required task's
                 // requests (elicitation, sampling) arrive on its stream and go
@@ -70,8 +69,9 @@ impl ClientState {
                 results::check_call_tool(&result).map_err(Error::Protocol)?;
                 return Ok(result);
             }
-            let wait =
-                poll_override.or_else(|| task["pollInterval"].as_f64().map(|ms| (ms as u32).max(MIN_POLL_MS))).unwrap_or(DEFAULT_POLL_MS);
+            let wait = poll_override
+                .or_else(|| task.get("pollInterval").and_then(Value::as_f64).map(|ms| (ms as u32).max(MIN_POLL_MS)))
+                .unwrap_or(DEFAULT_POLL_MS);
             let sleep = WebRuntime.sleep(wait);
             if let Some(signal) = &request.signal {
                 if let Either::Right(_) = future::select(sleep, aborted(signal)).await {

@@ -111,7 +111,7 @@ impl JsUriTemplate {
         let steps = match Reflect::get(&options, &"maxSteps".into()).ok().filter(|v| !v.is_undefined()) {
             None => DEFAULT_MATCH_STEPS,
             Some(v) => match v.as_f64() {
-                Some(n) if n >= 1.0 && n <= 1e12 && n.fract() == 0.0 => n as u64,
+                Some(n) if (1.0..=1e12).contains(&n) && n.fract() == 0.0 => n as u64,
                 _ => return Err(to_js_error(&Error::InvalidArgument("maxSteps must be a positive integer".into()))),
             },
         };

@@ -9,6 +9,7 @@
 
 pub mod capabilities;
 pub mod elicitation;
+pub mod encoding;
 pub mod jsonrpc;
 pub mod lifecycle;
 pub mod methods;

@@ -2,6 +2,7 @@
 //! to the variables that would expand to it (for routing `resources/read` to
 //! a resource template).
 
+use super::encoding::{percent_decode, Escapes};
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -113,22 +114,9 @@ fn encode(text: &str, reserved: bool) -> String {
     out
 }
 
-/// Decodes `%XX` escapes; `None` if the result is not UTF-8.
+/// Decodes `%XX` escapes; `None` for a bad escape or a result that is not UTF-8.
 fn decode(text: &str) -> Option<String> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' && i + 2 < bytes.len() {
-            let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).ok()?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).ok()
+    String::from_utf8(percent_decode(text, false, Escapes::Strict)?).ok()
 }
 
 fn parse_varspec(text: &str) -> Result<VarSpec, TemplateError> {
@@ -161,21 +149,24 @@ impl UriTemplate {
     pub fn parse(source: &str) -> Result<Self, TemplateError> {
         let mut parts = Vec::new();
         let mut rest = source;
-        while let Some(open) = rest.find('{') {
-            if open > 0 {
-                parts.push(Part::Literal(rest[..open].to_owned()));
+        while let Some((literal, after)) = rest.split_once('{') {
+            if literal.contains('}') {
+                return Err(TemplateError("a '}' without '{'".into()));
             }
-            let close = rest[open..].find('}').ok_or_else(|| TemplateError("an expression is not closed".into()))? + open;
-            let body = &rest[open + 1..close];
-            let first = body.chars().next().ok_or_else(|| TemplateError("an empty expression".into()))?;
+            if !literal.is_empty() {
+                parts.push(Part::Literal(literal.to_owned()));
+            }
+            let (body, tail) = after.split_once('}').ok_or_else(|| TemplateError("an expression is not closed".into()))?;
+            let mut chars = body.chars();
+            let first = chars.next().ok_or_else(|| TemplateError("an empty expression".into()))?;
             if "=,!@|".contains(first) {
                 return Err(TemplateError(format!("the operator {first:?} is reserved")));
             }
             let operator = OPERATORS.iter().copied().find(|op| op.symbol == Some(first)).unwrap_or(OPERATORS[0]);
-            let list = if operator.symbol.is_some() { &body[1..] } else { body };
+            let list = if operator.symbol.is_some() { chars.as_str() } else { body };
             let vars = list.split(',').map(parse_varspec).collect::<Result<Vec<_>, _>>()?;
             parts.push(Part::Expression(operator, vars));
-            rest = &rest[close + 1..];
+            rest = tail;
         }
         if rest.contains('}') {
             return Err(TemplateError("a '}' without '{'".into()));

@@ -63,9 +63,12 @@ enum Stream {
     EventSource(EventSourceGuard),
 }
 
+/// A listener on the event source, by event type.
+type Listener = (&'static str, Closure<dyn FnMut(web_sys::Event)>);
+
 struct EventSourceGuard {
     source: EventSource,
-    _listeners: Vec<(&'static str, Closure<dyn FnMut(web_sys::Event)>)>,
+    _listeners: Vec<Listener>,
 }
 
 impl Drop for EventSourceGuard {

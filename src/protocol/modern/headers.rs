@@ -12,24 +12,6 @@ fn is_tchar(c: char) -> bool {
     c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c)
 }
 
-/// Standard base64 with padding; small enough not to need a crate.
-fn base64(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
-        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(char::from(ALPHABET[((n >> (18 - 6 * i)) & 63) as usize]));
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
-}
-
 /// The header text for an argument value, or `None` when it must be left
 /// out (`null`, or not a primitive). Text that is not plain visible ASCII
 /// (non-ASCII, control characters, surrounding spaces, or the sentinel
@@ -47,7 +29,7 @@ pub fn encode_header_value(value: &Value) -> Option<String> {
     let plain = text.chars().all(|c| c.is_ascii() && !c.is_ascii_control())
         && text.trim() == text
         && !(text.starts_with(SENTINEL_START) && text.ends_with(SENTINEL_END));
-    Some(if plain { text } else { format!("{SENTINEL_START}{}{SENTINEL_END}", base64(text.as_bytes())) })
+    Some(if plain { text } else { format!("{SENTINEL_START}{}{SENTINEL_END}", crate::protocol::encoding::base64(text.as_bytes())) })
 }
 
 /// Whether any top-level property of a tool's input schema carries `x-mcp-header`.

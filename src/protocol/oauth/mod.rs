@@ -7,6 +7,8 @@
 #[cfg(test)]
 mod tests;
 
+pub use super::encoding::{base64, base64_decode, base64url};
+use super::encoding::{percent_decode, Escapes};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -36,17 +38,18 @@ impl Challenge {
 /// are skipped; quoted values may contain commas and escaped quotes).
 pub fn parse_challenge(header: &str) -> Option<Challenge> {
     let start = header.to_ascii_lowercase().find("bearer")?;
-    let mut rest = header[start + "bearer".len()..].trim_start();
+    let (_, tail) = header.split_at_checked(start + "bearer".len())?;
+    let mut rest = tail.trim_start();
     let mut challenge = Challenge::default();
     loop {
         rest = rest.trim_start_matches([' ', ',']);
-        let Some(eq) = rest.find('=') else { break };
-        let name = rest[..eq].trim();
+        let Some((name, after)) = rest.split_once('=') else { break };
+        let name = name.trim();
         if name.is_empty() || name.contains(' ') {
             // The next scheme begins (`Basic realm=…`): this challenge is over.
             break;
         }
-        let after = rest[eq + 1..].trim_start();
+        let after = after.trim_start();
         let (value, remaining) = if let Some(quoted) = after.strip_prefix('"') {
             let mut value = String::new();
             let mut chars = quoted.char_indices();
@@ -65,10 +68,10 @@ pub fn parse_challenge(header: &str) -> Option<Challenge> {
                     other => value.push(other),
                 }
             }
-            (value, &quoted[end.min(quoted.len())..])
+            (value, quoted.get(end..).unwrap_or_default())
         } else {
-            let end = after.find(',').unwrap_or(after.len());
-            (after[..end].trim().to_owned(), &after[end..])
+            let (value, remaining) = after.split_once(',').unwrap_or((after, ""));
+            (value.trim().to_owned(), remaining)
         };
         challenge.params.insert(name.to_ascii_lowercase(), value);
         rest = remaining;
@@ -78,13 +81,11 @@ pub fn parse_challenge(header: &str) -> Option<Challenge> {
 
 /// An absolute URL's origin (`scheme://host[:port]`) and path (without query or fragment).
 pub fn split_url(url: &str) -> Option<(String, String)> {
-    let scheme_end = url.find("://")? + 3;
-    let after = &url[scheme_end..];
+    let (scheme, after) = url.split_once("://")?;
     let host_end = after.find(['/', '?', '#']).unwrap_or(after.len());
-    let origin = format!("{}{}", &url[..scheme_end].to_ascii_lowercase(), &after[..host_end].to_ascii_lowercase());
-    let rest = &after[host_end..];
-    let path_end = rest.find(['?', '#']).unwrap_or(rest.len());
-    Some((origin, rest[..path_end].to_owned()))
+    let (host, rest) = after.split_at_checked(host_end)?;
+    let path = rest.split(['?', '#']).next().unwrap_or_default();
+    Some((format!("{}://{}", scheme.to_ascii_lowercase(), host.to_ascii_lowercase()), path.to_owned()))
 }
 
 /// Whether an authorization server's endpoint may be used: HTTPS, or plain
@@ -107,7 +108,7 @@ pub fn redirect_uri_allowed(uri: &str) -> bool {
     }
     let Some(host) = origin.strip_prefix("http://") else { return false };
     let name = match host.find(']') {
-        Some(end) if host.starts_with('[') => &host[..=end],
+        Some(end) if host.starts_with('[') => host.get(..=end).unwrap_or_default(),
         _ => host.split(':').next().unwrap_or_default(),
     };
     matches!(name, "localhost" | "127.0.0.1" | "[::1]")
@@ -152,7 +153,7 @@ pub fn canonical_resource(mcp_url: &str) -> String {
     let without_fragment = mcp_url.split('#').next().unwrap_or(mcp_url);
     match split_url(without_fragment) {
         Some((origin, path)) => {
-            let query = without_fragment.find('?').map(|q| &without_fragment[q..]).unwrap_or_default();
+            let query = without_fragment.find('?').and_then(|q| without_fragment.get(q..)).unwrap_or_default();
             format!("{origin}{}{query}", path.trim_end_matches('/'))
         }
         None => without_fragment.to_owned(),
@@ -245,41 +246,6 @@ pub fn choose_client_auth(registered: Option<&str>, supported: Option<&Value>, h
     supported.into_iter().find_map(named).unwrap_or(if has_secret { ClientAuth::Basic } else { ClientAuth::None })
 }
 
-/// Base64url without padding (RFC 4648 §5), for PKCE.
-pub fn base64url(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
-        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
-        for i in 0..=chunk.len() {
-            out.push(char::from(ALPHABET[((n >> (18 - 6 * i)) & 63) as usize]));
-        }
-    }
-    out
-}
-
-/// Decodes standard base64 (whitespace ignored), for PEM keys.
-pub fn base64_decode(text: &str) -> Option<Vec<u8>> {
-    let value = |c: u8| match c {
-        b'A'..=b'Z' => Some(c - b'A'),
-        b'a'..=b'z' => Some(c - b'a' + 26),
-        b'0'..=b'9' => Some(c - b'0' + 52),
-        b'+' | b'-' => Some(62),
-        b'/' | b'_' => Some(63),
-        _ => None,
-    };
-    let digits: Vec<u8> = text.bytes().filter(|b| !b.is_ascii_whitespace() && *b != b'=').map(value).collect::<Option<_>>()?;
-    let mut out = Vec::with_capacity(digits.len() * 3 / 4);
-    for chunk in digits.chunks(4) {
-        let n = chunk.iter().enumerate().fold(0u32, |n, (i, d)| n | (u32::from(*d) << (18 - 6 * i)));
-        for i in 0..chunk.len().saturating_sub(1) {
-            out.push((n >> (16 - 8 * i)) as u8);
-        }
-    }
-    Some(out)
-}
-
 /// The DER bytes inside a PEM block (e.g. `-----BEGIN PRIVATE KEY-----`).
 pub fn pem_body(pem: &str) -> Option<Vec<u8>> {
     let body: String = pem.lines().filter(|line| !line.starts_with("-----")).collect();
@@ -294,15 +260,6 @@ pub fn jwt_signing_input(algorithm: &str, client_id: &str, audience: &str, jti: 
         "iss": client_id, "sub": client_id, "aud": audience, "jti": jti, "iat": now_s, "exp": now_s + 300,
     });
     format!("{}.{}", base64url(header.to_string().as_bytes()), base64url(claims.to_string().as_bytes()))
-}
-
-/// Standard base64 with padding, for HTTP Basic credentials.
-pub fn base64(bytes: &[u8]) -> String {
-    let mut out = base64url(bytes).replace('-', "+").replace('_', "/");
-    while out.len() % 4 != 0 {
-        out.push('=');
-    }
-    out
 }
 
 /// `application/x-www-form-urlencoded` encoding.
@@ -323,26 +280,7 @@ pub fn form_encode(pairs: &[(&str, &str)]) -> String {
 
 /// Decodes one `application/x-www-form-urlencoded` query into pairs.
 pub fn form_decode(query: &str) -> Vec<(String, String)> {
-    fn decode(text: &str) -> String {
-        let bytes = text.as_bytes();
-        let mut out = Vec::with_capacity(bytes.len());
-        let mut i = 0;
-        while i < bytes.len() {
-            match bytes[i] {
-                b'+' => out.push(b' '),
-                b'%' if i + 2 < bytes.len() => match u8::from_str_radix(std::str::from_utf8(&bytes[i + 1..i + 3]).unwrap_or("zz"), 16) {
-                    Ok(byte) => {
-                        out.push(byte);
-                        i += 2;
-                    }
-                    Err(_) => out.push(b'%'),
-                },
-                other => out.push(other),
-            }
-            i += 1;
-        }
-        String::from_utf8_lossy(&out).into_owned()
-    }
+    let decode = |text: &str| String::from_utf8_lossy(&percent_decode(text, true, Escapes::Lenient).unwrap_or_default()).into_owned();
     query
         .split('&')
         .filter(|p| !p.is_empty())

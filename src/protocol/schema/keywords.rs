@@ -588,21 +588,6 @@ fn find_anchor<'v>(node: &'v Value, anchor: &str, visited: &mut u64) -> Option<&
 
 /// Decodes `%XX` escapes in a URI fragment (JSON Pointers in `$ref` may use them).
 fn percent_decode(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = |b: u8| (b as char).to_digit(16);
-        match (bytes[i], bytes.get(i + 1).copied().and_then(hex), bytes.get(i + 2).copied().and_then(hex)) {
-            (b'%', Some(high), Some(low)) => {
-                out.push((high * 16 + low) as u8);
-                i += 3;
-            }
-            (b, _, _) => {
-                out.push(b);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8_lossy(&out).into_owned()
+    let bytes = crate::protocol::encoding::percent_decode(text, false, crate::protocol::encoding::Escapes::Lenient).unwrap_or_default();
+    String::from_utf8_lossy(&bytes).into_owned()
 }
