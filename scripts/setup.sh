@@ -2,7 +2,7 @@
 # Installs everything the demo and the tests need, and nothing twice: safe to
 # run on a fresh machine and on one already set up.
 #   - Debian: chromium and chromium-driver (headless browser tests)
-#   - rustup: the wasm32-unknown-unknown target
+#   - rustup: the rustfmt and clippy components, the wasm32-unknown-unknown target
 #   - cargo: wasm-bindgen-cli at exactly the crate's wasm-bindgen version, wasm-pack
 #   - npm: dev dependencies from the committed lock file (peers, conformance,
 #     workerd/miniflare/wrangler, playwright-core, typescript, binaryen's wasm-opt)
@@ -17,6 +17,13 @@ if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; the
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver >/dev/null
 fi
+
+for component in rustfmt clippy; do
+  if ! rustup component list --installed | grep -q "^$component"; then
+    say "adding the $component component"
+    rustup component add "$component"
+  fi
+done
 
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   say "adding the wasm32-unknown-unknown target"

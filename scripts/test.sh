@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test tier, after set-up and a fresh build. Each tier runs even if
 # an earlier one failed; the exit code is non-zero if any failed.
+#   lint        cargo fmt --check; clippy -D warnings on the native and wasm
+#               targets (unwrap, expect, panic and indexing denied outside tests)
 #   native      cargo test: protocol, session, SSE parser, HTTP rules
 #   size        the gzipped package against bench/size-baseline.json (+5% at most)
 #   chromium    wasm-bindgen-test in headless Chromium vs server-everything
@@ -37,6 +39,12 @@ tier() {
   fi
 }
 
+lint() {
+  cargo fmt --check &&
+    cargo clippy --quiet --all-targets -- -D warnings &&
+    cargo clippy --quiet --all-targets --target wasm32-unknown-unknown -- -D warnings
+}
+tier lint lint
 tier native cargo test --quiet
 tier build bash scripts/build.sh
 tier size node scripts/size-check.mjs

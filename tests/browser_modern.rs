@@ -3,7 +3,8 @@
 //! modern-server.mjs): one speaks only 2026-07-28, one also the legacy
 //! revisions. Every message sent to a modern server is validated against the
 //! 2026-07-28 JSON Schema.
-
+// A test may unwrap and index: a failure here is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 #![cfg(target_arch = "wasm32")]
 
 #[path = "support/spec.rs"]
