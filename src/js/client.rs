@@ -452,6 +452,12 @@ impl McpClient {
         let tool_schemas: ToolSchemas = Rc::default();
         let auth = match (&target, &options.auth) {
             (Target::Url(url), Some(config)) => {
+                // Tokens travel to this URL: it must not be readable on the way.
+                if !crate::protocol::oauth::endpoint_allowed(url) {
+                    return Err(fail(Error::InvalidArgument(format!(
+                        "with auth, the MCP URL must be https, or http on a loopback host: {url}"
+                    ))));
+                }
                 let config = crate::transport::oauth::OAuthConfig { mcp_url: url.clone(), ..config.clone() };
                 Some(Rc::new(crate::transport::oauth::OAuth::new(config, crate::transport::fetch::Fetch::new(options.fetch.clone()))))
             }

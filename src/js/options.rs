@@ -10,10 +10,11 @@ use crate::session::cache::CacheBounds;
 use crate::session::limits::{Limits, MAX_TIMER_MS};
 use crate::session::DEFAULT_TIMEOUT_MS;
 use crate::transport::legacy_sse::SseReader;
-use crate::transport::oauth::{CorsProxy, EnterpriseIdentity, Grant, OAuthConfig};
+use crate::transport::oauth::{storage_from, Assertion, CorsProxy, EnterpriseIdentity, Grant, OAuthConfig};
 use crate::transport::streamable_http::HeaderSource;
 use js_sys::{Function, Reflect};
 use serde_json::{json, Value};
+use std::rc::Rc;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::AbortSignal;
 
@@ -80,8 +81,25 @@ fn auth_options(object: &JsValue) -> Result<Option<OAuthConfig>, Error> {
         None | Some("authorization_code") => Grant::AuthorizationCode,
         Some("client_credentials") => Grant::ClientCredentials,
         Some("cross_app_access") => Grant::CrossAppAccess,
-        Some(_) => return Err(invalid("auth.grant must be \"authorization_code\", \"client_credentials\" or \"cross_app_access\"")),
+        Some("jwt_bearer") => Grant::JwtBearer,
+        Some(_) => {
+            return Err(invalid(
+                "auth.grant must be \"authorization_code\", \"client_credentials\", \"cross_app_access\" or \"jwt_bearer\"",
+            ))
+        }
     };
+    let assertion = match field(&auth, "assertion") {
+        None if grant == Grant::JwtBearer => return Err(invalid("auth.assertion is required for jwt_bearer")),
+        None => None,
+        Some(f) if f.is_function() => Some(Assertion::Function(f.unchecked_into())),
+        Some(jwt) => {
+            Some(Assertion::Fixed(jwt.as_string().ok_or_else(|| invalid("auth.assertion must be a JWT or a function returning one"))?))
+        }
+    };
+    let issuer = text(&auth, "issuer")?;
+    if let Some(issuer) = issuer.as_deref().filter(|i| !crate::protocol::oauth::endpoint_allowed(i)) {
+        return Err(invalid(format!("auth.issuer {issuer:?} must be https, or http on a loopback host")));
+    }
     let identity = match field(&auth, "identity") {
         None if grant == Grant::CrossAppAccess => return Err(invalid("auth.identity is required for cross_app_access")),
         None => None,
@@ -95,6 +113,8 @@ fn auth_options(object: &JsValue) -> Result<Option<OAuthConfig>, Error> {
         mcp_url: String::new(),
         client_id: text(&auth, "clientId")?,
         client_secret: text(&auth, "clientSecret")?,
+        issuer,
+        assertion,
         client_metadata_url: text(&auth, "clientMetadataUrl")?,
         client_name: text(&auth, "clientName")?.unwrap_or_else(|| "mcp-wasm".into()),
         redirect_uri,
@@ -104,11 +124,18 @@ fn auth_options(object: &JsValue) -> Result<Option<OAuthConfig>, Error> {
         identity,
         token_endpoint_auth_method: text(&auth, "tokenEndpointAuthMethod")?,
         private_key_pem: text(&auth, "privateKey")?,
-        storage: match field(&auth, "storage") {
-            Some(storage) if storage.is_object() => Some(storage),
-            Some(_) => return Err(invalid("auth.storage must have getItem, setItem and removeItem")),
-            None => Reflect::get(&js_sys::global(), &"sessionStorage".into()).ok().filter(|s| s.is_object()),
-        },
+        storage: Rc::new(
+            storage_from(match Reflect::get(&auth, &"storage".into()) {
+                // Absent: sessionStorage where there is one. `null` and "memory": memory only.
+                Ok(absent) if absent.is_undefined() => {
+                    Reflect::get(&js_sys::global(), &"sessionStorage".into()).ok().filter(|s| s.is_object())
+                }
+                Ok(null) if null.is_null() => None,
+                Ok(storage) => Some(storage),
+                Err(_) => None,
+            })
+            .map_err(invalid)?,
+        ),
         callback_url: text(&auth, "callbackUrl")?,
         cors_proxy: match field(&auth, "corsProxy") {
             None => None,

@@ -66,6 +66,32 @@ mcp-session-id, mcp-protocol-version, last-event-id (and authorization, if sent)
     }
 }
 
+/// Which redirects a request may follow.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Follow {
+    /// Any, as `fetch` does by default: for requests that carry nothing secret.
+    #[default]
+    Any,
+    /// Only to the same origin, and only a 307 or 308 that keeps the method
+    /// and body: for requests that carry tokens, secrets or PKCE verifiers.
+    /// Where the platform hides redirects (browsers), none.
+    SameOrigin,
+}
+
+impl Follow {
+    /// [`Follow::SameOrigin`] when the headers carry credentials (`Authorization`).
+    pub fn for_headers(headers: &Headers) -> Self {
+        if headers.has("authorization").unwrap_or(true) {
+            Self::SameOrigin
+        } else {
+            Self::Any
+        }
+    }
+}
+
+/// How many same-origin redirects a request with credentials follows.
+const MAX_REDIRECTS: u32 = 5;
+
 /// One HTTP request.
 #[derive(Debug)]
 pub struct HttpRequest<'a> {
@@ -79,6 +105,8 @@ pub struct HttpRequest<'a> {
     pub body: Option<&'a str>,
     /// Aborts the request and its response body.
     pub signal: &'a AbortSignal,
+    /// Which redirects it may follow.
+    pub follow: Follow,
 }
 
 /// The `fetch` to use: the global one, or the caller's.
@@ -107,11 +135,43 @@ impl Fetch {
         if let Some(body) = request.body {
             init.set_body(&JsValue::from_str(body));
         }
+        if request.follow == Follow::Any {
+            return self.fetch(request.url, &init).await;
+        }
+        let _ = Reflect::set(&init, &JsValue::from_str("redirect"), &JsValue::from_str("manual"));
+        let mut url = request.url.to_owned();
+        for _ in 0..=MAX_REDIRECTS {
+            let response = self.fetch(&url, &init).await?;
+            let status = response.status();
+            // A browser shows a manual redirect as an opaque response, status 0.
+            let kind = Reflect::get(&response, &JsValue::from_str("type")).ok().and_then(|t| t.as_string());
+            if kind.as_deref() != Some("opaqueredirect") && !(300..400).contains(&status) {
+                return Ok(response);
+            }
+            let target = header(&response, "location").and_then(|location| web_sys::Url::new_with_base(&location, &url).ok());
+            let same_origin = target.as_ref().is_some_and(|t| web_sys::Url::new(&url).is_ok_and(|here| here.origin() == t.origin()));
+            match target {
+                Some(target) if same_origin && matches!(status, 307 | 308) => url = target.href(),
+                _ => {
+                    let to = target.map(|t| format!(" to {}", t.href())).unwrap_or_default();
+                    return Err(Error::Network {
+                        message: format!(
+                            "{} redirected a request that carries credentials{to}; the client does not follow it",
+                            request.url
+                        ),
+                    });
+                }
+            }
+        }
+        Err(Error::Network { message: format!("{} redirected more than {MAX_REDIRECTS} times", request.url) })
+    }
+
+    async fn fetch(&self, url: &str, init: &RequestInit) -> Result<Response, Error> {
         let started = match &self.custom {
-            Some(fetch) => fetch.call2(&JsValue::UNDEFINED, &JsValue::from_str(request.url), &init).map(|value| Promise::resolve(&value)),
-            None => global_fetch(request.url, &init),
+            Some(fetch) => fetch.call2(&JsValue::UNDEFINED, &JsValue::from_str(url), init).map(|value| Promise::resolve(&value)),
+            None => global_fetch(url, init),
         };
-        let network = |e: JsValue| network_error(&e, request.url);
+        let network = |e: JsValue| network_error(&e, url);
         let value = JsFuture::from(started.map_err(network)?).await.map_err(network)?;
         // Duck-typed: a polyfilled or cross-realm Response fails `instanceof`.
         let is_response = value.is_object()

@@ -8,7 +8,7 @@
 //! web-sys's `EventSource` is used directly rather than gloo-net's wrapper,
 //! which would add a dependency for three listeners.
 
-use super::fetch::{error_text, js_message, AbortOnDrop, BodyReader, Fetch, HttpRequest};
+use super::fetch::{error_text, js_message, AbortOnDrop, BodyReader, Fetch, Follow, HttpRequest};
 use super::http::status_error;
 use super::sse::{Oversize, SseParser};
 use super::streamable_http::HeaderSource;
@@ -174,7 +174,8 @@ impl Inner {
         let _ = headers.set("content-type", "application/json");
         let controller = AbortOnDrop::new()?;
         let body = message.to_json();
-        let request = HttpRequest { method: "POST", url: &endpoint, headers, body: Some(&body), signal: &controller.signal() };
+        let follow = Follow::for_headers(&headers);
+        let request = HttpRequest { method: "POST", url: &endpoint, headers, body: Some(&body), signal: &controller.signal(), follow };
         let response = self.config.fetch.send(request).await?;
         let status = response.status();
         if !(200..300).contains(&status) {
@@ -234,7 +235,8 @@ impl Inner {
     async fn read_with_fetch(self: Rc<Self>, signal: web_sys::AbortSignal) {
         let opened = async {
             let headers = self.headers("text/event-stream").await?;
-            let request = HttpRequest { method: "GET", url: &self.config.url, headers, body: None, signal: &signal };
+            let follow = Follow::for_headers(&headers);
+            let request = HttpRequest { method: "GET", url: &self.config.url, headers, body: None, signal: &signal, follow };
             let response = self.config.fetch.send(request).await?;
             if !(200..300).contains(&response.status()) {
                 let text = error_text(&response).await;

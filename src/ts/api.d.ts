@@ -384,15 +384,31 @@ export interface AuthOptions {
    * `"authorization_code"` (default; a user consents), `"client_credentials"`
    * (a machine client), or `"cross_app_access"` (enterprise-managed, SEP-990:
    * the user's ID token from `identity` is exchanged at the IdP for an ID-JAG,
-   * then at the MCP server's authorization server for an access token).
+   * then at the MCP server's authorization server for an access token), or
+   * `"jwt_bearer"` (workload identity, SEP-1933: the JWT from `assertion` is
+   * the grant, RFC 7523; no registration).
    */
-  grant?: "authorization_code" | "client_credentials" | "cross_app_access";
+  grant?: "authorization_code" | "client_credentials" | "cross_app_access" | "jwt_bearer";
   /** The enterprise identity provider, for `grant: "cross_app_access"`. */
   identity?: EnterpriseIdentity;
   /** A pre-registered client id. Without one, a Client ID Metadata Document or dynamic registration is used. */
   clientId?: string;
   /** The pre-registered client's secret, for confidential clients. */
   clientSecret?: string;
+  /**
+   * The authorization server (its issuer URL) that `clientId` and
+   * `clientSecret` belong to. If the MCP server names another one, the
+   * client fails with kind `auth` before sending any credential. Without it,
+   * they belong to the first authorization server the client meets, and
+   * another one gets a registration of its own.
+   */
+  issuer?: string;
+  /**
+   * For `grant: "jwt_bearer"`: the JWT assertion, or a function returning it
+   * (or a Promise of it), called for each token request, so that a Worker
+   * can fetch a fresh one from its platform.
+   */
+  assertion?: string | (() => string | Promise<string>);
   /** An HTTPS URL of this client's Client ID Metadata Document, used as its id where the server supports it. */
   clientMetadataUrl?: string;
   /** `client_name` for dynamic registration. Default: `"mcp-wasm"`. */
@@ -417,11 +433,12 @@ export interface AuthOptions {
   authorize?: (authorizationUrl: string) => string | Promise<string>;
   /**
    * Where registrations, tokens and a pending authorization are kept, by
-   * server and issuer: any object with `getItem`, `setItem` and `removeItem`
-   * (sync or async), such as `sessionStorage`. Default: `sessionStorage` where
-   * there is one, else memory only.
+   * server and by authorization server (issuer): any object with `getItem`,
+   * `setItem` and `removeItem` (sync or async), such as `sessionStorage`, or
+   * `"memory"` (or `null`) to keep them in memory only. Default:
+   * `sessionStorage` where there is one, else memory only.
    */
-  storage?: AuthStorage;
+  storage?: AuthStorage | "memory" | null;
   /** On the callback page of a redirect flow: the URL it was loaded with, to finish the authorization. */
   callbackUrl?: string;
   /**

@@ -5,7 +5,7 @@
 
 mod streams;
 
-use super::fetch::{error_text, header, js_message, read_text_capped, AbortOnDrop, BodyReader, Fetch, HttpRequest};
+use super::fetch::{error_text, header, js_message, read_text_capped, AbortOnDrop, BodyReader, Fetch, Follow, HttpRequest};
 use super::http::{self, classify, status_error_with, Readable, ResponseBody};
 use super::web_runtime::WebRuntime;
 use crate::error::Error;
@@ -356,13 +356,9 @@ impl Inner {
         // insufficient_scope; after that the refusal stands.
         let (mut reauthorized, mut stepped_up) = (false, false);
         let response = loop {
-            let request = HttpRequest {
-                method: "POST",
-                url: &self.config.url,
-                headers: self.headers(http::ACCEPT_POST, true, Some(&message)).await?,
-                body: Some(&body),
-                signal: &signal,
-            };
+            let headers = self.headers(http::ACCEPT_POST, true, Some(&message)).await?;
+            let follow = Follow::for_headers(&headers);
+            let request = HttpRequest { method: "POST", url: &self.config.url, headers, body: Some(&body), signal: &signal, follow };
             let response = self.config.fetch.send(request).await?;
             let Some(auth) = &self.config.auth else { break response };
             let challenge = crate::transport::oauth::challenge_of(&response);
@@ -454,7 +450,9 @@ impl Inner {
         let Ok(headers) = self.headers("application/json, text/event-stream", false, None).await else { return };
         // `headers()` reads the id from the session slot, which close keeps.
         let _ = headers.set(http::SESSION_ID, &session);
-        let request = HttpRequest { method: "DELETE", url: &self.config.url, headers, body: None, signal: &in_flight.controller.signal() };
+        let follow = Follow::for_headers(&headers);
+        let request =
+            HttpRequest { method: "DELETE", url: &self.config.url, headers, body: None, signal: &in_flight.controller.signal(), follow };
         // Best effort: 405 means the server does not let clients end sessions.
         let _ = self.config.fetch.send(request).await;
     }

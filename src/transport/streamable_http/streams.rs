@@ -12,7 +12,7 @@ use crate::error::Error;
 use crate::protocol::jsonrpc::RequestId;
 use crate::session::{Inbound, Runtime};
 use crate::transport::backoff;
-use crate::transport::fetch::{header, BodyReader, HttpRequest};
+use crate::transport::fetch::{header, BodyReader, Follow, HttpRequest};
 use crate::transport::http::{classify, status_error_with, ResponseBody};
 use crate::transport::recent_ids::RecentIds;
 use crate::transport::sse::{Oversize, SseParser};
@@ -211,7 +211,8 @@ impl Inner {
         }
         let sent_session = self.session_id.borrow().is_some();
         let signal = in_flight.controller.signal();
-        let request = HttpRequest { method: "GET", url: &self.config.url, headers, body: None, signal: &signal };
+        let follow = Follow::for_headers(&headers);
+        let request = HttpRequest { method: "GET", url: &self.config.url, headers, body: None, signal: &signal, follow };
         let response = self.config.fetch.send(request).await?;
         let status = response.status();
         if status == 405 {

@@ -1,0 +1,314 @@
+//! The OAuth 2.1 flow of MCP authorization over `fetch` (browsers, Workers,
+//! Node): discovery (RFC 9728, RFC 8414 / OIDC, the 2025-03-26 fallbacks),
+//! client registration (pre-registered, Client ID Metadata Document, dynamic
+//! registration), PKCE S256 through WebCrypto, the user's consent through a
+//! caller-supplied `authorize` function, the token exchange with the RFC 8707
+//! `resource`, refresh, step-up on `insufficient_scope`, and the grants for
+//! machine clients.
+//!
+//! Everything an authorization server hands out is bound to its issuer:
+//! tokens, refresh tokens and registrations are kept per issuer and used only
+//! with it. When the resource names another authorization server, the client
+//! registers anew there and never shows it another issuer's client id,
+//! secret or refresh token. Requests that carry credentials follow no
+//! redirect to another origin, and every authorization URL must be https
+//! (or http on a loopback host).
+
+mod crypto;
+mod discovery;
+mod grants;
+mod registration;
+pub mod store;
+
+use crate::error::Error;
+use crate::protocol::oauth::{self as rules, Challenge, ClientAuth};
+use crate::transport::fetch::{header, Fetch};
+use crypto::auth_error;
+use futures::future::{FutureExt, LocalBoxFuture, Shared};
+use js_sys::Function;
+use std::cell::RefCell;
+use std::rc::Rc;
+use store::{Storage, Store};
+use wasm_bindgen::JsValue;
+
+/// Which grant the client uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Grant {
+    /// The authorization-code flow with a user's consent.
+    AuthorizationCode,
+    /// A machine client's own credentials.
+    ClientCredentials,
+    /// Enterprise-managed cross-app access (SEP-990): the user's ID token is
+    /// exchanged at their IdP for an ID-JAG (RFC 8693), which the client
+    /// presents to the MCP server's authorization server (RFC 7523).
+    CrossAppAccess,
+    /// Workload identity (SEP-1933): a JWT the caller obtains from its
+    /// platform is presented as an RFC 7523 authorization grant.
+    JwtBearer,
+}
+
+/// The enterprise identity provider side of [`Grant::CrossAppAccess`].
+#[derive(Debug, Clone)]
+pub struct EnterpriseIdentity {
+    /// The user's ID token from the IdP.
+    pub id_token: String,
+    /// The IdP's token endpoint, which performs the token exchange.
+    pub token_endpoint: String,
+    /// This client's id at the IdP.
+    pub client_id: Option<String>,
+}
+
+/// The assertion of [`Grant::JwtBearer`]: fixed, or fetched when needed.
+#[derive(Debug, Clone)]
+pub enum Assertion {
+    /// The JWT itself.
+    Fixed(String),
+    /// `() => string | Promise<string>`, called for each token request, so a
+    /// Worker can ask its platform for a fresh one.
+    Function(Function),
+}
+
+/// What the caller configured.
+#[derive(Debug, Clone)]
+pub struct OAuthConfig {
+    /// The MCP endpoint the tokens are for.
+    pub mcp_url: String,
+    /// A pre-registered client id.
+    pub client_id: Option<String>,
+    /// Its secret, for confidential clients.
+    pub client_secret: Option<String>,
+    /// The authorization server the pre-registered client belongs to. Without
+    /// it, the first one the client meets.
+    pub issuer: Option<String>,
+    /// A Client ID Metadata Document URL, used as the client id where the server supports it.
+    pub client_metadata_url: Option<String>,
+    /// `client_name` for dynamic registration.
+    pub client_name: String,
+    /// Where the authorization server sends the user back.
+    pub redirect_uri: Option<String>,
+    /// Scopes to ask for instead of the discovered ones.
+    pub scope: Option<String>,
+    /// `(authorizationUrl) => callbackUrl | Promise<callbackUrl>`: shows the user the consent page.
+    pub authorize: Option<Function>,
+    /// The grant.
+    pub grant: Grant,
+    /// The IdP, for [`Grant::CrossAppAccess`].
+    pub identity: Option<EnterpriseIdentity>,
+    /// The assertion, for [`Grant::JwtBearer`].
+    pub assertion: Option<Assertion>,
+    /// The token endpoint authentication to ask for in dynamic registration.
+    pub token_endpoint_auth_method: Option<String>,
+    /// A PKCS#8 PEM private key: the client authenticates with a signed JWT (`private_key_jwt`).
+    pub private_key_pem: Option<String>,
+    /// `ES256` (default) or `RS256`.
+    pub signing_algorithm: Option<String>,
+    /// Where registrations, tokens and a pending authorization are kept.
+    pub storage: Rc<Storage>,
+    /// The URL the authorization server redirected back to, to finish a
+    /// redirect flow started before this page loaded.
+    pub callback_url: Option<String>,
+    /// Routes discovery, registration and token requests through a proxy, for
+    /// authorization servers that do not allow this page's origin: a prefix
+    /// the encoded URL is appended to, or a function of the URL.
+    pub cors_proxy: Option<CorsProxy>,
+}
+
+/// How [`OAuthConfig::cors_proxy`] rewrites a URL.
+#[derive(Debug, Clone)]
+pub enum CorsProxy {
+    /// `prefix + encodeURIComponent(url)`.
+    Prefix(String),
+    /// `(url) => proxiedUrl`.
+    Function(Function),
+}
+
+/// Tokens, and the authorization server that issued them.
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
+struct Tokens {
+    #[serde(default)]
+    issuer: String,
+    access: String,
+    refresh: Option<String>,
+    scope: Option<String>,
+}
+
+/// An authorization the user has not finished yet (a redirect flow leaves the page).
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+struct Pending {
+    issuer: String,
+    state: String,
+    verifier: String,
+    redirect_uri: String,
+    scope: Option<String>,
+}
+
+/// The authorization server in use, as discovered.
+#[derive(Debug, Clone)]
+struct Server {
+    issuer: String,
+    metadata: serde_json::Value,
+    /// `scopes_supported` of the protected resource.
+    resource_scopes: Option<serde_json::Value>,
+    /// The resource indicator to ask tokens for: the protected-resource
+    /// metadata's own `resource`, or the canonical MCP URL without one.
+    resource: String,
+}
+
+/// A client registration at one authorization server.
+#[derive(Debug, Clone)]
+struct Client {
+    issuer: String,
+    id: String,
+    secret: Option<String>,
+    auth: ClientAuth,
+}
+
+type Flow = Shared<LocalBoxFuture<'static, Result<(), Error>>>;
+
+/// One authorization context: the tokens for one MCP server.
+#[derive(Debug)]
+pub struct OAuth {
+    config: OAuthConfig,
+    fetch: Fetch,
+    store: Store,
+    tokens: RefCell<Option<Tokens>>,
+    server: RefCell<Option<Server>>,
+    client: RefCell<Option<Client>>,
+    /// The issuer a pre-registered client without `auth.issuer` was first used with.
+    pinned: RefCell<Option<String>>,
+    /// A flow in progress, shared by every request that hit the 401.
+    flow: RefCell<Option<Flow>>,
+}
+
+/// Whether a URL the flow would fetch or send the user to is acceptable:
+/// https, or http on a loopback host.
+fn require_secure(step: &str, what: &str, url: &str) -> Result<(), Error> {
+    if rules::endpoint_allowed(url) {
+        Ok(())
+    } else {
+        Err(auth_error(step, format!("the {what} {url:?} is neither https nor http on a loopback host")))
+    }
+}
+
+impl OAuth {
+    /// An authorization context with no tokens yet.
+    pub fn new(config: OAuthConfig, fetch: Fetch) -> Self {
+        let store = Store::new(config.storage.clone(), &rules::canonical_resource(&config.mcp_url));
+        Self {
+            config,
+            fetch,
+            store,
+            tokens: RefCell::new(None),
+            server: RefCell::new(None),
+            client: RefCell::new(None),
+            pinned: RefCell::new(None),
+            flow: RefCell::new(None),
+        }
+    }
+
+    /// Takes up tokens kept from an earlier page load, if the storage has them.
+    pub async fn restore(&self) {
+        if self.tokens.borrow().is_some() {
+            return;
+        }
+        let Some(issuer) = self.store.load::<String>(None, "issuer").await else { return };
+        if let Some(tokens) = self.store.load::<Tokens>(Some(&issuer), "tokens").await.filter(|t| t.issuer == issuer) {
+            *self.tokens.borrow_mut() = Some(tokens);
+        }
+    }
+
+    /// The `Authorization` header value to send, if there is a token.
+    pub fn bearer(&self) -> Option<String> {
+        self.tokens.borrow().as_ref().map(|t| format!("Bearer {}", t.access))
+    }
+
+    /// After a 401: refresh if possible, else run the whole flow. Concurrent
+    /// callers share one flow.
+    ///
+    /// # Errors
+    /// [`Error::Auth`] naming the step that failed.
+    pub async fn unauthorized(self: &Rc<Self>, challenge: Option<Challenge>) -> Result<(), Error> {
+        self.shared_flow(challenge, false).await
+    }
+
+    /// After a 403 `insufficient_scope`: authorize again with the union of the
+    /// scopes held and those asked for.
+    ///
+    /// # Errors
+    /// [`Error::Auth`] naming the step that failed.
+    pub async fn step_up(self: &Rc<Self>, challenge: Challenge) -> Result<(), Error> {
+        self.shared_flow(Some(challenge), true).await
+    }
+
+    fn shared_flow(self: &Rc<Self>, challenge: Option<Challenge>, step_up: bool) -> Flow {
+        if let Some(flow) = self.flow.borrow().clone() {
+            return flow;
+        }
+        let me = self.clone();
+        let flow = async move {
+            let outcome = me.run(challenge, step_up).await;
+            me.flow.borrow_mut().take();
+            outcome
+        }
+        .boxed_local()
+        .shared();
+        *self.flow.borrow_mut() = Some(flow.clone());
+        flow
+    }
+
+    async fn run(&self, challenge: Option<Challenge>, step_up: bool) -> Result<(), Error> {
+        if let Some(callback) = self.config.callback_url.clone() {
+            // Finishing a redirect flow: the code is here, the verifier in storage.
+            if let Some(pending) = self.store.load::<Pending>(None, "pending").await {
+                let server = self.discover(challenge.as_ref(), true).await?;
+                if pending.issuer != server.issuer {
+                    self.store.forget(None, "pending").await;
+                    return Err(auth_error("callback", "the authorization server changed while the user was signing in; start again"));
+                }
+                return self.exchange(&server, &callback, pending).await;
+            }
+        }
+        // A token the server refused may mean it moved to another
+        // authorization server: look again rather than trust what was found.
+        let held = self.tokens.borrow().is_some();
+        let server = self.discover(challenge.as_ref(), held).await?;
+        self.drop_tokens_of_other_issuers(&server.issuer);
+        let refresh = self.tokens.borrow().as_ref().and_then(|t| t.refresh.clone());
+        if let (Some(refresh), false) = (refresh, step_up) {
+            if self.refresh(&server, &refresh).await.is_ok() {
+                return Ok(());
+            }
+        }
+        match self.config.grant {
+            Grant::ClientCredentials => self.client_credentials(&server, challenge.as_ref()).await,
+            Grant::CrossAppAccess => self.cross_app_access(&server, challenge.as_ref()).await,
+            Grant::JwtBearer => self.jwt_bearer(&server, challenge.as_ref()).await,
+            Grant::AuthorizationCode => self.authorization_code(&server, challenge.as_ref(), step_up).await,
+        }
+    }
+
+    /// Tokens from another authorization server are never shown to this one,
+    /// not even their refresh token.
+    fn drop_tokens_of_other_issuers(&self, issuer: &str) {
+        let foreign = self.tokens.borrow().as_ref().is_some_and(|t| t.issuer != issuer);
+        if foreign {
+            self.tokens.borrow_mut().take();
+        }
+    }
+}
+
+/// Reads the challenge of a 401 or 403 response.
+pub fn challenge_of(response: &web_sys::Response) -> Option<Challenge> {
+    header(response, "www-authenticate").and_then(|h| rules::parse_challenge(&h))
+}
+
+/// Reads a JS `storage` option: an object with the Web Storage methods, or
+/// `"memory"` (and `null`) for memory only.
+pub fn storage_from(value: Option<JsValue>) -> Result<Storage, String> {
+    match value {
+        None => Ok(Storage::memory()),
+        Some(v) if v.as_string().as_deref() == Some("memory") => Ok(Storage::memory()),
+        Some(v) if v.is_object() => Ok(Storage::Js(v)),
+        Some(_) => Err("auth.storage must be \"memory\" or have getItem, setItem and removeItem".into()),
+    }
+}

@@ -1,0 +1,108 @@
+//! Where an authorization context keeps what outlives a page: tokens, client
+//! registrations and a pending authorization, each under the authorization
+//! server (issuer) it belongs to, so that nothing one issuer handed out is
+//! ever shown to another.
+
+use js_sys::{Function, Promise, Reflect};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+
+/// The backing store.
+#[derive(Debug)]
+pub enum Storage {
+    /// A Web-Storage-shaped object (`getItem`, `setItem`, `removeItem`, sync or async).
+    Js(JsValue),
+    /// This context's memory only: nothing survives the page.
+    Memory(RefCell<HashMap<String, String>>),
+}
+
+impl Storage {
+    /// Memory only.
+    pub fn memory() -> Self {
+        Self::Memory(RefCell::default())
+    }
+}
+
+/// The keys of one MCP server's authorization context.
+#[derive(Debug)]
+pub struct Store {
+    storage: Rc<Storage>,
+    /// `mcp-wasm:oauth:<resource>`.
+    prefix: String,
+}
+
+impl Store {
+    /// A store for the context of `resource`.
+    pub fn new(storage: Rc<Storage>, resource: &str) -> Self {
+        Self { storage, prefix: format!("mcp-wasm:oauth:{resource}") }
+    }
+
+    /// Whether it is memory only.
+    pub fn is_memory(&self) -> bool {
+        matches!(*self.storage, Storage::Memory(_))
+    }
+
+    /// The key of `what`, under `issuer` when it belongs to one.
+    fn key(&self, issuer: Option<&str>, what: &str) -> String {
+        match issuer {
+            Some(issuer) => format!("{}:{issuer}:{what}", self.prefix),
+            None => format!("{}:{what}", self.prefix),
+        }
+    }
+
+    async fn call(storage: &JsValue, method: &str, args: &[JsValue]) -> Option<JsValue> {
+        let function = Reflect::get(storage, &method.into()).ok()?.dyn_into::<Function>().ok()?;
+        let returned = function.apply(storage, &args.iter().collect()).ok()?;
+        JsFuture::from(Promise::resolve(&returned)).await.ok()
+    }
+
+    async fn get(&self, key: String) -> Option<String> {
+        match &*self.storage {
+            Storage::Js(storage) => Self::call(storage, "getItem", &[key.into()]).await?.as_string(),
+            Storage::Memory(map) => map.borrow().get(&key).cloned(),
+        }
+    }
+
+    async fn set(&self, key: String, value: String) {
+        match &*self.storage {
+            Storage::Js(storage) => {
+                let _ = Self::call(storage, "setItem", &[key.into(), value.into()]).await;
+            }
+            Storage::Memory(map) => {
+                map.borrow_mut().insert(key, value);
+            }
+        }
+    }
+
+    async fn remove(&self, key: String) {
+        match &*self.storage {
+            Storage::Js(storage) => {
+                let _ = Self::call(storage, "removeItem", &[key.into()]).await;
+            }
+            Storage::Memory(map) => {
+                map.borrow_mut().remove(&key);
+            }
+        }
+    }
+
+    /// Reads `what` (under `issuer`), if it is there and parses.
+    pub async fn load<T: serde::de::DeserializeOwned>(&self, issuer: Option<&str>, what: &str) -> Option<T> {
+        let text = self.get(self.key(issuer, what)).await?;
+        serde_json::from_str(&text).ok()
+    }
+
+    /// Keeps `value` as `what` (under `issuer`).
+    pub async fn save<T: serde::Serialize>(&self, issuer: Option<&str>, what: &str, value: &T) {
+        if let Ok(text) = serde_json::to_string(value) {
+            self.set(self.key(issuer, what), text).await;
+        }
+    }
+
+    /// Forgets `what` (under `issuer`).
+    pub async fn forget(&self, issuer: Option<&str>, what: &str) {
+        self.remove(self.key(issuer, what)).await;
+    }
+}
