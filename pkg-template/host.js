@@ -426,18 +426,23 @@ export class McpHost {
     }
     await this.#need(["resources", "resourceTemplates"]);
     const listed = new Set(this.#registry.resources.filter((r) => r.uri === params.uri).map((r) => r.server));
+    // A template built to backtrack stops at its step budget and matches
+    // nothing, so one server's template cannot hold up the others.
+    let tooCostly;
     if (listed.size === 0) {
       for (const t of this.#registry.resourceTemplates) {
         try {
           if (new UriTemplate(t.uriTemplate).match(params.uri)) listed.add(t.server);
-        } catch {
-          // A template the server got wrong matches nothing.
+        } catch (error) {
+          // A template the server got wrong matches nothing either.
+          if (error instanceof McpClientError && error.kind === "limit-exceeded") tooCostly ??= error;
         }
       }
     }
     if (listed.size > 1) throw invalid(`${params.uri} is offered by ${[...listed].join(", ")}: pass { server }`);
     const [owner] = listed;
     const client = owner && this.#servers.get(owner)?.client;
+    if (!client && tooCostly) throw tooCostly;
     if (!client) throw invalid(`no connected server offers ${params.uri}`);
     return { client, rest };
   }
