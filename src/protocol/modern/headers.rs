@@ -92,9 +92,11 @@ pub fn tool_header_problem(tool: &Value) -> Option<String> {
         if !seen.insert(header.to_ascii_lowercase()) {
             return Some(format!("x-mcp-header {header:?} is used twice"));
         }
-        let primitive = matches!(object.get("type").and_then(Value::as_str), Some("string" | "number" | "integer" | "boolean"));
+        // SEP-2243: only these carry a header; a `number` would not survive
+        // the trip through a header value exactly.
+        let primitive = matches!(object.get("type").and_then(Value::as_str), Some("string" | "integer" | "boolean"));
         if !primitive {
-            return Some(format!("property {name:?}: x-mcp-header needs a string, number, integer or boolean type"));
+            return Some(format!("property {name:?}: x-mcp-header needs a string, integer or boolean type"));
         }
     }
     None

@@ -83,10 +83,17 @@ fn param_headers_follow_annotations() {
 fn invalid_annotations_make_a_tool_invalid() {
     let tool = |schema: Value| json!({"name": "t", "inputSchema": schema});
     assert_eq!(tool_header_problem(&tool(json!({"type": "object", "properties": {"a": {"type": "string", "x-mcp-header": "A"}}}))), None);
+    for allowed in ["integer", "boolean"] {
+        assert_eq!(tool_header_problem(&tool(json!({"properties": {"a": {"type": allowed, "x-mcp-header": "A"}}}))), None, "{allowed}");
+    }
     for bad in [
         json!({"properties": {"a": {"type": "string", "x-mcp-header": "has space"}}}),
         json!({"properties": {"a": {"type": "string", "x-mcp-header": ""}}}),
         json!({"properties": {"a": {"type": "object", "x-mcp-header": "A"}}}),
+        json!({"properties": {"a": {"type": "number", "x-mcp-header": "Score"}}}),
+        json!({"properties": {"a": {"type": "null", "x-mcp-header": "A"}}}),
+        json!({"properties": {"a": {"type": "string", "x-mcp-header": "Région"}}}),
+        json!({"properties": {"a": {"type": "string", "x-mcp-header": "Region:Primary"}}}),
         json!({"properties": {"a": {"x-mcp-header": "A"}}}),
         json!({"properties": {"a": {"type": "string", "x-mcp-header": "A"}, "b": {"type": "string", "x-mcp-header": "a"}}}),
         json!({"properties": {"a": {"type": "array", "items": {"type": "string", "x-mcp-header": "A"}}}}),
@@ -128,4 +135,16 @@ fn probe_verdicts_follow_the_recipe() {
     assert_eq!(probe_verdict(401, ""), Verdict::Failure);
     assert_eq!(probe_verdict(403, ""), Verdict::Failure);
     assert_eq!(probe_verdict(500, ""), Verdict::Failure);
+}
+
+#[test]
+fn a_refused_revision_is_retried_only_when_the_server_lists_ours() {
+    let refusal = |supported: Value| ErrorObject {
+        code: codes::UNSUPPORTED_PROTOCOL_VERSION,
+        message: "no".into(),
+        data: Some(json!({ "supported": supported })),
+    };
+    assert_eq!(version_answer(&refusal(json!(["2026-07-28"]))), Some(VersionAnswer::Retry));
+    assert_eq!(version_answer(&refusal(json!(["2027-01-01"]))), Some(VersionAnswer::Unsupported(vec!["2027-01-01".into()])));
+    assert_eq!(version_answer(&ErrorObject::new(-32601, "nope")), None);
 }
