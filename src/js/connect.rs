@@ -150,7 +150,8 @@ fn legacy_evidence(error: &Error) -> bool {
     }
 }
 
-/// The modern handshake: `server/discover`.
+/// The modern handshake: `server/discover`, sent once more if the server
+/// refuses the revision and then lists it among those it speaks.
 async fn discover(session: &Session, parts: &Parts) -> Result<ServerIdentity, Error> {
     let meta = modern::RequestMeta {
         version: modern::VERSION,
@@ -158,8 +159,18 @@ async fn discover(session: &Session, parts: &Parts) -> Result<ServerIdentity, Er
         client_info: &parts.offer.client_info,
         log_level: None,
     };
-    let call = CallOptions { cancel: parts.cancel.as_ref().map(|c| c()), ..CallOptions::default() };
-    let result = session.request("server/discover", Some(modern::with_meta(None, &meta)), call).await?;
+    let ask = || {
+        let call = CallOptions { cancel: parts.cancel.as_ref().map(|c| c()), ..CallOptions::default() };
+        session.request("server/discover", Some(modern::with_meta(None, &meta)), call)
+    };
+    let result = match ask().await {
+        Err(Error::Rpc(refusal)) => match modern::version_answer(&refusal) {
+            Some(modern::VersionAnswer::Retry) => ask().await?,
+            Some(modern::VersionAnswer::Unsupported(versions)) => return Err(Error::UnsupportedVersion(versions.join(", "))),
+            None => return Err(Error::Rpc(refusal)),
+        },
+        other => other?,
+    };
     let modern::Outcome::Complete(result) = modern::classify_result(result).map_err(Error::Protocol)? else {
         return Err(Error::Protocol("server/discover did not complete".into()));
     };
@@ -224,6 +235,9 @@ pub async fn connect(target: Target, options: &ConnectOptions, parts: &Parts) ->
                 if matches!(options.transport, Choice::Auto) && !code.is_some_and(is_modern_refusal) => {}
             Err(HandshakeError { error: Error::Http { code: Some(modern::codes::UNSUPPORTED_PROTOCOL_VERSION), message, .. }, .. }) => {
                 return Err(Error::UnsupportedVersion(message));
+            }
+            Err(HandshakeError { error: Error::Rpc(refusal), .. }) if refusal.code == modern::codes::UNSUPPORTED_PROTOCOL_VERSION => {
+                return Err(Error::UnsupportedVersion(refusal.message));
             }
             other => return Ok(other?),
         }

@@ -63,6 +63,15 @@ impl ClientState {
             outcome = run().await;
         }
         if let Err(Error::Rpc(error)) = &outcome {
+            if let Some(answer) = modern::version_answer(error) {
+                // The server refused the revision: once more if it lists ours.
+                outcome = match answer {
+                    modern::VersionAnswer::Retry => run().await,
+                    modern::VersionAnswer::Unsupported(versions) => return Err(Error::UnsupportedVersion(versions.join(", ")).into()),
+                };
+            }
+        }
+        if let Err(Error::Rpc(error)) = &outcome {
             match modern::recovery(error) {
                 Some(Recovery::RelistAndRetry) => {
                     // The headers disagreed with the tool as we knew it: learn it again, then retry once.

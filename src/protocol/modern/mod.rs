@@ -234,6 +234,25 @@ pub fn recovery(error: &ErrorObject) -> Option<Recovery> {
     }
 }
 
+/// What to do about a −32022 answer: the server lists the revisions it speaks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum VersionAnswer {
+    /// It lists [`VERSION`], which the client speaks: send the request again
+    /// (SEP-2575; a server may refuse once and list the very revision it refused).
+    Retry,
+    /// It speaks none the client speaks: these are what it lists.
+    Unsupported(Vec<String>),
+}
+
+/// Reads a −32022 refusal; `None` for any other error.
+pub fn version_answer(error: &ErrorObject) -> Option<VersionAnswer> {
+    match recovery(error)? {
+        Recovery::OtherVersions(versions) if versions.iter().any(|v| v == VERSION) => Some(VersionAnswer::Retry),
+        Recovery::OtherVersions(versions) => Some(VersionAnswer::Unsupported(versions)),
+        _ => None,
+    }
+}
+
 /// What the answer to the `server/discover` probe says about the server.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Verdict {
