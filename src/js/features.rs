@@ -1,13 +1,14 @@
 //! The server features: tools, resources, prompts, completion.
 
+use super::client::ClientState;
 use super::client::{js, promise, read_options, McpClient};
 use super::connect::Era;
 use super::convert::params_from_js;
-use super::lists::{self, PROMPTS, RESOURCES, TEMPLATES, TOOLS};
+use super::lists::{self, PROMPTS, RESOURCES, SKILLS, TEMPLATES, TOOLS};
 use crate::error::Error;
 use crate::protocol::capabilities::check_server_supports;
 use crate::protocol::schema::SchemaError;
-use crate::protocol::{params, results, schema};
+use crate::protocol::{params, results, schema, skills};
 use js_sys::Promise;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
@@ -245,6 +246,108 @@ impl McpClient {
             let options = read_options(&options)?;
             js(&state.call("completion/complete", Some(params), &options, results::check_complete).await?)
         }))
+    }
+}
+
+#[wasm_bindgen]
+impl McpClient {
+    /// Lists one page of the server's skills (SEP-2640, extension
+    /// `io.modelcontextprotocol/skills`): each with its frontmatter and the
+    /// files it is made of, none of them loaded.
+    #[wasm_bindgen(js_name = listSkills, unchecked_return_type = "Promise<ListSkillsResult>")]
+    pub fn list_skills(
+        &self,
+        #[wasm_bindgen(unchecked_optional_param_type = "PaginatedRequestParams")] params: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue,
+    ) -> Promise {
+        lists::list_page(&self.state, SKILLS, params, options)
+    }
+
+    /// Lists every skill, following `nextCursor` across pages.
+    #[wasm_bindgen(js_name = listAllSkills, unchecked_return_type = "Promise<Skill[]>")]
+    pub fn list_all_skills(&self, #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue) -> Promise {
+        lists::list_all(&self.state, SKILLS, options)
+    }
+
+    /// Loads a skill as listed: reads its `SKILL.md` and checks it against
+    /// the listing (size, `sha256:` digest, and the frontmatter, field by
+    /// field) before handing it over.
+    ///
+    /// @throws {McpClientError} `invalid-result` when the file differs from
+    /// the listing; nothing else of the skill should then be read.
+    #[wasm_bindgen(js_name = readSkill, unchecked_return_type = "Promise<LoadedSkill>")]
+    pub fn read_skill(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "Skill")] skill: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue,
+    ) -> Promise {
+        let state = self.state.clone();
+        promise(Box::pin(async move {
+            let skill = listed_skill(&skill)?;
+            let uri = skill.get("uri").and_then(Value::as_str).unwrap_or_default().to_owned();
+            let options = read_options(&options)?;
+            let text = state.read_skill_text(&uri, &options).await?;
+            let file = skills::check_skill(&skill, &text).map_err(|why| Error::Invalid(format!("the skill was refused: {why}")))?;
+            js(&serde_json::json!({ "skill": skill, "text": text, "frontmatter": file.frontmatter, "body": file.body }))
+        }))
+    }
+
+    /// Reads another file of a loaded skill, and checks it against the size
+    /// and digest the listing gives for it.
+    ///
+    /// @throws {McpClientError} `invalid-argument` for a file the skill does
+    /// not list; `invalid-result` when it differs from the listing.
+    #[wasm_bindgen(js_name = readSkillFile, unchecked_return_type = "Promise<ReadResourceResult>")]
+    pub fn read_skill_file(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "Skill")] skill: JsValue,
+        uri: String,
+        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue,
+    ) -> Promise {
+        let state = self.state.clone();
+        promise(Box::pin(async move {
+            let skill = listed_skill(&skill)?;
+            let listed = skills::listed_file(&skill, &uri)
+                .cloned()
+                .ok_or_else(|| Error::InvalidArgument(format!("the skill does not list {uri}")))?;
+            let options = read_options(&options)?;
+            let result =
+                state.call("resources/read", Some(serde_json::json!({ "uri": uri })), &options, results::check_read_resource).await?;
+            for content in result.get("contents").and_then(Value::as_array).into_iter().flatten() {
+                let bytes = match (content.get("text").and_then(Value::as_str), content.get("blob").and_then(Value::as_str)) {
+                    (Some(text), _) => text.as_bytes().to_vec(),
+                    (None, Some(blob)) => crate::protocol::encoding::base64_decode(blob)
+                        .ok_or_else(|| Error::Protocol(format!("{uri}: the blob is not base64")))?,
+                    (None, None) => continue,
+                };
+                skills::check_file(&listed, &bytes).map_err(|why| Error::Invalid(format!("the skill file was refused: {why}")))?;
+            }
+            js(&result)
+        }))
+    }
+}
+
+/// A skill as `listSkills` gave it: an object with a string `uri`.
+fn listed_skill(value: &JsValue) -> Result<Value, Error> {
+    let skill = super::convert::from_js(value, "skill")?;
+    match skill.get("uri") {
+        Some(Value::String(_)) => Ok(skill),
+        _ => Err(Error::InvalidArgument("a skill needs its uri, as listSkills gives it".into())),
+    }
+}
+
+impl ClientState {
+    /// The text of a skill's `SKILL.md`.
+    async fn read_skill_text(&self, uri: &str, options: &super::options::RequestOptions) -> Result<String, super::client::Rejection> {
+        let result = self.call("resources/read", Some(serde_json::json!({ "uri": uri })), options, results::check_read_resource).await?;
+        let text = result
+            .get("contents")
+            .and_then(Value::as_array)
+            .and_then(|contents| contents.iter().find(|c| c.get("uri").and_then(Value::as_str) == Some(uri)).or_else(|| contents.first()))
+            .and_then(|content| content.get("text"))
+            .and_then(Value::as_str)
+            .ok_or_else(|| Error::Protocol(format!("{uri}: the server returned no text")))?;
+        Ok(text.to_owned())
     }
 }
 

@@ -32,6 +32,8 @@ pub const RESOURCES: ListKind = ListKind { method: "resources/list", items: "res
 pub const TEMPLATES: ListKind = ListKind { method: "resources/templates/list", items: "resourceTemplates", key: "uriTemplate" };
 /// Prompts.
 pub const PROMPTS: ListKind = ListKind { method: "prompts/list", items: "prompts", key: "name" };
+/// Skills (SEP-2640).
+pub const SKILLS: ListKind = ListKind { method: "skills/list", items: "skills", key: "uri" };
 
 #[wasm_bindgen(inline_js = r#"
 export function pageItems(fetchPage, field) {

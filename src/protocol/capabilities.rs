@@ -16,6 +16,7 @@ pub fn required_by(method: &str) -> Option<&'static [&'static str]> {
         "tasks/list" => &["tasks", "list"],
         "tasks/cancel" => &["tasks", "cancel"],
         "tasks/get" | "tasks/result" => &["tasks"],
+        "skills/list" => &["extensions", "io.modelcontextprotocol/skills"],
         _ => return None,
     })
 }

@@ -18,5 +18,7 @@ pub mod oauth;
 pub mod params;
 pub mod results;
 pub mod schema;
+pub mod sha256;
+pub mod skills;
 pub mod uri_template;
 pub mod version;

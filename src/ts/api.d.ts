@@ -334,6 +334,48 @@ export declare class McpClientError extends globalThis.Error {
   readonly status?: number;
 }
 
+/** A file a skill is made of, as `skills/list` describes it (SEP-2640). */
+export interface SkillFileRef {
+  uri: string;
+  /** `"sha256:"` and the lowercase hex SHA-256 of the file's bytes. */
+  digest?: string;
+  /** The file's size in bytes. */
+  size?: number;
+  mimeType?: string;
+  [key: string]: unknown;
+}
+
+/** A skill as `skills/list` gives it: its `SKILL.md` (`uri`), frontmatter and files. */
+export interface Skill {
+  /** The skill's `SKILL.md`. */
+  uri: string;
+  /** The `SKILL.md` frontmatter, which the file must match exactly. */
+  frontmatter: { name: string; description: string; [key: string]: unknown };
+  /** The files the skill is made of. */
+  resources?: SkillFileRef[];
+  _meta?: { [key: string]: unknown };
+  [key: string]: unknown;
+}
+
+/** The result of {@link McpClient.listSkills}. */
+export interface ListSkillsResult {
+  skills: Skill[];
+  nextCursor?: string;
+  _meta?: { [key: string]: unknown };
+  [key: string]: unknown;
+}
+
+/** A skill loaded with {@link McpClient.readSkill}, checked against its listing. */
+export interface LoadedSkill {
+  skill: Skill;
+  /** The whole `SKILL.md`. */
+  text: string;
+  /** Its frontmatter, read from the file. */
+  frontmatter: { [key: string]: unknown };
+  /** What follows the frontmatter. */
+  body: string;
+}
+
 /** A value for one variable of a {@link UriTemplate}. */
 export type UriTemplateValue =
   | string

@@ -1,0 +1,300 @@
+//! Skills (SEP-2640, extension `io.modelcontextprotocol/skills`): a server
+//! lists skills with `skills/list`, each with its `SKILL.md` frontmatter and
+//! the files it is made of (uri, `sha256:` digest, size in bytes); the client
+//! loads a skill's files with `resources/read` only when it is used, and
+//! checks each against the listing before anything reaches a model. A file
+//! that differs in size, digest or frontmatter is refused, and nothing more
+//! of that skill is read.
+
+use super::sha256::sha256_hex;
+use serde_json::{Map, Value};
+
+/// The extension's key in `capabilities.extensions`.
+pub const EXTENSION: &str = "io.modelcontextprotocol/skills";
+/// The listing method.
+pub const LIST: &str = "skills/list";
+
+/// What the listing says of one file of a skill, if it lists the file.
+pub fn listed_file<'a>(skill: &'a Value, uri: &str) -> Option<&'a Value> {
+    skill.get("resources")?.as_array()?.iter().find(|file| file.get("uri").and_then(Value::as_str) == Some(uri))
+}
+
+/// Checks a file's bytes against its listing entry (`size`, `digest`).
+///
+/// # Errors
+/// What differs.
+pub fn check_file(listed: &Value, bytes: &[u8]) -> Result<(), String> {
+    let uri = listed.get("uri").and_then(Value::as_str).unwrap_or("the file");
+    if let Some(size) = listed.get("size").and_then(Value::as_u64) {
+        if size != bytes.len() as u64 {
+            return Err(format!("{uri} is {} bytes, and the listing says {size}", bytes.len()));
+        }
+    }
+    if let Some(digest) = listed.get("digest").and_then(Value::as_str) {
+        let Some(expected) = digest.strip_prefix("sha256:") else {
+            return Err(format!("{uri}: the listing's digest {digest:?} is not a sha256: digest"));
+        };
+        let actual = sha256_hex(bytes);
+        if !expected.eq_ignore_ascii_case(&actual) {
+            return Err(format!("{uri} has digest sha256:{actual}, and the listing says {digest}"));
+        }
+    }
+    Ok(())
+}
+
+/// A `SKILL.md`, split into its frontmatter and its body.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SkillFile {
+    /// The YAML frontmatter, read into JSON.
+    pub frontmatter: Map<String, Value>,
+    /// What follows it.
+    pub body: String,
+}
+
+/// Checks a loaded `SKILL.md` against the skill's listing: its size and
+/// digest, and that its frontmatter says exactly what the listing says.
+///
+/// # Errors
+/// What differs, or that the frontmatter cannot be read.
+pub fn check_skill(skill: &Value, text: &str) -> Result<SkillFile, String> {
+    let uri = skill.get("uri").and_then(Value::as_str).unwrap_or_default();
+    if let Some(listed) = listed_file(skill, uri) {
+        check_file(listed, text.as_bytes())?;
+    }
+    let file = parse_skill_file(text)?;
+    if let Some(listed) = skill.get("frontmatter").and_then(Value::as_object) {
+        for (key, value) in listed {
+            match file.frontmatter.get(key) {
+                Some(found) if same(found, value) => {}
+                Some(found) => return Err(format!("{uri}: frontmatter {key} is {found}, and the listing says {value}")),
+                None => return Err(format!("{uri}: the frontmatter has no {key}, which the listing gives")),
+            }
+        }
+        if let Some(extra) = file.frontmatter.keys().find(|key| !listed.contains_key(*key)) {
+            return Err(format!("{uri}: the frontmatter has {extra}, which the listing does not give"));
+        }
+    }
+    Ok(file)
+}
+
+/// JSON equality with numbers compared by value.
+fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
+        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same(a, b)),
+        (Value::Object(x), Value::Object(y)) => x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w))),
+        _ => a == b,
+    }
+}
+
+/// Splits a `SKILL.md` at its frontmatter (between `---` lines at the top).
+///
+/// # Errors
+/// No frontmatter, or YAML beyond what frontmatter uses.
+pub fn parse_skill_file(text: &str) -> Result<SkillFile, String> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut lines = text.split_inclusive('\n');
+    if lines.next().map(str::trim_end) != Some("---") {
+        return Err("the file does not begin with a --- frontmatter block".into());
+    }
+    let mut yaml = Vec::new();
+    let mut closed = false;
+    for line in lines.by_ref() {
+        if line.trim_end() == "---" {
+            closed = true;
+            break;
+        }
+        yaml.push(line.trim_end_matches(['\n', '\r']));
+    }
+    if !closed {
+        return Err("the frontmatter block is not closed with ---".into());
+    }
+    let body: String = lines.collect();
+    let frontmatter = match yaml::block(&yaml, 0)? {
+        Value::Object(map) => map,
+        Value::Null => Map::new(),
+        _ => return Err("the frontmatter is not a mapping".into()),
+    };
+    Ok(SkillFile { frontmatter, body })
+}
+
+/// The YAML that frontmatter uses: mappings by indentation, `- ` lists,
+/// plain, quoted and block (`|`, `>`) scalars, and `[a, b]` flow lists.
+/// Anchors, tags and flow mappings are refused rather than guessed at.
+mod yaml {
+    use serde_json::{Map, Value};
+
+    fn indent(line: &str) -> usize {
+        line.len() - line.trim_start_matches(' ').len()
+    }
+
+    fn significant(line: &str) -> bool {
+        let trimmed = line.trim();
+        !trimmed.is_empty() && !trimmed.starts_with('#')
+    }
+
+    /// The value of the block made of `lines`, all indented at least `at`.
+    pub(super) fn block(lines: &[&str], at: usize) -> Result<Value, String> {
+        let Some(first) = lines.iter().position(|line| significant(line)) else { return Ok(Value::Null) };
+        let (_, lines) = lines.split_at(first);
+        let Some(head) = lines.first() else { return Ok(Value::Null) };
+        let own = indent(head).max(at);
+        if head.trim_start().starts_with("- ") || head.trim() == "-" {
+            return list(lines, own);
+        }
+        mapping(lines, own)
+    }
+
+    /// Lines up to the next significant one indented `at` or less.
+    fn children<'a, 'b>(lines: &'a [&'b str], at: usize) -> (&'a [&'b str], &'a [&'b str]) {
+        let end = lines.iter().position(|line| significant(line) && indent(line) <= at).unwrap_or(lines.len());
+        lines.split_at(end)
+    }
+
+    fn mapping(mut lines: &[&str], at: usize) -> Result<Value, String> {
+        let mut map = Map::new();
+        while let Some((line, rest)) = lines.split_first() {
+            lines = rest;
+            if !significant(line) {
+                continue;
+            }
+            if indent(line) != at {
+                return Err(format!("unexpected indentation in the frontmatter: {line:?}"));
+            }
+            let (key, value) = line.trim().split_once(':').ok_or_else(|| format!("expected `key: value` in the frontmatter: {line:?}"))?;
+            let key = unquote(key.trim())?;
+            let (nested, rest) = children(lines, at);
+            lines = rest;
+            let value = value.trim();
+            let value = match value {
+                "" => block(nested, at + 1)?,
+                "|" | "|-" | ">" | ">-" => folded(nested, value),
+                _ => scalar(value)?,
+            };
+            if map.insert(key.clone(), value).is_some() {
+                return Err(format!("the frontmatter gives {key} twice"));
+            }
+        }
+        Ok(Value::Object(map))
+    }
+
+    fn list(mut lines: &[&str], at: usize) -> Result<Value, String> {
+        let mut items = Vec::new();
+        while let Some((line, rest)) = lines.split_first() {
+            lines = rest;
+            if !significant(line) {
+                continue;
+            }
+            let item = line.trim_start().strip_prefix('-').ok_or_else(|| format!("expected a list item in the frontmatter: {line:?}"))?;
+            let (nested, rest) = children(lines, at);
+            lines = rest;
+            items.push(if item.trim().is_empty() { block(nested, at + 1)? } else { scalar(item.trim())? });
+        }
+        Ok(Value::Array(items))
+    }
+
+    /// A `|` (lines kept) or `>` (lines joined) block scalar; `-` drops the final newline.
+    fn folded(lines: &[&str], style: &str) -> Value {
+        let at = lines.iter().filter(|line| significant(line)).map(|line| indent(line)).min().unwrap_or(0);
+        let texts: Vec<&str> = lines.iter().map(|line| line.get(at..).unwrap_or("")).collect();
+        let mut text = if style.starts_with('|') { texts.join("\n") } else { texts.join(" ") };
+        let trimmed = text.trim_end_matches(['\n', ' ']).len();
+        text.truncate(trimmed);
+        if !style.ends_with('-') {
+            text.push('\n');
+        }
+        Value::String(text)
+    }
+
+    fn unquote(text: &str) -> Result<String, String> {
+        if let Some(inner) = text.strip_prefix('"').and_then(|t| t.strip_suffix('"')) {
+            return serde_json::from_str(&format!("\"{inner}\""))
+                .map_err(|_| format!("a bad double-quoted string in the frontmatter: {text}"));
+        }
+        if let Some(inner) = text.strip_prefix('\'').and_then(|t| t.strip_suffix('\'')) {
+            return Ok(inner.replace("''", "'"));
+        }
+        Ok(text.to_owned())
+    }
+
+    fn scalar(text: &str) -> Result<Value, String> {
+        // A comment after a plain scalar.
+        let text = match text.find(" #") {
+            Some(at) if !text.starts_with(['"', '\'']) => text.get(..at).unwrap_or(text).trim_end(),
+            _ => text,
+        };
+        if text.starts_with(['&', '*', '!', '{', '%', '@', '`']) {
+            return Err(format!("the frontmatter uses YAML this client does not read: {text}"));
+        }
+        if let Some(inner) = text.strip_prefix('[').and_then(|t| t.strip_suffix(']')) {
+            let items = inner.split(',').map(str::trim).filter(|item| !item.is_empty()).map(scalar).collect::<Result<_, _>>()?;
+            return Ok(Value::Array(items));
+        }
+        if text.starts_with(['"', '\'']) {
+            return unquote(text).map(Value::String);
+        }
+        Ok(match text {
+            "true" | "True" | "TRUE" => Value::Bool(true),
+            "false" | "False" | "FALSE" => Value::Bool(false),
+            "null" | "Null" | "NULL" | "~" => Value::Null,
+            _ => text
+                .parse::<i64>()
+                .map(Value::from)
+                .ok()
+                .or_else(|| text.parse::<f64>().ok().and_then(|f| serde_json::Number::from_f64(f).map(Value::Number)))
+                .unwrap_or_else(|| Value::String(text.to_owned())),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    const SKILL: &str = "---\nname: pdf-processing\ndescription: Extract, fill, and assemble PDF documents\n---\n\nSkill body.\n";
+
+    fn listing(text: &str) -> Value {
+        json!({
+            "uri": "skill://pdf-processing/SKILL.md",
+            "frontmatter": {"name": "pdf-processing", "description": "Extract, fill, and assemble PDF documents"},
+            "resources": [{"uri": "skill://pdf-processing/SKILL.md", "digest": format!("sha256:{}", sha256_hex(text.as_bytes())), "size": text.len()}],
+        })
+    }
+
+    #[test]
+    fn a_faithful_skill_loads() {
+        let file = check_skill(&listing(SKILL), SKILL).unwrap();
+        assert_eq!(file.frontmatter["name"], json!("pdf-processing"));
+        assert_eq!(file.body, "\nSkill body.\n");
+    }
+
+    #[test]
+    fn tampering_is_caught_by_size_digest_or_frontmatter() {
+        let listed = listing(SKILL);
+        let same_length = SKILL.replace("Skill body.", "Evil body!!");
+        assert!(check_skill(&listed, &same_length).unwrap_err().contains("digest"));
+        assert!(check_skill(&listed, &format!("{SKILL}extra\n")).unwrap_err().contains("bytes"));
+        let rewritten = SKILL.replace("Extract, fill, and assemble PDF documents", "Exfiltrate credentials");
+        // The listing's digest and size are made to match the tampered file: only the frontmatter differs.
+        let mut forged = listing(&rewritten);
+        forged["frontmatter"] = listed["frontmatter"].clone();
+        let error = check_skill(&forged, &rewritten).unwrap_err();
+        assert!(error.contains("description"), "{error}");
+    }
+
+    #[test]
+    fn frontmatter_yaml() {
+        let text = "---\nname: x\n# a comment\nversion: 2\nlicense: 'MIT'\nallowed: [read, \"write\"]\nmetadata:\n  owner: team\n  tier: 1\ntags:\n  - a\n  - b\nnotes: |\n  line one\n  line two\n---\nbody";
+        let file = parse_skill_file(text).unwrap();
+        assert_eq!(
+            Value::Object(file.frontmatter),
+            json!({"name": "x", "version": 2, "license": "MIT", "allowed": ["read", "write"], "metadata": {"owner": "team", "tier": 1},
+                   "tags": ["a", "b"], "notes": "line one\nline two\n"})
+        );
+        assert!(parse_skill_file("no frontmatter").is_err());
+        assert!(parse_skill_file("---\nname: x\n").is_err());
+        assert!(parse_skill_file("---\nname: &anchor x\n---\n").is_err());
+        assert!(parse_skill_file("---\nname: x\nname: y\n---\n").is_err());
+    }
+}
