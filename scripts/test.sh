@@ -12,7 +12,8 @@
 #   types       tsc --strict over tests/types against pkg/*.d.ts
 #   workerd     the package bundled by wrangler, run in workerd via miniflare
 #               (incl. a host suspended to KV in one request, resumed in the next)
-#   conformance @modelcontextprotocol/conformance client scenarios
+#   conformance @modelcontextprotocol/conformance 0.2.0-alpha.12 client scenarios: both
+#               requirement sets (2025-11-25, 2026-07-28) and every extension
 #   demo        the inspector (www/) end to end in headless Chromium (playwright-core)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -64,7 +65,7 @@ tier browser-host "$NODE" tests/host/run-chromium.mjs
 tier faults "$NODE" tests/faults/run.mjs
 tier types bash -c "node tests/types/extract-readme.mjs && node_modules/.bin/tsc -p tests/types"
 tier workerd "$NODE" tests/workerd/run.mjs
-tier conformance bash tests/conformance/run.sh
+tier conformance "$NODE" tests/conformance/run.mjs
 tier demo "$NODE" tests/demo/e2e.mjs
 
 [ "$failed" = 0 ] || printf '\nfailed tiers: %s\n' "${failures[*]}"
