@@ -12,9 +12,11 @@ use super::encoding::{percent_decode, Escapes};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
-/// A `WWW-Authenticate: Bearer …` challenge.
+/// A `WWW-Authenticate` challenge of the `Bearer` or `DPoP` scheme.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Challenge {
+    /// The scheme, lowercased: `bearer` or `dpop`.
+    pub scheme: String,
     /// Its auth-params, keys lowercased.
     pub params: BTreeMap<String, String>,
 }
@@ -34,49 +36,87 @@ impl Challenge {
     }
 }
 
-/// Parses the Bearer challenge of a `WWW-Authenticate` header (other schemes
-/// are skipped; quoted values may contain commas and escaped quotes).
-pub fn parse_challenge(header: &str) -> Option<Challenge> {
-    let start = header.to_ascii_lowercase().find("bearer")?;
-    let (_, tail) = header.split_at_checked(start + "bearer".len())?;
-    let mut rest = tail.trim_start();
-    let mut challenge = Challenge::default();
+/// Every challenge of a `WWW-Authenticate` header, in order: `scheme` then
+/// comma-separated `name=value` params, values plain or quoted (with
+/// commas and escaped quotes inside). A token68 credential is skipped.
+pub fn parse_challenges(header: &str) -> Vec<(String, BTreeMap<String, String>)> {
+    let mut challenges: Vec<(String, BTreeMap<String, String>)> = Vec::new();
+    let mut rest = header;
     loop {
-        rest = rest.trim_start_matches([' ', ',']);
-        let Some((name, after)) = rest.split_once('=') else { break };
-        let name = name.trim();
-        if name.is_empty() || name.contains(' ') {
-            // The next scheme begins (`Basic realm=…`): this challenge is over.
-            break;
+        rest = rest.trim_start_matches([' ', '\t', ',']);
+        let end = rest.find([' ', '\t', ',', '=']).unwrap_or(rest.len());
+        let Some((word, after)) = rest.split_at_checked(end) else { break };
+        if word.is_empty() {
+            // A stray `=` (a token68's padding): skip it.
+            match after.get(1..) {
+                Some(tail) => {
+                    rest = tail;
+                    continue;
+                }
+                None => break,
+            }
         }
-        let after = after.trim_start();
-        let (value, remaining) = if let Some(quoted) = after.strip_prefix('"') {
-            let mut value = String::new();
-            let mut chars = quoted.char_indices();
-            let mut end = quoted.len();
-            while let Some((i, c)) = chars.next() {
-                match c {
-                    '\\' => {
-                        if let Some((_, escaped)) = chars.next() {
-                            value.push(escaped);
-                        }
-                    }
-                    '"' => {
-                        end = i + 1;
-                        break;
-                    }
-                    other => value.push(other),
+        let after_spaces = after.trim_start_matches([' ', '\t']);
+        match after_spaces.strip_prefix('=') {
+            Some(value) if !challenges.is_empty() => {
+                let (value, remaining) = auth_param_value(value.trim_start_matches([' ', '\t']));
+                if let Some((_, params)) = challenges.last_mut() {
+                    params.insert(word.to_ascii_lowercase(), value);
+                }
+                rest = remaining;
+            }
+            Some(_) => {
+                // A param before any scheme: skip to the next comma.
+                rest = after_spaces.split_once(',').map_or("", |(_, tail)| tail);
+            }
+            None => {
+                challenges.push((word.to_ascii_lowercase(), BTreeMap::new()));
+                rest = after;
+            }
+        }
+    }
+    challenges
+}
+
+/// A quoted-string or token value, and what follows it.
+fn auth_param_value(text: &str) -> (String, &str) {
+    let Some(quoted) = text.strip_prefix('"') else {
+        let end = text.find([',', ' ', '\t']).unwrap_or(text.len());
+        let (value, remaining) = text.split_at_checked(end).unwrap_or((text, ""));
+        return (value.to_owned(), remaining);
+    };
+    let mut value = String::new();
+    let mut chars = quoted.char_indices();
+    let mut end = quoted.len();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '\\' => {
+                if let Some((_, escaped)) = chars.next() {
+                    value.push(escaped);
                 }
             }
-            (value, quoted.get(end..).unwrap_or_default())
-        } else {
-            let (value, remaining) = after.split_once(',').unwrap_or((after, ""));
-            (value.trim().to_owned(), remaining)
-        };
-        challenge.params.insert(name.to_ascii_lowercase(), value);
-        rest = remaining;
+            '"' => {
+                end = i + 1;
+                break;
+            }
+            other => value.push(other),
+        }
     }
-    Some(challenge)
+    (value, quoted.get(end..).unwrap_or_default())
+}
+
+/// The `Bearer` or `DPoP` challenge of a `WWW-Authenticate` header (other
+/// schemes are skipped). When the header has both, the first is returned,
+/// with params only the other gives (`resource_metadata`, say) added.
+pub fn parse_challenge(header: &str) -> Option<Challenge> {
+    let mut ours = parse_challenges(header).into_iter().filter(|(scheme, _)| scheme == "bearer" || scheme == "dpop");
+    let (scheme, mut params) = ours.next()?;
+    for (_, more) in ours {
+        for (name, value) in more {
+            params.entry(name).or_insert(value);
+        }
+    }
+    Some(Challenge { scheme, params })
 }
 
 /// An absolute URL's origin (`scheme://host[:port]`) and path (without query or fragment).

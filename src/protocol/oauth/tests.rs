@@ -12,10 +12,24 @@ fn challenges() {
     let c = parse_challenge(r#"Basic realm="x", Bearer error="insufficient_scope", scope="a, b", error_description="say \"hi\"""#).unwrap();
     assert_eq!((c.error(), c.scope()), (Some("insufficient_scope"), Some("a, b")));
     assert_eq!(c.params.get("error_description").map(String::as_str), Some(r#"say "hi""#));
-    assert_eq!(parse_challenge("Bearer").unwrap(), Challenge::default());
+    assert_eq!(parse_challenge("Bearer").unwrap(), Challenge { scheme: "bearer".into(), ..Challenge::default() });
     assert!(parse_challenge("Basic realm=\"x\"").is_none());
     let c = parse_challenge("Bearer scope=plain, Basic realm=x").unwrap();
     assert_eq!(c.scope(), Some("plain"));
+    // A scheme's name inside another scheme's quoted value is no challenge.
+    assert!(parse_challenge(r#"Basic realm="Bearer of news""#).is_none());
+}
+
+#[test]
+fn dpop_challenges_and_several_schemes() {
+    let c =
+        parse_challenge(r#"DPoP error="use_dpop_nonce", resource_metadata="http://h/.well-known/oauth-protected-resource/mcp""#).unwrap();
+    assert_eq!((c.scheme.as_str(), c.error()), ("dpop", Some("use_dpop_nonce")));
+    assert_eq!(c.resource_metadata(), Some("http://h/.well-known/oauth-protected-resource/mcp"));
+    let c = parse_challenge(r#"Bearer scope="a", DPoP algs="ES256", resource_metadata="http://h/prm""#).unwrap();
+    assert_eq!((c.scheme.as_str(), c.scope(), c.resource_metadata()), ("bearer", Some("a"), Some("http://h/prm")));
+    let all = parse_challenges("Negotiate abc123==, Bearer realm=x");
+    assert_eq!(all.iter().map(|(s, _)| s.as_str()).collect::<Vec<_>>(), ["negotiate", "bearer"]);
 }
 
 #[test]
