@@ -115,6 +115,10 @@ fn auth_options(object: &JsValue) -> Result<Option<OAuthConfig>, Error> {
         client_secret: text(&auth, "clientSecret")?,
         issuer,
         assertion,
+        dpop: match field(&auth, "dpop") {
+            None => false,
+            Some(flag) => flag.as_bool().ok_or_else(|| invalid("auth.dpop must be a boolean"))?,
+        },
         client_metadata_url: text(&auth, "clientMetadataUrl")?,
         client_name: text(&auth, "clientName")?.unwrap_or_else(|| "mcp-wasm".into()),
         redirect_uri,

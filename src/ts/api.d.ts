@@ -276,6 +276,15 @@ export interface NotificationFilter<M extends ServerNotificationMethod> {
 
 export interface McpClient {
   /**
+   * Sends a request the library has no method for (an extension's, a newer
+   * revision's) and resolves with its result as the server sent it, typed
+   * as `R`. It takes the same options, cancellation and errors as every
+   * other call; no capability check is made and the result is not validated.
+   */
+  request<R = { [key: string]: unknown }>(method: string, params?: { [key: string]: unknown }, options?: RequestOptions): Promise<R>;
+  /** Sends a notification the library has no method for. */
+  notify(method: string, params?: { [key: string]: unknown }): Promise<void>;
+  /**
    * Adds a listener for a notification method (e.g. `"notifications/message"`),
    * `"notification"` for all of them, `"close"` or `"error"`. `once` and
    * `signal` work as for `EventTarget`. A listener that throws is reported
@@ -483,6 +492,16 @@ export interface AuthOptions {
   storage?: AuthStorage | "memory" | null;
   /** On the callback page of a redirect flow: the URL it was loaded with, to finish the authorization. */
   callbackUrl?: string;
+  /**
+   * Bind tokens to a key the client holds (DPoP, RFC 9449): a non-extractable
+   * WebCrypto ES256 key pair signs a fresh proof for every token request and,
+   * when the authorization server issues DPoP tokens, for every request to
+   * the MCP server (`Authorization: DPoP …` with `ath`, `htm`, `htu`, `iat`
+   * and a unique `jti`). A `DPoP-Nonce` either server asks for is used, with
+   * one retry each. The key is kept where `storage` keeps tokens: in
+   * IndexedDB when they persist, in memory otherwise. Default: `false`.
+   */
+  dpop?: boolean;
   /**
    * For authorization servers that do not allow this page's origin (CORS):
    * discovery, registration and token requests go through this proxy, either

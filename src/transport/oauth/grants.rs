@@ -17,31 +17,59 @@ use web_sys::Headers;
 
 const JWT_BEARER: &str = "urn:ietf:params:oauth:grant-type:jwt-bearer";
 
+/// Whether a token request goes to the MCP server's authorization server,
+/// where DPoP proofs apply, or to an identity provider's.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum TokenEndpoint {
+    Ours,
+    IdentityProvider,
+}
+
 impl OAuth {
-    /// POSTs a form to a token endpoint (ours or the IdP's) and reads the JSON answer.
-    async fn post_form(&self, url: &str, form: &[(&str, &str)], basic: Option<(&str, &str)>) -> Result<Value, Error> {
-        let headers = Headers::new().map_err(|e| auth_error("token", js_message(&e)))?;
-        let _ = headers.set("content-type", "application/x-www-form-urlencoded");
-        let _ = headers.set("accept", "application/json");
-        if let Some((id, secret)) = basic {
-            // RFC 6749 §2.3.1: both parts form-encoded before base64.
-            let pair = format!(
-                "{}:{}",
-                rules::form_encode(&[("", id)]).trim_start_matches('='),
-                rules::form_encode(&[("", secret)]).trim_start_matches('=')
-            );
-            let _ = headers.set("authorization", &format!("Basic {}", rules::base64(pair.as_bytes())));
-        }
+    /// POSTs a form to a token endpoint and reads the JSON answer. With DPoP,
+    /// each attempt carries a fresh proof, and a `use_dpop_nonce` refusal is
+    /// answered once with the nonce it brings.
+    async fn post_form(
+        &self,
+        url: &str,
+        form: &[(&str, &str)],
+        basic: Option<(&str, &str)>,
+        endpoint: TokenEndpoint,
+    ) -> Result<Value, Error> {
         let body = rules::form_encode(form);
-        let (_controller, response) = self.send("token endpoint", ("POST", url), headers, Some(&body), Follow::SameOrigin).await?;
-        let status = response.status();
-        let text = read_text_capped(&response, OAUTH_REPLY_LIMIT, "oauthReplyBytes").await?;
-        let value: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
-        if !(200..300).contains(&status) {
+        let key = if endpoint == TokenEndpoint::Ours { self.dpop().await? } else { None };
+        let mut retried = false;
+        loop {
+            let headers = Headers::new().map_err(|e| auth_error("token", js_message(&e)))?;
+            let _ = headers.set("content-type", "application/x-www-form-urlencoded");
+            let _ = headers.set("accept", "application/json");
+            if let Some((id, secret)) = basic {
+                // RFC 6749 §2.3.1: both parts form-encoded before base64.
+                let pair = format!(
+                    "{}:{}",
+                    rules::form_encode(&[("", id)]).trim_start_matches('='),
+                    rules::form_encode(&[("", secret)]).trim_start_matches('=')
+                );
+                let _ = headers.set("authorization", &format!("Basic {}", rules::base64(pair.as_bytes())));
+            }
+            if let Some(key) = &key {
+                let _ = headers.set("dpop", &key.proof("POST", url, None).await?);
+            }
+            let (_controller, response) = self.send("token endpoint", ("POST", url), headers, Some(&body), Follow::SameOrigin).await?;
+            let status = response.status();
+            let fresh_nonce = key.as_ref().is_some_and(|key| key.note_nonce(url, &response));
+            let text = read_text_capped(&response, OAUTH_REPLY_LIMIT, "oauthReplyBytes").await?;
+            let value: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+            if (200..300).contains(&status) {
+                return Ok(value);
+            }
             let error = value.get("error").and_then(Value::as_str).unwrap_or("HTTP error");
+            if error == "use_dpop_nonce" && fresh_nonce && !retried {
+                retried = true;
+                continue;
+            }
             return Err(auth_error("token endpoint", format!("HTTP {status}: {error}")));
         }
-        Ok(value)
     }
 
     /// The form fields and Basic credentials of the client's authentication.
@@ -71,6 +99,7 @@ impl OAuth {
             // A rotating server sends a new refresh token; one that does not keeps the old.
             refresh: text("refresh_token").or(previous.refresh),
             scope: text("scope").or_else(|| asked_scope.map(str::to_owned)).or(previous.scope),
+            dpop: text("token_type").is_some_and(|kind| kind.eq_ignore_ascii_case("DPoP")),
         };
         *self.tokens.borrow_mut() = Some(tokens.clone());
         self.store.save(Some(&server.issuer), "tokens", &tokens).await;
@@ -84,7 +113,7 @@ impl OAuth {
         let endpoint = Self::endpoint(server, "token_endpoint")?;
         let mut form = vec![("grant_type", "refresh_token"), ("refresh_token", refresh_token), ("resource", server.resource.as_str())];
         let basic = Self::client_form(&client, &mut form);
-        let answer = self.post_form(&endpoint, &form, basic).await?;
+        let answer = self.post_form(&endpoint, &form, basic, TokenEndpoint::Ours).await?;
         self.keep(server, &answer, None).await
     }
 
@@ -120,7 +149,7 @@ impl OAuth {
             }
             None => Self::client_form(&client, &mut form),
         };
-        let answer = self.post_form(&endpoint, &form, basic).await?;
+        let answer = self.post_form(&endpoint, &form, basic, TokenEndpoint::Ours).await?;
         self.keep(server, &answer, scope.as_deref()).await
     }
 
@@ -144,7 +173,7 @@ impl OAuth {
         if let Some(scope) = &scope {
             exchange.push(("scope", scope));
         }
-        let granted = self.post_form(&identity.token_endpoint, &exchange, None).await?;
+        let granted = self.post_form(&identity.token_endpoint, &exchange, None, TokenEndpoint::IdentityProvider).await?;
         let assertion = granted
             .get("access_token")
             .and_then(Value::as_str)
@@ -157,7 +186,7 @@ impl OAuth {
             form.push(("scope", scope));
         }
         let basic = Self::client_form(&client, &mut form);
-        let answer = self.post_form(&endpoint, &form, basic).await?;
+        let answer = self.post_form(&endpoint, &form, basic, TokenEndpoint::Ours).await?;
         self.keep(server, &answer, scope.as_deref()).await
     }
 
@@ -184,7 +213,7 @@ impl OAuth {
             false => None,
         };
         let basic = client.as_ref().and_then(|client| Self::client_form(client, &mut form));
-        let answer = self.post_form(&endpoint, &form, basic).await?;
+        let answer = self.post_form(&endpoint, &form, basic, TokenEndpoint::Ours).await?;
         self.keep(server, &answer, scope.as_deref()).await
     }
 
@@ -248,7 +277,7 @@ impl OAuth {
             ("resource", server.resource.as_str()),
         ];
         let basic = Self::client_form(&client, &mut form);
-        let answer = self.post_form(&token_endpoint, &form, basic).await?;
+        let answer = self.post_form(&token_endpoint, &form, basic, TokenEndpoint::Ours).await?;
         self.keep(server, &answer, pending.scope.as_deref()).await
     }
 }

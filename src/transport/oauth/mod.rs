@@ -16,6 +16,7 @@
 
 mod crypto;
 mod discovery;
+mod dpop;
 mod grants;
 mod registration;
 pub mod store;
@@ -111,6 +112,9 @@ pub struct OAuthConfig {
     /// authorization servers that do not allow this page's origin: a prefix
     /// the encoded URL is appended to, or a function of the URL.
     pub cors_proxy: Option<CorsProxy>,
+    /// Bind tokens to a key with DPoP (RFC 9449): proofs on token requests
+    /// and, for DPoP tokens, on every request to the MCP server.
+    pub dpop: bool,
 }
 
 /// How [`OAuthConfig::cors_proxy`] rewrites a URL.
@@ -130,6 +134,9 @@ struct Tokens {
     access: String,
     refresh: Option<String>,
     scope: Option<String>,
+    /// `token_type: DPoP`: the token goes with a proof of the key.
+    #[serde(default)]
+    dpop: bool,
 }
 
 /// An authorization the user has not finished yet (a redirect flow leaves the page).
@@ -178,6 +185,8 @@ pub struct OAuth {
     pinned: RefCell<Option<String>>,
     /// A flow in progress, shared by every request that hit the 401.
     flow: RefCell<Option<Flow>>,
+    /// The DPoP key, once loaded.
+    dpop: RefCell<Option<Rc<dpop::Dpop>>>,
 }
 
 /// Whether a URL the flow would fetch or send the user to is acceptable:
@@ -203,7 +212,23 @@ impl OAuth {
             client: RefCell::new(None),
             pinned: RefCell::new(None),
             flow: RefCell::new(None),
+            dpop: RefCell::new(None),
         }
+    }
+
+    /// The DPoP key, loaded (or made) on first use; `None` without `auth.dpop`.
+    async fn dpop(&self) -> Result<Option<Rc<dpop::Dpop>>, Error> {
+        if !self.config.dpop {
+            return Ok(None);
+        }
+        if let Some(key) = self.dpop.borrow().clone() {
+            return Ok(Some(key));
+        }
+        let name = format!("mcp-wasm:dpop:{}", rules::canonical_resource(&self.config.mcp_url));
+        let key = Rc::new(dpop::Dpop::load(&name, !self.store.is_memory()).await?);
+        // Two requests may have raced to load it: keep the first.
+        let key = self.dpop.borrow_mut().get_or_insert(key).clone();
+        Ok(Some(key))
     }
 
     /// Takes up tokens kept from an earlier page load, if the storage has them.
@@ -217,9 +242,27 @@ impl OAuth {
         }
     }
 
-    /// The `Authorization` header value to send, if there is a token.
-    pub fn bearer(&self) -> Option<String> {
-        self.tokens.borrow().as_ref().map(|t| format!("Bearer {}", t.access))
+    /// The headers that authorize a request to the MCP server: `Authorization`
+    /// with the token, and for a DPoP token a fresh `DPoP` proof for this
+    /// method and URL. Empty without a token.
+    ///
+    /// # Errors
+    /// [`Error::Auth`] if the proof cannot be signed.
+    pub async fn request_headers(&self, method: &str, url: &str) -> Result<Vec<(&'static str, String)>, Error> {
+        let Some(tokens) = self.tokens.borrow().clone() else { return Ok(Vec::new()) };
+        let key = if tokens.dpop { self.dpop().await? } else { None };
+        let Some(key) = key else { return Ok(vec![("authorization", format!("Bearer {}", tokens.access))]) };
+        let proof = key.proof(method, url, Some(&tokens.access)).await?;
+        Ok(vec![("authorization", format!("DPoP {}", tokens.access)), ("dpop", proof)])
+    }
+
+    /// Reads what a response of the MCP server says about DPoP: a fresh
+    /// nonce is kept for the next proofs. Whether it is a `use_dpop_nonce`
+    /// refusal with a new nonce, which one retry answers.
+    pub fn needs_nonce(&self, url: &str, response: &web_sys::Response, challenge: Option<&Challenge>) -> bool {
+        let Some(key) = self.dpop.borrow().clone() else { return false };
+        let fresh = key.note_nonce(url, response);
+        fresh && response.status() == 401 && challenge.and_then(Challenge::error) == Some("use_dpop_nonce")
     }
 
     /// After a 401: refresh if possible, else run the whole flow. Concurrent

@@ -286,12 +286,15 @@ impl Inner {
         }
     }
 
-    pub(super) async fn headers(&self, accept: &str, with_body: bool, message: Option<&Message>) -> Result<Headers, Error> {
+    pub(super) async fn headers(&self, method: &str, accept: &str, message: Option<&Message>) -> Result<Headers, Error> {
         let invalid = |e: JsValue| Error::InvalidArgument(format!("invalid headers: {}", js_message(&e)));
+        let with_body = method == "POST";
         // Our own headers are set afterwards so that they win.
         let headers = self.config.headers.to_headers().await?;
-        if let Some(bearer) = self.config.auth.as_ref().and_then(|auth| auth.bearer()) {
-            headers.set("authorization", &bearer).map_err(invalid)?;
+        if let Some(auth) = &self.config.auth {
+            for (name, value) in auth.request_headers(method, &self.config.url).await? {
+                headers.set(name, &value).map_err(invalid)?;
+            }
         }
         *self.authorization.borrow_mut() = headers.get("authorization").ok().flatten();
         headers.set("accept", accept).map_err(invalid)?;
@@ -353,16 +356,19 @@ impl Inner {
         }
         let signal = in_flight.controller.signal();
         // One re-authorization after a 401, one step-up after a 403
-        // insufficient_scope; after that the refusal stands.
-        let (mut reauthorized, mut stepped_up) = (false, false);
+        // insufficient_scope, one retry with a DPoP nonce the server asks
+        // for; after that the refusal stands.
+        let (mut reauthorized, mut stepped_up, mut nonced) = (false, false, false);
         let response = loop {
-            let headers = self.headers(http::ACCEPT_POST, true, Some(&message)).await?;
+            let headers = self.headers("POST", http::ACCEPT_POST, Some(&message)).await?;
             let follow = Follow::for_headers(&headers);
             let request = HttpRequest { method: "POST", url: &self.config.url, headers, body: Some(&body), signal: &signal, follow };
             let response = self.config.fetch.send(request).await?;
             let Some(auth) = &self.config.auth else { break response };
             let challenge = crate::transport::oauth::challenge_of(&response);
+            let needs_nonce = auth.needs_nonce(&self.config.url, &response, challenge.as_ref());
             match response.status() {
+                401 if needs_nonce && !nonced => nonced = true,
                 401 if !reauthorized => {
                     reauthorized = true;
                     auth.unauthorized(challenge).await?;
@@ -447,7 +453,7 @@ impl Inner {
 
     async fn delete_session(self: Rc<Self>, session: String) {
         let Ok(in_flight) = self.track() else { return };
-        let Ok(headers) = self.headers("application/json, text/event-stream", false, None).await else { return };
+        let Ok(headers) = self.headers("DELETE", "application/json, text/event-stream", None).await else { return };
         // `headers()` reads the id from the session slot, which close keeps.
         let _ = headers.set(http::SESSION_ID, &session);
         let follow = Follow::for_headers(&headers);

@@ -205,7 +205,7 @@ impl Inner {
             return Ok(None);
         }
         let in_flight = self.track()?;
-        let headers = self.headers("text/event-stream", false, None).await?;
+        let headers = self.headers("GET", "text/event-stream", None).await?;
         if let Some(id) = last_event_id {
             let _ = headers.set("last-event-id", id);
         }
@@ -214,6 +214,10 @@ impl Inner {
         let follow = Follow::for_headers(&headers);
         let request = HttpRequest { method: "GET", url: &self.config.url, headers, body: None, signal: &signal, follow };
         let response = self.config.fetch.send(request).await?;
+        if let Some(auth) = &self.config.auth {
+            // A DPoP nonce the server asks for goes into the next attempt's proof.
+            auth.needs_nonce(&self.config.url, &response, crate::transport::oauth::challenge_of(&response).as_ref());
+        }
         let status = response.status();
         if status == 405 {
             return Ok(None);

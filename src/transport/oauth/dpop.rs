@@ -1,0 +1,117 @@
+//! DPoP (RFC 9449, SEP-1932): tokens bound to a key the client holds. Every
+//! token request and every request to the MCP server carries a fresh proof,
+//! a JWT signed with that key, naming the method and URL (and, to the MCP
+//! server, a hash of the token). A stolen token is useless without the key,
+//! which WebCrypto keeps non-extractable.
+//!
+//! The key lives where the tokens do: in IndexedDB when `auth.storage`
+//! persists them (a CryptoKey survives there without being exportable), in
+//! memory otherwise. Servers may demand a nonce (`use_dpop_nonce`); the last
+//! one each origin sent goes into that origin's proofs.
+
+use super::crypto::{auth_error, random_token, sign};
+use crate::error::Error;
+use crate::protocol::oauth as rules;
+use crate::protocol::sha256::sha256;
+use js_sys::Promise;
+use serde_json::{json, Value};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+
+#[wasm_bindgen(inline_js = r#"
+const ALGORITHM = { name: "ECDSA", namedCurve: "P-256" };
+const generate = () => crypto.subtle.generateKey(ALGORITHM, false, ["sign", "verify"]);
+function request(r) {
+  return new Promise((resolve, reject) => { r.onsuccess = () => resolve(r.result); r.onerror = () => reject(r.error); });
+}
+export async function dpopKeyPair(name, persist) {
+  if (!persist || typeof indexedDB === "undefined") return generate();
+  let db;
+  try {
+    const open = indexedDB.open("mcp-wasm-dpop", 1);
+    open.onupgradeneeded = () => open.result.createObjectStore("keys");
+    db = await request(open);
+    const found = await request(db.transaction("keys").objectStore("keys").get(name));
+    if (found?.privateKey && found?.publicKey) return found;
+    const pair = await generate();
+    await request(db.transaction("keys", "readwrite").objectStore("keys").put(pair, name));
+    return pair;
+  } catch {
+    return generate();
+  } finally {
+    db?.close();
+  }
+}
+export async function dpopPublicJwk(pair) {
+  const { kty, crv, x, y } = await crypto.subtle.exportKey("jwk", pair.publicKey);
+  return JSON.stringify({ kty, crv, x, y });
+}
+"#)]
+extern "C" {
+    #[wasm_bindgen(js_name = dpopKeyPair)]
+    fn key_pair(name: &str, persist: bool) -> Promise;
+    #[wasm_bindgen(js_name = dpopPublicJwk)]
+    fn public_jwk(pair: &JsValue) -> Promise;
+}
+
+/// The key and the nonces of one authorization context.
+#[derive(Debug)]
+pub(super) struct Dpop {
+    private_key: JsValue,
+    /// The public key as a JWK, for the proofs' header.
+    jwk: Value,
+    /// The last `DPoP-Nonce` each origin sent.
+    nonces: RefCell<HashMap<String, String>>,
+}
+
+/// `htu`: the URL without query or fragment (RFC 9449 §4.2).
+fn target_uri(url: &str) -> &str {
+    url.split(['?', '#']).next().unwrap_or(url)
+}
+
+fn origin(url: &str) -> String {
+    rules::split_url(url).map(|(origin, _)| origin).unwrap_or_default()
+}
+
+impl Dpop {
+    /// The key pair stored as `name`, made on first use.
+    pub(super) async fn load(name: &str, persist: bool) -> Result<Self, Error> {
+        let fail = |e: JsValue| auth_error("DPoP key", crate::transport::fetch::js_message(&e));
+        let pair = JsFuture::from(key_pair(name, persist)).await.map_err(fail)?;
+        let jwk = JsFuture::from(public_jwk(&pair)).await.map_err(fail)?;
+        let jwk: Value = serde_json::from_str(&jwk.as_string().unwrap_or_default()).map_err(|e| auth_error("DPoP key", e))?;
+        let private_key = js_sys::Reflect::get(&pair, &"privateKey".into()).map_err(fail)?;
+        Ok(Self { private_key, jwk, nonces: RefCell::default() })
+    }
+
+    /// A fresh proof for `method` on `url`; `access_token` adds its hash (`ath`).
+    pub(super) async fn proof(&self, method: &str, url: &str, access_token: Option<&str>) -> Result<String, Error> {
+        let header = json!({ "typ": "dpop+jwt", "alg": "ES256", "jwk": self.jwk });
+        let mut claims = json!({
+            "jti": random_token(16)?,
+            "htm": method,
+            "htu": target_uri(url),
+            "iat": (js_sys::Date::now() / 1000.0).floor() as u64,
+        });
+        if let Some(fields) = claims.as_object_mut() {
+            if let Some(token) = access_token {
+                fields.insert("ath".into(), Value::String(rules::base64url(&sha256(token.as_bytes()))));
+            }
+            if let Some(nonce) = self.nonces.borrow().get(&origin(url)) {
+                fields.insert("nonce".into(), Value::String(nonce.clone()));
+            }
+        }
+        let input = format!("{}.{}", rules::base64url(header.to_string().as_bytes()), rules::base64url(claims.to_string().as_bytes()));
+        let signature = sign(&self.private_key, &json!({"name": "ECDSA", "hash": "SHA-256"}), &input, "DPoP proof").await?;
+        Ok(format!("{input}.{signature}"))
+    }
+
+    /// Keeps the nonce a response from `url` carries; whether it was new.
+    pub(super) fn note_nonce(&self, url: &str, response: &web_sys::Response) -> bool {
+        let Some(nonce) = crate::transport::fetch::header(response, "dpop-nonce").filter(|n| !n.is_empty()) else { return false };
+        let previous = self.nonces.borrow_mut().insert(origin(url), nonce.clone());
+        previous.as_deref() != Some(nonce.as_str())
+    }
+}
