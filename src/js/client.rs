@@ -176,6 +176,11 @@ impl ClientState {
         if self.strict {
             check_server_supports(&self.identity.borrow().capabilities, method).map_err(Error::Unsupported)?;
         }
+        self.request_unchecked(method, params, options).await
+    }
+
+    /// [`ClientState::request_reply`] without the capability check.
+    pub async fn request_unchecked(&self, method: &str, params: Option<Value>, options: &RequestOptions) -> Result<Reply, Rejection> {
         if let Some(signal) = options.signal.as_ref().filter(|s| s.aborted()) {
             // Nothing is sent for a request that was aborted before it started.
             return Err(Rejection(signal.reason()));
@@ -619,13 +624,54 @@ impl McpClient {
                 .ok_or_else(|| Error::InvalidArgument(format!("the logging level must be one of {}", LEVELS.join(", "))))?;
             let options = read_options(&options)?;
             if state.era == Era::Modern {
-                // 2026-07-28 has no logging/setLevel: the level rides in every request's _meta.
-                check_server_supports(&state.identity.borrow().capabilities, "logging/setLevel").map_err(Error::Unsupported)?;
+                // 2026-07-28 has no logging/setLevel: the level rides in every
+                // request's _meta. Without strict checks it is sent even to a
+                // server that logs without declaring `logging`.
+                if state.strict {
+                    check_server_supports(&state.identity.borrow().capabilities, "logging/setLevel").map_err(Error::Unsupported)?;
+                }
                 *state.log_level.borrow_mut() = Some(level);
                 return Ok(JsValue::UNDEFINED);
             }
             let params = json!({ "level": level });
             state.call("logging/setLevel", Some(params), &options, |r| results::check_object(r, "logging/setLevel")).await?;
+            Ok(JsValue::UNDEFINED)
+        }))
+    }
+
+    /// Sends a request the library has no method for (an extension's, a
+    /// newer revision's) and resolves with its result as the server sent it.
+    /// It takes the same options, cancellation and errors as every other
+    /// call, and the era's rules apply (`_meta` and input rounds in
+    /// 2026-07-28, session renewal in the legacy era); no capability check
+    /// is made and the result is not validated.
+    ///
+    /// @example
+    /// ```ts
+    /// const { items } = await client.request<{ items: string[] }>("acme/search", { q: "mcp" }, { timeout: 5_000 });
+    /// ```
+    #[wasm_bindgen(skip_typescript)]
+    pub fn request(&self, method: JsValue, params: JsValue, options: JsValue) -> Promise {
+        let state = self.state.clone();
+        promise(Box::pin(async move {
+            let method =
+                method.as_string().filter(|m| !m.is_empty()).ok_or_else(|| Error::InvalidArgument("request needs a method name".into()))?;
+            let params = super::convert::params_from_js(&params, "params")?;
+            let options = read_options(&options)?;
+            state.request_unchecked(&method, params, &options).await?.to_js()
+        }))
+    }
+
+    /// Sends a notification the library has no method for.
+    #[wasm_bindgen(skip_typescript)]
+    pub fn notify(&self, method: JsValue, params: JsValue) -> Promise {
+        let state = self.state.clone();
+        promise(Box::pin(async move {
+            let method =
+                method.as_string().filter(|m| !m.is_empty()).ok_or_else(|| Error::InvalidArgument("notify needs a method name".into()))?;
+            let params = super::convert::params_from_js(&params, "params")?;
+            let params = if state.era == Era::Modern { Some(state.modern_params(params)) } else { params };
+            state.session.notify(&method, params).await?;
             Ok(JsValue::UNDEFINED)
         }))
     }
