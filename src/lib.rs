@@ -1,6 +1,118 @@
-#![doc = include_str!("../README.md")]
+//! An MCP (Model Context Protocol) client for the web and the edge: browsers,
+//! Cloudflare Workers and Node, on `wasm32-unknown-unknown`, single-threaded
+//! and without tokio. The same crate is the `mcp-wasm` npm package; this
+//! page is about its Rust API.
+//!
+//! # Connecting
+//!
+//! On `wasm32`, [`web::connect`] opens a [`client::Client`] over the
+//! platform's `fetch`. It picks the protocol era (2026-07-28 through
+//! `server/discover`, or `initialize` for the 2024-11-05 to 2025-11-25
+//! revisions) and the transport (Streamable HTTP, or HTTP+SSE for the
+//! oldest servers) the way the specification's compatibility rules say.
+//!
+//! ```no_run
+//! # #[cfg(target_arch = "wasm32")]
+//! # async fn demo() -> Result<(), mcp_wasm::Error> {
+//! use mcp_wasm::client::RequestOptions;
+//! use mcp_wasm::protocol::types::CallToolParams;
+//! use mcp_wasm::web::{self, WebOptions};
+//!
+//! let client = web::connect("https://example.com/mcp", WebOptions::default()).await?;
+//! for tool in client.list_all_tools(&RequestOptions::default()).await? {
+//!     println!("{}: {}", tool.name, tool.description.unwrap_or_default());
+//! }
+//! let result = client.call_tool(CallToolParams::new("echo").argument("message", "hi"), &RequestOptions::default()).await?;
+//! println!("{}", result.text());
+//! client.close().await;
+//! # Ok(()) }
+//! ```
+//!
+//! Anywhere else (a native test, another runtime), [`client::Client::connect_with`]
+//! takes any [`session::Connector`] and [`session::Runtime`]: the client's
+//! behaviour is plain async Rust and does not depend on the web platform.
+//!
+//! # Calls
+//!
+//! Every call takes [`client::RequestOptions`]: a timeout, cancellation
+//! through a [`client::CancelToken`], and progress.
+//!
+//! ```
+//! use mcp_wasm::client::{CancelToken, Client, RequestOptions};
+//! use mcp_wasm::protocol::types::CallToolParams;
+//!
+//! async fn long_call(client: &Client, stop: &CancelToken) -> Result<String, mcp_wasm::Error> {
+//!     let options = RequestOptions::default()
+//!         .timeout(30_000)
+//!         .cancel_with(stop)
+//!         .on_progress(|p| println!("progress {}", p["progress"]), true);
+//!     let params = CallToolParams::new("trigger-long-running-operation").argument("duration", 5).argument("steps", 5);
+//!     Ok(client.call_tool(params, &options).await?.text())
+//! }
+//! ```
+//!
+//! Results come typed ([`protocol::types`]), keeping the fields this crate
+//! does not know in `extra`; each call also has a JSON form (`*_reply`,
+//! [`client::Client::request`]) for what the types do not cover.
+//!
+//! # What the server asks of the client
+//!
+//! Sampling, elicitation and roots are answered by [`client::Handlers`],
+//! closures given at connect time; a handler present declares its
+//! capability. The same handlers answer a 2026-07-28 server's input rounds.
+//!
+//! ```
+//! use mcp_wasm::client::{ClientOptions, Handlers};
+//! use mcp_wasm::protocol::types::{CreateMessageResult, Root};
+//!
+//! let handlers = Handlers::default()
+//!     .sampling(|params, _ctx| async move {
+//!         // Ask your model here; this one counts.
+//!         Ok(CreateMessageResult::text("counter", format!("{} messages", params.messages.len())))
+//!     })
+//!     .roots(|_ctx| async { Ok(vec![Root::new("file:///home/ada/project", "project")]) });
+//! let options = ClientOptions::default().handlers(handlers);
+//! # let _ = options;
+//! ```
+//!
+//! # Events
+//!
+//! Notifications, reconnections, session renewals and problems outside any
+//! call are [`client::ClientEvent`]s, delivered to listeners or as a bounded
+//! stream:
+//!
+//! ```
+//! use futures::StreamExt;
+//! use mcp_wasm::client::{Client, EventFilter};
+//!
+//! async fn print_logs(client: &Client) {
+//!     let mut logs = client.events(EventFilter::Notifications(Some("notifications/message".into())), 256);
+//!     while let Some(Ok(event)) = logs.next().await {
+//!         if let Some(note) = event.notification() {
+//!             println!("{:?}", note.params);
+//!         }
+//!     }
+//! }
+//! ```
+//!
+//! # Workers and snapshots
+//!
+//! A Worker invocation can keep a connection as plain JSON
+//! ([`client::Client::suspend`], [`client::Snapshot::to_value`]) and the
+//! next one continue it with [`web::resume`], without a new handshake.
+//!
+//! # Layers
+//!
+//! [`protocol`] (pure rules and types) ← [`session`] (the JSON-RPC engine) ←
+//! [`client`] (the client's behaviour) ← `transport` (fetch, SSE,
+//! Streamable HTTP, HTTP+SSE, OAuth) ← `web` and `js` (the Rust and
+//! JavaScript entry points). [`host`] holds what a multi-server host and the
+//! LLM bridges share. A server is untrusted input: see
+//! [`session::limits::Limits`] for the bounds on what it can make the client do.
+
 #![deny(missing_docs, missing_debug_implementations)]
 
+pub mod client;
 pub mod error;
 pub mod host;
 pub mod protocol;
@@ -9,6 +121,8 @@ pub mod transport;
 
 #[cfg(target_arch = "wasm32")]
 pub mod js;
+#[cfg(target_arch = "wasm32")]
+pub mod web;
 
 pub use error::{Error, Result};
 #[cfg(target_arch = "wasm32")]

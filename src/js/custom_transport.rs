@@ -7,7 +7,7 @@
 use super::convert::{from_js, to_js};
 use crate::error::Error;
 use crate::protocol::jsonrpc::{decode_value, Message};
-use crate::session::{Inbound, InboundSink, Transport};
+use crate::session::{Channel, Connector, Inbound, InboundSink, OpenContext, Session, Transport};
 use crate::transport::fetch::js_message;
 use futures::future::LocalBoxFuture;
 use js_sys::{Function, Promise, Reflect};
@@ -106,6 +106,36 @@ impl Transport for JsTransport {
             if !closed.replace(true) {
                 let _ = call_optional(&target, "close", &[]).await;
             }
+        })
+    }
+}
+
+/// The user's transport object as a [`Connector`]: one channel, the legacy lifecycle.
+#[derive(Debug, Clone)]
+pub struct JsConnector {
+    /// The transport object.
+    pub target: JsValue,
+}
+
+impl Connector for JsConnector {
+    fn url(&self) -> Option<String> {
+        None
+    }
+
+    fn is_custom(&self) -> bool {
+        true
+    }
+
+    fn open(&self, kind: Channel, context: &OpenContext) -> LocalBoxFuture<'static, Result<Session, Error>> {
+        let (target, context) = (self.target.clone(), context.clone());
+        Box::pin(async move {
+            if kind != Channel::Custom {
+                return Err(Error::InvalidArgument("a custom transport carries one channel of its own".into()));
+            }
+            let (session, transport) =
+                Session::new(context.runtime.clone(), context.default_timeout_ms, |sink| Rc::new(JsTransport::new(target, sink)));
+            transport.start().await?;
+            Ok(session)
         })
     }
 }

@@ -9,24 +9,7 @@ use super::convert::to_js;
 use crate::error::Error;
 use wasm_bindgen::prelude::*;
 
-#[wasm_bindgen(inline_js = r#"
-export class McpError extends Error {
-  constructor(code, message, data) {
-    super(message);
-    this.name = "McpError";
-    this.code = code;
-    if (data !== undefined) this.data = data;
-  }
-}
-export class McpClientError extends Error {
-  constructor(kind, message, status) {
-    super(message);
-    this.name = "McpClientError";
-    this.kind = kind;
-    if (status !== undefined) this.status = status;
-  }
-}
-"#)]
+#[wasm_bindgen(module = "/src/glue.js")]
 extern "C" {
     /// A JSON-RPC error from the server.
     #[wasm_bindgen(reexport)]

@@ -7,7 +7,8 @@
 
 use super::abort::is_signal;
 use super::convert::to_js;
-use crate::session::hub::{Notification, NotificationHub, Subscription};
+use crate::client::{Client, ClientEvent, EventFilter, EventStream, Notification};
+use futures::StreamExt;
 use js_sys::{Function, Object, Promise, Reflect};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -15,32 +16,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{AbortSignal, AddEventListenerOptions};
 
-#[wasm_bindgen(inline_js = r#"
-export class McpNotificationEvent extends Event {
-  constructor(type, notification) {
-    super(type);
-    this.notification = notification;
-    this.params = notification.params;
-  }
-}
-export class McpErrorEvent extends Event {
-  constructor(error) {
-    super("error");
-    this.error = error;
-  }
-}
-export function plainEvent(type) { return new Event(type); }
-export class McpConnectionEvent extends Event {
-  constructor(type, detail) {
-    super(type);
-    Object.assign(this, detail);
-  }
-}
-export function asyncIterable(next, done) {
-  return { next, return: done, [Symbol.asyncIterator]() { return this; } };
-}
-export function iteratorResult(done, value) { return { done, value }; }
-"#)]
+#[wasm_bindgen(module = "/src/glue.js")]
 extern "C" {
     /// The event for a server notification: `notification` is the whole
     /// message, `params` its params.
@@ -90,16 +66,11 @@ impl Drop for AbortHook {
     }
 }
 
-/// Rust code that wants to hear of notifications by method (list-changed watchers).
-pub type Hook = Rc<dyn Fn(&str)>;
-
-/// The client's listeners and notification subscribers.
+/// The client's JS listeners.
 #[derive(Default)]
 pub struct Events {
     listeners: RefCell<Vec<Listener>>,
     next_id: Cell<u64>,
-    hub: NotificationHub,
-    hooks: RefCell<Vec<Hook>>,
 }
 
 impl std::fmt::Debug for Events {
@@ -183,86 +154,77 @@ impl Events {
         self.dispatch("error", &McpErrorEvent::new_error_event(error).into());
     }
 
-    /// Dispatches `reconnecting` or `reconnected`.
-    pub fn dispatch_connection(&self, status: crate::transport::streamable_http::ConnectionStatus) {
-        use crate::transport::streamable_http::ConnectionStatus;
-        let detail = Object::new();
-        let kind = match status {
-            ConnectionStatus::Reconnecting { attempt, delay_ms } => {
-                let _ = Reflect::set(&detail, &"attempt".into(), &attempt.into());
-                let _ = Reflect::set(&detail, &"delay".into(), &delay_ms.into());
-                "reconnecting"
+    /// Turns the client's events into JS events, as they happen.
+    pub fn attach(self: &Rc<Self>, client: &Client) {
+        let events = Rc::downgrade(self);
+        client.on_event(move |event| {
+            if let Some(events) = events.upgrade() {
+                events.deliver(event);
             }
-            ConnectionStatus::Reconnected => "reconnected",
-            ConnectionStatus::SessionExpired => "sessionexpired",
+        });
+    }
+
+    fn deliver(&self, event: &ClientEvent) {
+        let connection = |kind: &str, fields: &[(&str, JsValue)]| {
+            let detail = Object::new();
+            for (name, value) in fields {
+                let _ = Reflect::set(&detail, &(*name).into(), value);
+            }
+            McpConnectionEvent::new_connection_event(kind, &detail).into()
         };
-        self.dispatch(kind, &McpConnectionEvent::new_connection_event(kind, &detail).into());
-    }
-
-    /// Dispatches `sessionrenewed`.
-    pub fn dispatch_session_renewed(&self, previous: Option<&str>, current: Option<&str>) {
-        let detail = Object::new();
-        let _ = Reflect::set(&detail, &"previousSessionId".into(), &previous.map_or(JsValue::UNDEFINED, JsValue::from));
-        let _ = Reflect::set(&detail, &"sessionId".into(), &current.map_or(JsValue::UNDEFINED, JsValue::from));
-        self.dispatch("sessionrenewed", &McpConnectionEvent::new_connection_event("sessionrenewed", &detail).into());
-    }
-
-    /// Dispatches a plain event such as `close`.
-    pub fn dispatch_plain(&self, kind: &str) {
-        self.dispatch(kind, &plain_event(kind));
-    }
-
-    /// Adds a Rust hook that hears every notification's method.
-    pub fn add_hook(&self, hook: Hook) {
-        self.hooks.borrow_mut().push(hook);
-    }
-
-    /// Publishes a server notification: to hooks, to pull subscribers, to
-    /// listeners of its method, and to `notification` listeners.
-    pub fn notify(&self, method: &str, params: Option<&serde_json::Value>) {
-        let hooks: Vec<Hook> = self.hooks.borrow().clone();
-        for hook in hooks {
-            hook(method);
+        let optional = |id: &Option<String>| id.as_deref().map_or(JsValue::UNDEFINED, JsValue::from);
+        match event {
+            ClientEvent::Notification(notification) => self.notify(notification),
+            ClientEvent::Reconnecting { attempt, delay_ms } => {
+                let detail = connection("reconnecting", &[("attempt", (*attempt).into()), ("delay", (*delay_ms).into())]);
+                self.dispatch("reconnecting", &detail);
+            }
+            ClientEvent::Reconnected => self.dispatch("reconnected", &connection("reconnected", &[])),
+            ClientEvent::SessionRenewed { previous, current } => {
+                let detail = connection("sessionrenewed", &[("previousSessionId", optional(previous)), ("sessionId", optional(current))]);
+                self.dispatch("sessionrenewed", &detail);
+            }
+            ClientEvent::Problem(error) => self.dispatch_error(&super::error::to_js_error(error)),
+            ClientEvent::Closed => {
+                self.dispatch("close", &plain_event("close"));
+                self.listeners.borrow_mut().clear();
+            }
         }
-        let notification = Notification { method: method.to_owned(), params: params.cloned() };
-        self.hub.publish(&notification);
+    }
+
+    /// A server notification: to listeners of its method, and to `notification` listeners.
+    fn notify(&self, notification: &Notification) {
+        let method = notification.method.as_str();
         let has_listener = self.listeners.borrow().iter().any(|l| l.kind == method || l.kind == "notification");
         if !has_listener {
             return;
         }
-        let message = notification_object(&notification);
+        let message = notification_object(notification);
         self.dispatch(method, &McpNotificationEvent::new_notification_event(method, &message).into());
         self.dispatch("notification", &McpNotificationEvent::new_notification_event("notification", &message).into());
     }
+}
 
-    /// Ends every pull subscription and forgets every listener (after `close`).
-    pub fn shut(&self) {
-        self.hub.close();
-        self.listeners.borrow_mut().clear();
-        self.hooks.borrow_mut().clear();
-    }
-
-    /// An async iterator over notifications, optionally of one method.
-    pub fn iterator(self: &Rc<Self>, method: Option<String>, capacity: usize, signal: Option<AbortSignal>) -> JsValue {
-        let state = Rc::new(IteratorState {
-            subscription: RefCell::new(Some(self.hub.subscribe(method, capacity))),
-            ended: Cell::new(false),
-            signal,
-        });
-        let next = {
-            let state = state.clone();
-            Closure::<dyn FnMut() -> Promise>::new(move || next_item(state.clone()))
-        };
-        let done = Closure::<dyn FnMut() -> Promise>::new(move || {
-            state.end();
-            Promise::resolve(&iterator_result(true, &JsValue::UNDEFINED))
-        });
-        async_iterable(&next.into_js_value(), &done.into_js_value())
-    }
+/// An async iterator over the client's notifications, optionally of one method.
+pub fn iterator(client: &Client, method: Option<String>, capacity: usize, signal: Option<AbortSignal>) -> JsValue {
+    let state = Rc::new(IteratorState {
+        subscription: RefCell::new(Some(client.events(EventFilter::Notifications(method), capacity))),
+        ended: Cell::new(false),
+        signal,
+    });
+    let next = {
+        let state = state.clone();
+        Closure::<dyn FnMut() -> Promise>::new(move || next_item(state.clone()))
+    };
+    let done = Closure::<dyn FnMut() -> Promise>::new(move || {
+        state.end();
+        Promise::resolve(&iterator_result(true, &JsValue::UNDEFINED))
+    });
+    async_iterable(&next.into_js_value(), &done.into_js_value())
 }
 
 struct IteratorState {
-    subscription: RefCell<Option<Subscription>>,
+    subscription: RefCell<Option<EventStream>>,
     /// Set by `return()` or the end of the stream; a pending `next()` then
     /// does not put the subscription back.
     ended: Cell<bool>,
@@ -300,11 +262,12 @@ fn next_item(state: Rc<IteratorState>) -> Promise {
             None => current.next().await,
         };
         match item {
-            Some(Ok(notification)) => {
+            Some(Ok(event)) => {
                 if !state.ended.get() {
                     *state.subscription.borrow_mut() = Some(current);
                 }
-                Ok(iterator_result(false, &notification_object(&notification)))
+                let value = event.notification().map_or(JsValue::UNDEFINED, notification_object);
+                Ok(iterator_result(false, &value))
             }
             Some(Err(error)) => {
                 state.end();

@@ -1,14 +1,10 @@
-//! The server features: tools, resources, prompts, completion.
+//! The server features for JS: tools, resources, prompts, completion and
+//! skills, each a thin call into the client.
 
-use super::client::ClientState;
-use super::client::{js, promise, read_options, McpClient};
-use super::connect::Era;
-use super::convert::params_from_js;
-use super::lists::{self, PROMPTS, RESOURCES, SKILLS, TEMPLATES, TOOLS};
+use super::client::{fail, promise, reply_to_js, McpClient};
+use super::convert::{from_js, params_from_js, to_js};
+use crate::client::{PROMPTS, RESOURCES, SKILLS, TEMPLATES, TOOLS};
 use crate::error::Error;
-use crate::protocol::capabilities::check_server_supports;
-use crate::protocol::schema::SchemaError;
-use crate::protocol::{params, results, schema, skills};
 use js_sys::Promise;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
@@ -37,13 +33,13 @@ impl McpClient {
         #[wasm_bindgen(unchecked_optional_param_type = "PaginatedRequestParams")] params: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue,
     ) -> Promise {
-        lists::list_page(&self.state, TOOLS, params, options)
+        self.list_page(TOOLS, params, options)
     }
 
     /// Lists every tool, following `nextCursor` across pages.
     #[wasm_bindgen(js_name = listAllTools, unchecked_return_type = "Promise<Tool[]>")]
     pub fn list_all_tools(&self, #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue) -> Promise {
-        lists::list_all(&self.state, TOOLS, options)
+        self.list_all(TOOLS, options)
     }
 
     /// Iterates over every tool, fetching pages as the loop goes:
@@ -53,7 +49,7 @@ impl McpClient {
         &self,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue,
     ) -> Result<JsValue, JsValue> {
-        lists::iterate(&self.state, TOOLS, options)
+        self.iterate(TOOLS, options)
     }
 
     /// Calls a tool. A tool that fails still resolves, with `isError: true`;
@@ -69,31 +65,12 @@ impl McpClient {
         #[wasm_bindgen(unchecked_param_type = "CallToolRequestParams")] params: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue,
     ) -> Promise {
-        let state = self.state.clone();
+        let (client, call) = (self.client.clone(), self.call(&options));
         promise(Box::pin(async move {
-            let params = required_params(&params, "callTool")?;
-            params::check_call_tool(&params).map_err(Error::InvalidArgument)?;
-            let name = params.get("name").and_then(Value::as_str).unwrap_or_default().to_owned();
-            let options = read_options(&options)?;
-            let reply = state.call_reply("tools/call", Some(params), &options, results::check_call_tool).await?;
-            let result = &reply.value;
-            let failed = result.get("isError") == Some(&Value::Bool(true));
-            let schema = state.output_schemas.borrow().get(&name).cloned();
-            if let (true, false, Some(schema)) = (state.validate_output, failed, schema) {
-                let structured = result
-                    .get("structuredContent")
-                    .ok_or_else(|| Error::Invalid(format!("tool {name:?} declares an outputSchema but returned no structuredContent")))?;
-                schema::validate_with(&schema, structured, &state.patterns, &state.limits.schema).map_err(|e| match e {
-                    SchemaError::Mismatch(e) => {
-                        Error::Invalid(format!("the structuredContent of tool {name:?} does not match its outputSchema at {e}"))
-                    }
-                    SchemaError::TooCostly(e) => Error::LimitExceeded {
-                        limit: "validationSteps",
-                        message: format!("checking the structuredContent of tool {name:?} against its outputSchema stopped at {e}"),
-                    },
-                })?;
-            }
-            reply.to_js()
+            let call = call?;
+            let params = required_params(&params, "callTool").map_err(fail)?;
+            let reply = client.call_tool_reply(params, &call.options).await.map_err(|e| call.reject(e))?;
+            reply_to_js(&reply).map_err(fail)
         }))
     }
 
@@ -104,13 +81,13 @@ impl McpClient {
         #[wasm_bindgen(unchecked_optional_param_type = "PaginatedRequestParams")] params: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue,
     ) -> Promise {
-        lists::list_page(&self.state, RESOURCES, params, options)
+        self.list_page(RESOURCES, params, options)
     }
 
     /// Lists every resource, following `nextCursor` across pages.
     #[wasm_bindgen(js_name = listAllResources, unchecked_return_type = "Promise<Resource[]>")]
     pub fn list_all_resources(&self, #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue) -> Promise {
-        lists::list_all(&self.state, RESOURCES, options)
+        self.list_all(RESOURCES, options)
     }
 
     /// Iterates over every resource, fetching pages as the loop goes.
@@ -119,7 +96,7 @@ impl McpClient {
         &self,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue,
     ) -> Result<JsValue, JsValue> {
-        lists::iterate(&self.state, RESOURCES, options)
+        self.iterate(RESOURCES, options)
     }
 
     /// Lists one page of the server's resource templates.
@@ -129,7 +106,7 @@ impl McpClient {
         #[wasm_bindgen(unchecked_optional_param_type = "PaginatedRequestParams")] params: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue,
     ) -> Promise {
-        lists::list_page(&self.state, TEMPLATES, params, options)
+        self.list_page(TEMPLATES, params, options)
     }
 
     /// Lists every resource template, following `nextCursor` across pages.
@@ -138,7 +115,7 @@ impl McpClient {
         &self,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue,
     ) -> Promise {
-        lists::list_all(&self.state, TEMPLATES, options)
+        self.list_all(TEMPLATES, options)
     }
 
     /// Iterates over every resource template, fetching pages as the loop goes.
@@ -147,7 +124,7 @@ impl McpClient {
         &self,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue,
     ) -> Result<JsValue, JsValue> {
-        lists::iterate(&self.state, TEMPLATES, options)
+        self.iterate(TEMPLATES, options)
     }
 
     /// Reads a resource: its `contents`, as text or as base64 `blob`s.
@@ -157,11 +134,12 @@ impl McpClient {
         #[wasm_bindgen(unchecked_param_type = "ReadResourceRequestParams")] params: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue,
     ) -> Promise {
-        let state = self.state.clone();
+        let (client, call) = (self.client.clone(), self.call(&options));
         promise(Box::pin(async move {
-            let params = params_with(&params, "readResource", "uri")?;
-            let options = read_options(&options)?;
-            state.call_reply("resources/read", Some(params), &options, results::check_read_resource).await?.to_js()
+            let call = call?;
+            let params = params_with(&params, "readResource", "uri").map_err(fail)?;
+            let reply = client.read_resource_reply(params, &call.options).await.map_err(|e| call.reject(e))?;
+            reply_to_js(&reply).map_err(fail)
         }))
     }
 
@@ -173,7 +151,7 @@ impl McpClient {
         #[wasm_bindgen(unchecked_param_type = "SubscribeRequestParams")] params: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue,
     ) -> Promise {
-        self.uri_request("resources/subscribe", "subscribeResource", params, options)
+        self.subscription(true, params, options)
     }
 
     /// Ends a subscription made with {@link McpClient.subscribeResource}.
@@ -183,7 +161,7 @@ impl McpClient {
         #[wasm_bindgen(unchecked_param_type = "UnsubscribeRequestParams")] params: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue,
     ) -> Promise {
-        self.uri_request("resources/unsubscribe", "unsubscribeResource", params, options)
+        self.subscription(false, params, options)
     }
 
     /// Lists one page of the server's prompts.
@@ -193,13 +171,13 @@ impl McpClient {
         #[wasm_bindgen(unchecked_optional_param_type = "PaginatedRequestParams")] params: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue,
     ) -> Promise {
-        lists::list_page(&self.state, PROMPTS, params, options)
+        self.list_page(PROMPTS, params, options)
     }
 
     /// Lists every prompt, following `nextCursor` across pages.
     #[wasm_bindgen(js_name = listAllPrompts, unchecked_return_type = "Promise<Prompt[]>")]
     pub fn list_all_prompts(&self, #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue) -> Promise {
-        lists::list_all(&self.state, PROMPTS, options)
+        self.list_all(PROMPTS, options)
     }
 
     /// Iterates over every prompt, fetching pages as the loop goes.
@@ -208,7 +186,7 @@ impl McpClient {
         &self,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue,
     ) -> Result<JsValue, JsValue> {
-        lists::iterate(&self.state, PROMPTS, options)
+        self.iterate(PROMPTS, options)
     }
 
     /// Gets a prompt, rendered with `params.arguments`.
@@ -218,11 +196,12 @@ impl McpClient {
         #[wasm_bindgen(unchecked_param_type = "GetPromptRequestParams")] params: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue,
     ) -> Promise {
-        let state = self.state.clone();
+        let (client, call) = (self.client.clone(), self.call(&options));
         promise(Box::pin(async move {
-            let params = params_with(&params, "getPrompt", "name")?;
-            let options = read_options(&options)?;
-            state.call_reply("prompts/get", Some(params), &options, results::check_get_prompt).await?.to_js()
+            let call = call?;
+            let params = params_with(&params, "getPrompt", "name").map_err(fail)?;
+            let reply = client.get_prompt_reply(params, &call.options).await.map_err(|e| call.reject(e))?;
+            reply_to_js(&reply).map_err(fail)
         }))
     }
 
@@ -235,22 +214,15 @@ impl McpClient {
         #[wasm_bindgen(unchecked_param_type = "CompleteRequestParams")] params: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue,
     ) -> Promise {
-        let state = self.state.clone();
+        let (client, call) = (self.client.clone(), self.call(&options));
         promise(Box::pin(async move {
-            let params = required_params(&params, "complete")?;
-            let well_formed = params.get("ref").and_then(|r| r.get("type")).is_some_and(Value::is_string)
-                && params.get("argument").and_then(|a| a.get("name")).is_some_and(Value::is_string);
-            if !well_formed {
-                return Err(Error::InvalidArgument("complete needs params.ref.type and params.argument.name".into()).into());
-            }
-            let options = read_options(&options)?;
-            js(&state.call("completion/complete", Some(params), &options, results::check_complete).await?)
+            let call = call?;
+            let params = required_params(&params, "complete").map_err(fail)?;
+            let result = client.complete(params, &call.options).await.map_err(|e| call.reject(e))?;
+            to_js(&serde_json::to_value(result).unwrap_or(Value::Null)).map_err(fail)
         }))
     }
-}
 
-#[wasm_bindgen]
-impl McpClient {
     /// Lists one page of the server's skills (SEP-2640, extension
     /// `io.modelcontextprotocol/skills`): each with its frontmatter and the
     /// files it is made of, none of them loaded.
@@ -260,13 +232,13 @@ impl McpClient {
         #[wasm_bindgen(unchecked_optional_param_type = "PaginatedRequestParams")] params: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue,
     ) -> Promise {
-        lists::list_page(&self.state, SKILLS, params, options)
+        self.list_page(SKILLS, params, options)
     }
 
     /// Lists every skill, following `nextCursor` across pages.
     #[wasm_bindgen(js_name = listAllSkills, unchecked_return_type = "Promise<Skill[]>")]
     pub fn list_all_skills(&self, #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue) -> Promise {
-        lists::list_all(&self.state, SKILLS, options)
+        self.list_all(SKILLS, options)
     }
 
     /// Loads a skill as listed: reads its `SKILL.md` and checks it against
@@ -281,14 +253,14 @@ impl McpClient {
         #[wasm_bindgen(unchecked_param_type = "Skill")] skill: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue,
     ) -> Promise {
-        let state = self.state.clone();
+        let (client, call) = (self.client.clone(), self.call(&options));
         promise(Box::pin(async move {
-            let skill = listed_skill(&skill)?;
-            let uri = skill.get("uri").and_then(Value::as_str).unwrap_or_default().to_owned();
-            let options = read_options(&options)?;
-            let text = state.read_skill_text(&uri, &options).await?;
-            let file = skills::check_skill(&skill, &text).map_err(|why| Error::Invalid(format!("the skill was refused: {why}")))?;
-            js(&serde_json::json!({ "skill": skill, "text": text, "frontmatter": file.frontmatter, "body": file.body }))
+            let call = call?;
+            let skill = listed_skill(&skill).map_err(fail)?;
+            let loaded = client.read_skill(skill, &call.options).await.map_err(|e| call.reject(e))?;
+            let value =
+                serde_json::json!({ "skill": loaded.skill, "text": loaded.text, "frontmatter": loaded.frontmatter, "body": loaded.body });
+            to_js(&value).map_err(fail)
         }))
     }
 
@@ -304,80 +276,39 @@ impl McpClient {
         uri: String,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue,
     ) -> Promise {
-        let state = self.state.clone();
+        let (client, call) = (self.client.clone(), self.call(&options));
         promise(Box::pin(async move {
-            let skill = listed_skill(&skill)?;
-            let listed = skills::listed_file(&skill, &uri)
-                .cloned()
-                .ok_or_else(|| Error::InvalidArgument(format!("the skill does not list {uri}")))?;
-            let options = read_options(&options)?;
-            let result =
-                state.call("resources/read", Some(serde_json::json!({ "uri": uri })), &options, results::check_read_resource).await?;
-            for content in result.get("contents").and_then(Value::as_array).into_iter().flatten() {
-                let bytes = match (content.get("text").and_then(Value::as_str), content.get("blob").and_then(Value::as_str)) {
-                    (Some(text), _) => text.as_bytes().to_vec(),
-                    (None, Some(blob)) => crate::protocol::encoding::base64_decode(blob)
-                        .ok_or_else(|| Error::Protocol(format!("{uri}: the blob is not base64")))?,
-                    (None, None) => continue,
-                };
-                skills::check_file(&listed, &bytes).map_err(|why| Error::Invalid(format!("the skill file was refused: {why}")))?;
-            }
-            js(&result)
+            let call = call?;
+            let skill = listed_skill(&skill).map_err(fail)?;
+            let reply = client.read_skill_file(&skill, &uri, &call.options).await.map_err(|e| call.reject(e))?;
+            reply_to_js(&reply).map_err(fail)
         }))
     }
 }
 
 /// A skill as `listSkills` gave it: an object with a string `uri`.
 fn listed_skill(value: &JsValue) -> Result<Value, Error> {
-    let skill = super::convert::from_js(value, "skill")?;
+    let skill = from_js(value, "skill")?;
     match skill.get("uri") {
         Some(Value::String(_)) => Ok(skill),
         _ => Err(Error::InvalidArgument("a skill needs its uri, as listSkills gives it".into())),
     }
 }
 
-impl ClientState {
-    /// The text of a skill's `SKILL.md`.
-    async fn read_skill_text(&self, uri: &str, options: &super::options::RequestOptions) -> Result<String, super::client::Rejection> {
-        let result = self.call("resources/read", Some(serde_json::json!({ "uri": uri })), options, results::check_read_resource).await?;
-        let text = result
-            .get("contents")
-            .and_then(Value::as_array)
-            .and_then(|contents| contents.iter().find(|c| c.get("uri").and_then(Value::as_str) == Some(uri)).or_else(|| contents.first()))
-            .and_then(|content| content.get("text"))
-            .and_then(Value::as_str)
-            .ok_or_else(|| Error::Protocol(format!("{uri}: the server returned no text")))?;
-        Ok(text.to_owned())
-    }
-}
-
 impl McpClient {
-    fn uri_request(&self, method: &'static str, name: &'static str, params: JsValue, options: JsValue) -> Promise {
-        let state = self.state.clone();
+    fn subscription(&self, subscribe: bool, params: JsValue, options: JsValue) -> Promise {
+        let (client, call) = (self.client.clone(), self.call(&options));
         promise(Box::pin(async move {
-            let params = params_with(&params, name, "uri")?;
-            let options = read_options(&options)?;
-            if state.era == Era::Modern {
-                // 2026-07-28: subscriptions ride on the subscriptions/listen stream.
-                check_server_supports(&state.identity.borrow().capabilities, method).map_err(Error::Unsupported)?;
-                let uri = params.get("uri").and_then(Value::as_str).unwrap_or_default().to_owned();
-                let changed = if method == "resources/subscribe" {
-                    state.subscriptions.borrow_mut().insert(uri)
-                } else {
-                    state.subscriptions.borrow_mut().remove(&uri)
-                };
-                if changed {
-                    if let Some(acknowledged) = state.restart_listen() {
-                        let timeout = options.timeout_ms.unwrap_or(crate::session::DEFAULT_TIMEOUT_MS);
-                        let sleep = crate::session::Runtime::sleep(&crate::transport::web_runtime::WebRuntime, timeout);
-                        if let futures::future::Either::Right(_) = futures::future::select(acknowledged, sleep).await {
-                            return Err(Error::Timeout { ms: timeout }.into());
-                        }
-                    }
-                }
-                return Ok(JsValue::UNDEFINED);
-            }
-            state.call(method, Some(params), &options, |r| results::check_object(r, "subscription")).await?;
+            let call = call?;
+            let name = if subscribe { "subscribeResource" } else { "unsubscribeResource" };
+            let params = params_with(&params, name, "uri").map_err(fail)?;
+            let uri = params.get("uri").and_then(Value::as_str).unwrap_or_default();
+            let done = if subscribe {
+                client.subscribe_resource(uri, &call.options).await
+            } else {
+                client.unsubscribe_resource(uri, &call.options).await
+            };
+            done.map_err(|e| call.reject(e))?;
             Ok(JsValue::UNDEFINED)
         }))
     }

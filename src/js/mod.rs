@@ -5,25 +5,26 @@
 //! * [`error`]: `McpError` and `McpClientError`.
 //! * [`events`]: `addEventListener` and the `notifications()` iterator.
 //! * [`handlers`]: the user's sampling, elicitation and roots functions.
-//! * `features`, `lists`, `list_changed`: the server features, paging, auto-refresh.
+//! * `features`, `lists`, `list_watchers`, `tasks`: the server features,
+//!   paging, auto-refresh, tasks.
+//! * [`custom_transport`]: a transport written in JS.
+//! * `auth_options`: the `auth` option.
 //! * [`abort`]: `AbortSignal` as a future.
 //! * [`convert`]: JSON values across the boundary.
 //! * `typescript`: the `.d.ts` sections for MCP types and API options.
 
 pub mod abort;
+mod auth_options;
 pub mod bridges;
 pub mod client;
-pub mod connect;
 pub mod convert;
 pub mod custom_transport;
 pub mod error;
 pub mod events;
 mod features;
 pub mod handlers;
-mod list_changed;
-mod listen;
+mod list_watchers;
 mod lists;
-mod modern;
 mod naming;
 pub mod options;
 mod tasks;

@@ -1,93 +1,54 @@
-//! Tasks (2025-11-25, experimental): a tool call that runs as a task, polled
-//! to completion behind one awaitable call, and the low-level task methods.
+//! Tasks for JS (2025-11-25, experimental): a tool call that runs as a task
+//! behind one awaitable call, and the low-level task methods.
 
-use super::abort::aborted;
-use super::client::{js, promise, read_options, ClientState, McpClient, Rejection};
+use super::client::{fail, promise, reply_to_js, McpClient};
 use super::convert::{params_from_js, to_js};
+use super::options::{field, milliseconds};
+use crate::client::{RequestOptions, TaskOptions};
 use crate::error::Error;
-use crate::protocol::capabilities::declares;
-use crate::protocol::{params, results};
-use crate::session::Runtime;
-use crate::transport::web_runtime::WebRuntime;
-use futures::future::{self, Either};
-use js_sys::{Function, Promise, Reflect};
-use serde_json::{json, Value};
+use js_sys::{Function, Promise};
+use serde_json::Value;
+use std::rc::{Rc, Weak};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-/// How often to poll when the server suggests nothing.
-const DEFAULT_POLL_MS: u32 = 1_000;
-/// Polling faster than this helps nobody and loads the server.
-const MIN_POLL_MS: u32 = 100;
-
-fn check_task(value: &Value) -> Result<(), String> {
-    let task = value.get("task").unwrap_or(value);
-    let ok = task.get("taskId").is_some_and(Value::is_string) && task.get("status").is_some_and(Value::is_string);
-    ok.then_some(()).ok_or_else(|| "a task needs a string taskId and status".into())
-}
-
-fn task_id_params(value: &JsValue, method: &str) -> Result<Value, Error> {
+/// The `taskId` a task method needs.
+fn task_id(value: &JsValue, method: &str) -> Result<String, Error> {
     match params_from_js(value, "params")? {
-        Some(p) if p.get("taskId").is_some_and(Value::is_string) => Ok(p),
+        Some(Value::Object(mut p)) => match p.remove("taskId") {
+            Some(Value::String(id)) => Ok(id),
+            _ => Err(Error::InvalidArgument(format!("{method} needs params.taskId as a string"))),
+        },
         _ => Err(Error::InvalidArgument(format!("{method} needs params.taskId as a string"))),
     }
 }
 
-impl ClientState {
-    async fn run_task(&self, mut params: Value, options: JsValue) -> Result<Value, Rejection> {
-        let request = read_options(&options)?;
-        let field = |name: &str| Reflect::get(&options, &name.into()).ok().filter(|v| !v.is_undefined() && !v.is_null());
-        let on_status = field("ontaskstatus").and_then(|f| f.dyn_into::<Function>().ok());
-        let ttl = field("ttl").and_then(|v| v.as_f64());
-        let poll_override = field("pollInterval").and_then(|v| v.as_f64()).map(|ms| (ms as u32).max(MIN_POLL_MS));
-        if self.strict && !declares(&self.identity.borrow().capabilities, &["tasks", "requests", "tools", "call"]) {
-            return Err(Error::Unsupported("tools/call as a task: the server did not declare tasks.requests.tools.call".into()).into());
-        }
-        let name = params.get("name").and_then(Value::as_str).unwrap_or_default().to_owned();
-        if let Some(fields) = params.as_object_mut() {
-            fields.insert("task".into(), ttl.map_or_else(|| json!({}), |ttl| json!({ "ttl": ttl })));
-        }
-        let created = self.request("tools/call", Some(params), &request).await?;
-        check_task(&created).map_err(Error::Protocol)?;
-        let mut task = created.get("task").cloned().unwrap_or(Value::Null);
-        let task_id = task.get("taskId").and_then(Value::as_str).unwrap_or_default().to_owned();
-        loop {
-            if let Some(callback) = &on_status {
-                if let Err(thrown) = callback.call1(&JsValue::UNDEFINED, &to_js(&task).unwrap_or(JsValue::UNDEFINED)) {
-                    self.events.dispatch_error(&thrown);
-                }
-            }
-            let status = task.get("status").and_then(Value::as_str).unwrap_or_default().to_owned();
-            if matches!(status.as_str(), "completed" | "failed" | "cancelled" | "input_required") {
-                // tasks/result waits for the end; an input_required task's
-                // requests (elicitation, sampling) arrive on its stream and go
-                // to the handlers.
-                let result = self.request("tasks/result", Some(json!({ "taskId": task_id })), &request).await?;
-                if status == "cancelled" {
-                    return Err(Error::Protocol(format!("the server cancelled task {task_id} of tool {name:?}")).into());
-                }
-                results::check_call_tool(&result).map_err(Error::Protocol)?;
-                return Ok(result);
-            }
-            let wait = poll_override
-                .or_else(|| task.get("pollInterval").and_then(Value::as_f64).map(|ms| (ms as u32).max(MIN_POLL_MS)))
-                .unwrap_or(DEFAULT_POLL_MS);
-            let sleep = WebRuntime.sleep(wait);
-            if let Some(signal) = &request.signal {
-                if let Either::Right(_) = future::select(sleep, aborted(signal)).await {
-                    // Tell the server, best effort, then reject with the caller's reason.
-                    let quiet = super::options::RequestOptions::default();
-                    let _ = self.request("tasks/cancel", Some(json!({ "taskId": task_id })), &quiet).await;
-                    return Err(Rejection(signal.reason()));
-                }
-            } else {
-                sleep.await;
-            }
-            let current = self.request("tasks/get", Some(json!({ "taskId": task_id })), &request).await?;
-            check_task(&current).map_err(Error::Protocol)?;
-            task = current;
-        }
+/// `ttl`, `pollInterval` and `ontaskstatus` from a `callToolAsTask` options bag.
+fn task_options(options: &JsValue, request: RequestOptions, events: Weak<super::events::Events>) -> Result<TaskOptions, Error> {
+    if options.is_undefined() || options.is_null() {
+        return Ok(TaskOptions { request, ..TaskOptions::default() });
     }
+    let ttl_ms = match field(options, "ttl") {
+        None => None,
+        Some(v) => match v.as_f64() {
+            Some(ms) if ms.is_finite() && ms >= 0.0 => Some(ms),
+            _ => return Err(Error::InvalidArgument("ttl must be a number of milliseconds, zero or more".into())),
+        },
+    };
+    let on_status = match field(options, "ontaskstatus") {
+        None => None,
+        Some(v) => {
+            let callback: Function = v.dyn_into().map_err(|_| Error::InvalidArgument("ontaskstatus must be a function".into()))?;
+            let listener: crate::client::tasks::TaskStatusListener = Rc::new(move |task: &Value| {
+                let value = to_js(task).unwrap_or(JsValue::UNDEFINED);
+                if let (Err(thrown), Some(events)) = (callback.call1(&JsValue::UNDEFINED, &value), events.upgrade()) {
+                    events.dispatch_error(&thrown);
+                }
+            });
+            Some(listener)
+        }
+    };
+    Ok(TaskOptions { request, ttl_ms, poll_interval_ms: milliseconds(options, "pollInterval")?, on_status })
 }
 
 #[wasm_bindgen]
@@ -104,11 +65,15 @@ impl McpClient {
         #[wasm_bindgen(unchecked_param_type = "CallToolRequestParams")] params: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "TaskCallOptions")] options: JsValue,
     ) -> Promise {
-        let state = self.state.clone();
+        let (client, call) = (self.client.clone(), self.call(&options));
+        let events = Rc::downgrade(&self.events);
         promise(Box::pin(async move {
-            let params = params_from_js(&params, "params")?.ok_or_else(|| Error::InvalidArgument("callToolAsTask needs params".into()))?;
-            params::check_call_tool(&params).map_err(Error::InvalidArgument)?;
-            js(&state.run_task(params, options).await?)
+            let call = call?;
+            let params = params_from_js(&params, "params").map_err(fail)?;
+            let params = params.ok_or_else(|| fail(Error::InvalidArgument("callToolAsTask needs params".into())))?;
+            let task = task_options(&options, call.options.clone(), events).map_err(fail)?;
+            let result = client.call_tool_as_task(params, &task).await.map_err(|e| call.reject(e))?;
+            to_js(&result).map_err(fail)
         }))
     }
 
@@ -119,7 +84,7 @@ impl McpClient {
         #[wasm_bindgen(unchecked_param_type = "{ taskId: string }")] params: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue,
     ) -> Promise {
-        self.task_request("tasks/get", "getTask", params, options, check_task)
+        self.task_request("tasks/get", "getTask", params, options)
     }
 
     /// `tasks/result`: waits for a task to end and returns its result.
@@ -129,7 +94,7 @@ impl McpClient {
         #[wasm_bindgen(unchecked_param_type = "{ taskId: string }")] params: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue,
     ) -> Promise {
-        self.task_request("tasks/result", "getTaskResult", params, options, |r| results::check_object(r, "tasks/result"))
+        self.task_request("tasks/result", "getTaskResult", params, options)
     }
 
     /// `tasks/cancel`: asks the server to cancel a task.
@@ -139,7 +104,7 @@ impl McpClient {
         #[wasm_bindgen(unchecked_param_type = "{ taskId: string }")] params: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue,
     ) -> Promise {
-        self.task_request("tasks/cancel", "cancelTask", params, options, check_task)
+        self.task_request("tasks/cancel", "cancelTask", params, options)
     }
 
     /// `tasks/list`: one page of the tasks the server keeps for this client.
@@ -149,29 +114,24 @@ impl McpClient {
         #[wasm_bindgen(unchecked_optional_param_type = "PaginatedRequestParams")] params: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue,
     ) -> Promise {
-        let state = self.state.clone();
+        let (client, call) = (self.client.clone(), self.call(&options));
         promise(Box::pin(async move {
-            let params = params_from_js(&params, "params")?;
-            let options = read_options(&options)?;
-            js(&state.call("tasks/list", params, &options, |r| results::check_list(r, "tasks/list", "tasks")).await?)
+            let call = call?;
+            let params = params_from_js(&params, "params").map_err(fail)?;
+            let reply = client.list_tasks_reply(params, &call.options).await.map_err(|e| call.reject(e))?;
+            reply_to_js(&reply).map_err(fail)
         }))
     }
 }
 
 impl McpClient {
-    fn task_request(
-        &self,
-        method: &'static str,
-        name: &'static str,
-        params: JsValue,
-        options: JsValue,
-        check: fn(&Value) -> Result<(), String>,
-    ) -> Promise {
-        let state = self.state.clone();
+    fn task_request(&self, method: &'static str, name: &'static str, params: JsValue, options: JsValue) -> Promise {
+        let (client, call) = (self.client.clone(), self.call(&options));
         promise(Box::pin(async move {
-            let params = task_id_params(&params, name)?;
-            let options = read_options(&options)?;
-            js(&state.call(method, Some(params), &options, check).await?)
+            let call = call?;
+            let id = task_id(&params, name).map_err(fail)?;
+            let result = client.task_request(method, &id, &call.options).await.map_err(|e| call.reject(e))?;
+            to_js(&result).map_err(fail)
         }))
     }
 }

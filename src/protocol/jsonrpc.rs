@@ -80,7 +80,7 @@ impl ErrorObject {
         Self { code, message: message.into(), data: None }
     }
 
-    fn to_value(&self) -> Value {
+    pub(crate) fn to_value(&self) -> Value {
         let mut map = Map::new();
         map.insert("code".into(), Value::from(self.code));
         map.insert("message".into(), Value::from(self.message.as_str()));

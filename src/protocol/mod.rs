@@ -20,5 +20,6 @@ pub mod results;
 pub mod schema;
 pub mod sha256;
 pub mod skills;
+pub mod types;
 pub mod uri_template;
 pub mod version;

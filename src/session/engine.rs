@@ -1,5 +1,5 @@
 use super::handler::{ClientHandler, InboundContext};
-use super::{Inbound, InboundSink, Runtime, Transport};
+use super::{ConnectionStatus, Inbound, InboundSink, Runtime, Transport};
 use crate::error::Error;
 use crate::protocol::jsonrpc::envelope::Envelope;
 use crate::protocol::jsonrpc::{codes, ErrorObject, Message, RequestId};
@@ -49,6 +49,9 @@ impl std::fmt::Debug for CallOptions {
 /// Receives every notification from the server: method and params.
 pub type NotificationListener = Rc<dyn Fn(&str, Option<&Value>)>;
 
+/// Receives what happens to the connection's streams.
+pub type StatusListener = Rc<dyn Fn(ConnectionStatus)>;
+
 /// Receives what went wrong outside any request of the client's: a server
 /// request refused for a limit, a notification too large to read.
 pub type ProblemListener = Rc<dyn Fn(Error)>;
@@ -95,6 +98,7 @@ struct State {
     closed: bool,
     listener: Option<NotificationListener>,
     problems: Option<ProblemListener>,
+    status: Option<StatusListener>,
     handler: Option<Rc<dyn ClientHandler>>,
     /// Server requests handled at once at most (0: the default).
     max_server_requests: usize,
@@ -164,6 +168,16 @@ impl Session {
     /// Sets the function told of problems that belong to no request.
     pub fn set_problem_listener(&self, listener: Option<ProblemListener>) {
         self.inner.state.borrow_mut().problems = listener;
+    }
+
+    /// Sets the function told of what happens to the connection's streams.
+    pub fn set_status_listener(&self, listener: Option<StatusListener>) {
+        self.inner.state.borrow_mut().status = listener;
+    }
+
+    /// The runtime the session runs on.
+    pub fn runtime(&self) -> &Rc<dyn Runtime> {
+        &self.inner.runtime
     }
 
     /// Caps how many of the server's requests are handled at once; those
@@ -279,6 +293,7 @@ impl Session {
             state.closed = true;
             state.listener = None;
             state.problems = None;
+            state.status = None;
             state.handler = None;
             state.progress.clear();
             for (_, cancel) in state.inbound.drain() {
@@ -349,6 +364,12 @@ impl Inner {
                 }
             }
             Inbound::Oversized { envelope, bytes, limit } => self.oversized(&envelope, bytes, limit),
+            Inbound::Status(status) => {
+                let listener = self.state.borrow().status.clone();
+                if let Some(listener) = listener {
+                    listener(status);
+                }
+            }
         }
     }
 

@@ -1,28 +1,32 @@
 //! Layer 2: the JSON-RPC session engine, single-threaded and runtime-agnostic.
 //!
-//! It allocates request ids, matches responses to pending requests, enforces
-//! timeouts, sends `notifications/cancelled`, answers the server's requests and
-//! fans notifications out. It talks to the network only through the
-//! [`Transport`] trait and to the clock only through [`Runtime`], so native
-//! tests drive it with an in-memory transport and a manual clock.
+//! * [`Session`]: allocates request ids, matches responses to pending
+//!   requests, enforces timeouts, sends `notifications/cancelled`, answers the
+//!   server's requests through a [`handler::ClientHandler`] (within
+//!   [`limits::Limits`]) and hands notifications on.
+//! * [`Transport`] and [`Inbound`]: how bytes travel, implemented elsewhere.
+//! * [`Runtime`]: the clock, timers and task runner.
+//! * [`Connector`]: how a client opens channels without knowing their kind.
+//! * [`limits`]: the bounds on what a server can make the client do.
+//!
+//! It talks to the network only through [`Transport`] and to the clock only
+//! through [`Runtime`], so native tests drive it with an in-memory transport
+//! and a manual clock.
 
-pub mod cache;
+pub mod backoff;
+mod connector;
 mod engine;
 pub mod handler;
-pub mod hub;
-pub mod lifecycle;
 pub mod limits;
-pub mod mrtr;
-pub mod paging;
 mod runtime;
-pub mod snapshot;
 #[cfg(test)]
 pub(crate) mod testing;
 mod transport;
 
-pub use engine::{CallOptions, NotificationListener, ProblemListener, ProgressListener, Session};
+pub use connector::{Channel, Connector, OpenContext, ToolSchemas};
+pub use engine::{CallOptions, NotificationListener, ProblemListener, ProgressListener, Session, StatusListener};
 pub use runtime::Runtime;
-pub use transport::{Inbound, InboundSink, Transport};
+pub use transport::{ConnectionStatus, Inbound, InboundSink, Transport};
 
 /// The default per-request timeout, as in the official TypeScript SDK.
 pub const DEFAULT_TIMEOUT_MS: u32 = 60_000;

@@ -33,9 +33,20 @@ impl Runtime for ManualRuntime {
     fn spawn(&self, task: LocalBoxFuture<'static, ()>) {
         self.spawner.spawn_local(task).expect("pool alive");
     }
+    fn now_ms(&self) -> f64 {
+        self.now.get() as f64
+    }
+    fn random(&self) -> f64 {
+        0.5
+    }
 }
 
 impl ManualRuntime {
+    /// A clock at 0 that runs spawned work on `spawner`'s pool.
+    pub(crate) fn new(spawner: futures::executor::LocalSpawner) -> Self {
+        Self { now: Cell::new(0), timers: RefCell::default(), spawner }
+    }
+
     pub(crate) fn advance(&self, ms: u64) {
         self.now.set(self.now.get() + ms);
         let now = self.now.get();
@@ -89,7 +100,7 @@ pub(crate) struct Harness {
 
 pub(crate) fn harness() -> Harness {
     let pool = LocalPool::new();
-    let runtime = Rc::new(ManualRuntime { now: Cell::new(0), timers: RefCell::default(), spawner: pool.spawner() });
+    let runtime = Rc::new(ManualRuntime::new(pool.spawner()));
     let transport = Rc::new(MemoryTransport::default());
     let sink_slot: Rc<RefCell<Option<InboundSink>>> = Rc::default();
     let (session, _) = {

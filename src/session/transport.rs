@@ -4,6 +4,22 @@ use crate::protocol::jsonrpc::{Message, RequestId};
 use futures::future::LocalBoxFuture;
 use std::rc::Rc;
 
+/// What happens to a connection's streams, for the client to report.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConnectionStatus {
+    /// A stream dropped; the transport waits `delay_ms`, then reconnects.
+    Reconnecting {
+        /// Which attempt this is, from 1.
+        attempt: u32,
+        /// How long it waits first.
+        delay_ms: u32,
+    },
+    /// The server-to-client stream is back after a drop.
+    Reconnected,
+    /// The server no longer knows the session (seen on a stream of its own).
+    SessionExpired,
+}
+
 /// What a transport hands back to the session.
 #[derive(Debug)]
 pub enum Inbound {
@@ -28,6 +44,8 @@ pub enum Inbound {
     /// The one channel every response arrives on broke (the HTTP+SSE event
     /// stream, a user transport): no pending request can be answered now.
     ConnectionLost(Error),
+    /// Something happened to the connection's streams.
+    Status(ConnectionStatus),
     /// A message larger than the client reads was skipped on a shared
     /// stream; its envelope says which request it answered or was.
     Oversized {

@@ -116,6 +116,11 @@ pub struct Fetch {
 }
 
 impl Fetch {
+    /// Whether the caller's `fetch` replaces the global one.
+    pub fn is_custom(&self) -> bool {
+        self.custom.is_some()
+    }
+
     /// Uses `custom` instead of the global `fetch`, when given.
     pub fn new(custom: Option<Function>) -> Self {
         Self { custom }

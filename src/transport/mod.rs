@@ -2,16 +2,19 @@
 //!
 //! * [`sse`]: the incremental SSE parser (pure Rust).
 //! * [`http`]: the pure rules of Streamable HTTP: headers, statuses, content types.
-//! * [`backoff`], [`recent_ids`]: reconnection delays and duplicate events (pure Rust).
-//! * `fetch`, `streamable_http`, `legacy_sse`, `web_runtime`: the wasm
-//!   implementations over the platform's `fetch`, `ReadableStream`,
-//!   `EventSource` and `setTimeout`.
+//! * [`recent_ids`]: duplicate events (pure Rust).
+//! * `fetch`, `streamable_http`, `legacy_sse`, `oauth`, `web_runtime`: the
+//!   wasm implementations over the platform's `fetch`, `ReadableStream`,
+//!   `EventSource`, WebCrypto and `setTimeout`.
+//! * `connector`: the web [`crate::session::Connector`], which opens those
+//!   transports for a client.
 
-pub mod backoff;
 pub mod http;
 pub mod recent_ids;
 pub mod sse;
 
+#[cfg(target_arch = "wasm32")]
+pub mod connector;
 #[cfg(target_arch = "wasm32")]
 pub mod fetch;
 #[cfg(target_arch = "wasm32")]

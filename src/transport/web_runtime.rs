@@ -52,4 +52,12 @@ impl Runtime for WebRuntime {
     fn spawn(&self, task: LocalBoxFuture<'static, ()>) {
         wasm_bindgen_futures::spawn_local(task);
     }
+
+    fn now_ms(&self) -> f64 {
+        js_sys::Date::now()
+    }
+
+    fn random(&self) -> f64 {
+        js_sys::Math::random()
+    }
 }

@@ -11,7 +11,7 @@ use super::web_runtime::WebRuntime;
 use crate::error::Error;
 use crate::protocol::jsonrpc::{decode, raw_result, Message, RequestId};
 use crate::protocol::{methods, modern, version};
-use crate::session::{Inbound, InboundSink, Runtime, Transport};
+use crate::session::{Inbound, InboundSink, Runtime, ToolSchemas, Transport};
 use futures::future::{self, LocalBoxFuture};
 use js_sys::{Function, Promise};
 use std::cell::{Cell, RefCell};
@@ -65,29 +65,6 @@ impl HeaderSource {
     }
 }
 
-/// What happens to the connection, for the client to report as events.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ConnectionStatus {
-    /// A stream dropped; the transport waits `delay_ms`, then reconnects.
-    Reconnecting {
-        /// Which attempt this is, from 1.
-        attempt: u32,
-        /// How long it waits first.
-        delay_ms: u32,
-    },
-    /// The GET stream is back after a drop.
-    Reconnected,
-    /// The server no longer knows our session (on the GET stream).
-    SessionExpired,
-}
-
-/// Receives [`ConnectionStatus`] changes.
-pub type StatusListener = Rc<dyn Fn(ConnectionStatus)>;
-
-/// The `inputSchema` of each tool the client has listed, by name, for the
-/// `Mcp-Param-*` headers of the 2026-07-28 revision. Shared with the client.
-pub type ToolSchemas = Rc<RefCell<HashMap<String, serde_json::Value>>>;
-
 /// Where and how to reach the server.
 pub struct StreamableHttpConfig {
     /// The MCP endpoint.
@@ -96,8 +73,6 @@ pub struct StreamableHttpConfig {
     pub fetch: Fetch,
     /// Extra headers.
     pub headers: HeaderSource,
-    /// Hears reconnections and session expiry.
-    pub on_status: Option<StatusListener>,
     /// Tool input schemas, for `Mcp-Param-*` headers.
     pub tool_schemas: ToolSchemas,
     /// OAuth, when the server requires authorization.

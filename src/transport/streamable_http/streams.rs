@@ -7,11 +7,11 @@
 //! client is open. Events repeated by a replay or a proxy are delivered once.
 
 use super::readable;
-use super::{ConnectionStatus, InFlight, Inner};
+use super::{InFlight, Inner};
 use crate::error::Error;
 use crate::protocol::jsonrpc::RequestId;
-use crate::session::{Inbound, Runtime};
-use crate::transport::backoff;
+use crate::session::backoff;
+use crate::session::{ConnectionStatus, Inbound, Runtime};
 use crate::transport::fetch::{header, BodyReader, Follow, HttpRequest};
 use crate::transport::http::{classify, status_error_with, ResponseBody};
 use crate::transport::recent_ids::RecentIds;
@@ -50,9 +50,7 @@ struct Drained {
 
 impl Inner {
     fn status(&self, status: ConnectionStatus) {
-        if let Some(listener) = &self.config.on_status {
-            listener(status);
-        }
+        (self.sink)(Inbound::Status(status));
     }
 
     /// Reads `first` (or, for the GET stream, opens one), then reconnects

@@ -4,11 +4,11 @@
 //! request is sent again, under a new id, with the answers and the server's
 //! `requestState` byte for byte, until a final result or the round cap.
 
-use super::handler::{ClientHandler, InboundContext};
-use super::{CallOptions, Session};
 use crate::error::Error;
 use crate::protocol::jsonrpc::RequestId;
 use crate::protocol::modern::{classify_result, retry_params, Outcome};
+use crate::session::handler::{ClientHandler, InboundContext};
+use crate::session::{CallOptions, Session};
 use futures::future::{self, Either, FutureExt, LocalBoxFuture, Shared};
 use serde_json::{Map, Value};
 

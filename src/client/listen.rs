@@ -1,15 +1,15 @@
 //! `subscriptions/listen` (2026-07-28): one long-lived request whose stream
 //! carries list changes and resource updates. It replaces the legacy GET
-//! stream and `resources/subscribe`, so `subscribeResource` and the
-//! list-changed events work the same in both eras. The stream is reopened
-//! when the subscriptions change, and reconnected when it drops.
+//! stream and `resources/subscribe`, so subscriptions and the list-changed
+//! events work the same in both eras. The stream is reopened when the
+//! subscriptions change, and reconnected when it drops.
 
-use super::client::ClientState;
+use super::events::ClientEvent;
+use super::state::ClientState;
 use crate::error::Error;
 use crate::protocol::capabilities::declares;
-use crate::session::{CallOptions, Runtime};
-use crate::transport::backoff;
-use crate::transport::web_runtime::WebRuntime;
+use crate::session::backoff;
+use crate::session::CallOptions;
 use futures::channel::oneshot;
 use futures::future::FutureExt;
 use serde_json::{json, Map, Value};
@@ -18,7 +18,7 @@ use std::rc::{Rc, Weak};
 
 /// The current listen stream.
 #[derive(Default)]
-pub struct Listening {
+pub(crate) struct Listening {
     /// Bumped on every restart; an older loop stops.
     generation: Cell<u64>,
     /// Ends the current stream.
@@ -34,8 +34,8 @@ impl std::fmt::Debug for Listening {
 }
 
 impl Listening {
-    /// Called for each notification's method: wakes those waiting for an acknowledgement.
-    pub fn heard(&self, method: &str) {
+    /// Wakes those waiting for an acknowledgement.
+    fn heard(&self, method: &str) {
         if method == "notifications/subscriptions/acknowledged" {
             for ack in self.acks.borrow_mut().drain(..) {
                 let _ = ack.send(());
@@ -67,7 +67,7 @@ impl ClientState {
 
     /// Ends the current listen stream and opens one with the current filter.
     /// The receiver completes when the server acknowledges the new stream.
-    pub fn restart_listen(&self) -> Option<oneshot::Receiver<()>> {
+    pub(crate) fn restart_listen(&self) -> Option<oneshot::Receiver<()>> {
         let listening = &self.listening;
         listening.generation.set(listening.generation.get() + 1);
         if let Some(stop) = listening.stop.borrow_mut().take() {
@@ -76,7 +76,7 @@ impl ClientState {
         let filter = self.listen_filter()?;
         let (ack, acked) = oneshot::channel();
         listening.acks.borrow_mut().push(ack);
-        wasm_bindgen_futures::spawn_local(listen_loop(self.me.clone(), listening.generation.get(), filter));
+        self.context.runtime.spawn(Box::pin(listen_loop(self.me.clone(), listening.generation.get(), filter)));
         Some(acked)
     }
 }
@@ -84,7 +84,7 @@ impl ClientState {
 async fn listen_loop(state: Weak<ClientState>, generation: u64, filter: Value) {
     let mut attempt = 0;
     loop {
-        let outcome = {
+        let (outcome, runtime) = {
             let Some(state) = state.upgrade() else { return };
             if state.session.is_closed() || state.listening.generation.get() != generation {
                 return;
@@ -94,7 +94,7 @@ async fn listen_loop(state: Weak<ClientState>, generation: u64, filter: Value) {
             let cancel = stopped.map(|reason| reason.unwrap_or_else(|_| "stopped".into())).boxed_local();
             let params = state.modern_params(Some(json!({ "notifications": filter })));
             let call = CallOptions { cancel: Some(cancel), unbounded: true, ..CallOptions::default() };
-            state.session.request("subscriptions/listen", Some(params), call).await
+            (state.session.request("subscriptions/listen", Some(params), call).await, state.context.runtime.clone())
         };
         match outcome {
             Err(Error::Cancelled { .. } | Error::Closed) => return,
@@ -102,17 +102,17 @@ async fn listen_loop(state: Weak<ClientState>, generation: u64, filter: Value) {
             Ok(_) => attempt = 0,
             Err(_) => {}
         }
-        WebRuntime.sleep(backoff::DEFAULT.delay(attempt, None, js_sys::Math::random())).await;
+        runtime.sleep(backoff::DEFAULT.delay(attempt, None, runtime.random())).await;
         attempt += 1;
     }
 }
 
 /// Keeps `state`'s listen acknowledgements flowing from its notifications.
-pub fn watch_acknowledgements(state: &Rc<ClientState>) {
+pub(crate) fn watch_acknowledgements(state: &Rc<ClientState>) {
     let weak = Rc::downgrade(state);
-    state.events.add_hook(Rc::new(move |method: &str| {
-        if let Some(state) = weak.upgrade() {
-            state.listening.heard(method);
+    state.events.listen(Rc::new(move |event: &ClientEvent| {
+        if let (Some(notification), Some(state)) = (event.notification(), weak.upgrade()) {
+            state.listening.heard(&notification.method);
         }
     }));
 }

@@ -1,10 +1,10 @@
 //! The legacy-era handshake over a [`Session`]: `initialize`, version
 //! negotiation, `notifications/initialized`.
 
-use super::{CallOptions, Session};
 use crate::error::Error;
 use crate::protocol::lifecycle::{accept_initialize_result, initialize_params, InitializeError, ServerIdentity};
 use crate::protocol::methods;
+use crate::session::{CallOptions, Session};
 use serde_json::Value;
 
 /// What the client offers in `initialize`.

@@ -1,0 +1,291 @@
+//! [`Client`]: one connection to one MCP server, its lifecycle, events and
+//! the requests that are not a server feature (ping, logging, raw requests).
+
+use super::connect::{Attempt, Wiring};
+use super::events::{ClientEvent, EventFilter, EventHub, EventStream, ListenerId};
+use super::handlers::Answering;
+use super::lifecycle::Offer;
+use super::options::{ClientOptions, Era, RequestOptions};
+use super::requests::already_cancelled;
+use super::snapshot::Snapshot;
+use super::state::{ClientState, Reply, Settings};
+use super::{list_changed, listen};
+use crate::error::Error;
+use crate::protocol::capabilities::{check_server_supports, client_capabilities};
+use crate::protocol::lifecycle::ServerIdentity;
+use crate::protocol::{methods, results};
+use crate::session::{Channel, Connector, OpenContext, Runtime};
+use serde_json::{json, Value};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// How many events a subscription buffers unless asked otherwise.
+pub const DEFAULT_EVENT_BUFFER: usize = 1_024;
+
+/// The logging levels, least severe first.
+pub const LOGGING_LEVELS: [&str; 8] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
+
+/// A connection to one MCP server. Cheap to clone: clones share it.
+///
+/// Create one with [`Client::connect_with`] (any [`Connector`] and
+/// [`Runtime`]); on the web, `mcp_wasm::connect` opens the platform's
+/// transports. Every call takes [`RequestOptions`]; server notifications
+/// arrive as [`ClientEvent`]s through [`Client::events`] or
+/// [`Client::on_event`]. Call [`Client::close`] when done.
+#[derive(Clone, Debug)]
+pub struct Client {
+    pub(crate) state: Rc<ClientState>,
+}
+
+impl Client {
+    /// Connects through `connector`: picks the era and the transport the
+    /// options allow, runs the handshake, and starts what the connection
+    /// needs (the GET stream, or in 2026-07-28 the `subscriptions/listen`
+    /// stream for the list changes the server declares).
+    ///
+    /// # Errors
+    /// [`Error::Cancelled`] if `options.cancel` fires first; the transport's or
+    /// the handshake's error: `network`, `http`, `protocol`, `timeout`,
+    /// `unsupported-version`, `auth`, or the server's own refusal.
+    pub async fn connect_with(connector: Rc<dyn Connector>, runtime: Rc<dyn Runtime>, options: ClientOptions) -> Result<Self, Error> {
+        Self::open(connector, runtime, options, None).await
+    }
+
+    /// Continues a connection saved with [`Client::snapshot`], for example in
+    /// a later Worker invocation, without a new handshake. A session the
+    /// server has since forgotten is renewed by the first request that finds
+    /// out, with a fresh `initialize`.
+    ///
+    /// # Errors
+    /// As [`Client::connect_with`] for an HTTP+SSE snapshot, which connects anew.
+    pub async fn resume_with(
+        snapshot: Snapshot,
+        connector: Rc<dyn Connector>,
+        runtime: Rc<dyn Runtime>,
+        options: ClientOptions,
+    ) -> Result<Self, Error> {
+        Self::open(connector, runtime, options, Some(snapshot)).await
+    }
+
+    async fn open(
+        connector: Rc<dyn Connector>,
+        runtime: Rc<dyn Runtime>,
+        options: ClientOptions,
+        snapshot: Option<Snapshot>,
+    ) -> Result<Self, Error> {
+        if let Some(reason) = already_cancelled(&RequestOptions { cancel: options.cancel.clone(), ..RequestOptions::default() }) {
+            return Err(Error::Cancelled { reason });
+        }
+        let events = Rc::new(EventHub::default());
+        let answering = Rc::new(Answering::new(options.handlers.clone(), options.limits.schema, Rc::downgrade(&events)));
+        let offer = Offer {
+            protocol_version: options.protocol_version,
+            capabilities: client_capabilities(answering.present(), options.capabilities.as_ref()),
+            client_info: serde_json::to_value(&options.client_info).unwrap_or(Value::Null),
+        };
+        let context = OpenContext { runtime, default_timeout_ms: options.timeout_ms, tool_schemas: Rc::default() };
+        let wiring = Wiring {
+            events: events.clone(),
+            answering: answering.clone(),
+            max_server_requests: options.limits.max_server_requests,
+            client: Rc::new(RefCell::new(std::rc::Weak::new())),
+        };
+        connector.prepare().await;
+        let attempt = Attempt { connector: connector.as_ref(), context: &context, options: &options, offer: &offer, wiring: &wiring };
+        let connected = match snapshot {
+            Some(snapshot) => attempt.resume(snapshot).await?,
+            None => attempt.establish().await?,
+        };
+        let settings = Settings {
+            strict: options.strict,
+            validate_output: options.validate_output,
+            max_input_rounds: options.max_input_rounds,
+            limits: options.limits,
+        };
+        let state = Rc::new_cyclic(|me| ClientState {
+            connector: connector.clone(),
+            tool_schemas: context.tool_schemas.clone(),
+            context: context.clone(),
+            session: connected.session,
+            channel: connected.channel,
+            era: connected.era,
+            answering,
+            settings,
+            identity: RefCell::new(connected.identity),
+            offer,
+            events,
+            me: me.clone(),
+            renewal: RefCell::default(),
+            log_level: RefCell::default(),
+            subscriptions: RefCell::default(),
+            listening: listen::Listening::default(),
+            cache: options.cache.map(super::cache::ResponseCache::new),
+            output_schemas: RefCell::default(),
+            idempotent_tools: RefCell::default(),
+            patterns: Default::default(),
+        });
+        *wiring.client.borrow_mut() = Rc::downgrade(&state);
+        list_changed::attach(&state, options.list_changed);
+        list_changed::invalidate_cache_on_changes(&state);
+        if state.era == Era::Modern {
+            // The modern era's change notifications come on a listen stream.
+            listen::watch_acknowledgements(&state);
+            let _ = state.restart_listen();
+        }
+        Ok(Self { state })
+    }
+
+    /// The protocol era the connection speaks.
+    pub fn era(&self) -> Era {
+        self.state.era
+    }
+
+    /// Which channel carries the connection.
+    pub fn channel(&self) -> Channel {
+        self.state.channel
+    }
+
+    /// What the server said about itself: revision, capabilities, `serverInfo`, instructions.
+    pub fn server(&self) -> ServerIdentity {
+        self.state.identity.borrow().clone()
+    }
+
+    /// The negotiated revision, e.g. `"2025-11-25"`.
+    pub fn protocol_version(&self) -> &'static str {
+        self.state.identity.borrow().protocol_version
+    }
+
+    /// The `Mcp-Session-Id` the server issued, if any.
+    pub fn session_id(&self) -> Option<String> {
+        self.state.session.transport().session_id()
+    }
+
+    /// Whether the client is closed.
+    pub fn is_closed(&self) -> bool {
+        self.state.session.is_closed()
+    }
+
+    /// A stream of the events `filter` admits, buffering at most `capacity`;
+    /// a reader that falls further behind gets [`Error::Lagged`].
+    pub fn events(&self, filter: EventFilter, capacity: usize) -> EventStream {
+        self.state.events.subscribe(filter, capacity)
+    }
+
+    /// Calls `listener` with every event, as it happens.
+    pub fn on_event(&self, listener: impl Fn(&ClientEvent) + 'static) -> ListenerId {
+        self.state.events.listen(Rc::new(listener))
+    }
+
+    /// Removes a listener added with [`Client::on_event`].
+    pub fn off_event(&self, id: ListenerId) {
+        self.state.events.unlisten(id);
+    }
+
+    /// Checks that the server is responsive.
+    ///
+    /// # Errors
+    /// The request's error; `unsupported` in the 2026-07-28 era, which removed `ping`.
+    pub async fn ping(&self, options: &RequestOptions) -> Result<(), Error> {
+        self.state.call(methods::PING, None, options, |r| results::check_object(r, methods::PING)).await.map(drop)
+    }
+
+    /// Sets the least severe level of the log messages the server sends. In
+    /// 2026-07-28, which has no `logging/setLevel`, the level rides in every
+    /// request's `_meta` (sent even to a server that does not declare
+    /// `logging`, when not strict).
+    ///
+    /// # Errors
+    /// `invalid-argument` for an unknown level; `unsupported` when strict and
+    /// the server did not declare `logging`; the request's error.
+    pub async fn set_logging_level(&self, level: &str, options: &RequestOptions) -> Result<(), Error> {
+        if !LOGGING_LEVELS.contains(&level) {
+            return Err(Error::InvalidArgument(format!("the logging level must be one of {}", LOGGING_LEVELS.join(", "))));
+        }
+        let state = &self.state;
+        if state.era == Era::Modern {
+            if state.settings.strict {
+                check_server_supports(&state.identity.borrow().capabilities, "logging/setLevel").map_err(Error::Unsupported)?;
+            }
+            *state.log_level.borrow_mut() = Some(level.to_owned());
+            return Ok(());
+        }
+        state
+            .call("logging/setLevel", Some(json!({ "level": level })), options, |r| results::check_object(r, "logging/setLevel"))
+            .await
+            .map(drop)
+    }
+
+    /// Tells the server the roots changed, so that it asks for them again.
+    ///
+    /// # Errors
+    /// `unsupported` in the 2026-07-28 era; the transport's error.
+    pub async fn send_roots_list_changed(&self) -> Result<(), Error> {
+        if self.state.era == Era::Modern {
+            return Err(super::modern::removed("notifications/roots/list_changed"));
+        }
+        self.state.session.notify("notifications/roots/list_changed", None).await
+    }
+
+    /// Sends a request the library has no method for, with the era's rules
+    /// (`_meta` and input rounds in 2026-07-28, session renewal in the legacy
+    /// era) and no capability check; the result is not checked.
+    ///
+    /// # Errors
+    /// The request's error.
+    pub async fn request(&self, method: &str, params: Option<Value>, options: &RequestOptions) -> Result<Reply, Error> {
+        self.state.request_unchecked(method, params, options).await
+    }
+
+    /// Sends a notification the library has no method for.
+    ///
+    /// # Errors
+    /// The transport's error; `closed` after [`Client::close`].
+    pub async fn notify(&self, method: &str, params: Option<Value>) -> Result<(), Error> {
+        let params = if self.state.era == Era::Modern { Some(self.state.modern_params(params)) } else { params };
+        self.state.session.notify(method, params).await
+    }
+
+    /// The connection as plain JSON to keep and pass to
+    /// [`Client::resume_with`] later. It holds no credentials.
+    ///
+    /// # Errors
+    /// `invalid-argument` for a connection that is not over a URL; `closed`.
+    pub fn snapshot(&self) -> Result<Snapshot, Error> {
+        let state = &self.state;
+        if state.session.is_closed() {
+            return Err(Error::Closed);
+        }
+        let url = state
+            .connector
+            .url()
+            .ok_or_else(|| Error::InvalidArgument("a connection over a custom transport cannot be snapshotted".into()))?;
+        let transport = state.session.transport();
+        Ok(Snapshot {
+            url,
+            modern: state.era == Era::Modern,
+            transport: state.channel.name().to_owned(),
+            identity: state.identity.borrow().clone(),
+            session_id: transport.session_id(),
+            last_event_id: transport.last_event_id(),
+        })
+    }
+
+    /// Takes a [`Client::snapshot`] and closes this client without ending
+    /// the server's session (no HTTP DELETE), so the snapshot can be resumed.
+    ///
+    /// # Errors
+    /// As [`Client::snapshot`].
+    pub async fn suspend(&self) -> Result<Snapshot, Error> {
+        let snapshot = self.snapshot()?;
+        self.state.session.transport().adopt_session(None, None);
+        self.state.close().await;
+        Ok(snapshot)
+    }
+
+    /// Closes the connection: fails every pending call with `closed`, ends
+    /// streams and subscriptions, emits [`ClientEvent::Closed`], and asks the
+    /// server to end the session. Safe to call more than once.
+    pub async fn close(&self) {
+        self.state.close().await;
+    }
+}

@@ -1,0 +1,369 @@
+//! The server features: tools, resources, prompts, completion, skills and
+//! tasks. Each call has a typed form, and a JSON form (`*_reply`) that keeps
+//! the result as the server sent it, for bindings that hand it on.
+
+use super::connection::Client;
+use super::lists::{ListKind, PROMPTS, RESOURCES, SKILLS, TEMPLATES, TOOLS};
+use super::options::{Era, RequestOptions};
+use super::state::{ClientState, Reply};
+use super::tasks::{check_task, TaskOptions};
+use crate::error::Error;
+use crate::protocol::schema::{self, SchemaError};
+use crate::protocol::types::{
+    CallToolParams, CallToolResult, CompleteResult, GetPromptResult, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
+    ListSkillsResult, ListToolsResult, Prompt, ReadResourceResult, Resource, ResourceTemplate, Skill, Tool,
+};
+use crate::protocol::{params, results, skills};
+use futures::future::{self, Either};
+use serde::de::DeserializeOwned;
+use serde_json::{json, Map, Value};
+
+/// A skill loaded with [`Client::read_skill`], checked against its listing.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LoadedSkill {
+    /// The skill as listed.
+    pub skill: Value,
+    /// The whole `SKILL.md`.
+    pub text: String,
+    /// Its frontmatter, read from the file.
+    pub frontmatter: Map<String, Value>,
+    /// What follows the frontmatter.
+    pub body: String,
+}
+
+/// Reads a result into its typed form.
+fn typed<T: DeserializeOwned>(value: Value, what: &str) -> Result<T, Error> {
+    serde_json::from_value(value).map_err(|e| Error::Protocol(format!("the {what} result does not have the expected shape: {e}")))
+}
+
+fn to_params<T: serde::Serialize>(params: &T) -> Result<Value, Error> {
+    serde_json::to_value(params).map_err(|e| Error::InvalidArgument(e.to_string()))
+}
+
+fn cursor_params(cursor: Option<&str>) -> Option<Value> {
+    cursor.map(|c| json!({ "cursor": c }))
+}
+
+impl ClientState {
+    /// Checks a tool's `structuredContent` against its listed `outputSchema`.
+    fn check_output(&self, name: &str, result: &Value) -> Result<(), Error> {
+        let failed = result.get("isError") == Some(&Value::Bool(true));
+        let schema = self.output_schemas.borrow().get(name).cloned();
+        let (true, false, Some(schema)) = (self.settings.validate_output, failed, schema) else { return Ok(()) };
+        let structured = result
+            .get("structuredContent")
+            .ok_or_else(|| Error::Invalid(format!("tool {name:?} declares an outputSchema but returned no structuredContent")))?;
+        schema::validate_with(&schema, structured, &self.patterns, &self.settings.limits.schema).map_err(|e| match e {
+            SchemaError::Mismatch(e) => {
+                Error::Invalid(format!("the structuredContent of tool {name:?} does not match its outputSchema at {e}"))
+            }
+            SchemaError::TooCostly(e) => Error::LimitExceeded {
+                limit: "validationSteps",
+                message: format!("checking the structuredContent of tool {name:?} against its outputSchema stopped at {e}"),
+            },
+        })
+    }
+
+    async fn uri_request(&self, method: &'static str, uri: &str, options: &RequestOptions) -> Result<(), Error> {
+        if self.era == Era::Modern {
+            // 2026-07-28: subscriptions ride on the subscriptions/listen stream.
+            crate::protocol::capabilities::check_server_supports(&self.identity.borrow().capabilities, method)
+                .map_err(Error::Unsupported)?;
+            let changed = if method == "resources/subscribe" {
+                self.subscriptions.borrow_mut().insert(uri.to_owned())
+            } else {
+                self.subscriptions.borrow_mut().remove(uri)
+            };
+            if let (true, Some(acknowledged)) = (changed, changed.then(|| self.restart_listen()).flatten()) {
+                let timeout = options.timeout_ms.unwrap_or(self.context.default_timeout_ms);
+                if let Either::Right(_) = future::select(acknowledged, self.context.runtime.sleep(timeout)).await {
+                    return Err(Error::Timeout { ms: timeout });
+                }
+            }
+            return Ok(());
+        }
+        self.call(method, Some(json!({ "uri": uri })), options, |r| results::check_object(r, "subscription")).await.map(drop)
+    }
+}
+
+impl Client {
+    /// One page of a list, as the server sent it.
+    ///
+    /// # Errors
+    /// The request's error; `protocol` for a malformed page.
+    pub async fn list_page_reply(&self, kind: ListKind, params: Option<Value>, options: &RequestOptions) -> Result<Reply, Error> {
+        if let Some(p) = &params {
+            params::check_paginated(p).map_err(Error::InvalidArgument)?;
+        }
+        self.state.list_page(kind, params, options).await
+    }
+
+    /// Every item of a list, following `nextCursor` across pages.
+    ///
+    /// # Errors
+    /// Any page's error; `protocol` for a repeated cursor or endless paging.
+    pub async fn list_all_json(&self, kind: ListKind, options: &RequestOptions) -> Result<Vec<Value>, Error> {
+        self.state.list_all(kind, options).await
+    }
+
+    async fn list_all_typed<T: DeserializeOwned>(&self, kind: ListKind, options: &RequestOptions) -> Result<Vec<T>, Error> {
+        typed(Value::Array(self.list_all_json(kind, options).await?), kind.method)
+    }
+
+    async fn page_typed<T: DeserializeOwned>(&self, kind: ListKind, cursor: Option<&str>, options: &RequestOptions) -> Result<T, Error> {
+        typed(self.list_page_reply(kind, cursor_params(cursor), options).await?.into_value(), kind.method)
+    }
+
+    /// One page of the server's tools.
+    ///
+    /// # Errors
+    /// As [`Client::list_page_reply`].
+    pub async fn list_tools(&self, cursor: Option<&str>, options: &RequestOptions) -> Result<ListToolsResult, Error> {
+        self.page_typed(TOOLS, cursor, options).await
+    }
+
+    /// Every tool.
+    ///
+    /// # Errors
+    /// As [`Client::list_all_json`].
+    pub async fn list_all_tools(&self, options: &RequestOptions) -> Result<Vec<Tool>, Error> {
+        self.list_all_typed(TOOLS, options).await
+    }
+
+    /// Calls a tool. A tool that fails still returns, with `is_error`; only
+    /// protocol failures are errors. When the tool (as last listed) has an
+    /// `outputSchema`, `structured_content` is checked against it.
+    ///
+    /// # Errors
+    /// `invalid-result` for a result that does not match the output schema;
+    /// `limit-exceeded` when checking it costs too much; the request's error.
+    pub async fn call_tool(&self, params: CallToolParams, options: &RequestOptions) -> Result<CallToolResult, Error> {
+        typed(self.call_tool_reply(to_params(&params)?, options).await?.into_value(), "tools/call")
+    }
+
+    /// [`Client::call_tool`] in JSON.
+    ///
+    /// # Errors
+    /// As [`Client::call_tool`]; `invalid-argument` for params without a `name`.
+    pub async fn call_tool_reply(&self, params: Value, options: &RequestOptions) -> Result<Reply, Error> {
+        params::check_call_tool(&params).map_err(Error::InvalidArgument)?;
+        let name = params.get("name").and_then(Value::as_str).unwrap_or_default().to_owned();
+        let reply = self.state.call_reply("tools/call", Some(params), options, results::check_call_tool).await?;
+        self.state.check_output(&name, reply.value())?;
+        Ok(reply)
+    }
+
+    /// Calls a tool as a task (2025-11-25, experimental) and returns its final
+    /// result, polling `tasks/get` and answering any input it asks for.
+    ///
+    /// # Errors
+    /// `unsupported` when strict and the server does not run tool calls as
+    /// tasks; `cancelled` (after `tasks/cancel`); the requests' errors.
+    pub async fn call_tool_as_task(&self, params: Value, options: &TaskOptions) -> Result<Value, Error> {
+        params::check_call_tool(&params).map_err(Error::InvalidArgument)?;
+        self.state.run_task(params, options).await
+    }
+
+    /// `tasks/get`, `tasks/result` or `tasks/cancel` for `task_id`.
+    ///
+    /// # Errors
+    /// `invalid-argument` for another method; the request's error.
+    pub async fn task_request(&self, method: &str, task_id: &str, options: &RequestOptions) -> Result<Value, Error> {
+        let check: super::requests::ShapeCheck = match method {
+            "tasks/get" | "tasks/cancel" => check_task,
+            "tasks/result" => |r| results::check_object(r, "tasks/result"),
+            _ => return Err(Error::InvalidArgument(format!("{method} is not a task request"))),
+        };
+        self.state.call(method, Some(json!({ "taskId": task_id })), options, check).await
+    }
+
+    /// `tasks/list`: one page of the tasks the server keeps for this client.
+    ///
+    /// # Errors
+    /// As [`Client::list_page_reply`].
+    pub async fn list_tasks_reply(&self, params: Option<Value>, options: &RequestOptions) -> Result<Reply, Error> {
+        if let Some(p) = &params {
+            params::check_paginated(p).map_err(Error::InvalidArgument)?;
+        }
+        self.state.call_reply("tasks/list", params, options, |r| results::check_list(r, "tasks/list", "tasks")).await
+    }
+
+    /// One page of the server's resources.
+    ///
+    /// # Errors
+    /// As [`Client::list_page_reply`].
+    pub async fn list_resources(&self, cursor: Option<&str>, options: &RequestOptions) -> Result<ListResourcesResult, Error> {
+        self.page_typed(RESOURCES, cursor, options).await
+    }
+
+    /// Every resource.
+    ///
+    /// # Errors
+    /// As [`Client::list_all_json`].
+    pub async fn list_all_resources(&self, options: &RequestOptions) -> Result<Vec<Resource>, Error> {
+        self.list_all_typed(RESOURCES, options).await
+    }
+
+    /// One page of the server's resource templates.
+    ///
+    /// # Errors
+    /// As [`Client::list_page_reply`].
+    pub async fn list_resource_templates(
+        &self,
+        cursor: Option<&str>,
+        options: &RequestOptions,
+    ) -> Result<ListResourceTemplatesResult, Error> {
+        self.page_typed(TEMPLATES, cursor, options).await
+    }
+
+    /// Every resource template.
+    ///
+    /// # Errors
+    /// As [`Client::list_all_json`].
+    pub async fn list_all_resource_templates(&self, options: &RequestOptions) -> Result<Vec<ResourceTemplate>, Error> {
+        self.list_all_typed(TEMPLATES, options).await
+    }
+
+    /// Reads a resource.
+    ///
+    /// # Errors
+    /// The request's error.
+    pub async fn read_resource(&self, uri: &str, options: &RequestOptions) -> Result<ReadResourceResult, Error> {
+        typed(self.read_resource_reply(json!({ "uri": uri }), options).await?.into_value(), "resources/read")
+    }
+
+    /// [`Client::read_resource`] in JSON.
+    ///
+    /// # Errors
+    /// As [`Client::read_resource`].
+    pub async fn read_resource_reply(&self, params: Value, options: &RequestOptions) -> Result<Reply, Error> {
+        self.state.call_reply("resources/read", Some(params), options, results::check_read_resource).await
+    }
+
+    /// Subscribes to a resource: the server then sends
+    /// `notifications/resources/updated` for it. In 2026-07-28 the
+    /// subscription rides on the listen stream, and this returns once the
+    /// server acknowledged it.
+    ///
+    /// # Errors
+    /// `unsupported` when the server does not offer subscriptions; the request's error.
+    pub async fn subscribe_resource(&self, uri: &str, options: &RequestOptions) -> Result<(), Error> {
+        self.state.uri_request("resources/subscribe", uri, options).await
+    }
+
+    /// Ends a subscription.
+    ///
+    /// # Errors
+    /// As [`Client::subscribe_resource`].
+    pub async fn unsubscribe_resource(&self, uri: &str, options: &RequestOptions) -> Result<(), Error> {
+        self.state.uri_request("resources/unsubscribe", uri, options).await
+    }
+
+    /// One page of the server's prompts.
+    ///
+    /// # Errors
+    /// As [`Client::list_page_reply`].
+    pub async fn list_prompts(&self, cursor: Option<&str>, options: &RequestOptions) -> Result<ListPromptsResult, Error> {
+        self.page_typed(PROMPTS, cursor, options).await
+    }
+
+    /// Every prompt.
+    ///
+    /// # Errors
+    /// As [`Client::list_all_json`].
+    pub async fn list_all_prompts(&self, options: &RequestOptions) -> Result<Vec<Prompt>, Error> {
+        self.list_all_typed(PROMPTS, options).await
+    }
+
+    /// Gets a prompt, rendered with `arguments`.
+    ///
+    /// # Errors
+    /// The request's error.
+    pub async fn get_prompt(&self, name: &str, arguments: Map<String, Value>, options: &RequestOptions) -> Result<GetPromptResult, Error> {
+        let params = json!({ "name": name, "arguments": arguments });
+        typed(self.get_prompt_reply(params, options).await?.into_value(), "prompts/get")
+    }
+
+    /// [`Client::get_prompt`] in JSON.
+    ///
+    /// # Errors
+    /// As [`Client::get_prompt`].
+    pub async fn get_prompt_reply(&self, params: Value, options: &RequestOptions) -> Result<Reply, Error> {
+        self.state.call_reply("prompts/get", Some(params), options, results::check_get_prompt).await
+    }
+
+    /// Asks the server to complete an argument of a prompt (`ref/prompt`) or
+    /// of a resource template (`ref/resource`).
+    ///
+    /// # Errors
+    /// `invalid-argument` without `ref.type` and `argument.name`; the request's error.
+    pub async fn complete(&self, params: Value, options: &RequestOptions) -> Result<CompleteResult, Error> {
+        let well_formed = params.get("ref").and_then(|r| r.get("type")).is_some_and(Value::is_string)
+            && params.get("argument").and_then(|a| a.get("name")).is_some_and(Value::is_string);
+        if !well_formed {
+            return Err(Error::InvalidArgument("complete needs params.ref.type and params.argument.name".into()));
+        }
+        typed(self.state.call("completion/complete", Some(params), options, results::check_complete).await?, "completion/complete")
+    }
+
+    /// One page of the server's skills (SEP-2640), none of them loaded.
+    ///
+    /// # Errors
+    /// `unsupported` when strict and the server does not declare the skills extension.
+    pub async fn list_skills(&self, cursor: Option<&str>, options: &RequestOptions) -> Result<ListSkillsResult, Error> {
+        self.page_typed(SKILLS, cursor, options).await
+    }
+
+    /// Every skill.
+    ///
+    /// # Errors
+    /// As [`Client::list_all_json`].
+    pub async fn list_all_skills(&self, options: &RequestOptions) -> Result<Vec<Skill>, Error> {
+        self.list_all_typed(SKILLS, options).await
+    }
+
+    /// Loads a skill as listed: reads its `SKILL.md` and checks it against
+    /// the listing (size, `sha256:` digest, frontmatter field by field).
+    ///
+    /// # Errors
+    /// `invalid-result` when the file differs from the listing (read nothing
+    /// else of that skill then); the request's error.
+    pub async fn read_skill(&self, skill: Value, options: &RequestOptions) -> Result<LoadedSkill, Error> {
+        let uri =
+            skill.get("uri").and_then(Value::as_str).ok_or_else(|| Error::InvalidArgument("a skill needs its uri".into()))?.to_owned();
+        let result = self.state.call("resources/read", Some(json!({ "uri": uri })), options, results::check_read_resource).await?;
+        let contents = result.get("contents").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+        let text = contents
+            .iter()
+            .find(|c| c.get("uri").and_then(Value::as_str) == Some(uri.as_str()))
+            .or_else(|| contents.first())
+            .and_then(|content| content.get("text"))
+            .and_then(Value::as_str)
+            .ok_or_else(|| Error::Protocol(format!("{uri}: the server returned no text")))?
+            .to_owned();
+        let file = skills::check_skill(&skill, &text).map_err(|why| Error::Invalid(format!("the skill was refused: {why}")))?;
+        Ok(LoadedSkill { skill, text, frontmatter: file.frontmatter, body: file.body })
+    }
+
+    /// Reads another file of a skill, checked against the size and digest
+    /// the listing gives for it.
+    ///
+    /// # Errors
+    /// `invalid-argument` for a file the skill does not list; `invalid-result`
+    /// when it differs from the listing; the request's error.
+    pub async fn read_skill_file(&self, skill: &Value, uri: &str, options: &RequestOptions) -> Result<Reply, Error> {
+        let listed =
+            skills::listed_file(skill, uri).cloned().ok_or_else(|| Error::InvalidArgument(format!("the skill does not list {uri}")))?;
+        let reply = self.read_resource_reply(json!({ "uri": uri }), options).await?;
+        for content in reply.value().get("contents").and_then(Value::as_array).into_iter().flatten() {
+            let bytes = match (content.get("text").and_then(Value::as_str), content.get("blob").and_then(Value::as_str)) {
+                (Some(text), _) => text.as_bytes().to_vec(),
+                (None, Some(blob)) => crate::protocol::encoding::base64_decode(blob)
+                    .ok_or_else(|| Error::Protocol(format!("{uri}: the blob is not base64")))?,
+                (None, None) => continue,
+            };
+            skills::check_file(&listed, &bytes).map_err(|why| Error::Invalid(format!("the skill file was refused: {why}")))?;
+        }
+        Ok(reply)
+    }
+}

@@ -1,0 +1,286 @@
+//! Answering the server's requests: sampling (`sampling/createMessage`),
+//! elicitation (`elicitation/create`) and roots (`roots/list`), in both eras
+//! (a legacy server's requests, a 2026-07-28 request's input rounds).
+//!
+//! Handlers are closures, typed ([`Handlers::sampling`] takes a
+//! [`CreateMessageParams`] and returns a [`CreateMessageResult`]) or JSON
+//! (`*_json`, what the JS binding uses). Every answer is checked before it is
+//! sent: a sampling answer needs `role`, `content` and `model`; a roots answer
+//! is normalised to `{ roots }`; an accepted form elicitation gets the
+//! defaults the user left out (SEP-1034) and is checked against the
+//! requested schema, within the validation budget. A refused answer reaches
+//! the server as a JSON-RPC error and the client's events as a problem.
+
+use super::events::{ClientEvent, EventHub};
+use crate::error::Error;
+use crate::protocol::capabilities::HandlerSet;
+use crate::protocol::elicitation::{self, AnswerError};
+use crate::protocol::jsonrpc::{codes, ErrorObject, RequestId};
+use crate::protocol::schema;
+use crate::protocol::types::{CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResult, Root};
+use crate::session::handler::{ClientHandler, HandlerResult, InboundContext};
+use futures::future::{FutureExt, LocalBoxFuture, Shared};
+use serde_json::{Map, Value};
+use std::future::Future;
+use std::rc::{Rc, Weak};
+
+/// `sampling/createMessage`.
+pub const SAMPLING: &str = "sampling/createMessage";
+/// `elicitation/create`.
+pub const ELICITATION: &str = "elicitation/create";
+/// `roots/list`.
+pub const ROOTS: &str = "roots/list";
+
+/// What a handler learns about the request it answers.
+#[derive(Clone)]
+pub struct RequestContext {
+    /// The server's id for the request (for an input round, its key).
+    pub id: RequestId,
+    cancelled: Shared<LocalBoxFuture<'static, String>>,
+}
+
+impl std::fmt::Debug for RequestContext {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RequestContext").field("id", &self.id).finish()
+    }
+}
+
+impl RequestContext {
+    /// Completes, with the reason, when the answer is no longer wanted: the
+    /// server cancelled the request, the client closed, or (for an input
+    /// round) the caller cancelled the call or it timed out.
+    pub fn cancelled(&self) -> LocalBoxFuture<'static, String> {
+        self.cancelled.clone().boxed_local()
+    }
+}
+
+/// A handler in JSON: params in, result or JSON-RPC error out.
+pub type JsonHandler = Rc<dyn Fn(Value, RequestContext) -> LocalBoxFuture<'static, Result<Value, ErrorObject>>>;
+
+/// The client's answers to the server's requests. A handler present
+/// declares the matching client capability.
+///
+/// ```
+/// use mcp_wasm::client::Handlers;
+/// use mcp_wasm::protocol::types::{CreateMessageResult, Root};
+/// let handlers = Handlers::default()
+///     .sampling(|params, _ctx| async move { Ok(CreateMessageResult::text("my-model", format!("{} messages", params.messages.len()))) })
+///     .roots(|_ctx| async { Ok(vec![Root::new("file:///home/ada/project", "project")]) });
+/// assert!(handlers.present().sampling && handlers.present().roots && !handlers.present().elicitation);
+/// ```
+#[derive(Clone, Default)]
+pub struct Handlers {
+    sampling: Option<JsonHandler>,
+    elicitation: Option<JsonHandler>,
+    roots: Option<JsonHandler>,
+}
+
+impl std::fmt::Debug for Handlers {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let present = self.present();
+        f.debug_struct("Handlers")
+            .field("sampling", &present.sampling)
+            .field("elicitation", &present.elicitation)
+            .field("roots", &present.roots)
+            .finish()
+    }
+}
+
+/// Wraps a typed handler as a JSON one: params are read into `P`, the answer written from `R`.
+fn typed<P, R, F, Fut>(handler: F) -> JsonHandler
+where
+    P: serde::de::DeserializeOwned + 'static,
+    R: serde::Serialize + 'static,
+    F: Fn(P, RequestContext) -> Fut + 'static,
+    Fut: Future<Output = Result<R, ErrorObject>> + 'static,
+{
+    Rc::new(move |params: Value, ctx: RequestContext| {
+        let params = serde_json::from_value::<P>(params);
+        let answer = params.map(|params| handler(params, ctx));
+        async move {
+            let result = answer.map_err(|e| ErrorObject::new(codes::INVALID_PARAMS, format!("invalid params: {e}")))?.await?;
+            serde_json::to_value(result).map_err(|e| ErrorObject::new(codes::INTERNAL_ERROR, e.to_string()))
+        }
+        .boxed_local()
+    })
+}
+
+impl Handlers {
+    /// Answers `sampling/createMessage`, usually after showing the user the request.
+    #[must_use]
+    pub fn sampling<F, Fut>(mut self, handler: F) -> Self
+    where
+        F: Fn(CreateMessageParams, RequestContext) -> Fut + 'static,
+        Fut: Future<Output = Result<CreateMessageResult, ErrorObject>> + 'static,
+    {
+        self.sampling = Some(typed(handler));
+        self
+    }
+
+    /// Answers `elicitation/create`: asks the user.
+    #[must_use]
+    pub fn elicitation<F, Fut>(mut self, handler: F) -> Self
+    where
+        F: Fn(ElicitParams, RequestContext) -> Fut + 'static,
+        Fut: Future<Output = Result<ElicitResult, ErrorObject>> + 'static,
+    {
+        self.elicitation = Some(typed(handler));
+        self
+    }
+
+    /// Answers `roots/list` with the roots the user shares.
+    #[must_use]
+    pub fn roots<F, Fut>(mut self, handler: F) -> Self
+    where
+        F: Fn(RequestContext) -> Fut + 'static,
+        Fut: Future<Output = Result<Vec<Root>, ErrorObject>> + 'static,
+    {
+        let handler = Rc::new(handler);
+        self.roots = Some(Rc::new(move |_params: Value, ctx: RequestContext| {
+            let answer = handler(ctx);
+            async move { serde_json::to_value(answer.await?).map_err(|e| ErrorObject::new(codes::INTERNAL_ERROR, e.to_string())) }
+                .boxed_local()
+        }));
+        self
+    }
+
+    /// [`Handlers::sampling`] in JSON.
+    #[must_use]
+    pub fn sampling_json(mut self, handler: JsonHandler) -> Self {
+        self.sampling = Some(handler);
+        self
+    }
+
+    /// [`Handlers::elicitation`] in JSON.
+    #[must_use]
+    pub fn elicitation_json(mut self, handler: JsonHandler) -> Self {
+        self.elicitation = Some(handler);
+        self
+    }
+
+    /// [`Handlers::roots`] in JSON; it is given `null` params.
+    #[must_use]
+    pub fn roots_json(mut self, handler: JsonHandler) -> Self {
+        self.roots = Some(handler);
+        self
+    }
+
+    /// Which handlers are present, for the capabilities to declare.
+    pub fn present(&self) -> HandlerSet {
+        HandlerSet { sampling: self.sampling.is_some(), elicitation: self.elicitation.is_some(), roots: self.roots.is_some() }
+    }
+
+    fn get(&self, method: &str) -> Option<&JsonHandler> {
+        match method {
+            SAMPLING => self.sampling.as_ref(),
+            ELICITATION => self.elicitation.as_ref(),
+            ROOTS => self.roots.as_ref(),
+            _ => None,
+        }
+    }
+}
+
+/// Why an answer is not sent.
+enum Refusal {
+    /// The answer is wrong.
+    Invalid(String),
+    /// Checking it would cost more than the client allows.
+    TooCostly(String),
+}
+
+impl From<&str> for Refusal {
+    fn from(why: &str) -> Self {
+        Self::Invalid(why.to_owned())
+    }
+}
+
+/// Checks and completes a handler's answer to `method`.
+fn finish(method: &str, params: &Value, answer: Value, limits: &schema::Limits) -> Result<Value, Refusal> {
+    match method {
+        SAMPLING => {
+            let ok = answer.get("role").is_some_and(Value::is_string)
+                && answer.get("model").is_some_and(Value::is_string)
+                && answer.get("content").is_some_and(|c| c.is_object() || c.is_array());
+            ok.then_some(answer).ok_or_else(|| "a sampling answer needs role, content and model".into())
+        }
+        ROOTS => {
+            // The handler may return the roots array itself, or `{ roots }`.
+            let roots = match answer {
+                Value::Array(roots) => roots,
+                Value::Object(mut map) => match map.remove("roots") {
+                    Some(Value::Array(roots)) => roots,
+                    _ => return Err("a roots answer must be an array of roots".into()),
+                },
+                _ => return Err("a roots answer must be an array of roots".into()),
+            };
+            if roots.iter().any(|r| !r.get("uri").is_some_and(Value::is_string)) {
+                return Err("every root needs a string uri".into());
+            }
+            let mut result = Map::new();
+            result.insert("roots".into(), Value::Array(roots));
+            Ok(Value::Object(result))
+        }
+        _ => {
+            let mut answer = answer;
+            elicitation::check_result(&answer).map_err(Refusal::Invalid)?;
+            let form = params.get("mode").and_then(Value::as_str).unwrap_or("form") == "form";
+            let accepted = answer.get("action").and_then(Value::as_str) == Some("accept");
+            if form && accepted {
+                let schema = params.get("requestedSchema").cloned().unwrap_or(Value::Null);
+                let mut content = match answer.get_mut("content").map(Value::take) {
+                    Some(Value::Object(content)) => content,
+                    _ => Map::new(),
+                };
+                elicitation::complete_form_answer(&schema, &mut content, limits).map_err(|e| match e {
+                    AnswerError::Refused(why) => Refusal::Invalid(why),
+                    AnswerError::TooCostly(why) => Refusal::TooCostly(why),
+                })?;
+                if let Some(fields) = answer.as_object_mut() {
+                    fields.insert("content".into(), Value::Object(content));
+                }
+            }
+            Ok(answer)
+        }
+    }
+}
+
+/// The handlers, as the session asks for them: dispatch by method, check the
+/// answer, report a refusal.
+pub(crate) struct Answering {
+    handlers: Handlers,
+    limits: schema::Limits,
+    events: Weak<EventHub>,
+}
+
+impl Answering {
+    pub(crate) fn new(handlers: Handlers, limits: schema::Limits, events: Weak<EventHub>) -> Self {
+        Self { handlers, limits, events }
+    }
+
+    pub(crate) fn present(&self) -> HandlerSet {
+        self.handlers.present()
+    }
+}
+
+impl ClientHandler for Answering {
+    fn handle(&self, method: &str, params: Option<Value>, ctx: InboundContext) -> Option<HandlerResult> {
+        let handler = self.handlers.get(method)?.clone();
+        let (method, events, limits) = (method.to_owned(), self.events.clone(), self.limits);
+        let params = params.unwrap_or(Value::Null);
+        let context = RequestContext { id: ctx.id, cancelled: ctx.cancelled.shared() };
+        Some(Box::pin(async move {
+            let answer = handler(params.clone(), context).await?;
+            finish(&method, &params, answer, &limits).map_err(|refusal| {
+                let (problem, why) = match refusal {
+                    Refusal::Invalid(why) => (Error::Invalid(format!("the {method} handler's answer was refused: {why}")), why),
+                    Refusal::TooCostly(why) => (Error::LimitExceeded { limit: "validationSteps", message: why.clone() }, why),
+                };
+                if let Some(events) = events.upgrade() {
+                    events.emit(&ClientEvent::Problem(problem));
+                }
+                let code = if method == ELICITATION { codes::INVALID_PARAMS } else { codes::INTERNAL_ERROR };
+                ErrorObject::new(code, why)
+            })
+        }))
+    }
+}

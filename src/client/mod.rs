@@ -1,0 +1,55 @@
+//! Layer 3: the MCP client in plain async Rust, over any
+//! [`crate::session::Connector`] and [`crate::session::Runtime`]: no tokio,
+//! one thread, tested natively with a scripted server and a manual clock.
+//!
+//! * [`Client`] ([`connection`]): connecting (era and transport detection),
+//!   events, snapshots, ping, logging, raw requests; the server features
+//!   ([`features`]): tools, resources, prompts, completion, skills, tasks.
+//! * [`options`]: [`ClientOptions`], [`RequestOptions`], [`CancelToken`].
+//! * [`handlers`]: [`Handlers`] for sampling, elicitation and roots, and
+//!   the checks every answer passes.
+//! * [`events`]: [`ClientEvent`]s, as listeners or as bounded streams.
+//! * [`snapshot`]: a connection at rest, to continue in another process.
+//! * [`list_changed`]: lists refreshed after `list_changed`.
+//! * Internals: `connect`, `lifecycle` (the `initialize` handshake),
+//!   `requests` (the request path: capability checks, renewal and replay),
+//!   `modern` and `mrtr` (the 2026-07-28 request path and input rounds),
+//!   `listen` (`subscriptions/listen`), `lists` and `paging`, `cache`,
+//!   `tasks`, `state`.
+
+pub mod cache;
+mod connect;
+pub mod connection;
+pub mod events;
+pub mod features;
+pub mod handlers;
+mod lifecycle;
+pub mod list_changed;
+mod listen;
+pub mod lists;
+mod modern;
+mod mrtr;
+pub mod options;
+mod paging;
+mod requests;
+pub mod snapshot;
+mod state;
+pub mod tasks;
+#[cfg(test)]
+mod testing;
+#[cfg(test)]
+mod tests;
+
+pub use cache::CacheBounds;
+pub use connection::{Client, DEFAULT_EVENT_BUFFER, LOGGING_LEVELS};
+pub use events::{ClientEvent, EventFilter, EventStream, ListenerId, Notification};
+pub use features::LoadedSkill;
+pub use handlers::{Handlers, JsonHandler, RequestContext};
+pub use list_changed::{ListChange, ListWatcher};
+pub use lists::{ListKind, PROMPTS, RESOURCES, SKILLS, TEMPLATES, TOOLS};
+pub use mrtr::DEFAULT_MAX_ROUNDS;
+pub use options::{CancelSource, CancelToken, ClientOptions, Era, EraChoice, RequestOptions, TransportChoice};
+pub use paging::MAX_PAGES;
+pub use snapshot::Snapshot;
+pub use state::Reply;
+pub use tasks::TaskOptions;

@@ -1,0 +1,95 @@
+//! The request path of the 2026-07-28 era: `_meta` on every request,
+//! multi-round-trip input through the same handlers as the legacy era, the
+//! modern recoveries (a refused revision, changed tool headers), which
+//! requests are sent again after a broken stream, and the legacy-only
+//! methods refused before anything is sent.
+
+use super::lists::TOOLS;
+use super::mrtr::request_with_input;
+use super::options::RequestOptions;
+use super::state::ClientState;
+use crate::error::Error;
+use crate::protocol::modern::{self, Outcome, Recovery, RequestMeta, VersionAnswer};
+use crate::session::handler::ClientHandler;
+use serde_json::Value;
+
+/// Methods the 2026-07-28 revision removed. `set_logging_level` and
+/// `subscribe_resource` keep working through their modern equivalents and
+/// never reach this list's check.
+const LEGACY_ONLY: [&str; 5] =
+    ["ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe", "notifications/roots/list_changed"];
+
+/// The typed error for a method the modern era does not have.
+pub(crate) fn removed(method: &str) -> Error {
+    Error::Unsupported(format!("{method}, which the 2026-07-28 revision it speaks removed"))
+}
+
+impl ClientState {
+    /// `params` with this client's `_meta` for the modern era.
+    pub(crate) fn modern_params(&self, params: Option<Value>) -> Value {
+        let log_level = self.log_level.borrow().clone();
+        let meta = RequestMeta {
+            version: modern::VERSION,
+            capabilities: &self.offer.capabilities,
+            client_info: &self.offer.client_info,
+            log_level: log_level.as_deref(),
+        };
+        modern::with_meta(params, &meta)
+    }
+
+    /// Whether a request lost to a broken stream may be sent again: the server
+    /// may already have run it. Lists, reads, prompts and completions change
+    /// nothing; a tool call only if the tool declared `idempotentHint: true`.
+    fn replayable(&self, method: &str, params: Option<&Value>) -> bool {
+        if method != "tools/call" {
+            return true;
+        }
+        let tool = params.and_then(|p| p.get("name")).and_then(Value::as_str).unwrap_or_default();
+        self.idempotent_tools.borrow().contains(tool)
+    }
+
+    pub(crate) async fn request_modern(&self, method: &str, params: Option<Value>, options: &RequestOptions) -> Result<Value, Error> {
+        if LEGACY_ONLY.contains(&method) {
+            return Err(removed(method));
+        }
+        let call = || self.call_options(options);
+        let prepare = |p: Option<Value>| self.modern_params(p);
+        let handler: &dyn ClientHandler = self.answering.as_ref();
+        let run =
+            || request_with_input(&self.session, Some(handler), method, params.clone(), &prepare, &call, self.settings.max_input_rounds);
+        let mut outcome = run().await;
+        if let (Err(Error::Network { .. }), true) = (&outcome, self.replayable(method, params.as_ref())) {
+            // No resumption in this revision: a broken stream loses the
+            // request, which the client sends again under a new id.
+            outcome = run().await;
+        }
+        if let Err(Error::Rpc(error)) = &outcome {
+            if let Some(answer) = modern::version_answer(error) {
+                // The server refused the revision: once more if it lists ours.
+                outcome = match answer {
+                    VersionAnswer::Retry => run().await,
+                    VersionAnswer::Unsupported(versions) => return Err(Error::UnsupportedVersion(versions.join(", "))),
+                };
+            }
+        }
+        if let Err(Error::Rpc(error)) = &outcome {
+            match modern::recovery(error) {
+                Some(Recovery::RelistAndRetry) => {
+                    // The headers disagreed with the tool as we knew it: learn
+                    // it again, then retry once. Boxed: listing comes back here.
+                    let quiet = RequestOptions::default();
+                    let relist: futures::future::LocalBoxFuture<'_, _> = Box::pin(self.list_all(TOOLS, &quiet));
+                    relist.await?;
+                    outcome = run().await;
+                }
+                Some(Recovery::OtherVersions(versions)) => return Err(Error::UnsupportedVersion(versions.join(", "))),
+                Some(Recovery::MissingCapabilities(needed)) => return Err(Error::MissingCapability(needed.to_string())),
+                None => {}
+            }
+        }
+        match outcome? {
+            Outcome::Complete(result) | Outcome::Task(result) => Ok(result),
+            Outcome::InputRequired { .. } => Err(Error::Protocol("input was still required after the last round".into())),
+        }
+    }
+}

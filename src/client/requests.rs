@@ -1,0 +1,167 @@
+//! The path every request takes: the capability check, the era's rules, the
+//! cache, and in the legacy era the renewal of a session the server ended,
+//! with the failed request sent once more in the new session (the old one
+//! never received it).
+
+use super::events::ClientEvent;
+use super::lifecycle::initialize;
+use super::options::{Era, RequestOptions};
+use super::state::{ClientState, Reply};
+use crate::error::Error;
+use crate::protocol::capabilities::check_server_supports;
+use crate::session::CallOptions;
+use futures::future::FutureExt;
+use serde_json::Value;
+
+/// Checks a result's shape.
+pub(crate) type ShapeCheck = fn(&Value) -> Result<(), String>;
+
+impl ClientState {
+    /// Sends a request; fails with `unsupported` before sending when strict
+    /// and the server did not declare what the method needs.
+    pub(crate) async fn request_reply(&self, method: &str, params: Option<Value>, options: &RequestOptions) -> Result<Reply, Error> {
+        if self.settings.strict {
+            check_server_supports(&self.identity.borrow().capabilities, method).map_err(Error::Unsupported)?;
+        }
+        self.request_unchecked(method, params, options).await
+    }
+
+    /// [`ClientState::request_reply`] without the capability check.
+    pub(crate) async fn request_unchecked(&self, method: &str, params: Option<Value>, options: &RequestOptions) -> Result<Reply, Error> {
+        if let Some(reason) = already_cancelled(options) {
+            // Nothing is sent for a request cancelled before it started.
+            return Err(Error::Cancelled { reason });
+        }
+        if self.era == Era::Modern {
+            return self.request_cached(method, params, options).await;
+        }
+        let call = || self.call_options(options);
+        self.wait_for_renewal().await;
+        let session_used = self.session.transport().session_id();
+        let mut outcome = self.session.request_raw(method, params.clone(), call()).await;
+        if let Err(Error::SessionExpired { .. }) = outcome {
+            // The server forgot the session, so it never saw the request:
+            // start a new one (unless another request already did), send again.
+            if self.session.transport().session_id() == session_used {
+                self.renew_session().await?;
+            } else {
+                self.wait_for_renewal().await;
+            }
+            outcome = self.session.request_raw(method, params, call()).await;
+        }
+        outcome.map(|(value, text)| Reply::new(value, text))
+    }
+
+    /// The modern request path, through the cache when there is one.
+    async fn request_cached(&self, method: &str, params: Option<Value>, options: &RequestOptions) -> Result<Reply, Error> {
+        let Some(cache) = self.cache.as_ref().filter(|_| super::cache::CACHEABLE.contains(&method)) else {
+            return self.request_modern(method, params, options).await.map(|value| Reply::new(value, None));
+        };
+        let auth = super::cache::auth_context(self.session.transport().authorization().as_deref());
+        let now = self.context.runtime.now_ms();
+        if let Some(hit) = cache.get(method, params.as_ref(), &auth, now) {
+            return Ok(Reply::new(hit, None));
+        }
+        let result = self.request_modern(method, params.clone(), options).await?;
+        cache.put(method, params.as_ref(), &auth, &result, now);
+        Ok(Reply::new(result, None))
+    }
+
+    /// Sends a request and checks its result's shape.
+    pub(crate) async fn call_reply(
+        &self,
+        method: &str,
+        params: Option<Value>,
+        options: &RequestOptions,
+        check: ShapeCheck,
+    ) -> Result<Reply, Error> {
+        let reply = self.request_reply(method, params, options).await?;
+        check(reply.value()).map_err(Error::Protocol)?;
+        Ok(reply)
+    }
+
+    /// [`ClientState::call_reply`], for the value alone.
+    pub(crate) async fn call(
+        &self,
+        method: &str,
+        params: Option<Value>,
+        options: &RequestOptions,
+        check: ShapeCheck,
+    ) -> Result<Value, Error> {
+        self.call_reply(method, params, options, check).await.map(Reply::into_value)
+    }
+
+    /// The session's options for one attempt of a request.
+    pub(crate) fn call_options(&self, options: &RequestOptions) -> CallOptions {
+        CallOptions {
+            timeout_ms: options.timeout_ms,
+            cancel: options.cancel.as_ref().map(|source| source()),
+            on_progress: options.on_progress.clone(),
+            reset_timeout_on_progress: options.reset_timeout_on_progress,
+            max_total_timeout_ms: options.max_total_timeout_ms,
+            unbounded: false,
+        }
+    }
+
+    /// Waits for a renewal in progress, so that no request goes out without a session.
+    pub(crate) async fn wait_for_renewal(&self) {
+        let pending = self.renewal.borrow().clone();
+        if let Some(renewal) = pending {
+            let _ = renewal.await;
+        }
+    }
+
+    /// Runs the handshake again after the server ended the session, once for
+    /// every request that noticed, and tells listeners.
+    pub(crate) async fn renew_session(&self) -> Result<(), Error> {
+        let pending = self.renewal.borrow().clone();
+        let renewal = match pending {
+            Some(renewal) => renewal,
+            None => {
+                let me = self.me.clone();
+                let renewal = async move {
+                    let Some(state) = me.upgrade() else { return Err(Error::Closed) };
+                    let previous = state.session.transport().session_id();
+                    state.session.transport().reset_session();
+                    let renewed = initialize(&state.session, &state.offer, CallOptions::default()).await;
+                    state.renewal.borrow_mut().take();
+                    *state.identity.borrow_mut() = renewed.map_err(Error::from)?;
+                    let current = state.session.transport().session_id();
+                    state.events.emit(&ClientEvent::SessionRenewed { previous, current });
+                    Ok(())
+                }
+                .boxed_local()
+                .shared();
+                *self.renewal.borrow_mut() = Some(renewal.clone());
+                renewal
+            }
+        };
+        renewal.await
+    }
+
+    /// Renews the session in the background (the GET stream found it gone).
+    pub(crate) fn renew_in_background(&self) {
+        let me = self.me.clone();
+        self.context.runtime.spawn(Box::pin(async move {
+            let Some(state) = me.upgrade() else { return };
+            if let Err(error) = state.renew_session().await {
+                state.events.emit(&ClientEvent::Problem(error));
+            }
+        }));
+    }
+
+    /// Closes the session, and the first time tells listeners and ends the streams.
+    pub(crate) async fn close(&self) {
+        let first = !self.session.is_closed();
+        self.session.close().await;
+        if first {
+            self.events.emit(&ClientEvent::Closed);
+            self.events.close();
+        }
+    }
+}
+
+/// The reason, if the call's cancellation has fired already.
+pub(crate) fn already_cancelled(options: &RequestOptions) -> Option<String> {
+    options.cancel.as_ref().and_then(|source| source().now_or_never())
+}

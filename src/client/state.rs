@@ -1,0 +1,111 @@
+//! What one connection holds: the session, what the server declared, the
+//! client's settings, and the bookkeeping the features share (listed tool
+//! schemas, subscriptions, the cache, a renewal in progress).
+
+use super::cache::ResponseCache;
+use super::events::EventHub;
+use super::handlers::Answering;
+use super::lifecycle::Offer;
+use super::listen::Listening;
+use super::options::Era;
+use crate::error::Error;
+use crate::protocol::lifecycle::ServerIdentity;
+use crate::protocol::schema::LinearPatterns;
+use crate::session::limits::Limits;
+use crate::session::{Channel, Connector, OpenContext, Session, ToolSchemas};
+use futures::future::{LocalBoxFuture, Shared};
+use serde_json::Value;
+use std::cell::RefCell;
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::rc::{Rc, Weak};
+
+/// A session renewal, awaited by every request that found the session gone.
+pub(crate) type Renewal = Shared<LocalBoxFuture<'static, Result<(), Error>>>;
+
+/// A result as the server sent it: parsed, and for a large legacy result also
+/// its original text, which a consumer can parse faster than it can write
+/// the value out again.
+#[derive(Clone, Debug)]
+pub struct Reply {
+    value: Value,
+    text: Option<Rc<str>>,
+}
+
+impl Reply {
+    pub(crate) fn new(value: Value, text: Option<Rc<str>>) -> Self {
+        Self { value, text }
+    }
+
+    /// The result.
+    pub fn value(&self) -> &Value {
+        &self.value
+    }
+
+    /// The result, to keep.
+    pub fn into_value(self) -> Value {
+        self.value
+    }
+
+    /// The server's own text of the result, when it was kept.
+    pub fn text(&self) -> Option<&str> {
+        self.text.as_deref()
+    }
+
+    /// The value to change, which makes the kept text stale: it is dropped.
+    pub(crate) fn value_mut(&mut self) -> &mut Value {
+        self.text = None;
+        &mut self.value
+    }
+}
+
+/// The settings a connection keeps from its options.
+#[derive(Clone, Debug)]
+pub(crate) struct Settings {
+    pub strict: bool,
+    pub validate_output: bool,
+    pub max_input_rounds: u32,
+    pub limits: Limits,
+}
+
+pub(crate) struct ClientState {
+    pub connector: Rc<dyn Connector>,
+    pub context: OpenContext,
+    pub session: Session,
+    pub channel: Channel,
+    pub era: Era,
+    pub answering: Rc<Answering>,
+    pub settings: Settings,
+    /// What `initialize` (or `server/discover`) said; replaced on renewal.
+    pub identity: RefCell<ServerIdentity>,
+    /// What the client offered, to offer it again on renewal.
+    pub offer: Offer,
+    pub events: Rc<EventHub>,
+    pub me: Weak<ClientState>,
+    pub renewal: RefCell<Option<Renewal>>,
+    /// The level set with `set_logging_level`, sent in `_meta` in the modern era.
+    pub log_level: RefCell<Option<String>>,
+    /// Subscribed resources (the modern era carries them on `subscriptions/listen`).
+    pub subscriptions: RefCell<BTreeSet<String>>,
+    pub listening: Listening,
+    pub cache: Option<ResponseCache>,
+    /// Tool input schemas for `Mcp-Param-*` headers, shared with the transport.
+    pub tool_schemas: ToolSchemas,
+    /// The `outputSchema` of every tool in the last listing.
+    pub output_schemas: RefCell<HashMap<String, Value>>,
+    /// The tools whose last listing declared `idempotentHint: true`: the only
+    /// calls sent again after a broken stream.
+    pub idempotent_tools: RefCell<HashSet<String>>,
+    /// Evaluates `pattern` keywords; keeps compiled patterns across calls.
+    pub patterns: LinearPatterns,
+}
+
+impl std::fmt::Debug for ClientState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ClientState")
+            .field("channel", &self.channel)
+            .field("era", &self.era)
+            .field("protocol_version", &self.identity.borrow().protocol_version)
+            .field("session", &self.session)
+            .finish()
+    }
+}

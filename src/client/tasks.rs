@@ -1,0 +1,99 @@
+//! Tasks (2025-11-25, experimental): a tool call that runs as a task, polled
+//! to completion behind one awaitable call.
+
+use super::options::RequestOptions;
+use super::requests::already_cancelled;
+use super::state::ClientState;
+use crate::error::Error;
+use crate::protocol::capabilities::declares;
+use crate::protocol::results;
+use futures::future::{self, Either};
+use serde_json::{json, Value};
+use std::rc::Rc;
+
+/// How often to poll when the server suggests nothing.
+const DEFAULT_POLL_MS: u32 = 1_000;
+/// Polling faster than this helps nobody and loads the server.
+const MIN_POLL_MS: u32 = 100;
+
+/// Hears a task's state on creation and after every poll.
+pub type TaskStatusListener = Rc<dyn Fn(&Value)>;
+
+/// How a tool call runs as a task.
+#[derive(Clone, Default)]
+pub struct TaskOptions {
+    /// The call's options; cancelling them sends `tasks/cancel`.
+    pub request: RequestOptions,
+    /// How long the server should keep the task, in milliseconds.
+    pub ttl_ms: Option<f64>,
+    /// Poll this often, overriding the server's `pollInterval`.
+    pub poll_interval_ms: Option<u32>,
+    /// Told the task on creation and after every poll.
+    pub on_status: Option<TaskStatusListener>,
+}
+
+impl std::fmt::Debug for TaskOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TaskOptions").field("ttl_ms", &self.ttl_ms).field("poll_interval_ms", &self.poll_interval_ms).finish()
+    }
+}
+
+/// Checks a task (or a result holding one): a string `taskId` and `status`.
+pub(crate) fn check_task(value: &Value) -> Result<(), String> {
+    let task = value.get("task").unwrap_or(value);
+    let ok = task.get("taskId").is_some_and(Value::is_string) && task.get("status").is_some_and(Value::is_string);
+    ok.then_some(()).ok_or_else(|| "a task needs a string taskId and status".into())
+}
+
+impl ClientState {
+    /// Runs `params` (a `tools/call`) as a task and returns its final result.
+    pub(crate) async fn run_task(&self, mut params: Value, options: &TaskOptions) -> Result<Value, Error> {
+        let request = &options.request;
+        if self.settings.strict && !declares(&self.identity.borrow().capabilities, &["tasks", "requests", "tools", "call"]) {
+            return Err(Error::Unsupported("tools/call as a task: the server did not declare tasks.requests.tools.call".into()));
+        }
+        let name = params.get("name").and_then(Value::as_str).unwrap_or_default().to_owned();
+        if let Some(fields) = params.as_object_mut() {
+            fields.insert("task".into(), options.ttl_ms.map_or_else(|| json!({}), |ttl| json!({ "ttl": ttl })));
+        }
+        let created = self.request_reply("tools/call", Some(params), request).await?.into_value();
+        check_task(&created).map_err(Error::Protocol)?;
+        let mut task = created.get("task").cloned().unwrap_or(Value::Null);
+        let task_id = task.get("taskId").and_then(Value::as_str).unwrap_or_default().to_owned();
+        loop {
+            if let Some(on_status) = &options.on_status {
+                on_status(&task);
+            }
+            let status = task.get("status").and_then(Value::as_str).unwrap_or_default().to_owned();
+            if matches!(status.as_str(), "completed" | "failed" | "cancelled" | "input_required") {
+                // tasks/result waits for the end; an input_required task's
+                // requests (elicitation, sampling) arrive on its stream and
+                // go to the handlers.
+                let result = self.request_reply("tasks/result", Some(json!({ "taskId": task_id })), request).await?.into_value();
+                if status == "cancelled" {
+                    return Err(Error::Protocol(format!("the server cancelled task {task_id} of tool {name:?}")));
+                }
+                results::check_call_tool(&result).map_err(Error::Protocol)?;
+                return Ok(result);
+            }
+            let suggested = task.get("pollInterval").and_then(Value::as_f64).map(|ms| (ms as u32).max(MIN_POLL_MS));
+            let wait = options.poll_interval_ms.map(|ms| ms.max(MIN_POLL_MS)).or(suggested).unwrap_or(DEFAULT_POLL_MS);
+            let sleep = self.context.runtime.sleep(wait);
+            if let Some(source) = &request.cancel {
+                if let Either::Right((reason, _)) = future::select(sleep, source()).await {
+                    // Tell the server, best effort, then fail with the caller's reason.
+                    let _ = self.request_reply("tasks/cancel", Some(json!({ "taskId": task_id })), &RequestOptions::default()).await;
+                    return Err(Error::Cancelled { reason });
+                }
+            } else {
+                sleep.await;
+            }
+            if let Some(reason) = already_cancelled(request) {
+                return Err(Error::Cancelled { reason });
+            }
+            let current = self.request_reply("tasks/get", Some(json!({ "taskId": task_id })), request).await?.into_value();
+            check_task(&current).map_err(Error::Protocol)?;
+            task = current;
+        }
+    }
+}

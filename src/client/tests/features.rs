@@ -1,0 +1,326 @@
+//! The server features: lists and paging, output validation, the cache,
+//! resources, prompts, completion and tasks.
+
+use crate::client::testing::{legacy_peer, modern_peer, text_result, tools, Answer, Seen, World};
+use crate::client::{CacheBounds, Client, ClientOptions, EraChoice, RequestOptions, TaskOptions};
+use crate::error::Error;
+use crate::protocol::types::CallToolParams;
+use serde_json::{json, Map, Value};
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
+fn connect(script: impl Fn(&Seen) -> Option<Answer> + 'static, capabilities: Value, options: ClientOptions) -> (World, Client) {
+    let modern = options.era == EraChoice::Modern;
+    let mut w = World::new(move |s| {
+        script(s).unwrap_or_else(|| if modern { modern_peer(s, &capabilities) } else { legacy_peer(s, &capabilities) })
+    });
+    let client = w.connect(options).unwrap();
+    (w, client)
+}
+
+fn legacy_options() -> ClientOptions {
+    ClientOptions::default().era(EraChoice::Legacy)
+}
+
+fn modern_options() -> ClientOptions {
+    ClientOptions::default().era(EraChoice::Modern)
+}
+
+/// Pages of tools: cursor `None` → a, b (next "2"); "2" → c.
+fn paged(s: &Seen) -> Option<Answer> {
+    (s.method() == "tools/list").then(|| match s.params()["cursor"].as_str() {
+        None => Answer::Result(json!({"tools": tools(&["a", "b"])["tools"], "nextCursor": "2"})),
+        Some(_) => Answer::Result(tools(&["c"])),
+    })
+}
+
+#[test]
+fn list_all_follows_cursors() {
+    let (mut w, client) = connect(paged, json!({"tools": {}}), legacy_options());
+    let c = client.clone();
+    let all = w.run(async move { c.list_all_tools(&RequestOptions::default()).await }).unwrap();
+    assert_eq!(all.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(), ["a", "b", "c"]);
+    let page = w.run(async move { client.list_tools(Some("2"), &RequestOptions::default()).await }).unwrap();
+    assert_eq!(page.tools.len(), 1);
+    assert_eq!(w.server.last("tools/list").unwrap().params()["cursor"], "2");
+}
+
+#[test]
+fn a_repeated_cursor_stops_the_walk_with_a_protocol_error() {
+    let (mut w, client) = connect(
+        |s| (s.method() == "tools/list").then(|| Answer::Result(json!({"tools": tools(&["a"])["tools"], "nextCursor": "same"}))),
+        json!({"tools": {}}),
+        legacy_options(),
+    );
+    let outcome = w.run(async move { client.list_all_tools(&RequestOptions::default()).await });
+    assert!(matches!(outcome, Err(Error::Protocol(m)) if m.contains("twice")));
+    assert_eq!(w.server.count("tools/list"), 2);
+}
+
+#[test]
+fn a_page_without_its_items_or_an_item_without_its_key_is_refused() {
+    for page in [json!({"nextCursor": null}), json!({"tools": [{"inputSchema": {"type": "object"}}]}), json!({"tools": "a"})] {
+        let answer = page.clone();
+        let (mut w, client) =
+            connect(move |s| (s.method() == "tools/list").then(|| Answer::Result(answer.clone())), json!({"tools": {}}), legacy_options());
+        let outcome = w.run(async move { client.list_tools(None, &RequestOptions::default()).await });
+        assert!(matches!(outcome, Err(Error::Protocol(_))), "{page}");
+    }
+}
+
+/// A tool with an output schema, answering with `structured`.
+fn typed_tool(structured: Value) -> impl Fn(&Seen) -> Option<Answer> {
+    move |s| match s.method() {
+        "tools/list" => Some(Answer::Result(json!({"tools": [{
+            "name": "count", "inputSchema": {"type": "object"},
+            "outputSchema": {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]},
+        }]}))),
+        "tools/call" => Some(Answer::Result(json!({"content": [], "structuredContent": structured}))),
+        _ => None,
+    }
+}
+
+fn list_then_call(w: &mut World, client: &Client) -> Result<crate::protocol::types::CallToolResult, Error> {
+    let c = client.clone();
+    w.run(async move { c.list_all_tools(&RequestOptions::default()).await }).unwrap();
+    let c = client.clone();
+    w.run(async move { c.call_tool(CallToolParams::new("count"), &RequestOptions::default()).await })
+}
+
+#[test]
+fn structured_content_is_checked_against_the_listed_output_schema() {
+    let (mut w, client) = connect(typed_tool(json!({"n": 3})), json!({"tools": {}}), legacy_options());
+    assert_eq!(list_then_call(&mut w, &client).unwrap().structured_content, Some(json!({"n": 3})));
+
+    let (mut w, client) = connect(typed_tool(json!({"n": "three"})), json!({"tools": {}}), legacy_options());
+    let error = list_then_call(&mut w, &client).unwrap_err();
+    assert_eq!(error.kind(), "invalid-result");
+    assert!(error.to_string().contains("/n"), "{error}");
+
+    let options = ClientOptions { validate_output: false, ..legacy_options() };
+    let (mut w, client) = connect(typed_tool(json!({"n": "three"})), json!({"tools": {}}), options);
+    assert!(list_then_call(&mut w, &client).is_ok());
+}
+
+#[test]
+fn a_costly_output_schema_stops_at_the_step_budget() {
+    let (mut w, client) = connect(
+        |s| match s.method() {
+            "tools/list" => Some(Answer::Result(json!({"tools": [{
+                "name": "count", "inputSchema": {"type": "object"},
+                "outputSchema": {"type": "object", "properties": {"rows": {"type": "array", "items": {"anyOf": [{"type": "string"}, {"type": "number"}, {"type": "object"}]}}}},
+            }]}))),
+            "tools/call" => Some(Answer::Result(json!({"content": [], "structuredContent": {"rows": vec![json!({}); 5_000]}}))),
+            _ => None,
+        },
+        json!({"tools": {}}),
+        ClientOptions {
+            limits: crate::session::limits::Limits {
+                schema: crate::protocol::schema::Limits { steps: 1_000, steps_per_value: 0 },
+                ..crate::session::limits::Limits::DEFAULT
+            },
+            ..legacy_options()
+        },
+    );
+    let error = list_then_call(&mut w, &client).unwrap_err();
+    assert_eq!(error.kind(), "limit-exceeded");
+}
+
+/// A modern server whose lists last a minute.
+fn cached(s: &Seen) -> Option<Answer> {
+    (s.method() == "tools/list").then(|| Answer::Result(json!({"tools": tools(&["a"])["tools"], "ttlMs": 60_000})))
+}
+
+#[test]
+fn modern_results_are_kept_for_their_ttl() {
+    let options = ClientOptions { cache: Some(CacheBounds::DEFAULT), ..modern_options() };
+    let (mut w, client) = connect(cached, json!({"tools": {}}), options);
+    for _ in 0..3 {
+        let c = client.clone();
+        w.run(async move { c.list_tools(None, &RequestOptions::default()).await }).unwrap();
+    }
+    assert_eq!(w.server.count("tools/list"), 1);
+    w.advance(60_001);
+    w.run(async move { client.list_tools(None, &RequestOptions::default()).await }).unwrap();
+    assert_eq!(w.server.count("tools/list"), 2);
+}
+
+#[test]
+fn a_list_changed_notification_drops_the_cached_list() {
+    let options = ClientOptions { cache: Some(CacheBounds::DEFAULT), ..modern_options() };
+    let (mut w, client) = connect(cached, json!({"tools": {}}), options);
+    let c = client.clone();
+    w.run(async move { c.list_tools(None, &RequestOptions::default()).await }).unwrap();
+    w.server.push(json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}));
+    w.settle();
+    w.run(async move { client.list_tools(None, &RequestOptions::default()).await }).unwrap();
+    assert_eq!(w.server.count("tools/list"), 2);
+}
+
+#[test]
+fn without_a_cache_every_list_is_sent() {
+    let (mut w, client) = connect(cached, json!({"tools": {}}), modern_options());
+    for _ in 0..2 {
+        let c = client.clone();
+        w.run(async move { c.list_tools(None, &RequestOptions::default()).await }).unwrap();
+    }
+    assert_eq!(w.server.count("tools/list"), 2);
+}
+
+#[test]
+fn resources_prompts_and_completion_are_typed() {
+    let (mut w, client) = connect(
+        |s| match s.method() {
+            "resources/read" => {
+                Some(Answer::Result(json!({"contents": [{"uri": s.params()["uri"], "text": "hello", "mimeType": "text/plain"}]})))
+            }
+            "prompts/get" => Some(Answer::Result(
+                json!({"messages": [{"role": "user", "content": {"type": "text", "text": s.params()["arguments"]["topic"]}}]}),
+            )),
+            "completion/complete" => Some(Answer::Result(json!({"completion": {"values": ["alpha", "alps"], "hasMore": false}}))),
+            _ => None,
+        },
+        json!({"resources": {}, "prompts": {}, "completions": {}}),
+        legacy_options(),
+    );
+    let c = client.clone();
+    let read = w.run(async move { c.read_resource("file:///a.txt", &RequestOptions::default()).await }).unwrap();
+    assert_eq!(read.contents[0].uri, "file:///a.txt");
+    let c = client.clone();
+    let mut arguments = Map::new();
+    arguments.insert("topic".into(), json!("rust"));
+    let prompt = w.run(async move { c.get_prompt("explain", arguments, &RequestOptions::default()).await }).unwrap();
+    assert_eq!(prompt.messages.len(), 1);
+    let params = json!({"ref": {"type": "ref/prompt", "name": "explain"}, "argument": {"name": "topic", "value": "al"}});
+    let completion = w.run(async move { client.complete(params, &RequestOptions::default()).await }).unwrap();
+    assert_eq!(completion.completion.values, ["alpha", "alps"]);
+}
+
+#[test]
+fn legacy_subscriptions_send_subscribe_and_unsubscribe() {
+    let (mut w, client) = connect(|_| None, json!({"resources": {"subscribe": true}}), legacy_options());
+    let c = client.clone();
+    w.run(async move { c.subscribe_resource("file:///a", &RequestOptions::default()).await }).unwrap();
+    w.run(async move { client.unsubscribe_resource("file:///a", &RequestOptions::default()).await }).unwrap();
+    assert_eq!(w.server.last("resources/subscribe").unwrap().params(), json!({"uri": "file:///a"}));
+    assert_eq!(w.server.count("resources/unsubscribe"), 1);
+}
+
+#[test]
+fn modern_subscriptions_reopen_the_listen_stream_and_wait_for_its_acknowledgement() {
+    let ack = json!({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged"});
+    let (mut w, client) = connect(
+        move |s| (s.method() == "subscriptions/listen").then(|| Answer::After(vec![ack.clone()], Box::new(Answer::Hold))),
+        json!({"resources": {"subscribe": true, "listChanged": true}}),
+        modern_options(),
+    );
+    assert_eq!(w.server.count("subscriptions/listen"), 1);
+    assert_eq!(w.server.last("subscriptions/listen").unwrap().params()["notifications"], json!({"resourcesListChanged": true}));
+    let c = client.clone();
+    w.run(async move { c.subscribe_resource("file:///a", &RequestOptions::default()).await }).unwrap();
+    assert_eq!(w.server.count("subscriptions/listen"), 2);
+    let filter = w.server.last("subscriptions/listen").unwrap().params()["notifications"].clone();
+    assert_eq!(filter, json!({"resourcesListChanged": true, "resourceSubscriptions": ["file:///a"]}));
+    assert_eq!(w.server.count("resources/subscribe"), 0);
+    w.run(async move { client.unsubscribe_resource("file:///a", &RequestOptions::default()).await }).unwrap();
+    assert_eq!(w.server.last("subscriptions/listen").unwrap().params()["notifications"], json!({"resourcesListChanged": true}));
+}
+
+#[test]
+fn a_listen_stream_the_server_ends_is_reopened_after_a_backoff() {
+    let ended = Cell::new(false);
+    let (mut w, _client) = connect(
+        move |s| (s.method() == "subscriptions/listen").then(|| if ended.replace(true) { Answer::Hold } else { Answer::Result(json!({})) }),
+        json!({"tools": {"listChanged": true}}),
+        modern_options(),
+    );
+    assert_eq!(w.server.count("subscriptions/listen"), 1);
+    w.advance(60_000);
+    assert_eq!(w.server.count("subscriptions/listen"), 2);
+}
+
+/// A task server: `tools/call` creates task t1, `tasks/get` reports it
+/// working `polls` times, then completed; `tasks/result` gives "done".
+fn task_server(polls: u32) -> impl Fn(&Seen) -> Option<Answer> {
+    let seen = Cell::new(0);
+    move |s| match s.method() {
+        "tools/call" => Some(Answer::Result(json!({"task": {"taskId": "t1", "status": "working", "pollInterval": 500}}))),
+        "tasks/get" => {
+            seen.set(seen.get() + 1);
+            let status = if seen.get() > polls { "completed" } else { "working" };
+            Some(Answer::Result(json!({"taskId": "t1", "status": status, "pollInterval": 500})))
+        }
+        "tasks/result" => Some(Answer::Result(text_result("done"))),
+        "tasks/cancel" => Some(Answer::Result(json!({"taskId": "t1", "status": "cancelled"}))),
+        _ => None,
+    }
+}
+
+fn task_capabilities() -> Value {
+    json!({"tools": {}, "tasks": {"requests": {"tools": {"call": {}}}, "cancel": {}}})
+}
+
+#[test]
+fn a_task_is_polled_at_its_interval_to_its_result() {
+    let (mut w, client) = connect(task_server(1), task_capabilities(), legacy_options());
+    let statuses = Rc::new(RefCell::new(Vec::new()));
+    let log = statuses.clone();
+    let options = TaskOptions {
+        ttl_ms: Some(30_000.0),
+        on_status: Some(Rc::new(move |task: &Value| log.borrow_mut().push(task["status"].as_str().unwrap_or("?").to_owned()))),
+        ..TaskOptions::default()
+    };
+    let pending = w.start(async move { client.call_tool_as_task(json!({"name": "slow"}), &options).await });
+    assert_eq!(w.server.last("tools/call").unwrap().params()["task"], json!({"ttl": 30_000.0}));
+    w.advance(499);
+    assert_eq!(w.server.count("tasks/get"), 0);
+    w.advance(1);
+    assert_eq!(w.server.count("tasks/get"), 1);
+    w.advance(500);
+    let result = pending.borrow_mut().take().unwrap().unwrap();
+    assert_eq!(result["content"][0]["text"], "done");
+    assert_eq!(*statuses.borrow(), ["working", "working", "completed"]);
+}
+
+#[test]
+fn a_poll_interval_below_the_floor_is_raised() {
+    let (mut w, client) = connect(task_server(5), task_capabilities(), legacy_options());
+    let options = TaskOptions { poll_interval_ms: Some(1), ..TaskOptions::default() };
+    let _pending = w.start(async move { client.call_tool_as_task(json!({"name": "slow"}), &options).await });
+    w.advance(99);
+    assert_eq!(w.server.count("tasks/get"), 0);
+    w.advance(1);
+    assert_eq!(w.server.count("tasks/get"), 1);
+}
+
+#[test]
+fn cancelling_a_task_sends_tasks_cancel() {
+    let (mut w, client) = connect(task_server(100), task_capabilities(), legacy_options());
+    let token = crate::client::CancelToken::new();
+    let options = TaskOptions { request: RequestOptions::default().cancel_with(&token), ..TaskOptions::default() };
+    let pending = w.start(async move { client.call_tool_as_task(json!({"name": "slow"}), &options).await });
+    w.advance(500);
+    token.cancel("stop");
+    w.settle();
+    assert!(matches!(pending.borrow_mut().take(), Some(Err(Error::Cancelled { reason })) if reason == "stop"));
+    assert_eq!(w.server.last("tasks/cancel").unwrap().params(), json!({"taskId": "t1"}));
+}
+
+#[test]
+fn tasks_need_the_servers_declaration_when_strict() {
+    let (mut w, client) = connect(task_server(0), json!({"tools": {}}), legacy_options());
+    let outcome = w.run(async move { client.call_tool_as_task(json!({"name": "slow"}), &TaskOptions::default()).await });
+    assert!(matches!(outcome, Err(Error::Unsupported(_))));
+    assert_eq!(w.server.count("tools/call"), 0);
+}
+
+#[test]
+fn the_low_level_task_methods_check_their_answers() {
+    let (mut w, client) = connect(task_server(0), task_capabilities(), legacy_options());
+    let c = client.clone();
+    let task = w.run(async move { c.task_request("tasks/get", "t1", &RequestOptions::default()).await }).unwrap();
+    assert_eq!(task["status"], "completed");
+    let c = client.clone();
+    let wrong = w.run(async move { c.task_request("tools/list", "t1", &RequestOptions::default()).await });
+    assert!(matches!(wrong, Err(Error::InvalidArgument(_))));
+}

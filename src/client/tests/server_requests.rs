@@ -1,0 +1,183 @@
+//! What the server asks of the client: legacy server requests and the
+//! 2026-07-28 input rounds, answered by the same handlers, within bounds.
+
+use crate::client::testing::{legacy_peer, modern_peer, text_result, Answer, Seen, World};
+use crate::client::{Client, ClientEvent, ClientOptions, EraChoice, Handlers, RequestOptions};
+use crate::error::Error;
+use crate::protocol::types::{CallToolParams, CreateMessageResult, ElicitResult, Root};
+use futures::FutureExt;
+use serde_json::{json, Map, Value};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+fn sampling_request(id: &str) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "method": "sampling/createMessage", "params": {
+        "messages": [{"role": "user", "content": {"type": "text", "text": "hi"}}], "maxTokens": 10,
+    }})
+}
+
+fn handlers() -> Handlers {
+    Handlers::default()
+        .sampling(|params, _| async move { Ok(CreateMessageResult::text("test-model", format!("{} message(s)", params.messages.len()))) })
+        .elicitation(|_, _| async {
+            let mut content = Map::new();
+            content.insert("name".into(), json!("Ada"));
+            Ok(ElicitResult::accept(content))
+        })
+        .roots(|_| async { Ok(vec![Root::new("file:///work", "work")]) })
+}
+
+/// A legacy server that, on `tools/call`, first sends `requests`.
+fn legacy_asking(requests: Vec<Value>, options: ClientOptions) -> (World, Client) {
+    let mut w = World::new(move |s: &Seen| match s.method() {
+        "tools/call" => Answer::After(requests.clone(), Box::new(Answer::Result(text_result("ok")))),
+        _ => legacy_peer(s, &json!({"tools": {}})),
+    });
+    let client = w.connect(options.era(EraChoice::Legacy)).unwrap();
+    (w, client)
+}
+
+fn call(w: &mut World, client: &Client) -> Result<crate::protocol::types::CallToolResult, Error> {
+    let c = client.clone();
+    w.run(async move { c.call_tool(CallToolParams::new("t"), &RequestOptions::default()).await })
+}
+
+fn response(w: &World, id: &str) -> Value {
+    w.server.responses().into_iter().find(|r| r["id"] == id).unwrap_or(Value::Null)
+}
+
+#[test]
+fn legacy_server_requests_are_answered_by_the_handlers() {
+    let requests = vec![
+        sampling_request("s1"),
+        json!({"jsonrpc": "2.0", "id": "e1", "method": "elicitation/create", "params": {"message": "name?",
+            "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}}}}),
+        json!({"jsonrpc": "2.0", "id": "r1", "method": "roots/list"}),
+        json!({"jsonrpc": "2.0", "id": "p1", "method": "ping"}),
+    ];
+    let (mut w, client) = legacy_asking(requests, ClientOptions::default().handlers(handlers()));
+    call(&mut w, &client).unwrap();
+    assert_eq!(response(&w, "s1")["result"]["model"], "test-model");
+    assert_eq!(response(&w, "s1")["result"]["content"]["text"], "1 message(s)");
+    assert_eq!(response(&w, "e1")["result"], json!({"action": "accept", "content": {"name": "Ada"}}));
+    assert_eq!(response(&w, "r1")["result"], json!({"roots": [{"uri": "file:///work", "name": "work"}]}));
+    assert_eq!(response(&w, "p1")["result"], json!({}));
+}
+
+#[test]
+fn a_request_without_a_handler_is_method_not_found() {
+    let (mut w, client) = legacy_asking(vec![sampling_request("s1")], ClientOptions::default());
+    call(&mut w, &client).unwrap();
+    assert_eq!(response(&w, "s1")["error"]["code"], -32601);
+}
+
+#[test]
+fn a_wrong_answer_is_refused_and_reported() {
+    let bad = Handlers::default().sampling_json(Rc::new(|_, _| async { Ok(json!({"role": "assistant"})) }.boxed_local()));
+    let (mut w, client) = legacy_asking(vec![sampling_request("s1")], ClientOptions::default().handlers(bad));
+    let problems = Rc::new(RefCell::new(Vec::new()));
+    let log = problems.clone();
+    client.on_event(move |event| {
+        if let ClientEvent::Problem(error) = event {
+            log.borrow_mut().push(error.kind());
+        }
+    });
+    call(&mut w, &client).unwrap();
+    assert_eq!(response(&w, "s1")["error"]["code"], -32603);
+    assert_eq!(*problems.borrow(), ["invalid-result"]);
+}
+
+#[test]
+fn an_elicitation_answer_is_checked_against_the_requested_schema() {
+    let request = json!({"jsonrpc": "2.0", "id": "e1", "method": "elicitation/create", "params": {"message": "age?",
+        "requestedSchema": {"type": "object", "properties": {"age": {"type": "integer"}}, "required": ["age"]}}});
+    let (mut w, client) = legacy_asking(vec![request], ClientOptions::default().handlers(handlers()));
+    call(&mut w, &client).unwrap();
+    assert_eq!(response(&w, "e1")["error"]["code"], -32602);
+}
+
+#[test]
+fn a_flood_of_server_requests_is_answered_with_errors_beyond_the_cap() {
+    let never = Handlers::default().sampling_json(Rc::new(|_, _| futures::future::pending().boxed_local()));
+    let requests: Vec<Value> = (0..20).map(|i| sampling_request(&format!("s{i}"))).collect();
+    let (mut w, client) = legacy_asking(requests, ClientOptions::default().handlers(never));
+    call(&mut w, &client).unwrap();
+    let refused: Vec<Value> = w.server.responses().into_iter().filter(|r| r.get("error").is_some()).collect();
+    assert_eq!(refused.len(), 4, "{refused:?}");
+    assert!(client.session_id().is_some(), "the client stays usable");
+    assert!(call(&mut w, &client).is_ok());
+}
+
+/// A modern server whose `tools/call` asks for `inputs` until it is given answers.
+fn modern_asking(inputs: Value, options: ClientOptions) -> (World, Client) {
+    let mut w = World::new(move |s: &Seen| match s.method() {
+        "tools/call" if s.params().get("inputResponses").is_none() => {
+            Answer::Result(json!({"resultType": "input_required", "inputRequests": inputs, "requestState": "opaque-1"}))
+        }
+        "tools/call" => Answer::Result(text_result("thanks")),
+        _ => modern_peer(s, &json!({"tools": {}})),
+    });
+    let client = w.connect(options).unwrap();
+    (w, client)
+}
+
+#[test]
+fn modern_input_rounds_use_the_same_handlers_and_echo_the_state() {
+    let inputs = json!({
+        "who": {"method": "elicitation/create", "params": {"message": "name?", "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}}}},
+        "llm": {"method": "sampling/createMessage", "params": {"messages": [], "maxTokens": 5}},
+    });
+    let (mut w, client) = modern_asking(inputs, ClientOptions::default().handlers(handlers()));
+    assert_eq!(call(&mut w, &client).unwrap().text(), "thanks");
+    let retry = w.server.last("tools/call").unwrap().params();
+    assert_eq!(retry["requestState"], "opaque-1");
+    assert_eq!(retry["inputResponses"]["who"]["content"]["name"], "Ada");
+    assert_eq!(retry["inputResponses"]["llm"]["model"], "test-model");
+    assert_eq!(retry["name"], "t");
+    assert_eq!(w.server.count("tools/call"), 2);
+}
+
+#[test]
+fn input_without_a_handler_is_unsupported() {
+    let inputs = json!({"llm": {"method": "sampling/createMessage", "params": {"messages": [], "maxTokens": 5}}});
+    let (mut w, client) = modern_asking(inputs, ClientOptions::default());
+    assert!(matches!(call(&mut w, &client), Err(Error::Unsupported(_))));
+    assert_eq!(w.server.count("tools/call"), 1);
+}
+
+#[test]
+fn endless_input_rounds_stop_at_the_cap() {
+    let mut w = World::new(|s: &Seen| match s.method() {
+        "tools/call" => Answer::Result(json!({"resultType": "input_required", "inputRequests": {"r": {"method": "roots/list"}}})),
+        _ => modern_peer(s, &json!({"tools": {}})),
+    });
+    let client = w.connect(ClientOptions { max_input_rounds: 3, ..ClientOptions::default() }.handlers(handlers())).unwrap();
+    assert!(matches!(call(&mut w, &client), Err(Error::InputRoundsExceeded { rounds: 3 })));
+    assert_eq!(w.server.count("tools/call"), 4);
+}
+
+#[test]
+fn too_many_inputs_in_one_round_are_refused_before_any_handler_runs() {
+    let inputs: Map<String, Value> = (0..17).map(|i| (format!("k{i}"), json!({"method": "roots/list"}))).collect();
+    let asked = Rc::new(RefCell::new(0));
+    let count = asked.clone();
+    let roots = Handlers::default().roots_json(Rc::new(move |_, _| {
+        *count.borrow_mut() += 1;
+        async { Ok(json!([])) }.boxed_local()
+    }));
+    let (mut w, client) = modern_asking(Value::Object(inputs), ClientOptions::default().handlers(roots));
+    let error = call(&mut w, &client).unwrap_err();
+    assert_eq!(error.kind(), "limit-exceeded");
+    assert_eq!(*asked.borrow(), 0);
+}
+
+#[test]
+fn a_handler_that_never_answers_is_stopped_by_the_calls_timeout() {
+    let never = Handlers::default().roots_json(Rc::new(|_, _| futures::future::pending().boxed_local()));
+    let (mut w, client) = modern_asking(json!({"r": {"method": "roots/list"}}), ClientOptions::default().handlers(never));
+    let c = client.clone();
+    let pending = w.start(async move { c.call_tool(CallToolParams::new("t"), &RequestOptions::default().timeout(3_000)).await });
+    w.advance(3_000);
+    assert!(matches!(pending.borrow_mut().take(), Some(Err(Error::Timeout { ms: 3_000 }))));
+    assert_eq!(w.server.count("tools/call"), 1, "nothing is sent without the input");
+}

@@ -1,0 +1,88 @@
+// The JavaScript that the crate's Rust code imports, in one module so that a
+// page loads one file for it (wasm-bindgen emits each inline_js snippet as a
+// module of its own, and each is a request before the wasm can start).
+
+// Errors: McpError (the server refused) and McpClientError (everything else, with a kind).
+export class McpError extends Error {
+  constructor(code, message, data) {
+    super(message);
+    this.name = "McpError";
+    this.code = code;
+    if (data !== undefined) this.data = data;
+  }
+}
+export class McpClientError extends Error {
+  constructor(kind, message, status) {
+    super(message);
+    this.name = "McpClientError";
+    this.kind = kind;
+    if (status !== undefined) this.status = status;
+  }
+}
+
+// Events and async iteration.
+export class McpNotificationEvent extends Event {
+  constructor(type, notification) {
+    super(type);
+    this.notification = notification;
+    this.params = notification.params;
+  }
+}
+export class McpErrorEvent extends Event {
+  constructor(error) {
+    super("error");
+    this.error = error;
+  }
+}
+export function plainEvent(type) { return new Event(type); }
+export class McpConnectionEvent extends Event {
+  constructor(type, detail) {
+    super(type);
+    Object.assign(this, detail);
+  }
+}
+export function asyncIterable(next, done) {
+  return { next, return: done, [Symbol.asyncIterator]() { return this; } };
+}
+export function iteratorResult(done, value) { return { done, value }; }
+
+// Paginated lists as async generators.
+export function pageItems(fetchPage, field) {
+  return (async function* () {
+    let cursor;
+    do {
+      const page = await fetchPage(cursor);
+      yield* page[field];
+      cursor = page.nextCursor;
+    } while (cursor !== undefined && cursor !== null);
+  })();
+}
+
+// DPoP keys: a non-extractable ES256 pair, kept in IndexedDB when asked.
+const ALGORITHM = { name: "ECDSA", namedCurve: "P-256" };
+const generate = () => crypto.subtle.generateKey(ALGORITHM, false, ["sign", "verify"]);
+function request(r) {
+  return new Promise((resolve, reject) => { r.onsuccess = () => resolve(r.result); r.onerror = () => reject(r.error); });
+}
+export async function dpopKeyPair(name, persist) {
+  if (!persist || typeof indexedDB === "undefined") return generate();
+  let db;
+  try {
+    const open = indexedDB.open("mcp-wasm-dpop", 1);
+    open.onupgradeneeded = () => open.result.createObjectStore("keys");
+    db = await request(open);
+    const found = await request(db.transaction("keys").objectStore("keys").get(name));
+    if (found?.privateKey && found?.publicKey) return found;
+    const pair = await generate();
+    await request(db.transaction("keys", "readwrite").objectStore("keys").put(pair, name));
+    return pair;
+  } catch {
+    return generate();
+  } finally {
+    db?.close();
+  }
+}
+export async function dpopPublicJwk(pair) {
+  const { kty, crv, x, y } = await crypto.subtle.exportKey("jwk", pair.publicKey);
+  return JSON.stringify({ kty, crv, x, y });
+}

@@ -1,0 +1,114 @@
+//! The Rust API on the web platform: a [`Client`] over the platform's
+//! `fetch`, in browsers (Leptos, Dioxus, Yew apps), Cloudflare Workers
+//! (the `worker` crate) and Node, all on `wasm32-unknown-unknown`.
+//!
+//! ```no_run
+//! # async fn demo() -> Result<(), mcp_wasm::Error> {
+//! use mcp_wasm::client::RequestOptions;
+//! use mcp_wasm::protocol::types::CallToolParams;
+//! use mcp_wasm::web::{self, WebOptions};
+//!
+//! let options = WebOptions::default().header("x-api-key", "secret");
+//! let client = web::connect("https://example.com/mcp", options).await?;
+//! let tools = client.list_all_tools(&RequestOptions::default()).await?;
+//! let result = client.call_tool(CallToolParams::new("echo").argument("message", "hi"), &RequestOptions::default()).await?;
+//! println!("{} tools; echo said {}", tools.len(), result.text());
+//! client.close().await;
+//! # Ok(()) }
+//! ```
+
+use crate::client::{Client, ClientOptions, Snapshot};
+use crate::error::Error;
+use crate::session::Connector;
+use crate::transport::connector::WebConnector;
+use crate::transport::fetch::Fetch;
+use crate::transport::legacy_sse::SseReader;
+use crate::transport::oauth::{OAuth, OAuthConfig};
+use crate::transport::streamable_http::HeaderSource;
+use crate::transport::web_runtime::WebRuntime;
+use std::rc::Rc;
+use wasm_bindgen::JsValue;
+
+/// How to reach a server over the web platform, and how the client behaves.
+#[derive(Debug, Clone, Default)]
+pub struct WebOptions {
+    /// The client's behaviour: era, timeouts, handlers, limits, cache.
+    pub client: ClientOptions,
+    /// Extra headers on every request.
+    pub headers: HeaderSource,
+    /// The `fetch` to use; the global one by default.
+    pub fetch: Fetch,
+    /// OAuth 2.1, for a server that requires authorization. Its `mcp_url`
+    /// is set from the URL connected to.
+    pub auth: Option<OAuthConfig>,
+    /// Forces `EventSource` or `fetch` for the HTTP+SSE transport.
+    pub sse_reader: Option<SseReader>,
+}
+
+impl WebOptions {
+    /// Adds a header sent with every request.
+    #[must_use]
+    pub fn header(mut self, name: &str, value: &str) -> Self {
+        let pairs = match &self.headers {
+            HeaderSource::Fixed(existing) if js_sys::Array::is_array(existing) => js_sys::Array::from(existing),
+            _ => js_sys::Array::new(),
+        };
+        pairs.push(&js_sys::Array::of2(&JsValue::from_str(name), &JsValue::from_str(value)));
+        self.headers = HeaderSource::Fixed(pairs.into());
+        self
+    }
+
+    /// Sets the client's options.
+    #[must_use]
+    pub fn client(mut self, client: ClientOptions) -> Self {
+        self.client = client;
+        self
+    }
+}
+
+/// The connector for `url` with `options`' headers, `fetch` and OAuth.
+///
+/// # Errors
+/// [`Error::InvalidArgument`] when OAuth is asked for over plain HTTP to a
+/// host other than loopback: the tokens would be readable on the way.
+pub fn connector(url: &str, options: &WebOptions) -> Result<Rc<dyn Connector>, Error> {
+    let auth = match &options.auth {
+        Some(config) => {
+            if !crate::protocol::oauth::endpoint_allowed(url) {
+                return Err(Error::InvalidArgument(format!("with auth, the MCP URL must be https, or http on a loopback host: {url}")));
+            }
+            let config = OAuthConfig { mcp_url: url.to_owned(), ..config.clone() };
+            Some(Rc::new(OAuth::new(config, options.fetch.clone())))
+        }
+        None => None,
+    };
+    Ok(Rc::new(WebConnector {
+        url: url.to_owned(),
+        fetch: options.fetch.clone(),
+        headers: options.headers.clone(),
+        auth,
+        sse_reader: options.sse_reader,
+        max_message_bytes: options.client.limits.max_message_bytes,
+    }))
+}
+
+/// Connects to the MCP server at `url`, choosing the era and the transport
+/// (see [`Client::connect_with`]).
+///
+/// # Errors
+/// As [`Client::connect_with`], and as [`connector`].
+pub async fn connect(url: &str, options: WebOptions) -> Result<Client, Error> {
+    let connector = connector(url, &options)?;
+    Client::connect_with(connector, Rc::new(WebRuntime), options.client).await
+}
+
+/// Continues a connection saved with [`Client::snapshot`] or
+/// [`Client::suspend`], for example in a later Worker invocation. Pass the
+/// same options as to [`connect`]: they are not in the snapshot.
+///
+/// # Errors
+/// As [`Client::resume_with`], and as [`connector`].
+pub async fn resume(snapshot: Snapshot, options: WebOptions) -> Result<Client, Error> {
+    let connector = connector(&snapshot.url, &options)?;
+    Client::resume_with(snapshot, connector, Rc::new(WebRuntime), options.client).await
+}
