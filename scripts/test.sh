@@ -3,9 +3,12 @@
 # an earlier one failed; the exit code is non-zero if any failed.
 #   lint        cargo fmt --check; clippy -D warnings on the native and wasm
 #               targets (unwrap, expect, panic and indexing denied outside tests)
-#   native      cargo test: protocol, session, SSE parser, HTTP rules
+#   native      cargo test: protocol, session, the client against a scripted
+#               server on a manual clock, SSE parser, HTTP rules, doctests
 #   size        the gzipped package against bench/size-baseline.json (+5% at most)
 #   chromium    wasm-bindgen-test in headless Chromium vs server-everything
+#   rust-api    the Rust API alone (mcp_wasm::web) in headless Chromium vs
+#               server-everything: lists, progress, cancel, subscribe, sampling
 #   node        node:test on the built npm package vs server-everything
 #   browser-oauth  popup and redirect OAuth in headless Chromium vs the oauth peer
 #   browser-host   McpHost in headless Chromium over three real servers
@@ -58,7 +61,8 @@ fi
 bash scripts/peers.sh start || exit 1
 trap 'bash scripts/peers.sh stop >/dev/null 2>&1' EXIT
 
-tier chromium cargo test --no-fail-fast --target wasm32-unknown-unknown
+tier chromium cargo test --no-fail-fast --target wasm32-unknown-unknown --test 'browser*'
+tier rust-api cargo test --target wasm32-unknown-unknown --test rust_api
 tier node "$NODE" --test tests/node/
 tier browser-oauth "$NODE" tests/browser-oauth/run.mjs
 tier browser-host "$NODE" tests/host/run-chromium.mjs

@@ -1,0 +1,130 @@
+//! The Rust API alone, in headless Chromium, against a real server-everything:
+//! `mcp_wasm::web::connect`, lists, a tool call with progress and one
+//! cancelled, a resource subscription with its update as an event stream,
+//! and sampling answered by a Rust closure. No `JsValue` appears here: this
+//! is what a Leptos, Dioxus or Yew app writes.
+// A test may unwrap and index: a failure here is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+#![cfg(target_arch = "wasm32")]
+
+use futures::future::{self, Either};
+use futures::StreamExt;
+use mcp_wasm::client::{CancelToken, Client, ClientOptions, Era, EventFilter, Handlers, RequestOptions};
+use mcp_wasm::protocol::types::{CallToolParams, CreateMessageResult};
+use mcp_wasm::session::{Channel, Runtime};
+use mcp_wasm::transport::web_runtime::WebRuntime;
+use mcp_wasm::web::{self, WebOptions};
+use mcp_wasm::Error;
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+const SERVER: &str = match option_env!("MCP_TEST_URL") {
+    Some(url) => url,
+    None => "http://127.0.0.1:38011/mcp",
+};
+
+/// A client whose sampling handler is a Rust closure standing in for a model.
+async fn connect() -> Client {
+    let handlers = Handlers::default().sampling(|params, _ctx| async move {
+        let prompt = params.messages.first().and_then(|m| m.content.get("text")).and_then(|t| t.as_str()).unwrap_or_default().to_owned();
+        Ok(CreateMessageResult::text("rust-model", format!("rust sampled: {prompt}")))
+    });
+    let options = WebOptions::default().client(ClientOptions::default().timeout(20_000).handlers(handlers));
+    web::connect(SERVER, options).await.unwrap()
+}
+
+fn defaults() -> RequestOptions {
+    RequestOptions::default()
+}
+
+#[wasm_bindgen_test]
+async fn connects_lists_and_calls_a_tool() {
+    let client = connect().await;
+    assert_eq!((client.era(), client.channel()), (Era::Legacy, Channel::StreamableHttp));
+    assert!(client.session_id().is_some());
+    assert!(client.server().capabilities.get("tools").is_some());
+    let tools = client.list_all_tools(&defaults()).await.unwrap();
+    assert!(
+        tools.iter().any(|t| t.name == "echo" && t.input_schema.is_object()),
+        "{:?}",
+        tools.iter().map(|t| &t.name).collect::<Vec<_>>()
+    );
+    let echo = client.call_tool(CallToolParams::new("echo").argument("message", "from rust"), &defaults()).await.unwrap();
+    assert_eq!(echo.text(), "Echo: from rust");
+    let sum = client.call_tool(CallToolParams::new("get-sum").argument("a", 2).argument("b", 40), &defaults()).await.unwrap();
+    assert!(sum.text().contains("42"), "{}", sum.text());
+    client.close().await;
+    assert!(matches!(client.list_tools(None, &defaults()).await, Err(Error::Closed)));
+}
+
+#[wasm_bindgen_test]
+async fn a_call_reports_progress_and_can_be_cancelled() {
+    let client = connect().await;
+    let updates = Rc::new(RefCell::new(Vec::new()));
+    let log = updates.clone();
+    let options = defaults().on_progress(move |p| log.borrow_mut().push(p["progress"].as_f64().unwrap_or(-1.0)), false);
+    let long = || CallToolParams::new("trigger-long-running-operation").argument("duration", 1).argument("steps", 4);
+    let done = client.call_tool(long(), &options).await.unwrap();
+    assert_eq!(*updates.borrow(), [1.0, 2.0, 3.0, 4.0]);
+    assert!(done.text().contains("completed"), "{}", done.text());
+
+    let token = CancelToken::new();
+    let canceller = token.clone();
+    wasm_bindgen_futures::spawn_local(async move {
+        WebRuntime.sleep(300).await;
+        canceller.cancel("the user pressed stop");
+    });
+    let slow = CallToolParams::new("trigger-long-running-operation").argument("duration", 30).argument("steps", 3);
+    let outcome = client.call_tool(slow, &defaults().cancel_with(&token)).await;
+    assert!(matches!(&outcome, Err(Error::Cancelled { reason }) if reason == "the user pressed stop"), "{outcome:?}");
+    // The connection is unharmed.
+    client.ping(&defaults()).await.unwrap();
+    client.close().await;
+}
+
+#[wasm_bindgen_test]
+async fn a_subscription_delivers_updates_as_a_stream() {
+    let client = connect().await;
+    let resources = client.list_all_resources(&defaults()).await.unwrap();
+    let uri = resources.first().map(|r| r.uri.clone()).unwrap();
+    let mut updates = client.events(EventFilter::Notifications(Some("notifications/resources/updated".into())), 16);
+    client.subscribe_resource(&uri, &defaults()).await.unwrap();
+    client.call_tool(CallToolParams::new("toggle-subscriber-updates"), &defaults()).await.unwrap();
+    let next = match future::select(updates.next(), WebRuntime.sleep(10_000)).await {
+        Either::Left((event, _)) => event.unwrap().unwrap(),
+        Either::Right(_) => panic!("no notifications/resources/updated within 10 s"),
+    };
+    let params = next.notification().and_then(|n| n.params.clone()).unwrap();
+    assert!(params["uri"].is_string(), "{params}");
+    client.call_tool(CallToolParams::new("toggle-subscriber-updates"), &defaults()).await.unwrap();
+    client.unsubscribe_resource(&uri, &defaults()).await.unwrap();
+    let read = client.read_resource(&uri, &defaults()).await.unwrap();
+    assert_eq!(read.contents.first().map(|c| c.uri.as_str()), Some(uri.as_str()));
+    client.close().await;
+}
+
+#[wasm_bindgen_test]
+async fn sampling_is_answered_by_a_rust_closure() {
+    let client = connect().await;
+    // server-everything adds its sampling tool once it has seen the client's
+    // capabilities; the list_changed races the first listing, so look again.
+    let mut present = false;
+    for _ in 0..40 {
+        let tools = client.list_all_tools(&defaults()).await.unwrap();
+        present = tools.iter().any(|t| t.name == "trigger-sampling-request");
+        if present {
+            break;
+        }
+        WebRuntime.sleep(50).await;
+    }
+    assert!(present, "server-everything offers trigger-sampling-request to a client with sampling");
+    let params = CallToolParams::new("trigger-sampling-request").argument("prompt", "hello from the server").argument("maxTokens", 20);
+    let result = client.call_tool(params, &defaults()).await.unwrap();
+    // server-everything wraps the prompt in its own words; the answer is ours.
+    assert!(result.text().contains("rust sampled: ") && result.text().contains("hello from the server"), "{}", result.text());
+    assert!(result.text().contains("rust-model"), "{}", result.text());
+    client.close().await;
+}
