@@ -108,8 +108,8 @@ impl OAuth {
     }
 
     pub(super) async fn refresh(&self, server: &Server, refresh_token: &str) -> Result<(), Error> {
-        let client =
-            self.client.borrow().clone().filter(|c| c.issuer == server.issuer).ok_or_else(|| auth_error("refresh", "no client"))?;
+        // After a reload the client comes from storage, with the tokens.
+        let client = self.known_client(server).await?.ok_or_else(|| auth_error("refresh", "no client"))?;
         let endpoint = Self::endpoint(server, "token_endpoint")?;
         let mut form = vec![("grant_type", "refresh_token"), ("refresh_token", refresh_token), ("resource", server.resource.as_str())];
         let basic = Self::client_form(&client, &mut form);

@@ -43,19 +43,10 @@ impl OAuth {
     /// another authorization server (before any secret is sent), or when the
     /// server offers no way to register.
     pub(super) async fn register(&self, server: &Server) -> Result<Client, Error> {
+        if let Some(client) = self.known_client(server).await? {
+            return Ok(client);
+        }
         let issuer = server.issuer.as_str();
-        if let Some(client) = self.client.borrow().clone().filter(|client| client.issuer == issuer) {
-            return Ok(client);
-        }
-        if let Some(client) = self.preregistered(server)? {
-            *self.client.borrow_mut() = Some(client.clone());
-            return Ok(client);
-        }
-        if let Some(stored) = self.store.load::<StoredClient>(Some(issuer), "client").await {
-            let client = Client { issuer: issuer.to_owned(), id: stored.id, secret: stored.secret, auth: auth_from_name(&stored.auth) };
-            *self.client.borrow_mut() = Some(client.clone());
-            return Ok(client);
-        }
         let cimd = server.metadata.get("client_id_metadata_document_supported") == Some(&Value::Bool(true));
         let client = match (&self.config.client_metadata_url, cimd) {
             (Some(url), true) => Client { issuer: issuer.to_owned(), id: url.clone(), secret: None, auth: ClientAuth::None },
@@ -65,6 +56,30 @@ impl OAuth {
         self.store.save(Some(issuer), "client", &stored).await;
         *self.client.borrow_mut() = Some(client.clone());
         Ok(client)
+    }
+
+    /// The client this page already has for `server`'s issuer: in memory,
+    /// configured, or kept in `auth.storage` by an earlier page (whose
+    /// refresh token needs it). `None` when it must register.
+    ///
+    /// # Errors
+    /// As [`OAuth::register`] for a pinned pre-registered client.
+    pub(super) async fn known_client(&self, server: &Server) -> Result<Option<Client>, Error> {
+        let issuer = server.issuer.as_str();
+        if let Some(client) = self.client.borrow().clone().filter(|client| client.issuer == issuer) {
+            return Ok(Some(client));
+        }
+        let client = match self.preregistered(server)? {
+            Some(client) => client,
+            None => match self.store.load::<StoredClient>(Some(issuer), "client").await {
+                Some(stored) => {
+                    Client { issuer: issuer.to_owned(), id: stored.id, secret: stored.secret, auth: auth_from_name(&stored.auth) }
+                }
+                None => return Ok(None),
+            },
+        };
+        *self.client.borrow_mut() = Some(client.clone());
+        Ok(Some(client))
     }
 
     /// The configured client, if it belongs to `server`: the issuer in
