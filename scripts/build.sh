@@ -6,6 +6,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Snippets of an earlier build would ship with this one: start clean.
+rm -rf pkg/snippets
 wasm-pack build --release --target web --out-dir pkg --out-name mcp_wasm --no-pack 2>&1 \
   | grep -vE '^\[INFO\]: (Checking|Compiling|Installing|Optimizing)' || true
 test -f pkg/mcp_wasm_bg.wasm || { echo "build: wasm-pack produced no pkg/mcp_wasm_bg.wasm" >&2; exit 1; }
