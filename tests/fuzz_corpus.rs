@@ -91,3 +91,10 @@ fn jsonrpc_raw_result_number_out_of_range() {
     assert!(decode(&padded, true).is_err(), "decode refuses 5e700");
     assert_eq!(raw_result(&padded), None, "raw_result gives a result for a text decode refuses");
 }
+
+#[test]
+fn oauth_canonical_resource_query_before_scheme() {
+    // `?://`: the `?` before `://` was taken for a query, and the canonical
+    // form grew each time it was canonicalised. Fixed in canonical_resource.
+    harness::oauth(&regression("oauth", "canonical-resource-query-before-scheme"));
+}

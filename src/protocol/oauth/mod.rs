@@ -153,7 +153,10 @@ pub fn canonical_resource(mcp_url: &str) -> String {
     let without_fragment = mcp_url.split('#').next().unwrap_or(mcp_url);
     match split_url(without_fragment) {
         Some((origin, path)) => {
-            let query = without_fragment.find('?').and_then(|q| without_fragment.get(q..)).unwrap_or_default();
+            // The query begins after the scheme: a `?` before `://` is none
+            // (it made the result grow each time it was canonicalised again).
+            let after_scheme = without_fragment.split_once("://").map_or("", |(_, after)| after);
+            let query = after_scheme.find('?').and_then(|q| after_scheme.get(q..)).unwrap_or_default();
             format!("{origin}{}{query}", path.trim_end_matches('/'))
         }
         None => without_fragment.to_owned(),

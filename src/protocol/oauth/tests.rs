@@ -43,6 +43,11 @@ fn discovery_urls_in_the_specs_order() {
 #[test]
 fn resources_issuers_and_pkce() {
     assert_eq!(canonical_resource("HTTP://Example.COM/mcp/#frag"), "http://example.com/mcp");
+    // Found by fuzzing: a `?` before `://` was taken for the query, so the
+    // result grew each time it was canonicalised again.
+    assert_eq!(canonical_resource("?://"), "?://");
+    assert_eq!(canonical_resource("a?b://Host/p/?q=1"), "a?b://host/p?q=1");
+    assert_eq!(canonical_resource(&canonical_resource("a?b://Host/p/?q=1")), "a?b://host/p?q=1");
     assert!(resource_matches("http://localhost:3000/mcp", "http://localhost:3000/mcp"));
     assert!(resource_matches("http://localhost:3000", "http://localhost:3000/mcp"));
     assert!(!resource_matches("http://evil.example/mcp", "http://localhost:3000/mcp"));
