@@ -98,3 +98,11 @@ fn oauth_canonical_resource_query_before_scheme() {
     // form grew each time it was canonicalised. Fixed in canonical_resource.
     harness::oauth(&regression("oauth", "canonical-resource-query-before-scheme"));
 }
+
+#[test]
+fn oauth_redirect_uri_userinfo_host() {
+    // `http://[::1]@`: the loopback name was userinfo, the host (empty here,
+    // `example.com` in `http://localhost:1@example.com`) was not checked, so
+    // plain http to any host passed as loopback. Fixed in redirect_uri_allowed.
+    harness::oauth(&regression("oauth", "redirect-uri-userinfo-host"));
+}

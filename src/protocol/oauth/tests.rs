@@ -123,6 +123,8 @@ fn redirect_uris_are_https_or_loopback() {
         "http://127.0.0.1:38061/callback.html",
         "http://[::1]:8080/cb",
         "HTTPS://App.Example/cb?x=1",
+        "http://user@localhost:3000/cb",
+        "http://localhost\\@app.example/cb",
     ] {
         assert!(redirect_uri_allowed(good), "{good}");
     }
@@ -134,6 +136,13 @@ fn redirect_uris_are_https_or_loopback() {
         "javascript:alert(1)",
         "https:///cb",
         "/callback",
+        // Found by fuzzing: userinfo is not the host.
+        "http://localhost:1@app.example/cb",
+        "http://127.0.0.1@app.example/cb",
+        "http://[::1]@",
+        "http://[::1]:80@app.example/cb",
+        "http://app.example\\@localhost/cb",
+        "https://user@/cb",
     ] {
         assert!(!redirect_uri_allowed(bad), "{bad}");
     }
