@@ -7,6 +7,7 @@
 
 pub mod envelope;
 
+use serde::Deserialize;
 use serde_json::{Map, Value};
 use std::fmt;
 
@@ -213,15 +214,44 @@ pub fn raw_result(text: &str) -> Option<(RequestId, &str)> {
     if text.len() < RAW_RESULT_MIN {
         return None;
     }
+    // serde reads a struct from an array too (`[5, {…}]`), which is no message.
+    if !text.trim_start_matches([' ', '\t', '\n', '\r']).starts_with('{') {
+        return None;
+    }
     #[derive(serde::Deserialize)]
     struct Envelope<'a> {
+        jsonrpc: Option<String>,
         id: Option<Value>,
         #[serde(borrow)]
         result: Option<&'a serde_json::value::RawValue>,
+        // What makes `decode` read the text as something else, or refuse it:
+        // a `method` or an `error` (even `null`), `params` that are neither
+        // an object nor an array.
+        #[serde(default, deserialize_with = "present")]
+        method: bool,
+        #[serde(default, deserialize_with = "present")]
+        error: bool,
+        #[serde(default, borrow, deserialize_with = "present_raw")]
+        params: Option<&'a serde_json::value::RawValue>,
     }
     let envelope: Envelope<'_> = serde_json::from_str(text).ok()?;
+    let params_ok = envelope.params.is_none_or(|p| p.get().starts_with(['{', '[']));
+    if envelope.jsonrpc.as_deref() != Some("2.0") || envelope.method || envelope.error || !params_ok {
+        return None;
+    }
     let id = RequestId::from_value(envelope.id.as_ref()?)?;
     Some((id, envelope.result?.get()))
+}
+
+/// A member that is there, whatever its value (`null` included, which an
+/// `Option` would read as absent).
+fn present<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<bool, D::Error> {
+    serde::de::IgnoredAny::deserialize(deserializer).map(|_| true)
+}
+
+/// A member's text, `null` included.
+fn present_raw<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<&'de serde_json::value::RawValue>, D::Error> {
+    <&serde_json::value::RawValue>::deserialize(deserializer).map(Some)
 }
 
 /// Decodes one already-parsed JSON value as a single message.

@@ -110,3 +110,27 @@ fn raw_results_are_the_exact_text_of_single_responses() {
     // Small results are cheaper to convert than to find.
     assert_eq!(raw_result(r#"{"jsonrpc":"2.0","id":7,"result":{}}"#), None);
 }
+
+#[test]
+fn raw_results_only_of_what_decode_reads_as_that_response() {
+    // Found by fuzzing (fuzz/regressions/jsonrpc): each of these once gave a
+    // raw result, which the session kept for a pending request of that id
+    // and handed to JS with the next, unrelated response to it.
+    let large = |text: &str| format!("{text}{}", " ".repeat(RAW_RESULT_MIN));
+    for text in [
+        r#"{"id":3,"result":{}}"#,
+        r#"{"jsonrpc":"1.0","id":3,"result":{}}"#,
+        r#"[3, {"big":1}]"#,
+        r#"{"jsonrpc":"2.0","id":3,"method":"ping","result":{}}"#,
+        r#"{"jsonrpc":"2.0","id":3,"method":null,"result":{}}"#,
+        r#"{"jsonrpc":"2.0","id":3,"result":{},"error":null}"#,
+        r#"{"jsonrpc":"2.0","id":3,"params":1,"result":{}}"#,
+        r#"{"jsonrpc":"2.0","id":3,"params":null,"result":{}}"#,
+    ] {
+        let text = large(text);
+        assert!(!matches!(decode(&text, true).as_deref(), Ok([Message::Response { id: Some(_), outcome: Ok(_) }])), "{text}");
+        assert_eq!(raw_result(&text), None, "{text}");
+    }
+    let text = large(r#" {"params":[],"jsonrpc":"2.0","id":3,"result":{"a":1}}"#);
+    assert_eq!(raw_result(&text), Some((RequestId::Number(3), r#"{"a":1}"#)));
+}

@@ -143,15 +143,24 @@ pub fn redirect_uri_allowed(uri: &str) -> bool {
     if uri.contains('#') {
         return false;
     }
-    if let Some(host) = origin.strip_prefix("https://") {
-        return !host.is_empty();
+    if let Some(authority) = origin.strip_prefix("https://") {
+        return !authority_host(authority).is_empty();
     }
-    let Some(host) = origin.strip_prefix("http://") else { return false };
+    let Some(authority) = origin.strip_prefix("http://") else { return false };
+    let host = authority_host(authority);
     let name = match host.find(']') {
         Some(end) if host.starts_with('[') => host.get(..=end).unwrap_or_default(),
         _ => host.split(':').next().unwrap_or_default(),
     };
     matches!(name, "localhost" | "127.0.0.1" | "[::1]")
+}
+
+/// The host and port an authority names: what follows the last `@` (the
+/// browser connects to example.com for `http://localhost:1@example.com`),
+/// up to a backslash, which ends the authority as a slash does.
+fn authority_host(authority: &str) -> &str {
+    let authority = authority.split('\\').next().unwrap_or_default();
+    authority.rsplit('@').next().unwrap_or_default()
 }
 
 /// The protected-resource metadata URLs to try, in order (RFC 9728): the
@@ -193,7 +202,10 @@ pub fn canonical_resource(mcp_url: &str) -> String {
     let without_fragment = mcp_url.split('#').next().unwrap_or(mcp_url);
     match split_url(without_fragment) {
         Some((origin, path)) => {
-            let query = without_fragment.find('?').and_then(|q| without_fragment.get(q..)).unwrap_or_default();
+            // The query begins after the scheme: a `?` before `://` is none
+            // (it made the result grow each time it was canonicalised again).
+            let after_scheme = without_fragment.split_once("://").map_or("", |(_, after)| after);
+            let query = after_scheme.find('?').and_then(|q| after_scheme.get(q..)).unwrap_or_default();
             format!("{origin}{}{query}", path.trim_end_matches('/'))
         }
         None => without_fragment.to_owned(),

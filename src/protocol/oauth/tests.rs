@@ -57,6 +57,11 @@ fn discovery_urls_in_the_specs_order() {
 #[test]
 fn resources_issuers_and_pkce() {
     assert_eq!(canonical_resource("HTTP://Example.COM/mcp/#frag"), "http://example.com/mcp");
+    // Found by fuzzing: a `?` before `://` was taken for the query, so the
+    // result grew each time it was canonicalised again.
+    assert_eq!(canonical_resource("?://"), "?://");
+    assert_eq!(canonical_resource("a?b://Host/p/?q=1"), "a?b://host/p?q=1");
+    assert_eq!(canonical_resource(&canonical_resource("a?b://Host/p/?q=1")), "a?b://host/p?q=1");
     assert!(resource_matches("http://localhost:3000/mcp", "http://localhost:3000/mcp"));
     assert!(resource_matches("http://localhost:3000", "http://localhost:3000/mcp"));
     assert!(!resource_matches("http://evil.example/mcp", "http://localhost:3000/mcp"));
@@ -132,6 +137,8 @@ fn redirect_uris_are_https_or_loopback() {
         "http://127.0.0.1:38061/callback.html",
         "http://[::1]:8080/cb",
         "HTTPS://App.Example/cb?x=1",
+        "http://user@localhost:3000/cb",
+        "http://localhost\\@app.example/cb",
     ] {
         assert!(redirect_uri_allowed(good), "{good}");
     }
@@ -143,6 +150,13 @@ fn redirect_uris_are_https_or_loopback() {
         "javascript:alert(1)",
         "https:///cb",
         "/callback",
+        // Found by fuzzing: userinfo is not the host.
+        "http://localhost:1@app.example/cb",
+        "http://127.0.0.1@app.example/cb",
+        "http://[::1]@",
+        "http://[::1]:80@app.example/cb",
+        "http://app.example\\@localhost/cb",
+        "https://user@/cb",
     ] {
         assert!(!redirect_uri_allowed(bad), "{bad}");
     }
