@@ -12,6 +12,11 @@
 #   node        node:test on the built npm package vs server-everything
 #   browser-oauth  popup and redirect OAuth in headless Chromium vs the oauth peer
 #   browser-host   McpHost in headless Chromium over three real servers
+#   hostile     a hostile MCP server of our own (tests/peers/hostile-mcp.mjs) attacks
+#               the package in Node and headless Chromium: schema, pattern and
+#               template bombs, oversized bodies and events, retry overflow, a flood
+#               of server requests, authorization servers that switch or redirect;
+#               each attack settles within 2 s with a typed error, the client goes on
 #   types       tsc --strict over tests/types against pkg/*.d.ts
 #   workerd     the package bundled by wrangler, run in workerd via miniflare
 #               (incl. a host suspended to KV in one request, resumed in the next)
@@ -67,6 +72,7 @@ tier node "$NODE" --test tests/node/
 tier browser-oauth "$NODE" tests/browser-oauth/run.mjs
 tier browser-host "$NODE" tests/host/run-chromium.mjs
 tier faults "$NODE" tests/faults/run.mjs
+tier hostile "$NODE" tests/hostile/run.mjs
 tier types bash -c "node tests/types/extract-readme.mjs && node_modules/.bin/tsc -p tests/types"
 tier workerd "$NODE" tests/workerd/run.mjs
 tier conformance "$NODE" tests/conformance/run.mjs

@@ -1,0 +1,55 @@
+// The hostile tier's scenarios, in the order they run, shared by Node (run.mjs)
+// and the browser page (index.html, where an import map resolves "mcp-wasm").
+// Each gets its own namespace on the peer, /<runtime>-<scenario>/<attack>/.
+import { checker, describe, settle } from "./expect.mjs";
+import { peerOf } from "./peer.mjs";
+import { credentialRedirect, issuerSwitch, pinnedIssuer } from "./scenarios/oauth.mjs";
+import { elicitationBomb, regexBomb, schemaBomb } from "./scenarios/schemas.mjs";
+import { legacyEventSource, legacyFetchReader, oversizeJson, oversizeSseEvent } from "./scenarios/sizes.mjs";
+import { closedClientHoldsNoTimer, floodDefault, floodOfFour, retryOverflow } from "./scenarios/streams.mjs";
+import { templateBomb } from "./scenarios/templates.mjs";
+
+const SCENARIOS = [
+  { name: "schema-bomb", run: schemaBomb },
+  { name: "elicit-bomb", run: elicitationBomb },
+  { name: "regex-bomb", run: regexBomb },
+  { name: "template-bomb", run: templateBomb },
+  { name: "oversize-json", run: oversizeJson },
+  { name: "oversize-sse", run: oversizeSseEvent },
+  { name: "legacy-sse-fetch", run: legacyFetchReader },
+  { name: "legacy-sse-eventsource", run: legacyEventSource, runtimes: ["chromium"] }, // a browser API
+  { name: "retry-overflow", run: retryOverflow },
+  { name: "retry-timer-after-close", run: closedClientHoldsNoTimer, runtimes: ["node"] }, // needs a process to exit
+  { name: "flood", run: floodDefault },
+  { name: "flood-limit-4", run: floodOfFour },
+  { name: "oauth-issuer-switch", run: issuerSwitch },
+  { name: "oauth-pinned-issuer", run: pinnedIssuer },
+  { name: "oauth-redirect", run: credentialRedirect },
+];
+
+/** The names of the scenarios that run in `runtime` ("node" or "chromium"). */
+export const scenariosFor = (runtime) => SCENARIOS.filter((s) => !s.runtimes || s.runtimes.includes(runtime)).map((s) => s.name);
+
+/**
+ * Runs one scenario against the peer at `origin`; resolves with the checks that
+ * passed and, if one failed or the scenario threw, `error`. Every client or host
+ * it opened is closed afterwards.
+ */
+export async function runScenario(name, origin, runtime) {
+  const scenario = SCENARIOS.find((s) => s.name === name);
+  const { check, passed } = checker();
+  const opened = [];
+  const track = (client) => {
+    opened.push(client);
+    return client;
+  };
+  try {
+    await scenario.run({ check, peer: peerOf(origin, `${runtime}-${name}`), track });
+    return { checks: passed };
+  } catch (error) {
+    // A failed check throws a plain Error; anything else is unexpected and named.
+    return { checks: passed, error: error?.constructor === Error ? error.message : describe(error) };
+  } finally {
+    await Promise.all(opened.map((client) => settle(client.close(), 6_000)));
+  }
+}

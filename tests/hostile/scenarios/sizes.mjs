@@ -1,0 +1,77 @@
+// Answers larger than the client reads (limits.maxMessageBytes): a JSON body is
+// cancelled at the cap, an event on a request's own stream fails that request,
+// and an event on the shared HTTP+SSE stream is skipped while the request it
+// answered fails at once. The peer records how much it got out before the client
+// hung up; it paces its writes so that socket buffers do not hide that.
+import { McpClient } from "mcp-wasm";
+import { expectEcho, expectFailure } from "../expect.mjs";
+
+const MIB = 1 << 20;
+const DEFAULT_CAP = 32 * MIB;
+
+// The server notices a hang-up a moment after the client fails the call.
+async function settledWrite(peer, attack, key) {
+  for (let waited = 0; waited < 1_000; waited += 50) {
+    const record = (await peer.stats(attack))[key]?.at(-1);
+    if (record && record.outcome !== "writing") return record;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return (await peer.stats(attack))[key]?.at(-1);
+}
+
+async function cutOff(ctx, attack, key, what) {
+  const record = await settledWrite(ctx.peer, attack, key);
+  ctx.check(record?.outcome === "closed" && record.written < record.total,
+    `${what}: the client hung up before the server wrote it all`, JSON.stringify(record));
+}
+
+export async function oversizeJson(ctx) {
+  const { check, peer, track } = ctx;
+  const huge = (client, args) => client.callTool({ name: "huge-json", arguments: args });
+
+  const byDefault = track(await McpClient.connect(peer.url("oversize-json"), { timeout: 5_000 }));
+  const forty = "a 40 MiB application/json body under the default 32 MiB cap";
+  await expectFailure(check, forty, huge(byDefault, { bytes: 40 * MIB, bytesPerMs: 64 * 1024 }), "limit-exceeded");
+  await cutOff(ctx, "oversize-json", "bodies", forty);
+  check((await peer.stats("oversize-json")).bodies.at(-1).written > DEFAULT_CAP, `${forty}: the default cap is 32 MiB, not less`);
+  await expectEcho(check, byDefault);
+
+  const capped = track(await McpClient.connect(peer.url("oversize-json"), { timeout: 5_000, limits: { maxMessageBytes: MIB } }));
+  const five = "a 5 MiB application/json body under maxMessageBytes 1 MiB";
+  await expectFailure(check, five, huge(capped, { bytes: 5 * MIB, bytesPerMs: 16 * 1024 }), "limit-exceeded");
+  await cutOff(ctx, "oversize-json", "bodies", five);
+  const declared = "a 5 MiB body with its Content-Length declared";
+  await expectFailure(check, declared, huge(capped, { bytes: 5 * MIB, bytesPerMs: 16 * 1024, declareLength: true }), "limit-exceeded");
+  await cutOff(ctx, "oversize-json", "bodies", declared);
+  await expectEcho(check, capped);
+}
+
+export async function oversizeSseEvent(ctx) {
+  const { check, peer, track } = ctx;
+  const client = track(await McpClient.connect(peer.url("oversize-sse"), { timeout: 5_000, limits: { maxMessageBytes: MIB } }));
+  const what = "one 5 MiB event on the tool call's own SSE stream under maxMessageBytes 1 MiB";
+  await expectFailure(check, what, client.callTool({ name: "huge-event", arguments: { bytes: 5 * MIB, bytesPerMs: 16 * 1024 } }), "limit-exceeded");
+  await cutOff(ctx, "oversize-sse", "events", what);
+  await expectEcho(check, client);
+}
+
+/** HTTP+SSE: the answer is one 5 MiB event on the stream every answer shares. */
+async function sharedStreamEvent(ctx, sseReader) {
+  const { check, peer, track } = ctx;
+  const client = track(await McpClient.connect(peer.url("legacy-sse", "sse"),
+    { transport: "sse", sseReader, timeout: 5_000, limits: { maxMessageBytes: MIB } }));
+  check(client.transport === "sse", `HTTP+SSE read by ${sseReader} connects`, client.transport);
+  const what = `a 5 MiB answer on the shared HTTP+SSE stream read by ${sseReader}`;
+  await expectFailure(check, what, client.callTool({ name: "huge", arguments: { bytes: 5 * MIB } }), "limit-exceeded");
+  await expectEcho(check, client);
+  const stats = await peer.stats("legacy-sse");
+  check(stats.streamsOpened === 1 && stats.streamsClosed === 0, `${what}: the event is skipped and the stream kept`, JSON.stringify(stats));
+
+  // The cap is in bytes: 2.9 MB of "€" is 0.97 Mi characters, under a cap that counts characters.
+  const multiByte = `a 2.9 MB answer of 3-byte characters (under 1 Mi UTF-16 units) on the shared stream read by ${sseReader}`;
+  await expectFailure(check, multiByte, client.callTool({ name: "huge", arguments: { bytes: 2_900_000, character: "€" } }), "limit-exceeded");
+  await expectEcho(check, client, `the call after ${multiByte}`);
+}
+
+export const legacyFetchReader = (ctx) => sharedStreamEvent(ctx, "fetch");
+export const legacyEventSource = (ctx) => sharedStreamEvent(ctx, "eventsource");

@@ -1,0 +1,82 @@
+// What a server can do to the client's timers and handlers: a `retry` past what
+// a timer holds, and a flood of requests to the client's handlers.
+import { McpClient } from "mcp-wasm";
+import { expectEcho, expectFailure, expectSuccess } from "../expect.mjs";
+
+const MAX_TIMER_MS = 2_147_483_647;
+const TEN_MINUTES_MS = 600_000;
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, Math.max(ms, 0)));
+
+export async function retryOverflow({ check, peer, track }) {
+  const started = Date.now();
+  const client = track(await McpClient.connect(peer.url("retry-overflow"), { timeout: 5_000 }));
+  const delays = [];
+  client.addEventListener("reconnecting", (event) => delays.push(event.delay));
+  await sleep(1_500 - (Date.now() - started));
+  const { gets, initialize } = await peer.stats("retry-overflow");
+  check(gets >= 1 && gets <= 2, "a GET stream that asks for retry: 3000000000 and ends: at most one reconnection within 1.5 s", `${gets} GETs`);
+  check(delays.length === 1 && delays[0] >= TEN_MINUTES_MS && delays[0] <= MAX_TIMER_MS,
+    "the client waits the 10-minute cap, a delay a timer can hold", `reconnecting delays: ${delays}`);
+
+  await expectFailure(check, "McpClient.connect with timeout 3e9", McpClient.connect(peer.url("retry-overflow"), { timeout: 3e9 }), "invalid-argument");
+  check((await peer.stats("retry-overflow")).initialize === initialize, "a connect with timeout 3e9 is refused before anything is sent");
+  await expectFailure(check, "a call with timeout 3e9", client.callTool({ name: "echo" }, { timeout: 3e9 }), "invalid-argument");
+  await expectEcho(check, client);
+}
+
+/**
+ * Node only: a process whose one client waits out the server's retry, then
+ * closes it, must be free to exit; a reconnection timer left behind would hold
+ * it for as long as the server asked.
+ */
+export async function closedClientHoldsNoTimer({ check, peer }) {
+  const [{ spawn }, { fileURLToPath }] = await Promise.all([import("node:child_process"), import("node:url")]);
+  const script = fileURLToPath(new URL("../close-during-retry.mjs", import.meta.url));
+  const child = spawn(process.execPath, [script, peer.url("retry-overflow")], { stdio: ["ignore", "pipe", "inherit"] });
+  const exited = new Promise((resolve) => child.on("exit", (code) => resolve(code)));
+  try {
+    const closed = await new Promise((resolve) => {
+      let out = "";
+      child.stdout.on("data", (chunk) => {
+        out += chunk;
+        if (out.includes("\n")) resolve(out.trim());
+      });
+      exited.then(() => resolve(out.trim()));
+    });
+    check(/^closed \d+$/.test(closed), "a Node process sees the reconnection scheduled and closes its client", closed);
+    const exit = await Promise.race([exited, sleep(2_000).then(() => "still running")]);
+    check(exit === 0, "after close() the process exits within 2 s: no reconnection timer is left", `${exit} 2 s after close()`);
+  } finally {
+    if (child.exitCode === null) child.kill("SIGKILL");
+  }
+}
+
+/** 100 sampling requests at once during one tool call, against a handler that takes 100 ms. */
+async function flood({ check, peer, track }, limits) {
+  const cap = limits?.maxServerRequests ?? 16;
+  let active = 0;
+  let most = 0;
+  let handled = 0;
+  const sampling = async () => {
+    handled += 1;
+    most = Math.max(most, ++active);
+    await sleep(100);
+    active -= 1;
+    return { role: "assistant", model: "scripted", content: { type: "text", text: "ok" } };
+  };
+  const client = track(await McpClient.connect(peer.url("flood"), { timeout: 5_000, handlers: { sampling }, ...(limits && { limits }) }));
+  const problems = [];
+  client.addEventListener("error", (event) => problems.push(event.error));
+  const label = limits ? `maxServerRequests ${cap}` : `the default maxServerRequests ${cap}`;
+  await expectSuccess(check, `100 sampling requests at once during a tool call (${label})`, client.callTool({ name: "flood", arguments: { count: 100 } }));
+  check(most > 0 && most <= cap, `at most ${cap} requests are in the handler at once`, `${most} were`);
+  const { flood: seen } = await peer.stats("flood");
+  check(seen.results === handled && seen.unanswered === 0 && seen.errors.length === 100 - handled,
+    "every request the handler did not take is answered with a JSON-RPC error", JSON.stringify({ ...seen, errors: seen.errors.length, handled }));
+  const limitEvents = problems.filter((e) => e?.name === "McpClientError" && e.kind === "limit-exceeded").length;
+  check(limitEvents === seen.errors.length, "each refusal dispatches an error event of kind limit-exceeded", `${limitEvents} events for ${seen.errors.length} refusals`);
+  await expectEcho(check, client);
+}
+
+export const floodDefault = (ctx) => flood(ctx);
+export const floodOfFour = (ctx) => flood(ctx, { maxServerRequests: 4 });

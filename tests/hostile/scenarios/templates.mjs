@@ -1,0 +1,21 @@
+// A resource template built to backtrack, reached through McpHost.readResource,
+// which matches a URI against every server's templates to route it: the match
+// stops at its step budget, and the host stays usable.
+import { McpHost } from "mcp-wasm";
+import { expectFailure, expectSuccess } from "../expect.mjs";
+
+const URI = `x:${"a/".repeat(200)}`;
+
+export async function templateBomb({ check, peer, track }) {
+  const host = track(await McpHost.connect({ bomb: { url: peer.url("template-bomb"), timeout: 5_000 } }));
+  check(host.servers().every((s) => s.status === "connected"), "a host connects to the server with the template x:{+a}{+b}…{+h}!");
+  await expectFailure(check, "readResource of x: and 200 × a/ that only that template could match", host.readResource({ uri: URI }), "limit-exceeded");
+
+  const listed = await expectSuccess(check, "the host afterwards reads a listed resource", host.readResource({ uri: "hostile://ok" }));
+  check(listed.contents?.[0]?.text === "still served", "… with its contents", JSON.stringify(listed));
+  await expectSuccess(check, "the host afterwards calls a tool", host.callTool("bomb__echo", { message: "still here" }));
+
+  await host.addServer("plain", peer.url("template-plain"), { timeout: 5_000 });
+  const routed = await expectSuccess(check, "with a second server whose template x:{+path} matches, the same URI", host.readResource({ uri: URI }));
+  check(routed.contents?.[0]?.text === `plain read of ${URI.length} characters`, "… is routed to that server, past the costly template", JSON.stringify(routed).slice(0, 200));
+}

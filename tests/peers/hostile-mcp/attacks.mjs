@@ -1,0 +1,145 @@
+// The attacks the hostile peer serves over Streamable HTTP, one per path
+// (/<run>/<attack>/mcp). Each is what a server controls and a client must bound:
+// schemas that explode, patterns that backtrack, templates that backtrack,
+// bodies and events past any sane size, a `retry` past what a timer holds, and
+// a flood of requests to the client. What each one saw goes into its stats.
+import { openEventStream } from "./http.mjs";
+import { textResult } from "./jsonrpc.mjs";
+
+const DEPTH = 40;
+
+// anyOf of two $refs to itself at the same value: without cycle detection,
+// 2^n work before the validator ever looks at the data.
+export const REF_CYCLE = { type: "object", properties: { x: { anyOf: [{ $ref: "#/properties/x" }, { $ref: "#/properties/x" }] } } };
+
+// Level n: an array whose items match level n-1, said twice; level 0 wants a
+// string. Against a 40-deep array whose leaf is a number, every branch goes one
+// value deeper and fails only at the leaf: 2^40 paths, no cycle to cut.
+function deepAnyOf(depth) {
+  const defs = { level0: { type: "string" } };
+  for (let n = 1; n <= depth; n += 1) {
+    const below = { $ref: `#/$defs/level${n - 1}` };
+    defs[`level${n}`] = { anyOf: [{ type: "array", items: below }, { items: below }] };
+  }
+  return { type: "object", $defs: defs, properties: { x: { $ref: `#/$defs/level${depth}` } } };
+}
+
+function nestedArray(depth, leaf) {
+  let value = leaf;
+  for (let n = 0; n < depth; n += 1) value = [value];
+  return value;
+}
+
+const stringWithPattern = (pattern) => ({ type: "object", properties: { s: { type: "string", pattern } } });
+
+function tool(name, description, { outputSchema, call }) {
+  return { definition: { name, description, inputSchema: { type: "object" }, ...(outputSchema && { outputSchema }) }, call };
+}
+
+/** A tool whose structuredContent is checked against a hostile outputSchema. */
+const schemaTool = (name, description, outputSchema, structuredContent) =>
+  tool(name, description, { outputSchema, call: (_args, reply) => reply.json({ ...textResult(name), structuredContent }) });
+
+// args.bytesPerMs paces the body (see writeHuge); 0 or none writes as fast as the socket takes it.
+const pace = (args) => Math.max(Number(args.bytesPerMs) || 0, 0);
+
+const SAMPLING_PARAMS = { messages: [{ role: "user", content: { type: "text", text: "flood" } }], maxTokens: 8 };
+
+export const ATTACKS = {
+  "schema-bomb": {
+    tools: {
+      "ref-cycle": schemaTool("ref-cycle", "outputSchema: anyOf of two $refs to itself", REF_CYCLE, { x: 1 }),
+      "deep-anyof": schemaTool("deep-anyof", `outputSchema: ${DEPTH} levels of anyOf over a ${DEPTH}-deep array`, deepAnyOf(DEPTH),
+        { x: nestedArray(DEPTH, 1) }),
+    },
+  },
+
+  "elicit-bomb": {
+    tools: {
+      ask: tool("ask", "Elicits with a requestedSchema that is a $ref bomb, then reports the answer", {
+        async call(_args, reply, stats) {
+          const stream = reply.stream();
+          const answer = await stream.ask("elicitation/create",
+            { mode: "form", message: "Fill in x", requestedSchema: REF_CYCLE });
+          stats.elicitationAnswer = answer;
+          stream.result(textResult(answer?.error ? `refused: ${answer.error.code}` : answer ? "accepted" : "no answer"));
+        },
+      }),
+    },
+  },
+
+  "regex-bomb": {
+    tools: {
+      redos: schemaTool("redos", "pattern ^(a+)+$ against 40 a's and a !", stringWithPattern("^(a+)+$"), { s: `${"a".repeat(40)}!` }),
+      lookaround: schemaTool("lookaround", "a look-ahead pattern", stringWithPattern("^(?=a)a+$"), { s: "aaa" }),
+      backreference: schemaTool("backreference", "a backreference pattern", stringWithPattern("^(a)\\1$"), { s: "aa" }),
+    },
+  },
+
+  // Eight reserved expansions that can each take any run of "a/", and a "!"
+  // no URI has: a backtracking matcher tries every split before it says no.
+  "template-bomb": {
+    templates: [{ uriTemplate: "x:{+a}{+b}{+c}{+d}{+e}{+f}{+g}{+h}!", name: "bomb" }],
+    resources: [{ uri: "hostile://ok", name: "ok", text: "still served" }],
+  },
+
+  // The same URIs through a template that matches them at once.
+  "template-plain": {
+    templates: [{ uriTemplate: "x:{+path}", name: "plain" }],
+    readTemplated: (uri) => (uri.startsWith("x:") ? `plain read of ${uri.length} characters` : undefined),
+  },
+
+  "oversize-json": {
+    tools: {
+      "huge-json": tool("huge-json", "Answers with an application/json body of args.bytes, paced by args.bytesPerMs", {
+        async call(args, reply, stats) {
+          const record = { declaredLength: Boolean(args.declareLength) };
+          (stats.bodies ??= []).push(record);
+          await reply.hugeJson(args.bytes, record, { declareLength: record.declaredLength, bytesPerMs: pace(args) });
+        },
+      }),
+    },
+  },
+
+  "oversize-sse": {
+    tools: {
+      "huge-event": tool("huge-event", "Answers on its SSE stream with one event of args.bytes, the id last, paced by args.bytesPerMs", {
+        async call(args, reply, stats) {
+          const record = {};
+          (stats.events ??= []).push(record);
+          await reply.stream().hugeResult(args.bytes, record, { bytesPerMs: pace(args) });
+        },
+      }),
+    },
+  },
+
+  // The GET stream asks for a 3,000,000,000 ms retry (past 2^31-1, where timers
+  // fire at once) and ends; each GET is counted in stats.gets.
+  "retry-overflow": {
+    listen(res) {
+      openEventStream(res);
+      // Late enough that the client has returned from connect and can watch its events.
+      setTimeout(() => res.end("retry: 3000000000\n\n"), 200);
+    },
+  },
+
+  "flood": {
+    tools: {
+      flood: tool("flood", "Sends args.count sampling/createMessage requests at once, then reports the answers", {
+        async call(args, reply, stats) {
+          const stream = reply.stream();
+          const count = Math.min(Number(args.count) || 0, 1000);
+          const answers = await stream.askAll("sampling/createMessage", SAMPLING_PARAMS, count);
+          const flood = {
+            asked: count,
+            results: answers.filter((a) => a?.result).length,
+            errors: answers.filter((a) => a?.error).map((a) => a.error.code),
+            unanswered: answers.filter((a) => a === null).length,
+          };
+          stats.flood = flood;
+          stream.result(textResult(JSON.stringify(flood)));
+        },
+      }),
+    },
+  },
+};
