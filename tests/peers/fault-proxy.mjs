@@ -171,4 +171,5 @@ const server = http.createServer((req, res) => {
   });
 });
 
-server.listen(PORT, "127.0.0.1", () => console.error(`fault proxy listening on ${PORT}, upstream ${UPSTREAM.href}`));
+// PORT=0 picks a free port; the line says which.
+server.listen(PORT, "127.0.0.1", () => console.error(`fault proxy listening on http://127.0.0.1:${server.address().port}, upstream ${UPSTREAM.href}`));
