@@ -6,6 +6,7 @@
 // resumption GETs go through untouched and the client can show it recovers.
 //   pass          forward as is
 //   cut-sse       forward the first SSE event, then half of the next, then drop the connection
+//                 (CUT_PAUSE_MS after the first, so that the client has read it)
 //   http-500|502|503   answer with that status
 //   delay         hold the response headers back DELAY_MS
 //   garbage       inject invalid bytes, invalid JSON and a non-JSON-RPC message before the real events
@@ -25,6 +26,10 @@ const PORT = Number(process.env.PORT ?? 38050);
 const UPSTREAM = new URL(process.env.UPSTREAM ?? "http://127.0.0.1:38011");
 const DELAY_MS = 300;
 const DROP_AFTER_MS = 300;
+// A connection destroyed in the same tick as a write loses what was written: the
+// client never sees the first event (and its id), so nothing could be resumed.
+// On a real network the bytes before a drop arrive, so the cut waits for them.
+const CUT_PAUSE_MS = 50;
 const stats = {};
 const expired = new Set();
 // The session a client opens after an injected 404 is its renewal: leave it alone.
@@ -70,11 +75,13 @@ function rewriteSse(fault, upstream, res) {
       events += 1;
       if (fault === "cut-sse" && events === 2) {
         // Half an event, then the connection drops.
-        res.write(event.slice(0, Math.floor(event.length / 2)));
         cut = true;
         count(fault);
-        res.destroy();
-        upstream.destroy();
+        setTimeout(() => {
+          res.write(event.slice(0, Math.floor(event.length / 2)));
+          res.destroy();
+          upstream.destroy();
+        }, CUT_PAUSE_MS);
         return;
       }
       res.write(event);
