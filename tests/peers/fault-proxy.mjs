@@ -19,6 +19,11 @@
 //   auth-hidden   answer 401 with a WWW-Authenticate header that CORS does not expose
 //   narrow-cors   a legacy server whose preflight allow-list predates the 2026-07-28 headers
 //                 (Mcp-Method, Mcp-Name): a browser's modern probe fails its preflight
+//   forget-session  the server forgets the session: the proxy DELETEs it upstream, then
+//                 forwards the call, which the server refuses as it would after a restart
+//   armed         no fault until one is armed: POST /__arm?fault=<name> queues a fault, and the
+//                 next tools/call takes it (one fault per call), so a long run can mix faults
+//                 at a rate it picks while every other call passes
 // GET /__stats answers {fault: count} of the faults injected so far.
 import http from "node:http";
 
@@ -35,6 +40,7 @@ const expired = new Set();
 // The session a client opens after an injected 404 is its renewal: leave it alone.
 const renewed = new Set();
 let renewalPending = false;
+const armed = [];
 const count = (fault) => { stats[fault] = (stats[fault] ?? 0) + 1; };
 
 const CORS = {
@@ -51,6 +57,19 @@ function corsHeaders(fault, headers) {
     delete out["access-control-expose-headers"];
   }
   return out;
+}
+
+/** Ends the session upstream, as a server that restarted or timed it out would have. */
+function forgetUpstream(path, session) {
+  return new Promise((resolve) => {
+    const headers = { "mcp-session-id": session };
+    const req = http.request({ host: UPSTREAM.hostname, port: UPSTREAM.port, method: "DELETE", path, headers }, (res) => {
+      res.resume();
+      res.on("end", resolve);
+    });
+    req.on("error", resolve);
+    req.end();
+  });
 }
 
 /** Rewrites an SSE byte stream event by event, for the stream faults. */
@@ -137,13 +156,18 @@ const server = http.createServer((req, res) => {
     res.writeHead(200, { "content-type": "application/json", ...CORS });
     return res.end(JSON.stringify(stats));
   }
-  const [, fault, ...rest] = url.pathname.split("/");
+  if (url.pathname === "/__arm" && req.method === "POST") {
+    armed.push(url.searchParams.get("fault") ?? "pass");
+    res.writeHead(200, { "content-type": "application/json", ...CORS });
+    return res.end(JSON.stringify({ armed: armed.length }));
+  }
+  const [, route, ...rest] = url.pathname.split("/");
   const path = `/${rest.join("/")}${url.search}`;
   if (req.method === "OPTIONS") {
     // Preflight: reflect what the browser asks, unless CORS is the fault.
     const requested = req.headers["access-control-request-headers"] ?? "*";
-    const allowed = fault === "narrow-cors" ? "content-type, accept, mcp-session-id, mcp-protocol-version, last-event-id" : requested;
-    const allow = fault === "no-cors" ? {} : { ...CORS, "access-control-allow-headers": allowed };
+    const allowed = route === "narrow-cors" ? "content-type, accept, mcp-session-id, mcp-protocol-version, last-event-id" : requested;
+    const allow = route === "no-cors" ? {} : { ...CORS, "access-control-allow-headers": allowed };
     res.writeHead(204, allow);
     return res.end();
   }
@@ -151,6 +175,7 @@ const server = http.createServer((req, res) => {
   req.on("data", (chunk) => { body += chunk; });
   req.on("end", () => {
     const isToolCall = req.method === "POST" && body.includes('"tools/call"');
+    const fault = route !== "armed" ? route : (isToolCall && armed.shift()) || "pass";
     if (fault === "auth-hidden") {
       count(fault);
       res.writeHead(401, { "www-authenticate": 'Bearer resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource"',
@@ -173,6 +198,10 @@ const server = http.createServer((req, res) => {
     if (isToolCall && fault === "close-early") {
       count(fault);
       return req.socket.destroy();
+    }
+    if (isToolCall && fault === "forget-session" && session) {
+      count(fault);
+      return forgetUpstream(path, session).then(() => forward(req, res, fault, path, body));
     }
     forward(req, res, fault, path, body);
   });
