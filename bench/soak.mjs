@@ -4,7 +4,8 @@
 // per runtime, and writes bench/soak-results.json and BENCHMARKS.md's Soak section.
 //   node bench/soak.mjs                    # 100,000 calls per runtime
 //   SOAK_CALLS=2000 node bench/soak.mjs    # a quick run (see bench/soak/options.mjs)
-// Exits 1 when a runtime's verdict fails; the results are written either way.
+// Exits 1 when a runtime's verdict fails or it did not finish; what finished is
+// written either way, so a crash late in a long run keeps the runtimes before it.
 import { spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -18,7 +19,8 @@ import { soakSection, summary, withSoakSection } from "./soak/report.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, "..");
-const options = soakOptions(process.env);
+const { runtimes: selected, ...options } = soakOptions(process.env);
+const browser = {};
 
 function node(proxy) {
   return new Promise((resolve, reject) => {
@@ -29,7 +31,7 @@ function node(proxy) {
   });
 }
 
-async function chromium(proxy, browser) {
+async function chromium(proxy) {
   const ctx = await openBrowser(browser, { wwwDir: "bench", profilePrefix: "mcp-wasm-soak-", args: ["--js-flags=--expose-gc", "--enable-precise-memory-info"] });
   const page = await ctx.newPage();
   page.on("console", (m) => { if (m.type() === "log") console.error(m.text()); });
@@ -40,28 +42,42 @@ async function chromium(proxy, browser) {
   return page.evaluate(([origin, o]) => window.runSoak(origin, o), [proxy, options]);
 }
 
-const browser = {};
+const RUNNERS = { node, chromium };
+const unknown = selected.filter((name) => !(name in RUNNERS));
+if (unknown.length) throw new Error(`SOAK_RUNTIMES: no runtime ${unknown.join(", ")} (there are ${Object.keys(RUNNERS).join(", ")})`);
+
 let peers = { children: [] };
 try {
   peers = await startSoakPeers();
-  const runtimes = { node: await node(peers.proxy) };
-  runtimes.chromium = await chromium(peers.proxy, browser);
+  const runtimes = {};
+  const errors = {};
+  for (const name of selected) {
+    try {
+      runtimes[name] = await RUNNERS[name](peers.proxy);
+    } catch (e) {
+      errors[name] = String(e?.message ?? e).split("\n")[0];
+      console.error(`soak: ${name} did not finish: ${errors[name]}`);
+    }
+  }
   const verdicts = Object.fromEntries(Object.entries(runtimes).map(([name, r]) => [name, judge(r)]));
+  const settings = Object.entries(process.env).filter(([key]) => key.startsWith("SOAK_")).sort();
   const results = {
     date: new Date().toISOString(),
-    command: `${process.env.SOAK_CALLS ? `SOAK_CALLS=${process.env.SOAK_CALLS} ` : ""}node bench/soak.mjs`,
+    command: [...settings.map(([key, value]) => `${key}=${value}`), "node bench/soak.mjs"].join(" "),
     machine: `${os.cpus()[0]?.model ?? "unknown CPU"}, ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.type()} ${os.release()}`,
     version: JSON.parse(readFileSync(path.join(repo, "pkg/package.json"), "utf8")).version,
     options,
     verdicts,
+    errors,
     runtimes,
   };
   writeFileSync(path.join(here, "soak-results.json"), `${JSON.stringify(results, null, 2)}\n`);
   const benchmarks = path.join(repo, "BENCHMARKS.md");
   writeFileSync(benchmarks, withSoakSection(readFileSync(benchmarks, "utf8"), soakSection(results)));
   for (const [name, r] of Object.entries(runtimes)) console.log(summary(name, r, verdicts[name]));
+  for (const [name, error] of Object.entries(errors)) console.log(`${name}: did not finish: ${error}`);
   console.log("soak: wrote bench/soak-results.json and the Soak section of BENCHMARKS.md");
-  process.exitCode = Object.values(verdicts).every((v) => v.passed) ? 0 : 1;
+  process.exitCode = Object.values(verdicts).every((v) => v.passed) && !Object.keys(errors).length ? 0 : 1;
 } finally {
   await releaseBrowser(browser);
   stopSoakPeers(peers.children);

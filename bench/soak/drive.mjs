@@ -33,7 +33,12 @@ export async function runSoak({ McpClient, proxy, calls, concurrency, sampleEver
   client.addEventListener("reconnecting", () => { reconnections += 1; });
 
   const failures = new Map(); // "kind: message" → count
-  const fail = (what) => failures.set(what, (failures.get(what) ?? 0) + 1);
+  const failedCalls = []; // the first few, with the faults of their half-block
+  const fail = (i, faults, what) => {
+    if (!failures.has(what)) log(`call ${i} failed, the first with ${what}`);
+    failures.set(what, (failures.get(what) ?? 0) + 1);
+    if (failedCalls.length < 100) failedCalls.push({ call: i, faults: faults.join("+"), what });
+  };
   let armedCount = 0;
   let ok = 0;
   // Calls n = 0, faultEvery, 2·faultEvery… of a block meet a fault, the first one
@@ -49,9 +54,9 @@ export async function runSoak({ McpClient, proxy, calls, concurrency, sampleEver
       const text = textOf(await client.callTool({ name: "echo", arguments: { message } }));
       // A replayed or resumed call must still get its own answer.
       if (text === `Echo: ${message}`) ok += 1;
-      else fail(`wrong-result: expected "Echo: ${message}"`);
+      else fail(i, faults, "wrong-result: not this call's echo");
     } catch (e) {
-      fail(`${e?.kind ?? e?.name ?? "thrown"}: ${e?.message ?? e}`);
+      fail(i, faults, `${e?.kind ?? e?.name ?? "thrown"}: ${e?.message ?? e}`);
     }
   }
   // Calls from..to-1, `concurrency` in flight, faults drawn from `faults`;
@@ -91,6 +96,7 @@ export async function runSoak({ McpClient, proxy, calls, concurrency, sampleEver
     calls, concurrency, sampleEvery, faultEvery, interleave, timeoutMs,
     succeeded: ok,
     failures: Object.fromEntries(failures),
+    failedCalls,
     armed: armedCount,
     injected,
     renewals,

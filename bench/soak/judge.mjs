@@ -42,12 +42,31 @@ export function trend(samples, key) {
 }
 
 /**
- * Failures a correct client may still have, each `{ pattern, why }`. None: against a
- * legacy server with an event store, a cut stream is resumed and a forgotten session
- * renewed with the call replayed, so every call should get its answer. (In the
- * 2026-07-28 era a cut tools/call could not be resumed and would belong here.)
+ * Failures a correct client may still have: those matching `pattern`, in half-blocks
+ * armed with `during`, and no more than `maxShare` of that fault's injections.
+ * Against a legacy server with an event store a cut stream is resumed and a
+ * forgotten session renewed with the call replayed, so this list is short.
  */
-export const EXPECTED_FAILURES = [];
+export const EXPECTED_FAILURES = [
+  {
+    pattern: /^network: .*the response stream broke/,
+    during: "cut-sse",
+    // Chromium lost 3 of 300 cuts this way when the proxy waited 50 ms, none of
+    // 300 at 200 ms: the cap leaves room for a busier machine, while a client
+    // whose resumption broke would fail every cut and be caught.
+    maxShare: 0.02,
+    why: "the cut came before the client had read the stream's first event, so there was no event id to resume from, and a legacy tools/call is not sent again (the server may have run it); the proxy waits before it cuts, but a busy page can read later still",
+  },
+];
+
+/** Why a failure kind is expected, or undefined when it is not. */
+function expectation(results, what, count) {
+  const calls = results.failedCalls.filter((f) => f.what === what);
+  const fits = (e) => e.pattern.test(what)
+    && calls.every((f) => f.faults.split("+").includes(e.during))
+    && count <= e.maxShare * (results.injected[e.during] ?? 0);
+  return EXPECTED_FAILURES.find(fits)?.why;
+}
 
 /** The verdict on one runtime's results: memory trends, fault counts, and what failed. */
 export function judge(results) {
@@ -55,7 +74,13 @@ export function judge(results) {
   const wasm = trend(results.samples, "wasm");
   const needed = Math.ceil(results.calls * MIN_FAULT_SHARE);
   const cuts = results.injected["cut-sse"] ?? 0;
-  const unexpected = Object.entries(results.failures).filter(([what]) => !EXPECTED_FAILURES.some((e) => e.pattern.test(what)));
+  const expected = {};
+  const unexpected = [];
+  for (const [what, count] of Object.entries(results.failures)) {
+    const why = expectation(results, what, count);
+    if (why) expected[what] = why;
+    else unexpected.push([what, count]);
+  }
   const problems = [];
   for (const [name, t] of [["JS heap", heap], ["wasm memory", wasm]]) {
     if (t.secondHalfGrowth >= BOUND_BYTES) problems.push(`${name} grew ${t.secondHalfGrowth} bytes over the second half (bound ${BOUND_BYTES})`);
@@ -63,5 +88,6 @@ export function judge(results) {
   if (results.renewals < needed) problems.push(`${results.renewals} session renewals, fewer than ${needed}`);
   if (cuts < needed) problems.push(`${cuts} stream cuts, fewer than ${needed}`);
   for (const [what, count] of unexpected) problems.push(`${count} unexpected failures: ${what}`);
-  return { heap, wasm, flat: heap.secondHalfGrowth < BOUND_BYTES && wasm.secondHalfGrowth < BOUND_BYTES, unexpected: Object.fromEntries(unexpected), problems, passed: problems.length === 0 };
+  const flat = heap.secondHalfGrowth < BOUND_BYTES && wasm.secondHalfGrowth < BOUND_BYTES;
+  return { heap, wasm, flat, expected, unexpected: Object.fromEntries(unexpected), problems, passed: problems.length === 0 };
 }

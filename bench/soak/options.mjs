@@ -10,6 +10,7 @@
 //   SOAK_SAMPLES      memory samples after the first (100, fewer when a half of the
 //                     calls between two samples would be too short to hold a fault)
 //   SOAK_TIMEOUT_MS   each call's timeout (15,000: a resumed stream waits about a second)
+//   SOAK_RUNTIMES     which runtimes, in order (node,chromium)
 export function soakOptions(env) {
   const number = (name, fallback) => {
     const value = Number(env[name] ?? fallback);
@@ -26,5 +27,6 @@ export function soakOptions(env) {
     sampleEvery: Math.max(1, Math.ceil(calls / samples), 2 * faultEvery),
     interleave: env.SOAK_INTERLEAVE === "1",
     timeoutMs: number("SOAK_TIMEOUT_MS", 15_000),
+    runtimes: (env.SOAK_RUNTIMES ?? "node,chromium").split(",").map((r) => r.trim()).filter(Boolean),
   };
 }

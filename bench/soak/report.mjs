@@ -17,7 +17,7 @@ export function summary(name, r, verdict) {
     `${name} (${r.runtime}): ${count(r.calls)} calls, ${count(r.succeeded)} answered correctly, ${count(r.renewals)} session renewals, ${count(r.injected["cut-sse"] ?? 0)} stream cuts, ${count(failed(r))} failures, ${(r.durationMs / 1000).toFixed(0)} s`,
     `  ${trendLine("JS heap", verdict.heap)}`,
     `  ${trendLine("wasm memory", verdict.wasm)}`,
-    ...Object.entries(r.failures).map(([what, n]) => `  failed ×${n}: ${what}${what in verdict.unexpected ? " (UNEXPECTED)" : ""}`),
+    ...Object.entries(r.failures).map(([what, n]) => `  failed ×${n}: ${what} (${verdict.expected[what] ? `expected: ${verdict.expected[what]}` : "UNEXPECTED"})`),
     `  verdict: ${verdict.passed ? `flat (second-half growth under ${mib(BOUND_BYTES)} for both)` : verdict.problems.join("; ")}`,
   ];
   return lines.join("\n");
@@ -46,7 +46,11 @@ export function soakSection(results) {
     "|---|---:|---:|---:|---:|---|---|---:|---|",
     ...runtimes.map(([name, r]) => row(name, r, results.verdicts[name])),
     "",
-    ...runtimes.flatMap(([name, r]) => Object.entries(r.failures).map(([what, n]) => `- ${name}: ${count(n)} failed with \`${what}\``)),
+    ...runtimes.flatMap(([name, r]) => Object.entries(r.failures).map(([what, n]) => {
+      const why = results.verdicts[name].expected[what];
+      return `- ${name}: ${count(n)} failed with \`${what}\`: ${why ? `expected, ${why}` : "**unexpected**"}.`;
+    })),
+    ...Object.entries(results.errors ?? {}).map(([name, error]) => `- ${name}: did not finish: ${error}`),
   ].join("\n").trimEnd();
 }
 
