@@ -1,14 +1,16 @@
 // Turns bench/results.json into BENCHMARKS.md (tables, ratios, targets) and
 // bench/chart.svg (time relative to the raw-fetch floor, per metric).
 //   node bench/report.mjs          # rewrites both from the last results
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { soakSection } from "./soak/report.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, "..");
 const CLIENTS = ["mcp-wasm", "sdk 1.x", "client 2.x"];
 const FLOOR = "raw fetch";
+const soak = path.join(here, "soak-results.json");
 
 const ms = (v) => (Number.isFinite(v) ? `${v < 10 ? v.toFixed(2) : v.toFixed(1)} ms` : "–");
 const kib = (v) => `${(v / 1024).toFixed(1)} KiB`;
@@ -161,6 +163,8 @@ export function writeReport(results) {
     "",
     readFileSync(path.join(here, "analysis.md"), "utf8").trim(),
     "",
+    // The soak runs on its own (bench/soak.mjs); its last figures stay.
+    ...(existsSync(soak) ? [soakSection(JSON.parse(readFileSync(soak, "utf8"))), ""] : []),
   ].join("\n");
   writeFileSync(path.join(repo, "BENCHMARKS.md"), md);
   writeFileSync(path.join(here, "chart.svg"), chart(results));

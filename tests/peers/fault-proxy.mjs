@@ -6,6 +6,7 @@
 // resumption GETs go through untouched and the client can show it recovers.
 //   pass          forward as is
 //   cut-sse       forward the first SSE event, then half of the next, then drop the connection
+//                 (CUT_PAUSE_MS after the first, so that the client has read it)
 //   http-500|502|503   answer with that status
 //   delay         hold the response headers back DELAY_MS
 //   garbage       inject invalid bytes, invalid JSON and a non-JSON-RPC message before the real events
@@ -18,6 +19,11 @@
 //   auth-hidden   answer 401 with a WWW-Authenticate header that CORS does not expose
 //   narrow-cors   a legacy server whose preflight allow-list predates the 2026-07-28 headers
 //                 (Mcp-Method, Mcp-Name): a browser's modern probe fails its preflight
+//   forget-session  the server forgets the session: the proxy DELETEs it upstream, then
+//                 forwards the call, which the server refuses as it would after a restart
+//   armed         no fault until one is armed: POST /__arm?fault=<name> queues a fault, and the
+//                 next tools/call takes it (one fault per call), so a long run can mix faults
+//                 at a rate it picks while every other call passes
 // GET /__stats answers {fault: count} of the faults injected so far.
 import http from "node:http";
 
@@ -25,11 +31,18 @@ const PORT = Number(process.env.PORT ?? 38050);
 const UPSTREAM = new URL(process.env.UPSTREAM ?? "http://127.0.0.1:38011");
 const DELAY_MS = 300;
 const DROP_AFTER_MS = 300;
+// A connection destroyed in the same tick as a write loses what was written: the
+// client never sees the first event (and its id), so nothing could be resumed.
+// On a real network the bytes before a drop arrive, so the cut waits for them,
+// and for a busy page to read them: at 50 ms, 3 of 300 cuts in Chromium lost the
+// first event all the same (the stream errors, and what was not read goes with it).
+const CUT_PAUSE_MS = 200;
 const stats = {};
 const expired = new Set();
 // The session a client opens after an injected 404 is its renewal: leave it alone.
 const renewed = new Set();
 let renewalPending = false;
+const armed = [];
 const count = (fault) => { stats[fault] = (stats[fault] ?? 0) + 1; };
 
 const CORS = {
@@ -46,6 +59,19 @@ function corsHeaders(fault, headers) {
     delete out["access-control-expose-headers"];
   }
   return out;
+}
+
+/** Ends the session upstream, as a server that restarted or timed it out would have. */
+function forgetUpstream(path, session) {
+  return new Promise((resolve) => {
+    const headers = { "mcp-session-id": session };
+    const req = http.request({ host: UPSTREAM.hostname, port: UPSTREAM.port, method: "DELETE", path, headers }, (res) => {
+      res.resume();
+      res.on("end", resolve);
+    });
+    req.on("error", resolve);
+    req.end();
+  });
 }
 
 /** Rewrites an SSE byte stream event by event, for the stream faults. */
@@ -70,11 +96,13 @@ function rewriteSse(fault, upstream, res) {
       events += 1;
       if (fault === "cut-sse" && events === 2) {
         // Half an event, then the connection drops.
-        res.write(event.slice(0, Math.floor(event.length / 2)));
         cut = true;
         count(fault);
-        res.destroy();
-        upstream.destroy();
+        setTimeout(() => {
+          res.write(event.slice(0, Math.floor(event.length / 2)));
+          res.destroy();
+          upstream.destroy();
+        }, CUT_PAUSE_MS);
         return;
       }
       res.write(event);
@@ -130,13 +158,18 @@ const server = http.createServer((req, res) => {
     res.writeHead(200, { "content-type": "application/json", ...CORS });
     return res.end(JSON.stringify(stats));
   }
-  const [, fault, ...rest] = url.pathname.split("/");
+  if (url.pathname === "/__arm" && req.method === "POST") {
+    armed.push(url.searchParams.get("fault") ?? "pass");
+    res.writeHead(200, { "content-type": "application/json", ...CORS });
+    return res.end(JSON.stringify({ armed: armed.length }));
+  }
+  const [, route, ...rest] = url.pathname.split("/");
   const path = `/${rest.join("/")}${url.search}`;
   if (req.method === "OPTIONS") {
     // Preflight: reflect what the browser asks, unless CORS is the fault.
     const requested = req.headers["access-control-request-headers"] ?? "*";
-    const allowed = fault === "narrow-cors" ? "content-type, accept, mcp-session-id, mcp-protocol-version, last-event-id" : requested;
-    const allow = fault === "no-cors" ? {} : { ...CORS, "access-control-allow-headers": allowed };
+    const allowed = route === "narrow-cors" ? "content-type, accept, mcp-session-id, mcp-protocol-version, last-event-id" : requested;
+    const allow = route === "no-cors" ? {} : { ...CORS, "access-control-allow-headers": allowed };
     res.writeHead(204, allow);
     return res.end();
   }
@@ -144,6 +177,7 @@ const server = http.createServer((req, res) => {
   req.on("data", (chunk) => { body += chunk; });
   req.on("end", () => {
     const isToolCall = req.method === "POST" && body.includes('"tools/call"');
+    const fault = route !== "armed" ? route : (isToolCall && armed.shift()) || "pass";
     if (fault === "auth-hidden") {
       count(fault);
       res.writeHead(401, { "www-authenticate": 'Bearer resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource"',
@@ -167,8 +201,13 @@ const server = http.createServer((req, res) => {
       count(fault);
       return req.socket.destroy();
     }
+    if (isToolCall && fault === "forget-session" && session) {
+      count(fault);
+      return forgetUpstream(path, session).then(() => forward(req, res, fault, path, body));
+    }
     forward(req, res, fault, path, body);
   });
 });
 
-server.listen(PORT, "127.0.0.1", () => console.error(`fault proxy listening on ${PORT}, upstream ${UPSTREAM.href}`));
+// PORT=0 picks a free port; the line says which.
+server.listen(PORT, "127.0.0.1", () => console.error(`fault proxy listening on http://127.0.0.1:${server.address().port}, upstream ${UPSTREAM.href}`));

@@ -8,10 +8,16 @@ import { fileURLToPath } from "node:url";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
-/** Resolves with `{ child, origin, port }`; the caller kills `child` when done. */
-export function startPeer(script, { timeoutMs = 15_000 } = {}) {
+/**
+ * Resolves with `{ child, origin, port }`; the caller kills `child` when done. `args` follow the
+ * script, `nodeArgs` (e.g. `--import` preloads) precede it, `env` adds to the environment.
+ */
+export function startPeer(script, { timeoutMs = 15_000, args = [], nodeArgs = [], env = {} } = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(repo, script)], { env: { ...process.env, PORT: "0" }, stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn(process.execPath, [...nodeArgs, path.join(repo, script), ...args], {
+      env: { ...process.env, ...env, PORT: "0" },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
     const timer = setTimeout(() => reject(new Error(`${script} did not start within ${timeoutMs} ms`)), timeoutMs);
     child.stderr.on("data", (d) => {
       const origin = String(d).match(/listening on (http:\/\/127\.0\.0\.1:(\d+))/);
