@@ -8,10 +8,13 @@ import { fileURLToPath } from "node:url";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
-/** Resolves with `{ child, origin, port }`; the caller kills `child` when done. */
-export function startPeer(script, { timeoutMs = 15_000 } = {}) {
+/**
+ * Resolves with `{ child, origin, port }`; the caller kills `child` when done. `args` follow
+ * the script (a peer's mode), `env` adds to the environment (a peer's switches).
+ */
+export function startPeer(script, { args = [], env = {}, timeoutMs = 15_000 } = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(repo, script)], { env: { ...process.env, PORT: "0" }, stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn(process.execPath, [path.join(repo, script), ...args], { env: { ...process.env, ...env, PORT: "0" }, stdio: ["ignore", "ignore", "pipe"] });
     const timer = setTimeout(() => reject(new Error(`${script} did not start within ${timeoutMs} ms`)), timeoutMs);
     child.stderr.on("data", (d) => {
       const origin = String(d).match(/listening on (http:\/\/127\.0\.0\.1:(\d+))/);
