@@ -9,6 +9,8 @@
 #   node        node:test on the built npm package vs server-everything
 #   browser-oauth  popup and redirect OAuth in headless Chromium vs the oauth peer
 #   browser-host   McpHost in headless Chromium over three real servers
+#   browser-modern 2026-07-28 peer scenarios in headless Chromium (x-mcp-header on a number,
+#               skills, -32022 answered once more, logging a server does not declare)
 #   types       tsc --strict over tests/types against pkg/*.d.ts
 #   workerd     the package bundled by wrangler, run in workerd via miniflare
 #               (incl. a host suspended to KV in one request, resumed in the next)
@@ -62,6 +64,7 @@ tier chromium cargo test --no-fail-fast --target wasm32-unknown-unknown
 tier node "$NODE" --test tests/node/
 tier browser-oauth "$NODE" tests/browser-oauth/run.mjs
 tier browser-host "$NODE" tests/host/run-chromium.mjs
+tier browser-modern "$NODE" tests/modern-peer/run-chromium.mjs
 tier faults "$NODE" tests/faults/run.mjs
 tier types bash -c "node tests/types/extract-readme.mjs && node_modules/.bin/tsc -p tests/types"
 tier workerd "$NODE" tests/workerd/run.mjs
