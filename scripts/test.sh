@@ -12,6 +12,10 @@
 #   node        node:test on the built npm package vs server-everything
 #   browser-oauth  popup and redirect OAuth in headless Chromium vs the oauth peer
 #   browser-host   McpHost in headless Chromium over three real servers
+#   browser-modern 2026-07-28 peer scenarios in headless Chromium (x-mcp-header on a number,
+#               skills, -32022 answered once more, logging a server does not declare)
+#   faults      the package through a fault proxy in front of server-everything:
+#               cut streams, duplicates, garbage, 5xx, expiry, a dropped GET stream
 #   hostile     a hostile MCP server of our own (tests/peers/hostile-mcp.mjs) attacks
 #               the package in Node and headless Chromium: schema, pattern and
 #               template bombs, oversized bodies and events, retry overflow, a flood
@@ -71,6 +75,7 @@ tier rust-api cargo test --target wasm32-unknown-unknown --test rust_api
 tier node "$NODE" --test tests/node/
 tier browser-oauth "$NODE" tests/browser-oauth/run.mjs
 tier browser-host "$NODE" tests/host/run-chromium.mjs
+tier browser-modern "$NODE" tests/modern-peer/run-chromium.mjs
 tier faults "$NODE" tests/faults/run.mjs
 tier hostile "$NODE" tests/hostile/run.mjs
 tier types bash -c "node tests/types/extract-readme.mjs && node_modules/.bin/tsc -p tests/types"

@@ -2,6 +2,8 @@
 // in a popup (popupAuthorizer + completeAuthorization), then a full-page
 // redirect (redirectAuthorizer + callbackUrl), against tests/peers/oauth-server.mjs
 // on 127.0.0.1:38060. A "user" (playwright) presses Allow on the real consent page.
+// Then, on peers of their own (own-peers.mjs): a server that moves to another
+// authorization server, and DPoP with nonces, its key kept across a reload.
 //
 //   node tests/browser-oauth/run.mjs        # needs the built pkg/ and the oauth peer
 //
@@ -11,6 +13,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import http from "node:http";
 import { checkList, openBrowser, releaseBrowser } from "../support/browser.mjs";
+import { dpopAcrossReload, issuerSwitch } from "./own-peers.mjs";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const AS = "http://127.0.0.1:38060";
@@ -23,6 +26,7 @@ const OVERALL_TIMEOUT_MS = 120_000;
 const WHOAMI = /^client_id=client-\S+ scopes=mcp:read( offline_access)?$/;
 
 const browser = {};
+const ownPeers = [];
 let ctx;
 const { check, count } = checkList();
 
@@ -32,6 +36,7 @@ async function finish(error) {
   await releaseBrowser(browser);
   if (noCorsPeer && noCorsPeer.exitCode === null) noCorsPeer.kill("SIGTERM");
   proxy?.close();
+  for (const peer of ownPeers) peer.child.kill();
   process.exit(error ? 1 : 0);
 }
 const overall = setTimeout(() => finish(new Error(`overall timeout after ${OVERALL_TIMEOUT_MS} ms`)), OVERALL_TIMEOUT_MS);
@@ -199,6 +204,8 @@ async function main() {
   await popupBlocked();
   await corsProxy();
   await redirectFlow();
+  await issuerSwitch({ ctx, openApp, check }, ownPeers);
+  await dpopAcrossReload({ ctx, openApp, check }, ownPeers);
 }
 
 main().then(() => { clearTimeout(overall); return finish(); }, (e) => { clearTimeout(overall); return finish(e); });

@@ -5,32 +5,13 @@
 import { describe, test, beforeEach } from "node:test";
 import assert from "node:assert/strict";
 import { McpClient } from "mcp-wasm";
+import { codeFlow, consentingUser as user } from "../support/consenting-user.mjs";
 
 const BASE = process.env.MCP_OAUTH_TEST_URL ?? "http://127.0.0.1:38060";
 const MCP = `${BASE}/mcp`;
 const LIMIT = { timeout: 20_000 };
 const stats = async () => (await fetch(`${BASE}/__stats`)).json();
 const textOf = (r) => r.content.filter((c) => c.type === "text").map((c) => c.text).join("\n");
-
-/** A user who reads the consent page and presses a button. */
-function user(decision = "allow") {
-  const seen = [];
-  const authorize = async (url) => {
-    seen.push(new URL(url).searchParams.get("scope"));
-    const page = await (await fetch(url)).text();
-    const txn = page.match(/name="txn" value="([^"]+)"/)?.[1];
-    assert.ok(txn, "the consent page carries its transaction");
-    const answer = await fetch(`${BASE}/authorize`, {
-      method: "POST", redirect: "manual",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ txn, decision }),
-    });
-    return answer.headers.get("location");
-  };
-  return { authorize, seen };
-}
-
-const codeFlow = (u) => ({ auth: { redirectUri: "http://127.0.0.1:38061/callback", clientName: "mcp-wasm node test", authorize: u.authorize }, timeout: 10_000 });
 
 describe("OAuth against a real authorization server", () => {
   beforeEach(async () => { await fetch(`${BASE}/__reset`, { method: "POST" }); });
@@ -40,7 +21,7 @@ describe("OAuth against a real authorization server", () => {
     const client = await McpClient.connect(MCP, codeFlow(u));
     try {
       assert.match(textOf(await client.callTool({ name: "whoami" })), /scopes=mcp:read/);
-      assert.equal(u.seen.length, 1, "one consent");
+      assert.equal(u.pages.length, 1, "one consent");
 
       // Every access token dies; the next call refreshes without asking the user.
       await fetch(`${BASE}/__expire`, { method: "POST" });
@@ -48,14 +29,14 @@ describe("OAuth against a real authorization server", () => {
       let s = await stats();
       assert.equal(s.refreshes, 1);
       assert.equal(s.refreshWithoutResource, 0, "the refresh names the resource (RFC 8707)");
-      assert.equal(u.seen.length, 1, "no second consent for a refresh");
+      assert.equal(u.pages.length, 1, "no second consent for a refresh");
 
       // write-note needs mcp:write: a 403 insufficient_scope, then consent for the union of scopes.
       const note = await client.callTool({ name: "write-note", arguments: { text: "hi" } });
       assert.ok(!note.isError, textOf(note));
-      assert.equal(u.seen.length, 2);
+      assert.equal(u.pages.length, 2);
       // The union of what was held (mcp:read, plus offline_access the server offers) and what is asked.
-      const union = u.seen[1].split(" ");
+      const union = u.scopes()[1].split(" ");
       assert.ok(union.includes("mcp:read") && union.includes("mcp:write"), union.join(" "));
       s = await stats();
       assert.equal(s.last.register.application_type, "native", "a loopback redirect makes a native client");

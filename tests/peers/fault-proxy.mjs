@@ -24,7 +24,12 @@
 //   armed         no fault until one is armed: POST /__arm?fault=<name> queues a fault, and the
 //                 next tools/call takes it (one fault per call), so a long run can mix faults
 //                 at a rate it picks while every other call passes
+//   unsupported-version   (in front of a 2026-07-28 server) the first request of each method
+//                 names revision 2099-01-01 in MCP-Protocol-Version and _meta, so the server
+//                 itself refuses it with -32022 and the versions it speaks; later ones pass
 // GET /__stats answers {fault: count} of the faults injected so far.
+//
+//   PORT=0 UPSTREAM=http://127.0.0.1:<port> node tests/peers/fault-proxy.mjs   # any free port, named on stderr
 import http from "node:http";
 
 const PORT = Number(process.env.PORT ?? 38050);
@@ -44,6 +49,25 @@ const renewed = new Set();
 let renewalPending = false;
 const armed = [];
 const count = (fault) => { stats[fault] = (stats[fault] ?? 0) + 1; };
+const UNSUPPORTED_VERSION = "2099-01-01";
+const VERSION_META = "io.modelcontextprotocol/protocolVersion";
+const versionRefused = new Set(); // methods whose first request unsupported-version rewrote
+
+/**
+ * unsupported-version: the body and headers to forward, the first time a 2026-07-28 request of
+ * its method passes; undefined otherwise.
+ */
+function claimUnsupportedVersion(headers, body) {
+  let message;
+  try { message = JSON.parse(body); } catch { return undefined; }
+  const meta = message?.params?._meta;
+  if (message?.id === undefined || typeof message.method !== "string" || typeof meta?.[VERSION_META] !== "string") return undefined;
+  if (versionRefused.has(message.method)) return undefined;
+  versionRefused.add(message.method);
+  meta[VERSION_META] = UNSUPPORTED_VERSION;
+  const rewritten = JSON.stringify(message);
+  return { body: rewritten, headers: { ...headers, "mcp-protocol-version": UNSUPPORTED_VERSION, "content-length": String(Buffer.byteLength(rewritten)) } };
+}
 
 const CORS = {
   "access-control-allow-origin": "*",
@@ -116,9 +140,9 @@ function rewriteSse(fault, upstream, res) {
   upstream.on("error", () => res.destroy());
 }
 
-function forward(req, res, fault, path, body) {
+function forward(req, res, fault, path, body, requestHeaders = req.headers) {
   const isToolCall = req.method === "POST" && body.includes('"tools/call"');
-  const headers = { ...req.headers, host: UPSTREAM.host };
+  const headers = { ...requestHeaders, host: UPSTREAM.host };
   const upstreamReq = http.request({ host: UPSTREAM.hostname, port: UPSTREAM.port, method: req.method, path, headers }, (upstream) => {
     if (fault === "expire-404" && renewalPending && body.includes('"initialize"') && upstream.headers["mcp-session-id"]) {
       renewed.add(upstream.headers["mcp-session-id"]);
@@ -204,6 +228,11 @@ const server = http.createServer((req, res) => {
     if (isToolCall && fault === "forget-session" && session) {
       count(fault);
       return forgetUpstream(path, session).then(() => forward(req, res, fault, path, body));
+    }
+    const claimed = fault === "unsupported-version" && req.method === "POST" ? claimUnsupportedVersion(req.headers, body) : undefined;
+    if (claimed) {
+      count(fault);
+      return forward(req, res, fault, path, claimed.body, claimed.headers);
     }
     forward(req, res, fault, path, body);
   });

@@ -10,7 +10,9 @@ const CORS = {
   "Access-Control-Expose-Headers": "mcp-session-id, mcp-protocol-version, www-authenticate",
 };
 
-export function serveFetchHandler({ port, path = "/mcp", handler, name }) {
+/** Serves `handler` at `path`, or each handler of `routes` (`{ path: handler }`) at its path. */
+export function serveFetchHandler({ port, path = "/mcp", handler, routes = { [path]: handler }, name }) {
+  const [firstPath] = Object.keys(routes);
   return http.createServer(async (req, res) => {
     for (const [k, v] of Object.entries(CORS)) res.setHeader(k, v);
     if (req.method === "OPTIONS") {
@@ -19,7 +21,8 @@ export function serveFetchHandler({ port, path = "/mcp", handler, name }) {
       return res.end();
     }
     const url = new URL(req.url, `http://127.0.0.1:${port}`);
-    if (url.pathname !== path) return res.writeHead(404).end();
+    const served = Object.hasOwn(routes, url.pathname) ? routes[url.pathname] : undefined;
+    if (!served) return res.writeHead(404).end();
 
     const chunks = [];
     for await (const c of req) chunks.push(c);
@@ -31,7 +34,7 @@ export function serveFetchHandler({ port, path = "/mcp", handler, name }) {
     const request = new Request(url, { method: req.method, headers, signal: abort.signal,
       body: req.method === "GET" || req.method === "HEAD" ? undefined : Buffer.concat(chunks) });
 
-    const response = await handler.fetch(request);
+    const response = await served.fetch(request);
     res.writeHead(response.status, Object.fromEntries(response.headers));
     if (!response.body) return res.end();
     res.flushHeaders(); // SSE clients must see the headers before the first event
@@ -43,6 +46,6 @@ export function serveFetchHandler({ port, path = "/mcp", handler, name }) {
     res.end();
   }).listen(port, "127.0.0.1", function onListening() {
     // PORT=0 picks a free port; the line says which.
-    console.error(`${name} listening on http://127.0.0.1:${this.address().port}${path}`);
+    console.error(`${name} listening on http://127.0.0.1:${this.address().port}${firstPath}`);
   });
 }

@@ -3,14 +3,17 @@
 //   PORT=38013 node tests/peers/modern-server.mjs modern   # 2026-07-28 only; legacy traffic is refused
 //   PORT=38013 node tests/peers/modern-server.mjs dual     # 2026-07-28 + stateless legacy Streamable HTTP
 //
-// Endpoint: http://127.0.0.1:$PORT/mcp. Wire behaviour observed against this file is written up in
-// MODERN-SERVER.md next to it. Every answer is deterministic so tests can assert exact values.
+// Endpoint: http://127.0.0.1:$PORT/mcp, and the same server at /logging-undeclared/mcp with `logging`
+// left out of what server/discover declares. It serves skills (modern-skills.mjs). Wire behaviour
+// observed against this file is written up in MODERN-SERVER.md next to it. Every answer is
+// deterministic so tests can assert exact values.
 import { setTimeout as sleep } from "node:timers/promises";
 import {
   McpServer, ResourceTemplate, completable, createMcpHandler, inputRequired, inputResponse,
 } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { serveFetchHandler } from "./fetch-handler-server.mjs";
+import { skills } from "./modern-skills.mjs";
 
 const MODES = { modern: "reject", dual: "stateless" }; // mode -> createMcpHandler `legacy` posture
 const mode = process.argv[2];
@@ -117,6 +120,13 @@ function buildServer({ requestInfo }) {
     inputSchema: z.object({ region: z.string().meta({ "x-mcp-header": "Region" }) }),
   }, ({ region }) => text(`region=${region} header=${requestInfo?.headers.get("mcp-param-region") ?? "(absent)"}`));
 
+  // Invalid on purpose: SEP-2243 allows x-mcp-header on string, integer and boolean only, so a
+  // conforming client does not offer this tool. The SDK warns at start-up and still checks the header.
+  tool("set-threshold", {
+    description: "Echo `threshold`, a number its schema wrongly mirrors into Mcp-Param-Threshold",
+    inputSchema: z.object({ threshold: z.number().meta({ "x-mcp-header": "Threshold" }) }),
+  }, ({ threshold }) => text(`threshold=${threshold}`));
+
   tool("touch", {
     description: "Publish notifications/resources/updated for `uri` to subscriptions/listen streams",
     inputSchema: z.object({ uri: z.string() }),
@@ -149,6 +159,7 @@ function buildServer({ requestInfo }) {
     argsSchema: z.object({ name: completable(z.string(), (value) => NAMES.filter((n) => n.startsWith(value))) }),
   }, ({ name }) => ({ messages: [{ role: "user", content: { type: "text", text: `Please greet ${name}.` } }] }));
 
+  skills.attach(server);
   return server;
 }
 
@@ -157,4 +168,19 @@ const handler = createMcpHandler(buildServer, {
   onerror: (e) => console.error(`[modern-server] ${e.message}`), // also reports every rejected request
 });
 
-serveFetchHandler({ port: PORT, handler, name: `modern-server (${mode})` });
+// A server that logs without declaring `logging`: the same server, with `logging` taken out of its
+// server/discover answer. Its tools still log at the level a request's _meta asks for.
+const loggingUndeclared = {
+  async fetch(request) {
+    const response = await handler.fetch(request);
+    const json = (response.headers.get("content-type") ?? "").startsWith("application/json");
+    if (request.headers.get("mcp-method") !== "server/discover" || !json) return response;
+    const answer = await response.json();
+    delete answer.result?.capabilities?.logging;
+    const headers = new Headers(response.headers);
+    headers.delete("content-length");
+    return new Response(JSON.stringify(answer), { status: response.status, headers });
+  },
+};
+
+serveFetchHandler({ port: PORT, routes: { "/mcp": handler, "/logging-undeclared/mcp": loggingUndeclared }, name: `modern-server (${mode})` });

@@ -23,6 +23,10 @@ import {
   McpClientError,
   type CallToolResult,
   type ContentBlock,
+  type ListSkillsResult,
+  type LoadedSkill,
+  type Skill,
+  type SkillFileRef,
   type Implementation,
   type ListToolsResult,
   type McpClientErrorKind,
@@ -380,4 +384,62 @@ export async function hostUse(): Promise<void> {
   // @ts-expect-error no such host event
   host.addEventListener("tools", () => {});
   await again.close();
+}
+
+// Methods the library does not wrap, skills, and the OAuth options for DPoP, issuers,
+// memory storage and the jwt_bearer grant.
+export async function extensionUse(client: McpClient, signal: AbortSignal): Promise<void> {
+  const listed = await client.request<ListToolsResult>("tools/list", {}, { signal, timeout: 5_000, onprogress: (p) => void p.progress });
+  const first: Tool | undefined = listed.tools[0];
+  const loose = await client.request("ping");
+  type _loose = Expect<Equal<typeof loose, { [key: string]: unknown }>>;
+  const sent: Promise<void> = client.notify("notifications/roots/list_changed");
+  await client.notify("notifications/example", { reason: "x" });
+  void first; void sent;
+
+  const page: ListSkillsResult = await client.listSkills({ cursor: "next" }, { timeout: 1_000 });
+  const all: Skill[] = await client.listAllSkills({ signal });
+  const skill = page.skills[0] ?? all[0];
+  if (skill) {
+    const loaded: LoadedSkill = await client.readSkill(skill, { signal });
+    const name: string = loaded.skill.frontmatter.name;
+    const description: string = loaded.skill.frontmatter.description;
+    const body: string = loaded.body;
+    const files: SkillFileRef[] = skill.resources ?? [];
+    const digest: string | undefined = files[0]?.digest;
+    const size: number | undefined = files[0]?.size;
+    const file: ReadResourceResult = await client.readSkillFile(skill, files[0]?.uri ?? skill.uri, { timeout: 1_000 });
+    void name; void description; void body; void digest; void size; void file;
+    // @ts-expect-error a frontmatter name is a string
+    const wrong: number = loaded.skill.frontmatter.name;
+    void wrong;
+  }
+
+  await McpClient.connect("https://mcp.example.com/mcp", {
+    auth: { redirectUri: "https://app.example/callback", authorize: popupAuthorizer(), dpop: true, storage: sessionStorage },
+  });
+  await McpClient.connect("https://mcp.example.com/mcp", {
+    auth: { grant: "client_credentials", clientId: "bot", clientSecret: "s", issuer: "https://auth.example.com", dpop: true, storage: "memory" },
+  });
+  await McpClient.connect("https://mcp.example.com/mcp", { auth: { grant: "jwt_bearer", assertion: "eyJ...", storage: null } });
+  await McpClient.connect("https://mcp.example.com/mcp", { auth: { grant: "jwt_bearer", assertion: async () => "eyJ..." } });
+}
+
+export function extensionMisuse(client: McpClient, skill: Skill): void {
+  // @ts-expect-error request params are an object
+  void client.request("ping", "now");
+  // @ts-expect-error a notification resolves with nothing
+  void client.notify("notifications/example").then((answer: string) => answer);
+  // @ts-expect-error readSkill takes the listed skill, not its URI
+  void client.readSkill(skill.uri);
+  // @ts-expect-error readSkillFile names the file by URI
+  void client.readSkillFile(skill, 0);
+  // @ts-expect-error dpop is a boolean
+  void McpClient.connect("https://mcp.example.com/mcp", { auth: { dpop: "yes" } });
+  // @ts-expect-error storage is a Storage shape, "memory" or null
+  void McpClient.connect("https://mcp.example.com/mcp", { auth: { storage: "local" } });
+  // @ts-expect-error the assertion is a string or a function giving one
+  void McpClient.connect("https://mcp.example.com/mcp", { auth: { grant: "jwt_bearer", assertion: 42 } });
+  // @ts-expect-error the issuer is its URL as a string
+  void McpClient.connect("https://mcp.example.com/mcp", { auth: { issuer: new URL("https://auth.example.com") } });
 }

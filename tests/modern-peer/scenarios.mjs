@@ -1,0 +1,211 @@
+// 2026-07-28 scenarios against tests/peers/modern-server.mjs (on @modelcontextprotocol/server 2.x),
+// shared by the Node tier (tests/node/modern-peer.test.mjs) and headless Chromium
+// (tests/modern-peer/run-chromium.mjs). Each runner starts its own peers on ports the OS picks and
+// passes their URLs:
+//   modern             the modern-only server's /mcp
+//   loggingUndeclared  the same server at /logging-undeclared/mcp, which does not declare logging
+//   versionFault       tests/peers/fault-proxy.mjs's unsupported-version fault in front of /mcp
+// Each scenario takes the package's exports and the URLs, and returns the checks it made.
+
+function checker() {
+  const done = [];
+  const check = (ok, what, detail = "") => {
+    if (!ok) throw new Error(`${what}${detail ? `: ${detail}` : ""}`);
+    done.push(what);
+  };
+  return { check, done };
+}
+
+const textOf = (result) => result.content.filter((c) => c.type === "text").map((c) => c.text).join("");
+const utf8Length = (text) => new TextEncoder().encode(text).length;
+
+async function rejection(promise) {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
+
+/**
+ * A `fetch` that keeps each JSON-RPC request the client sent (method, params, headers) with the
+ * HTTP status it got, and the body of refusals (4xx), to see what the server itself answered.
+ */
+function recordingFetch() {
+  const sent = [];
+  const record = async (input, init) => {
+    const request = new Request(input, init);
+    const text = request.method === "POST" ? await request.clone().text() : "";
+    let message = {};
+    try { message = JSON.parse(text); } catch { /* not JSON-RPC */ }
+    const entry = { method: message.method, params: message.params, headers: Object.fromEntries(request.headers) };
+    sent.push(entry);
+    const response = await fetch(request);
+    entry.status = response.status;
+    if (response.status >= 400) entry.refusal = await response.clone().json().catch(() => null);
+    return response;
+  };
+  return { fetch: record, sent };
+}
+
+const skillByName = (skills, name) => skills.find((s) => s.frontmatter.name === name);
+
+export const SCENARIOS = {
+  async "x-mcp-header on a number: the tool is not offered, and a host cannot call it"({ McpClient, McpHost }, { modern }) {
+    const { check, done } = checker();
+    const client = await McpClient.connect(modern, { timeout: 10_000 });
+    try {
+      const offered = (await client.listTools()).tools.map((t) => t.name);
+      const raw = await client.request("tools/list");
+      const served = raw.tools.find((t) => t.name === "set-threshold");
+      check(served?.inputSchema.properties.threshold.type === "number" && served.inputSchema.properties.threshold["x-mcp-header"] === "Threshold",
+        "the server lists set-threshold with x-mcp-header on a number (seen through request)");
+      check(!offered.includes("set-threshold"), "listTools leaves it out", offered.join());
+      check(offered.includes("echo-region"), "and keeps the tool whose x-mcp-header is on a string");
+      const region = await client.callTool({ name: "echo-region", arguments: { region: "eu-west" } });
+      check(textOf(region) === "region=eu-west header=eu-west", "the valid header tool still sends its header", textOf(region));
+    } finally {
+      await client.close();
+    }
+
+    const record = recordingFetch();
+    const host = await McpHost.connect({ modern: { url: modern, fetch: record.fetch, timeout: 10_000 } });
+    try {
+      const names = host.tools.map((t) => t.name);
+      check(!names.some((n) => n.includes("set-threshold")) && names.includes("modern__echo-region"), "a host does not register it", names.join());
+      const refused = await rejection(host.callTool("modern__set-threshold", { threshold: 3 }));
+      check(refused?.kind === "invalid-argument" && /no connected server offers/.test(refused.message), "a host refuses a call to it as a tool no server offers",
+        `${refused?.kind}: ${refused?.message}`);
+      const calls = record.sent.filter((r) => r.method === "tools/call").map((r) => r.params.name);
+      check(!calls.includes("set-threshold"), "and no tools/call for it ever left", calls.join());
+    } finally {
+      await host.close();
+    }
+    return done;
+  },
+
+  async "skills: listed, loaded and checked; a tampered file is refused and nothing more of it is read"({ McpClient }, { modern }) {
+    const { check, done } = checker();
+    const record = recordingFetch();
+    const client = await McpClient.connect(modern, { timeout: 10_000, fetch: record.fetch });
+    let skills;
+    try {
+      check(client.serverCapabilities.extensions?.["io.modelcontextprotocol/skills"] !== undefined, "the server declares the skills extension");
+      ({ skills } = await client.listSkills());
+      const raw = await client.request("skills/list");
+      check(JSON.stringify(raw.skills) === JSON.stringify(skills), "listSkills gives the skills as the server sent them");
+      check(skills.length === 2 && skillByName(skills, "release-notes") && skillByName(skills, "glossary-fr"), "two skills", skills.map((s) => s.uri).join());
+      check(record.sent.every((r) => r.method !== "resources/read"), "listing reads no file");
+
+      const notes = skillByName(skills, "release-notes");
+      const loaded = await client.readSkill(notes);
+      check(JSON.stringify(loaded.frontmatter) === JSON.stringify(notes.frontmatter), "the loaded frontmatter is the listed one, nested metadata included",
+        JSON.stringify(loaded.frontmatter));
+      check(loaded.frontmatter.metadata?.version === "1.2" && loaded.frontmatter.description.includes(": "), "quoted values read as strings");
+      check(loaded.body.startsWith("# Release notes\n") && loaded.text.endsWith(loaded.body), "the body follows the frontmatter", loaded.body.slice(0, 40));
+      const template = notes.resources.find((r) => r.uri.endsWith("/templates/NOTES.md"));
+      const file = await client.readSkillFile(notes, template.uri);
+      check(file.contents[0].text === "## Added\n\n## Changed\n\n## Fixed\n", "readSkillFile gives a listed file, checked");
+      const unlisted = await rejection(client.readSkillFile(notes, "skill://release-notes/missing.md"));
+      check(unlisted?.kind === "invalid-argument", "a file the skill does not list is refused before any read", `${unlisted?.kind}`);
+
+      const glossary = skillByName(skills, "glossary-fr");
+      const accented = await client.readSkill(glossary);
+      const listedSize = glossary.resources.find((r) => r.uri === glossary.uri).size;
+      check(utf8Length(accented.text) === listedSize && accented.text.length !== listedSize,
+        "sizes are UTF-8 bytes: a SKILL.md with é, 日本語 and 🚀 loads", `${listedSize} bytes, ${accented.text.length} UTF-16 units`);
+      check(accented.frontmatter.description === glossary.frontmatter.description, "a non-ASCII description matches");
+    } finally {
+      await client.close();
+    }
+
+    // A host's load: SKILL.md first, the other files only if it checks out.
+    async function load(client, skill) {
+      const loaded = await client.readSkill(skill);
+      for (const { uri } of skill.resources.filter((r) => r.uri !== skill.uri)) await client.readSkillFile(skill, uri);
+      return loaded;
+    }
+    const notes = skillByName(skills, "release-notes");
+    const lying = recordingFetch();
+    const tampered = await McpClient.connect(modern, { timeout: 10_000, fetch: lying.fetch, headers: { "x-tamper-skill-file": notes.uri } });
+    try {
+      const refused = await rejection(load(tampered, notes));
+      check(refused?.name === "McpClientError" && refused.kind === "invalid-result" && /digest/.test(refused.message),
+        "a SKILL.md whose bytes differ from the listing (same size) is refused with invalid-result", `${refused?.kind}: ${refused?.message}`);
+      const reads = lying.sent.filter((r) => r.method === "resources/read").map((r) => r.params.uri);
+      check(reads.length === 1 && reads[0] === notes.uri, "nothing else of that skill was read", reads.join());
+
+      const glossary = skillByName(skills, "glossary-fr");
+      const terms = glossary.resources.find((r) => r.uri.endsWith("/TERMS.md")).uri;
+      const other = await McpClient.connect(modern, { timeout: 10_000, headers: { "x-tamper-skill-file": terms } });
+      try {
+        await other.readSkill(glossary);
+        const fileRefused = await rejection(other.readSkillFile(glossary, terms));
+        check(fileRefused?.kind === "invalid-result", "a tampered extra file is refused by readSkillFile", `${fileRefused?.kind}`);
+      } finally {
+        await other.close();
+      }
+    } finally {
+      await tampered.close();
+    }
+    return done;
+  },
+
+  async "a -32022 refusal from the real server is answered by sending the request once more"({ McpClient }, { versionFault }) {
+    const { check, done } = checker();
+    const record = recordingFetch();
+    const client = await McpClient.connect(versionFault, { timeout: 10_000, fetch: record.fetch });
+    try {
+      check(client.era === "modern" && client.protocolVersion === "2026-07-28", "connected in the modern era", `${client.era} ${client.protocolVersion}`);
+      check(textOf(await client.callTool({ name: "echo", arguments: { message: "again" } })) === "Echo: again", "a tools/call refused once succeeds");
+      check((await client.listTools()).tools.some((t) => t.name === "echo"), "a tools/list refused once succeeds");
+      for (const method of ["server/discover", "tools/call", "tools/list"]) {
+        const tries = record.sent.filter((r) => r.method === method);
+        const [first, second] = tries;
+        check(tries.length === 2 && first.status === 400 && second.status === 200, `${method}: refused once, sent once more`,
+          tries.map((t) => t.status).join());
+        check(first.refusal?.error?.code === -32022 && first.refusal.error.data?.supported?.includes("2026-07-28"),
+          `${method}: the server's own -32022 lists 2026-07-28`, JSON.stringify(first.refusal));
+        check(second.params._meta["io.modelcontextprotocol/protocolVersion"] === "2026-07-28" && second.headers["mcp-protocol-version"] === "2026-07-28",
+          `${method}: the retry names 2026-07-28`);
+      }
+    } finally {
+      await client.close();
+    }
+    return done;
+  },
+
+  async "setLoggingLevel with strictCapabilities: false sets the level of a server that logs without declaring logging"({ McpClient }, { loggingUndeclared }) {
+    const { check, done } = checker();
+    const strict = await McpClient.connect(loggingUndeclared, { timeout: 10_000 });
+    try {
+      check(strict.era === "modern" && strict.serverCapabilities.logging === undefined, "the server declares no logging");
+      const refused = await rejection(strict.setLoggingLevel("info"));
+      check(refused?.kind === "unsupported", "by default setLoggingLevel is refused", `${refused?.kind}`);
+    } finally {
+      await strict.close();
+    }
+
+    const record = recordingFetch();
+    const client = await McpClient.connect(loggingUndeclared, { timeout: 10_000, strictCapabilities: false, fetch: record.fetch });
+    try {
+      const logs = [];
+      client.addEventListener("notifications/message", (event) => logs.push(`${event.params.level} ${event.params.logger} ${event.params.data}`));
+      await client.setLoggingLevel("info");
+      check(textOf(await client.callTool({ name: "slow", arguments: { steps: 2 } })) === "slow: 2 steps done", "the call completes");
+      check(logs.join("|") === "info slow step 1/2|info slow step 2/2", "its info logs arrive", logs.join("|"));
+      const infoCall = record.sent.filter((r) => r.method === "tools/call").at(-1);
+      check(infoCall.params._meta["io.modelcontextprotocol/logLevel"] === "info", "the call carried the level in _meta");
+
+      await client.setLoggingLevel("warning");
+      logs.length = 0;
+      await client.callTool({ name: "slow", arguments: { steps: 1 } });
+      check(logs.length === 0, "at warning, the server sends no info logs", logs.join("|"));
+      check(record.sent.every((r) => r.method !== "logging/setLevel"), "no logging/setLevel request was sent (it does not exist in 2026-07-28)");
+    } finally {
+      await client.close();
+    }
+    return done;
+  },
+};
