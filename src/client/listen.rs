@@ -11,7 +11,7 @@ use crate::protocol::capabilities::declares;
 use crate::session::backoff;
 use crate::session::CallOptions;
 use futures::channel::oneshot;
-use futures::future::FutureExt;
+use futures::future::{self, FutureExt};
 use serde_json::{json, Map, Value};
 use std::cell::{Cell, RefCell};
 use std::rc::{Rc, Weak};
@@ -34,6 +34,13 @@ impl std::fmt::Debug for Listening {
 }
 
 impl Listening {
+    /// Ends the current stream, or the wait before its next connection.
+    pub(crate) fn stop(&self, reason: &str) {
+        if let Some(stop) = self.stop.borrow_mut().take() {
+            let _ = stop.send(reason.to_owned());
+        }
+    }
+
     /// Wakes those waiting for an acknowledgement.
     fn heard(&self, method: &str) {
         if method == "notifications/subscriptions/acknowledged" {
@@ -70,9 +77,7 @@ impl ClientState {
     pub(crate) fn restart_listen(&self) -> Option<oneshot::Receiver<()>> {
         let listening = &self.listening;
         listening.generation.set(listening.generation.get() + 1);
-        if let Some(stop) = listening.stop.borrow_mut().take() {
-            let _ = stop.send("the subscriptions changed".into());
-        }
+        listening.stop("the subscriptions changed");
         let filter = self.listen_filter()?;
         let (ack, acked) = oneshot::channel();
         listening.acks.borrow_mut().push(ack);
@@ -102,7 +107,14 @@ async fn listen_loop(state: Weak<ClientState>, generation: u64, filter: Value) {
             Ok(_) => attempt = 0,
             Err(_) => {}
         }
-        runtime.sleep(backoff::DEFAULT.delay(attempt, None, runtime.random())).await;
+        // The wait ends early when the client closes or restarts the stream,
+        // so that no timer outlives them.
+        let (stop, stopped) = oneshot::channel::<String>();
+        match state.upgrade() {
+            Some(state) if state.listening.generation.get() == generation => *state.listening.stop.borrow_mut() = Some(stop),
+            _ => return,
+        }
+        let _ = future::select(runtime.sleep(backoff::DEFAULT.delay(attempt, None, runtime.random())), stopped).await;
         attempt += 1;
     }
 }

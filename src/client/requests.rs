@@ -153,6 +153,7 @@ impl ClientState {
     /// Closes the session, and the first time tells listeners and ends the streams.
     pub(crate) async fn close(&self) {
         let first = !self.session.is_closed();
+        self.listening.stop("the client closed");
         self.session.close().await;
         if first {
             self.events.emit(&ClientEvent::Closed);

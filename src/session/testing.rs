@@ -47,6 +47,11 @@ impl ManualRuntime {
         Self { now: Cell::new(0), timers: RefCell::default(), spawner }
     }
 
+    /// How many timers are still awaited.
+    pub(crate) fn pending_timers(&self) -> usize {
+        self.timers.borrow().iter().filter(|(_, tx)| !tx.is_canceled()).count()
+    }
+
     pub(crate) fn advance(&self, ms: u64) {
         self.now.set(self.now.get() + ms);
         let now = self.now.get();

@@ -81,6 +81,22 @@ export const SCENARIOS = [
       check(/\b5\b/.test(textOf(await client.callTool(SUM))), "a call after the reconnection");
     },
   },
+  {
+    fault: "armed", injects: ["cut-sse", "forget-session"],
+    what: "a call's stream drops, and the session is renewed while it waits to resume: the call settles at once, not at its timeout",
+    async run(client, base) {
+      const arm = (fault) => fetch(`${base}/__arm?fault=${fault}`, { method: "POST" });
+      await arm("cut-sse");
+      const started = Date.now();
+      const cut = client.callTool(LONG).then(() => "ok", (e) => e);
+      await new Promise((r) => setTimeout(r, 400));
+      await arm("forget-session");
+      check(/\b5\b/.test(textOf(await bounded(client.callTool(SUM), 5_000, "the call that renews the session"))), "get-sum after renewal");
+      const outcome = await bounded(cut, 3_000, "the cut call");
+      check(outcome === "ok" || (outcome?.name === "McpClientError" && outcome.kind === "network"), `the cut call: ${outcome?.kind} ${outcome?.message ?? outcome}`);
+      check(Date.now() - started < 4_000, `the cut call settled after ${Date.now() - started} ms`);
+    },
+  },
 ];
 
 /**
@@ -91,13 +107,15 @@ export async function runFaultSuite(connect, base, log = () => {}) {
   const stats = async () => (await fetch(`${base}/__stats`)).json();
   const results = [];
   for (const scenario of SCENARIOS) {
-    const before = (await stats())[scenario.fault] ?? 0;
+    const injects = scenario.injects ?? [scenario.fault];
+    const count = (stats) => injects.reduce((sum, fault) => sum + (stats[fault] ?? 0), 0);
+    const before = count(await stats());
     let detail = "";
     let survived = true;
     let client;
     try {
       client = await connect(`${base}/${scenario.fault}/mcp`, { timeout: 8_000 });
-      await scenario.run(client);
+      await scenario.run(client, base);
       await bounded(client.ping(), 5_000, "the ping after the fault");
     } catch (e) {
       survived = false;
@@ -105,7 +123,7 @@ export async function runFaultSuite(connect, base, log = () => {}) {
     } finally {
       await client?.close();
     }
-    const injected = ((await stats())[scenario.fault] ?? 0) - before;
+    const injected = count(await stats()) - before;
     const result = { fault: scenario.fault, what: scenario.what, injected, survived: survived && injected > 0, detail };
     if (survived && injected === 0) result.detail = "the proxy injected nothing";
     results.push(result);

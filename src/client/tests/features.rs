@@ -324,3 +324,17 @@ fn the_low_level_task_methods_check_their_answers() {
     let wrong = w.run(async move { c.task_request("tools/list", "t1", &RequestOptions::default()).await });
     assert!(matches!(wrong, Err(Error::InvalidArgument(_))));
 }
+
+#[test]
+fn closing_during_the_listen_backoff_leaves_no_timer() {
+    let (mut w, client) = connect(
+        |s| (s.method() == "subscriptions/listen").then(|| Answer::Result(json!({}))),
+        json!({"tools": {"listChanged": true}}),
+        modern_options(),
+    );
+    assert_eq!(w.runtime.pending_timers(), 1, "the listen stream ended and waits to reconnect");
+    w.run(async move { client.close().await });
+    assert_eq!(w.runtime.pending_timers(), 0);
+    w.advance(120_000);
+    assert_eq!(w.server.count("subscriptions/listen"), 1);
+}

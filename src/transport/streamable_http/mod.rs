@@ -12,6 +12,7 @@ use crate::error::Error;
 use crate::protocol::jsonrpc::{decode, raw_result, Message, RequestId};
 use crate::protocol::{methods, modern, version};
 use crate::session::{Inbound, InboundSink, Runtime, ToolSchemas, Transport};
+use futures::channel::oneshot;
 use futures::future::{self, LocalBoxFuture};
 use js_sys::{Function, Promise};
 use std::cell::{Cell, RefCell};
@@ -114,6 +115,8 @@ pub(super) struct Inner {
     by_request: RefCell<HashMap<RequestId, u64>>,
     /// The `Authorization` header last sent.
     authorization: RefCell<Option<String>>,
+    /// Woken when the transport closes or its session is reset.
+    interruptions: RefCell<Vec<oneshot::Sender<()>>>,
 }
 
 impl std::fmt::Debug for Inner {
@@ -158,6 +161,7 @@ impl StreamableHttp {
             listen_key: Cell::new(None),
             listen_event_id: RefCell::new(None),
             modern: Cell::new(false),
+            interruptions: RefCell::default(),
             by_request: RefCell::default(),
             authorization: RefCell::default(),
         };
@@ -218,6 +222,7 @@ impl Transport for StreamableHttp {
         *inner.session_id.borrow_mut() = None;
         *inner.listen_event_id.borrow_mut() = None;
         inner.protocol_version.set(None);
+        inner.interrupt();
     }
 
     fn last_event_id(&self) -> Option<String> {
@@ -236,6 +241,7 @@ impl Transport for StreamableHttp {
                 return;
             }
             inner.abort_all();
+            inner.interrupt();
             let session = inner.session_id.borrow().clone();
             if let Some(session) = session {
                 let delete = Box::pin(inner.clone().delete_session(session));
@@ -252,6 +258,21 @@ impl Inner {
         self.next_key.set(key + 1);
         self.in_flight.borrow_mut().insert(key, controller_handle(&controller));
         Ok(InFlight { inner: self.clone(), key, controller, request: None })
+    }
+
+    /// Completes when the transport closes or its session is reset.
+    pub(super) fn interruption(&self) -> oneshot::Receiver<()> {
+        let (sender, receiver) = oneshot::channel();
+        let mut waiting = self.interruptions.borrow_mut();
+        waiting.retain(|s| !s.is_canceled());
+        waiting.push(sender);
+        receiver
+    }
+
+    fn interrupt(&self) {
+        for sender in self.interruptions.borrow_mut().drain(..) {
+            let _ = sender.send(());
+        }
     }
 
     fn abort_all(&self) {

@@ -17,6 +17,7 @@ use crate::transport::http::{classify, status_error_with, ResponseBody};
 use crate::transport::recent_ids::RecentIds;
 use crate::transport::sse::{Oversize, SseParser};
 use crate::transport::web_runtime::WebRuntime;
+use futures::future;
 use std::rc::Rc;
 
 /// How many times in a row a response stream is resumed without progress
@@ -46,6 +47,11 @@ struct Drained {
     answered: bool,
     received: bool,
     problem: Option<Error>,
+}
+
+/// A response that could not be resumed because its session ended.
+fn lost_with_session() -> Error {
+    Error::Network { message: "the session ended before the response stream could be resumed; the request may have run".into() }
 }
 
 impl Inner {
@@ -110,8 +116,17 @@ impl Inner {
             if let Purpose::Listen = purpose {
                 self.status(ConnectionStatus::Reconnecting { attempt, delay_ms: delay });
             }
-            WebRuntime.sleep(delay).await;
-            if self.closed.get() || self.generation.get() != generation {
+            // Closing or resetting the session wakes the wait: no timer
+            // outlives the client, and a call does not wait out a delay for
+            // a stream that can no longer be resumed.
+            let _ = future::select(WebRuntime.sleep(delay), self.interruption()).await;
+            if self.closed.get() {
+                return;
+            }
+            if self.generation.get() != generation {
+                if let Purpose::Response(id) = &purpose {
+                    (self.sink)(Inbound::RequestFailed { id: id.clone(), error: lost_with_session() });
+                }
                 return;
             }
             match self.open_get(state.last_event_id.as_deref()).await {
@@ -128,9 +143,11 @@ impl Inner {
                     }
                     return;
                 }
-                Err(error @ Error::SessionExpired { .. }) => {
+                Err(Error::SessionExpired { .. }) => {
                     match &purpose {
-                        Purpose::Response(id) => (self.sink)(Inbound::RequestFailed { id: id.clone(), error }),
+                        // Unlike a refused POST, the server had this request:
+                        // sending it again in a new session could run it twice.
+                        Purpose::Response(id) => (self.sink)(Inbound::RequestFailed { id: id.clone(), error: lost_with_session() }),
                         Purpose::Listen => self.status(ConnectionStatus::SessionExpired),
                     }
                     return;
