@@ -285,13 +285,24 @@ impl Inner {
                 // The browser has read the whole event already; it need not
                 // be copied into the module as well to learn its id.
                 let text: js_sys::JsString = data.dyn_into().unwrap_or_else(|_| js_sys::JsString::from(""));
+                // The limit is in UTF-8 bytes and `length` counts UTF-16
+                // units, of which each makes one to three bytes: more units
+                // than the limit is too much for sure; otherwise the text is
+                // at most three times the limit, and its own length decides.
                 let limit = inner.config.max_message_bytes;
                 if text.length() as usize > limit {
                     let (envelope, bytes) = scan_js_string(&text);
                     (inner.sink)(Inbound::Oversized { envelope, bytes, limit });
                     return;
                 }
-                inner.on_event(kind, &String::from(text));
+                let text = String::from(text);
+                if text.len() > limit {
+                    let mut scanner = crate::protocol::jsonrpc::envelope::EnvelopeScanner::default();
+                    scanner.feed(text.as_bytes());
+                    (inner.sink)(Inbound::Oversized { envelope: scanner.finish(), bytes: text.len(), limit });
+                    return;
+                }
+                inner.on_event(kind, &text);
             });
             let _ = source.add_event_listener_with_callback(kind, listener.as_ref().unchecked_ref());
             listeners.push((kind, listener));
