@@ -131,7 +131,7 @@ impl Fetch {
     /// # Errors
     /// [`Error::Network`] when `fetch` rejects or throws (DNS, refused, CORS,
     /// aborted); [`Error::Protocol`] when a custom `fetch` resolves to something
-    /// that is not a `Response`.
+    /// that is not a `Response`, or for a redirect [`Follow`] does not allow.
     pub async fn send(&self, request: HttpRequest<'_>) -> Result<Response, Error> {
         let init = RequestInit::new();
         init.set_method(request.method);
@@ -159,16 +159,15 @@ impl Fetch {
                 Some(target) if same_origin && matches!(status, 307 | 308) => url = target.href(),
                 _ => {
                     let to = target.map(|t| format!(" to {}", t.href())).unwrap_or_default();
-                    return Err(Error::Network {
-                        message: format!(
-                            "{} redirected a request that carries credentials{to}; the client does not follow it",
-                            request.url
-                        ),
-                    });
+                    // The server answered, wrongly: this is no network failure.
+                    return Err(Error::Protocol(format!(
+                        "{} redirected a request that carries credentials{to}; the client does not follow it",
+                        request.url
+                    )));
                 }
             }
         }
-        Err(Error::Network { message: format!("{} redirected more than {MAX_REDIRECTS} times", request.url) })
+        Err(Error::Protocol(format!("{} redirected more than {MAX_REDIRECTS} times", request.url)))
     }
 
     async fn fetch(&self, url: &str, init: &RequestInit) -> Result<Response, Error> {

@@ -47,6 +47,8 @@ impl OAuth {
                 format!("{url} could not be fetched from this page, likely CORS: the authorization server does not allow this origin. Set auth.corsProxy to route its requests through a proxy ({message})"),
             )),
             Err(Error::Network { message }) => Err(auth_error(step, format!("{url}: {message}"))),
+            // A refused redirect: the server answered, so no CORS hint.
+            Err(Error::Protocol(message)) => Err(auth_error(step, message)),
             Err(other) => Err(other),
         }
     }
