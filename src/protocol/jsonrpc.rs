@@ -254,6 +254,26 @@ fn present_raw<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Opti
     <&serde_json::value::RawValue>::deserialize(deserializer).map(Some)
 }
 
+/// Decoded messages, and the raw text of the result when there is one
+/// response worth handing over as text.
+pub type Decoded<'a> = (Vec<Message>, Option<(RequestId, &'a str)>);
+
+/// Decodes `text` as [`decode`] does and, when it is exactly one successful
+/// response, also gives that response's result as the server's text (see
+/// [`raw_result`]). The raw text is offered only for what decoding accepted,
+/// so it can never stand for a message the decoder refused or read otherwise.
+///
+/// # Errors
+/// As [`decode`].
+pub fn decode_keeping_raw_result(text: &str, allow_batch: bool) -> Result<Decoded<'_>, DecodeError> {
+    let messages = decode(text, allow_batch)?;
+    let raw = match messages.as_slice() {
+        [Message::Response { id: Some(id), outcome: Ok(_) }] => raw_result(text).filter(|(raw_id, _)| raw_id == id),
+        _ => None,
+    };
+    Ok((messages, raw))
+}
+
 /// Decodes one already-parsed JSON value as a single message.
 pub fn decode_value(value: Value) -> Result<Message, DecodeError> {
     let Value::Object(mut map) = value else {

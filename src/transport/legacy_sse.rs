@@ -14,7 +14,7 @@ use super::sse::{Oversize, SseParser};
 use super::streamable_http::HeaderSource;
 use super::web_runtime::WebRuntime;
 use crate::error::Error;
-use crate::protocol::jsonrpc::{decode, raw_result, Message};
+use crate::protocol::jsonrpc::{decode_keeping_raw_result, Message};
 use crate::protocol::version;
 use crate::session::{Inbound, InboundSink, Runtime, Transport};
 use futures::channel::oneshot;
@@ -205,9 +205,9 @@ impl Inner {
             "message" if !data.is_empty() => {
                 // A message that does not decode cannot be tied to a request;
                 // the request it answered ends in its timeout.
-                if let Ok(messages) = decode(data, version::allows_batches(None)) {
+                if let Ok((messages, raw)) = decode_keeping_raw_result(data, version::allows_batches(None)) {
                     // As for Streamable HTTP: a large result also goes over as its text.
-                    if let Some((id, raw)) = raw_result(data) {
+                    if let Some((id, raw)) = raw {
                         (self.sink)(Inbound::RawResult { id, text: Rc::from(raw) });
                     }
                     for message in messages {
