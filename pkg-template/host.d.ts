@@ -1,4 +1,4 @@
-// McpHost: several MCP servers behind one registry (see the README's "Hosts").
+// McpHost: several MCP servers behind one registry (see docs/hosts-and-bridges.md).
 import type {
   CallToolRequestParams, CallToolResult, GetPromptRequestParams, GetPromptResult, HostNaming, Implementation,
   McpClient, McpClientOptions, McpSnapshot, McpTransport, ProtocolEra, Prompt, ReadResourceResult, RequestOptions,
