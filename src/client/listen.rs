@@ -5,6 +5,7 @@
 //! subscriptions change, and reconnected when it drops.
 
 use super::events::ClientEvent;
+pub(crate) use super::listening::Listening;
 use super::state::ClientState;
 use crate::error::Error;
 use crate::protocol::capabilities::declares;
@@ -13,43 +14,7 @@ use crate::session::CallOptions;
 use futures::channel::oneshot;
 use futures::future::{self, FutureExt};
 use serde_json::{json, Map, Value};
-use std::cell::{Cell, RefCell};
 use std::rc::{Rc, Weak};
-
-/// The current listen stream.
-#[derive(Default)]
-pub(crate) struct Listening {
-    /// Bumped on every restart; an older loop stops.
-    generation: Cell<u64>,
-    /// Ends the current stream.
-    stop: RefCell<Option<oneshot::Sender<String>>>,
-    /// Waiting for the next `notifications/subscriptions/acknowledged`.
-    acks: RefCell<Vec<oneshot::Sender<()>>>,
-}
-
-impl std::fmt::Debug for Listening {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Listening").field("generation", &self.generation.get()).finish()
-    }
-}
-
-impl Listening {
-    /// Ends the current stream, or the wait before its next connection.
-    pub(crate) fn stop(&self, reason: &str) {
-        if let Some(stop) = self.stop.borrow_mut().take() {
-            let _ = stop.send(reason.to_owned());
-        }
-    }
-
-    /// Wakes those waiting for an acknowledgement.
-    fn heard(&self, method: &str) {
-        if method == "notifications/subscriptions/acknowledged" {
-            for ack in self.acks.borrow_mut().drain(..) {
-                let _ = ack.send(());
-            }
-        }
-    }
-}
 
 impl ClientState {
     /// What to listen for: the list changes the server declares, and the subscribed resources.

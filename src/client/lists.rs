@@ -3,34 +3,14 @@
 //! tools teaches the client (output schemas to validate against, the
 //! arguments to mirror into headers, which tools may be called twice).
 
-use super::options::{Era, RequestOptions};
+use super::era::Era;
+pub use super::list_kind::{ListKind, PROMPTS, RESOURCES, SKILLS, TEMPLATES, TOOLS};
+use super::options::RequestOptions;
 use super::paging::collect_pages;
 use super::state::{ClientState, Reply};
 use crate::error::Error;
 use crate::protocol::results;
 use serde_json::{json, Value};
-
-/// One kind of paginated list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ListKind {
-    /// The method, e.g. `tools/list`.
-    pub method: &'static str,
-    /// The array in each page, e.g. `tools`.
-    pub items: &'static str,
-    /// The string field every item must have, e.g. `name`.
-    pub key: &'static str,
-}
-
-/// Tools.
-pub const TOOLS: ListKind = ListKind { method: "tools/list", items: "tools", key: "name" };
-/// Resources.
-pub const RESOURCES: ListKind = ListKind { method: "resources/list", items: "resources", key: "uri" };
-/// Resource templates.
-pub const TEMPLATES: ListKind = ListKind { method: "resources/templates/list", items: "resourceTemplates", key: "uriTemplate" };
-/// Prompts.
-pub const PROMPTS: ListKind = ListKind { method: "prompts/list", items: "prompts", key: "name" };
-/// Skills (SEP-2640).
-pub const SKILLS: ListKind = ListKind { method: "skills/list", items: "skills", key: "uri" };
 
 impl ClientState {
     /// Fetches one page and checks it; learns from a page of tools.

@@ -14,18 +14,22 @@
 //! * Internals: `connect`, `lifecycle` (the `initialize` handshake),
 //!   `requests` (the request path: capability checks, renewal and replay),
 //!   `modern` and `mrtr` (the 2026-07-28 request path and input rounds),
-//!   `listen` (`subscriptions/listen`), `lists` and `paging`, `cache`,
-//!   `tasks`, `state`.
+//!   `listen` and `listening` (`subscriptions/listen`), `lists`,
+//!   `list_kind` and `paging`, `watcher` (what `list_changed` runs), `era`,
+//!   `cache`, `tasks`, `state`.
 
 pub mod cache;
 mod connect;
 pub mod connection;
+mod era;
 pub mod events;
 pub mod features;
 pub mod handlers;
 mod lifecycle;
 pub mod list_changed;
+mod list_kind;
 mod listen;
+mod listening;
 pub mod lists;
 mod modern;
 mod mrtr;
@@ -39,6 +43,7 @@ pub mod tasks;
 mod testing;
 #[cfg(test)]
 mod tests;
+mod watcher;
 
 pub use cache::CacheBounds;
 pub use connection::{Client, DEFAULT_EVENT_BUFFER, LOGGING_LEVELS};

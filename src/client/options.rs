@@ -2,8 +2,9 @@
 //! and progress.
 
 use super::cache::CacheBounds;
+pub use super::era::Era;
 use super::handlers::Handlers;
-use super::list_changed::ListWatcher;
+use super::watcher::ListWatcher;
 use crate::protocol::types::Implementation;
 use crate::protocol::version;
 use crate::session::limits::Limits;
@@ -24,25 +25,6 @@ pub enum EraChoice {
     Modern,
     /// The `initialize` revisions only.
     Legacy,
-}
-
-/// The era a connection speaks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Era {
-    /// 2024-11-05 to 2025-11-25: `initialize`, sessions.
-    Legacy,
-    /// 2026-07-28: `server/discover`, `_meta` on every request.
-    Modern,
-}
-
-impl Era {
-    /// `"legacy"` or `"modern"`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Legacy => "legacy",
-            Self::Modern => "modern",
-        }
-    }
 }
 
 /// Which transport to use.

@@ -3,11 +3,11 @@
 //! schemas, subscriptions, the cache, a renewal in progress).
 
 use super::cache::ResponseCache;
+use super::era::Era;
 use super::events::EventHub;
 use super::handlers::Answering;
 use super::lifecycle::Offer;
-use super::listen::Listening;
-use super::options::Era;
+use super::listening::Listening;
 use crate::error::Error;
 use crate::protocol::lifecycle::ServerIdentity;
 use crate::protocol::schema::LinearPatterns;

@@ -1,6 +1,6 @@
 //! The `auth` option, read field by field into the OAuth flow's configuration.
 
-use super::options::{field, function, invalid};
+use super::fields::{field, function, invalid};
 use crate::error::Error;
 use crate::transport::oauth::{storage_from, Assertion, CorsProxy, EnterpriseIdentity, Grant, OAuthConfig};
 use js_sys::Reflect;

@@ -22,6 +22,7 @@ pub mod custom_transport;
 pub mod error;
 pub mod events;
 mod features;
+mod fields;
 pub mod handlers;
 mod list_watchers;
 mod lists;

@@ -3,7 +3,7 @@
 
 use super::client::{fail, promise, reply_to_js, McpClient};
 use super::convert::{params_from_js, to_js};
-use super::options::{field, milliseconds};
+use super::fields::{field, milliseconds};
 use crate::client::{RequestOptions, TaskOptions};
 use crate::error::Error;
 use js_sys::{Function, Promise};

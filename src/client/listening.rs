@@ -1,0 +1,40 @@
+//! The state of the `subscriptions/listen` stream that the client keeps:
+//! which loop is current, how to end it, who waits for an acknowledgement.
+
+use futures::channel::oneshot;
+use std::cell::{Cell, RefCell};
+
+/// The current listen stream.
+#[derive(Default)]
+pub(crate) struct Listening {
+    /// Bumped on every restart; an older loop stops.
+    pub(super) generation: Cell<u64>,
+    /// Ends the current stream.
+    pub(super) stop: RefCell<Option<oneshot::Sender<String>>>,
+    /// Waiting for the next `notifications/subscriptions/acknowledged`.
+    pub(super) acks: RefCell<Vec<oneshot::Sender<()>>>,
+}
+
+impl std::fmt::Debug for Listening {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Listening").field("generation", &self.generation.get()).finish()
+    }
+}
+
+impl Listening {
+    /// Ends the current stream, or the wait before its next connection.
+    pub(crate) fn stop(&self, reason: &str) {
+        if let Some(stop) = self.stop.borrow_mut().take() {
+            let _ = stop.send(reason.to_owned());
+        }
+    }
+
+    /// Wakes those waiting for an acknowledgement.
+    pub(super) fn heard(&self, method: &str) {
+        if method == "notifications/subscriptions/acknowledged" {
+            for ack in self.acks.borrow_mut().drain(..) {
+                let _ = ack.send(());
+            }
+        }
+    }
+}
