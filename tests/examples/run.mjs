@@ -82,7 +82,12 @@ function checkResolution() {
   const pkg = realpathSync(path.join(repo, "pkg"));
   for (const name of ["node-script", "cloudflare-worker", "vite-chat"]) {
     const manifest = JSON.parse(readFileSync(path.join(examples, name, "package.json"), "utf8"));
-    const resolved = realpathSync(createRequire(path.join(examples, name, "package.json")).resolve("mcp-wasm"));
+    let resolved;
+    try {
+      resolved = realpathSync(createRequire(path.join(examples, name, "package.json")).resolve("mcp-wasm"));
+    } catch (e) {
+      throw new Error(`${name}: mcp-wasm does not resolve (${e.code}); scripts/build.sh links node_modules/mcp-wasm to pkg/`);
+    }
     check(manifest.dependencies?.["mcp-wasm"] === "file:../../pkg" && resolved.startsWith(pkg + path.sep),
       `${name}: mcp-wasm is file:../../pkg and resolves to this repository's pkg/`, `${manifest.dependencies?.["mcp-wasm"]} -> ${resolved}`);
   }
