@@ -24,6 +24,8 @@
 #   types       tsc --strict over tests/types against pkg/*.d.ts
 #   workerd     the package bundled by wrangler, run in workerd via miniflare
 #               (incl. a host suspended to KV in one request, resumed in the next)
+#   examples    examples/ as their READMEs run them, on peers of its own: the Node script,
+#               the Cloudflare Worker in workerd, the Vite chat page built and driven in Chromium
 #   conformance @modelcontextprotocol/conformance 0.2.0-alpha.12 client scenarios: both
 #               requirement sets (2025-11-25, 2026-07-28) and every extension
 #   demo        the inspector (www/) end to end in headless Chromium (playwright-core)
@@ -80,6 +82,7 @@ tier faults "$NODE" tests/faults/run.mjs
 tier hostile "$NODE" tests/hostile/run.mjs
 tier types bash -c "node tests/types/extract-readme.mjs && node_modules/.bin/tsc -p tests/types"
 tier workerd "$NODE" tests/workerd/run.mjs
+tier examples "$NODE" tests/examples/run.mjs
 tier conformance "$NODE" tests/conformance/run.mjs
 tier demo "$NODE" tests/demo/e2e.mjs
 
