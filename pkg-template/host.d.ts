@@ -1,7 +1,7 @@
 // McpHost: several MCP servers behind one registry (see docs/hosts-and-bridges.md).
 import type {
   CallToolRequestParams, CallToolResult, GetPromptRequestParams, GetPromptResult, HostNaming, Implementation,
-  McpClient, McpClientOptions, McpSnapshot, McpTransport, ProtocolEra, Prompt, ReadResourceResult, RequestOptions,
+  McpClient, McpClientOptions, McpSnapshot, McpTraceEntry, McpTransport, ProtocolEra, Prompt, ReadResourceResult, RequestOptions,
   Resource, ResourceTemplate, SupportedProtocolVersion, Tool, CreateMessageRequestParams, CreateMessageResult,
   ElicitRequestParams, ElicitResult, RequestContext, Root, CacheHints, CompleteRequestParams, CompleteResult,
 } from "./mcp_wasm.js";
@@ -37,6 +37,17 @@ export interface McpHostOptions {
   debounceMs?: number;
   /** The timeout of each re-listing request, in milliseconds. Default: the client's. */
   listTimeout?: number;
+  /**
+   * Called with every JSON-RPC message of every server, in and out, with the server's name (see
+   * `McpClientOptions.trace`). Off unless set; a server's own `trace` option still runs too.
+   */
+  trace?: (entry: HostTraceEntry) => void;
+}
+
+/** A message of one of a host's servers, as {@link McpHostOptions.trace} sees it. */
+export interface HostTraceEntry extends McpTraceEntry {
+  /** The server's name when the message passed. */
+  server: string;
 }
 
 /** A server's connection state, as {@link McpHost.servers} reports it. */
@@ -100,8 +111,16 @@ export interface McpHostResumeOptions extends McpHostOptions {
 
 /** The events of {@link McpHost}. */
 export interface McpHostEventMap {
-  /** The registry changed: a server connected, re-listed after `list_changed` or a reconnect, disconnected, or was removed. */
-  change: McpHostEvent & { server: string; reason: "connected" | "list_changed" | "sessionrenewed" | "reconnected" | "disconnected" | "removed"; lists?: Array<"tools" | "prompts" | "resources" | "resourceTemplates"> };
+  /**
+   * The registry changed: a server connected, re-listed after `list_changed` or a reconnect, disconnected,
+   * was removed, or was renamed (`server` is the new name, `previous` the old one).
+   */
+  change: McpHostEvent & {
+    server: string;
+    reason: "connected" | "list_changed" | "sessionrenewed" | "reconnected" | "disconnected" | "removed" | "renamed";
+    lists?: Array<"tools" | "prompts" | "resources" | "resourceTemplates">;
+    previous?: string;
+  };
   /** A server's status changed. */
   status: McpHostEvent & { server: string; status: HostServerState["status"]; error?: Error };
   /** A server's notification. */
@@ -153,6 +172,14 @@ export declare class McpHost implements AsyncDisposable {
    * registry meanwhile. Rejects with kind `closed` if the server is removed or the host closed meanwhile.
    */
   reconnect(name: string): Promise<HostServerState>;
+  /**
+   * Gives a server another name, in place: its connection is untouched, its tools and prompts are
+   * offered under qualified names built from the new one, and later events, handler contexts and
+   * trace entries carry it. A `change` event with reason `renamed` tells. Renaming to the same name
+   * does nothing.
+   * @throws {McpClientError} `invalid-argument` for an unknown name, a bad new name, or one already taken.
+   */
+  renameServer(name: string, newName: string): HostServerState;
   /** Every server's state, in the order they were added. */
   servers(): HostServerState[];
   /** The client of a connected server. */

@@ -49,14 +49,15 @@ function checkName(name) {
   }
 }
 
-// The host's handlers, told which server asked; a server's own handlers win.
-function handlersFor(server, shared = {}, own = {}) {
+// The host's handlers, told which server asked (its name now: it can be
+// renamed); a server's own handlers win.
+function handlersFor(nameOf, shared = {}, own = {}) {
   const handlers = {};
   for (const kind of ["sampling", "elicitation", "roots"]) {
     const fn = own?.[kind] ?? shared?.[kind];
     if (fn == null) continue;
     if (typeof fn !== "function") throw invalid(`handlers.${kind} must be a function`);
-    handlers[kind] = kind === "roots" ? (ctx) => fn({ ...ctx, server }) : (params, ctx) => fn(params, { ...ctx, server });
+    handlers[kind] = kind === "roots" ? (ctx) => fn({ ...ctx, server: nameOf() }) : (params, ctx) => fn(params, { ...ctx, server: nameOf() });
   }
   return handlers;
 }
@@ -95,7 +96,8 @@ export class McpHost {
     this.#options = { debounceMs: 100, ...options };
     // Fail now, not at the first registry build, on bad naming options.
     qualifiedNames([], this.#options.naming);
-    handlersFor("", this.#options.handlers);
+    handlersFor(() => "", this.#options.handlers);
+    if (this.#options.trace != null && typeof this.#options.trace !== "function") throw invalid("trace must be a function");
   }
 
   /** Connects every server concurrently; resolves when all have settled. */
@@ -138,7 +140,7 @@ export class McpHost {
       if (this.#closed) throw new McpClientError("closed", "the host is closed");
       if (this.#servers.has(name)) throw invalid(`a server named ${JSON.stringify(name)} is already added`);
       checkTarget(name, url);
-      handlersFor(name, this.#options.handlers, options?.handlers);
+      handlersFor(() => name, this.#options.handlers, options?.handlers);
       return this.#add(name, url, options, undefined);
     } catch (error) {
       return Promise.reject(error);
@@ -167,7 +169,17 @@ export class McpHost {
     const { handlers, ...own } = entry.options ?? {};
     let client;
     try {
-      const options = { ...this.#options.clientOptions, ...own, handlers: handlersFor(entry.name, this.#options.handlers, handlers) };
+      const options = { ...this.#options.clientOptions, ...own, handlers: handlersFor(() => entry.name, this.#options.handlers, handlers) };
+      const hostTrace = this.#options.trace;
+      if (hostTrace) {
+        const serverTrace = options.trace;
+        // Each entry is told the server's name as it is when the message passes.
+        options.trace = (message) => {
+          serverTrace?.(message);
+          message.server = entry.name;
+          hostTrace(message);
+        };
+      }
       client = snapshot ? await McpClient.resume(snapshot, options) : await McpClient.connect(entry.target, options);
     } catch (error) {
       if (!this.#current(entry, attempt)) return;
@@ -354,6 +366,20 @@ export class McpHost {
     }
     if (!this.#current(entry, attempt)) throw new McpClientError("closed", `server ${name} was removed or the host closed while reconnecting`);
     await track(entry, this.#open(entry, undefined));
+    return this.#state(entry);
+  }
+
+  renameServer(name, newName) {
+    const entry = this.#servers.get(name);
+    if (!entry) throw invalid(`no server named ${JSON.stringify(name)}`);
+    checkName(newName);
+    if (newName === name) return this.#state(entry);
+    if (this.#servers.has(newName)) throw invalid(`a server named ${JSON.stringify(newName)} is already added`);
+    // The same place in the order servers() reports.
+    this.#servers = new Map([...this.#servers].map(([key, value]) => (key === name ? [newName, value] : [key, value])));
+    entry.name = newName;
+    this.#rebuild();
+    this.#dispatch(new McpHostEvent("change", { server: newName, reason: "renamed", previous: name }));
     return this.#state(entry);
   }
 

@@ -34,6 +34,8 @@ pub(crate) struct Wiring {
     pub events: Rc<EventHub>,
     pub answering: Rc<Answering>,
     pub max_server_requests: usize,
+    /// Sees every message of every session.
+    pub trace: Option<crate::session::TraceListener>,
     /// The client, once it exists: a session the server ended is renewed through it.
     pub client: Rc<RefCell<Weak<ClientState>>>,
 }
@@ -42,6 +44,7 @@ impl Wiring {
     fn prepare(&self, session: &Session) {
         session.set_handler(Some(self.answering.clone()));
         session.set_max_server_requests(self.max_server_requests);
+        session.set_trace_listener(self.trace.clone());
         let events = Rc::downgrade(&self.events);
         session.set_notification_listener(Some(Rc::new(move |method, params| {
             if let Some(events) = events.upgrade() {

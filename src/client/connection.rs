@@ -88,6 +88,7 @@ impl Client {
             events: events.clone(),
             answering: answering.clone(),
             max_server_requests: options.limits.max_server_requests,
+            trace: options.trace.clone(),
             client: Rc::new(RefCell::new(std::rc::Weak::new())),
         };
         connector.prepare().await;

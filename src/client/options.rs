@@ -8,7 +8,7 @@ use super::watcher::ListWatcher;
 use crate::protocol::types::Implementation;
 use crate::protocol::version;
 use crate::session::limits::Limits;
-use crate::session::{ProgressListener, DEFAULT_TIMEOUT_MS};
+use crate::session::{ProgressListener, TraceListener, DEFAULT_TIMEOUT_MS};
 use futures::channel::oneshot;
 use futures::future::{FutureExt, LocalBoxFuture, Shared};
 use serde_json::Value;
@@ -197,6 +197,8 @@ pub struct ClientOptions {
     pub list_changed: Vec<ListWatcher>,
     /// Cancels the connection attempt.
     pub cancel: Option<CancelSource>,
+    /// Sees every JSON-RPC message in and out, the handshake's included.
+    pub trace: Option<TraceListener>,
 }
 
 impl std::fmt::Debug for ClientOptions {
@@ -208,6 +210,7 @@ impl std::fmt::Debug for ClientOptions {
             .field("era", &self.era)
             .field("transport", &self.transport)
             .field("strict", &self.strict)
+            .field("trace", &self.trace.is_some())
             .finish()
     }
 }
@@ -229,6 +232,7 @@ impl Default for ClientOptions {
             limits: Limits::DEFAULT,
             list_changed: Vec::new(),
             cancel: None,
+            trace: None,
         }
     }
 }
@@ -252,6 +256,13 @@ impl ClientOptions {
     #[must_use]
     pub fn handlers(mut self, handlers: Handlers) -> Self {
         self.handlers = handlers;
+        self
+    }
+
+    /// Shows every JSON-RPC message in and out to `listener`.
+    #[must_use]
+    pub fn trace(mut self, listener: impl Fn(crate::session::TraceDirection, &crate::protocol::jsonrpc::Message) + 'static) -> Self {
+        self.trace = Some(Rc::new(listener));
         self
     }
 

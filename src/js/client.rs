@@ -12,7 +12,8 @@ use super::list_watchers::watchers_from_js;
 use super::options::{connect_options, endpoint_url, request_options, ConnectSettings, JsRequestOptions};
 use crate::client::{Client, ClientOptions, Reply, RequestOptions, Snapshot, DEFAULT_EVENT_BUFFER};
 use crate::error::Error;
-use crate::session::Connector;
+use crate::protocol::jsonrpc::Message;
+use crate::session::{Connector, TraceDirection};
 use crate::transport::fetch::Fetch;
 use crate::transport::web_runtime::WebRuntime;
 use crate::web::WebOptions;
@@ -98,6 +99,35 @@ fn progress_listener(callback: Function, events: Weak<Events>) -> crate::session
     })
 }
 
+/// The `trace` option as the session wants it: each message becomes
+/// `{ direction, json, bytes, method?, id? }`. A throwing callback is
+/// reported as an `error` event and changes nothing else.
+fn trace_listener(callback: Function, events: Weak<Events>) -> crate::session::TraceListener {
+    Rc::new(move |direction: TraceDirection, message: &Message| {
+        let json = message.to_json();
+        let entry = js_sys::Object::new();
+        let set = |key: &str, value: &JsValue| {
+            let _ = js_sys::Reflect::set(&entry, &JsValue::from_str(key), value);
+        };
+        set("direction", &JsValue::from_str(if direction == TraceDirection::In { "in" } else { "out" }));
+        set("bytes", &JsValue::from_f64(json.len() as f64));
+        if let Some(method) = message.method() {
+            set("method", &JsValue::from_str(method));
+        }
+        let id = match message {
+            Message::Request { id, .. } | Message::Response { id: Some(id), .. } => Some(id.to_value()),
+            _ => None,
+        };
+        if let Some(id) = id.and_then(|id| to_js(&id).ok()) {
+            set("id", &id);
+        }
+        set("json", &JsValue::from_str(&json));
+        if let (Err(thrown), Some(events)) = (callback.call1(&JsValue::UNDEFINED, &entry), events.upgrade()) {
+            events.dispatch_error(&thrown);
+        }
+    })
+}
+
 impl McpClient {
     /// Reads a call's options, with `onprogress` wired to this client's events.
     pub(super) fn call(&self, options: &JsValue) -> Result<Call, JsValue> {
@@ -128,6 +158,7 @@ impl McpClient {
         let client_options = ClientOptions {
             handlers: handlers_from_js(&settings.handlers).map_err(fail)?,
             list_changed: watchers_from_js(&settings.list_changed, Rc::downgrade(&events)).map_err(fail)?,
+            trace: settings.trace.clone().map(|callback| trace_listener(callback, Rc::downgrade(&events))),
             ..settings.client.clone()
         };
         let connector: Rc<dyn Connector> = if is_transport(&target) {

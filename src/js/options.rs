@@ -129,6 +129,8 @@ pub struct ConnectSettings {
     pub auth: Option<OAuthConfig>,
     /// Aborts the connection attempt.
     pub signal: Option<AbortSignal>,
+    /// `trace`: told of every JSON-RPC message in and out.
+    pub trace: Option<Function>,
 }
 
 /// Reads the options of `connect`.
@@ -179,6 +181,7 @@ pub fn connect_options(value: &JsValue) -> Result<ConnectSettings, Error> {
         limits: limits(&object)?,
         list_changed: Vec::new(),
         cancel: signal.as_ref().map(cancel_source),
+        trace: None,
     };
     Ok(ConnectSettings {
         client,
@@ -194,6 +197,7 @@ pub fn connect_options(value: &JsValue) -> Result<ConnectSettings, Error> {
         },
         auth: super::auth_options::auth_options(&object)?,
         signal,
+        trace: function(&object, "trace")?,
     })
 }
 

@@ -56,6 +56,20 @@ pub type StatusListener = Rc<dyn Fn(ConnectionStatus)>;
 /// request refused for a limit, a notification too large to read.
 pub type ProblemListener = Rc<dyn Fn(Error)>;
 
+/// Which way a traced message went.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TraceDirection {
+    /// From the client to the server.
+    Out,
+    /// From the server to the client.
+    In,
+}
+
+/// Sees every JSON-RPC message of the session: each one the client hands to
+/// the transport, and each one the transport delivers, in order. Opt-in: a
+/// session without one pays a single check per message.
+pub type TraceListener = Rc<dyn Fn(TraceDirection, &Message)>;
+
 /// How many server requests may be handled at once when nothing else is set.
 const DEFAULT_MAX_SERVER_REQUESTS: usize = crate::session::limits::Limits::DEFAULT.max_server_requests;
 
@@ -100,6 +114,7 @@ struct State {
     problems: Option<ProblemListener>,
     status: Option<StatusListener>,
     handler: Option<Rc<dyn ClientHandler>>,
+    trace: Option<TraceListener>,
     /// Server requests handled at once at most (0: the default).
     max_server_requests: usize,
 }
@@ -175,6 +190,11 @@ impl Session {
         self.inner.state.borrow_mut().status = listener;
     }
 
+    /// Sets the function that sees every message in and out.
+    pub fn set_trace_listener(&self, listener: Option<TraceListener>) {
+        self.inner.state.borrow_mut().trace = listener;
+    }
+
     /// The runtime the session runs on.
     pub fn runtime(&self) -> &Rc<dyn Runtime> {
         &self.inner.runtime
@@ -233,7 +253,7 @@ impl Session {
         let timeout_ms = options.timeout_ms.unwrap_or(inner.default_timeout_ms);
         let message = Message::Request { id, method: method.to_owned(), params };
         let exchange = async {
-            inner.transport.send(message).await?;
+            inner.send(message).await?;
             response.await.unwrap_or(Err(Error::Closed))
         };
         let mut exchange = Box::pin(exchange.fuse());
@@ -279,7 +299,7 @@ impl Session {
             return Err(Error::Closed);
         }
         let message = Message::Notification { method: method.to_owned(), params };
-        self.inner.transport.send(message).await
+        self.inner.send(message).await
     }
 
     /// Fails every pending request with [`Error::Closed`] and closes the
@@ -331,7 +351,23 @@ impl Inner {
         // the spec says to ignore.
     }
 
+    /// Hands `message` to the transport, showing it to the trace first.
+    fn send(&self, message: Message) -> LocalBoxFuture<'static, Result<(), Error>> {
+        self.trace(TraceDirection::Out, &message);
+        self.transport.send(message)
+    }
+
+    fn trace(&self, direction: TraceDirection, message: &Message) {
+        let trace = self.state.borrow().trace.clone();
+        if let Some(trace) = trace {
+            trace(direction, message);
+        }
+    }
+
     fn receive(self: Rc<Self>, inbound: Inbound) {
+        if let Inbound::Message(message) = &inbound {
+            self.trace(TraceDirection::In, message);
+        }
         match inbound {
             Inbound::Message(Message::Response { id: Some(id), outcome }) => {
                 self.settle(&id, outcome.map_err(Error::Rpc));
@@ -463,7 +499,7 @@ impl Inner {
         if self.state.borrow().closed {
             return;
         }
-        let send = self.transport.send(message);
+        let send = self.send(message);
         // Nobody awaits these sends; a failure surfaces on the next request.
         self.runtime.spawn(Box::pin(async move {
             let _ = send.await;

@@ -24,7 +24,9 @@ pub(crate) mod testing;
 mod transport;
 
 pub use connector::{Channel, Connector, OpenContext, ToolSchemas};
-pub use engine::{CallOptions, NotificationListener, ProblemListener, ProgressListener, Session, StatusListener};
+pub use engine::{
+    CallOptions, NotificationListener, ProblemListener, ProgressListener, Session, StatusListener, TraceDirection, TraceListener,
+};
 pub use runtime::Runtime;
 pub use transport::{ConnectionStatus, Inbound, InboundSink, Transport};
 

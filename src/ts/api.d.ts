@@ -105,12 +105,33 @@ export interface McpClientOptions {
    * refresh and step-up all happen inside the client.
    */
   auth?: AuthOptions;
+  /**
+   * Called with every JSON-RPC message the client sends or receives, the
+   * handshake's included, in order, synchronously as it is handed to the
+   * transport or delivered by it: for protocol inspectors and debugging.
+   * Off unless set; a function that throws is reported as an `error` event.
+   */
+  trace?: (entry: McpTraceEntry) => void;
   /** Re-list tools, prompts or resources automatically when the server says they changed. */
   listChanged?: {
     tools?: ListChangedOptions<Tool>;
     prompts?: ListChangedOptions<Prompt>;
     resources?: ListChangedOptions<Resource>;
   };
+}
+
+/** One message, as {@link McpClientOptions.trace} sees it. */
+export interface McpTraceEntry {
+  /** `"out"`: to the server; `"in"`: from it. */
+  direction: "in" | "out";
+  /** The message as compact JSON text (re-serialised from what was decoded, for messages in). */
+  json: string;
+  /** The UTF-8 length of `json`, in bytes. */
+  bytes: number;
+  /** The method of a request or notification. */
+  method?: string;
+  /** The id of a request or response. */
+  id?: string | number;
 }
 
 /** Bounds of the response cache ({@link McpClientOptions.cache}). */

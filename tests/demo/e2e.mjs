@@ -1,13 +1,16 @@
 // The demo (www/) end to end in headless Chromium, driven like a user, against
 // the bundled server-everything (scripts/peers.sh) and, started here, a hostile
-// server (tests/peers/hostile-server.mjs) and a scripted OpenAI-compatible
-// endpoint (tests/peers/scripted-llm.mjs). The OAuth sign-in uses the oauth peer.
+// server (tests/peers/hostile-server.mjs) and a scripted LLM endpoint speaking
+// the OpenAI, Anthropic and Gemini wire shapes (tests/peers/scripted-llm.mjs).
+// The OAuth sign-in uses the oauth peer. Last, the page is built into a static
+// folder (scripts/build-www.mjs) and driven from Python's plain http.server.
 //
 //   node tests/demo/e2e.mjs                       # needs the built pkg/ and the peers
 //   SCREENSHOTS=update node tests/demo/e2e.mjs    # also refreshes docs/screenshots/
 //
 // Screenshots of the main views go to test-results/demo/. Prints `ok <check>` per
 // check and `demo: N checks passed`; exits 0 or 1.
+import { spawn, execFileSync } from "node:child_process";
 import { copyFileSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -17,7 +20,7 @@ import { startPeer } from "../support/peer-process.mjs";
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 let APP; // the page's origin, on a port the OS picks
 const EVERYTHING = process.env.MCP_TEST_URL || "http://127.0.0.1:38011/mcp";
-const OAUTH = "http://127.0.0.1:38060/mcp";
+const OAUTH = `${process.env.MCP_OAUTH_TEST_URL || "http://127.0.0.1:38060"}/mcp`;
 // The hostile server and the scripted model listen on ports the OS picks (a fixed
 // port can be taken by an outgoing connection's ephemeral port).
 let HOSTILE_PORT;
@@ -91,6 +94,44 @@ async function chatSay(page, text) {
   await page.getByTestId("chat-send").click();
 }
 
+// What the scripted LLM endpoint was sent, oldest first.
+async function llmRequests() {
+  return (await fetch(`http://127.0.0.1:${LLM_PORT}/__requests`)).json();
+}
+
+async function configureLlm(page, provider, base) {
+  await page.getByTestId("llm-provider").selectOption(provider);
+  await page.getByTestId("llm-base").fill(`http://127.0.0.1:${LLM_PORT}${base}`);
+  await page.getByTestId("llm-model").fill("scripted-1");
+  await page.getByTestId("llm-key").fill(`key-for-${provider}`);
+  await page.getByTestId("llm-save").click();
+}
+
+// The Anthropic and Gemini APIs through the chat: a denied call, then one allowed once, each
+// against server-everything; the request shapes are the APIs' own.
+async function chatWithProvider(page, toolCallsSent, { provider, base, path, offered, key }) {
+  await configureLlm(page, provider, base);
+  check(await page.getByTestId("chat").evaluate((list) => list.children.length) === 0, `${provider}: a new API starts a new chat`);
+  const before = (await llmRequests()).length;
+  const sentBefore = toolCallsSent.length;
+  await chatSay(page, "What is 2 + 3, if I let you?");
+  await page.getByTestId("tool-approval-dialog").waitFor();
+  await page.getByTestId("tool-deny").click();
+  await chatAnswers(page, 1);
+  check(toolCallsSent.length === sentBefore && /refused this tool call/.test(await page.getByTestId("chat-assistant").last().innerText()),
+    `${provider}: a denied call never reaches the server, and the model is told`);
+  await chatSay(page, "What is 2 + 3?");
+  await page.getByTestId("tool-approval-dialog").waitFor();
+  check(await page.getByTestId("tool-approval-tool").textContent() === "everything__get-sum", `${provider}: the call waits for the user`);
+  await page.getByTestId("tool-allow-once").click();
+  await chatAnswers(page, 2);
+  check((await page.getByTestId("chat-assistant").last().innerText()).includes("The sum of 2 and 3 is 5") && toolCallsSent.length === sentBefore + 1,
+    `${provider}: the tool call reaches server-everything and the model answers from its result`);
+  const sent = (await llmRequests()).slice(before);
+  check(sent.length === 4 && sent.every((r) => r.api === provider && r.path === path && r.apiKey === key) && offered(sent[0].body),
+    `${provider}: every request is in the API's wire shape, with the tools and the key`, JSON.stringify(sent.map((r) => [r.api, r.path, r.apiKey])));
+}
+
 // Waits for the chat's `count`th answer.
 function chatAnswers(page, count) {
   return page.waitForFunction((n) => document.querySelectorAll("[data-testid=chat-assistant]").length >= n, count);
@@ -113,7 +154,6 @@ async function mainFlow(ctx) {
   const server = page.locator("[data-testid=server][data-name=everything]");
   check(await server.getAttribute("data-status") === "connected" && await server.getByTestId("server-transport").textContent() === "streamable-http"
     && await server.getByTestId("server-era").textContent() === "legacy", "the chosen transport and era are shown");
-  await shot(page, "servers");
 
   // A generated form: validation, then a call with progress.
   await page.getByTestId("tab-tools").click();
@@ -287,6 +327,7 @@ async function mainFlow(ctx) {
   await page.getByTestId("llm-model").fill("scripted-1");
   await page.getByTestId("llm-key").fill("sk-test");
   await page.getByTestId("llm-save").click();
+  check(await page.getByTestId("llm-provider").inputValue() === "openai-chat", "the chat speaks OpenAI Chat Completions unless told otherwise");
   await chatSay(page, "What is 2 + 3?");
   const approval = page.getByTestId("tool-approval-dialog");
   await approval.waitFor();
@@ -300,7 +341,7 @@ async function mainFlow(ctx) {
   const call = page.locator("[data-testid=chat-tool-call]");
   check(await call.getAttribute("data-name") === "everything__get-sum" && (await call.innerText()).includes("The sum of 2 and 3 is 5"), "the model's tool call shows inline with its result");
   check((await page.getByTestId("chat-assistant").innerText()).includes("The sum of 2 and 3 is 5"), "the model answers from the tool's result");
-  const seen = await (await fetch(`http://127.0.0.1:${LLM_PORT}/__requests`)).json();
+  const seen = await llmRequests();
   check(seen.length === 2 && seen[0].body.tools.some((t) => t.function.name === "everything__get-sum") && seen[0].authorization === "Bearer sk-test",
     "the endpoint got every tool and the key");
   check(await page.evaluate(() => localStorage.length === 0 && sessionStorage.length > 0), "the key stays in sessionStorage unless asked");
@@ -331,6 +372,12 @@ async function mainFlow(ctx) {
   check(toolCallsSent.length === sentBeforeDenial, "a denied call never reaches the server", toolCallsSent.slice(sentBeforeDenial).join());
   check((await page.getByTestId("chat-assistant").innerText()).includes("The user refused this tool call"), "the model is told the user refused");
 
+  // The same, over Anthropic's Messages API and Gemini's generateContent.
+  await chatWithProvider(page, toolCallsSent, { provider: "anthropic", base: "/v1", path: "/v1/messages", key: "key-for-anthropic",
+    offered: (body) => body.max_tokens > 0 && body.tools.some((t) => t.name === "everything__get-sum" && t.input_schema?.type === "object") });
+  await chatWithProvider(page, toolCallsSent, { provider: "gemini", base: "/v1beta", path: "/v1beta/models/scripted-1:generateContent", key: "key-for-gemini",
+    offered: (body) => Array.isArray(body.contents) && body.tools[0].functionDeclarations.some((d) => d.name === "everything__get-sum") });
+
   // With a model configured, it drafts the sampling reply for the user to approve.
   await page.getByTestId("tab-tools").click();
   await tool(page, "everything__trigger-sampling-request").click();
@@ -341,12 +388,52 @@ async function mainFlow(ctx) {
   await page.waitForFunction(() => document.querySelector("[data-testid=sampling-reply]")?.value.startsWith("Drafted:"));
   await page.getByTestId("sampling-approve").click();
   const drafted = (await waitResult(page)).text;
-  check(/Drafted: .*Write a haiku/.test(drafted), "a model drafts the sampling reply, the user approves it", drafted.slice(0, 300));
+  check(/Drafted: .*Write a haiku/.test(drafted) && (await llmRequests()).at(-1).api === "gemini",
+    "a model drafts the sampling reply over the chosen API, the user approves it", drafted.slice(0, 300));
   await page.getByTestId("tab-chat").click();
   await shot(page, "chat");
 
+  // The protocol trace: every message both ways, filtered, copied as JSON, bounded.
+  await ctx.grantPermissions(["clipboard-read", "clipboard-write"], { origin: APP });
+  await page.getByTestId("tab-trace").click();
+  const traced = page.locator("[data-testid=trace-entry]");
+  const outMethods = await page.locator("[data-testid=trace-entry][data-direction=out]").evaluateAll((rows) => rows.map((r) => r.dataset.method));
+  check(await traced.count() > 50 && await page.locator("[data-testid=trace-entry][data-direction=in]").count() > 0
+    && outMethods.indexOf("initialize") >= 0 && outMethods.indexOf("initialize") < outMethods.indexOf("tools/list"),
+  "the trace lists the messages both ways, the handshake first", outMethods.slice(0, 4).join());
+  await page.getByTestId("trace-direction").selectOption("out");
+  await page.getByTestId("trace-method").fill("tools/call");
+  const calls = await traced.evaluateAll((rows) => rows.map((r) => [r.dataset.direction, r.dataset.method, r.dataset.server]));
+  check(calls.length >= 8 && calls.every(([d, m, server]) => d === "out" && m === "tools/call" && server === "everything"),
+    "filtered by direction and method, only the tools/call requests show", JSON.stringify(calls.slice(0, 3)));
+  await traced.last().getByTestId("trace-copy").click();
+  await page.waitForFunction(() => [...document.querySelectorAll("[data-testid=trace-copy]")].some((b) => b.textContent === "Copied"));
+  const copied = JSON.parse(await page.evaluate(() => navigator.clipboard.readText()));
+  await traced.last().getByTestId("trace-toggle").click();
+  const shownJson = JSON.parse(await traced.last().getByTestId("trace-json").textContent());
+  check(copied.method === "tools/call" && copied.jsonrpc === "2.0" && JSON.stringify(copied) === JSON.stringify(shownJson),
+    "a message is copied as its JSON", JSON.stringify(copied).slice(0, 200));
+  await page.getByTestId("trace-direction").selectOption("");
+  const answered = await traced.evaluateAll((rows) => rows.filter((r) => r.dataset.direction === "in").map((r) => r.querySelector(".method").textContent));
+  check(answered.length >= 8 && answered.every((label) => /^tools\/call (result|error) #\d+$/.test(label)),
+    "each response is labelled with the request it answers", answered.slice(0, 3).join());
+  await page.getByTestId("trace-method").fill("tools/call");
+  await traced.nth(2).getByTestId("trace-toggle").click();
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await shot(page, "trace");
+  await page.getByTestId("trace-method").fill("");
+  // A chatty client: 600 pings are 1200 messages, and the pane keeps the last 1000.
+  await page.evaluate(async () => {
+    const client = window.inspector.host.client("everything");
+    for (let i = 0; i < 600; i++) await client.ping();
+  });
+  await page.waitForFunction(() => document.querySelectorAll("[data-testid=trace-entry]").length === 1000);
+  const oldest = Number(await traced.first().getAttribute("data-seq"));
+  check(oldest > 300 && /^1000 of 1000 /.test(await page.getByTestId("trace-count").textContent()),
+    "the trace is a ring of 1000 messages", `${oldest} ${await page.getByTestId("trace-count").textContent()}`);
+
   // Keyboard: arrow keys move between tabs.
-  await page.getByTestId("tab-chat").focus();
+  await page.getByTestId("tab-trace").focus();
   await page.keyboard.press("ArrowRight");
   check(await page.getByTestId("tab-servers").getAttribute("aria-selected") === "true", "the tabs work from the keyboard");
   await page.setViewportSize({ width: 390, height: 844 });
@@ -373,6 +460,38 @@ async function oauthAndSeveral(ctx) {
   await tool(page, "secure__whoami").click();
   await page.getByTestId("call").click();
   check(/client_id=client-/.test((await waitResult(page)).text), "the OAuth popup sign-in authorizes the server's tools");
+
+  // Servers are named by their serverInfo.name, made unique; the user can rename one.
+  await page.getByTestId("tab-servers").click();
+  await page.getByTestId("server-url").fill(EVERYTHING);
+  await page.getByTestId("connect").click();
+  await page.waitForSelector("[data-testid=server][data-name=everything-2][data-status=connected]");
+  check(await page.locator("[data-testid=server]").evaluateAll((rows) => rows.map((r) => r.dataset.name).join()) === "everything,secure,everything-2",
+    "a second server with the same serverInfo.name gets a unique name");
+  await page.locator("[data-testid=server][data-name=everything-2]").getByTestId("server-rename").click();
+  await page.getByTestId("server-rename-input").fill("not a name!");
+  await page.getByTestId("server-rename-save").click();
+  check(await page.locator("[data-testid=server][data-name=everything-2]").count() === 1, "a name LLM APIs would refuse is not taken");
+  await page.getByTestId("server-rename-input").fill("backup");
+  await page.getByTestId("server-rename-save").click();
+  await page.waitForSelector("[data-testid=server][data-name=backup][data-status=connected]");
+  await shot(page, "servers");
+  await page.getByTestId("tab-tools").click();
+  check(await tool(page, "backup__get-sum").count() === 1 && await page.locator('[data-testid=tool-item][data-name^="everything-2__"]').count() === 0,
+    "a renamed server's tools follow its new name");
+  await tool(page, "backup__get-sum").click();
+  await page.getByTestId("raw-mode").check();
+  await page.getByTestId("raw-args").fill('{"a": 1, "b": 1}');
+  await page.getByTestId("call").click();
+  check((await waitResult(page)).text.includes("2"), "and are called on it");
+  await page.getByTestId("tab-trace").click();
+  await page.getByTestId("trace-server").selectOption("secure");
+  const secure = await page.locator("[data-testid=trace-entry]").evaluateAll((rows) => rows.map((r) => [r.dataset.server, r.dataset.method]));
+  check(secure.length > 0 && secure.every(([server]) => server === "secure") && secure.some(([, method]) => method === "server/discover"),
+    "the trace filters by server", JSON.stringify(secure.slice(0, 6)));
+  await page.getByTestId("trace-server").selectOption("backup");
+  const backup = await page.locator("[data-testid=trace-entry]").evaluateAll((rows) => rows.map((r) => r.dataset.method));
+  check(backup.includes("initialize") && backup.includes("tools/call"), "a renamed server's earlier messages follow its new name", backup.slice(0, 5).join());
   await page.close();
 }
 
@@ -381,20 +500,23 @@ async function hostile(ctx) {
   const { page, errors } = await openPage(ctx, `server=${encodeURIComponent(`http://127.0.0.1:${HOSTILE_PORT}/mcp`)}`);
   page.on("dialog", (d) => { errors.push(`dialog: ${d.message()}`); d.dismiss(); });
   await page.waitForSelector("[data-testid=tool-item]");
-  await tool(page, `s${HOSTILE_PORT}__xss`).click();
+  // Named after its serverInfo.name, markup and all, cleaned into a name a tool name can carry.
+  const name = (await page.locator("[data-testid=tool-item]").first().getAttribute("data-name")).split("__")[0];
+  check(/^hostile-img-src-x-onerror[A-Za-z0-9_-]*$/.test(name) && name.length <= 32, "a hostile server's name is cleaned", name);
+  await tool(page, `${name}__xss`).click();
   await page.getByTestId("call").click();
   await waitResult(page);
-  await tool(page, `s${HOSTILE_PORT}__xss-error`).click();
+  await tool(page, `${name}__xss-error`).click();
   await page.getByTestId("call").click();
   const failed = await waitResult(page);
   // Sensitive fields are flagged; a javascript: "URL" is never offered to open.
-  await tool(page, `s${HOSTILE_PORT}__ask-secret`).click();
+  await tool(page, `${name}__ask-secret`).click();
   await page.getByTestId("call").click();
   await page.getByTestId("elicitation-dialog").waitFor();
   check(await page.getByTestId("sensitive-warning").count() === 2, "password and card fields carry a warning");
   await page.getByTestId("elicitation-decline").click();
   check((await waitResult(page)).text.includes("secret: decline"), "declining is answered as such");
-  await tool(page, `s${HOSTILE_PORT}__open-link`).click();
+  await tool(page, `${name}__open-link`).click();
   await page.getByTestId("call").click();
   await page.getByTestId("elicitation-dialog").waitFor();
   check(await page.getByTestId("elicitation-open").isDisabled(), "a URL that is not http(s) cannot be opened");
@@ -427,6 +549,38 @@ async function hostile(ctx) {
   await page.close();
 }
 
+// The page as a static folder (scripts/build-www.mjs), served by Python's plain http.server:
+// the rewritten import map and CSP load the package, and the page works as it does here.
+async function staticFolder(ctx) {
+  const dir = path.join(repo, "test-results/demo-static");
+  execFileSync(process.execPath, [path.join(repo, "scripts/build-www.mjs"), dir], { stdio: ["ignore", "ignore", "inherit"] });
+  const server = spawn("python3", ["-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", dir], { stdio: ["ignore", "pipe", "ignore"] });
+  children.push(server);
+  const origin = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("python3 -m http.server did not start within 10 s")), 10_000);
+    server.on("error", (error) => { clearTimeout(timer); reject(error); });
+    server.stdout.on("data", (d) => {
+      const port = String(d).match(/port (\d+)/)?.[1];
+      if (port) { clearTimeout(timer); resolve(`http://127.0.0.1:${port}`); }
+    });
+  });
+  const page = await ctx.newPage();
+  page.setDefaultTimeout(STEP_TIMEOUT_MS);
+  const problems = [];
+  page.on("pageerror", (e) => problems.push(e.message));
+  page.on("console", (m) => { if (/Content.Security.Policy|Refused to/i.test(m.text())) problems.push(m.text()); });
+  page.on("response", (r) => { if (r.url().startsWith(origin) && r.status() >= 400) problems.push(`${r.status()} ${r.url()}`); });
+  await page.goto(`${origin}/?server=${encodeURIComponent(EVERYTHING)}`);
+  await page.waitForFunction(() => ["connected", "error"].includes(document.querySelector("[data-testid=status]")?.dataset.state));
+  check(await page.getByTestId("status").getAttribute("data-state") === "connected", "the static folder, from a plain static server, connects");
+  await tool(page, "everything__get-sum").click();
+  await page.getByTestId("raw-mode").check();
+  await page.getByTestId("raw-args").fill('{"a": 2, "b": 2}');
+  await page.getByTestId("call").click();
+  check((await waitResult(page)).text.includes("4") && problems.length === 0, "and calls tools, within its CSP", problems.join(" | "));
+  await page.close();
+}
+
 try {
   rmSync(OUT, { recursive: true, force: true });
   [HOSTILE_PORT, LLM_PORT] = await Promise.all([peer("tests/peers/hostile-server.mjs"), peer("tests/peers/scripted-llm.mjs")]);
@@ -435,6 +589,7 @@ try {
   await mainFlow(ctx);
   await oauthAndSeveral(ctx);
   await hostile(ctx);
+  await staticFolder(ctx);
   if (process.env.SCREENSHOTS === "update") {
     rmSync(path.join(repo, "docs/screenshots"), { recursive: true, force: true });
     mkdirSync(path.join(repo, "docs/screenshots"), { recursive: true });

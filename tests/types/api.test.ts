@@ -383,6 +383,14 @@ export async function hostUse(): Promise<void> {
   new McpHost({ handlers: { roots: (ctx) => [{ uri: ctx.server.length }] } });
   // @ts-expect-error no such host event
   host.addEventListener("tools", () => {});
+  // Tracing and renaming.
+  const traced = new McpHost({ trace: (entry) => void `${entry.server} ${entry.direction} ${entry.method ?? entry.id} ${entry.bytes} ${entry.json.length}` });
+  const renamed: HostServerState = traced.renameServer("a", "b");
+  traced.addEventListener("change", (e) => void (e.reason === "renamed" && e.previous?.toUpperCase()));
+  void renamed;
+  void McpClient.connect("https://x.example/mcp", { trace: (entry) => void (entry.direction === "in" ? JSON.parse(entry.json) : entry.bytes) });
+  // @ts-expect-error a trace entry's direction is "in" or "out"
+  void McpClient.connect("https://x.example/mcp", { trace: (entry) => void (entry.direction === "both") });
   await again.close();
 }
 

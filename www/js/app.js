@@ -11,6 +11,7 @@ import { promptsView } from "./prompts.js";
 import { rootsView, rootsHandler } from "./roots.js";
 import { logsView } from "./logs.js";
 import { chatView } from "./chat.js";
+import { traceView } from "./trace.js";
 import { samplingHandler } from "./sampling.js";
 import { elicitationHandler } from "./elicitation.js";
 
@@ -24,14 +25,17 @@ const app = {
     status.textContent = text;
   },
   show: null, // set below: switches to a tab by id
+  trace: null, // set below: records one traced message
 };
 
 app.host = new McpHost({
   handlers: { sampling: samplingHandler(app), elicitation: elicitationHandler(app), roots: rootsHandler(app) },
   clientOptions: { timeout: 120_000, clientInfo: { name: "mcp-wasm-inspector", version: "0.1.0" } },
+  trace: (entry) => app.trace?.(entry),
 });
 
-const views = [serversView, toolsView, resourcesView, promptsView, rootsView, logsView, chatView].map((make) => make(app));
+const views = [serversView, toolsView, resourcesView, promptsView, rootsView, logsView, chatView, traceView].map((make) => make(app));
+app.trace = views.at(-1).record;
 const tablist = document.querySelector("#tabs");
 const main = document.querySelector("#main");
 const tabs = views.map((view) => h("button", {

@@ -1,16 +1,17 @@
-// Chat mode: with an OpenAI-compatible endpoint configured, the model sees
-// every tool of every connected server (runToolLoop over the host), calls
-// them once the user allows it, and sees the results; each call shows inline
-// with its result, or as refused.
+// Chat mode: with a model configured (an OpenAI-compatible, Anthropic or
+// Gemini endpoint), the model sees every tool of every connected server
+// (runToolLoop over the host, whose bridge speaks the chosen API), calls them
+// once the user allows it, and sees the results; each call shows inline with
+// its result, or as refused.
 import { runToolLoop } from "mcp-wasm";
 import { h, uid, describeError, pretty } from "./dom.js";
 import { renderToolResult } from "./render.js";
 import { askToolApproval } from "./tool-approval.js";
-import { loadSettings, saveSettings, configured, chatCompletion } from "./llm.js";
+import { PROVIDERS, loadSettings, saveSettings, configured, askModel, turn, finalReply } from "./llm.js";
 
 export function chatView(app) {
   const settings = loadSettings();
-  const ids = { base: uid("base"), model: uid("model"), key: uid("key"), remember: uid("remember"), prompt: uid("prompt") };
+  const ids = { provider: uid("provider"), base: uid("base"), model: uid("model"), key: uid("key"), remember: uid("remember"), prompt: uid("prompt") };
   const transcript = h("ol", { class: "chat", data: { testid: "chat" }, aria: { live: "polite" } });
   const prompt = h("textarea", { id: ids.prompt, rows: 2, data: { testid: "chat-input" }, placeholder: "Ask something that needs the servers' tools" });
   const send = h("button", { type: "submit", data: { testid: "chat-send" } }, "Send");
@@ -20,12 +21,14 @@ export function chatView(app) {
   let running = null;
   // The tools the user allowed for the rest of this chat, each with the server it was allowed on.
   const allowed = new Set();
-  const clear = h("button", { type: "button", data: { testid: "chat-clear" }, onclick: () => {
+  // The transcript is in the chosen API's shape, so a new provider starts a new chat.
+  function clearChat() {
     history = [];
     allowed.clear();
     transcript.replaceChildren();
     note.textContent = "";
-  } }, "Clear chat");
+  }
+  const clear = h("button", { type: "button", data: { testid: "chat-clear" }, onclick: clearChat }, "Clear chat");
 
   const say = (role, ...content) => transcript.append(h("li", { class: `turn ${role}`, data: { testid: `chat-${role}` } }, h("span", { class: "role" }, role), ...content));
   const toolEntry = (name, args, ...children) => h("li", { class: "turn tool", data: { testid: "chat-tool-call", name } },
@@ -69,12 +72,13 @@ export function chatView(app) {
     const text = prompt.value.trim();
     if (!text) return;
     if (!configured(settings)) {
-      note.textContent = "Configure an endpoint and a model first.";
+      note.textContent = "Configure a model first.";
       return;
     }
     prompt.value = "";
     say("user", h("p", { class: "prewrap" }, text));
-    history.push({ role: "user", content: text });
+    const provider = settings.provider;
+    history.push(turn(provider, "user", text));
     running = new AbortController();
     send.disabled = true;
     clear.disabled = true;
@@ -82,12 +86,12 @@ export function chatView(app) {
     note.textContent = "Thinking…";
     try {
       const done = await runToolLoop({
-        client: visibleHost, provider: "openai-chat", messages: history, maxSteps: 8, signal: running.signal, approve,
-        ask: ({ tools, messages, signal }) => chatCompletion(settings, { messages, tools, signal }),
+        client: visibleHost, provider, messages: history, maxSteps: 8, signal: running.signal, approve,
+        ask: ({ tools, messages, signal }) => askModel(settings, { messages, tools, signal }),
       });
-      const message = done.reply?.choices?.[0]?.message ?? { role: "assistant", content: "" };
-      history = [...done.messages, message];
-      say("assistant", h("p", { class: "prewrap" }, String(message.content ?? "")));
+      const answer = finalReply(provider, done.reply);
+      history = [...done.messages, answer.turn];
+      say("assistant", h("p", { class: "prewrap" }, answer.text));
       note.textContent = `${done.steps} step${done.steps === 1 ? "" : "s"}${done.notes.length ? `; ${done.notes.join("; ")}` : ""}`;
     } catch (error) {
       note.textContent = describeError(error);
@@ -103,13 +107,21 @@ export function chatView(app) {
   const settingsForm = h("form", { class: "panel", data: { testid: "llm-settings" }, onsubmit: (event) => {
     event.preventDefault();
     const read = (id) => settingsForm.querySelector(`#${id}`);
-    Object.assign(settings, { baseUrl: read(ids.base).value.trim(), model: read(ids.model).value.trim(), apiKey: read(ids.key).value, remember: read(ids.remember).checked });
+    const previous = settings.provider;
+    Object.assign(settings, { provider: read(ids.provider).value, baseUrl: read(ids.base).value.trim(), model: read(ids.model).value.trim(),
+      apiKey: read(ids.key).value, remember: read(ids.remember).checked });
     saveSettings(settings);
-    note.textContent = configured(settings) ? `Using ${settings.model} at ${settings.baseUrl}.` : "Endpoint and model are both needed.";
+    if (settings.provider !== previous && history.length) clearChat();
+    note.textContent = configured(settings)
+      ? `Using ${settings.model} at ${settings.baseUrl || PROVIDERS[settings.provider].base} (${PROVIDERS[settings.provider].label}).`
+      : "A model is needed.";
   } },
   h("h2", {}, "LLM endpoint"),
-  h("p", { class: "hint" }, "Any OpenAI-compatible Chat Completions endpoint, for chat and for drafting sampling replies."),
-  field(ids.base, "Base URL (…/v1)", h("input", { id: ids.base, type: "url", value: settings.baseUrl, placeholder: "https://api.openai.com/v1", data: { testid: "llm-base" } })),
+  h("p", { class: "hint" }, "For chat and for drafting sampling replies. Changing the API starts a new chat."),
+  field(ids.provider, "API", h("select", { id: ids.provider, data: { testid: "llm-provider" }, onchange: (event) => {
+    settingsForm.querySelector(`#${ids.base}`).placeholder = PROVIDERS[event.target.value].base;
+  } }, Object.entries(PROVIDERS).map(([value, { label }]) => h("option", { value, selected: value === settings.provider }, label)))),
+  field(ids.base, "Base URL (empty: the API's own)", h("input", { id: ids.base, type: "url", value: settings.baseUrl, placeholder: PROVIDERS[settings.provider].base, data: { testid: "llm-base" } })),
   field(ids.model, "Model", h("input", { id: ids.model, type: "text", value: settings.model, data: { testid: "llm-model" } })),
   field(ids.key, "API key", h("input", { id: ids.key, type: "password", value: settings.apiKey, autocomplete: "off", data: { testid: "llm-key" } })),
   h("div", { class: "field check" }, h("input", { id: ids.remember, type: "checkbox", checked: settings.remember }),

@@ -117,7 +117,14 @@ export function resourcesView(app) {
         t.description ? h("p", { class: "hint" }, String(t.description)) : null,
         templateForm(t)))));
   }
-  app.host.addEventListener("change", render);
+  app.host.addEventListener("change", (event) => {
+    if (event.reason === "renamed") {
+      // What is open or subscribed follows its server's new name.
+      if (current?.server === event.previous) current.server = event.server;
+      for (const [uri, server] of subscribed) if (server === event.previous) subscribed.set(uri, event.server);
+    }
+    render();
+  });
   app.openResource = (uri, server) => {
     app.show("resources");
     return open(uri, server);

@@ -4,7 +4,7 @@
 import { h, uid, pretty, describeError } from "./dom.js";
 import { renderMessages } from "./render.js";
 import { modal } from "./dialog.js";
-import { loadSettings, configured, chatCompletion, samplingToChat } from "./llm.js";
+import { loadSettings, configured, draftSampling } from "./llm.js";
 
 export function samplingHandler() {
   return (params, ctx) => modal(`Sampling request from ${ctx.server}`, "sampling-dialog", ({ done, fail, dialog }) => {
@@ -27,9 +27,9 @@ export function samplingHandler() {
       draft.disabled = true;
       message.hidden = true;
       try {
-        const answer = await chatCompletion(settings, { messages: samplingToChat(edited()) });
-        reply.value = String(answer?.choices?.[0]?.message?.content ?? "");
-        model.value = String(answer?.model ?? settings.model);
+        const answer = await draftSampling(settings, edited(), ctx.signal);
+        reply.value = answer.text;
+        model.value = answer.model;
       } catch (error) {
         message.textContent = describeError(error);
         message.hidden = false;

@@ -15,18 +15,35 @@ export function parseHeaders(text) {
   return headers;
 }
 
-function defaultName(url, taken) {
-  let base = "server";
+// A name that every LLM API accepts as part of a tool name: letters, digits,
+// "_" and "-", at most 32 characters.
+const NAME_PATTERN = "[A-Za-z0-9_-]{1,32}";
+function cleanName(text) {
+  return String(text).replace(/[^A-Za-z0-9_-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 32).replace(/-+$/, "");
+}
+
+/**
+ * A server's name from its `serverInfo.name`: the last "/" segment
+ * ("mcp-servers/everything" is "everything"), cleaned, with "-2", "-3", …
+ * when another server has it already.
+ */
+export function nameFromInfo(infoName, taken) {
+  const text = String(infoName ?? "").trim();
+  const base = cleanName(text.slice(text.lastIndexOf("/", text.length - 2) + 1)) || cleanName(text) || "server";
+  let name = base;
+  for (let i = 2; taken.has(name); i++) name = `${base.slice(0, 29)}-${i}`;
+  return name;
+}
+
+// What a server is called until it says its own name: its host and port.
+function provisionalName(url, taken) {
+  let host = "server";
   try {
-    const parsed = new URL(url);
-    base = parsed.port === "38011" || parsed.port === "38012" ? "everything" : /^[\d.]+$|^\[/.test(parsed.hostname) ? `s${parsed.port || "80"}` : parsed.hostname.split(".")[0];
+    host = new URL(url).host;
   } catch {
     // The host refuses the URL with a clear error when it is added.
   }
-  base = base.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 24) || "server";
-  let name = base;
-  for (let i = 2; taken.has(name); i++) name = `${base}${i}`;
-  return name;
+  return nameFromInfo(cleanName(host), taken);
 }
 
 export function serversView(app) {
@@ -40,8 +57,8 @@ export function serversView(app) {
   h("h2", {}, "Connect a server"),
   h("div", { class: "field" }, h("label", { for: ids.url }, "MCP server URL"),
     h("input", { id: ids.url, type: "url", required: true, spellcheck: "false", placeholder: "https://example.com/mcp", data: { testid: "server-url" } })),
-  h("div", { class: "field" }, h("label", { for: ids.name }, "Name (the prefix of its tools)"),
-    h("input", { id: ids.name, type: "text", pattern: "[A-Za-z0-9_-]{1,32}", placeholder: "automatic", data: { testid: "server-name" } })),
+  h("div", { class: "field" }, h("label", { for: ids.name }, "Name (the prefix of its tools; it can be changed later)"),
+    h("input", { id: ids.name, type: "text", pattern: NAME_PATTERN, placeholder: "from the server's own name", data: { testid: "server-name" } })),
   h("div", { class: "field" }, h("label", { for: ids.headers }, "Headers, one \"Name: value\" per line"),
     h("textarea", { id: ids.headers, rows: 2, spellcheck: "false", placeholder: "Authorization: Bearer …", data: { testid: "server-headers" } })),
   h("div", { class: "field check" }, h("input", { id: ids.oauth, type: "checkbox", data: { testid: "server-oauth" } }),
@@ -51,6 +68,11 @@ export function serversView(app) {
 
   const field = (id) => form.querySelector(`#${id}`);
 
+  // Servers still under a provisional name: each is renamed after its
+  // serverInfo.name once it connects, unless the user named it.
+  const provisional = new Set();
+  let editing = null; // { name, value, error } while a server is being renamed
+
   async function connect(url, { name, headers, oauth } = {}) {
     const taken = new Set(app.host.servers().map((s) => s.name));
     const options = {};
@@ -58,7 +80,47 @@ export function serversView(app) {
     if (oauth) {
       options.auth = { authorize: popupAuthorizer(), redirectUri: new URL("callback.html", location.href).href, clientName: "mcp-wasm inspector" };
     }
-    return app.host.addServer(name || defaultName(url, taken), url, options);
+    if (name) return app.host.addServer(name, url, options);
+    const temporary = provisionalName(url, taken);
+    provisional.add(temporary);
+    return app.host.addServer(temporary, url, options);
+  }
+
+  // Runs as the server connects, before its lists are fetched, so its tools
+  // appear under its own name from the start.
+  function nameAfterInfo(event) {
+    if (event.status === "closed") provisional.delete(event.server);
+    if (event.status !== "connected" || !provisional.has(event.server)) return;
+    provisional.delete(event.server);
+    const state = app.host.servers().find((s) => s.name === event.server);
+    const taken = new Set(app.host.servers().map((s) => s.name).filter((n) => n !== event.server));
+    const name = nameFromInfo(state?.serverInfo?.name, taken);
+    if (name !== event.server) app.host.renameServer(event.server, name);
+  }
+
+  function rename(event, from) {
+    event.preventDefault();
+    const to = editing.value.trim();
+    try {
+      if (!new RegExp(`^${NAME_PATTERN}$`).test(to)) throw new Error("Use 1 to 32 letters, digits, \"_\" or \"-\".");
+      app.host.renameServer(from, to);
+      provisional.delete(from);
+      editing = null;
+    } catch (error) {
+      editing.error = error.kind ? describeError(error) : error.message;
+    }
+    render();
+  }
+
+  function renameForm(s) {
+    const id = uid("rename");
+    return h("form", { class: "row", data: { testid: "server-rename-form" }, onsubmit: (event) => rename(event, s.name) },
+      h("label", { for: id }, "New name"),
+      h("input", { id, type: "text", value: editing.value, pattern: NAME_PATTERN, required: true, spellcheck: "false", data: { testid: "server-rename-input" },
+        oninput: (event) => { editing.value = event.target.value; } }),
+      h("button", { type: "submit", class: "small", data: { testid: "server-rename-save" } }, "Save"),
+      h("button", { type: "button", class: "small", onclick: () => { editing = null; render(); } }, "Cancel"),
+      editing.error ? h("p", { class: "field-error", role: "alert" }, editing.error) : null);
   }
 
   async function add() {
@@ -89,7 +151,7 @@ export function serversView(app) {
   function render() {
     replace(list, app.host.servers().map((s) => h("li", { class: "server", data: { testid: "server", name: s.name, status: s.status } },
       h("div", { class: "server-head" },
-        h("strong", {}, s.name), " ",
+        h("strong", { data: { testid: "server-name-label" } }, s.name), " ",
         h("span", { class: `badge status-${s.status}`, data: { testid: "server-status" } }, s.status), " ",
         h("code", { class: "muted" }, s.url)),
       s.status === "connected" ? h("dl", { class: "info" },
@@ -99,12 +161,25 @@ export function serversView(app) {
         h("dt", {}, "Protocol"), h("dd", {}, String(s.protocolVersion)),
         h("dt", {}, "Session"), h("dd", {}, s.sessionId ?? "(none)")) : null,
       s.error ? h("p", { class: "field-error", data: { testid: "server-error" } }, describeError(s.error)) : null,
+      editing?.name === s.name ? renameForm(s) : null,
       h("div", { class: "row" },
+        h("button", { type: "button", class: "small", data: { testid: "server-rename" }, onclick: () => {
+          editing = { name: s.name, value: s.name, error: "" };
+          render();
+          list.querySelector("[data-testid=server-rename-input]")?.focus();
+        } }, "Rename"),
         h("button", { type: "button", class: "small", onclick: () => app.host.reconnect(s.name).then(summarize, summarize) }, "Reconnect"),
         h("button", { type: "button", class: "small", onclick: () => app.host.removeServer(s.name).then(summarize) }, "Remove")))));
   }
-  app.host.addEventListener("status", () => { render(); summarize(); });
-  app.host.addEventListener("change", render);
+  app.host.addEventListener("status", (event) => {
+    nameAfterInfo(event);
+    render();
+    summarize();
+  });
+  app.host.addEventListener("change", (event) => {
+    if (event.reason === "renamed" && editing?.name === event.previous) editing.name = event.server;
+    render();
+  });
 
   const panel = h("section", {}, form, h("section", { class: "panel" }, h("h2", {}, "Servers"), list));
   return {

@@ -131,8 +131,14 @@ export function toolsView(app) {
       h("h3", {}, "Result"), result);
   }
 
-  app.host.addEventListener("change", () => {
-    if (selected && !app.host.tools.some((t) => t.name === selected.name)) {
+  app.host.addEventListener("change", (event) => {
+    // A renamed server's tool stays selected under its new name (a call in flight goes on).
+    const moved = event.reason === "renamed" && selected?.server === event.previous
+      && app.host.tools.find((t) => t.server === event.server && t.serverName === selected.serverName);
+    if (moved) {
+      selected = moved;
+      if (!running) renderDetail();
+    } else if (selected && !app.host.tools.some((t) => t.name === selected.name)) {
       selected = null;
       replace(detail, h("p", { class: "muted" }, "The tool is gone: its server changed its list."));
     }

@@ -337,3 +337,48 @@ fn an_oversized_message_fails_the_request_it_answers() {
     h.reply(r#"{"jsonrpc":"2.0","id":2,"result":{"tools":[]}}"#);
     assert!(other.borrow().as_ref().unwrap().is_ok());
 }
+
+#[test]
+fn the_trace_sees_every_message_in_and_out_in_order() {
+    let mut h = harness();
+    let seen: Rc<RefCell<Vec<(TraceDirection, Value)>>> = Rc::default();
+    let log = seen.clone();
+    h.session.set_trace_listener(Some(Rc::new(move |direction: TraceDirection, message: &Message| {
+        log.borrow_mut().push((direction, message.to_value()));
+    })));
+    let call = h.start("tools/list", CallOptions::default());
+    h.reply(r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info"}}"#);
+    h.reply(r#"{"jsonrpc":"2.0","id":"p","method":"ping"}"#);
+    h.reply(r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}"#);
+    assert!(call.borrow().is_some());
+    let seen = seen.borrow();
+    let summary: Vec<(TraceDirection, Value, Value)> = seen
+        .iter()
+        .map(|(d, m)| (*d, m.get("method").cloned().unwrap_or(Value::Null), m.get("id").cloned().unwrap_or(Value::Null)))
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            (TraceDirection::Out, json!("tools/list"), json!(1)),
+            (TraceDirection::In, json!("notifications/message"), Value::Null),
+            (TraceDirection::In, json!("ping"), json!("p")),
+            (TraceDirection::Out, Value::Null, json!("p")),
+            (TraceDirection::In, Value::Null, json!(1)),
+        ]
+    );
+    assert_eq!(seen[4].1["result"], json!({"tools": []}));
+}
+
+#[test]
+fn clearing_the_trace_stops_it() {
+    let mut h = harness();
+    let count = Rc::new(RefCell::new(0));
+    let counter = count.clone();
+    h.session.set_trace_listener(Some(Rc::new(move |_: TraceDirection, _: &Message| *counter.borrow_mut() += 1)));
+    let _first = h.start("tools/list", CallOptions::default());
+    h.session.set_trace_listener(None);
+    let _second = h.start("prompts/list", CallOptions::default());
+    h.reply(r#"{"jsonrpc":"2.0","id":1,"result":{}}"#);
+    assert_eq!(*count.borrow(), 1);
+    assert_eq!(h.sent_methods(), ["tools/list", "prompts/list"]);
+}
