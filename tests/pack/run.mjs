@@ -194,9 +194,18 @@ function checkClientInfo(proxy, label, version) {
 }
 
 async function packCrate(version) {
-  const cargo = ["cargo", "package", "--allow-dirty", "--offline", "--target", "wasm32-unknown-unknown"];
-  const [command, ...args] = process.env.CARGO_FLOCK ? ["flock", process.env.CARGO_FLOCK, ...cargo] : cargo;
-  const { stderr } = await run(command, args);
+  const cargoPackage = (offline) => {
+    const cargo = ["cargo", "package", "--allow-dirty", ...(offline ? ["--offline"] : []), "--target", "wasm32-unknown-unknown"];
+    const [command, ...args] = process.env.CARGO_FLOCK ? ["flock", process.env.CARGO_FLOCK, ...cargo] : cargo;
+    return run(command, args);
+  };
+  // The earlier tiers have fetched every dependency, so the local cache is enough; the
+  // registry is asked only when it is not.
+  const { stderr } = await cargoPackage(true).catch((error) => {
+    if (!/offline/i.test(error.message)) throw error;
+    console.log("     cargo: the local registry cache is not enough offline; packaging again with the registry");
+    return cargoPackage(false);
+  });
   // Test targets are left out of the crate on purpose (include = src/…); cargo says so once per test.
   const ignored = stderr.split("\n").filter((l) => /^warning: ignoring test `/.test(l));
   for (const line of stderr.split("\n")) {
