@@ -20,7 +20,7 @@ node_modules/.bin/wasm-opt pkg/mcp_wasm_bg.wasm -o pkg/mcp_wasm_bg.wasm -Oz \
 
 node scripts/finish-dts.mjs
 cp pkg-template/* pkg/
-cp README.md pkg/README.md
+cp README.md CHANGELOG.md LICENSE-MIT LICENSE-APACHE pkg/
 rm -f pkg/.gitignore
 mkdir -p node_modules
 ln -sfn ../pkg node_modules/mcp-wasm

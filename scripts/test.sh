@@ -22,6 +22,10 @@
 #               of server requests, authorization servers that switch or redirect;
 #               each attack settles within 2 s with a typed error, the client goes on
 #   types       tsc --strict over tests/types against pkg/*.d.ts
+#   pack        the package as users get it: npm pack (contents checked), the tarball
+#               installed into a fresh project, imported from Node ESM and bundled by
+#               esbuild and Vite into pages that call server-everything in Chromium;
+#               cargo package builds the crate for wasm32; versions agree everywhere
 #   workerd     the package bundled by wrangler, run in workerd via miniflare
 #               (incl. a host suspended to KV in one request, resumed in the next)
 #   examples    examples/ as their READMEs run them, on peers of its own: the Node script,
@@ -81,6 +85,7 @@ tier browser-modern "$NODE" tests/modern-peer/run-chromium.mjs
 tier faults "$NODE" tests/faults/run.mjs
 tier hostile "$NODE" tests/hostile/run.mjs
 tier types bash -c "node tests/types/extract-readme.mjs && node_modules/.bin/tsc -p tests/types"
+tier pack "$NODE" tests/pack/run.mjs
 tier workerd "$NODE" tests/workerd/run.mjs
 tier examples "$NODE" tests/examples/run.mjs
 tier conformance "$NODE" tests/conformance/run.mjs
