@@ -24,6 +24,8 @@
 #   types       tsc --strict over tests/types against pkg/*.d.ts
 #   workerd     the package bundled by wrangler, run in workerd via miniflare
 #               (incl. a host suspended to KV in one request, resumed in the next)
+#   rust-worker an example Worker in Rust (workers-rs, worker-build) in workerd via
+#               miniflare: connect, list, echo; suspend, and resume in the next request
 #   conformance @modelcontextprotocol/conformance 0.2.0-alpha.12 client scenarios: both
 #               requirement sets (2025-11-25, 2026-07-28) and every extension
 #   demo        the inspector (www/) end to end in headless Chromium (playwright-core)
@@ -80,6 +82,7 @@ tier faults "$NODE" tests/faults/run.mjs
 tier hostile "$NODE" tests/hostile/run.mjs
 tier types bash -c "node tests/types/extract-readme.mjs && node_modules/.bin/tsc -p tests/types"
 tier workerd "$NODE" tests/workerd/run.mjs
+tier rust-worker "$NODE" tests/rust-worker/run.mjs
 tier conformance "$NODE" tests/conformance/run.mjs
 tier demo "$NODE" tests/demo/e2e.mjs
 
