@@ -2,7 +2,8 @@
 # Runs every test tier, after set-up and a fresh build. Each tier runs even if
 # an earlier one failed; the exit code is non-zero if any failed.
 #   lint        cargo fmt --check; clippy -D warnings on the native and wasm
-#               targets (unwrap, expect, panic and indexing denied outside tests)
+#               targets (unwrap, expect, panic and indexing denied outside tests);
+#               both for examples/rust-worker too (wasm only)
 #   native      cargo test: protocol, session, the client against a scripted
 #               server on a manual clock, SSE parser, HTTP rules, doctests
 #   size        the gzipped package against bench/size-baseline.json (+5% at most)
@@ -57,7 +58,9 @@ tier() {
 lint() {
   cargo fmt --check &&
     cargo clippy --quiet --all-targets -- -D warnings &&
-    cargo clippy --quiet --all-targets --target wasm32-unknown-unknown -- -D warnings
+    cargo clippy --quiet --all-targets --target wasm32-unknown-unknown -- -D warnings &&
+    cargo fmt --check --manifest-path examples/rust-worker/Cargo.toml &&
+    cargo clippy --quiet --manifest-path examples/rust-worker/Cargo.toml --target wasm32-unknown-unknown -- -D warnings
 }
 tier lint lint
 tier native cargo test --quiet
