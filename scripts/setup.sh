@@ -3,7 +3,8 @@
 # run on a fresh machine and on one already set up.
 #   - Debian: chromium and chromium-driver (headless browser tests)
 #   - rustup: the rustfmt and clippy components, the wasm32-unknown-unknown target
-#   - cargo: wasm-bindgen-cli at exactly the crate's wasm-bindgen version, wasm-pack
+#   - cargo: wasm-bindgen-cli at exactly the crate's wasm-bindgen version, wasm-pack,
+#     worker-build (examples/rust-worker, the rust-worker tier)
 #   - npm: dev dependencies from the committed lock file (peers, conformance,
 #     workerd/miniflare/wrangler, playwright-core, typescript, binaryen's wasm-opt)
 set -euo pipefail
@@ -42,6 +43,13 @@ WASM_PACK_VERSION=0.15.1
 if [ "$(wasm-pack --version 2>/dev/null | awk '{print $2}')" != "$WASM_PACK_VERSION" ]; then
   say "installing wasm-pack $WASM_PACK_VERSION"
   cargo install wasm-pack --version "$WASM_PACK_VERSION" --force
+fi
+
+# The Rust Worker example's build tool; its 0.8 line goes with the `worker` crate's 0.8.
+WORKER_BUILD_VERSION=0.8.7
+if [ "$(worker-build --version 2>/dev/null)" != "$WORKER_BUILD_VERSION" ]; then
+  say "installing worker-build $WORKER_BUILD_VERSION"
+  cargo install worker-build --version "$WORKER_BUILD_VERSION" --locked --force
 fi
 
 # npm ci only when the lock file changed since the last install.

@@ -2,7 +2,8 @@
 # Runs every test tier, after set-up and a fresh build. Each tier runs even if
 # an earlier one failed; the exit code is non-zero if any failed.
 #   lint        cargo fmt --check; clippy -D warnings on the native and wasm
-#               targets (unwrap, expect, panic and indexing denied outside tests)
+#               targets (unwrap, expect, panic and indexing denied outside tests);
+#               both for examples/rust-worker too (wasm only)
 #   native      cargo test: protocol, session, the client against a scripted
 #               server on a manual clock, SSE parser, HTTP rules, doctests
 #   size        the gzipped package against bench/size-baseline.json (+5% at most)
@@ -30,6 +31,8 @@
 #               (incl. a host suspended to KV in one request, resumed in the next)
 #   examples    examples/ as their READMEs run them, on peers of its own: the Node script,
 #               the Cloudflare Worker in workerd, the Vite chat page built and driven in Chromium
+#   rust-worker an example Worker in Rust (workers-rs, worker-build) in workerd via
+#               miniflare: connect, list, echo; suspend, and resume in the next request
 #   conformance @modelcontextprotocol/conformance 0.2.0-alpha.12 client scenarios: both
 #               requirement sets (2025-11-25, 2026-07-28) and every extension
 #   demo        the inspector (www/) end to end in headless Chromium (playwright-core)
@@ -61,7 +64,9 @@ tier() {
 lint() {
   cargo fmt --check &&
     cargo clippy --quiet --all-targets -- -D warnings &&
-    cargo clippy --quiet --all-targets --target wasm32-unknown-unknown -- -D warnings
+    cargo clippy --quiet --all-targets --target wasm32-unknown-unknown -- -D warnings &&
+    cargo fmt --check --manifest-path examples/rust-worker/Cargo.toml &&
+    cargo clippy --quiet --manifest-path examples/rust-worker/Cargo.toml --target wasm32-unknown-unknown -- -D warnings
 }
 tier lint lint
 tier native cargo test --quiet
@@ -88,6 +93,7 @@ tier types bash -c "node tests/types/extract-readme.mjs && node_modules/.bin/tsc
 tier pack "$NODE" tests/pack/run.mjs
 tier workerd "$NODE" tests/workerd/run.mjs
 tier examples "$NODE" tests/examples/run.mjs
+tier rust-worker "$NODE" tests/rust-worker/run.mjs
 tier conformance "$NODE" tests/conformance/run.mjs
 tier demo "$NODE" tests/demo/e2e.mjs
 
