@@ -125,7 +125,12 @@ impl ClientState {
                     state.session.transport().reset_session();
                     let renewed = initialize(&state.session, &state.offer, CallOptions::default()).await;
                     state.renewal.borrow_mut().take();
-                    *state.identity.borrow_mut() = renewed.map_err(Error::from)?;
+                    let renewed = renewed.map_err(Error::from).inspect_err(|_| {
+                        // Keep the ended session's id: the next request finds it ended
+                        // and renews again, instead of going out without a session.
+                        state.session.transport().adopt_session(previous.clone(), None);
+                    });
+                    *state.identity.borrow_mut() = renewed?;
                     let current = state.session.transport().session_id();
                     state.events.emit(&ClientEvent::SessionRenewed { previous, current });
                     Ok(())

@@ -83,6 +83,9 @@ pub(crate) struct Server {
     sinks: RefCell<Vec<InboundSink>>,
     live_sessions: RefCell<HashSet<String>>,
     sessions_issued: Cell<u32>,
+    /// Refuses requests other than `initialize` that carry no session id,
+    /// with a 400, as a stateful server does (see [`Server::require_sessions`]).
+    sessions_required: Cell<bool>,
     spawner: LocalSpawner,
 }
 
@@ -90,6 +93,13 @@ impl Server {
     /// Forgets every session, as a restarted server does.
     pub fn forget_sessions(&self) {
         self.live_sessions.borrow_mut().clear();
+    }
+
+    /// From now on refuses a Streamable HTTP request without a session id
+    /// (except `initialize`) with HTTP 400, as the official SDKs' stateful
+    /// servers do; by default such requests are answered, as a stateless server does.
+    pub fn require_sessions(&self) {
+        self.sessions_required.set(true);
     }
 
     /// Sends `message` on the newest channel.
@@ -186,6 +196,10 @@ impl Transport for FakeTransport {
                 return Box::pin(future::ready(Err(Error::SessionExpired { status: 404 })));
             }
         }
+        let sessionless = session.is_none() && self.channel == Channel::StreamableHttp;
+        if sessionless && self.server.sessions_required.get() && !matches!(message.method(), None | Some("initialize")) {
+            return Box::pin(future::ready(Err(Error::Http { status: 400, message: "no valid session id".into(), code: None })));
+        }
         let seen = Seen { channel: self.channel, message: message.clone(), session };
         self.server.seen.borrow_mut().push(seen.clone());
         let outcome = match &message {
@@ -267,6 +281,7 @@ impl World {
             sinks: RefCell::default(),
             live_sessions: RefCell::default(),
             sessions_issued: Cell::new(0),
+            sessions_required: Cell::new(false),
             spawner: pool.spawner(),
         });
         Self { pool, runtime, server }
@@ -353,4 +368,25 @@ pub(crate) fn tools(names: &[&str]) -> Value {
 /// A text result.
 pub(crate) fn text_result(text: &str) -> Value {
     json!({"content": [{"type": "text", "text": text}]})
+}
+
+/// A client connected to a server that runs `script` first and, where it
+/// returns `None`, the peer of the era `options` pins: [`modern_peer`] for
+/// [`EraChoice::Modern`](super::EraChoice::Modern), else [`legacy_peer`].
+pub(crate) fn connected(
+    script: impl Fn(&Seen) -> Option<Answer> + 'static,
+    capabilities: Value,
+    options: ClientOptions,
+) -> (World, Client) {
+    let modern = options.era == super::EraChoice::Modern;
+    let mut w = World::new(move |s| {
+        script(s).unwrap_or_else(|| if modern { modern_peer(s, &capabilities) } else { legacy_peer(s, &capabilities) })
+    });
+    let client = w.connect(options).unwrap();
+    (w, client)
+}
+
+/// `params`-less notification `method` as the server sends it.
+pub(crate) fn notification(method: &str) -> Value {
+    json!({"jsonrpc": "2.0", "method": method})
 }

@@ -1,0 +1,204 @@
+//! Session renewal and replay: what is sent again after the server ended
+//! the session or the stream broke, and what is not.
+
+use crate::client::testing::{connected, legacy_peer, modern_peer, text_result, tools, Answer, Seen, World};
+use crate::client::{Client, ClientEvent, ClientOptions, EraChoice, RequestOptions};
+use crate::error::Error;
+use crate::protocol::types::CallToolParams;
+use serde_json::{json, Value};
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
+/// Answers lists, calls and reads.
+fn everything(s: &Seen) -> Option<Answer> {
+    match s.method() {
+        "tools/list" => Some(Answer::Result(tools(&["a"]))),
+        "tools/call" => Some(Answer::Result(text_result("ok"))),
+        "resources/read" => Some(Answer::Result(json!({"contents": [{"uri": s.params()["uri"], "text": "x"}]}))),
+        _ => None,
+    }
+}
+
+fn legacy(script: impl Fn(&Seen) -> Option<Answer> + 'static) -> (World, Client) {
+    connected(script, json!({"tools": {}, "resources": {}}), ClientOptions::default().era(EraChoice::Legacy))
+}
+
+/// Counts the `SessionRenewed` events `client` emits.
+fn renewals(client: &Client) -> Rc<Cell<u32>> {
+    let count = Rc::new(Cell::new(0));
+    let seen = count.clone();
+    client.on_event(move |event| {
+        if matches!(event, ClientEvent::SessionRenewed { .. }) {
+            seen.set(seen.get() + 1);
+        }
+    });
+    count
+}
+
+fn call(w: &mut World, client: &Client, name: &str) -> Result<String, Error> {
+    let (c, params) = (client.clone(), CallToolParams::new(name));
+    w.run(async move { c.call_tool(params, &RequestOptions::default()).await.map(|r| r.text()) })
+}
+
+#[test]
+fn three_concurrent_requests_share_one_renewal_and_each_is_received_once() {
+    let (mut w, client) = legacy(everything);
+    let renewed = renewals(&client);
+    w.server.forget_sessions();
+    let (a, b, c) = (client.clone(), client.clone(), client.clone());
+    let call = w.start(async move { a.call_tool(CallToolParams::new("a"), &RequestOptions::default()).await });
+    let list = w.start(async move { b.list_tools(None, &RequestOptions::default()).await });
+    let read = w.start(async move { c.read_resource("file:///x", &RequestOptions::default()).await });
+    w.settle();
+    assert!(call.borrow_mut().take().unwrap().is_ok());
+    assert!(list.borrow_mut().take().unwrap().is_ok());
+    assert!(read.borrow_mut().take().unwrap().is_ok());
+    assert_eq!((w.server.count("initialize"), renewed.get()), (2, 1));
+    for method in ["tools/call", "tools/list", "resources/read"] {
+        assert_eq!(w.server.count(method), 1, "{method}: the ended session never received it");
+        assert_eq!(w.server.last(method).unwrap().session.as_deref(), Some("session-2"), "{method}");
+    }
+}
+
+#[test]
+fn a_tool_call_the_ended_session_refused_is_sent_again_whatever_the_tool() {
+    let (mut w, client) = legacy(everything);
+    w.server.forget_sessions();
+    assert_eq!(call(&mut w, &client, "not-idempotent").unwrap(), "ok");
+    assert_eq!(w.server.count("tools/call"), 1, "the refused attempt never reached the server, so it is not a repeat");
+}
+
+#[test]
+fn the_session_is_renewed_again_when_the_new_one_ends_too() {
+    let (mut w, client) = legacy(everything);
+    let renewed = renewals(&client);
+    for expected in ["session-2", "session-3"] {
+        w.server.forget_sessions();
+        call(&mut w, &client, "a").unwrap();
+        assert_eq!(client.session_id().as_deref(), Some(expected));
+    }
+    assert_eq!(renewed.get(), 2);
+}
+
+#[test]
+fn a_renewal_refreshes_what_the_server_declared() {
+    let renewed = Rc::new(Cell::new(false));
+    let flag = renewed.clone();
+    let mut w = World::new(move |s| {
+        let capabilities = if flag.get() { json!({"tools": {}, "prompts": {}}) } else { json!({"tools": {}}) };
+        everything(s).unwrap_or_else(|| legacy_peer(s, &capabilities))
+    });
+    let client = w.connect(ClientOptions::default().era(EraChoice::Legacy)).unwrap();
+    assert!(client.server().capabilities.get("prompts").is_none());
+    renewed.set(true);
+    w.server.forget_sessions();
+    call(&mut w, &client, "a").unwrap();
+    assert!(client.server().capabilities.get("prompts").is_some());
+}
+
+#[test]
+fn raw_requests_are_renewed_and_replayed_too() {
+    let (mut w, client) = legacy(|s| (s.method() == "vendor/x").then(|| Answer::Result(json!({"n": 1}))));
+    w.server.forget_sessions();
+    let reply = w.run(async move { client.request("vendor/x", None, &RequestOptions::default()).await }).unwrap();
+    assert_eq!(reply.value(), &json!({"n": 1}));
+    assert_eq!((w.server.count("initialize"), w.server.count("vendor/x")), (2, 1));
+}
+
+#[test]
+fn a_failed_renewal_fails_the_request_and_the_next_one_renews_again() {
+    let failures = Rc::new(Cell::new(0));
+    let count = failures.clone();
+    let (mut w, client) = legacy(move |s| {
+        let refuse = s.method() == "initialize" && count.get() == 1;
+        if s.method() == "initialize" {
+            count.set(count.get() + 1);
+        }
+        if refuse {
+            return Some(Answer::Network);
+        }
+        everything(s)
+    });
+    w.server.require_sessions();
+    w.server.forget_sessions();
+    assert!(matches!(call(&mut w, &client, "a"), Err(Error::Network { .. })));
+    assert_eq!(call(&mut w, &client, "a").unwrap(), "ok", "the client is not left without a session");
+    assert_eq!(w.server.count("initialize"), 3);
+    assert_eq!(client.session_id().as_deref(), Some("session-2"));
+}
+
+#[test]
+fn the_legacy_era_sends_nothing_again_after_a_network_error() {
+    let lost = RefCell::new(Vec::new());
+    let (mut w, client) = legacy(move |s| {
+        if matches!(s.method(), "tools/list" | "tools/call") && !lost.borrow().contains(&s.method().to_owned()) {
+            lost.borrow_mut().push(s.method().to_owned());
+            return Some(Answer::Network);
+        }
+        everything(s)
+    });
+    let c = client.clone();
+    assert!(matches!(w.run(async move { c.list_tools(None, &RequestOptions::default()).await }), Err(Error::Network { .. })));
+    assert!(matches!(call(&mut w, &client, "a"), Err(Error::Network { .. })));
+    assert_eq!((w.server.count("tools/list"), w.server.count("tools/call")), (1, 1));
+    assert_eq!(w.server.count("initialize"), 1, "a network error is no ended session");
+}
+
+/// A modern server whose `tools/call` is lost once; `safe` is idempotent.
+fn modern_losing_the_first_call(answer: fn() -> Answer) -> (World, Client) {
+    let lost = Cell::new(false);
+    let mut w = World::new(move |s| match s.method() {
+        "tools/list" => Answer::Result(json!({"tools": [
+            {"name": "safe", "inputSchema": {"type": "object"}, "annotations": {"idempotentHint": true}},
+            {"name": "marked-unsafe", "inputSchema": {"type": "object"}, "annotations": {"idempotentHint": false}},
+        ]})),
+        "tools/call" if !lost.replace(true) => answer(),
+        "tools/call" => Answer::Result(text_result("ok")),
+        _ => modern_peer(s, &json!({"tools": {}})),
+    });
+    let client = w.connect(ClientOptions::default()).unwrap();
+    let c = client.clone();
+    w.run(async move { c.list_all_tools(&RequestOptions::default()).await }).unwrap();
+    (w, client)
+}
+
+#[test]
+fn a_modern_call_that_timed_out_is_not_sent_again_even_when_idempotent() {
+    let (mut w, client) = modern_losing_the_first_call(|| Answer::Hold);
+    let c = client.clone();
+    let pending = w.start(async move { c.call_tool(CallToolParams::new("safe"), &RequestOptions::default().timeout(1_000)).await });
+    w.advance(1_000);
+    assert!(matches!(pending.borrow_mut().take(), Some(Err(Error::Timeout { ms: 1_000 }))));
+    assert_eq!(w.server.count("tools/call"), 1, "the server may be running it");
+}
+
+#[test]
+fn a_tool_marked_not_idempotent_is_not_sent_again_after_a_broken_stream() {
+    let (mut w, client) = modern_losing_the_first_call(|| Answer::Network);
+    assert!(matches!(call(&mut w, &client, "marked-unsafe"), Err(Error::Network { .. })));
+    assert_eq!(w.server.count("tools/call"), 1);
+}
+
+#[test]
+fn a_relisting_that_drops_the_idempotent_hint_stops_the_replay() {
+    let listed = Rc::new(Cell::new(0));
+    let count = listed.clone();
+    let lost = Cell::new(0);
+    let mut w = World::new(move |s| match s.method() {
+        "tools/list" => {
+            count.set(count.get() + 1);
+            let hint: Value = (count.get() == 1).into();
+            Answer::Result(json!({"tools": [{"name": "t", "inputSchema": {"type": "object"}, "annotations": {"idempotentHint": hint}}]}))
+        }
+        "tools/call" if lost.replace(lost.get() + 1) % 2 == 0 => Answer::Network,
+        "tools/call" => Answer::Result(text_result("ok")),
+        _ => modern_peer(s, &json!({"tools": {}})),
+    });
+    let client = w.connect(ClientOptions::default()).unwrap();
+    for _ in 0..2 {
+        let c = client.clone();
+        w.run(async move { c.list_all_tools(&RequestOptions::default()).await }).unwrap();
+    }
+    assert!(matches!(call(&mut w, &client, "t"), Err(Error::Network { .. })));
+    assert_eq!(w.server.count("tools/call"), 1);
+}
