@@ -1,8 +1,11 @@
 //! The client's behaviour against a scripted server on a manual clock:
 //! what goes on the wire, in what order, and what the caller sees.
 
+mod cache;
 mod connect;
+mod eras;
 mod events;
 mod features;
+mod renewal;
 mod requests;
 mod server_requests;
