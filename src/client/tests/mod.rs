@@ -2,10 +2,13 @@
 //! what goes on the wire, in what order, and what the caller sees.
 
 mod cache;
+mod capabilities;
 mod connect;
 mod eras;
 mod events;
 mod features;
+mod lists;
 mod renewal;
 mod requests;
 mod server_requests;
+mod validation;

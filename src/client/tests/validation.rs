@@ -1,0 +1,179 @@
+//! Output validation: `structuredContent` checked against the `outputSchema`
+//! of the tool as last listed, within the validation budget.
+
+use crate::client::testing::{connected, Answer, Seen, World};
+use crate::client::{Client, ClientOptions, EraChoice, RequestOptions};
+use crate::error::Error;
+use crate::protocol::types::CallToolParams;
+use serde_json::{json, Value};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+fn schema() -> Value {
+    json!({"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]})
+}
+
+fn tool(name: &str, output_schema: Option<Value>) -> Value {
+    let mut tool = json!({"name": name, "inputSchema": {"type": "object"}});
+    if let Some(schema) = output_schema {
+        tool["outputSchema"] = schema;
+    }
+    tool
+}
+
+/// A server listing `listing` (replaceable while it runs) and answering every call with `result`.
+struct Typed {
+    listing: Rc<RefCell<Value>>,
+    w: World,
+    client: Client,
+}
+
+fn typed(listing: Value, result: Value, options: ClientOptions) -> Typed {
+    let listing = Rc::new(RefCell::new(listing));
+    let tools = listing.clone();
+    let (w, client) = connected(
+        move |s: &Seen| match s.method() {
+            "tools/list" => Some(Answer::Result(tools.borrow().clone())),
+            "tools/call" => Some(Answer::Result(result.clone())),
+            _ => None,
+        },
+        json!({"tools": {}}),
+        options,
+    );
+    Typed { listing, w, client }
+}
+
+impl Typed {
+    fn list(&mut self) {
+        let c = self.client.clone();
+        self.w.run(async move { c.list_all_tools(&RequestOptions::default()).await }).unwrap();
+    }
+
+    fn call(&mut self, name: &str) -> Result<Value, Error> {
+        let (c, params) = (self.client.clone(), json!({ "name": name }));
+        self.w.run(async move { c.call_tool_reply(params, &RequestOptions::default()).await.map(|r| r.into_value()) })
+    }
+}
+
+fn counting(structured: Option<Value>) -> Value {
+    let mut result = json!({"content": []});
+    if let Some(value) = structured {
+        result["structuredContent"] = value;
+    }
+    result
+}
+
+fn legacy() -> ClientOptions {
+    ClientOptions::default().era(EraChoice::Legacy)
+}
+
+fn listed_count(result: Value) -> Typed {
+    let mut t = typed(json!({ "tools": [tool("count", Some(schema()))] }), result, legacy());
+    t.list();
+    t
+}
+
+#[test]
+fn a_mismatch_is_invalid_result_naming_the_tool() {
+    let error = listed_count(counting(Some(json!({"n": 1.5})))).call("count").unwrap_err();
+    assert_eq!(error.kind(), "invalid-result");
+    assert!(error.to_string().contains("\"count\""), "{error}");
+}
+
+#[test]
+fn a_declared_schema_without_structured_content_is_invalid() {
+    let error = listed_count(counting(None)).call("count").unwrap_err();
+    assert_eq!(error.kind(), "invalid-result");
+    assert!(error.to_string().contains("no structuredContent"), "{error}");
+}
+
+#[test]
+fn a_failed_call_is_not_validated() {
+    let failed = json!({"content": [{"type": "text", "text": "boom"}], "isError": true});
+    let result = listed_count(failed).call("count").unwrap();
+    assert_eq!(result["isError"], true);
+}
+
+#[test]
+fn a_tool_without_an_output_schema_or_not_yet_listed_is_not_validated() {
+    let mut t = typed(json!({ "tools": [tool("free", None)] }), counting(Some(json!({"n": "x"}))), legacy());
+    assert!(t.call("count").is_ok(), "not listed yet");
+    t.list();
+    assert!(t.call("free").is_ok());
+}
+
+#[test]
+fn a_relisting_without_the_schema_stops_the_check_and_one_with_it_starts_it() {
+    let mut t = listed_count(counting(Some(json!({"n": "x"}))));
+    assert!(t.call("count").is_err());
+    *t.listing.borrow_mut() = json!({ "tools": [tool("count", None)] });
+    t.list();
+    assert!(t.call("count").is_ok());
+    *t.listing.borrow_mut() = json!({ "tools": [tool("count", Some(schema()))] });
+    t.list();
+    assert!(t.call("count").is_err());
+}
+
+#[test]
+fn a_tool_learnt_from_the_second_page_of_a_walk_is_validated() {
+    let (mut w, client) = connected(
+        |s| match (s.method(), s.params()["cursor"].as_str()) {
+            ("tools/list", None) => Some(Answer::Result(json!({"tools": [tool("a", None)], "nextCursor": "2"}))),
+            ("tools/list", Some(_)) => Some(Answer::Result(json!({"tools": [tool("count", Some(schema()))]}))),
+            ("tools/call", _) => Some(Answer::Result(counting(Some(json!({}))))),
+            _ => None,
+        },
+        json!({"tools": {}}),
+        legacy(),
+    );
+    let c = client.clone();
+    w.run(async move { c.list_all_tools(&RequestOptions::default()).await }).unwrap();
+    let c = client.clone();
+    let outcome = w.run(async move { c.call_tool(CallToolParams::new("count"), &RequestOptions::default()).await });
+    assert_eq!(outcome.unwrap_err().kind(), "invalid-result");
+}
+
+#[test]
+fn the_modern_era_validates_too() {
+    let mut t = typed(json!({ "tools": [tool("count", Some(schema()))] }), counting(Some(json!({"n": "x"}))), ClientOptions::default());
+    t.list();
+    assert_eq!(t.call("count").unwrap_err().kind(), "invalid-result");
+}
+
+#[test]
+fn the_budget_stops_one_costly_check_and_leaves_the_next_its_own() {
+    let rows_schema = json!({"type": "object", "properties": {"rows": {"type": "array", "items": {"anyOf": [
+        {"type": "string"}, {"type": "number"}, {"type": "object", "properties": {"v": {"type": "integer"}}},
+    ]}}}});
+    let big = Rc::new(RefCell::new(true));
+    let flag = big.clone();
+    let options = ClientOptions {
+        limits: crate::session::limits::Limits {
+            schema: crate::protocol::schema::Limits { steps: 2_000, steps_per_value: 0 },
+            ..crate::session::limits::Limits::DEFAULT
+        },
+        ..legacy()
+    };
+    let (mut w, client) = connected(
+        move |s| match s.method() {
+            "tools/list" => Some(Answer::Result(json!({ "tools": [tool("rows", Some(rows_schema.clone()))] }))),
+            "tools/call" => {
+                let rows = vec![json!({"v": 1}); if *flag.borrow() { 10_000 } else { 3 }];
+                Some(Answer::Result(counting(Some(json!({ "rows": rows })))))
+            }
+            _ => None,
+        },
+        json!({"tools": {}}),
+        options,
+    );
+    let c = client.clone();
+    w.run(async move { c.list_all_tools(&RequestOptions::default()).await }).unwrap();
+    let call = |w: &mut World| {
+        let c = client.clone();
+        w.run(async move { c.call_tool(CallToolParams::new("rows"), &RequestOptions::default()).await })
+    };
+    let error = call(&mut w).unwrap_err();
+    assert!(matches!(&error, Error::LimitExceeded { limit: "validationSteps", message } if message.contains("\"rows\"")), "{error:?}");
+    *big.borrow_mut() = false;
+    assert!(call(&mut w).is_ok(), "each call has the whole budget");
+}
