@@ -91,7 +91,14 @@ pub async fn request_with_input(
                 work.await.map(|answer| (request.key, answer)).map_err(Error::Rpc)
             }
         });
-        let answers = match future::select(Box::pin(future::try_join_all(answers)), stop).await {
+        let stopped = stop.clone();
+        let finished = future::select(Box::pin(future::try_join_all(answers)), stop).await;
+        // The handlers are polled first so that they hear of a stop, and they
+        // may answer at once: no further round goes out once the call stopped.
+        if let Some(stop) = stopped.peek() {
+            return Err(stop.clone().into_error());
+        }
+        let answers = match finished {
             Either::Left((answers, _)) => answers?,
             Either::Right((stop, _)) => return Err(stop.into_error()),
         };

@@ -371,16 +371,16 @@ pub(crate) fn text_result(text: &str) -> Value {
 }
 
 /// A client connected to a server that runs `script` first and, where it
-/// returns `None`, the peer of the era `options` pins: [`modern_peer`] for
-/// [`EraChoice::Modern`](super::EraChoice::Modern), else [`legacy_peer`].
+/// returns `None`, [`legacy_peer`] when `options` pin
+/// [`EraChoice::Legacy`](super::EraChoice::Legacy), else [`modern_peer`].
 pub(crate) fn connected(
     script: impl Fn(&Seen) -> Option<Answer> + 'static,
     capabilities: Value,
     options: ClientOptions,
 ) -> (World, Client) {
-    let modern = options.era == super::EraChoice::Modern;
+    let legacy = options.era == super::EraChoice::Legacy;
     let mut w = World::new(move |s| {
-        script(s).unwrap_or_else(|| if modern { modern_peer(s, &capabilities) } else { legacy_peer(s, &capabilities) })
+        script(s).unwrap_or_else(|| if legacy { legacy_peer(s, &capabilities) } else { modern_peer(s, &capabilities) })
     });
     let client = w.connect(options).unwrap();
     (w, client)

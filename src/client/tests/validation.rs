@@ -136,6 +136,7 @@ fn a_tool_learnt_from_the_second_page_of_a_walk_is_validated() {
 #[test]
 fn the_modern_era_validates_too() {
     let mut t = typed(json!({ "tools": [tool("count", Some(schema()))] }), counting(Some(json!({"n": "x"}))), ClientOptions::default());
+    assert_eq!(t.client.era(), crate::client::Era::Modern);
     t.list();
     assert_eq!(t.call("count").unwrap_err().kind(), "invalid-result");
 }
