@@ -1,0 +1,192 @@
+//! Tasks: a tool call run as a task, polled to its end; the task requests
+//! one by one; listing tasks.
+
+use crate::client::testing::{connected, text_result, Answer, Seen, World};
+use crate::client::{Client, ClientOptions, EraChoice, RequestOptions, TaskOptions};
+use crate::error::Error;
+use serde_json::{json, Value};
+use std::cell::Cell;
+
+/// A task server: the task is created with `statuses[0]`, and each
+/// `tasks/get` reports the next status (the last one repeats). `interval`
+/// is the `pollInterval` it suggests, if any.
+fn task_server(statuses: &'static [&'static str], interval: Option<u32>) -> impl Fn(&Seen) -> Option<Answer> {
+    let polls = Cell::new(0);
+    move |s| {
+        let task = |status: &str| {
+            let mut task = json!({"taskId": "t1", "status": status});
+            if let Some(ms) = interval {
+                task["pollInterval"] = json!(ms);
+            }
+            task
+        };
+        match s.method() {
+            "tools/call" => Some(Answer::Result(json!({ "task": task(statuses[0]) }))),
+            "tasks/get" => {
+                polls.set(polls.get() + 1);
+                Some(Answer::Result(task(statuses[polls.get().min(statuses.len() - 1)])))
+            }
+            "tasks/result" => Some(Answer::Result(text_result("done"))),
+            "tasks/list" => Some(Answer::Result(json!({"tasks": [task("working")], "nextCursor": "n"}))),
+            _ => None,
+        }
+    }
+}
+
+fn all_task_capabilities() -> Value {
+    json!({"tools": {}, "tasks": {"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}}})
+}
+
+fn tasks_client(statuses: &'static [&'static str], interval: Option<u32>) -> (World, Client) {
+    connected(task_server(statuses, interval), all_task_capabilities(), ClientOptions::default().era(EraChoice::Legacy))
+}
+
+fn run_task(w: &mut World, client: &Client, options: TaskOptions) -> crate::client::testing::Pending<Result<Value, Error>> {
+    let c = client.clone();
+    w.start(async move { c.call_tool_as_task(json!({"name": "slow"}), &options).await })
+}
+
+#[test]
+fn a_task_created_complete_goes_straight_to_its_result() {
+    let (mut w, client) = tasks_client(&["completed"], None);
+    let done = run_task(&mut w, &client, TaskOptions::default());
+    assert_eq!(done.borrow_mut().take().unwrap().unwrap()["content"][0]["text"], "done");
+    assert_eq!(w.server.count("tasks/get"), 0);
+    assert_eq!(w.server.last("tasks/result").unwrap().params(), json!({"taskId": "t1"}));
+}
+
+#[test]
+fn a_failed_task_returns_its_result_for_the_caller_to_read() {
+    let (mut w, client) = tasks_client(&["working", "failed"], Some(200));
+    let done = run_task(&mut w, &client, TaskOptions::default());
+    w.advance(200);
+    assert!(done.borrow_mut().take().unwrap().is_ok());
+    assert_eq!((w.server.count("tasks/get"), w.server.count("tasks/result")), (1, 1));
+}
+
+#[test]
+fn a_task_the_server_cancelled_is_an_error_naming_the_task_and_the_tool() {
+    let (mut w, client) = tasks_client(&["working", "cancelled"], Some(200));
+    let done = run_task(&mut w, &client, TaskOptions::default());
+    w.advance(200);
+    let error = done.borrow_mut().take().unwrap().unwrap_err();
+    assert!(matches!(&error, Error::Protocol(m) if m.contains("t1") && m.contains("\"slow\"")), "{error:?}");
+    assert_eq!(w.server.count("tasks/cancel"), 0, "the server cancelled it itself");
+}
+
+#[test]
+fn a_task_that_needs_input_stops_polling_and_waits_for_its_result() {
+    let (mut w, client) = tasks_client(&["working", "input_required"], Some(200));
+    let done = run_task(&mut w, &client, TaskOptions::default());
+    w.advance(200);
+    assert!(done.borrow_mut().take().unwrap().is_ok());
+    w.advance(10_000);
+    assert_eq!(w.server.count("tasks/get"), 1);
+}
+
+/// Checks that a task started with `interval` (suggested) and `options` is
+/// polled every `every` ms.
+fn polled_every(interval: Option<u32>, options: TaskOptions, every: u64) {
+    let (mut w, client) = tasks_client(&["working"], interval);
+    let _pending = run_task(&mut w, &client, options);
+    for polls in 0..2 {
+        w.advance(every - 1);
+        assert_eq!(w.server.count("tasks/get"), polls);
+        w.advance(1);
+        assert_eq!(w.server.count("tasks/get"), polls + 1);
+    }
+}
+
+#[test]
+fn without_a_suggested_interval_the_task_is_polled_every_second() {
+    polled_every(None, TaskOptions::default(), 1_000);
+}
+
+#[test]
+fn the_callers_interval_wins_over_the_servers() {
+    polled_every(Some(200), TaskOptions { poll_interval_ms: Some(2_000), ..TaskOptions::default() }, 2_000);
+}
+
+#[test]
+fn an_error_while_polling_ends_the_task_call_with_it() {
+    let polled = task_server(&["working"], Some(100));
+    let (mut w, client) = connected(
+        move |s| if s.method() == "tasks/get" { Some(Answer::error(-32602, "unknown task")) } else { polled(s) },
+        all_task_capabilities(),
+        ClientOptions::default().era(EraChoice::Legacy),
+    );
+    let done = run_task(&mut w, &client, TaskOptions::default());
+    w.advance(100);
+    assert!(matches!(done.borrow_mut().take(), Some(Err(Error::Rpc(e))) if e.code == -32602));
+    assert_eq!(w.server.count("tasks/result"), 0);
+}
+
+#[test]
+fn a_creation_without_a_task_id_is_a_protocol_error() {
+    let (mut w, client) = connected(
+        |s| (s.method() == "tools/call").then(|| Answer::Result(json!({"task": {"status": "working"}}))),
+        all_task_capabilities(),
+        ClientOptions::default().era(EraChoice::Legacy),
+    );
+    let done = run_task(&mut w, &client, TaskOptions::default());
+    assert!(matches!(done.borrow_mut().take(), Some(Err(Error::Protocol(_)))));
+    assert_eq!(w.server.count("tasks/get"), 0);
+}
+
+#[test]
+fn not_strict_runs_a_task_the_server_did_not_declare() {
+    let (mut w, client) = connected(
+        task_server(&["completed"], None),
+        json!({"tools": {}}),
+        ClientOptions { strict: false, ..ClientOptions::default() }.era(EraChoice::Legacy),
+    );
+    let done = run_task(&mut w, &client, TaskOptions::default());
+    assert!(done.borrow_mut().take().unwrap().is_ok());
+}
+
+#[test]
+fn the_task_requests_one_by_one() {
+    let (mut w, client) = tasks_client(&["working", "completed"], None);
+    let c = client.clone();
+    let status = w.run(async move { c.task_request("tasks/get", "t1", &RequestOptions::default()).await }).unwrap();
+    assert_eq!(status["status"], "completed");
+    let c = client.clone();
+    let result = w.run(async move { c.task_request("tasks/result", "t1", &RequestOptions::default()).await }).unwrap();
+    assert_eq!(result["content"][0]["text"], "done");
+    assert_eq!(w.server.last("tasks/get").unwrap().params(), json!({"taskId": "t1"}));
+}
+
+#[test]
+fn a_task_status_without_its_fields_is_a_protocol_error() {
+    let (mut w, client) = connected(
+        |s| (s.method() == "tasks/get").then(|| Answer::Result(json!({"taskId": "t1"}))),
+        all_task_capabilities(),
+        ClientOptions::default().era(EraChoice::Legacy),
+    );
+    let outcome = w.run(async move { client.task_request("tasks/get", "t1", &RequestOptions::default()).await });
+    assert!(matches!(outcome, Err(Error::Protocol(m)) if m.contains("status")));
+}
+
+#[test]
+fn tasks_are_listed_page_by_page() {
+    let (mut w, client) = tasks_client(&["working"], None);
+    let c = client.clone();
+    let page = w.run(async move { c.list_tasks_reply(Some(json!({"cursor": "n"})), &RequestOptions::default()).await }).unwrap();
+    assert_eq!(page.value()["tasks"][0]["taskId"], "t1");
+    assert_eq!(page.value()["nextCursor"], "n");
+    assert_eq!(w.server.last("tasks/list").unwrap().params(), json!({"cursor": "n"}));
+    let bad = w.run(async move { client.list_tasks_reply(Some(json!({"cursor": 1})), &RequestOptions::default()).await });
+    assert_eq!(bad.unwrap_err().kind(), "invalid-argument");
+    assert_eq!(w.server.count("tasks/list"), 1);
+}
+
+#[test]
+fn task_listing_and_cancelling_need_their_own_declarations() {
+    let (mut w, client) = connected(task_server(&["working"], None), json!({"tasks": {}}), ClientOptions::default().era(EraChoice::Legacy));
+    let c = client.clone();
+    let listed = w.run(async move { c.list_tasks_reply(None, &RequestOptions::default()).await });
+    assert!(listed.unwrap_err().to_string().contains("tasks.list"));
+    let cancelled = w.run(async move { client.task_request("tasks/cancel", "t1", &RequestOptions::default()).await });
+    assert!(cancelled.unwrap_err().to_string().contains("tasks.cancel"));
+    assert!(w.server.methods().iter().all(|m| !m.starts_with("tasks/")));
+}
