@@ -1,0 +1,141 @@
+//! `subscriptions/listen` (2026-07-28): the filter, reconnection with
+//! backoff, stopping, and the acknowledgements subscriptions wait for.
+
+use crate::client::testing::{connected, notification, Answer, Seen, World};
+use crate::client::{Client, ClientOptions, EraChoice, RequestOptions};
+use crate::error::Error;
+use serde_json::{json, Value};
+use std::cell::RefCell;
+use std::collections::VecDeque;
+
+fn modern(script: impl Fn(&Seen) -> Option<Answer> + 'static, capabilities: Value) -> (World, Client) {
+    connected(script, capabilities, ClientOptions::default().era(EraChoice::Modern))
+}
+
+/// Answers the listen requests with `answers` in turn, then holds them open.
+fn listen_answers(answers: Vec<fn() -> Answer>) -> impl Fn(&Seen) -> Option<Answer> {
+    let answers = RefCell::new(VecDeque::from(answers));
+    move |s| (s.method() == "subscriptions/listen").then(|| answers.borrow_mut().pop_front().map_or(Answer::Hold, |answer| answer()))
+}
+
+/// Acknowledges the stream, then holds it open.
+fn acknowledged() -> Answer {
+    Answer::After(vec![notification("notifications/subscriptions/acknowledged")], Box::new(Answer::Hold))
+}
+
+fn filter(w: &World) -> Value {
+    w.server.last("subscriptions/listen").unwrap().params()["notifications"].clone()
+}
+
+fn listens(w: &World) -> usize {
+    w.server.count("subscriptions/listen")
+}
+
+fn subscribe(
+    w: &mut World,
+    client: &Client,
+    uri: &'static str,
+    options: RequestOptions,
+) -> crate::client::testing::Pending<Result<(), Error>> {
+    let c = client.clone();
+    w.start(async move { c.subscribe_resource(uri, &options).await })
+}
+
+#[test]
+fn the_filter_asks_for_every_list_change_the_server_declares_and_carries_meta() {
+    let capabilities = json!({"tools": {"listChanged": true}, "prompts": {"listChanged": true}, "resources": {"listChanged": false}});
+    let (w, _client) = modern(|_| None, capabilities);
+    assert_eq!(filter(&w), json!({"toolsListChanged": true, "promptsListChanged": true}));
+    let params = w.server.last("subscriptions/listen").unwrap().params();
+    assert_eq!(params["_meta"]["io.modelcontextprotocol/protocolVersion"], "2026-07-28");
+}
+
+#[test]
+fn with_nothing_to_listen_for_no_stream_opens_until_a_subscription() {
+    let (mut w, client) = modern(listen_answers(vec![acknowledged]), json!({"resources": {"subscribe": true}}));
+    assert_eq!(listens(&w), 0);
+    let done = subscribe(&mut w, &client, "file:///a", RequestOptions::default());
+    assert!(matches!(done.borrow_mut().take(), Some(Ok(()))));
+    assert_eq!(filter(&w), json!({"resourceSubscriptions": ["file:///a"]}));
+}
+
+#[test]
+fn a_dropped_stream_is_reconnected_with_growing_delays() {
+    let (mut w, _client) = modern(listen_answers(vec![|| Answer::Network, || Answer::Network]), json!({"tools": {"listChanged": true}}));
+    // The delays are 1 000 ms then 1 500 ms, plus the jitter the manual clock's random 0.5 gives.
+    for (delay, expected) in [(1_050, 2), (1_575, 3)] {
+        w.advance(delay - 1);
+        assert_eq!(listens(&w), expected - 1);
+        w.advance(1);
+        assert_eq!(listens(&w), expected);
+    }
+    w.advance(60_000);
+    assert_eq!(listens(&w), 3, "the third stream stays open");
+}
+
+#[test]
+fn a_graceful_end_starts_the_backoff_over() {
+    let ended = || Answer::Result(json!({}));
+    let (mut w, _client) =
+        modern(listen_answers(vec![|| Answer::Network, || Answer::Network, ended]), json!({"tools": {"listChanged": true}}));
+    w.advance(1_050);
+    w.advance(1_575);
+    assert_eq!(listens(&w), 3);
+    w.advance(1_050);
+    assert_eq!(listens(&w), 4, "after a graceful end the first delay applies again");
+}
+
+#[test]
+fn closing_ends_the_open_stream_for_good() {
+    let (mut w, client) = modern(|_| None, json!({"tools": {"listChanged": true}}));
+    assert_eq!(listens(&w), 1);
+    w.run(async move { client.close().await });
+    w.advance(120_000);
+    assert_eq!(listens(&w), 1);
+    assert_eq!(w.runtime.pending_timers(), 0);
+}
+
+#[test]
+fn a_subscription_waits_for_the_acknowledgement_of_the_new_stream() {
+    let (mut w, client) = modern(|_| None, json!({"resources": {"subscribe": true, "listChanged": true}}));
+    let first = w.server.last("subscriptions/listen").unwrap().id().unwrap();
+    let done = subscribe(&mut w, &client, "file:///a", RequestOptions::default());
+    assert!(done.borrow().is_none());
+    assert_eq!(listens(&w), 2);
+    let cancelled = w.server.last("notifications/cancelled").unwrap().params();
+    assert_eq!(cancelled["requestId"], first.to_value(), "the old stream is ended");
+    w.server.push(notification("notifications/subscriptions/acknowledged"));
+    w.settle();
+    assert!(matches!(done.borrow_mut().take(), Some(Ok(()))));
+}
+
+#[test]
+fn a_subscription_never_acknowledged_times_out() {
+    let (mut w, client) = modern(|_| None, json!({"resources": {"subscribe": true}}));
+    let done = subscribe(&mut w, &client, "file:///a", RequestOptions::default().timeout(2_000));
+    w.advance(1_999);
+    assert!(done.borrow().is_none());
+    w.advance(1);
+    assert!(matches!(done.borrow_mut().take(), Some(Err(Error::Timeout { ms: 2_000 }))));
+}
+
+#[test]
+fn subscribing_again_or_unsubscribing_what_was_not_subscribed_reopens_nothing() {
+    let (mut w, client) =
+        modern(listen_answers(vec![acknowledged, acknowledged]), json!({"resources": {"subscribe": true, "listChanged": true}}));
+    subscribe(&mut w, &client, "file:///a", RequestOptions::default());
+    assert_eq!(listens(&w), 2);
+    assert!(matches!(subscribe(&mut w, &client, "file:///a", RequestOptions::default()).borrow_mut().take(), Some(Ok(()))));
+    let c = client.clone();
+    w.run(async move { c.unsubscribe_resource("file:///never", &RequestOptions::default()).await }).unwrap();
+    assert_eq!(listens(&w), 2);
+}
+
+#[test]
+fn the_legacy_era_never_listens() {
+    let capabilities = json!({"tools": {"listChanged": true}, "resources": {"subscribe": true}});
+    let (mut w, client) = connected(|_| None, capabilities, ClientOptions::default().era(EraChoice::Legacy));
+    w.run(async move { client.subscribe_resource("file:///a", &RequestOptions::default()).await }).unwrap();
+    assert_eq!(listens(&w), 0);
+    assert_eq!(w.server.count("resources/subscribe"), 1);
+}

@@ -1,0 +1,123 @@
+//! Snapshots: suspend, keep as JSON text, resume in "another process"
+//! (a new client on the same server), and refuse what is not a snapshot.
+
+use crate::client::testing::{connected, legacy_peer, tools, Answer, Seen, World};
+use crate::client::{Client, ClientOptions, Era, EraChoice, RequestOptions, Snapshot, TransportChoice};
+use crate::error::Error;
+use crate::session::Channel;
+use serde_json::{json, Value};
+
+/// Through JSON text and back, as storage keeps it.
+fn stored(snapshot: &Snapshot) -> Snapshot {
+    let text = snapshot.to_value().to_string();
+    Snapshot::from_value(&serde_json::from_str(&text).unwrap()).unwrap()
+}
+
+fn resume(w: &mut World, snapshot: Snapshot) -> Client {
+    let (connector, runtime) = (w.connector(), w.runtime.clone());
+    w.run(async move { Client::resume_with(snapshot, connector, runtime, ClientOptions::default()).await }).unwrap()
+}
+
+fn suspend(w: &mut World, client: &Client) -> Snapshot {
+    let c = client.clone();
+    w.run(async move { c.suspend().await }).unwrap()
+}
+
+fn lists_tools(s: &Seen) -> Option<Answer> {
+    (s.method() == "tools/list").then(|| Answer::Result(tools(&["a"])))
+}
+
+#[test]
+fn a_legacy_round_trip_keeps_the_era_session_and_negotiated_revision() {
+    let mut w = World::new(|s| match s.method() {
+        "initialize" => Answer::Result(json!({
+            "protocolVersion": "2025-06-18", "capabilities": {"tools": {}}, "serverInfo": {"name": "older", "version": "1"},
+        })),
+        _ => lists_tools(s).unwrap_or_else(|| legacy_peer(s, &json!({}))),
+    });
+    let client = w.connect(ClientOptions::default().era(EraChoice::Legacy)).unwrap();
+    let snapshot = stored(&suspend(&mut w, &client));
+    assert!(client.is_closed());
+    let resumed = resume(&mut w, snapshot);
+    assert_eq!((resumed.era(), resumed.protocol_version()), (Era::Legacy, "2025-06-18"));
+    assert_eq!(resumed.session_id().as_deref(), Some("session-1"));
+    assert_eq!(resumed.server().server_info["name"], "older");
+    let r = resumed.clone();
+    w.run(async move { r.list_tools(None, &RequestOptions::default()).await }).unwrap();
+    assert_eq!(w.server.count("initialize"), 1);
+}
+
+#[test]
+fn a_modern_round_trip_listens_again_for_what_the_snapshot_says_was_declared() {
+    let (mut w, client) = connected(|_| None, json!({"tools": {"listChanged": true}}), ClientOptions::default());
+    let snapshot = stored(&suspend(&mut w, &client));
+    assert_eq!(snapshot.to_value()["era"], "modern");
+    let resumed = resume(&mut w, snapshot);
+    assert_eq!((resumed.era(), resumed.protocol_version(), resumed.session_id()), (Era::Modern, "2026-07-28", None));
+    assert_eq!(w.server.count("server/discover"), 1);
+    assert_eq!(w.server.count("subscriptions/listen"), 2, "one stream per client");
+    assert_eq!(w.server.last("subscriptions/listen").unwrap().params()["notifications"], json!({"toolsListChanged": true}));
+}
+
+#[test]
+fn a_resumed_client_checks_calls_against_the_snapshots_capabilities() {
+    let (mut w, client) = connected(lists_tools, json!({}), ClientOptions::default().era(EraChoice::Legacy));
+    let snapshot = stored(&suspend(&mut w, &client));
+    let resumed = resume(&mut w, snapshot);
+    let outcome = w.run(async move { resumed.list_tools(None, &RequestOptions::default()).await });
+    assert_eq!(outcome.unwrap_err().kind(), "unsupported");
+    assert_eq!(w.server.count("tools/list"), 0);
+}
+
+#[test]
+fn an_sse_snapshot_connects_anew() {
+    let mut w = World::new(|s| legacy_peer(s, &json!({})));
+    let client = w.connect(ClientOptions { transport: TransportChoice::Sse, ..ClientOptions::default() }).unwrap();
+    let snapshot = stored(&suspend(&mut w, &client));
+    assert_eq!(snapshot.transport, "sse");
+    let resumed = resume(&mut w, snapshot);
+    assert_eq!(resumed.channel(), Channel::Sse);
+    assert_eq!(w.server.count("initialize"), 2, "an HTTP+SSE session ends with its stream");
+}
+
+#[test]
+fn a_snapshot_after_a_renewal_carries_the_new_session() {
+    let (mut w, client) = connected(lists_tools, json!({"tools": {}}), ClientOptions::default().era(EraChoice::Legacy));
+    w.server.forget_sessions();
+    let c = client.clone();
+    w.run(async move { c.list_tools(None, &RequestOptions::default()).await }).unwrap();
+    assert_eq!(client.snapshot().unwrap().session_id.as_deref(), Some("session-2"));
+}
+
+#[test]
+fn a_snapshot_with_a_bad_field_is_refused_naming_the_field() {
+    let (_w, client) = connected(|_| None, json!({}), ClientOptions::default().era(EraChoice::Legacy));
+    let good = client.snapshot().unwrap().to_value();
+    let cases: [(&str, Option<Value>); 6] = [
+        ("serverInfo", Some(json!("legacy"))),
+        ("lastEventId", Some(json!(7))),
+        ("era", None),
+        ("transport", None),
+        ("protocolVersion", Some(json!(20251125))),
+        ("url", Some(json!(["http://x"]))),
+    ];
+    for (field, value) in cases {
+        let mut bad = good.clone();
+        match value {
+            Some(value) => bad[field] = value,
+            None => drop(bad.as_object_mut().unwrap().remove(field)),
+        }
+        let why = Snapshot::from_value(&bad).unwrap_err();
+        assert!(why.contains(&format!("snapshot.{field}")), "{field}: {why}");
+    }
+    assert!(Snapshot::from_value(&good).is_ok());
+}
+
+#[test]
+fn a_closed_client_cannot_be_suspended() {
+    let (mut w, client) = connected(|_| None, json!({}), ClientOptions::default().era(EraChoice::Legacy));
+    let c = client.clone();
+    w.run(async move { c.close().await });
+    let outcome = w.run(async move { client.suspend().await });
+    assert!(matches!(outcome, Err(Error::Closed)));
+}
