@@ -93,12 +93,12 @@ impl Attempt<'_> {
         Ok(session)
     }
 
-    fn call(&self) -> CallOptions {
+    fn call_options(&self) -> CallOptions {
         CallOptions { cancel: self.options.cancel.as_ref().map(|source| source()), ..CallOptions::default() }
     }
 
     async fn handshake(&self, session: Session, channel: Channel) -> Result<Connected, HandshakeError> {
-        match initialize(&session, self.offer, self.call()).await {
+        match initialize(&session, self.offer, self.call_options()).await {
             Ok(identity) => Ok(Connected { session, channel, era: Era::Legacy, identity }),
             Err(failure) => {
                 session.close().await;
@@ -116,7 +116,7 @@ impl Attempt<'_> {
             client_info: &self.offer.client_info,
             log_level: None,
         };
-        let ask = || session.request("server/discover", Some(modern::with_meta(None, &meta)), self.call());
+        let ask = || session.request("server/discover", Some(modern::with_meta(None, &meta)), self.call_options());
         let result = match ask().await {
             Err(Error::Rpc(refusal)) => match modern::version_answer(&refusal) {
                 Some(modern::VersionAnswer::Retry) => ask().await?,

@@ -187,7 +187,7 @@ impl Client {
     /// # Errors
     /// The request's error; `unsupported` in the 2026-07-28 era, which removed `ping`.
     pub async fn ping(&self, options: &RequestOptions) -> Result<(), Error> {
-        self.state.call(methods::PING, None, options, |r| results::check_object(r, methods::PING)).await.map(drop)
+        self.state.request_shaped(methods::PING, None, options, |r| results::check_object(r, methods::PING)).await.map(drop)
     }
 
     /// Sets the least severe level of the log messages the server sends. In
@@ -211,7 +211,7 @@ impl Client {
             return Ok(());
         }
         state
-            .call("logging/setLevel", Some(json!({ "level": level })), options, |r| results::check_object(r, "logging/setLevel"))
+            .request_shaped("logging/setLevel", Some(json!({ "level": level })), options, |r| results::check_object(r, "logging/setLevel"))
             .await
             .map(drop)
     }

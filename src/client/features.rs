@@ -82,7 +82,7 @@ impl ClientState {
             }
             return Ok(());
         }
-        self.call(method, Some(json!({ "uri": uri })), options, |r| results::check_object(r, "subscription")).await.map(drop)
+        self.request_shaped(method, Some(json!({ "uri": uri })), options, |r| results::check_object(r, "subscription")).await.map(drop)
     }
 }
 
@@ -148,7 +148,7 @@ impl Client {
     pub async fn call_tool_reply(&self, params: Value, options: &RequestOptions) -> Result<Reply, Error> {
         params::check_call_tool(&params).map_err(Error::InvalidArgument)?;
         let name = params.get("name").and_then(Value::as_str).unwrap_or_default().to_owned();
-        let reply = self.state.call_reply("tools/call", Some(params), options, results::check_call_tool).await?;
+        let reply = self.state.request_shaped_reply("tools/call", Some(params), options, results::check_call_tool).await?;
         self.state.check_output(&name, reply.value())?;
         Ok(reply)
     }
@@ -174,7 +174,7 @@ impl Client {
             "tasks/result" => |r| results::check_object(r, "tasks/result"),
             _ => return Err(Error::InvalidArgument(format!("{method} is not a task request"))),
         };
-        self.state.call(method, Some(json!({ "taskId": task_id })), options, check).await
+        self.state.request_shaped(method, Some(json!({ "taskId": task_id })), options, check).await
     }
 
     /// `tasks/list`: one page of the tasks the server keeps for this client.
@@ -185,7 +185,7 @@ impl Client {
         if let Some(p) = &params {
             params::check_paginated(p).map_err(Error::InvalidArgument)?;
         }
-        self.state.call_reply("tasks/list", params, options, |r| results::check_list(r, "tasks/list", "tasks")).await
+        self.state.request_shaped_reply("tasks/list", params, options, |r| results::check_list(r, "tasks/list", "tasks")).await
     }
 
     /// One page of the server's resources.
@@ -237,7 +237,7 @@ impl Client {
     /// # Errors
     /// As [`Client::read_resource`].
     pub async fn read_resource_reply(&self, params: Value, options: &RequestOptions) -> Result<Reply, Error> {
-        self.state.call_reply("resources/read", Some(params), options, results::check_read_resource).await
+        self.state.request_shaped_reply("resources/read", Some(params), options, results::check_read_resource).await
     }
 
     /// Subscribes to a resource: the server then sends
@@ -289,7 +289,7 @@ impl Client {
     /// # Errors
     /// As [`Client::get_prompt`].
     pub async fn get_prompt_reply(&self, params: Value, options: &RequestOptions) -> Result<Reply, Error> {
-        self.state.call_reply("prompts/get", Some(params), options, results::check_get_prompt).await
+        self.state.request_shaped_reply("prompts/get", Some(params), options, results::check_get_prompt).await
     }
 
     /// Asks the server to complete an argument of a prompt (`ref/prompt`) or
@@ -303,7 +303,10 @@ impl Client {
         if !well_formed {
             return Err(Error::InvalidArgument("complete needs params.ref.type and params.argument.name".into()));
         }
-        typed(self.state.call("completion/complete", Some(params), options, results::check_complete).await?, "completion/complete")
+        typed(
+            self.state.request_shaped("completion/complete", Some(params), options, results::check_complete).await?,
+            "completion/complete",
+        )
     }
 
     /// One page of the server's skills (SEP-2640), none of them loaded.
@@ -331,7 +334,8 @@ impl Client {
     pub async fn read_skill(&self, skill: Value, options: &RequestOptions) -> Result<LoadedSkill, Error> {
         let uri =
             skill.get("uri").and_then(Value::as_str).ok_or_else(|| Error::InvalidArgument("a skill needs its uri".into()))?.to_owned();
-        let result = self.state.call("resources/read", Some(json!({ "uri": uri })), options, results::check_read_resource).await?;
+        let result =
+            self.state.request_shaped("resources/read", Some(json!({ "uri": uri })), options, results::check_read_resource).await?;
         let contents = result.get("contents").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
         let text = contents
             .iter()

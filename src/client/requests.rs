@@ -38,7 +38,7 @@ impl ClientState {
         let call = || self.call_options(options);
         self.wait_for_renewal().await;
         let session_used = self.session.transport().session_id();
-        let mut outcome = self.session.request_raw(method, params.clone(), call()).await;
+        let mut outcome = self.session.request_keeping_text(method, params.clone(), call()).await;
         if let Err(Error::SessionExpired { .. }) = outcome {
             // The server forgot the session, so it never saw the request:
             // start a new one (unless another request already did), send again.
@@ -47,7 +47,7 @@ impl ClientState {
             } else {
                 self.wait_for_renewal().await;
             }
-            outcome = self.session.request_raw(method, params, call()).await;
+            outcome = self.session.request_keeping_text(method, params, call()).await;
         }
         outcome.map(|(value, text)| Reply::new(value, text))
     }
@@ -67,8 +67,8 @@ impl ClientState {
         Ok(Reply::new(result, None))
     }
 
-    /// Sends a request and checks its result's shape.
-    pub(crate) async fn call_reply(
+    /// [`ClientState::request_reply`], then the result's shape checked.
+    pub(crate) async fn request_shaped_reply(
         &self,
         method: &str,
         params: Option<Value>,
@@ -80,15 +80,15 @@ impl ClientState {
         Ok(reply)
     }
 
-    /// [`ClientState::call_reply`], for the value alone.
-    pub(crate) async fn call(
+    /// [`ClientState::request_shaped_reply`], for the value alone.
+    pub(crate) async fn request_shaped(
         &self,
         method: &str,
         params: Option<Value>,
         options: &RequestOptions,
         check: ShapeCheck,
     ) -> Result<Value, Error> {
-        self.call_reply(method, params, options, check).await.map(Reply::into_value)
+        self.request_shaped_reply(method, params, options, check).await.map(Reply::into_value)
     }
 
     /// The session's options for one attempt of a request.
