@@ -33,9 +33,6 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh || exit 1
 
-export MCP_TEST_URL=${MCP_TEST_URL:-http://127.0.0.1:38011/mcp}
-export MCP_SSE_TEST_URL=${MCP_SSE_TEST_URL:-http://127.0.0.1:38012/sse}
-export MCP_FAULT_PROXY=${MCP_FAULT_PROXY:-http://127.0.0.1:38050}
 # The feature and fault suites hold a browser page for longer than the default 20 s.
 export WASM_BINDGEN_TEST_TIMEOUT=${WASM_BINDGEN_TEST_TIMEOUT:-120}
 export CHROMEDRIVER=${CHROMEDRIVER:-/usr/bin/chromedriver}
@@ -71,6 +68,11 @@ fi
 
 bash scripts/peers.sh start || exit 1
 trap 'bash scripts/peers.sh stop >/dev/null 2>&1' EXIT
+# Where the peers listen (ports the OS picked), unless the caller named other servers.
+while read -r _ assignment; do
+  name=${assignment%%=*}
+  [ -n "${!name:-}" ] || export "$assignment"
+done < <(bash scripts/peers.sh env)
 
 tier chromium cargo test --no-fail-fast --target wasm32-unknown-unknown --test 'browser*'
 tier rust-api cargo test --target wasm32-unknown-unknown --test rust_api
