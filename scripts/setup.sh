@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs everything the demo and the tests need, and nothing twice: safe to
 # run on a fresh machine and on one already set up.
-#   - Debian: chromium and chromium-driver (headless browser tests)
+#   - Debian: chromium and chromium-driver, firefox-esr (headless browser tests)
 #   - rustup: the rustfmt and clippy components, the wasm32-unknown-unknown target
-#   - cargo: wasm-bindgen-cli at exactly the crate's wasm-bindgen version, wasm-pack
+#   - cargo: wasm-bindgen-cli at exactly the crate's wasm-bindgen version, wasm-pack,
+#     geckodriver (Firefox's WebDriver server; Debian does not package it)
 #   - npm: dev dependencies from the committed lock file (peers, conformance,
 #     workerd/miniflare/wrangler, playwright-core, typescript, binaryen's wasm-opt)
 set -euo pipefail
@@ -16,6 +17,13 @@ if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; the
   SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver >/dev/null
+fi
+
+if ! command -v firefox-esr >/dev/null; then
+  say "installing firefox-esr from Debian"
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq firefox-esr >/dev/null
 fi
 
 for component in rustfmt clippy; do
@@ -42,6 +50,13 @@ WASM_PACK_VERSION=0.15.1
 if [ "$(wasm-pack --version 2>/dev/null | awk '{print $2}')" != "$WASM_PACK_VERSION" ]; then
   say "installing wasm-pack $WASM_PACK_VERSION"
   cargo install wasm-pack --version "$WASM_PACK_VERSION" --force
+fi
+
+GECKODRIVER_VERSION=0.37.1
+if [ "$(geckodriver --version 2>/dev/null | awk 'NR == 1 {print $2}')" != "$GECKODRIVER_VERSION" ]; then
+  say "installing geckodriver $GECKODRIVER_VERSION"
+  # Several checkouts may build on one machine; a cargo install among their builds is one at a time.
+  flock /tmp/cargo.lock cargo install geckodriver --version "$GECKODRIVER_VERSION" --locked --force
 fi
 
 # npm ci only when the lock file changed since the last install.

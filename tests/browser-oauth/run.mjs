@@ -1,12 +1,12 @@
-// OAuth in headless Chromium, the way a web app does it: the consent page opens
+// OAuth in a headless browser, the way a web app does it: the consent page opens
 // in a popup (popupAuthorizer + completeAuthorization), then a full-page
 // redirect (redirectAuthorizer + callbackUrl), against tests/peers/oauth-server.mjs
-// (scripts/peers.sh names it in MCP_OAUTH_TEST_URL). A "user" (playwright) presses Allow
-// on the real consent page.
+// (scripts/peers.sh names it in MCP_OAUTH_TEST_URL). A "user" (playwright in Chromium,
+// WebDriver in Firefox) presses Allow on the real consent page.
 // Then, on peers of their own (own-peers.mjs): a server that moves to another
 // authorization server, and DPoP with nonces, its key kept across a reload.
 //
-//   node tests/browser-oauth/run.mjs        # needs the built pkg/ and the oauth peer
+//   node tests/browser-oauth/run.mjs [chromium|firefox]   # needs the built pkg/ and the oauth peer
 //
 // Prints one `ok …` line per check and `browser-oauth: N checks passed`; exits 0 or 1.
 import http from "node:http";
@@ -14,6 +14,7 @@ import { checkList, openBrowser, releaseBrowser } from "../support/browser.mjs";
 import { startPeer } from "../support/peer-process.mjs";
 import { dpopAcrossReload, issuerSwitch } from "./own-peers.mjs";
 
+const BROWSER = process.argv[2] ?? "chromium";
 const AS = process.env.MCP_OAUTH_TEST_URL ?? "http://127.0.0.1:38060";
 const STEP_TIMEOUT_MS = 20_000;
 const OVERALL_TIMEOUT_MS = 120_000;
@@ -26,8 +27,8 @@ let ctx;
 const { check, count } = checkList();
 
 async function finish(error) {
-  if (error) console.log(`FAIL browser-oauth: ${error.message}`);
-  else console.log(`browser-oauth: ${count()} checks passed`);
+  if (error) console.log(`FAIL browser-oauth (${BROWSER}): ${error.message}`);
+  else console.log(`browser-oauth (${BROWSER}): ${count()} checks passed`);
   await releaseBrowser(browser);
   if (noCorsPeer && noCorsPeer.child.exitCode === null) noCorsPeer.child.kill("SIGTERM");
   proxy?.close();
@@ -59,7 +60,7 @@ async function popupFlow(page) {
   const connected = page.evaluate(() => window.connectWithPopup());
   const popup = await opened;
   await popup.waitForSelector("[data-testid=allow]");
-  check(new URL(popup.url()).searchParams.get("code_challenge_method") === "S256", "the popup shows the consent page of a PKCE request");
+  check(new URL(await popup.url()).searchParams.get("code_challenge_method") === "S256", "the popup shows the consent page of a PKCE request");
   const closed = popup.waitForEvent("close");
   await popup.click("[data-testid=allow]");
   const identity = await connected;
@@ -183,7 +184,7 @@ async function corsProxy() {
 async function main() {
   const reset = await control("/__reset").catch(() => null);
   if (!reset?.ok) throw new Error(`the oauth peer is not answering on ${AS} (bash scripts/peers.sh start)`);
-  ctx = await openBrowser(browser, { wwwDir: "tests/browser-oauth", profilePrefix: "mcp-wasm-oauth-profile-" });
+  ctx = await openBrowser(browser, { wwwDir: "tests/browser-oauth", profilePrefix: "mcp-wasm-oauth-profile-", browser: BROWSER });
   const page = await openApp();
   await popupFlow(page);
   await silentRefresh(page);
