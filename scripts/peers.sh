@@ -49,7 +49,6 @@ PEERS=("everything-http $EVERYTHING streamableHttp $HTTP_PORT" "everything-sse $
        "oauth $OAUTH oauth $OAUTH_PORT")
 
 die() { echo "peers: $*" >&2; exit 1; }
-die() { echo "peers: $*" >&2; exit 1; }
 
 # A recorded PID counts only if it is alive *and* still runs one of our peer scripts, so a
 # stale pid file whose number was recycled by an unrelated process is never signalled.
