@@ -201,6 +201,7 @@ class FirefoxContext {
   }
 
   async close() {
+    this.closed = true;
     if (this.session.id) await this.session.send("DELETE", `/session/${this.session.id}`).catch(() => {});
     if (this.driver.exitCode === null) this.driver.kill("SIGTERM");
     rmSync(this.profile, { recursive: true, force: true });
@@ -230,6 +231,14 @@ export async function launchFirefox({ profilePrefix }) {
     });
     ctx.session.id = sessionId;
     ctx.browserVersion = `${capabilities.browserName} ${capabilities.browserVersion}`;
+    // A runner that exits without closing (an uncaught error, a closed stdout) must not leave
+    // Firefox and geckodriver behind; playwright's Chromium goes with its pipe, these would not.
+    const firefoxPid = capabilities["moz:processID"];
+    process.once("exit", () => {
+      if (ctx.closed) return;
+      try { if (firefoxPid) process.kill(firefoxPid); } catch { /* already gone */ }
+      driver.kill();
+    });
     // The session's first window stays open: closing a session's last window ends the session.
     [ctx.home] = await ctx.handles();
     ctx.claimed.add(ctx.home);
