@@ -98,8 +98,10 @@ impl Client {
         };
         let settings = Settings {
             strict: options.strict,
+            #[cfg(feature = "validator")]
             validate_output: options.validate_output,
             max_input_rounds: options.max_input_rounds,
+            #[cfg(feature = "validator")]
             limits: options.limits,
         };
         let state = Rc::new_cyclic(|me| ClientState {
@@ -122,6 +124,7 @@ impl Client {
             cache: options.cache.map(super::cache::ResponseCache::new),
             output_schemas: RefCell::default(),
             idempotent_tools: RefCell::default(),
+            #[cfg(feature = "validator")]
             patterns: Default::default(),
         });
         *wiring.client.borrow_mut() = Rc::downgrade(&state);

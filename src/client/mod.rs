@@ -34,6 +34,7 @@ mod paging;
 mod requests;
 pub mod snapshot;
 mod state;
+#[cfg(feature = "tasks")]
 pub mod tasks;
 #[cfg(test)]
 mod testing;
@@ -52,4 +53,5 @@ pub use options::{CancelSource, CancelToken, ClientOptions, Era, EraChoice, Requ
 pub use paging::MAX_PAGES;
 pub use snapshot::Snapshot;
 pub use state::Reply;
+#[cfg(feature = "tasks")]
 pub use tasks::TaskOptions;

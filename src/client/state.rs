@@ -10,7 +10,9 @@ use super::listen::Listening;
 use super::options::Era;
 use crate::error::Error;
 use crate::protocol::lifecycle::ServerIdentity;
+#[cfg(feature = "validator")]
 use crate::protocol::schema::LinearPatterns;
+#[cfg(feature = "validator")]
 use crate::session::limits::Limits;
 use crate::session::{Channel, Connector, OpenContext, Session, ToolSchemas};
 use futures::future::{LocalBoxFuture, Shared};
@@ -62,8 +64,10 @@ impl Reply {
 #[derive(Clone, Debug)]
 pub(crate) struct Settings {
     pub strict: bool,
+    #[cfg(feature = "validator")]
     pub validate_output: bool,
     pub max_input_rounds: u32,
+    #[cfg(feature = "validator")]
     pub limits: Limits,
 }
 
@@ -96,6 +100,7 @@ pub(crate) struct ClientState {
     /// calls sent again after a broken stream.
     pub idempotent_tools: RefCell<HashSet<String>>,
     /// Evaluates `pattern` keywords; keeps compiled patterns across calls.
+    #[cfg(feature = "validator")]
     pub patterns: LinearPatterns,
 }
 

@@ -9,7 +9,8 @@ use crate::protocol::types::Implementation;
 use crate::protocol::version;
 use crate::session::limits::{Limits, MAX_TIMER_MS};
 use crate::session::DEFAULT_TIMEOUT_MS;
-use crate::transport::legacy_sse::SseReader;
+use crate::transport::connector::SseReader;
+#[cfg(feature = "oauth")]
 use crate::transport::oauth::OAuthConfig;
 use crate::transport::streamable_http::HeaderSource;
 use js_sys::{Function, Reflect};
@@ -168,6 +169,7 @@ pub struct ConnectSettings {
     /// `sseReader`: force `"eventsource"` or `"fetch"` for HTTP+SSE.
     pub sse_reader: Option<SseReader>,
     /// `auth`: the OAuth flow's configuration; its `mcp_url` is the connect target's.
+    #[cfg(feature = "oauth")]
     pub auth: Option<OAuthConfig>,
     /// Aborts the connection attempt.
     pub signal: Option<AbortSignal>,
@@ -198,6 +200,10 @@ pub fn connect_options(value: &JsValue) -> Result<ConnectSettings, Error> {
             _ => return Err(invalid("capabilities must be an object")),
         },
     };
+    #[cfg(not(feature = "oauth"))]
+    if field(&object, "auth").is_some() {
+        return Err(invalid("auth: OAuth is left out of this build (Cargo feature oauth)"));
+    }
     let (protocol_version, era) = era(&object)?;
     let signal = signal(&object)?;
     let client = ClientOptions {
@@ -234,6 +240,7 @@ pub fn connect_options(value: &JsValue) -> Result<ConnectSettings, Error> {
             Some(Some(r)) if r == "fetch" => Some(SseReader::Fetch),
             Some(_) => return Err(invalid("sseReader must be \"eventsource\" or \"fetch\"")),
         },
+        #[cfg(feature = "oauth")]
         auth: super::auth_options::auth_options(&object)?,
         signal,
     })
