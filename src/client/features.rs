@@ -4,7 +4,9 @@
 
 use super::connection::Client;
 use super::lists::{ListKind, PROMPTS, RESOURCES, SKILLS, TEMPLATES, TOOLS};
-use super::options::{Era, RequestOptions};
+#[cfg(feature = "modern")]
+use super::options::Era;
+use super::options::RequestOptions;
 use super::state::{ClientState, Reply};
 use crate::error::Error;
 #[cfg(feature = "validator")]
@@ -14,6 +16,7 @@ use crate::protocol::types::{
     ListSkillsResult, ListToolsResult, Prompt, ReadResourceResult, Resource, ResourceTemplate, Skill, Tool,
 };
 use crate::protocol::{params, results, skills};
+#[cfg(feature = "modern")]
 use futures::future::{self, Either};
 use serde::de::DeserializeOwned;
 use serde_json::{json, Map, Value};
@@ -72,6 +75,7 @@ impl ClientState {
     }
 
     async fn uri_request(&self, method: &'static str, uri: &str, options: &RequestOptions) -> Result<(), Error> {
+        #[cfg(feature = "modern")]
         if self.era == Era::Modern {
             // 2026-07-28: subscriptions ride on the subscriptions/listen stream.
             crate::protocol::capabilities::check_server_supports(&self.identity.borrow().capabilities, method)

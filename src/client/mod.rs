@@ -17,6 +17,7 @@
 //!   `listen` (`subscriptions/listen`), `lists` and `paging`, `cache`,
 //!   `tasks`, `state`.
 
+#[cfg(feature = "modern")]
 pub mod cache;
 mod connect;
 pub mod connection;
@@ -25,9 +26,12 @@ pub mod features;
 pub mod handlers;
 mod lifecycle;
 pub mod list_changed;
+#[cfg(feature = "modern")]
 mod listen;
 pub mod lists;
+#[cfg(feature = "modern")]
 mod modern;
+#[cfg(feature = "modern")]
 mod mrtr;
 pub mod options;
 mod paging;
@@ -41,6 +45,7 @@ mod testing;
 #[cfg(test)]
 mod tests;
 
+#[cfg(feature = "modern")]
 pub use cache::CacheBounds;
 pub use connection::{Client, DEFAULT_EVENT_BUFFER, LOGGING_LEVELS};
 pub use events::{ClientEvent, EventFilter, EventStream, ListenerId, Notification};
@@ -48,8 +53,7 @@ pub use features::LoadedSkill;
 pub use handlers::{Handlers, JsonHandler, RequestContext};
 pub use list_changed::{ListChange, ListWatcher};
 pub use lists::{ListKind, PROMPTS, RESOURCES, SKILLS, TEMPLATES, TOOLS};
-pub use mrtr::DEFAULT_MAX_ROUNDS;
-pub use options::{CancelSource, CancelToken, ClientOptions, Era, EraChoice, RequestOptions, TransportChoice};
+pub use options::{CancelSource, CancelToken, ClientOptions, Era, EraChoice, RequestOptions, TransportChoice, DEFAULT_MAX_ROUNDS};
 pub use paging::MAX_PAGES;
 pub use snapshot::Snapshot;
 pub use state::Reply;

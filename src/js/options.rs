@@ -3,7 +3,9 @@
 
 use super::abort::{aborted, is_signal};
 use super::convert::from_js;
-use crate::client::{CacheBounds, ClientOptions, EraChoice, TransportChoice};
+#[cfg(feature = "modern")]
+use crate::client::CacheBounds;
+use crate::client::{ClientOptions, EraChoice, TransportChoice};
 use crate::error::Error;
 use crate::protocol::types::Implementation;
 use crate::protocol::version;
@@ -101,6 +103,7 @@ fn limits(object: &JsValue) -> Result<Limits, Error> {
 }
 
 /// `cache`: `true` for the default bounds, an object to set them, `false` for none.
+#[cfg(feature = "modern")]
 fn cache(object: &JsValue) -> Result<Option<CacheBounds>, Error> {
     let defaults = CacheBounds::DEFAULT;
     match field(object, "cache") {
@@ -223,6 +226,7 @@ pub fn connect_options(value: &JsValue) -> Result<ConnectSettings, Error> {
         strict: boolean(&object, "strictCapabilities", true)?,
         validate_output: boolean(&object, "validateToolOutput", true)?,
         max_input_rounds: count(&object, "maxInputRounds", 1.0..=100.0, u64::from(crate::client::DEFAULT_MAX_ROUNDS))? as u32,
+        #[cfg(feature = "modern")]
         cache: cache(&object)?,
         limits: limits(&object)?,
         list_changed: Vec::new(),

@@ -187,7 +187,7 @@ impl Transport for StreamableHttp {
     }
 
     fn cancel_request(&self, id: &RequestId) -> bool {
-        if !self.inner.modern.get() {
+        if !self.inner.is_modern() {
             return false;
         }
         // Closing the request's stream is the cancellation; nothing is sent.
@@ -253,6 +253,12 @@ impl Transport for StreamableHttp {
 }
 
 impl Inner {
+    /// Whether the connection speaks 2026-07-28; constant without the
+    /// `modern` feature, so that the era's paths drop out of the build.
+    fn is_modern(&self) -> bool {
+        cfg!(feature = "modern") && self.modern.get()
+    }
+
     pub(super) fn track(self: &Rc<Self>) -> Result<InFlight, Error> {
         let controller = AbortOnDrop::new()?;
         let key = self.next_key.get();
@@ -305,7 +311,7 @@ impl Inner {
         if let Some(version) = self.protocol_version.get() {
             headers.set(http::PROTOCOL_VERSION, version).map_err(invalid)?;
         }
-        if let (true, Some(message)) = (self.modern.get(), message) {
+        if let (true, Some(message)) = (self.is_modern(), message) {
             for (name, value) in self.standard_headers(message) {
                 headers.set(&name, &value).map_err(invalid)?;
             }
@@ -356,7 +362,7 @@ impl Inner {
         let sent_session = self.session_id.borrow().is_some();
         let body = message.to_json();
         let mut in_flight = self.track()?;
-        if let (true, Some(id)) = (self.modern.get(), &request_id) {
+        if let (true, Some(id)) = (self.is_modern(), &request_id) {
             self.by_request.borrow_mut().insert(id.clone(), in_flight.key);
             in_flight.request = Some(id.clone());
         }
@@ -376,18 +382,18 @@ impl Inner {
         let status = response.status();
         if !(200..300).contains(&status) {
             let text = error_text(&response).await;
-            if self.modern.get() && matches!(status, 400 | 404) {
+            if self.is_modern() && matches!(status, 400 | 404) {
                 // 2026-07-28 answers refusals (header mismatch, unknown method,
                 // unsupported version) with a JSON-RPC error in a 4xx body.
                 if let Some(error) = http::json_rpc_error(&text) {
                     return Err(Error::Rpc(error));
                 }
             }
-            let missing_session = !self.modern.get() && !is_initialize && !sent_session;
+            let missing_session = !self.is_modern() && !is_initialize && !sent_session;
             let readable = Readable { without_session: missing_session, ..readable(&response) };
             return Err(status_error_with(status, &response.status_text(), &text, sent_session, readable));
         }
-        if is_initialize && !self.modern.get() {
+        if is_initialize && !self.is_modern() {
             self.adopt_session_id(&response)?;
         }
         let content_type = header(&response, "content-type");
@@ -431,7 +437,7 @@ impl Inner {
             .map_err(|e| Error::Protocol(e.to_string()))?;
         // A large legacy result also goes over as its text (the modern era
         // rewrites results before they reach JS, so it gains nothing there).
-        if let (Some((id, raw)), false) = (raw, self.modern.get()) {
+        if let (Some((id, raw)), false) = (raw, self.is_modern()) {
             (self.sink)(Inbound::RawResult { id, text: Rc::from(raw) });
         }
         let mut answered = false;
