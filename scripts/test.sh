@@ -2,8 +2,8 @@
 # Runs every test tier, after set-up and a fresh build. Each tier runs even if
 # an earlier one failed; the exit code is non-zero if any failed.
 #   lint        cargo fmt --check; clippy -D warnings on the native and wasm
-#               targets (unwrap, expect, panic and indexing denied outside tests);
-#               both for examples/rust-worker too (wasm only)
+#               targets (unwrap, expect, panic and indexing denied outside tests),
+#               also with --no-default-features and --all-features; examples/rust-worker too (wasm)
 #   native      cargo test: protocol, session, the client against a scripted
 #               server on a manual clock, SSE parser, HTTP rules, doctests
 #   size        the gzipped package against bench/size-baseline.json (+5% at most)
@@ -80,6 +80,10 @@ lint() {
   cargo fmt --check &&
     cargo clippy --quiet --all-targets -- -D warnings &&
     cargo clippy --quiet --all-targets --target wasm32-unknown-unknown -- -D warnings &&
+    # The Cargo features' two ends; each feature alone is left to a local run.
+    cargo clippy --quiet --no-default-features -- -D warnings &&
+    cargo clippy --quiet --no-default-features --target wasm32-unknown-unknown -- -D warnings &&
+    cargo clippy --quiet --all-features --target wasm32-unknown-unknown -- -D warnings &&
     cargo fmt --check --manifest-path examples/rust-worker/Cargo.toml &&
     cargo clippy --quiet --manifest-path examples/rust-worker/Cargo.toml --target wasm32-unknown-unknown -- -D warnings
 }

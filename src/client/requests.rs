@@ -5,7 +5,9 @@
 
 use super::events::ClientEvent;
 use super::lifecycle::initialize;
-use super::options::{Era, RequestOptions};
+#[cfg(feature = "modern")]
+use super::options::Era;
+use super::options::RequestOptions;
 use super::state::{ClientState, Reply};
 use crate::error::Error;
 use crate::protocol::capabilities::check_server_supports;
@@ -32,6 +34,7 @@ impl ClientState {
             // Nothing is sent for a request cancelled before it started.
             return Err(Error::Cancelled { reason });
         }
+        #[cfg(feature = "modern")]
         if self.era == Era::Modern {
             return self.request_cached(method, params, options).await;
         }
@@ -53,6 +56,7 @@ impl ClientState {
     }
 
     /// The modern request path, through the cache when there is one.
+    #[cfg(feature = "modern")]
     async fn request_cached(&self, method: &str, params: Option<Value>, options: &RequestOptions) -> Result<Reply, Error> {
         let Some(cache) = self.cache.as_ref().filter(|_| super::cache::CACHEABLE.contains(&method)) else {
             return self.request_modern(method, params, options).await.map(|value| Reply::new(value, None));
@@ -153,6 +157,7 @@ impl ClientState {
     /// Closes the session, and the first time tells listeners and ends the streams.
     pub(crate) async fn close(&self) {
         let first = !self.session.is_closed();
+        #[cfg(feature = "modern")]
         self.listening.stop("the client closed");
         self.session.close().await;
         if first {
