@@ -4,6 +4,7 @@
 //   node scripts/serve.mjs            # http://127.0.0.1:38031/
 //   PORT=0 node scripts/serve.mjs     # any free port; the line below tells which
 //   WWW_DIR=tests/browser-oauth node scripts/serve.mjs   # other pages at / (browser tests)
+//   DEMO_SERVER=<mcp url> node scripts/serve.mjs         # / without a query opens the inspector on it
 //
 // Prints `demo: http://127.0.0.1:<port>/` once listening (the browser tests wait for it).
 import { createReadStream } from "node:fs";
@@ -65,7 +66,13 @@ const server = http.createServer(async (req, res) => {
     res.setHeader("allow", "GET, HEAD");
     return send(res, 405, "method not allowed");
   }
-  const { pathname } = new URL(req.url, "http://localhost");
+  const { pathname, search } = new URL(req.url, "http://localhost");
+  // The peers listen on ports the OS picks, so the page's built-in default server may not
+  // exist: the plain address a person types leads to the one the demo started.
+  if (pathname === "/" && !search && process.env.DEMO_SERVER) {
+    res.writeHead(302, { location: `/?server=${encodeURIComponent(process.env.DEMO_SERVER)}`, "cache-control": "no-store" });
+    return res.end();
+  }
   let file = toFile(pathname);
   if (!file) return send(res, 404, "not found");
   try {

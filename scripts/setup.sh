@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Installs everything the demo and the tests need, and nothing twice: safe to
 # run on a fresh machine and on one already set up.
-#   - Debian: chromium and chromium-driver (headless browser tests)
+#   - Debian: chromium and chromium-driver, firefox-esr (headless browser tests)
 #   - rustup: the rustfmt and clippy components, the wasm32-unknown-unknown target
 #   - cargo: wasm-bindgen-cli at exactly the crate's wasm-bindgen version, wasm-pack,
-#     worker-build (examples/rust-worker, the rust-worker tier)
+#     worker-build (examples/rust-worker, the rust-worker tier),
+#     geckodriver (Firefox's WebDriver server; Debian does not package it)
 #   - npm: dev dependencies from the committed lock file (peers, conformance,
 #     workerd/miniflare/wrangler, playwright-core, typescript, binaryen's wasm-opt)
 set -euo pipefail
@@ -17,6 +18,13 @@ if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; the
   SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver >/dev/null
+fi
+
+if ! command -v firefox-esr >/dev/null; then
+  say "installing firefox-esr from Debian"
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq firefox-esr >/dev/null
 fi
 
 for component in rustfmt clippy; do
@@ -50,6 +58,13 @@ WORKER_BUILD_VERSION=0.8.7
 if [ "$(worker-build --version 2>/dev/null)" != "$WORKER_BUILD_VERSION" ]; then
   say "installing worker-build $WORKER_BUILD_VERSION"
   cargo install worker-build --version "$WORKER_BUILD_VERSION" --locked --force
+fi
+
+GECKODRIVER_VERSION=0.37.1
+if [ "$(geckodriver --version 2>/dev/null | awk 'NR == 1 {print $2}')" != "$GECKODRIVER_VERSION" ]; then
+  say "installing geckodriver $GECKODRIVER_VERSION"
+  # Several checkouts may build on one machine; a cargo install among their builds is one at a time.
+  flock /tmp/cargo.lock cargo install geckodriver --version "$GECKODRIVER_VERSION" --locked --force
 fi
 
 # npm ci only when the lock file changed since the last install.

@@ -1,25 +1,74 @@
-// Prints the shipped size of the package: the wasm module plus the JS glue that
-// loads it, raw, gzip (level 9) and brotli. Usage: node scripts/size.mjs [--json]
-import { readFileSync } from "node:fs";
-import { gzipSync, brotliCompressSync, constants } from "node:zlib";
+// Prints the shipped size of the package in pkg/, each file compressed on its
+// own as a browser fetches it (gzip level 9, brotli quality 11).
+//   firstCallGzip  what a page fetches before it can connect and make a first
+//                  tools/call: the browser entry (index.js), every module it
+//                  imports statically, and the wasm modules those refer to;
+//   allGzip        everything the package can load: the above plus what is
+//                  reachable through dynamic import().
+// raw, gzip and brotli describe the second set (gzip equals allGzip).
+// The sets come from the import statements themselves, so a module made lazy
+// (import()) leaves the first set without this script changing. A wasm file
+// named by `new URL(..., import.meta.url)` counts where the module naming it
+// counts: conservative when an eager module fetches it late.
+// Usage: node scripts/size.mjs [--json]
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 
-const files = ["pkg/mcp_wasm_bg.wasm", "pkg/mcp_wasm.js", "pkg/browser-auth.js", "pkg/tool-loop.js", "pkg/host.js"];
-const bytes = Buffer.concat(files.map((f) => readFileSync(new URL(`../${f}`, import.meta.url))));
+const pkg = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "pkg");
+const ENTRY = "index.js";
+
+const STATIC_IMPORT = /(?:^|[;\s])(?:import|export)\s*(?:[\w*{}\s,$]+?\s*from\s*)?["']([^"']+)["']/g;
+const DYNAMIC_IMPORT = /\bimport\(\s*["']([^"']+)["']\s*\)/g;
+const ASSET_URL = /new\s+URL\(\s*["']([^"']+\.wasm)["']\s*,\s*import\.meta\.url\s*\)/g;
+
+function references(file) {
+  const text = readFileSync(path.join(pkg, file), "utf8");
+  const dir = path.dirname(file);
+  const resolve = (spec) => path.normalize(path.join(dir, spec));
+  const local = (spec) => spec.startsWith("./") || spec.startsWith("../") || (!spec.includes("/") && spec.endsWith(".wasm"));
+  const pick = (re) => [...text.matchAll(re)].map((m) => m[1]).filter(local).map(resolve);
+  return { eager: [...pick(STATIC_IMPORT), ...pick(ASSET_URL)], lazy: pick(DYNAMIC_IMPORT) };
+}
+
+// Walks the module graph from the entry; a file reached eagerly is never counted as lazy.
+function walk() {
+  const eager = new Set();
+  const lazy = new Set();
+  const visit = (file, isEager) => {
+    if (isEager ? eager.has(file) : eager.has(file) || lazy.has(file)) return;
+    if (!existsSync(path.join(pkg, file))) throw new Error(`size: ${file} is imported but not in pkg/`);
+    (isEager ? eager : lazy).add(file);
+    if (isEager) lazy.delete(file);
+    if (!file.endsWith(".js")) return;
+    const refs = references(file);
+    for (const f of refs.eager) visit(f, isEager);
+    for (const f of refs.lazy) visit(f, false);
+  };
+  visit(ENTRY, true);
+  return { eager: [...eager].sort(), lazy: [...lazy].sort() };
+}
+
+const gzip = (file) => gzipSync(readFileSync(path.join(pkg, file)), { level: 9 }).length;
+const brotli = (file) =>
+  brotliCompressSync(readFileSync(path.join(pkg, file)), { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
+const sum = (files, measure) => files.reduce((n, f) => n + measure(f), 0);
+
+const sets = walk();
+const all = [...sets.eager, ...sets.lazy];
 const size = {
-  raw: bytes.length,
-  gzip: files.reduce((n, f) => n + gzipSync(readFileSync(new URL(`../${f}`, import.meta.url)), { level: 9 }).length, 0),
-  brotli: files.reduce(
-    (n, f) =>
-      n +
-      brotliCompressSync(readFileSync(new URL(`../${f}`, import.meta.url)), {
-        params: { [constants.BROTLI_PARAM_QUALITY]: 11 },
-      }).length,
-    0,
-  ),
+  firstCallGzip: sum(sets.eager, gzip),
+  allGzip: sum(all, gzip),
+  raw: sum(all, (f) => readFileSync(path.join(pkg, f)).length),
+  gzip: sum(all, gzip),
+  brotli: sum(all, brotli),
+  firstCall: sets.eager,
+  lazy: sets.lazy,
 };
 if (process.argv.includes("--json")) {
   console.log(JSON.stringify(size));
 } else {
   const kb = (n) => `${(n / 1024).toFixed(1)} KiB`;
-  console.log(`size: wasm + JS glue = ${kb(size.raw)} raw, ${kb(size.gzip)} gzip, ${kb(size.brotli)} brotli`);
+  console.log(`size: first call ${kb(size.firstCallGzip)} gzip (${sets.eager.length} files); everything ${kb(size.allGzip)} gzip, ${kb(size.raw)} raw, ${kb(size.brotli)} brotli`);
 }

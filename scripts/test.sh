@@ -2,12 +2,15 @@
 # Runs every test tier, after set-up and a fresh build. Each tier runs even if
 # an earlier one failed; the exit code is non-zero if any failed.
 #   lint        cargo fmt --check; clippy -D warnings on the native and wasm
-#               targets (unwrap, expect, panic and indexing denied outside tests);
-#               both for examples/rust-worker too (wasm only)
+#               targets (unwrap, expect, panic and indexing denied outside tests),
+#               also with --no-default-features and --all-features; examples/rust-worker too (wasm)
 #   native      cargo test: protocol, session, the client against a scripted
 #               server on a manual clock, SSE parser, HTTP rules, doctests
 #   size        the gzipped package against bench/size-baseline.json (+5% at most)
 #   chromium    wasm-bindgen-test in headless Chromium vs server-everything
+#   firefox     in headless Firefox (Debian's firefox-esr, geckodriver): the wasm-bindgen-test
+#               suites of the chromium tier, and the browser-oauth, browser-host and
+#               browser-modern pages, driven over WebDriver (tests/support/firefox.mjs)
 #   rust-api    the Rust API alone (mcp_wasm::web) in headless Chromium vs
 #               server-everything: lists, progress, cancel, subscribe, sampling
 #   node        node:test on the built npm package vs server-everything
@@ -40,14 +43,26 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh || exit 1
 
-export MCP_TEST_URL=${MCP_TEST_URL:-http://127.0.0.1:38011/mcp}
-export MCP_SSE_TEST_URL=${MCP_SSE_TEST_URL:-http://127.0.0.1:38012/sse}
-export MCP_FAULT_PROXY=${MCP_FAULT_PROXY:-http://127.0.0.1:38050}
 # The feature and fault suites hold a browser page for longer than the default 20 s.
 export WASM_BINDGEN_TEST_TIMEOUT=${WASM_BINDGEN_TEST_TIMEOUT:-120}
-export CHROMEDRIVER=${CHROMEDRIVER:-/usr/bin/chromedriver}
+# wasm-bindgen-test-runner takes GECKODRIVER over CHROMEDRIVER when both are set, so each
+# browser tier names only its own driver.
+CHROMEDRIVER=${CHROMEDRIVER:-/usr/bin/chromedriver}
+GECKODRIVER=${GECKODRIVER:-$(command -v geckodriver)}
+in_chromium() { env -u GECKODRIVER CHROMEDRIVER="$CHROMEDRIVER" "$@"; }
+in_firefox() { env -u CHROMEDRIVER GECKODRIVER="$GECKODRIVER" "$@"; }
 # Node 20 for the package's own tests; conformance picks Node 22 itself.
 NODE=$(command -v node)
+
+# Every part runs even if an earlier one failed.
+firefox_tier() {
+  local ok=0
+  in_firefox cargo test --no-fail-fast --target wasm32-unknown-unknown --test 'browser*' || ok=1
+  in_firefox "$NODE" tests/browser-oauth/run.mjs firefox || ok=1
+  in_firefox "$NODE" tests/host/run-chromium.mjs firefox || ok=1
+  in_firefox "$NODE" tests/modern-peer/run-chromium.mjs firefox || ok=1
+  return $ok
+}
 
 passed=0; failed=0; failures=()
 tier() {
@@ -65,6 +80,10 @@ lint() {
   cargo fmt --check &&
     cargo clippy --quiet --all-targets -- -D warnings &&
     cargo clippy --quiet --all-targets --target wasm32-unknown-unknown -- -D warnings &&
+    # The Cargo features' two ends; each feature alone is left to a local run.
+    cargo clippy --quiet --no-default-features -- -D warnings &&
+    cargo clippy --quiet --no-default-features --target wasm32-unknown-unknown -- -D warnings &&
+    cargo clippy --quiet --all-features --target wasm32-unknown-unknown -- -D warnings &&
     cargo fmt --check --manifest-path examples/rust-worker/Cargo.toml &&
     cargo clippy --quiet --manifest-path examples/rust-worker/Cargo.toml --target wasm32-unknown-unknown -- -D warnings
 }
@@ -80,9 +99,15 @@ fi
 
 bash scripts/peers.sh start || exit 1
 trap 'bash scripts/peers.sh stop >/dev/null 2>&1' EXIT
+# Where the peers listen (ports the OS picked), unless the caller named other servers.
+while read -r _ assignment; do
+  name=${assignment%%=*}
+  [ -n "${!name:-}" ] || export "$assignment"
+done < <(bash scripts/peers.sh env)
 
-tier chromium cargo test --no-fail-fast --target wasm32-unknown-unknown --test 'browser*'
-tier rust-api cargo test --target wasm32-unknown-unknown --test rust_api
+tier chromium in_chromium cargo test --no-fail-fast --target wasm32-unknown-unknown --test 'browser*'
+tier firefox firefox_tier
+tier rust-api in_chromium cargo test --target wasm32-unknown-unknown --test rust_api
 tier node "$NODE" --test tests/node/
 tier browser-oauth "$NODE" tests/browser-oauth/run.mjs
 tier browser-host "$NODE" tests/host/run-chromium.mjs

@@ -110,10 +110,32 @@
 //! LLM bridges share. A server is untrusted input: see
 //! [`session::limits::Limits`] for the bounds on what it can make the client do.
 
+//!
+//! # Cargo features
+//!
+//! Each part a build may leave out is a feature; all are on by default, and
+//! the npm package is built with the defaults. Without one, the public API
+//! simply lacks its items (and the JS binding its methods):
+//!
+//! | feature | what it brings |
+//! |---|---|
+//! | `oauth` | OAuth 2.1 (`transport::oauth`, [`protocol::oauth`]): discovery, registration, PKCE, DPoP, refresh, step-up; `WebOptions::auth` and the `auth` option in JS, refused without it |
+//! | `modern` | the 2026-07-28 era: the `server/discover` probe, `_meta` on every request, input rounds, `subscriptions/listen`, the response cache ([`client::cache`]); without it `auto` speaks only the `initialize` era, and asking for 2026-07-28 (or resuming such a snapshot) is refused |
+//! | `legacy-sse` | the HTTP+SSE transport of 2024-11-05 servers (`transport::legacy_sse`); without it a server that only speaks HTTP+SSE cannot be reached |
+//! | `tasks` | [`client::Client::call_tool_as_task`], `task_request`, `list_tasks_reply` and [`client::tasks`] |
+//! | `validator` | the JSON Schema validator ([`protocol::schema::validate_with`], regex-lite for `pattern`): `structuredContent` checked against `outputSchema`, elicitation answers against `requestedSchema`; without it they pass unchecked (elicitation answers still need their `required` fields) |
+//! | `host` | [`host::naming`], the names a multi-server host offers its tools under (`qualifiedNames` in JS) |
+//! | `bridges` | [`host`]'s LLM bridges (`ToolBridge` in JS), with the naming rules they need |
+//!
+//! `cargo build --no-default-features` gives the core: the `initialize` era
+//! (2024-11-05 to 2025-11-25) over Streamable HTTP, every server feature but
+//! tasks, handlers, events and snapshots.
+
 #![deny(missing_docs, missing_debug_implementations)]
 
 pub mod client;
 pub mod error;
+#[cfg(any(feature = "host", feature = "bridges"))]
 pub mod host;
 pub mod protocol;
 pub mod session;

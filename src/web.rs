@@ -20,9 +20,10 @@
 use crate::client::{Client, ClientOptions, Snapshot};
 use crate::error::Error;
 use crate::session::Connector;
+use crate::transport::connector::SseReader;
 use crate::transport::connector::WebConnector;
 use crate::transport::fetch::Fetch;
-use crate::transport::legacy_sse::SseReader;
+#[cfg(feature = "oauth")]
 use crate::transport::oauth::{OAuth, OAuthConfig};
 use crate::transport::streamable_http::HeaderSource;
 use crate::transport::web_runtime::WebRuntime;
@@ -40,6 +41,7 @@ pub struct WebOptions {
     pub fetch: Fetch,
     /// OAuth 2.1, for a server that requires authorization. Its `mcp_url`
     /// is set from the URL connected to.
+    #[cfg(feature = "oauth")]
     pub auth: Option<OAuthConfig>,
     /// Forces `EventSource` or `fetch` for the HTTP+SSE transport.
     pub sse_reader: Option<SseReader>,
@@ -72,6 +74,7 @@ impl WebOptions {
 /// [`Error::InvalidArgument`] when OAuth is asked for over plain HTTP to a
 /// host other than loopback: the tokens would be readable on the way.
 pub fn connector(url: &str, options: &WebOptions) -> Result<Rc<dyn Connector>, Error> {
+    #[cfg(feature = "oauth")]
     let auth = match &options.auth {
         Some(config) => {
             if !crate::protocol::oauth::endpoint_allowed(url) {
@@ -86,6 +89,7 @@ pub fn connector(url: &str, options: &WebOptions) -> Result<Rc<dyn Connector>, E
         url: url.to_owned(),
         fetch: options.fetch.clone(),
         headers: options.headers.clone(),
+        #[cfg(feature = "oauth")]
         auth,
         sse_reader: options.sse_reader,
         max_message_bytes: options.client.limits.max_message_bytes,

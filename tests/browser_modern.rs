@@ -17,12 +17,32 @@ use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-const MODERN: &str = "http://127.0.0.1:38013/mcp";
-const DUAL: &str = "http://127.0.0.1:38016/mcp";
-const EVERYTHING: &str = "http://127.0.0.1:38011/mcp";
-const EVERYTHING_SSE: &str = "http://127.0.0.1:38012/sse";
+// scripts/peers.sh publishes where the peers listen; the defaults are its ports of old.
+const MODERN: &str = match option_env!("MCP_MODERN_TEST_URL") {
+    Some(url) => url,
+    None => "http://127.0.0.1:38013/mcp",
+};
+const DUAL: &str = match option_env!("MCP_DUAL_TEST_URL") {
+    Some(url) => url,
+    None => "http://127.0.0.1:38016/mcp",
+};
+const EVERYTHING: &str = match option_env!("MCP_TEST_URL") {
+    Some(url) => url,
+    None => "http://127.0.0.1:38011/mcp",
+};
+const EVERYTHING_SSE: &str = match option_env!("MCP_SSE_TEST_URL") {
+    Some(url) => url,
+    None => "http://127.0.0.1:38012/sse",
+};
+const FAULT_PROXY: &str = match option_env!("MCP_FAULT_PROXY") {
+    Some(url) => url,
+    None => "http://127.0.0.1:38050",
+};
+
 /// server-everything behind a preflight allow-list without Mcp-Method and Mcp-Name.
-const NARROW_CORS: &str = "http://127.0.0.1:38050/narrow-cors/mcp";
+fn narrow_cors() -> String {
+    format!("{FAULT_PROXY}/narrow-cors/mcp")
+}
 
 #[wasm_bindgen(inline_js = r#"
 const check = (ok, message) => { if (!ok) throw new Error(message); };
@@ -174,7 +194,7 @@ fn connect_fn() -> JsValue {
 async fn the_era_and_transport_are_detected() {
     let plain = js_sys::JSON::parse(r#"{"timeout":8000}"#).unwrap();
     let urls = js_sys::Array::new();
-    for url in [MODERN, DUAL, EVERYTHING, EVERYTHING_SSE, NARROW_CORS] {
+    for url in [MODERN, DUAL, EVERYTHING, EVERYTHING_SSE, &narrow_cors()] {
         urls.push(&js_sys::Array::of2(&url.into(), &plain));
     }
     // A pinned era skips the probe: the dual server then speaks legacy.

@@ -93,12 +93,12 @@ impl Attempt<'_> {
         Ok(session)
     }
 
-    fn call(&self) -> CallOptions {
+    fn call_options(&self) -> CallOptions {
         CallOptions { cancel: self.options.cancel.as_ref().map(|source| source()), ..CallOptions::default() }
     }
 
     async fn handshake(&self, session: Session, channel: Channel) -> Result<Connected, HandshakeError> {
-        match initialize(&session, self.offer, self.call()).await {
+        match initialize(&session, self.offer, self.call_options()).await {
             Ok(identity) => Ok(Connected { session, channel, era: Era::Legacy, identity }),
             Err(failure) => {
                 session.close().await;
@@ -109,6 +109,7 @@ impl Attempt<'_> {
 
     /// The modern handshake: `server/discover`, sent once more if the server
     /// refuses the revision and then lists it among those it speaks.
+    #[cfg(feature = "modern")]
     async fn discover(&self, session: &Session) -> Result<ServerIdentity, Error> {
         let meta = modern::RequestMeta {
             version: modern::VERSION,
@@ -116,7 +117,7 @@ impl Attempt<'_> {
             client_info: &self.offer.client_info,
             log_level: None,
         };
-        let ask = || session.request("server/discover", Some(modern::with_meta(None, &meta)), self.call());
+        let ask = || session.request("server/discover", Some(modern::with_meta(None, &meta)), self.call_options());
         let result = match ask().await {
             Err(Error::Rpc(refusal)) => match modern::version_answer(&refusal) {
                 Some(modern::VersionAnswer::Retry) => ask().await?,
@@ -141,6 +142,7 @@ impl Attempt<'_> {
     }
 
     /// Whether a failed `server/discover` probe says "an older server".
+    #[cfg(feature = "modern")]
     fn legacy_evidence(&self, error: &Error) -> bool {
         match error {
             // A modern server answers with −32022/−32021/−32020 (its own
@@ -165,6 +167,11 @@ impl Attempt<'_> {
             return Ok(self.handshake(session, Channel::Custom).await?);
         }
         let (transport, era) = (self.options.transport, self.options.era);
+        #[cfg(not(feature = "modern"))]
+        if era == EraChoice::Modern {
+            return Err(left_out());
+        }
+        #[cfg(feature = "modern")]
         if transport != TransportChoice::Sse && era != EraChoice::Legacy {
             let session = self.open(Channel::StreamableHttp).await?;
             session.transport().set_protocol_version(modern::VERSION);
@@ -212,6 +219,10 @@ impl Attempt<'_> {
         }
         let session = self.open(Channel::StreamableHttp).await?;
         session.transport().set_protocol_version(snapshot.identity.protocol_version);
+        #[cfg(not(feature = "modern"))]
+        if snapshot.modern {
+            return Err(left_out());
+        }
         let era = if snapshot.modern { Era::Modern } else { Era::Legacy };
         if era == Era::Legacy {
             session.transport().adopt_session(snapshot.session_id, snapshot.last_event_id);
@@ -219,6 +230,12 @@ impl Attempt<'_> {
         }
         Ok(Connected { session, channel: Channel::StreamableHttp, era, identity: snapshot.identity })
     }
+}
+
+/// What asking for the 2026-07-28 era gets from a build without it.
+#[cfg(not(feature = "modern"))]
+fn left_out() -> Error {
+    Error::InvalidArgument("the 2026-07-28 era is left out of this build (Cargo feature modern)".into())
 }
 
 /// −32020, −32021, −32022: a server of the modern era refusing, not an older server.

@@ -5,11 +5,13 @@ use super::connect::{Attempt, Wiring};
 use super::events::{ClientEvent, EventFilter, EventHub, EventStream, ListenerId};
 use super::handlers::Answering;
 use super::lifecycle::Offer;
+use super::list_changed;
+#[cfg(feature = "modern")]
+use super::listen;
 use super::options::{ClientOptions, Era, RequestOptions};
 use super::requests::already_cancelled;
 use super::snapshot::Snapshot;
 use super::state::{ClientState, Reply, Settings};
-use super::{list_changed, listen};
 use crate::error::Error;
 use crate::protocol::capabilities::{check_server_supports, client_capabilities};
 use crate::protocol::lifecycle::ServerIdentity;
@@ -99,8 +101,11 @@ impl Client {
         };
         let settings = Settings {
             strict: options.strict,
+            #[cfg(feature = "validator")]
             validate_output: options.validate_output,
+            #[cfg(feature = "modern")]
             max_input_rounds: options.max_input_rounds,
+            #[cfg(feature = "validator")]
             limits: options.limits,
         };
         let state = Rc::new_cyclic(|me| ClientState {
@@ -110,6 +115,7 @@ impl Client {
             session: connected.session,
             channel: connected.channel,
             era: connected.era,
+            #[cfg(feature = "modern")]
             answering,
             settings,
             identity: RefCell::new(connected.identity),
@@ -118,16 +124,22 @@ impl Client {
             me: me.clone(),
             renewal: RefCell::default(),
             log_level: RefCell::default(),
+            #[cfg(feature = "modern")]
             subscriptions: RefCell::default(),
+            #[cfg(feature = "modern")]
             listening: listen::Listening::default(),
+            #[cfg(feature = "modern")]
             cache: options.cache.map(super::cache::ResponseCache::new),
             output_schemas: RefCell::default(),
             idempotent_tools: RefCell::default(),
+            #[cfg(feature = "validator")]
             patterns: Default::default(),
         });
         *wiring.client.borrow_mut() = Rc::downgrade(&state);
         list_changed::attach(&state, options.list_changed);
+        #[cfg(feature = "modern")]
         list_changed::invalidate_cache_on_changes(&state);
+        #[cfg(feature = "modern")]
         if state.era == Era::Modern {
             // The modern era's change notifications come on a listen stream.
             listen::watch_acknowledgements(&state);
@@ -187,7 +199,7 @@ impl Client {
     /// # Errors
     /// The request's error; `unsupported` in the 2026-07-28 era, which removed `ping`.
     pub async fn ping(&self, options: &RequestOptions) -> Result<(), Error> {
-        self.state.call(methods::PING, None, options, |r| results::check_object(r, methods::PING)).await.map(drop)
+        self.state.request_shaped(methods::PING, None, options, |r| results::check_object(r, methods::PING)).await.map(drop)
     }
 
     /// Sets the least severe level of the log messages the server sends. In
@@ -211,7 +223,7 @@ impl Client {
             return Ok(());
         }
         state
-            .call("logging/setLevel", Some(json!({ "level": level })), options, |r| results::check_object(r, "logging/setLevel"))
+            .request_shaped("logging/setLevel", Some(json!({ "level": level })), options, |r| results::check_object(r, "logging/setLevel"))
             .await
             .map(drop)
     }
@@ -221,6 +233,7 @@ impl Client {
     /// # Errors
     /// `unsupported` in the 2026-07-28 era; the transport's error.
     pub async fn send_roots_list_changed(&self) -> Result<(), Error> {
+        #[cfg(feature = "modern")]
         if self.state.era == Era::Modern {
             return Err(super::modern::removed("notifications/roots/list_changed"));
         }
@@ -242,6 +255,7 @@ impl Client {
     /// # Errors
     /// The transport's error; `closed` after [`Client::close`].
     pub async fn notify(&self, method: &str, params: Option<Value>) -> Result<(), Error> {
+        #[cfg(feature = "modern")]
         let params = if self.state.era == Era::Modern { Some(self.state.modern_params(params)) } else { params };
         self.state.session.notify(method, params).await
     }

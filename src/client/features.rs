@@ -4,16 +4,19 @@
 
 use super::connection::Client;
 use super::lists::{ListKind, PROMPTS, RESOURCES, SKILLS, TEMPLATES, TOOLS};
-use super::options::{Era, RequestOptions};
+#[cfg(feature = "modern")]
+use super::options::Era;
+use super::options::RequestOptions;
 use super::state::{ClientState, Reply};
-use super::tasks::{check_task, TaskOptions};
 use crate::error::Error;
+#[cfg(feature = "validator")]
 use crate::protocol::schema::{self, SchemaError};
 use crate::protocol::types::{
     CallToolParams, CallToolResult, CompleteResult, GetPromptResult, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
     ListSkillsResult, ListToolsResult, Prompt, ReadResourceResult, Resource, ResourceTemplate, Skill, Tool,
 };
 use crate::protocol::{params, results, skills};
+#[cfg(feature = "modern")]
 use futures::future::{self, Either};
 use serde::de::DeserializeOwned;
 use serde_json::{json, Map, Value};
@@ -46,6 +49,7 @@ fn cursor_params(cursor: Option<&str>) -> Option<Value> {
 
 impl ClientState {
     /// Checks a tool's `structuredContent` against its listed `outputSchema`.
+    #[cfg(feature = "validator")]
     fn check_output(&self, name: &str, result: &Value) -> Result<(), Error> {
         let failed = result.get("isError") == Some(&Value::Bool(true));
         let schema = self.output_schemas.borrow().get(name).cloned();
@@ -64,7 +68,14 @@ impl ClientState {
         })
     }
 
+    /// Without the validator, `structuredContent` is passed on unchecked.
+    #[cfg(not(feature = "validator"))]
+    fn check_output(&self, _: &str, _: &Value) -> Result<(), Error> {
+        Ok(())
+    }
+
     async fn uri_request(&self, method: &'static str, uri: &str, options: &RequestOptions) -> Result<(), Error> {
+        #[cfg(feature = "modern")]
         if self.era == Era::Modern {
             // 2026-07-28: subscriptions ride on the subscriptions/listen stream.
             crate::protocol::capabilities::check_server_supports(&self.identity.borrow().capabilities, method)
@@ -82,7 +93,7 @@ impl ClientState {
             }
             return Ok(());
         }
-        self.call(method, Some(json!({ "uri": uri })), options, |r| results::check_object(r, "subscription")).await.map(drop)
+        self.request_shaped(method, Some(json!({ "uri": uri })), options, |r| results::check_object(r, "subscription")).await.map(drop)
     }
 }
 
@@ -148,44 +159,9 @@ impl Client {
     pub async fn call_tool_reply(&self, params: Value, options: &RequestOptions) -> Result<Reply, Error> {
         params::check_call_tool(&params).map_err(Error::InvalidArgument)?;
         let name = params.get("name").and_then(Value::as_str).unwrap_or_default().to_owned();
-        let reply = self.state.call_reply("tools/call", Some(params), options, results::check_call_tool).await?;
+        let reply = self.state.request_shaped_reply("tools/call", Some(params), options, results::check_call_tool).await?;
         self.state.check_output(&name, reply.value())?;
         Ok(reply)
-    }
-
-    /// Calls a tool as a task (2025-11-25, experimental) and returns its final
-    /// result, polling `tasks/get` and answering any input it asks for.
-    ///
-    /// # Errors
-    /// `unsupported` when strict and the server does not run tool calls as
-    /// tasks; `cancelled` (after `tasks/cancel`); the requests' errors.
-    pub async fn call_tool_as_task(&self, params: Value, options: &TaskOptions) -> Result<Value, Error> {
-        params::check_call_tool(&params).map_err(Error::InvalidArgument)?;
-        self.state.run_task(params, options).await
-    }
-
-    /// `tasks/get`, `tasks/result` or `tasks/cancel` for `task_id`.
-    ///
-    /// # Errors
-    /// `invalid-argument` for another method; the request's error.
-    pub async fn task_request(&self, method: &str, task_id: &str, options: &RequestOptions) -> Result<Value, Error> {
-        let check: super::requests::ShapeCheck = match method {
-            "tasks/get" | "tasks/cancel" => check_task,
-            "tasks/result" => |r| results::check_object(r, "tasks/result"),
-            _ => return Err(Error::InvalidArgument(format!("{method} is not a task request"))),
-        };
-        self.state.call(method, Some(json!({ "taskId": task_id })), options, check).await
-    }
-
-    /// `tasks/list`: one page of the tasks the server keeps for this client.
-    ///
-    /// # Errors
-    /// As [`Client::list_page_reply`].
-    pub async fn list_tasks_reply(&self, params: Option<Value>, options: &RequestOptions) -> Result<Reply, Error> {
-        if let Some(p) = &params {
-            params::check_paginated(p).map_err(Error::InvalidArgument)?;
-        }
-        self.state.call_reply("tasks/list", params, options, |r| results::check_list(r, "tasks/list", "tasks")).await
     }
 
     /// One page of the server's resources.
@@ -237,7 +213,7 @@ impl Client {
     /// # Errors
     /// As [`Client::read_resource`].
     pub async fn read_resource_reply(&self, params: Value, options: &RequestOptions) -> Result<Reply, Error> {
-        self.state.call_reply("resources/read", Some(params), options, results::check_read_resource).await
+        self.state.request_shaped_reply("resources/read", Some(params), options, results::check_read_resource).await
     }
 
     /// Subscribes to a resource: the server then sends
@@ -289,7 +265,7 @@ impl Client {
     /// # Errors
     /// As [`Client::get_prompt`].
     pub async fn get_prompt_reply(&self, params: Value, options: &RequestOptions) -> Result<Reply, Error> {
-        self.state.call_reply("prompts/get", Some(params), options, results::check_get_prompt).await
+        self.state.request_shaped_reply("prompts/get", Some(params), options, results::check_get_prompt).await
     }
 
     /// Asks the server to complete an argument of a prompt (`ref/prompt`) or
@@ -303,7 +279,10 @@ impl Client {
         if !well_formed {
             return Err(Error::InvalidArgument("complete needs params.ref.type and params.argument.name".into()));
         }
-        typed(self.state.call("completion/complete", Some(params), options, results::check_complete).await?, "completion/complete")
+        typed(
+            self.state.request_shaped("completion/complete", Some(params), options, results::check_complete).await?,
+            "completion/complete",
+        )
     }
 
     /// One page of the server's skills (SEP-2640), none of them loaded.
@@ -331,7 +310,8 @@ impl Client {
     pub async fn read_skill(&self, skill: Value, options: &RequestOptions) -> Result<LoadedSkill, Error> {
         let uri =
             skill.get("uri").and_then(Value::as_str).ok_or_else(|| Error::InvalidArgument("a skill needs its uri".into()))?.to_owned();
-        let result = self.state.call("resources/read", Some(json!({ "uri": uri })), options, results::check_read_resource).await?;
+        let result =
+            self.state.request_shaped("resources/read", Some(json!({ "uri": uri })), options, results::check_read_resource).await?;
         let contents = result.get("contents").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
         let text = contents
             .iter()

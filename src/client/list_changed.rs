@@ -2,6 +2,7 @@
 //! the client waits out a burst (debounce), lists everything again and hands
 //! the new list over.
 
+#[cfg(feature = "modern")]
 use super::events::ClientEvent;
 use super::options::RequestOptions;
 use super::state::ClientState;
@@ -49,6 +50,7 @@ fn schedule(watcher: ListWatcher, state: Weak<ClientState>) {
 }
 
 /// Keeps `state`'s cache from serving what a notification made stale.
+#[cfg(feature = "modern")]
 pub(crate) fn invalidate_cache_on_changes(state: &Rc<ClientState>) {
     if state.cache.is_none() {
         return;

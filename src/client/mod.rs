@@ -18,6 +18,7 @@
 //!   `list_kind` and `paging`, `watcher` (what `list_changed` runs), `era`,
 //!   `cache`, `tasks`, `state`.
 
+#[cfg(feature = "modern")]
 pub mod cache;
 mod connect;
 pub mod connection;
@@ -28,16 +29,21 @@ pub mod handlers;
 mod lifecycle;
 pub mod list_changed;
 mod list_kind;
+#[cfg(feature = "modern")]
 mod listen;
+#[cfg(feature = "modern")]
 mod listening;
 pub mod lists;
+#[cfg(feature = "modern")]
 mod modern;
+#[cfg(feature = "modern")]
 mod mrtr;
 pub mod options;
 mod paging;
 mod requests;
 pub mod snapshot;
 mod state;
+#[cfg(feature = "tasks")]
 pub mod tasks;
 #[cfg(test)]
 mod testing;
@@ -45,6 +51,7 @@ mod testing;
 mod tests;
 mod watcher;
 
+#[cfg(feature = "modern")]
 pub use cache::CacheBounds;
 pub use connection::{Client, DEFAULT_EVENT_BUFFER, LOGGING_LEVELS};
 pub use events::{ClientEvent, EventFilter, EventStream, ListenerId, Notification};
@@ -52,9 +59,9 @@ pub use features::LoadedSkill;
 pub use handlers::{Handlers, JsonHandler, RequestContext};
 pub use list_changed::{ListChange, ListWatcher};
 pub use lists::{ListKind, PROMPTS, RESOURCES, SKILLS, TEMPLATES, TOOLS};
-pub use mrtr::DEFAULT_MAX_ROUNDS;
-pub use options::{CancelSource, CancelToken, ClientOptions, Era, EraChoice, RequestOptions, TransportChoice};
+pub use options::{CancelSource, CancelToken, ClientOptions, Era, EraChoice, RequestOptions, TransportChoice, DEFAULT_MAX_ROUNDS};
 pub use paging::MAX_PAGES;
 pub use snapshot::Snapshot;
 pub use state::Reply;
+#[cfg(feature = "tasks")]
 pub use tasks::TaskOptions;

@@ -12,9 +12,6 @@ use crate::session::{CallOptions, Session};
 use futures::future::{self, Either, FutureExt, LocalBoxFuture, Shared};
 use serde_json::{Map, Value};
 
-/// The default round cap, as in the official SDKs.
-pub const DEFAULT_MAX_ROUNDS: u32 = 10;
-
 /// Why an input phase stopped before its handlers answered.
 #[derive(Clone, Debug)]
 enum Stop {

@@ -1,6 +1,7 @@
 //! How a client connects, and how each call runs: timeouts, cancellation
 //! and progress.
 
+#[cfg(feature = "modern")]
 use super::cache::CacheBounds;
 pub use super::era::Era;
 use super::handlers::Handlers;
@@ -14,6 +15,9 @@ use futures::future::{FutureExt, LocalBoxFuture, Shared};
 use serde_json::Value;
 use std::cell::RefCell;
 use std::rc::Rc;
+
+/// The default cap on a 2026-07-28 request's input rounds, as in the official SDKs.
+pub const DEFAULT_MAX_ROUNDS: u32 = 10;
 
 /// Which protocol era to speak.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -190,6 +194,7 @@ pub struct ClientOptions {
     /// How many input rounds a 2026-07-28 request may ask for.
     pub max_input_rounds: u32,
     /// Keep list and read results for their `ttlMs` (2026-07-28), within these bounds.
+    #[cfg(feature = "modern")]
     pub cache: Option<CacheBounds>,
     /// The bounds on what the server can make the client do.
     pub limits: Limits,
@@ -227,7 +232,8 @@ impl Default for ClientOptions {
             handlers: Handlers::default(),
             strict: true,
             validate_output: true,
-            max_input_rounds: super::mrtr::DEFAULT_MAX_ROUNDS,
+            max_input_rounds: DEFAULT_MAX_ROUNDS,
+            #[cfg(feature = "modern")]
             cache: None,
             limits: Limits::DEFAULT,
             list_changed: Vec::new(),

@@ -5,7 +5,9 @@
 
 use super::events::ClientEvent;
 use super::lifecycle::initialize;
-use super::options::{Era, RequestOptions};
+#[cfg(feature = "modern")]
+use super::options::Era;
+use super::options::RequestOptions;
 use super::state::{ClientState, Reply};
 use crate::error::Error;
 use crate::protocol::capabilities::check_server_supports;
@@ -32,13 +34,14 @@ impl ClientState {
             // Nothing is sent for a request cancelled before it started.
             return Err(Error::Cancelled { reason });
         }
+        #[cfg(feature = "modern")]
         if self.era == Era::Modern {
             return self.request_cached(method, params, options).await;
         }
         let call = || self.call_options(options);
         self.wait_for_renewal().await;
         let session_used = self.session.transport().session_id();
-        let mut outcome = self.session.request_raw(method, params.clone(), call()).await;
+        let mut outcome = self.session.request_keeping_text(method, params.clone(), call()).await;
         if let Err(Error::SessionExpired { .. }) = outcome {
             // The server forgot the session, so it never saw the request:
             // start a new one (unless another request already did), send again.
@@ -47,12 +50,13 @@ impl ClientState {
             } else {
                 self.wait_for_renewal().await;
             }
-            outcome = self.session.request_raw(method, params, call()).await;
+            outcome = self.session.request_keeping_text(method, params, call()).await;
         }
         outcome.map(|(value, text)| Reply::new(value, text))
     }
 
     /// The modern request path, through the cache when there is one.
+    #[cfg(feature = "modern")]
     async fn request_cached(&self, method: &str, params: Option<Value>, options: &RequestOptions) -> Result<Reply, Error> {
         let Some(cache) = self.cache.as_ref().filter(|_| super::cache::CACHEABLE.contains(&method)) else {
             return self.request_modern(method, params, options).await.map(|value| Reply::new(value, None));
@@ -67,8 +71,8 @@ impl ClientState {
         Ok(Reply::new(result, None))
     }
 
-    /// Sends a request and checks its result's shape.
-    pub(crate) async fn call_reply(
+    /// [`ClientState::request_reply`], then the result's shape checked.
+    pub(crate) async fn request_shaped_reply(
         &self,
         method: &str,
         params: Option<Value>,
@@ -80,15 +84,15 @@ impl ClientState {
         Ok(reply)
     }
 
-    /// [`ClientState::call_reply`], for the value alone.
-    pub(crate) async fn call(
+    /// [`ClientState::request_shaped_reply`], for the value alone.
+    pub(crate) async fn request_shaped(
         &self,
         method: &str,
         params: Option<Value>,
         options: &RequestOptions,
         check: ShapeCheck,
     ) -> Result<Value, Error> {
-        self.call_reply(method, params, options, check).await.map(Reply::into_value)
+        self.request_shaped_reply(method, params, options, check).await.map(Reply::into_value)
     }
 
     /// The session's options for one attempt of a request.
@@ -158,6 +162,7 @@ impl ClientState {
     /// Closes the session, and the first time tells listeners and ends the streams.
     pub(crate) async fn close(&self) {
         let first = !self.session.is_closed();
+        #[cfg(feature = "modern")]
         self.listening.stop("the client closed");
         self.session.close().await;
         if first {

@@ -2,21 +2,28 @@
 //! client's settings, and the bookkeeping the features share (listed tool
 //! schemas, subscriptions, the cache, a renewal in progress).
 
+#[cfg(feature = "modern")]
 use super::cache::ResponseCache;
 use super::era::Era;
 use super::events::EventHub;
+#[cfg(feature = "modern")]
 use super::handlers::Answering;
 use super::lifecycle::Offer;
+#[cfg(feature = "modern")]
 use super::listening::Listening;
 use crate::error::Error;
 use crate::protocol::lifecycle::ServerIdentity;
+#[cfg(feature = "validator")]
 use crate::protocol::schema::LinearPatterns;
+#[cfg(feature = "validator")]
 use crate::session::limits::Limits;
 use crate::session::{Channel, Connector, OpenContext, Session, ToolSchemas};
 use futures::future::{LocalBoxFuture, Shared};
 use serde_json::Value;
 use std::cell::RefCell;
-use std::collections::{BTreeSet, HashMap, HashSet};
+#[cfg(feature = "modern")]
+use std::collections::BTreeSet;
+use std::collections::{HashMap, HashSet};
 use std::rc::{Rc, Weak};
 
 /// A session renewal, awaited by every request that found the session gone.
@@ -62,8 +69,11 @@ impl Reply {
 #[derive(Clone, Debug)]
 pub(crate) struct Settings {
     pub strict: bool,
+    #[cfg(feature = "validator")]
     pub validate_output: bool,
+    #[cfg(feature = "modern")]
     pub max_input_rounds: u32,
+    #[cfg(feature = "validator")]
     pub limits: Limits,
 }
 
@@ -73,6 +83,7 @@ pub(crate) struct ClientState {
     pub session: Session,
     pub channel: Channel,
     pub era: Era,
+    #[cfg(feature = "modern")]
     pub answering: Rc<Answering>,
     pub settings: Settings,
     /// What `initialize` (or `server/discover`) said; replaced on renewal.
@@ -85,8 +96,11 @@ pub(crate) struct ClientState {
     /// The level set with `set_logging_level`, sent in `_meta` in the modern era.
     pub log_level: RefCell<Option<String>>,
     /// Subscribed resources (the modern era carries them on `subscriptions/listen`).
+    #[cfg(feature = "modern")]
     pub subscriptions: RefCell<BTreeSet<String>>,
+    #[cfg(feature = "modern")]
     pub listening: Listening,
+    #[cfg(feature = "modern")]
     pub cache: Option<ResponseCache>,
     /// Tool input schemas for `Mcp-Param-*` headers, shared with the transport.
     pub tool_schemas: ToolSchemas,
@@ -96,6 +110,7 @@ pub(crate) struct ClientState {
     /// calls sent again after a broken stream.
     pub idempotent_tools: RefCell<HashSet<String>>,
     /// Evaluates `pattern` keywords; keeps compiled patterns across calls.
+    #[cfg(feature = "validator")]
     pub patterns: LinearPatterns,
 }
 

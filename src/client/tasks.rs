@@ -1,12 +1,13 @@
 //! Tasks (2025-11-25, experimental): a tool call that runs as a task, polled
 //! to completion behind one awaitable call.
 
+use super::connection::Client;
 use super::options::RequestOptions;
 use super::requests::already_cancelled;
-use super::state::ClientState;
+use super::state::{ClientState, Reply};
 use crate::error::Error;
 use crate::protocol::capabilities::declares;
-use crate::protocol::results;
+use crate::protocol::{params, results};
 use futures::future::{self, Either};
 use serde_json::{json, Value};
 use std::rc::Rc;
@@ -95,5 +96,42 @@ impl ClientState {
             check_task(&current).map_err(Error::Protocol)?;
             task = current;
         }
+    }
+}
+
+impl Client {
+    /// Calls a tool as a task (2025-11-25, experimental) and returns its final
+    /// result, polling `tasks/get` and answering any input it asks for.
+    ///
+    /// # Errors
+    /// `unsupported` when strict and the server does not run tool calls as
+    /// tasks; `cancelled` (after `tasks/cancel`); the requests' errors.
+    pub async fn call_tool_as_task(&self, params: Value, options: &TaskOptions) -> Result<Value, Error> {
+        params::check_call_tool(&params).map_err(Error::InvalidArgument)?;
+        self.state.run_task(params, options).await
+    }
+
+    /// `tasks/get`, `tasks/result` or `tasks/cancel` for `task_id`.
+    ///
+    /// # Errors
+    /// `invalid-argument` for another method; the request's error.
+    pub async fn task_request(&self, method: &str, task_id: &str, options: &RequestOptions) -> Result<Value, Error> {
+        let check: super::requests::ShapeCheck = match method {
+            "tasks/get" | "tasks/cancel" => check_task,
+            "tasks/result" => |r| results::check_object(r, "tasks/result"),
+            _ => return Err(Error::InvalidArgument(format!("{method} is not a task request"))),
+        };
+        self.state.request_shaped(method, Some(json!({ "taskId": task_id })), options, check).await
+    }
+
+    /// `tasks/list`: one page of the tasks the server keeps for this client.
+    ///
+    /// # Errors
+    /// As [`Client::list_page_reply`].
+    pub async fn list_tasks_reply(&self, params: Option<Value>, options: &RequestOptions) -> Result<Reply, Error> {
+        if let Some(p) = &params {
+            params::check_paginated(p).map_err(Error::InvalidArgument)?;
+        }
+        self.state.request_shaped_reply("tasks/list", params, options, |r| results::check_list(r, "tasks/list", "tasks")).await
     }
 }

@@ -142,6 +142,7 @@ impl McpClient {
             client: settings.client.clone(),
             headers: settings.headers.clone(),
             fetch: Fetch::new(settings.fetch.clone()),
+            #[cfg(feature = "oauth")]
             auth: settings.auth.clone(),
             sse_reader: settings.sse_reader,
         };

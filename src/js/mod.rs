@@ -14,7 +14,9 @@
 //! * `typescript`: the `.d.ts` sections for MCP types and API options.
 
 pub mod abort;
+#[cfg(feature = "oauth")]
 mod auth_options;
+#[cfg(feature = "bridges")]
 pub mod bridges;
 pub mod client;
 pub mod convert;
@@ -26,8 +28,10 @@ mod fields;
 pub mod handlers;
 mod list_watchers;
 mod lists;
+#[cfg(feature = "host")]
 mod naming;
 pub mod options;
+#[cfg(feature = "tasks")]
 mod tasks;
 mod typescript;
 pub mod uri_template;

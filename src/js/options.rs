@@ -4,13 +4,16 @@
 use super::abort::{aborted, is_signal};
 use super::convert::from_js;
 use super::fields::{boolean, count, field, function, invalid, milliseconds};
-use crate::client::{CacheBounds, ClientOptions, EraChoice, TransportChoice};
+#[cfg(feature = "modern")]
+use crate::client::CacheBounds;
+use crate::client::{ClientOptions, EraChoice, TransportChoice};
 use crate::error::Error;
 use crate::protocol::types::Implementation;
 use crate::protocol::version;
 use crate::session::limits::Limits;
 use crate::session::DEFAULT_TIMEOUT_MS;
-use crate::transport::legacy_sse::SseReader;
+use crate::transport::connector::SseReader;
+#[cfg(feature = "oauth")]
 use crate::transport::oauth::OAuthConfig;
 use crate::transport::streamable_http::HeaderSource;
 use js_sys::Function;
@@ -58,6 +61,7 @@ fn limits(object: &JsValue) -> Result<Limits, Error> {
 }
 
 /// `cache`: `true` for the default bounds, an object to set them, `false` for none.
+#[cfg(feature = "modern")]
 fn cache(object: &JsValue) -> Result<Option<CacheBounds>, Error> {
     let defaults = CacheBounds::DEFAULT;
     match field(object, "cache") {
@@ -126,6 +130,7 @@ pub struct ConnectSettings {
     /// `sseReader`: force `"eventsource"` or `"fetch"` for HTTP+SSE.
     pub sse_reader: Option<SseReader>,
     /// `auth`: the OAuth flow's configuration; its `mcp_url` is the connect target's.
+    #[cfg(feature = "oauth")]
     pub auth: Option<OAuthConfig>,
     /// Aborts the connection attempt.
     pub signal: Option<AbortSignal>,
@@ -158,6 +163,10 @@ pub fn connect_options(value: &JsValue) -> Result<ConnectSettings, Error> {
             _ => return Err(invalid("capabilities must be an object")),
         },
     };
+    #[cfg(not(feature = "oauth"))]
+    if field(&object, "auth").is_some() {
+        return Err(invalid("auth: OAuth is left out of this build (Cargo feature oauth)"));
+    }
     let (protocol_version, era) = era(&object)?;
     let signal = signal(&object)?;
     let client = ClientOptions {
@@ -177,6 +186,7 @@ pub fn connect_options(value: &JsValue) -> Result<ConnectSettings, Error> {
         strict: boolean(&object, "strictCapabilities", true)?,
         validate_output: boolean(&object, "validateToolOutput", true)?,
         max_input_rounds: count(&object, "maxInputRounds", 1.0..=100.0, u64::from(crate::client::DEFAULT_MAX_ROUNDS))? as u32,
+        #[cfg(feature = "modern")]
         cache: cache(&object)?,
         limits: limits(&object)?,
         list_changed: Vec::new(),
@@ -195,6 +205,7 @@ pub fn connect_options(value: &JsValue) -> Result<ConnectSettings, Error> {
             Some(Some(r)) if r == "fetch" => Some(SseReader::Fetch),
             Some(_) => return Err(invalid("sseReader must be \"eventsource\" or \"fetch\"")),
         },
+        #[cfg(feature = "oauth")]
         auth: super::auth_options::auth_options(&object)?,
         signal,
         trace: function(&object, "trace")?,

@@ -3,7 +3,9 @@
 //! before sending it.
 
 use super::jsonrpc::kind;
-use super::schema::{self, LinearPatterns, SchemaError};
+use super::schema;
+#[cfg(feature = "validator")]
+use super::schema::{LinearPatterns, SchemaError};
 use serde_json::{Map, Value};
 
 /// Why a form answer cannot be sent.
@@ -46,6 +48,12 @@ pub fn complete_form_answer(
     if let Some(missing) = required.iter().filter_map(Value::as_str).find(|name| !content.contains_key(*name)) {
         return Err(AnswerError::Refused(format!("the answer lacks the required field {missing:?}")));
     }
+    check_answer(requested_schema, content, limits)
+}
+
+/// Checks a completed answer against the schema it answers, within `limits`.
+#[cfg(feature = "validator")]
+fn check_answer(requested_schema: &Value, content: &mut Map<String, Value>, limits: &schema::Limits) -> Result<(), AnswerError> {
     let answer = Value::Object(std::mem::take(content));
     let checked = schema::validate_with(requested_schema, &answer, &LinearPatterns::default(), limits);
     if let Value::Object(map) = answer {
@@ -55,6 +63,12 @@ pub fn complete_form_answer(
         SchemaError::Mismatch(e) => AnswerError::Refused(format!("the answer does not match the requested schema: {e}")),
         SchemaError::TooCostly(e) => AnswerError::TooCostly(format!("the requested schema is too costly to check the answer against: {e}")),
     })
+}
+
+/// Without the validator, an answer is held to `required` alone (checked above).
+#[cfg(not(feature = "validator"))]
+fn check_answer(_: &Value, _: &mut Map<String, Value>, _: &schema::Limits) -> Result<(), AnswerError> {
+    Ok(())
 }
 
 /// Checks the overall shape of an elicitation result.

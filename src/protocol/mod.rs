@@ -14,6 +14,7 @@ pub mod jsonrpc;
 pub mod lifecycle;
 pub mod methods;
 pub mod modern;
+#[cfg(feature = "oauth")]
 pub mod oauth;
 pub mod params;
 pub mod results;

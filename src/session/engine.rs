@@ -224,7 +224,7 @@ impl Session {
     /// `initialize`, which the spec forbids cancelling); [`Error::Closed`] if
     /// the session closes first; transport errors as the transport reports them.
     pub async fn request(&self, method: &str, params: Option<Value>, options: CallOptions) -> Result<Value, Error> {
-        self.request_raw(method, params, options).await.map(|(value, _)| value)
+        self.request_keeping_text(method, params, options).await.map(|(value, _)| value)
     }
 
     /// [`Session::request`], with the result's original text when the
@@ -233,7 +233,12 @@ impl Session {
     ///
     /// # Errors
     /// As [`Session::request`].
-    pub async fn request_raw(&self, method: &str, params: Option<Value>, options: CallOptions) -> Result<(Value, Option<Rc<str>>), Error> {
+    pub async fn request_keeping_text(
+        &self,
+        method: &str,
+        params: Option<Value>,
+        options: CallOptions,
+    ) -> Result<(Value, Option<Rc<str>>), Error> {
         let inner = &self.inner;
         let (id, response) = inner.register()?;
         let mut guard = PendingGuard {

@@ -2,13 +2,25 @@
 //! `fetch` (or the caller's), with the caller's headers and OAuth.
 
 use super::fetch::{in_browser, Fetch};
-use super::legacy_sse::{LegacySse, LegacySseConfig, SseReader};
+#[cfg(feature = "legacy-sse")]
+use super::legacy_sse::{LegacySse, LegacySseConfig};
+#[cfg(feature = "oauth")]
 use super::oauth::OAuth;
 use super::streamable_http::{HeaderSource, StreamableHttp, StreamableHttpConfig};
 use crate::error::Error;
 use crate::session::{Channel, Connector, OpenContext, Session};
 use futures::future::LocalBoxFuture;
 use std::rc::Rc;
+
+/// Which reader follows an HTTP+SSE event stream (kept here so that options
+/// read the same without the `legacy-sse` feature).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SseReader {
+    /// The platform's `EventSource` (browsers; no custom headers).
+    EventSource,
+    /// `fetch` and this crate's SSE parser.
+    Fetch,
+}
 
 /// Opens Streamable HTTP and HTTP+SSE channels to one URL.
 #[derive(Debug, Clone)]
@@ -20,6 +32,7 @@ pub struct WebConnector {
     /// Extra headers for every request.
     pub headers: HeaderSource,
     /// OAuth, when the server requires authorization.
+    #[cfg(feature = "oauth")]
     pub auth: Option<Rc<OAuth>>,
     /// Forces a reader for HTTP+SSE; by default `EventSource` in browsers
     /// when neither headers nor a custom `fetch` are needed, else `fetch`.
@@ -35,12 +48,14 @@ impl WebConnector {
             url: url.into(),
             fetch: Fetch::default(),
             headers: HeaderSource::None,
+            #[cfg(feature = "oauth")]
             auth: None,
             sse_reader: None,
             max_message_bytes: crate::session::limits::Limits::DEFAULT.max_message_bytes,
         }
     }
 
+    #[cfg(feature = "legacy-sse")]
     fn reader(&self) -> SseReader {
         match self.sse_reader {
             Some(reader) => reader,
@@ -52,6 +67,7 @@ impl WebConnector {
 }
 
 /// Whether this runs in a page with `EventSource` (not a Worker or Node).
+#[cfg(feature = "legacy-sse")]
 fn is_browser_page() -> bool {
     let global = js_sys::global();
     let defined = |name: &str| js_sys::Reflect::get(&global, &name.into()).is_ok_and(|v| !v.is_undefined());
@@ -63,6 +79,7 @@ impl Connector for WebConnector {
         Some(self.url.clone())
     }
 
+    #[cfg(feature = "oauth")]
     fn prepare(&self) -> LocalBoxFuture<'static, ()> {
         let auth = self.auth.clone();
         Box::pin(async move {
@@ -82,6 +99,7 @@ impl Connector for WebConnector {
                         fetch: connector.fetch.clone(),
                         headers: connector.headers.clone(),
                         tool_schemas: context.tool_schemas.clone(),
+                        #[cfg(feature = "oauth")]
                         auth: connector.auth.clone(),
                         max_message_bytes: connector.max_message_bytes,
                     };
@@ -90,6 +108,7 @@ impl Connector for WebConnector {
                     });
                     Ok(session)
                 }
+                #[cfg(feature = "legacy-sse")]
                 Channel::Sse => {
                     let config = LegacySseConfig {
                         url: connector.url.clone(),
@@ -103,6 +122,8 @@ impl Connector for WebConnector {
                     transport.open(context.default_timeout_ms).await?;
                     Ok(session)
                 }
+                #[cfg(not(feature = "legacy-sse"))]
+                Channel::Sse => Err(Error::InvalidArgument("HTTP+SSE is left out of this build (Cargo feature legacy-sse)".into())),
                 Channel::Custom => Err(Error::InvalidArgument("a URL connector opens HTTP channels only".into())),
             }
         })

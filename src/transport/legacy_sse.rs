@@ -25,14 +25,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{EventSource, Headers, MessageEvent, Url};
 
-/// Which reader follows the event stream.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SseReader {
-    /// The platform's `EventSource` (browsers; no custom headers).
-    EventSource,
-    /// `fetch` and this crate's SSE parser.
-    Fetch,
-}
+pub use super::connector::SseReader;
 
 /// Where and how to reach the server.
 #[derive(Debug)]

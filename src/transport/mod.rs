@@ -17,9 +17,9 @@ pub mod sse;
 pub mod connector;
 #[cfg(target_arch = "wasm32")]
 pub mod fetch;
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", feature = "legacy-sse"))]
 pub mod legacy_sse;
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", feature = "oauth"))]
 pub mod oauth;
 #[cfg(target_arch = "wasm32")]
 pub mod streamable_http;

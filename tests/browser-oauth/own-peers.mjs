@@ -23,7 +23,7 @@ async function consent(ctx, start, inspect = () => {}) {
   const connected = start();
   const popup = await opened;
   await popup.waitForSelector("[data-testid=allow]");
-  inspect(new URL(popup.url()));
+  inspect(new URL(await popup.url()));
   await popup.click("[data-testid=allow]");
   return connected;
 }

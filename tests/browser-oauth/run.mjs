@@ -1,25 +1,21 @@
-// OAuth in headless Chromium, the way a web app does it: the consent page opens
+// OAuth in a headless browser, the way a web app does it: the consent page opens
 // in a popup (popupAuthorizer + completeAuthorization), then a full-page
 // redirect (redirectAuthorizer + callbackUrl), against tests/peers/oauth-server.mjs
-// on 127.0.0.1:38060. A "user" (playwright) presses Allow on the real consent page.
+// (scripts/peers.sh names it in MCP_OAUTH_TEST_URL). A "user" (playwright in Chromium,
+// WebDriver in Firefox) presses Allow on the real consent page.
 // Then, on peers of their own (own-peers.mjs): a server that moves to another
 // authorization server, and DPoP with nonces, its key kept across a reload.
 //
-//   node tests/browser-oauth/run.mjs        # needs the built pkg/ and the oauth peer
+//   node tests/browser-oauth/run.mjs [chromium|firefox]   # needs the built pkg/ and the oauth peer
 //
 // Prints one `ok …` line per check and `browser-oauth: N checks passed`; exits 0 or 1.
-import { spawn } from "node:child_process";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import http from "node:http";
 import { checkList, openBrowser, releaseBrowser } from "../support/browser.mjs";
+import { startPeer } from "../support/peer-process.mjs";
 import { dpopAcrossReload, issuerSwitch } from "./own-peers.mjs";
 
-const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const AS = "http://127.0.0.1:38060";
-// The redirect URI is registered exactly, so the app has a fixed origin.
-const APP_PORT = 38061;
-const APP = `http://127.0.0.1:${APP_PORT}`;
+const BROWSER = process.argv[2] ?? "chromium";
+const AS = process.env.MCP_OAUTH_TEST_URL ?? "http://127.0.0.1:38060";
 const STEP_TIMEOUT_MS = 20_000;
 const OVERALL_TIMEOUT_MS = 120_000;
 // offline_access is asked for because the authorization server advertises it.
@@ -31,10 +27,10 @@ let ctx;
 const { check, count } = checkList();
 
 async function finish(error) {
-  if (error) console.log(`FAIL browser-oauth: ${error.message}`);
-  else console.log(`browser-oauth: ${count()} checks passed`);
+  if (error) console.log(`FAIL browser-oauth (${BROWSER}): ${error.message}`);
+  else console.log(`browser-oauth (${BROWSER}): ${count()} checks passed`);
   await releaseBrowser(browser);
-  if (noCorsPeer && noCorsPeer.exitCode === null) noCorsPeer.kill("SIGTERM");
+  if (noCorsPeer && noCorsPeer.child.exitCode === null) noCorsPeer.child.kill("SIGTERM");
   proxy?.close();
   for (const peer of ownPeers) peer.child.kill();
   process.exit(error ? 1 : 0);
@@ -43,9 +39,6 @@ const overall = setTimeout(() => finish(new Error(`overall timeout after ${OVERA
 
 
 // A second peer whose authorization server sends no CORS headers, and a proxy that adds them.
-const NO_CORS_PORT = 38063;
-const NO_CORS = `http://127.0.0.1:${NO_CORS_PORT}`;
-const PROXY_PORT = 38064;
 let noCorsPeer;
 let proxy;
 const stats = async () => (await fetch(`${AS}/__stats`)).json();
@@ -55,7 +48,8 @@ async function openApp() {
   const page = await ctx.newPage();
   page.setDefaultTimeout(STEP_TIMEOUT_MS);
   page.on("pageerror", (e) => console.error(`page error: ${e.message}`));
-  await page.goto(`${APP}/app.html`);
+  // The pages learn the peer from the query; app.html keeps it for callback.html after a redirect.
+  await page.goto(`${browser.origin}/app.html?peer=${encodeURIComponent(`${AS}/mcp`)}`);
   await page.waitForFunction(() => document.querySelector("#status")?.textContent === "ready");
   return page;
 }
@@ -66,7 +60,7 @@ async function popupFlow(page) {
   const connected = page.evaluate(() => window.connectWithPopup());
   const popup = await opened;
   await popup.waitForSelector("[data-testid=allow]");
-  check(new URL(popup.url()).searchParams.get("code_challenge_method") === "S256", "the popup shows the consent page of a PKCE request");
+  check(new URL(await popup.url()).searchParams.get("code_challenge_method") === "S256", "the popup shows the consent page of a PKCE request");
   const closed = popup.waitForEvent("close");
   await popup.click("[data-testid=allow]");
   const identity = await connected;
@@ -139,20 +133,14 @@ async function popupBlocked() {
   await page.close();
 }
 
-function startNoCorsPeer() {
-  return new Promise((resolve, reject) => {
-    noCorsPeer = spawn(process.execPath, [path.join(repo, "tests/peers/oauth-server.mjs")], {
-      env: { ...process.env, PORT: String(NO_CORS_PORT), AS_CORS: "0" }, stdio: ["ignore", "ignore", "pipe"],
-    });
-    const timer = setTimeout(() => reject(new Error("the no-CORS oauth peer did not start within 10 s")), 10_000);
-    noCorsPeer.stderr.on("data", (d) => { if (/listening/.test(String(d))) { clearTimeout(timer); resolve(); } });
-    noCorsPeer.on("exit", (code) => { clearTimeout(timer); reject(new Error(`the no-CORS oauth peer exited with ${code}`)); });
-  });
+async function startNoCorsPeer() {
+  noCorsPeer = await startPeer("tests/peers/oauth-server.mjs", { env: { AS_CORS: "0" } });
+  return noCorsPeer.origin;
 }
 
 // What a deployment would run as its CORS proxy: forwards /?url=<encoded> to the
 // no-CORS peer (and nowhere else) and adds the headers the browser needs.
-function startProxy() {
+function startProxy(noCors) {
   const cors = { "access-control-allow-origin": "*", "access-control-allow-methods": "GET, POST, OPTIONS" };
   proxy = http.createServer(async (req, res) => {
     if (req.method === "OPTIONS") {
@@ -160,7 +148,7 @@ function startProxy() {
       return res.end();
     }
     const target = new URL(req.url, "http://proxy").searchParams.get("url") ?? "";
-    if (!target.startsWith(`${NO_CORS}/`)) { res.writeHead(403, cors); return res.end(); }
+    if (!target.startsWith(`${noCors}/`)) { res.writeHead(403, cors); return res.end(); }
     const chunks = [];
     for await (const chunk of req) chunks.push(chunk);
     const headers = {};
@@ -169,13 +157,14 @@ function startProxy() {
     res.writeHead(answer.status, { ...cors, "content-type": answer.headers.get("content-type") ?? "application/octet-stream" });
     res.end(Buffer.from(await answer.arrayBuffer()));
   });
-  return new Promise((resolve) => proxy.listen(PROXY_PORT, "127.0.0.1", resolve));
+  return new Promise((resolve) => proxy.listen(0, "127.0.0.1", () => resolve(proxy.address().port)));
 }
 
 async function corsProxy() {
-  await Promise.all([startNoCorsPeer(), startProxy()]);
-  const server = `${NO_CORS}/mcp`;
-  const proxyPrefix = `http://127.0.0.1:${PROXY_PORT}/?url=`;
+  const noCors = await startNoCorsPeer();
+  const proxyPort = await startProxy(noCors);
+  const server = `${noCors}/mcp`;
+  const proxyPrefix = `http://127.0.0.1:${proxyPort}/?url=`;
   let page = await openApp();
   const refused = await page.evaluate((server) => window.connectWithPopup({ server }).then(
     () => "connected", (e) => `${e.name} ${e.kind}: ${e.message}`), server);
@@ -195,7 +184,7 @@ async function corsProxy() {
 async function main() {
   const reset = await control("/__reset").catch(() => null);
   if (!reset?.ok) throw new Error(`the oauth peer is not answering on ${AS} (bash scripts/peers.sh start)`);
-  ctx = await openBrowser(browser, { port: APP_PORT, wwwDir: "tests/browser-oauth", profilePrefix: "mcp-wasm-oauth-profile-" });
+  ctx = await openBrowser(browser, { wwwDir: "tests/browser-oauth", profilePrefix: "mcp-wasm-oauth-profile-", browser: BROWSER });
   const page = await openApp();
   await popupFlow(page);
   await silentRefresh(page);

@@ -1,15 +1,18 @@
 // McpHost scenarios over three real servers, shared by the Node tier
 // (tests/node/host.test.mjs) and headless Chromium (tests/host/run-chromium.mjs):
-//   http   server-everything, Streamable HTTP    127.0.0.1:38011/mcp
-//   sse    server-everything, HTTP+SSE           127.0.0.1:38012/sse
-//   modern @modelcontextprotocol/server 2.x, 2026-07-28 only   127.0.0.1:38013/mcp
+//   http   server-everything, Streamable HTTP                  MCP_TEST_URL
+//   sse    server-everything, HTTP+SSE                         MCP_SSE_TEST_URL
+//   modern @modelcontextprotocol/server 2.x, 2026-07-28 only   MCP_MODERN_TEST_URL
 // plus a server that is not there, to show a failure stays isolated.
 // Each scenario takes the package's exports and returns the checks it made.
 
+// scripts/peers.sh names the servers: in Node through the environment, in a page
+// through its query (the runner passes them on).
+const named = globalThis.process?.env ?? Object.fromEntries(new URLSearchParams(globalThis.location?.search));
 export const PEERS = {
-  http: "http://127.0.0.1:38011/mcp",
-  sse: "http://127.0.0.1:38012/sse",
-  modern: "http://127.0.0.1:38013/mcp",
+  http: named.MCP_TEST_URL ?? "http://127.0.0.1:38011/mcp",
+  sse: named.MCP_SSE_TEST_URL ?? "http://127.0.0.1:38012/sse",
+  modern: named.MCP_MODERN_TEST_URL ?? "http://127.0.0.1:38013/mcp",
   broken: "http://127.0.0.1:9/mcp",
 };
 

@@ -1,9 +1,9 @@
-// The 2026-07-28 scenarios (tests/modern-peer/scenarios.mjs) in headless Chromium: a page served
+// The 2026-07-28 scenarios (tests/modern-peer/scenarios.mjs) in headless Chromium (or Firefox): a page served
 // from 127.0.0.1 imports the built package and runs them, cross-origin, against the modern peer
 // (tests/peers/modern-server.mjs) and the fault proxy in front of it, both started here on ports
 // the OS picks.
 //
-//   node tests/modern-peer/run-chromium.mjs      # needs the built pkg/
+//   node tests/modern-peer/run-chromium.mjs [chromium|firefox]   # needs the built pkg/
 //
 // Prints `ok <scenario>: <check>` per check and `browser-modern: N checks passed`; exits 0 or 1.
 import { checkList, openBrowser, releaseBrowser } from "../support/browser.mjs";
@@ -35,7 +35,7 @@ async function main() {
     loggingUndeclared: `${modern.origin}/logging-undeclared/mcp`,
     versionFault: `${proxy.origin}/unsupported-version/mcp`,
   };
-  const ctx = await openBrowser(browser, { wwwDir: "tests/modern-peer", profilePrefix: "mcp-wasm-modern-peer-" });
+  const ctx = await openBrowser(browser, { wwwDir: "tests/modern-peer", profilePrefix: "mcp-wasm-modern-peer-", browser: process.argv[2] });
   const page = await ctx.newPage();
   page.setDefaultTimeout(SCENARIO_TIMEOUT_MS);
   page.on("pageerror", (e) => console.error(`page error: ${e.message}`));

@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import * as mcp from "mcp-wasm";
-import { SCENARIOS } from "../host/scenarios.mjs";
+import { PEERS, SCENARIOS } from "../host/scenarios.mjs";
 
 const LIMIT = { timeout: 60_000 };
 
@@ -30,7 +30,7 @@ test("McpHost refuses bad input with typed errors", async () => {
 
 test("McpHost: suspend drops a connection in progress; reconnect and removal do not race", LIMIT, async () => {
   const host = new mcp.McpHost();
-  const pending = host.addServer("late", "http://127.0.0.1:38011/mcp");
+  const pending = host.addServer("late", PEERS.http);
   const snapshot = await host.suspend();
   const state = await pending;
   assert.equal(state.status, "closed");
@@ -39,7 +39,7 @@ test("McpHost: suspend drops a connection in progress; reconnect and removal do 
   await assert.rejects(host.reconnect("late"), (e) => e.kind === "closed");
   await host.close();
 
-  const other = await mcp.McpHost.connect({ http: { url: "http://127.0.0.1:38011/mcp" } });
+  const other = await mcp.McpHost.connect({ http: { url: PEERS.http } });
   const before = other.tools.length;
   assert.ok(before > 0);
   const reconnecting = other.reconnect("http");

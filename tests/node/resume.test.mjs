@@ -5,9 +5,9 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { McpClient } from "mcp-wasm";
 
-const HTTP = "http://127.0.0.1:38011/mcp";
-const SSE = "http://127.0.0.1:38012/sse";
-const MODERN = "http://127.0.0.1:38013/mcp";
+const HTTP = process.env.MCP_TEST_URL ?? "http://127.0.0.1:38011/mcp";
+const SSE = process.env.MCP_SSE_TEST_URL ?? "http://127.0.0.1:38012/sse";
+const MODERN = process.env.MCP_MODERN_TEST_URL ?? "http://127.0.0.1:38013/mcp";
 const LIMIT = { timeout: 30_000 };
 
 function recorder() {

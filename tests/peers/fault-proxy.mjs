@@ -156,6 +156,10 @@ function forward(req, res, fault, path, body, requestHeaders = req.headers) {
       if (isToolCall && sse && ["cut-sse", "garbage", "duplicate"].includes(fault)) rewriteSse(fault, upstream, res);
       else upstream.pipe(res);
       if (fault === "drop-get" && req.method === "GET" && sse) {
+        // Firefox resolves fetch() at a response's first body byte, not at its headers, and
+        // server-everything sends nothing on a quiet GET stream: without a byte (an SSE comment,
+        // which the client ignores) the stream cut here never opened as far as Firefox can tell.
+        res.write(": open\n\n");
         setTimeout(() => { count(fault); res.destroy(); upstream.destroy(); }, DROP_AFTER_MS);
       }
     };

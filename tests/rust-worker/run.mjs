@@ -201,6 +201,7 @@ async function main() {
     compatibilityDate: COMPAT_DATE,
     host: "127.0.0.1",
     port: 0,
+    cf: false, // a placeholder Request.cf: miniflare would fetch the real one from workers.cloudflare.com
   });
   await withTimeout(mf.ready, 30_000, "miniflare start");
 

@@ -1,13 +1,14 @@
 // What the playwright-driven browser tiers share: scripts/serve.mjs serving their
 // pages from 127.0.0.1 (with the built package at /pkg/), and Debian's Chromium,
-// headless, with a throw-away profile. `releaseBrowser()` frees all of it and is safe to
-// call at any point, even after a failed start.
+// headless, with a throw-away profile (or Debian's firefox-esr, through ./firefox.mjs).
+// `releaseBrowser()` frees all of it and is safe to call at any point, even after a failed start.
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
+import { launchFirefox } from "./firefox.mjs";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
@@ -32,12 +33,18 @@ function serve(port, wwwDir, session) {
 }
 
 /**
- * Serves `wwwDir` and launches Chromium, recording both in `session` (`session.origin` is the pages'
- * origin); resolves with the browser context. Without a `port` the OS picks one: a fixed port in the
- * ephemeral range can be held by an outgoing connection by the time a late tier starts.
+ * Serves `wwwDir` and launches Chromium (or, with `browser: "firefox"`, Firefox), recording both in
+ * `session` (`session.origin` is the pages' origin); resolves with the browser context. Without a
+ * `port` the OS picks one: a fixed port in the ephemeral range can be held by an outgoing connection
+ * by the time a late tier starts.
  */
-export async function openBrowser(session, { port = 0, wwwDir, profilePrefix, viewport, args = [] }) {
+export async function openBrowser(session, { port = 0, wwwDir, profilePrefix, viewport, args = [], browser = "chromium" }) {
   session.origin = await serve(port, wwwDir, session);
+  if (browser === "firefox") {
+    session.ctx = await launchFirefox({ profilePrefix });
+    return session.ctx;
+  }
+  if (browser !== "chromium") throw new Error(`openBrowser: no browser named ${browser}`);
   session.profile = mkdtempSync(path.join(os.tmpdir(), profilePrefix));
   session.ctx = await chromium.launchPersistentContext(session.profile, { executablePath: CHROMIUM, headless: true, args: [...FLAGS, ...args], timeout: 30_000, viewport });
   return session.ctx;

@@ -128,6 +128,8 @@ async function main() {
     kvNamespaces: ["SESSIONS"],
     host: "127.0.0.1",
     port: 0,
+    // Otherwise miniflare fetches request.cf data from the internet, waits 3 s and falls back.
+    cf: false,
   });
   await withTimeout(mf.ready, 30_000, "miniflare start");
 

@@ -3,7 +3,7 @@
 //! `unevaluatedItems` need.
 
 use super::patterns::weight;
-use super::{Dialect, Limits, PatternError, PatternMatcher, SchemaError, ValidationError};
+use super::{format_number as num, Dialect, Limits, PatternError, PatternMatcher, SchemaError, ValidationError};
 use crate::protocol::jsonrpc::kind;
 use serde_json::{Map, Value};
 use std::cell::{Cell, RefCell};
@@ -93,16 +93,6 @@ fn is_type(instance: &Value, name: &str) -> bool {
         "number" => instance.is_number(),
         "integer" => instance.as_f64().is_some_and(|n| n.fract() == 0.0),
         _ => false,
-    }
-}
-
-/// A number as JSON writes it, without pulling in core's float printer:
-/// integers directly, other values through serde_json's shortest form.
-pub(crate) fn num(n: f64) -> String {
-    if n.fract() == 0.0 && n.abs() < 9_007_199_254_740_992.0 {
-        (n as i64).to_string()
-    } else {
-        serde_json::Number::from_f64(n).map_or_else(|| "NaN".to_owned(), |n| n.to_string())
     }
 }
 

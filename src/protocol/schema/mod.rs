@@ -13,18 +13,26 @@
 //! default [`LinearPatterns`], whose matching time is linear in the text.
 //! Running out is [`SchemaError::TooCostly`], never a hang.
 
+#[cfg(feature = "validator")]
 mod keywords;
+#[cfg(feature = "validator")]
 mod patterns;
 #[cfg(test)]
 mod tests;
 
+#[cfg(feature = "validator")]
 pub use patterns::LinearPatterns;
 use serde_json::Value;
 use std::fmt;
 
-/// A number as JSON writes it (`3`, `0.5`), without core's float printer.
+/// A number as JSON writes it (`3`, `0.5`), without core's float printer:
+/// integers directly, other values through serde_json's shortest form.
 pub fn format_number(n: f64) -> String {
-    keywords::num(n)
+    if n.fract() == 0.0 && n.abs() < 9_007_199_254_740_992.0 {
+        (n as i64).to_string()
+    } else {
+        serde_json::Number::from_f64(n).map_or_else(|| "NaN".to_owned(), |n| n.to_string())
+    }
 }
 
 /// Why a pattern could not be evaluated.
@@ -134,6 +142,7 @@ impl Dialect {
     }
 }
 
+#[cfg(feature = "validator")]
 /// Validates `instance` against `schema` within `limits`, reporting the first failure.
 ///
 /// # Errors
@@ -143,6 +152,7 @@ pub fn validate_with(schema: &Value, instance: &Value, patterns: &dyn PatternMat
     keywords::Validator::new(schema, patterns, limits, instance).run(schema, instance)
 }
 
+#[cfg(feature = "validator")]
 /// Validates `instance` against the subschema at JSON Pointer `pointer` inside
 /// `root` (e.g. `/$defs/CallToolRequest` of the MCP schema), resolving `$ref`s
 /// against `root`.
@@ -161,6 +171,7 @@ pub fn validate_at(root: &Value, pointer: &str, instance: &Value) -> Result<(), 
     keywords::Validator::new(root, &patterns, &Limits::DEFAULT, instance).run(schema, instance)
 }
 
+#[cfg(feature = "validator")]
 /// Validates with [`LinearPatterns`] and the default [`Limits`].
 ///
 /// # Errors

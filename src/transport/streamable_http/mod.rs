@@ -77,6 +77,7 @@ pub struct StreamableHttpConfig {
     /// Tool input schemas, for `Mcp-Param-*` headers.
     pub tool_schemas: ToolSchemas,
     /// OAuth, when the server requires authorization.
+    #[cfg(feature = "oauth")]
     pub auth: Option<Rc<crate::transport::oauth::OAuth>>,
     /// The largest JSON body or SSE event read (`maxMessageBytes`).
     pub max_message_bytes: usize,
@@ -186,7 +187,7 @@ impl Transport for StreamableHttp {
     }
 
     fn cancel_request(&self, id: &RequestId) -> bool {
-        if !self.inner.modern.get() {
+        if !self.inner.is_modern() {
             return false;
         }
         // Closing the request's stream is the cancellation; nothing is sent.
@@ -252,6 +253,12 @@ impl Transport for StreamableHttp {
 }
 
 impl Inner {
+    /// Whether the connection speaks 2026-07-28; constant without the
+    /// `modern` feature, so that the era's paths drop out of the build.
+    fn is_modern(&self) -> bool {
+        cfg!(feature = "modern") && self.modern.get()
+    }
+
     pub(super) fn track(self: &Rc<Self>) -> Result<InFlight, Error> {
         let controller = AbortOnDrop::new()?;
         let key = self.next_key.get();
@@ -287,6 +294,7 @@ impl Inner {
         let with_body = method == "POST";
         // Our own headers are set afterwards so that they win.
         let headers = self.config.headers.to_headers().await?;
+        #[cfg(feature = "oauth")]
         if let Some(auth) = &self.config.auth {
             for (name, value) in auth.request_headers(method, &self.config.url).await? {
                 headers.set(name, &value).map_err(invalid)?;
@@ -303,7 +311,7 @@ impl Inner {
         if let Some(version) = self.protocol_version.get() {
             headers.set(http::PROTOCOL_VERSION, version).map_err(invalid)?;
         }
-        if let (true, Some(message)) = (self.modern.get(), message) {
+        if let (true, Some(message)) = (self.is_modern(), message) {
             for (name, value) in self.standard_headers(message) {
                 headers.set(&name, &value).map_err(invalid)?;
             }
@@ -334,6 +342,14 @@ impl Inner {
         headers
     }
 
+    /// Sends `message` once, with fresh headers (and a fresh OAuth proof).
+    async fn send_post(&self, message: &Message, body: &str, signal: &web_sys::AbortSignal) -> Result<Response, Error> {
+        let headers = self.headers("POST", http::ACCEPT_POST, Some(message)).await?;
+        let follow = Follow::for_headers(&headers);
+        let request = HttpRequest { method: "POST", url: &self.config.url, headers, body: Some(body), signal, follow };
+        self.config.fetch.send(request).await
+    }
+
     async fn post(self: Rc<Self>, message: Message) -> Result<(), Error> {
         if self.closed.get() {
             return Err(Error::Closed);
@@ -346,51 +362,38 @@ impl Inner {
         let sent_session = self.session_id.borrow().is_some();
         let body = message.to_json();
         let mut in_flight = self.track()?;
-        if let (true, Some(id)) = (self.modern.get(), &request_id) {
+        if let (true, Some(id)) = (self.is_modern(), &request_id) {
             self.by_request.borrow_mut().insert(id.clone(), in_flight.key);
             in_flight.request = Some(id.clone());
         }
         let signal = in_flight.controller.signal();
-        // One re-authorization after a 401, one step-up after a 403
-        // insufficient_scope, one retry with a DPoP nonce the server asks
-        // for; after that the refusal stands.
-        let (mut reauthorized, mut stepped_up, mut nonced) = (false, false, false);
-        let response = loop {
-            let headers = self.headers("POST", http::ACCEPT_POST, Some(&message)).await?;
-            let follow = Follow::for_headers(&headers);
-            let request = HttpRequest { method: "POST", url: &self.config.url, headers, body: Some(&body), signal: &signal, follow };
-            let response = self.config.fetch.send(request).await?;
-            let Some(auth) = &self.config.auth else { break response };
-            let challenge = crate::transport::oauth::challenge_of(&response);
-            let needs_nonce = auth.needs_nonce(&self.config.url, &response, challenge.as_ref());
-            match response.status() {
-                401 if needs_nonce && !nonced => nonced = true,
-                401 if !reauthorized => {
-                    reauthorized = true;
-                    auth.unauthorized(challenge).await?;
+        #[cfg(feature = "oauth")]
+        let response = {
+            let mut retries = AuthRetries::default();
+            loop {
+                let response = self.send_post(&message, &body, &signal).await?;
+                if !self.authorize_again(&response, &mut retries).await? {
+                    break response;
                 }
-                403 if !stepped_up && challenge.as_ref().and_then(|c| c.error()) == Some("insufficient_scope") => {
-                    stepped_up = true;
-                    auth.step_up(challenge.unwrap_or_default()).await?;
-                }
-                _ => break response,
             }
         };
+        #[cfg(not(feature = "oauth"))]
+        let response = self.send_post(&message, &body, &signal).await?;
         let status = response.status();
         if !(200..300).contains(&status) {
             let text = error_text(&response).await;
-            if self.modern.get() && matches!(status, 400 | 404) {
+            if self.is_modern() && matches!(status, 400 | 404) {
                 // 2026-07-28 answers refusals (header mismatch, unknown method,
                 // unsupported version) with a JSON-RPC error in a 4xx body.
                 if let Some(error) = http::json_rpc_error(&text) {
                     return Err(Error::Rpc(error));
                 }
             }
-            let missing_session = !self.modern.get() && !is_initialize && !sent_session;
+            let missing_session = !self.is_modern() && !is_initialize && !sent_session;
             let readable = Readable { without_session: missing_session, ..readable(&response) };
             return Err(status_error_with(status, &response.status_text(), &text, sent_session, readable));
         }
-        if is_initialize && !self.modern.get() {
+        if is_initialize && !self.is_modern() {
             self.adopt_session_id(&response)?;
         }
         let content_type = header(&response, "content-type");
@@ -434,7 +437,7 @@ impl Inner {
             .map_err(|e| Error::Protocol(e.to_string()))?;
         // A large legacy result also goes over as its text (the modern era
         // rewrites results before they reach JS, so it gains nothing there).
-        if let (Some((id, raw)), false) = (raw, self.modern.get()) {
+        if let (Some((id, raw)), false) = (raw, self.is_modern()) {
             (self.sink)(Inbound::RawResult { id, text: Rc::from(raw) });
         }
         let mut answered = false;
@@ -467,4 +470,39 @@ fn readable(response: &Response) -> Readable {
 
 fn controller_handle(controller: &AbortOnDrop) -> AbortController {
     controller.handle()
+}
+
+/// One re-authorization after a 401, one step-up after a 403
+/// insufficient_scope, one retry with a DPoP nonce the server asks for;
+/// after that the refusal stands.
+#[cfg(feature = "oauth")]
+#[derive(Default)]
+struct AuthRetries {
+    reauthorized: bool,
+    stepped_up: bool,
+    nonced: bool,
+}
+
+#[cfg(feature = "oauth")]
+impl Inner {
+    /// Whether `response` is a refusal that OAuth has answered, so that the
+    /// request should go out again.
+    async fn authorize_again(&self, response: &Response, retries: &mut AuthRetries) -> Result<bool, Error> {
+        let Some(auth) = &self.config.auth else { return Ok(false) };
+        let challenge = crate::transport::oauth::challenge_of(response);
+        let needs_nonce = auth.needs_nonce(&self.config.url, response, challenge.as_ref());
+        match response.status() {
+            401 if needs_nonce && !retries.nonced => retries.nonced = true,
+            401 if !retries.reauthorized => {
+                retries.reauthorized = true;
+                auth.unauthorized(challenge).await?;
+            }
+            403 if !retries.stepped_up && challenge.as_ref().and_then(|c| c.error()) == Some("insufficient_scope") => {
+                retries.stepped_up = true;
+                auth.step_up(challenge.unwrap_or_default()).await?;
+            }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
 }

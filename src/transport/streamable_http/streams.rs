@@ -104,7 +104,7 @@ impl Inner {
                 // request, which the client re-issues under a new id. A
                 // message over the size limit would only come again.
                 let oversized = matches!(problem, Some(Error::LimitExceeded { .. }));
-                if self.modern.get() || state.last_event_id.is_none() || attempt >= MAX_RESUME_ATTEMPTS || oversized {
+                if self.is_modern() || state.last_event_id.is_none() || attempt >= MAX_RESUME_ATTEMPTS || oversized {
                     let error =
                         problem.take().unwrap_or_else(|| Error::Protocol("the event stream ended before the response arrived".into()));
                     (self.sink)(Inbound::RequestFailed { id: id.clone(), error });
@@ -229,6 +229,7 @@ impl Inner {
         let follow = Follow::for_headers(&headers);
         let request = HttpRequest { method: "GET", url: &self.config.url, headers, body: None, signal: &signal, follow };
         let response = self.config.fetch.send(request).await?;
+        #[cfg(feature = "oauth")]
         if let Some(auth) = &self.config.auth {
             // A DPoP nonce the server asks for goes into the next attempt's proof.
             auth.needs_nonce(&self.config.url, &response, crate::transport::oauth::challenge_of(&response).as_ref());

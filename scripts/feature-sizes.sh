@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Prints what each Cargo feature costs in the shipped wasm: the module built
+# as scripts/build.sh builds it (release profile, wasm-bindgen, wasm-opt -Oz,
+# names stripped), gzip level 9, with the default features, with the defaults
+# minus each feature, and with none. Leaves pkg/ alone; works in
+# target/feature-sizes/. Usage: bash scripts/feature-sizes.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+features=$(sed -n 's/^default = \[\(.*\)\]$/\1/p' Cargo.toml | tr -d '"' | tr -d ' ' | tr ',' ' ')
+out=target/feature-sizes
+mkdir -p "$out"
+
+# Builds with the features in $1 (comma-separated, may be empty) and prints the wasm's gzipped bytes.
+measure() {
+  cargo build --quiet --release --target wasm32-unknown-unknown --lib --no-default-features ${1:+--features "$1"}
+  wasm-bindgen target/wasm32-unknown-unknown/release/mcp_wasm.wasm --out-dir "$out" --out-name mcp_wasm --target web
+  node_modules/.bin/wasm-opt "$out/mcp_wasm_bg.wasm" -o "$out/mcp_wasm_bg.wasm" -Oz \
+    --enable-reference-types --enable-bulk-memory --enable-nontrapping-float-to-int \
+    --enable-sign-ext --enable-mutable-globals --enable-multivalue --strip-debug --strip-producers
+  node -e 'const z = require("node:zlib"); const b = require("node:fs").readFileSync(process.argv[1]); console.log(z.gzipSync(b, { level: 9 }).length)' \
+    "$out/mcp_wasm_bg.wasm"
+}
+
+all=$(echo "$features" | tr ' ' ',')
+full=$(measure "$all")
+kib() { awk -v n="$1" 'BEGIN { printf "%.1f KiB", n / 1024 }'; }
+echo "| build | wasm gzip | saved against the defaults |"
+echo "|---|---:|---:|"
+echo "| default features | $(kib "$full") | |"
+for f in $features; do
+  rest=$(echo "$features" | tr ' ' '\n' | grep -vx "$f" | paste -sd, -)
+  n=$(measure "$rest")
+  echo "| defaults without \`$f\` | $(kib "$n") | $(kib $((full - n))) |"
+done
+n=$(measure "")
+echo "| \`--no-default-features\` | $(kib "$n") | $(kib $((full - n))) |"
