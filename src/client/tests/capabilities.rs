@@ -87,6 +87,7 @@ fn a_declared_capability_lets_the_request_through() {
     assert_eq!(w.server.methods().len(), 2 + calls().len());
 }
 
+#[cfg(feature = "modern")]
 #[test]
 fn modern_subscriptions_and_logging_are_checked_even_without_a_request() {
     let (mut w, client) = connected(|_| None, json!({"resources": {}}), ClientOptions::default().era(EraChoice::Modern));
@@ -99,6 +100,7 @@ fn modern_subscriptions_and_logging_are_checked_even_without_a_request() {
     assert_eq!(w.server.count("subscriptions/listen"), 0, "nothing declared to listen for, nothing subscribed");
 }
 
+#[cfg(feature = "modern")]
 #[test]
 fn modern_not_strict_puts_the_logging_level_in_meta_for_a_server_that_did_not_declare_logging() {
     let (mut w, client) = connected(

@@ -100,6 +100,7 @@ fn resources_templates_and_prompts_are_walked_by_their_own_item_fields() {
     }
 }
 
+#[cfg(feature = "modern")]
 #[test]
 fn the_modern_era_drops_tools_whose_header_annotations_are_invalid() {
     let (mut w, client) = connected(

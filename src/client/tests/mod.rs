@@ -1,18 +1,24 @@
 //! The client's behaviour against a scripted server on a manual clock:
 //! what goes on the wire, in what order, and what the caller sees.
+//! Files and tests about an optional part carry its feature's gate.
 
+#[cfg(feature = "modern")]
 mod cache;
 mod capabilities;
 mod connect;
 mod eras;
 mod events;
 mod features;
+#[cfg(feature = "modern")]
 mod listen;
 mod lists;
+#[cfg(feature = "modern")]
 mod mrtr;
 mod renewal;
 mod requests;
 mod server_requests;
 mod snapshots;
+#[cfg(feature = "tasks")]
 mod tasks;
+#[cfg(feature = "validator")]
 mod validation;

@@ -1,11 +1,11 @@
 //! Session renewal and replay: what is sent again after the server ended
 //! the session or the stream broke, and what is not.
 
-use crate::client::testing::{connected, legacy_peer, modern_peer, text_result, tools, Answer, Seen, World};
+use crate::client::testing::{connected, legacy_peer, text_result, tools, Answer, Seen, World};
 use crate::client::{Client, ClientEvent, ClientOptions, EraChoice, RequestOptions};
 use crate::error::Error;
 use crate::protocol::types::CallToolParams;
-use serde_json::{json, Value};
+use serde_json::json;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
@@ -144,61 +144,71 @@ fn the_legacy_era_sends_nothing_again_after_a_network_error() {
     assert_eq!(w.server.count("initialize"), 1, "a network error is no ended session");
 }
 
-/// A modern server whose `tools/call` is lost once; `safe` is idempotent.
-fn modern_losing_the_first_call(answer: fn() -> Answer) -> (World, Client) {
-    let lost = Cell::new(false);
-    let mut w = World::new(move |s| match s.method() {
-        "tools/list" => Answer::Result(json!({"tools": [
-            {"name": "safe", "inputSchema": {"type": "object"}, "annotations": {"idempotentHint": true}},
-            {"name": "marked-unsafe", "inputSchema": {"type": "object"}, "annotations": {"idempotentHint": false}},
-        ]})),
-        "tools/call" if !lost.replace(true) => answer(),
-        "tools/call" => Answer::Result(text_result("ok")),
-        _ => modern_peer(s, &json!({"tools": {}})),
-    });
-    let client = w.connect(ClientOptions::default()).unwrap();
-    let c = client.clone();
-    w.run(async move { c.list_all_tools(&RequestOptions::default()).await }).unwrap();
-    (w, client)
-}
+/// What the 2026-07-28 era sends again after a broken stream.
+#[cfg(feature = "modern")]
+mod modern_replay {
+    use super::*;
+    use crate::client::testing::modern_peer;
+    use serde_json::Value;
 
-#[test]
-fn a_modern_call_that_timed_out_is_not_sent_again_even_when_idempotent() {
-    let (mut w, client) = modern_losing_the_first_call(|| Answer::Hold);
-    let c = client.clone();
-    let pending = w.start(async move { c.call_tool(CallToolParams::new("safe"), &RequestOptions::default().timeout(1_000)).await });
-    w.advance(1_000);
-    assert!(matches!(pending.borrow_mut().take(), Some(Err(Error::Timeout { ms: 1_000 }))));
-    assert_eq!(w.server.count("tools/call"), 1, "the server may be running it");
-}
+    #[test]
+    fn a_modern_call_that_timed_out_is_not_sent_again_even_when_idempotent() {
+        let (mut w, client) = modern_losing_the_first_call(|| Answer::Hold);
+        let c = client.clone();
+        let pending = w.start(async move { c.call_tool(CallToolParams::new("safe"), &RequestOptions::default().timeout(1_000)).await });
+        w.advance(1_000);
+        assert!(matches!(pending.borrow_mut().take(), Some(Err(Error::Timeout { ms: 1_000 }))));
+        assert_eq!(w.server.count("tools/call"), 1, "the server may be running it");
+    }
 
-#[test]
-fn a_tool_marked_not_idempotent_is_not_sent_again_after_a_broken_stream() {
-    let (mut w, client) = modern_losing_the_first_call(|| Answer::Network);
-    assert!(matches!(call(&mut w, &client, "marked-unsafe"), Err(Error::Network { .. })));
-    assert_eq!(w.server.count("tools/call"), 1);
-}
+    #[test]
+    fn a_tool_marked_not_idempotent_is_not_sent_again_after_a_broken_stream() {
+        let (mut w, client) = modern_losing_the_first_call(|| Answer::Network);
+        assert!(matches!(call(&mut w, &client, "marked-unsafe"), Err(Error::Network { .. })));
+        assert_eq!(w.server.count("tools/call"), 1);
+    }
 
-#[test]
-fn a_relisting_that_drops_the_idempotent_hint_stops_the_replay() {
-    let listed = Rc::new(Cell::new(0));
-    let count = listed.clone();
-    let lost = Cell::new(0);
-    let mut w = World::new(move |s| match s.method() {
-        "tools/list" => {
-            count.set(count.get() + 1);
-            let hint: Value = (count.get() == 1).into();
-            Answer::Result(json!({"tools": [{"name": "t", "inputSchema": {"type": "object"}, "annotations": {"idempotentHint": hint}}]}))
+    #[test]
+    fn a_relisting_that_drops_the_idempotent_hint_stops_the_replay() {
+        let listed = Rc::new(Cell::new(0));
+        let count = listed.clone();
+        let lost = Cell::new(0);
+        let mut w = World::new(move |s| match s.method() {
+            "tools/list" => {
+                count.set(count.get() + 1);
+                let hint: Value = (count.get() == 1).into();
+                Answer::Result(
+                    json!({"tools": [{"name": "t", "inputSchema": {"type": "object"}, "annotations": {"idempotentHint": hint}}]}),
+                )
+            }
+            "tools/call" if lost.replace(lost.get() + 1) % 2 == 0 => Answer::Network,
+            "tools/call" => Answer::Result(text_result("ok")),
+            _ => modern_peer(s, &json!({"tools": {}})),
+        });
+        let client = w.connect(ClientOptions::default()).unwrap();
+        for _ in 0..2 {
+            let c = client.clone();
+            w.run(async move { c.list_all_tools(&RequestOptions::default()).await }).unwrap();
         }
-        "tools/call" if lost.replace(lost.get() + 1) % 2 == 0 => Answer::Network,
-        "tools/call" => Answer::Result(text_result("ok")),
-        _ => modern_peer(s, &json!({"tools": {}})),
-    });
-    let client = w.connect(ClientOptions::default()).unwrap();
-    for _ in 0..2 {
+        assert!(matches!(call(&mut w, &client, "t"), Err(Error::Network { .. })));
+        assert_eq!(w.server.count("tools/call"), 1);
+    }
+
+    /// A modern server whose `tools/call` is lost once; `safe` is idempotent.
+    fn modern_losing_the_first_call(answer: fn() -> Answer) -> (World, Client) {
+        let lost = Cell::new(false);
+        let mut w = World::new(move |s| match s.method() {
+            "tools/list" => Answer::Result(json!({"tools": [
+                {"name": "safe", "inputSchema": {"type": "object"}, "annotations": {"idempotentHint": true}},
+                {"name": "marked-unsafe", "inputSchema": {"type": "object"}, "annotations": {"idempotentHint": false}},
+            ]})),
+            "tools/call" if !lost.replace(true) => answer(),
+            "tools/call" => Answer::Result(text_result("ok")),
+            _ => modern_peer(s, &json!({"tools": {}})),
+        });
+        let client = w.connect(ClientOptions::default()).unwrap();
         let c = client.clone();
         w.run(async move { c.list_all_tools(&RequestOptions::default()).await }).unwrap();
+        (w, client)
     }
-    assert!(matches!(call(&mut w, &client, "t"), Err(Error::Network { .. })));
-    assert_eq!(w.server.count("tools/call"), 1);
 }

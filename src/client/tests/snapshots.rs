@@ -47,6 +47,7 @@ fn a_legacy_round_trip_keeps_the_era_session_and_negotiated_revision() {
     assert_eq!(w.server.count("initialize"), 1);
 }
 
+#[cfg(feature = "modern")]
 #[test]
 fn a_modern_round_trip_listens_again_for_what_the_snapshot_says_was_declared() {
     let (mut w, client) = connected(|_| None, json!({"tools": {"listChanged": true}}), ClientOptions::default());

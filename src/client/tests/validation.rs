@@ -133,6 +133,7 @@ fn a_tool_learnt_from_the_second_page_of_a_walk_is_validated() {
     assert_eq!(outcome.unwrap_err().kind(), "invalid-result");
 }
 
+#[cfg(feature = "modern")]
 #[test]
 fn the_modern_era_validates_too() {
     let mut t = typed(json!({ "tools": [tool("count", Some(schema()))] }), counting(Some(json!({"n": "x"}))), ClientOptions::default());
