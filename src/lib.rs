@@ -128,8 +128,8 @@
 //! | `bridges` | [`host`]'s LLM bridges (`ToolBridge` in JS), with the naming rules they need |
 //!
 //! `cargo build --no-default-features` gives the core: the `initialize` era
-//! (2024-11-05 to 2025-11-25) over Streamable HTTP, every server feature but
-//! tasks, handlers, events and snapshots.
+//! (2024-11-05 to 2025-11-25) over Streamable HTTP, every server feature
+//! except tasks, and handlers, events and snapshots.
 
 #![deny(missing_docs, missing_debug_implementations)]
 
