@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# Runs every test tier, after set-up and a fresh build. Each tier runs even if
-# an earlier one failed; the exit code is non-zero if any failed.
+# Runs every test tier, after set-up. Each tier runs even if an earlier one
+# failed (except that nothing after size runs when build left no wasm); the exit
+# code is non-zero if any failed.
 #   lint        cargo fmt --check; clippy -D warnings on the native and wasm
 #               targets (unwrap, expect, panic and indexing denied outside tests),
 #               also with --no-default-features and --all-features; examples/rust-worker too (wasm)
 #   native      cargo test: protocol, session, the client against a scripted
 #               server on a manual clock, SSE parser, HTTP rules, doctests
+#   build       scripts/build.sh: the npm package into pkg/ (wasm-pack, wasm-opt -Oz,
+#               the .d.ts finished, pkg-template/ on top)
 #   size        the gzipped package against bench/size-baseline.json (+5% at most)
 #   chromium    wasm-bindgen-test in headless Chromium vs server-everything
 #   firefox     in headless Firefox (Debian's firefox-esr, geckodriver): the wasm-bindgen-test
