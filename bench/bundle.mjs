@@ -3,6 +3,7 @@
 // transports. The bundles feed the size comparison and the browser benchmark.
 // Prints the sizes (gzip level 9, brotli quality 11) as JSON.
 import { build } from "esbuild";
+import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -36,8 +37,12 @@ export async function bundleAll() {
     await build({ stdin: { contents, resolveDir: repo, loader: "js" }, bundle: true, minify: true, format: "esm", platform: "browser", target: "es2022", outfile: file, logLevel: "error" });
     result[name] = sizes([file]);
   }
-  result["mcp-wasm"] = sizes(["pkg/mcp_wasm_bg.wasm", "pkg/mcp_wasm.js"].map((f) => path.join(repo, f)));
-  result["mcp-wasm (with host, auth, tool loop)"] = sizes(["pkg/mcp_wasm_bg.wasm", "pkg/mcp_wasm.js", "pkg/browser-auth.js", "pkg/tool-loop.js", "pkg/host.js"].map((f) => path.join(repo, f)));
+  // The same file sets as the CI size tier (scripts/size.mjs walks the package's imports):
+  // what a page fetches before its first call, and everything the package can load.
+  const sets = JSON.parse(execFileSync(process.execPath, [path.join(repo, "scripts/size.mjs"), "--json"]).toString());
+  const inPkg = (files) => files.map((f) => path.join(repo, "pkg", f));
+  result["mcp-wasm"] = sizes(inPkg(sets.firstCall));
+  result["mcp-wasm (everything)"] = sizes(inPkg([...sets.firstCall, ...sets.lazy]));
   return result;
 }
 

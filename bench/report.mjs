@@ -125,7 +125,7 @@ function chart(results) {
 
 export function writeReport(results) {
   const s = results.sizes;
-  const sizeRows = [["mcp-wasm (wasm + JS glue)", s["mcp-wasm"]], ["mcp-wasm with McpHost, browser OAuth helpers, runToolLoop", s["mcp-wasm (with host, auth, tool loop)"]],
+  const sizeRows = [["mcp-wasm: what a page fetches before its first call (firstCallGzip)", s["mcp-wasm"]], ["mcp-wasm: everything the package can load (allGzip)", s["mcp-wasm (everything)"]],
     [`@modelcontextprotocol/sdk ${results.versions["sdk 1.x"]}: Client + Streamable HTTP + SSE`, s.sdk1], [`@modelcontextprotocol/client ${results.versions["client 2.x"]}: Client + Streamable HTTP + SSE`, s.sdk2]];
   const md = [
     "# Benchmarks",
