@@ -119,6 +119,7 @@
 //!
 //! | feature | what it brings |
 //! |---|---|
+//! | `js` | the wasm-bindgen binding for JavaScript (`McpClient`, `UriTemplate`, `ToolBridge`, the `.d.ts`): what the npm package is; a Rust program that uses [`web`] alone leaves it out and its module carries no JS API |
 //! | `oauth` | OAuth 2.1 (`transport::oauth`, [`protocol::oauth`]): discovery, registration, PKCE, DPoP, refresh, step-up; `WebOptions::auth` and the `auth` option in JS, refused without it |
 //! | `modern` | the 2026-07-28 era: the `server/discover` probe, `_meta` on every request, input rounds, `subscriptions/listen`, the response cache ([`client::cache`]); without it `auto` speaks only the `initialize` era, and asking for 2026-07-28 (or resuming such a snapshot) is refused |
 //! | `legacy-sse` | the HTTP+SSE transport of 2024-11-05 servers (`transport::legacy_sse`); without it a server that only speaks HTTP+SSE cannot be reached |
@@ -141,11 +142,11 @@ pub mod protocol;
 pub mod session;
 pub mod transport;
 
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", feature = "js"))]
 pub mod js;
 #[cfg(target_arch = "wasm32")]
 pub mod web;
 
 pub use error::{Error, Result};
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", feature = "js"))]
 pub use js::McpClient;
