@@ -5,6 +5,7 @@ import { McpClient } from "./mcp_wasm.js";
 
 const CHANNEL = "mcp-wasm-oauth";
 const KIND = "mcp-wasm:oauth-callback";
+const CLOSED_GRACE_MS = 1000;
 
 export function popupAuthorizer(options) {
   const name = options?.name ?? "mcp-wasm-oauth";
@@ -21,6 +22,7 @@ export function popupAuthorizer(options) {
       if (finished) return;
       finished = true;
       clearInterval(watch);
+      if (grace !== null) clearTimeout(grace);
       globalThis.removeEventListener?.("message", onMessage);
       channel?.close();
       settle(value);
@@ -32,8 +34,14 @@ export function popupAuthorizer(options) {
     };
     globalThis.addEventListener?.("message", onMessage);
     if (channel) channel.onmessage = onMessage;
+    // The callback page posts its answer and then closes itself, and the opener can see the
+    // popup closed before that message is delivered (seen under load): a closed popup is
+    // a refusal only if no answer arrives within a grace period.
+    let grace = null;
     const watch = setInterval(() => {
-      if (opened.closed) finish(reject, new Error("the authorization popup was closed before it finished"));
+      if (!opened.closed || grace !== null) return;
+      clearInterval(watch);
+      grace = setTimeout(() => finish(reject, new Error("the authorization popup was closed before it finished")), CLOSED_GRACE_MS);
     }, 500);
   });
 }
