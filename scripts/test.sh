@@ -6,7 +6,8 @@
 #               targets (unwrap, expect, panic and indexing denied outside tests),
 #               also with --no-default-features and --all-features; examples/rust-worker too (wasm)
 #   native      cargo test: protocol, session, the client against a scripted
-#               server on a manual clock, SSE parser, HTTP rules, doctests
+#               server on a manual clock, SSE parser, HTTP rules, doctests; the unit tests
+#               again with --no-default-features
 #   build       scripts/build.sh: the npm package into pkg/ (wasm-pack, wasm-opt -Oz,
 #               the .d.ts finished, pkg-template/ on top)
 #   size        the gzipped package against bench/size-baseline.json (+5% at most)
@@ -84,14 +85,16 @@ lint() {
     cargo clippy --quiet --all-targets -- -D warnings &&
     cargo clippy --quiet --all-targets --target wasm32-unknown-unknown -- -D warnings &&
     # The Cargo features' two ends; each feature alone is left to a local run.
-    cargo clippy --quiet --no-default-features -- -D warnings &&
+    cargo clippy --quiet --no-default-features --all-targets -- -D warnings &&
     cargo clippy --quiet --no-default-features --target wasm32-unknown-unknown -- -D warnings &&
     cargo clippy --quiet --all-features --target wasm32-unknown-unknown -- -D warnings &&
     cargo fmt --check --manifest-path examples/rust-worker/Cargo.toml &&
     cargo clippy --quiet --manifest-path examples/rust-worker/Cargo.toml --target wasm32-unknown-unknown -- -D warnings
 }
 tier lint lint
-tier native cargo test --quiet
+# The tests also run with every optional part left out: each test of one carries its gate.
+native() { cargo test --quiet && cargo test --quiet --no-default-features --lib; }
+tier native native
 tier build bash scripts/build.sh
 tier size node scripts/size-check.mjs
 if [ ! -f pkg/mcp_wasm_bg.wasm ]; then

@@ -1,6 +1,8 @@
 //! Replays the committed fuzz inputs (fuzz/seeds, fuzz/corpus and
 //! fuzz/regressions) through the fuzz harnesses, natively, with plain
 //! `cargo test`: no nightly, no libFuzzer. See fuzz/README.md.
+// The harness drives the validator and the OAuth rules: the replay needs both features.
+#![cfg(all(feature = "validator", feature = "oauth"))]
 // A test may unwrap and index: a failure here is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 // It reads files: a native test (the wasm tiers run in a browser).

@@ -5,6 +5,8 @@
 //! The server is a function from what it receives ([`Seen`]) to an
 //! [`Answer`]; [`legacy_peer`] and [`modern_peer`] answer the handshake and
 //! the long-lived requests, and tests add the methods they exercise.
+// With the optional parts left out, the helpers and imports only their tests use go unused.
+#![cfg_attr(not(all(feature = "modern", feature = "validator", feature = "tasks")), allow(unused_imports, dead_code))]
 
 use super::connection::Client;
 use super::options::ClientOptions;

@@ -114,6 +114,7 @@ mod tests {
         assert_eq!(Value::Object(content), json!({"name": "John Doe", "age": 41, "score": 95.5, "status": "active", "verified": true}));
     }
 
+    #[cfg(feature = "validator")]
     #[test]
     fn wrong_answers_are_refused() {
         for bad in [json!({"age": "old"}), json!({"status": "gone"}), json!({"age": -1}), json!({"verified": "yes"})] {

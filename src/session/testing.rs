@@ -1,5 +1,7 @@
 //! Test doubles for the session layer: a manual clock and a scripted
 //! in-memory transport.
+// With the optional parts left out, the helpers and imports only their tests use go unused.
+#![cfg_attr(not(all(feature = "modern", feature = "validator", feature = "tasks")), allow(unused_imports, dead_code))]
 
 use super::{CallOptions, Inbound, InboundSink, Runtime, Session, Transport};
 use crate::error::Error;

@@ -8,6 +8,7 @@ use serde_json::json;
 use std::cell::Cell;
 use std::rc::Rc;
 
+#[cfg(feature = "modern")]
 #[test]
 fn auto_speaks_2026_07_28_to_a_server_that_answers_discover() {
     let mut w = World::new(|s| modern_peer(s, &json!({"tools": {}})));
@@ -23,6 +24,7 @@ fn auto_speaks_2026_07_28_to_a_server_that_answers_discover() {
     assert_eq!(meta["io.modelcontextprotocol/clientCapabilities"], json!({}));
 }
 
+#[cfg(feature = "modern")]
 #[test]
 fn auto_falls_back_to_initialize_when_discover_is_refused_the_legacy_way() {
     let mut w = World::new(|s| legacy_peer(s, &json!({"tools": {}})));
@@ -37,6 +39,7 @@ fn auto_falls_back_to_initialize_when_discover_is_refused_the_legacy_way() {
     assert_eq!(w.server.opened.borrow().as_slice(), [Channel::StreamableHttp, Channel::StreamableHttp]);
 }
 
+#[cfg(all(feature = "legacy-sse", feature = "modern"))]
 #[test]
 fn a_refused_initialize_means_the_2024_11_05_sse_transport() {
     let mut w = World::new(|s| match s.channel {
@@ -48,6 +51,7 @@ fn a_refused_initialize_means_the_2024_11_05_sse_transport() {
     assert_eq!(w.server.opened.borrow().as_slice(), [Channel::StreamableHttp, Channel::StreamableHttp, Channel::Sse]);
 }
 
+#[cfg(feature = "modern")]
 #[test]
 fn a_server_error_on_the_probe_is_reported_not_taken_for_an_older_server() {
     for status in [500, 503, 401, 403] {
@@ -58,6 +62,7 @@ fn a_server_error_on_the_probe_is_reported_not_taken_for_an_older_server() {
     }
 }
 
+#[cfg(feature = "modern")]
 #[test]
 fn a_network_error_on_the_probe_falls_back_only_where_it_may_hide_a_refusal() {
     let script = |s: &crate::client::testing::Seen| match s.method() {
@@ -73,6 +78,7 @@ fn a_network_error_on_the_probe_falls_back_only_where_it_may_hide_a_refusal() {
     assert_eq!(client.era(), Era::Legacy);
 }
 
+#[cfg(feature = "modern")]
 #[test]
 fn a_modern_refusal_in_a_4xx_is_a_modern_server_not_an_older_one() {
     let mut w = World::new(|s| match s.method() {
@@ -83,6 +89,7 @@ fn a_modern_refusal_in_a_4xx_is_a_modern_server_not_an_older_one() {
     assert_eq!(w.server.count("initialize"), 0);
 }
 
+#[cfg(feature = "modern")]
 #[test]
 fn unsupported_version_listing_ours_is_retried_once() {
     let refused = Rc::new(Cell::new(false));
@@ -114,6 +121,7 @@ fn unsupported_version_listing_only_initialize_revisions_negotiates_the_legacy_w
     assert_eq!(client.era(), Era::Legacy);
 }
 
+#[cfg(feature = "modern")]
 #[test]
 fn unsupported_version_listing_nothing_we_speak_is_a_typed_error() {
     let mut w = World::new(|_| {
@@ -127,6 +135,7 @@ fn unsupported_version_listing_nothing_we_speak_is_a_typed_error() {
     assert_eq!(w.server.count("initialize"), 0);
 }
 
+#[cfg(feature = "modern")]
 #[test]
 fn era_modern_refuses_an_older_server() {
     let mut w = World::new(|s| legacy_peer(s, &json!({})));

@@ -177,6 +177,7 @@ fn a_resumed_session_the_server_forgot_is_renewed_on_first_use() {
     assert_eq!(resumed.session_id().as_deref(), Some("session-2"));
 }
 
+#[cfg(feature = "modern")]
 #[test]
 fn a_modern_snapshot_reuses_the_discovery() {
     let mut w = World::new(|s| modern_peer(s, &json!({"tools": {}})));

@@ -1,13 +1,20 @@
 //! The server features: lists and paging, output validation, the cache,
 //! resources, prompts, completion and tasks.
 
-use crate::client::testing::{legacy_peer, modern_peer, text_result, tools, Answer, Seen, World};
-use crate::client::{CacheBounds, Client, ClientOptions, EraChoice, RequestOptions, TaskOptions};
+#[cfg(feature = "tasks")]
+use crate::client::testing::text_result;
+use crate::client::testing::{legacy_peer, modern_peer, tools, Answer, Seen, World};
+#[cfg(feature = "modern")]
+use crate::client::CacheBounds;
+#[cfg(feature = "tasks")]
+use crate::client::TaskOptions;
+use crate::client::{Client, ClientOptions, EraChoice, RequestOptions};
 use crate::error::Error;
 use crate::protocol::types::CallToolParams;
 use serde_json::{json, Map, Value};
-use std::cell::{Cell, RefCell};
-use std::rc::Rc;
+use std::cell::Cell;
+#[cfg(feature = "tasks")]
+use std::{cell::RefCell, rc::Rc};
 
 fn connect(script: impl Fn(&Seen) -> Option<Answer> + 'static, capabilities: Value, options: ClientOptions) -> (World, Client) {
     let modern = options.era == EraChoice::Modern;
@@ -87,6 +94,7 @@ fn list_then_call(w: &mut World, client: &Client) -> Result<crate::protocol::typ
     w.run(async move { c.call_tool(CallToolParams::new("count"), &RequestOptions::default()).await })
 }
 
+#[cfg(feature = "validator")]
 #[test]
 fn structured_content_is_checked_against_the_listed_output_schema() {
     let (mut w, client) = connect(typed_tool(json!({"n": 3})), json!({"tools": {}}), legacy_options());
@@ -102,6 +110,7 @@ fn structured_content_is_checked_against_the_listed_output_schema() {
     assert!(list_then_call(&mut w, &client).is_ok());
 }
 
+#[cfg(feature = "validator")]
 #[test]
 fn a_costly_output_schema_stops_at_the_step_budget() {
     let (mut w, client) = connect(
@@ -126,11 +135,13 @@ fn a_costly_output_schema_stops_at_the_step_budget() {
     assert_eq!(error.kind(), "limit-exceeded");
 }
 
+#[cfg(feature = "modern")]
 /// A modern server whose lists last a minute.
 fn cached(s: &Seen) -> Option<Answer> {
     (s.method() == "tools/list").then(|| Answer::Result(json!({"tools": tools(&["a"])["tools"], "ttlMs": 60_000})))
 }
 
+#[cfg(feature = "modern")]
 #[test]
 fn modern_results_are_kept_for_their_ttl() {
     let options = ClientOptions { cache: Some(CacheBounds::DEFAULT), ..modern_options() };
@@ -145,6 +156,7 @@ fn modern_results_are_kept_for_their_ttl() {
     assert_eq!(w.server.count("tools/list"), 2);
 }
 
+#[cfg(feature = "modern")]
 #[test]
 fn a_list_changed_notification_drops_the_cached_list() {
     let options = ClientOptions { cache: Some(CacheBounds::DEFAULT), ..modern_options() };
@@ -157,6 +169,7 @@ fn a_list_changed_notification_drops_the_cached_list() {
     assert_eq!(w.server.count("tools/list"), 2);
 }
 
+#[cfg(feature = "modern")]
 #[test]
 fn without_a_cache_every_list_is_sent() {
     let (mut w, client) = connect(cached, json!({"tools": {}}), modern_options());
@@ -206,6 +219,7 @@ fn legacy_subscriptions_send_subscribe_and_unsubscribe() {
     assert_eq!(w.server.count("resources/unsubscribe"), 1);
 }
 
+#[cfg(feature = "modern")]
 #[test]
 fn modern_subscriptions_reopen_the_listen_stream_and_wait_for_its_acknowledgement() {
     let ack = json!({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged"});
@@ -226,6 +240,7 @@ fn modern_subscriptions_reopen_the_listen_stream_and_wait_for_its_acknowledgemen
     assert_eq!(w.server.last("subscriptions/listen").unwrap().params()["notifications"], json!({"resourcesListChanged": true}));
 }
 
+#[cfg(feature = "modern")]
 #[test]
 fn a_listen_stream_the_server_ends_is_reopened_after_a_backoff() {
     let ended = Cell::new(false);
@@ -239,6 +254,7 @@ fn a_listen_stream_the_server_ends_is_reopened_after_a_backoff() {
     assert_eq!(w.server.count("subscriptions/listen"), 2);
 }
 
+#[cfg(feature = "tasks")]
 /// A task server: `tools/call` creates task t1, `tasks/get` reports it
 /// working `polls` times, then completed; `tasks/result` gives "done".
 fn task_server(polls: u32) -> impl Fn(&Seen) -> Option<Answer> {
@@ -256,10 +272,12 @@ fn task_server(polls: u32) -> impl Fn(&Seen) -> Option<Answer> {
     }
 }
 
+#[cfg(feature = "tasks")]
 fn task_capabilities() -> Value {
     json!({"tools": {}, "tasks": {"requests": {"tools": {"call": {}}}, "cancel": {}}})
 }
 
+#[cfg(feature = "tasks")]
 #[test]
 fn a_task_is_polled_at_its_interval_to_its_result() {
     let (mut w, client) = connect(task_server(1), task_capabilities(), legacy_options());
@@ -282,6 +300,7 @@ fn a_task_is_polled_at_its_interval_to_its_result() {
     assert_eq!(*statuses.borrow(), ["working", "working", "completed"]);
 }
 
+#[cfg(feature = "tasks")]
 #[test]
 fn a_poll_interval_below_the_floor_is_raised() {
     let (mut w, client) = connect(task_server(5), task_capabilities(), legacy_options());
@@ -293,6 +312,7 @@ fn a_poll_interval_below_the_floor_is_raised() {
     assert_eq!(w.server.count("tasks/get"), 1);
 }
 
+#[cfg(feature = "tasks")]
 #[test]
 fn cancelling_a_task_sends_tasks_cancel() {
     let (mut w, client) = connect(task_server(100), task_capabilities(), legacy_options());
@@ -306,6 +326,7 @@ fn cancelling_a_task_sends_tasks_cancel() {
     assert_eq!(w.server.last("tasks/cancel").unwrap().params(), json!({"taskId": "t1"}));
 }
 
+#[cfg(feature = "tasks")]
 #[test]
 fn tasks_need_the_servers_declaration_when_strict() {
     let (mut w, client) = connect(task_server(0), json!({"tools": {}}), legacy_options());
@@ -314,6 +335,7 @@ fn tasks_need_the_servers_declaration_when_strict() {
     assert_eq!(w.server.count("tools/call"), 0);
 }
 
+#[cfg(feature = "tasks")]
 #[test]
 fn the_low_level_task_methods_check_their_answers() {
     let (mut w, client) = connect(task_server(0), task_capabilities(), legacy_options());
@@ -325,6 +347,7 @@ fn the_low_level_task_methods_check_their_answers() {
     assert!(matches!(wrong, Err(Error::InvalidArgument(_))));
 }
 
+#[cfg(feature = "modern")]
 #[test]
 fn closing_during_the_listen_backoff_leaves_no_timer() {
     let (mut w, client) = connect(

@@ -148,6 +148,7 @@ fn an_ended_session_is_renewed_once_and_the_calls_sent_again() {
     assert_eq!(w.server.last("tools/call").unwrap().session.as_deref(), Some("session-2"));
 }
 
+#[cfg(feature = "modern")]
 #[test]
 fn modern_requests_carry_meta_and_the_logging_level() {
     let (mut w, client) = modern(tool_server(&["a"]), json!({"tools": {}, "logging": {}}));
@@ -172,6 +173,7 @@ fn legacy_set_logging_level_sends_set_level_and_checks_the_level() {
     assert_eq!(w.server.count("logging/setLevel"), 1);
 }
 
+#[cfg(feature = "modern")]
 #[test]
 fn methods_the_modern_era_removed_fail_before_sending() {
     let (mut w, client) = modern(|_| None, json!({}));
@@ -199,6 +201,7 @@ fn flaky(method: &'static str, names: &'static [&'static str]) -> impl Fn(&Seen)
     }
 }
 
+#[cfg(feature = "modern")]
 #[test]
 fn modern_reads_lost_to_a_broken_stream_are_sent_again() {
     let (mut w, client) = modern(flaky("tools/list", &["a"]), json!({"tools": {}}));
@@ -207,6 +210,7 @@ fn modern_reads_lost_to_a_broken_stream_are_sent_again() {
     assert_eq!(w.server.count("tools/list"), 2);
 }
 
+#[cfg(feature = "modern")]
 #[test]
 fn modern_tool_calls_are_sent_again_only_when_idempotent() {
     let (mut w, client) = modern(flaky("tools/call", &["safe", "risky"]), json!({"tools": {}}));
@@ -221,6 +225,7 @@ fn modern_tool_calls_are_sent_again_only_when_idempotent() {
     assert_eq!(w.server.count("tools/call"), 2, "the first call of safe was answered, it is not lost");
 }
 
+#[cfg(feature = "modern")]
 #[test]
 fn a_lost_idempotent_call_is_sent_once_more() {
     let lost = Rc::new(Cell::new(0));
@@ -243,6 +248,7 @@ fn a_lost_idempotent_call_is_sent_once_more() {
     assert_eq!(lost.get(), 2);
 }
 
+#[cfg(feature = "modern")]
 #[test]
 fn a_header_mismatch_relists_the_tools_and_retries_once() {
     let mismatched = Cell::new(false);
@@ -258,6 +264,7 @@ fn a_header_mismatch_relists_the_tools_and_retries_once() {
     assert_eq!(w.server.methods()[1..], ["tools/call", "tools/list", "tools/call"]);
 }
 
+#[cfg(feature = "modern")]
 #[test]
 fn a_missing_client_capability_is_a_typed_error() {
     let (mut w, client) = modern(
@@ -276,6 +283,7 @@ fn a_missing_client_capability_is_a_typed_error() {
     assert!(matches!(outcome, Err(Error::MissingCapability(needed)) if needed.contains("elicitation")));
 }
 
+#[cfg(feature = "modern")]
 #[test]
 fn raw_requests_skip_the_capability_check_but_keep_the_era_rules() {
     let (mut w, client) = modern(|s| (s.method() == "vendor/thing").then(|| Answer::Result(json!({"x": 1}))), json!({}));

@@ -121,6 +121,7 @@ fn modern_asking(inputs: Value, options: ClientOptions) -> (World, Client) {
     (w, client)
 }
 
+#[cfg(feature = "modern")]
 #[test]
 fn modern_input_rounds_use_the_same_handlers_and_echo_the_state() {
     let inputs = json!({
@@ -137,6 +138,7 @@ fn modern_input_rounds_use_the_same_handlers_and_echo_the_state() {
     assert_eq!(w.server.count("tools/call"), 2);
 }
 
+#[cfg(feature = "modern")]
 #[test]
 fn input_without_a_handler_is_unsupported() {
     let inputs = json!({"llm": {"method": "sampling/createMessage", "params": {"messages": [], "maxTokens": 5}}});
@@ -145,6 +147,7 @@ fn input_without_a_handler_is_unsupported() {
     assert_eq!(w.server.count("tools/call"), 1);
 }
 
+#[cfg(feature = "modern")]
 #[test]
 fn endless_input_rounds_stop_at_the_cap() {
     let mut w = World::new(|s: &Seen| match s.method() {
@@ -156,6 +159,7 @@ fn endless_input_rounds_stop_at_the_cap() {
     assert_eq!(w.server.count("tools/call"), 4);
 }
 
+#[cfg(feature = "modern")]
 #[test]
 fn too_many_inputs_in_one_round_are_refused_before_any_handler_runs() {
     let inputs: Map<String, Value> = (0..17).map(|i| (format!("k{i}"), json!({"method": "roots/list"}))).collect();
@@ -171,6 +175,7 @@ fn too_many_inputs_in_one_round_are_refused_before_any_handler_runs() {
     assert_eq!(*asked.borrow(), 0);
 }
 
+#[cfg(feature = "modern")]
 #[test]
 fn a_handler_that_never_answers_is_stopped_by_the_calls_timeout() {
     let never = Handlers::default().roots_json(Rc::new(|_, _| futures::future::pending().boxed_local()));

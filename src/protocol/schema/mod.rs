@@ -18,6 +18,7 @@ mod keywords;
 #[cfg(feature = "validator")]
 mod patterns;
 #[cfg(test)]
+#[cfg(feature = "validator")]
 mod tests;
 
 #[cfg(feature = "validator")]
