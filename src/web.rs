@@ -20,12 +20,12 @@
 use crate::client::{Client, ClientOptions, Snapshot};
 use crate::error::Error;
 use crate::session::Connector;
-use crate::transport::connector::SseReader;
 use crate::transport::connector::WebConnector;
 use crate::transport::fetch::Fetch;
+use crate::transport::headers::HeaderSource;
 #[cfg(feature = "oauth")]
 use crate::transport::oauth::{OAuth, OAuthConfig};
-use crate::transport::streamable_http::HeaderSource;
+use crate::transport::sse::SseReader;
 use crate::transport::web_runtime::WebRuntime;
 use std::rc::Rc;
 use wasm_bindgen::JsValue;

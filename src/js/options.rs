@@ -12,10 +12,10 @@ use crate::protocol::types::Implementation;
 use crate::protocol::version;
 use crate::session::limits::Limits;
 use crate::session::DEFAULT_TIMEOUT_MS;
-use crate::transport::connector::SseReader;
+use crate::transport::headers::HeaderSource;
 #[cfg(feature = "oauth")]
 use crate::transport::oauth::OAuthConfig;
-use crate::transport::streamable_http::HeaderSource;
+use crate::transport::sse::SseReader;
 use js_sys::Function;
 use serde_json::Value;
 use std::rc::Rc;

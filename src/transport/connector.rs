@@ -2,25 +2,17 @@
 //! `fetch` (or the caller's), with the caller's headers and OAuth.
 
 use super::fetch::{in_browser, Fetch};
+use super::headers::HeaderSource;
 #[cfg(feature = "legacy-sse")]
 use super::legacy_sse::{LegacySse, LegacySseConfig};
 #[cfg(feature = "oauth")]
 use super::oauth::OAuth;
-use super::streamable_http::{HeaderSource, StreamableHttp, StreamableHttpConfig};
+use super::sse::SseReader;
+use super::streamable_http::{StreamableHttp, StreamableHttpConfig};
 use crate::error::Error;
 use crate::session::{Channel, Connector, OpenContext, Session};
 use futures::future::LocalBoxFuture;
 use std::rc::Rc;
-
-/// Which reader follows an HTTP+SSE event stream (kept here so that options
-/// read the same without the `legacy-sse` feature).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SseReader {
-    /// The platform's `EventSource` (browsers; no custom headers).
-    EventSource,
-    /// `fetch` and this crate's SSE parser.
-    Fetch,
-}
 
 /// Opens Streamable HTTP and HTTP+SSE channels to one URL.
 #[derive(Debug, Clone)]

@@ -9,9 +9,9 @@
 //! which would add a dependency for three listeners.
 
 use super::fetch::{error_text, js_message, AbortOnDrop, BodyReader, Fetch, Follow, HttpRequest};
+use super::headers::HeaderSource;
 use super::http::status_error;
 use super::sse::{Oversize, SseParser};
-use super::streamable_http::HeaderSource;
 use super::web_runtime::WebRuntime;
 use crate::error::Error;
 use crate::protocol::jsonrpc::{decode_keeping_raw_result, Message};
@@ -25,7 +25,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{EventSource, Headers, MessageEvent, Url};
 
-pub use super::connector::SseReader;
+use super::sse::SseReader;
 
 /// Where and how to reach the server.
 #[derive(Debug)]

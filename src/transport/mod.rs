@@ -6,6 +6,7 @@
 //! * `fetch`, `streamable_http`, `legacy_sse`, `oauth`, `web_runtime`: the
 //!   wasm implementations over the platform's `fetch`, `ReadableStream`,
 //!   `EventSource`, WebCrypto and `setTimeout`.
+//! * `headers`: the user's extra headers, shared by both HTTP transports.
 //! * `connector`: the web [`crate::session::Connector`], which opens those
 //!   transports for a client.
 
@@ -17,6 +18,8 @@ pub mod sse;
 pub mod connector;
 #[cfg(target_arch = "wasm32")]
 pub mod fetch;
+#[cfg(target_arch = "wasm32")]
+pub mod headers;
 #[cfg(all(target_arch = "wasm32", feature = "legacy-sse"))]
 pub mod legacy_sse;
 #[cfg(all(target_arch = "wasm32", feature = "oauth"))]

@@ -347,5 +347,15 @@ fn data_value(line: &[u8]) -> Option<&[u8]> {
     }
 }
 
+/// Which reader follows an HTTP+SSE event stream. Plain data, outside the
+/// `legacy-sse` transport, so that options read the same without that feature.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SseReader {
+    /// The platform's `EventSource` (browsers; no custom headers).
+    EventSource,
+    /// `fetch` and this crate's SSE parser.
+    Fetch,
+}
+
 #[cfg(test)]
 mod tests;

@@ -5,6 +5,8 @@
 
 mod streams;
 
+use super::headers::HeaderSource;
+
 use super::fetch::{error_text, header, js_message, read_text_capped, AbortOnDrop, BodyReader, Fetch, Follow, HttpRequest};
 use super::http::{self, classify, status_error_with, Readable, ResponseBody};
 use super::web_runtime::WebRuntime;
@@ -14,57 +16,15 @@ use crate::protocol::{methods, modern, version};
 use crate::session::{Inbound, InboundSink, Runtime, ToolSchemas, Transport};
 use futures::channel::oneshot;
 use futures::future::{self, LocalBoxFuture};
-use js_sys::{Function, Promise};
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
 use streams::Purpose;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortController, Headers, Response};
 
 /// How long `close()` waits for the server to acknowledge the DELETE.
 const DELETE_TIMEOUT_MS: u32 = 5_000;
-
-/// Extra headers for every request, e.g. `Authorization`.
-#[derive(Debug, Clone, Default)]
-pub enum HeaderSource {
-    /// No extra headers.
-    #[default]
-    None,
-    /// A `HeadersInit` value, used as given on every request.
-    Fixed(JsValue),
-    /// A function returning a `HeadersInit` or a Promise of one, called before
-    /// every request so that tokens can be refreshed.
-    Function(Function),
-}
-
-impl HeaderSource {
-    /// The headers to send now: calls the function, if that is what was given.
-    pub(crate) async fn resolve(&self) -> Result<JsValue, Error> {
-        match self {
-            Self::None => Ok(JsValue::UNDEFINED),
-            Self::Fixed(value) => Ok(value.clone()),
-            Self::Function(f) => {
-                let failed = |e: JsValue| Error::InvalidArgument(format!("the headers function failed: {}", js_message(&e)));
-                let value = f.call0(&JsValue::UNDEFINED).map_err(failed)?;
-                JsFuture::from(Promise::resolve(&value)).await.map_err(failed)
-            }
-        }
-    }
-
-    /// A fresh `Headers` holding them (`new Headers(init)` accepts every
-    /// HeadersInit form), for the transport to add its own to.
-    pub(crate) async fn to_headers(&self) -> Result<Headers, Error> {
-        let user = self.resolve().await?;
-        let invalid = |e: JsValue| Error::InvalidArgument(format!("invalid headers: {}", js_message(&e)));
-        if user.is_undefined() || user.is_null() {
-            Headers::new().map_err(invalid)
-        } else {
-            Headers::new_with_str_sequence_sequence(&user).map_err(invalid)
-        }
-    }
-}
 
 /// Where and how to reach the server.
 pub struct StreamableHttpConfig {
