@@ -5,8 +5,6 @@
 //! The server is a function from what it receives ([`Seen`]) to an
 //! [`Answer`]; [`legacy_peer`] and [`modern_peer`] answer the handshake and
 //! the long-lived requests, and tests add the methods they exercise.
-// With the optional parts left out, the helpers and imports only their tests use go unused.
-#![cfg_attr(not(all(feature = "modern", feature = "validator", feature = "tasks")), allow(unused_imports, dead_code))]
 
 use super::connection::Client;
 use super::options::ClientOptions;
@@ -27,6 +25,8 @@ use std::rc::Rc;
 /// One message the server received.
 #[derive(Clone, Debug)]
 pub(crate) struct Seen {
+    /// The channel it came over (only the test of the HTTP+SSE fallback after a probe asks).
+    #[cfg_attr(not(all(feature = "modern", feature = "legacy-sse")), allow(dead_code))]
     pub channel: Channel,
     pub message: Message,
     /// The session id the transport sent it under.
