@@ -1,8 +1,19 @@
-// Node entry: Node's fetch cannot read file: URLs, so read the module from disk.
+// Node entry: Node's fetch cannot read file: URLs, so read the modules from disk.
+// The validator module is read and instantiated the first time a call needs it.
 import { readFileSync } from "node:fs";
-import { initSync } from "./mcp_wasm.js";
+import { __setParts, initSync } from "./mcp_wasm.js";
+import { lazyParts } from "./lazy.js";
 
 initSync({ module: readFileSync(new URL("./mcp_wasm_bg.wasm", import.meta.url)) });
+__setParts(
+  lazyParts({
+    validator: async () => {
+      const part = await import("./mcp_wasm_validator.js");
+      part.initSync({ module: readFileSync(new URL("./mcp_wasm_validator_bg.wasm", import.meta.url)) });
+      return part;
+    },
+  }),
+);
 
 export * from "./mcp_wasm.js";
 export * from "./browser-auth.js";

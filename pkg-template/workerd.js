@@ -1,10 +1,22 @@
 // Cloudflare Workers entry: workerd forbids compiling wasm from bytes at run time,
-// so the module is imported (wrangler and workerd hand it over as a
-// WebAssembly.Module) and instantiated synchronously.
+// so the modules are imported (wrangler and workerd hand them over as
+// WebAssembly.Module) and instantiated synchronously; the validator's only the
+// first time a call needs it.
 import wasmModule from "./mcp_wasm_bg.wasm";
-import { initSync } from "./mcp_wasm.js";
+import validatorModule from "./mcp_wasm_validator_bg.wasm";
+import { __setParts, initSync } from "./mcp_wasm.js";
+import * as validator from "./mcp_wasm_validator.js";
+import { lazyParts } from "./lazy.js";
 
 initSync({ module: wasmModule });
+__setParts(
+  lazyParts({
+    validator: async () => {
+      validator.initSync({ module: validatorModule });
+      return validator;
+    },
+  }),
+);
 
 export * from "./mcp_wasm.js";
 export * from "./browser-auth.js";

@@ -1,22 +1,34 @@
 #!/usr/bin/env bash
-# Builds the npm package into pkg/: wasm-pack (release profile), wasm-opt -Oz,
+# Builds the npm package into pkg/: the core module with wasm-pack (release
+# profile), the validator module with cargo and wasm-bindgen, wasm-opt -Oz,
 # then the committed scaffold from pkg-template/ on top. Links
 # node_modules/mcp-wasm -> pkg so tests import the package by its name, and
 # prints the gzipped size of the wasm plus its JS glue.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# The core module (Cargo feature core-module) is everything but the JSON Schema
+# validator, which is a module of its own that the core loads the first time a
+# call needs it (src/js/lazy.rs, pkg-template/lazy.js): a page that only calls
+# tools never downloads it.
+OPT_FLAGS=(-Oz --enable-reference-types --enable-bulk-memory --enable-nontrapping-float-to-int
+  --enable-sign-ext --enable-mutable-globals --enable-multivalue --strip-debug --strip-producers)
+
 # Snippets of an earlier build would ship with this one: start clean.
 rm -rf pkg/snippets
-wasm-pack build --release --target web --out-dir pkg --out-name mcp_wasm --no-pack 2>&1 \
+wasm-pack build --release --target web --out-dir pkg --out-name mcp_wasm --no-pack -- \
+  --no-default-features --features core-module 2>&1 \
   | grep -vE '^\[INFO\]: (Checking|Compiling|Installing|Optimizing)' || true
 test -f pkg/mcp_wasm_bg.wasm || { echo "build: wasm-pack produced no pkg/mcp_wasm_bg.wasm" >&2; exit 1; }
 
 # -Oz with the features wasm-bindgen's output uses (externref tables and friends);
 # the name section and producers metadata are dropped: they only serve debuggers.
-node_modules/.bin/wasm-opt pkg/mcp_wasm_bg.wasm -o pkg/mcp_wasm_bg.wasm -Oz \
-  --enable-reference-types --enable-bulk-memory --enable-nontrapping-float-to-int \
-  --enable-sign-ext --enable-mutable-globals --enable-multivalue --strip-debug --strip-producers
+node_modules/.bin/wasm-opt pkg/mcp_wasm_bg.wasm -o pkg/mcp_wasm_bg.wasm "${OPT_FLAGS[@]}"
+
+# The validator module: the same crate with the validator alone and its one export.
+cargo build --quiet --release --target wasm32-unknown-unknown --lib --no-default-features --features validator-module
+wasm-bindgen target/wasm32-unknown-unknown/release/mcp_wasm.wasm --out-dir pkg --out-name mcp_wasm_validator --target web --no-typescript
+node_modules/.bin/wasm-opt pkg/mcp_wasm_validator_bg.wasm -o pkg/mcp_wasm_validator_bg.wasm "${OPT_FLAGS[@]}"
 
 node scripts/finish-dts.mjs
 cp pkg-template/* pkg/

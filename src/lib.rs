@@ -144,6 +144,8 @@ pub mod transport;
 
 #[cfg(all(target_arch = "wasm32", feature = "js"))]
 pub mod js;
+#[cfg(all(target_arch = "wasm32", feature = "validator-module"))]
+pub mod lazy_modules;
 #[cfg(target_arch = "wasm32")]
 pub mod web;
 

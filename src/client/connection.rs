@@ -79,7 +79,8 @@ impl Client {
             return Err(Error::Cancelled { reason });
         }
         let events = Rc::new(EventHub::default());
-        let answering = Rc::new(Answering::new(options.handlers.clone(), options.limits.schema, Rc::downgrade(&events)));
+        let answering =
+            Rc::new(Answering::new(options.handlers.clone(), options.limits.schema, options.validator.clone(), Rc::downgrade(&events)));
         let offer = Offer {
             protocol_version: options.protocol_version,
             capabilities: client_capabilities(answering.present(), options.capabilities.as_ref()),
@@ -101,11 +102,10 @@ impl Client {
         };
         let settings = Settings {
             strict: options.strict,
-            #[cfg(feature = "validator")]
             validate_output: options.validate_output,
+            validator: options.validator.clone(),
             #[cfg(feature = "modern")]
             max_input_rounds: options.max_input_rounds,
-            #[cfg(feature = "validator")]
             limits: options.limits,
         };
         let state = Rc::new_cyclic(|me| ClientState {

@@ -10,7 +10,8 @@ use super::options::RequestOptions;
 use super::state::{ClientState, Reply};
 use crate::error::Error;
 #[cfg(feature = "validator")]
-use crate::protocol::schema::{self, SchemaError};
+use crate::protocol::schema;
+use crate::protocol::schema::SchemaError;
 use crate::protocol::types::{
     CallToolParams, CallToolResult, CompleteResult, GetPromptResult, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
     ListSkillsResult, ListToolsResult, Prompt, ReadResourceResult, Resource, ResourceTemplate, Skill, Tool,
@@ -48,16 +49,21 @@ fn cursor_params(cursor: Option<&str>) -> Option<Value> {
 }
 
 impl ClientState {
-    /// Checks a tool's `structuredContent` against its listed `outputSchema`.
-    #[cfg(feature = "validator")]
-    fn check_output(&self, name: &str, result: &Value) -> Result<(), Error> {
+    /// Checks a tool's `structuredContent` against its listed `outputSchema`,
+    /// with the validator from the options, else the built-in one.
+    async fn check_output(&self, name: &str, result: &Value) -> Result<(), Error> {
         let failed = result.get("isError") == Some(&Value::Bool(true));
         let schema = self.output_schemas.borrow().get(name).cloned();
         let (true, false, Some(schema)) = (self.settings.validate_output, failed, schema) else { return Ok(()) };
         let structured = result
             .get("structuredContent")
             .ok_or_else(|| Error::Invalid(format!("tool {name:?} declares an outputSchema but returned no structuredContent")))?;
-        schema::validate_with(&schema, structured, &self.patterns, &self.settings.limits.schema).map_err(|e| match e {
+        let limits = &self.settings.limits.schema;
+        let checked = match &self.settings.validator {
+            Some(validator) => validator.validate(&schema, structured, limits).await?,
+            None => self.builtin_check(&schema, structured),
+        };
+        checked.map_err(|e| match e {
             SchemaError::Mismatch(e) => {
                 Error::Invalid(format!("the structuredContent of tool {name:?} does not match its outputSchema at {e}"))
             }
@@ -68,9 +74,14 @@ impl ClientState {
         })
     }
 
-    /// Without the validator, `structuredContent` is passed on unchecked.
+    #[cfg(feature = "validator")]
+    fn builtin_check(&self, schema: &Value, instance: &Value) -> Result<(), SchemaError> {
+        schema::validate_with(schema, instance, &self.patterns, &self.settings.limits.schema)
+    }
+
+    /// Without a validator, `structuredContent` is passed on unchecked.
     #[cfg(not(feature = "validator"))]
-    fn check_output(&self, _: &str, _: &Value) -> Result<(), Error> {
+    fn builtin_check(&self, _: &Value, _: &Value) -> Result<(), SchemaError> {
         Ok(())
     }
 
@@ -160,7 +171,7 @@ impl Client {
         params::check_call_tool(&params).map_err(Error::InvalidArgument)?;
         let name = params.get("name").and_then(Value::as_str).unwrap_or_default().to_owned();
         let reply = self.state.request_shaped_reply("tools/call", Some(params), options, results::check_call_tool).await?;
-        self.state.check_output(&name, reply.value())?;
+        self.state.check_output(&name, reply.value()).await?;
         Ok(reply)
     }
 

@@ -12,11 +12,12 @@
 //! the server as a JSON-RPC error and the client's events as a problem.
 
 use super::events::{ClientEvent, EventHub};
+use super::validator::SchemaValidator;
 use crate::error::Error;
 use crate::protocol::capabilities::HandlerSet;
 use crate::protocol::elicitation::{self, AnswerError};
 use crate::protocol::jsonrpc::{codes, ErrorObject, RequestId};
-use crate::protocol::schema;
+use crate::protocol::schema::{self, SchemaError};
 use crate::protocol::types::{CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResult, Root};
 use crate::session::handler::{ClientHandler, HandlerResult, InboundContext};
 use futures::future::{FutureExt, LocalBoxFuture, Shared};
@@ -249,12 +250,34 @@ fn finish(method: &str, params: &Value, answer: Value, limits: &schema::Limits) 
 pub(crate) struct Answering {
     handlers: Handlers,
     limits: schema::Limits,
+    /// Checks an accepted form's content when the built-in validator is not compiled in.
+    validator: Option<Rc<dyn SchemaValidator>>,
     events: Weak<EventHub>,
 }
 
+/// Checks an accepted form's completed content with a validator from the options.
+async fn check_form(validator: &dyn SchemaValidator, params: &Value, answer: &Value, limits: &schema::Limits) -> Result<(), Refusal> {
+    let form = params.get("mode").and_then(Value::as_str).unwrap_or("form") == "form";
+    let (true, Some(content)) = (form, answer.get("content").filter(|_| answer.get("action").and_then(Value::as_str) == Some("accept")))
+    else {
+        return Ok(());
+    };
+    let schema = params.get("requestedSchema").unwrap_or(&Value::Null);
+    let verdict = validator.validate(schema, content, limits).await.map_err(|e| Refusal::Invalid(e.to_string()))?;
+    verdict.map_err(|e| match e {
+        SchemaError::Mismatch(e) => Refusal::Invalid(format!("the answer does not match the requested schema: {e}")),
+        SchemaError::TooCostly(e) => Refusal::TooCostly(format!("the requested schema is too costly to check the answer against: {e}")),
+    })
+}
+
 impl Answering {
-    pub(crate) fn new(handlers: Handlers, limits: schema::Limits, events: Weak<EventHub>) -> Self {
-        Self { handlers, limits, events }
+    pub(crate) fn new(
+        handlers: Handlers,
+        limits: schema::Limits,
+        validator: Option<Rc<dyn SchemaValidator>>,
+        events: Weak<EventHub>,
+    ) -> Self {
+        Self { handlers, limits, validator, events }
     }
 
     pub(crate) fn present(&self) -> HandlerSet {
@@ -265,12 +288,18 @@ impl Answering {
 impl ClientHandler for Answering {
     fn handle(&self, method: &str, params: Option<Value>, ctx: InboundContext) -> Option<HandlerResult> {
         let handler = self.handlers.get(method)?.clone();
-        let (method, events, limits) = (method.to_owned(), self.events.clone(), self.limits);
+        let (method, events, limits, validator) = (method.to_owned(), self.events.clone(), self.limits, self.validator.clone());
         let params = params.unwrap_or(Value::Null);
         let context = RequestContext { id: ctx.id, cancelled: ctx.cancelled.shared() };
         Some(Box::pin(async move {
             let answer = handler(params.clone(), context).await?;
-            finish(&method, &params, answer, &limits).map_err(|refusal| {
+            let checked = match (finish(&method, &params, answer, &limits), validator) {
+                (Ok(answer), Some(validator)) if method == ELICITATION => {
+                    check_form(validator.as_ref(), &params, &answer, &limits).await.map(|()| answer)
+                }
+                (finished, _) => finished,
+            };
+            checked.map_err(|refusal| {
                 let (problem, why) = match refusal {
                     Refusal::Invalid(why) => (Error::Invalid(format!("the {method} handler's answer was refused: {why}")), why),
                     Refusal::TooCostly(why) => (Error::LimitExceeded { limit: "validationSteps", message: why.clone() }, why),

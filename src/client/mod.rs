@@ -9,6 +9,7 @@
 //! * [`handlers`]: [`Handlers`] for sampling, elicitation and roots, and
 //!   the checks every answer passes.
 //! * [`events`]: [`ClientEvent`]s, as listeners or as bounded streams.
+//! * [`validator`]: a JSON Schema validator supplied with the options.
 //! * [`snapshot`]: a connection at rest, to continue in another process.
 //! * [`list_changed`]: lists refreshed after `list_changed`.
 //! * Internals: `connect`, `lifecycle` (the `initialize` handshake),
@@ -49,6 +50,7 @@ pub mod tasks;
 mod testing;
 #[cfg(test)]
 mod tests;
+pub mod validator;
 mod watcher;
 
 #[cfg(feature = "modern")]
@@ -65,3 +67,4 @@ pub use snapshot::Snapshot;
 pub use state::Reply;
 #[cfg(feature = "tasks")]
 pub use tasks::TaskOptions;
+pub use validator::SchemaValidator;

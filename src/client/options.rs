@@ -5,6 +5,7 @@
 use super::cache::CacheBounds;
 pub use super::era::Era;
 use super::handlers::Handlers;
+use super::validator::SchemaValidator;
 use super::watcher::ListWatcher;
 use crate::protocol::types::Implementation;
 use crate::protocol::version;
@@ -189,8 +190,13 @@ pub struct ClientOptions {
     pub handlers: Handlers,
     /// Refuse calls the server did not declare support for.
     pub strict: bool,
-    /// Check `structuredContent` against the tool's `outputSchema`.
+    /// Check `structuredContent` against the tool's `outputSchema`, and
+    /// elicitation answers against the requested schema.
     pub validate_output: bool,
+    /// A validator in place of the built-in one (Cargo feature `validator`);
+    /// without either, `structuredContent` is passed on unchecked and an
+    /// elicitation answer is held to `required` alone.
+    pub validator: Option<Rc<dyn SchemaValidator>>,
     /// How many input rounds a 2026-07-28 request may ask for.
     pub max_input_rounds: u32,
     /// Keep list and read results for their `ttlMs` (2026-07-28), within these bounds.
@@ -232,6 +238,7 @@ impl Default for ClientOptions {
             handlers: Handlers::default(),
             strict: true,
             validate_output: true,
+            validator: None,
             max_input_rounds: DEFAULT_MAX_ROUNDS,
             #[cfg(feature = "modern")]
             cache: None,

@@ -11,11 +11,11 @@ use super::handlers::Answering;
 use super::lifecycle::Offer;
 #[cfg(feature = "modern")]
 use super::listening::Listening;
+use super::validator::SchemaValidator;
 use crate::error::Error;
 use crate::protocol::lifecycle::ServerIdentity;
 #[cfg(feature = "validator")]
 use crate::protocol::schema::LinearPatterns;
-#[cfg(feature = "validator")]
 use crate::session::limits::Limits;
 use crate::session::{Channel, Connector, OpenContext, Session, ToolSchemas};
 use futures::future::{LocalBoxFuture, Shared};
@@ -66,14 +66,13 @@ impl Reply {
 }
 
 /// The settings a connection keeps from its options.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub(crate) struct Settings {
     pub strict: bool,
-    #[cfg(feature = "validator")]
     pub validate_output: bool,
+    pub validator: Option<Rc<dyn SchemaValidator>>,
     #[cfg(feature = "modern")]
     pub max_input_rounds: u32,
-    #[cfg(feature = "validator")]
     pub limits: Limits,
 }
 

@@ -9,6 +9,7 @@
 //!   paging, auto-refresh, tasks.
 //! * [`custom_transport`]: a transport written in JS.
 //! * `auth_options`: the `auth` option.
+//! * [`lazy`]: the parts of the package that load on first use.
 //! * [`abort`]: `AbortSignal` as a future.
 //! * [`convert`]: JSON values across the boundary.
 //! * `typescript`: the `.d.ts` sections for MCP types and API options.
@@ -26,6 +27,7 @@ pub mod events;
 mod features;
 mod fields;
 pub mod handlers;
+pub mod lazy;
 mod list_watchers;
 mod lists;
 #[cfg(feature = "host")]

@@ -185,6 +185,10 @@ pub fn connect_options(value: &JsValue) -> Result<ConnectSettings, Error> {
         handlers: crate::client::Handlers::default(),
         strict: boolean(&object, "strictCapabilities", true)?,
         validate_output: boolean(&object, "validateToolOutput", true)?,
+        #[cfg(feature = "validator")]
+        validator: None,
+        #[cfg(not(feature = "validator"))]
+        validator: Some(std::rc::Rc::new(super::lazy::LazyValidator)),
         max_input_rounds: count(&object, "maxInputRounds", 1.0..=100.0, u64::from(crate::client::DEFAULT_MAX_ROUNDS))? as u32,
         #[cfg(feature = "modern")]
         cache: cache(&object)?,

@@ -148,7 +148,7 @@ async function bundleWithEsbuild(app, installed) {
   // esbuild leaves `new URL("./mcp_wasm_bg.wasm", import.meta.url)` as it is, so the URL is
   // the bundle's: the wasm goes next to the bundle, copied from the installed package as an
   // esbuild user's build step would.
-  copyFileSync(path.join(installed, "mcp_wasm_bg.wasm"), path.join(out, "mcp_wasm_bg.wasm"));
+  for (const wasm of ["mcp_wasm_bg.wasm", "mcp_wasm_validator_bg.wasm"]) copyFileSync(path.join(installed, wasm), path.join(out, wasm));
   const bundle = readFileSync(path.join(out, "main.js"), "utf8");
   check(!/from\s*["']mcp-wasm["']/.test(bundle) && bundle.includes("mcp_wasm_bg.wasm"), "esbuild bundled mcp-wasm into the page");
   return "dist-esbuild";
@@ -158,8 +158,8 @@ async function bundleWithVite(app, installed) {
   const out = path.join(app, "dist-vite");
   await viteBuild({ root: path.join(app, "page"), base: "./", configFile: false, logLevel: "warn", build: { outDir: out, emptyOutDir: true, target: "es2022" } });
   const wasm = filesUnder(out).filter((f) => f.endsWith(".wasm"));
-  const original = readFileSync(path.join(installed, "mcp_wasm_bg.wasm"));
-  check(wasm.length === 1 && readFileSync(path.join(out, wasm[0])).equals(original), "Vite emitted the package's wasm as an asset", wasm.join(", "));
+  const emitted = (name) => wasm.some((f) => readFileSync(path.join(out, f)).equals(readFileSync(path.join(installed, name))));
+  check(wasm.length === 2 && emitted("mcp_wasm_bg.wasm") && emitted("mcp_wasm_validator_bg.wasm"), "Vite emitted the package's two wasm modules as assets", wasm.join(", "));
   return "dist-vite";
 }
 
@@ -177,9 +177,14 @@ async function callFromPage(ctx, origin, dist, proxy, label) {
       .catch((e) => { throw new Error(`${label}: the page never ran (${e.message}); page errors: ${errors.join(" | ")}`); });
     const outcome = await page.evaluate(() => window.packResult);
     check(outcome.ok && outcome.text === `Echo: ${MESSAGE}`, `${label}: the bundled page called echo on server-everything in Chromium`, JSON.stringify(outcome));
+    check(outcome.structured?.temperature !== undefined, `${label}: get-structured-content answered, its structuredContent checked by the validator module`, JSON.stringify(outcome));
+    const core = outcome.wasmForEcho ?? [];
+    check(core.length === 1 && !core[0].includes("validator"), `${label}: connect and echo fetched the core module alone (${core.join(", ")})`);
+    const later = (outcome.wasmAfterStructured ?? []).filter((p) => !core.includes(p));
+    check(later.length === 1 && later[0].includes("validator"), `${label}: the validator module was fetched when a tool's outputSchema first needed it (${later.join(", ")})`);
     const local = requests.filter((u) => u.startsWith(origin)).map((u) => new URL(u).pathname);
     const wasm = local.filter((p) => p.endsWith(".wasm"));
-    check(wasm.length === 1 && wasm[0].startsWith(`/${dist}/`), `${label}: the wasm came from the bundle's output (${wasm[0]})`, wasm.join(", "));
+    check(wasm.length === 2 && wasm.every((p) => p.startsWith(`/${dist}/`)), `${label}: both wasm modules came from the bundle's output (${wasm.join(", ")})`, wasm.join(", "));
     const elsewhere = local.filter((p) => !p.startsWith(`/${dist}/`));
     check(elsewhere.length === 0, `${label}: the page loaded nothing outside its bundle (no pkg/, no node_modules/)`, elsewhere.join(", "));
   } finally {
@@ -253,6 +258,7 @@ async function main() {
     const outcome = JSON.parse(stdout.trim().split("\n").at(-1));
     check(outcome.resolved === pathToFileURL(path.join(installed, "node.js")).href, "node: import \"mcp-wasm\" resolves to the installed node.js");
     check(outcome.text === `Echo: ${MESSAGE}`, "node: called echo on server-everything", outcome.text);
+    check(typeof outcome.structured?.temperature === "number", "node: get-structured-content answered through the validator module", JSON.stringify(outcome));
   });
   checkClientInfo(proxy, "node", version);
 

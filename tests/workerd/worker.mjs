@@ -120,6 +120,8 @@ export default {
       report.tools = (await client.listAllTools()).map((t) => t.name);
       report.sum = await client.callTool({ name: "get-sum", arguments: { a: 2, b: 3 } });
       report.echo = await client.callTool({ name: "echo", arguments: { message: "hello from workerd" } });
+      // A tool with an outputSchema: its structuredContent goes through the validator module.
+      report.weather = await client.callTool({ name: "get-structured-content", arguments: { location: "Chicago" } });
 
       // On success, close inline: closing (DELETE of the MCP session) is part of what
       // this test covers, so its failure must show up in the report.

@@ -13,7 +13,6 @@ use crate::error::Error;
 use crate::protocol::types::CallToolParams;
 use serde_json::{json, Map, Value};
 use std::cell::Cell;
-#[cfg(feature = "tasks")]
 use std::{cell::RefCell, rc::Rc};
 
 fn connect(script: impl Fn(&Seen) -> Option<Answer> + 'static, capabilities: Value, options: ClientOptions) -> (World, Client) {
@@ -108,6 +107,51 @@ fn structured_content_is_checked_against_the_listed_output_schema() {
     let options = ClientOptions { validate_output: false, ..legacy_options() };
     let (mut w, client) = connect(typed_tool(json!({"n": "three"})), json!({"tools": {}}), options);
     assert!(list_then_call(&mut w, &client).is_ok());
+}
+
+/// A validator from the options that records what it was asked and refuses
+/// a string where the schema says number, as a lazily loaded module would.
+struct Recording(Rc<RefCell<Vec<(Value, Value)>>>);
+
+impl crate::client::SchemaValidator for Recording {
+    fn validate(
+        &self,
+        schema: &Value,
+        instance: &Value,
+        _: &crate::protocol::schema::Limits,
+    ) -> futures::future::LocalBoxFuture<'static, Result<Result<(), crate::protocol::schema::SchemaError>, Error>> {
+        self.0.borrow_mut().push((schema.clone(), instance.clone()));
+        let verdict = match instance["n"] {
+            Value::String(_) => Err(crate::protocol::schema::SchemaError::Mismatch(crate::protocol::schema::ValidationError {
+                instance_path: "/n".into(),
+                keyword: "type".into(),
+                message: "not a number".into(),
+            })),
+            _ => Ok(()),
+        };
+        Box::pin(async move { Ok(verdict) })
+    }
+}
+
+#[test]
+fn a_validator_from_the_options_checks_structured_content_in_any_build() {
+    let asked = Rc::new(RefCell::new(Vec::new()));
+    let options = || ClientOptions { validator: Some(Rc::new(Recording(asked.clone()))), ..legacy_options() };
+    let (mut w, client) = connect(typed_tool(json!({"n": 3})), json!({"tools": {}}), options());
+    assert_eq!(list_then_call(&mut w, &client).unwrap().structured_content, Some(json!({"n": 3})));
+    assert_eq!(asked.borrow().last().map(|(_, instance)| instance.clone()), Some(json!({"n": 3})));
+    assert_eq!(asked.borrow().last().map(|(schema, _)| schema["type"].clone()), Some(json!("object")));
+
+    let (mut w, client) = connect(typed_tool(json!({"n": "three"})), json!({"tools": {}}), options());
+    let error = list_then_call(&mut w, &client).unwrap_err();
+    assert_eq!(error.kind(), "invalid-result");
+    assert!(error.to_string().contains("/n: not a number (type)"), "{error}");
+
+    let (mut w, client) =
+        connect(typed_tool(json!({"n": "three"})), json!({"tools": {}}), ClientOptions { validate_output: false, ..options() });
+    let before = asked.borrow().len();
+    assert!(list_then_call(&mut w, &client).is_ok());
+    assert_eq!(asked.borrow().len(), before, "validateToolOutput: false asks nothing");
 }
 
 #[cfg(feature = "validator")]

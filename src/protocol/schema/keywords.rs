@@ -6,6 +6,7 @@ use super::patterns::weight;
 use super::{format_number as num, Dialect, Limits, PatternError, PatternMatcher, SchemaError, ValidationError};
 use crate::protocol::jsonrpc::kind;
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
 use std::collections::HashSet;
 
@@ -55,11 +56,11 @@ pub(super) enum Fail {
 type Outcome = Result<Evaluated, Fail>;
 
 fn mismatch(path: &str, keyword: &'static str, message: String) -> Fail {
-    Fail::Mismatch(ValidationError { instance_path: path.to_owned(), keyword, message })
+    Fail::Mismatch(ValidationError { instance_path: path.to_owned(), keyword: Cow::Borrowed(keyword), message })
 }
 
 fn abort(path: &str, keyword: &'static str, message: String) -> Fail {
-    Fail::Abort(ValidationError { instance_path: path.to_owned(), keyword, message })
+    Fail::Abort(ValidationError { instance_path: path.to_owned(), keyword: Cow::Borrowed(keyword), message })
 }
 
 /// How many values an instance holds, itself included.

@@ -24,6 +24,7 @@ mod tests;
 #[cfg(feature = "validator")]
 pub use patterns::LinearPatterns;
 use serde_json::Value;
+use std::borrow::Cow;
 use std::fmt;
 
 /// A number as JSON writes it (`3`, `0.5`), without core's float printer:
@@ -86,7 +87,7 @@ pub struct ValidationError {
     /// JSON Pointer to the failing part of the instance, `""` for the whole.
     pub instance_path: String,
     /// The keyword that failed, e.g. `"required"`.
-    pub keyword: &'static str,
+    pub keyword: Cow<'static, str>,
     /// A description of the failure.
     pub message: String,
 }
@@ -164,7 +165,7 @@ pub fn validate_at(root: &Value, pointer: &str, instance: &Value) -> Result<(), 
     let schema = root.pointer(pointer).ok_or_else(|| {
         SchemaError::Mismatch(ValidationError {
             instance_path: String::new(),
-            keyword: "$ref",
+            keyword: Cow::Borrowed("$ref"),
             message: format!("the schema has nothing at {pointer}"),
         })
     })?;

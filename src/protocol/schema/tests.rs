@@ -241,7 +241,7 @@ fn validates_mcp_messages_against_the_spec_schema() {
     let broken = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"arguments": {}}});
     let error = validate_at(&spec, "/$defs/CallToolRequest", &broken).unwrap_err();
     assert!(matches!(error, SchemaError::Mismatch(_)), "{error}");
-    assert_eq!((error.detail().keyword, error.detail().instance_path.as_str()), ("required", "/params"));
+    assert_eq!((error.detail().keyword.as_ref(), error.detail().instance_path.as_str()), ("required", "/params"));
     let sampled = json!({"role": "assistant", "content": {"type": "text", "text": "hi"}, "model": "m", "stopReason": "endTurn"});
     validate_at(&spec, "/$defs/CreateMessageResult", &sampled).unwrap();
 }

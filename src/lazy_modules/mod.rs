@@ -1,0 +1,8 @@
+//! The modules the JavaScript package's core loads on first use, each a build
+//! of this crate with one Cargo feature (`validator-module`) and without `js`:
+//! a page that never needs a part never downloads it. The core's side of the
+//! arrangement is `js::lazy`.
+//!
+//! * [`validator`]: `validateJson`, the JSON Schema validator.
+
+pub mod validator;
