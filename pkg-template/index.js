@@ -1,13 +1,18 @@
 // Browser and bundler entry: instantiate the core module once, with top-level
 // await, so that importers can use the API straight away. Bundlers resolve the
 // `new URL` form and copy the .wasm file next to the bundle. The parts a page
-// may never need (the JSON Schema validator) are separate modules, fetched the
-// first time a call needs one: see lazy.js.
+// may never need (the JSON Schema validator, OAuth) are separate modules,
+// fetched the first time a call needs one: see lazy.js.
 import init, { __setParts } from "./mcp_wasm.js";
 import { lazyParts } from "./lazy.js";
 
 await init({ module_or_path: new URL("./mcp_wasm_bg.wasm", import.meta.url) });
-__setParts(lazyParts({ validator: () => import("./validator-part.js").then((part) => part.load()) }));
+__setParts(
+  lazyParts({
+    validator: () => import("./validator-part.js").then((part) => part.load()),
+    oauth: () => import("./oauth-part.js").then((part) => part.load()),
+  }),
+);
 
 export * from "./mcp_wasm.js";
 export * from "./browser-auth.js";

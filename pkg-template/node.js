@@ -1,5 +1,5 @@
 // Node entry: Node's fetch cannot read file: URLs, so read the modules from disk.
-// The validator module is read and instantiated the first time a call needs it.
+// The validator and OAuth modules are read and instantiated the first time a call needs one.
 import { readFileSync } from "node:fs";
 import { __setParts, initSync } from "./mcp_wasm.js";
 import { lazyParts } from "./lazy.js";
@@ -10,6 +10,11 @@ __setParts(
     validator: async () => {
       const part = await import("./mcp_wasm_validator.js");
       part.initSync({ module: readFileSync(new URL("./mcp_wasm_validator_bg.wasm", import.meta.url)) });
+      return part;
+    },
+    oauth: async () => {
+      const part = await import("./mcp_wasm_oauth.js");
+      part.initSync({ module: readFileSync(new URL("./mcp_wasm_oauth_bg.wasm", import.meta.url)) });
       return part;
     },
   }),

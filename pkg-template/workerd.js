@@ -1,11 +1,13 @@
 // Cloudflare Workers entry: workerd forbids compiling wasm from bytes at run time,
 // so the modules are imported (wrangler and workerd hand them over as
-// WebAssembly.Module) and instantiated synchronously; the validator's only the
-// first time a call needs it.
+// WebAssembly.Module) and instantiated synchronously; the validator's and
+// OAuth's only the first time a call needs them.
 import wasmModule from "./mcp_wasm_bg.wasm";
 import validatorModule from "./mcp_wasm_validator_bg.wasm";
+import oauthModule from "./mcp_wasm_oauth_bg.wasm";
 import { __setParts, initSync } from "./mcp_wasm.js";
 import * as validator from "./mcp_wasm_validator.js";
+import * as oauth from "./mcp_wasm_oauth.js";
 import { lazyParts } from "./lazy.js";
 
 initSync({ module: wasmModule });
@@ -14,6 +16,10 @@ __setParts(
     validator: async () => {
       validator.initSync({ module: validatorModule });
       return validator;
+    },
+    oauth: async () => {
+      oauth.initSync({ module: oauthModule });
+      return oauth;
     },
   }),
 );

@@ -8,9 +8,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # The core module (Cargo feature core-module) is everything but the JSON Schema
-# validator, which is a module of its own that the core loads the first time a
-# call needs it (src/js/lazy.rs, pkg-template/lazy.js): a page that only calls
-# tools never downloads it.
+# validator and OAuth, each a module of its own that the core loads the first
+# time a call needs it (src/js/lazy.rs, pkg-template/lazy.js): a page that only
+# calls tools never downloads them.
 OPT_FLAGS=(-Oz --enable-reference-types --enable-bulk-memory --enable-nontrapping-float-to-int
   --enable-sign-ext --enable-mutable-globals --enable-multivalue --strip-debug --strip-producers)
 
@@ -25,10 +25,13 @@ test -f pkg/mcp_wasm_bg.wasm || { echo "build: wasm-pack produced no pkg/mcp_was
 # the name section and producers metadata are dropped: they only serve debuggers.
 node_modules/.bin/wasm-opt pkg/mcp_wasm_bg.wasm -o pkg/mcp_wasm_bg.wasm "${OPT_FLAGS[@]}"
 
-# The validator module: the same crate with the validator alone and its one export.
-cargo build --quiet --release --target wasm32-unknown-unknown --lib --no-default-features --features validator-module
-wasm-bindgen target/wasm32-unknown-unknown/release/mcp_wasm.wasm --out-dir pkg --out-name mcp_wasm_validator --target web --no-typescript
-node_modules/.bin/wasm-opt pkg/mcp_wasm_validator_bg.wasm -o pkg/mcp_wasm_validator_bg.wasm "${OPT_FLAGS[@]}"
+# The lazily loaded modules: the same crate with one part and its exports
+# (src/lazy_modules), as pkg/mcp_wasm_<part>.js and pkg/mcp_wasm_<part>_bg.wasm.
+for part in validator oauth; do
+  cargo build --quiet --release --target wasm32-unknown-unknown --lib --no-default-features --features "$part-module"
+  wasm-bindgen target/wasm32-unknown-unknown/release/mcp_wasm.wasm --out-dir pkg --out-name "mcp_wasm_$part" --target web --no-typescript
+  node_modules/.bin/wasm-opt "pkg/mcp_wasm_${part}_bg.wasm" -o "pkg/mcp_wasm_${part}_bg.wasm" "${OPT_FLAGS[@]}"
+done
 
 node scripts/finish-dts.mjs
 cp pkg-template/* pkg/

@@ -142,9 +142,9 @@ pub mod protocol;
 pub mod session;
 pub mod transport;
 
-#[cfg(all(target_arch = "wasm32", feature = "js"))]
+#[cfg(all(target_arch = "wasm32", any(feature = "js", feature = "oauth-module")))]
 pub mod js;
-#[cfg(all(target_arch = "wasm32", feature = "validator-module"))]
+#[cfg(all(target_arch = "wasm32", any(feature = "validator-module", feature = "oauth-module")))]
 pub mod lazy_modules;
 #[cfg(target_arch = "wasm32")]
 pub mod web;

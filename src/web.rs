@@ -20,6 +20,7 @@
 use crate::client::{Client, ClientOptions, Snapshot};
 use crate::error::Error;
 use crate::session::Connector;
+use crate::transport::auth::Authorizer;
 use crate::transport::connector::WebConnector;
 use crate::transport::fetch::Fetch;
 use crate::transport::headers::HeaderSource;
@@ -43,6 +44,8 @@ pub struct WebOptions {
     /// is set from the URL connected to.
     #[cfg(feature = "oauth")]
     pub auth: Option<OAuthConfig>,
+    /// An authorizer of one's own, used in place of `auth`.
+    pub authorizer: Option<Rc<dyn Authorizer>>,
     /// Forces `EventSource` or `fetch` for the HTTP+SSE transport.
     pub sse_reader: Option<SseReader>,
 }
@@ -74,26 +77,35 @@ impl WebOptions {
 /// [`Error::InvalidArgument`] when OAuth is asked for over plain HTTP to a
 /// host other than loopback: the tokens would be readable on the way.
 pub fn connector(url: &str, options: &WebOptions) -> Result<Rc<dyn Connector>, Error> {
-    #[cfg(feature = "oauth")]
-    let auth = match &options.auth {
-        Some(config) => {
-            if !crate::protocol::oauth::endpoint_allowed(url) {
-                return Err(Error::InvalidArgument(format!("with auth, the MCP URL must be https, or http on a loopback host: {url}")));
-            }
-            let config = OAuthConfig { mcp_url: url.to_owned(), ..config.clone() };
-            Some(Rc::new(OAuth::new(config, options.fetch.clone())))
-        }
-        None => None,
+    let auth = match &options.authorizer {
+        Some(authorizer) => Some(authorizer.clone()),
+        None => oauth(url, options)?,
     };
     Ok(Rc::new(WebConnector {
         url: url.to_owned(),
         fetch: options.fetch.clone(),
         headers: options.headers.clone(),
-        #[cfg(feature = "oauth")]
         auth,
         sse_reader: options.sse_reader,
         max_message_bytes: options.client.limits.max_message_bytes,
     }))
+}
+
+/// The OAuth flow `options.auth` asks for, if any.
+#[cfg(feature = "oauth")]
+fn oauth(url: &str, options: &WebOptions) -> Result<Option<Rc<dyn Authorizer>>, Error> {
+    let Some(config) = &options.auth else { return Ok(None) };
+    if !crate::protocol::oauth::endpoint_allowed(url) {
+        return Err(Error::InvalidArgument(format!("with auth, the MCP URL must be https, or http on a loopback host: {url}")));
+    }
+    let config = OAuthConfig { mcp_url: url.to_owned(), ..config.clone() };
+    Ok(Some(Rc::new(OAuth::new(config, options.fetch.clone()))))
+}
+
+#[cfg(not(feature = "oauth"))]
+#[allow(clippy::unnecessary_wraps)]
+fn oauth(_: &str, _: &WebOptions) -> Result<Option<Rc<dyn Authorizer>>, Error> {
+    Ok(None)
 }
 
 /// Connects to the MCP server at `url`, choosing the era and the transport

@@ -14,28 +14,44 @@
 //! * [`convert`]: JSON values across the boundary.
 //! * `typescript`: the `.d.ts` sections for MCP types and API options.
 
+#[cfg(feature = "js")]
 pub mod abort;
 #[cfg(feature = "oauth")]
-mod auth_options;
-#[cfg(feature = "bridges")]
+pub(crate) mod auth_options;
+#[cfg(all(feature = "js", feature = "bridges"))]
 pub mod bridges;
+#[cfg(feature = "js")]
 pub mod client;
+#[cfg(feature = "js")]
 pub mod convert;
+#[cfg(feature = "js")]
 pub mod custom_transport;
+#[cfg(feature = "js")]
 pub mod error;
+#[cfg(feature = "js")]
 pub mod events;
+#[cfg(feature = "js")]
 mod features;
+// What the OAuth module (lazy_modules::oauth) shares with the binding: reading options.
 mod fields;
+#[cfg(feature = "js")]
 pub mod handlers;
+#[cfg(feature = "js")]
 pub mod lazy;
+#[cfg(feature = "js")]
 mod list_watchers;
+#[cfg(feature = "js")]
 mod lists;
-#[cfg(feature = "host")]
+#[cfg(all(feature = "js", feature = "host"))]
 mod naming;
+#[cfg(feature = "js")]
 pub mod options;
-#[cfg(feature = "tasks")]
+#[cfg(all(feature = "js", feature = "tasks"))]
 mod tasks;
+#[cfg(feature = "js")]
 mod typescript;
+#[cfg(feature = "js")]
 pub mod uri_template;
 
+#[cfg(feature = "js")]
 pub use client::McpClient;

@@ -132,6 +132,9 @@ pub struct ConnectSettings {
     /// `auth`: the OAuth flow's configuration; its `mcp_url` is the connect target's.
     #[cfg(feature = "oauth")]
     pub auth: Option<OAuthConfig>,
+    /// The options object, when it has `auth`: the OAuth module reads it.
+    #[cfg(not(feature = "oauth"))]
+    pub auth: Option<JsValue>,
     /// Aborts the connection attempt.
     pub signal: Option<AbortSignal>,
     /// `trace`: told of every JSON-RPC message in and out.
@@ -164,8 +167,8 @@ pub fn connect_options(value: &JsValue) -> Result<ConnectSettings, Error> {
         },
     };
     #[cfg(not(feature = "oauth"))]
-    if field(&object, "auth").is_some() {
-        return Err(invalid("auth: OAuth is left out of this build (Cargo feature oauth)"));
+    if field(&object, "auth").is_some_and(|auth| !auth.is_object()) {
+        return Err(invalid("auth must be an object"));
     }
     let (protocol_version, era) = era(&object)?;
     let signal = signal(&object)?;
@@ -211,6 +214,8 @@ pub fn connect_options(value: &JsValue) -> Result<ConnectSettings, Error> {
         },
         #[cfg(feature = "oauth")]
         auth: super::auth_options::auth_options(&object)?,
+        #[cfg(not(feature = "oauth"))]
+        auth: field(&object, "auth").map(|_| object.clone()),
         signal,
         trace: function(&object, "trace")?,
     })

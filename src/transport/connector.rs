@@ -1,12 +1,11 @@
 //! The web's [`Connector`]: Streamable HTTP and HTTP+SSE over the platform's
 //! `fetch` (or the caller's), with the caller's headers and OAuth.
 
+use super::auth::Authorizer;
 use super::fetch::{in_browser, Fetch};
 use super::headers::HeaderSource;
 #[cfg(feature = "legacy-sse")]
 use super::legacy_sse::{LegacySse, LegacySseConfig};
-#[cfg(feature = "oauth")]
-use super::oauth::OAuth;
 use super::sse::SseReader;
 use super::streamable_http::{StreamableHttp, StreamableHttpConfig};
 use crate::error::Error;
@@ -23,9 +22,8 @@ pub struct WebConnector {
     pub fetch: Fetch,
     /// Extra headers for every request.
     pub headers: HeaderSource,
-    /// OAuth, when the server requires authorization.
-    #[cfg(feature = "oauth")]
-    pub auth: Option<Rc<OAuth>>,
+    /// Authorization (OAuth), when the server requires it.
+    pub auth: Option<Rc<dyn Authorizer>>,
     /// Forces a reader for HTTP+SSE; by default `EventSource` in browsers
     /// when neither headers nor a custom `fetch` are needed, else `fetch`.
     pub sse_reader: Option<SseReader>,
@@ -40,7 +38,6 @@ impl WebConnector {
             url: url.into(),
             fetch: Fetch::default(),
             headers: HeaderSource::None,
-            #[cfg(feature = "oauth")]
             auth: None,
             sse_reader: None,
             max_message_bytes: crate::session::limits::Limits::DEFAULT.max_message_bytes,
@@ -71,7 +68,6 @@ impl Connector for WebConnector {
         Some(self.url.clone())
     }
 
-    #[cfg(feature = "oauth")]
     fn prepare(&self) -> LocalBoxFuture<'static, ()> {
         let auth = self.auth.clone();
         Box::pin(async move {
@@ -91,7 +87,6 @@ impl Connector for WebConnector {
                         fetch: connector.fetch.clone(),
                         headers: connector.headers.clone(),
                         tool_schemas: context.tool_schemas.clone(),
-                        #[cfg(feature = "oauth")]
                         auth: connector.auth.clone(),
                         max_message_bytes: connector.max_message_bytes,
                     };

@@ -7,6 +7,8 @@
 //!   wasm implementations over the platform's `fetch`, `ReadableStream`,
 //!   `EventSource`, WebCrypto and `setTimeout`.
 //! * `headers`: the user's extra headers, shared by both HTTP transports.
+//! * `auth`: the [`auth::Authorizer`] Streamable HTTP asks for each request's
+//!   credentials and for an answer to a refusal; `oauth` is one.
 //! * `connector`: the web [`crate::session::Connector`], which opens those
 //!   transports for a client.
 
@@ -14,6 +16,8 @@ pub mod http;
 pub mod recent_ids;
 pub mod sse;
 
+#[cfg(target_arch = "wasm32")]
+pub mod auth;
 #[cfg(target_arch = "wasm32")]
 pub mod connector;
 #[cfg(target_arch = "wasm32")]

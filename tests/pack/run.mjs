@@ -141,6 +141,9 @@ async function upstreamServer() {
   return { url: `${peer.origin}/mcp` };
 }
 
+// The core module and the two it loads on first use (the validator, OAuth).
+const WASM_MODULES = ["mcp_wasm_bg.wasm", "mcp_wasm_validator_bg.wasm", "mcp_wasm_oauth_bg.wasm"];
+
 async function bundleWithEsbuild(app, installed) {
   const out = path.join(app, "dist-esbuild");
   await esbuild({ absWorkingDir: app, entryPoints: ["page/main.js"], bundle: true, format: "esm", platform: "browser", target: "es2022", outdir: out, logLevel: "warning" });
@@ -148,7 +151,7 @@ async function bundleWithEsbuild(app, installed) {
   // esbuild leaves `new URL("./mcp_wasm_bg.wasm", import.meta.url)` as it is, so the URL is
   // the bundle's: the wasm goes next to the bundle, copied from the installed package as an
   // esbuild user's build step would.
-  for (const wasm of ["mcp_wasm_bg.wasm", "mcp_wasm_validator_bg.wasm"]) copyFileSync(path.join(installed, wasm), path.join(out, wasm));
+  for (const wasm of WASM_MODULES) copyFileSync(path.join(installed, wasm), path.join(out, wasm));
   const bundle = readFileSync(path.join(out, "main.js"), "utf8");
   check(!/from\s*["']mcp-wasm["']/.test(bundle) && bundle.includes("mcp_wasm_bg.wasm"), "esbuild bundled mcp-wasm into the page");
   return "dist-esbuild";
@@ -159,7 +162,7 @@ async function bundleWithVite(app, installed) {
   await viteBuild({ root: path.join(app, "page"), base: "./", configFile: false, logLevel: "warn", build: { outDir: out, emptyOutDir: true, target: "es2022" } });
   const wasm = filesUnder(out).filter((f) => f.endsWith(".wasm"));
   const emitted = (name) => wasm.some((f) => readFileSync(path.join(out, f)).equals(readFileSync(path.join(installed, name))));
-  check(wasm.length === 2 && emitted("mcp_wasm_bg.wasm") && emitted("mcp_wasm_validator_bg.wasm"), "Vite emitted the package's two wasm modules as assets", wasm.join(", "));
+  check(wasm.length === WASM_MODULES.length && WASM_MODULES.every(emitted), "Vite emitted the package's three wasm modules as assets", wasm.join(", "));
   return "dist-vite";
 }
 
@@ -184,7 +187,7 @@ async function callFromPage(ctx, origin, dist, proxy, label) {
     check(later.length === 1 && later[0].includes("validator"), `${label}: the validator module was fetched when a tool's outputSchema first needed it (${later.join(", ")})`);
     const local = requests.filter((u) => u.startsWith(origin)).map((u) => new URL(u).pathname);
     const wasm = local.filter((p) => p.endsWith(".wasm"));
-    check(wasm.length === 2 && wasm.every((p) => p.startsWith(`/${dist}/`)), `${label}: both wasm modules came from the bundle's output (${wasm.join(", ")})`, wasm.join(", "));
+    check(wasm.length === 2 && wasm.every((p) => p.startsWith(`/${dist}/`)), `${label}: both wasm modules came from the bundle's output, and not OAuth's (${wasm.join(", ")})`, wasm.join(", "));
     const elsewhere = local.filter((p) => !p.startsWith(`/${dist}/`));
     check(elsewhere.length === 0, `${label}: the page loaded nothing outside its bundle (no pkg/, no node_modules/)`, elsewhere.join(", "));
   } finally {

@@ -23,6 +23,7 @@ pub mod store;
 
 use crate::error::Error;
 use crate::protocol::oauth::{self as rules, Challenge, ClientAuth};
+use crate::transport::auth::Authorizer;
 use crate::transport::fetch::{header, Fetch};
 use crypto::auth_error;
 use futures::future::{FutureExt, LocalBoxFuture, Shared};
@@ -337,6 +338,37 @@ impl OAuth {
         if foreign {
             self.tokens.borrow_mut().take();
         }
+    }
+}
+
+impl Authorizer for OAuth {
+    fn restore(self: Rc<Self>) -> LocalBoxFuture<'static, ()> {
+        Box::pin(async move { OAuth::restore(&self).await })
+    }
+
+    fn request_headers(self: Rc<Self>, method: &str, url: &str) -> LocalBoxFuture<'static, Result<Vec<(String, String)>, Error>> {
+        let (method, url) = (method.to_owned(), url.to_owned());
+        Box::pin(async move {
+            let headers = OAuth::request_headers(&self, &method, &url).await?;
+            Ok(headers.into_iter().map(|(name, value)| (name.to_owned(), value)).collect())
+        })
+    }
+
+    fn needs_nonce(&self, url: &str, response: &web_sys::Response) -> bool {
+        OAuth::needs_nonce(self, url, response, challenge_of(response).as_ref())
+    }
+
+    fn unauthorized(self: Rc<Self>, response: &web_sys::Response) -> LocalBoxFuture<'static, Result<(), Error>> {
+        let challenge = challenge_of(response);
+        Box::pin(async move { OAuth::unauthorized(&self, challenge).await })
+    }
+
+    fn step_up(self: Rc<Self>, response: &web_sys::Response) -> LocalBoxFuture<'static, Result<bool, Error>> {
+        let challenge = challenge_of(response).filter(|c| c.error() == Some("insufficient_scope"));
+        Box::pin(async move {
+            let Some(challenge) = challenge else { return Ok(false) };
+            OAuth::step_up(&self, challenge).await.map(|()| true)
+        })
     }
 }
 

@@ -36,9 +36,8 @@ pub struct StreamableHttpConfig {
     pub headers: HeaderSource,
     /// Tool input schemas, for `Mcp-Param-*` headers.
     pub tool_schemas: ToolSchemas,
-    /// OAuth, when the server requires authorization.
-    #[cfg(feature = "oauth")]
-    pub auth: Option<Rc<crate::transport::oauth::OAuth>>,
+    /// Authorization (OAuth), when the server requires it.
+    pub auth: Option<Rc<dyn crate::transport::auth::Authorizer>>,
     /// The largest JSON body or SSE event read (`maxMessageBytes`).
     pub max_message_bytes: usize,
 }
@@ -254,10 +253,9 @@ impl Inner {
         let with_body = method == "POST";
         // Our own headers are set afterwards so that they win.
         let headers = self.config.headers.to_headers().await?;
-        #[cfg(feature = "oauth")]
         if let Some(auth) = &self.config.auth {
-            for (name, value) in auth.request_headers(method, &self.config.url).await? {
-                headers.set(name, &value).map_err(invalid)?;
+            for (name, value) in auth.clone().request_headers(method, &self.config.url).await? {
+                headers.set(&name, &value).map_err(invalid)?;
             }
         }
         *self.authorization.borrow_mut() = headers.get("authorization").ok().flatten();
@@ -327,7 +325,6 @@ impl Inner {
             in_flight.request = Some(id.clone());
         }
         let signal = in_flight.controller.signal();
-        #[cfg(feature = "oauth")]
         let response = {
             let mut retries = AuthRetries::default();
             loop {
@@ -337,8 +334,6 @@ impl Inner {
                 }
             }
         };
-        #[cfg(not(feature = "oauth"))]
-        let response = self.send_post(&message, &body, &signal).await?;
         let status = response.status();
         if !(200..300).contains(&status) {
             let text = error_text(&response).await;
@@ -435,7 +430,6 @@ fn controller_handle(controller: &AbortOnDrop) -> AbortController {
 /// One re-authorization after a 401, one step-up after a 403
 /// insufficient_scope, one retry with a DPoP nonce the server asks for;
 /// after that the refusal stands.
-#[cfg(feature = "oauth")]
 #[derive(Default)]
 struct AuthRetries {
     reauthorized: bool,
@@ -443,23 +437,21 @@ struct AuthRetries {
     nonced: bool,
 }
 
-#[cfg(feature = "oauth")]
 impl Inner {
-    /// Whether `response` is a refusal that OAuth has answered, so that the
-    /// request should go out again.
+    /// Whether `response` is a refusal that authorization has answered, so
+    /// that the request should go out again.
     async fn authorize_again(&self, response: &Response, retries: &mut AuthRetries) -> Result<bool, Error> {
         let Some(auth) = &self.config.auth else { return Ok(false) };
-        let challenge = crate::transport::oauth::challenge_of(response);
-        let needs_nonce = auth.needs_nonce(&self.config.url, response, challenge.as_ref());
+        let needs_nonce = auth.needs_nonce(&self.config.url, response);
         match response.status() {
             401 if needs_nonce && !retries.nonced => retries.nonced = true,
             401 if !retries.reauthorized => {
                 retries.reauthorized = true;
-                auth.unauthorized(challenge).await?;
+                auth.clone().unauthorized(response).await?;
             }
-            403 if !retries.stepped_up && challenge.as_ref().and_then(|c| c.error()) == Some("insufficient_scope") => {
+            403 if !retries.stepped_up => {
                 retries.stepped_up = true;
-                auth.step_up(challenge.unwrap_or_default()).await?;
+                return auth.clone().step_up(response).await;
             }
             _ => return Ok(false),
         }

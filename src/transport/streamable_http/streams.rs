@@ -229,10 +229,9 @@ impl Inner {
         let follow = Follow::for_headers(&headers);
         let request = HttpRequest { method: "GET", url: &self.config.url, headers, body: None, signal: &signal, follow };
         let response = self.config.fetch.send(request).await?;
-        #[cfg(feature = "oauth")]
         if let Some(auth) = &self.config.auth {
             // A DPoP nonce the server asks for goes into the next attempt's proof.
-            auth.needs_nonce(&self.config.url, &response, crate::transport::oauth::challenge_of(&response).as_ref());
+            auth.needs_nonce(&self.config.url, &response);
         }
         let status = response.status();
         if status == 405 {
