@@ -17,17 +17,29 @@ const MAX_DEPTH: usize = 256;
 /// buys a pattern match: matching costs a few nanoseconds per such unit.
 const PATTERN_UNITS_PER_STEP: u64 = 16;
 
-/// What a schema evaluated of an object or array instance.
+/// What a schema evaluated of an object or array instance. The property
+/// names are recorded only for schemas that use `unevaluatedProperties`: a
+/// set made for every value checked would cost more than the check.
 #[derive(Default)]
 pub(super) struct Evaluated {
-    properties: HashSet<String>,
+    properties: Option<HashSet<String>>,
     items: usize,
 }
 
 impl Evaluated {
     fn absorb(&mut self, other: Evaluated) {
-        self.properties.extend(other.properties);
+        if let Some(names) = other.properties {
+            self.properties.get_or_insert_with(HashSet::new).extend(names);
+        }
         self.items = self.items.max(other.items);
+    }
+
+    fn record(&mut self, names: impl IntoIterator<Item = String>) {
+        self.properties.get_or_insert_with(HashSet::new).extend(names);
+    }
+
+    fn has(&self, name: &str) -> bool {
+        self.properties.as_ref().is_some_and(|names| names.contains(name))
     }
 }
 
@@ -107,6 +119,119 @@ fn push_segment(path: &mut String, segment: &str) -> usize {
         path.push_str(segment);
     }
     before
+}
+
+/// The keywords the validator reads: slots of [`Keywords`].
+#[derive(Clone, Copy)]
+enum K {
+    Ref,
+    AdditionalItems,
+    AdditionalProperties,
+    AllOf,
+    AnyOf,
+    Const,
+    Contains,
+    Dependencies,
+    DependentRequired,
+    DependentSchemas,
+    Else,
+    Enum,
+    ExclusiveMaximum,
+    ExclusiveMinimum,
+    If,
+    Items,
+    MaxContains,
+    MaxItems,
+    MaxLength,
+    MaxProperties,
+    Maximum,
+    MinContains,
+    MinItems,
+    MinLength,
+    MinProperties,
+    Minimum,
+    MultipleOf,
+    Not,
+    OneOf,
+    Pattern,
+    PatternProperties,
+    PrefixItems,
+    Properties,
+    PropertyNames,
+    Required,
+    Then,
+    Type,
+    UnevaluatedItems,
+    UnevaluatedProperties,
+    UniqueItems,
+}
+
+const KEYWORDS: usize = K::UniqueItems as usize + 1;
+
+/// A schema object's keywords, found in one pass over its keys: each check
+/// then reads a slot instead of searching the object for every keyword it
+/// knows, once per keyword per instance value.
+struct Keywords<'a> {
+    slots: [Option<&'a Value>; KEYWORDS],
+}
+
+impl<'a> Keywords<'a> {
+    fn of(schema: &'a Map<String, Value>) -> Self {
+        let mut slots = [None; KEYWORDS];
+        for (key, value) in schema {
+            let keyword = match key.as_str() {
+                "$ref" => K::Ref,
+                "additionalItems" => K::AdditionalItems,
+                "additionalProperties" => K::AdditionalProperties,
+                "allOf" => K::AllOf,
+                "anyOf" => K::AnyOf,
+                "const" => K::Const,
+                "contains" => K::Contains,
+                "dependencies" => K::Dependencies,
+                "dependentRequired" => K::DependentRequired,
+                "dependentSchemas" => K::DependentSchemas,
+                "else" => K::Else,
+                "enum" => K::Enum,
+                "exclusiveMaximum" => K::ExclusiveMaximum,
+                "exclusiveMinimum" => K::ExclusiveMinimum,
+                "if" => K::If,
+                "items" => K::Items,
+                "maxContains" => K::MaxContains,
+                "maxItems" => K::MaxItems,
+                "maxLength" => K::MaxLength,
+                "maxProperties" => K::MaxProperties,
+                "maximum" => K::Maximum,
+                "minContains" => K::MinContains,
+                "minItems" => K::MinItems,
+                "minLength" => K::MinLength,
+                "minProperties" => K::MinProperties,
+                "minimum" => K::Minimum,
+                "multipleOf" => K::MultipleOf,
+                "not" => K::Not,
+                "oneOf" => K::OneOf,
+                "pattern" => K::Pattern,
+                "patternProperties" => K::PatternProperties,
+                "prefixItems" => K::PrefixItems,
+                "properties" => K::Properties,
+                "propertyNames" => K::PropertyNames,
+                "required" => K::Required,
+                "then" => K::Then,
+                "type" => K::Type,
+                "unevaluatedItems" => K::UnevaluatedItems,
+                "unevaluatedProperties" => K::UnevaluatedProperties,
+                "uniqueItems" => K::UniqueItems,
+                _ => continue,
+            };
+            if let Some(slot) = slots.get_mut(keyword as usize) {
+                *slot = Some(value);
+            }
+        }
+        Self { slots }
+    }
+
+    fn get(&self, keyword: K) -> Option<&'a Value> {
+        self.slots.get(keyword as usize).copied().flatten()
+    }
 }
 
 /// A keyword of a schema object. Schema objects are small, and comparing a
@@ -196,11 +321,12 @@ impl<'a> Validator<'a> {
         let schema = match schema {
             Value::Bool(true) => return Ok(Evaluated::default()),
             Value::Bool(false) => return Err(mismatch(path, "false", "no value is allowed here".into())),
-            Value::Object(schema) => schema,
+            Value::Object(schema) => Keywords::of(schema),
             _ => return Err(mismatch(path, "schema", "the schema is neither an object nor a boolean".into())),
         };
+        let schema = &schema;
         let mut evaluated = Evaluated::default();
-        if let Some(Value::String(reference)) = kw(schema, "$ref") {
+        if let Some(Value::String(reference)) = schema.get(K::Ref) {
             let target = self.resolve(reference, path)?;
             evaluated.absorb(self.follow(target, instance, path, depth + 1)?);
             // Draft-07 ignores every keyword beside `$ref`.
@@ -247,8 +373,8 @@ impl<'a> Validator<'a> {
         Ok(same)
     }
 
-    fn check_type_and_values(&self, schema: &Map<String, Value>, instance: &Value, path: &str) -> Result<(), Fail> {
-        match kw(schema, "type") {
+    fn check_type_and_values(&self, schema: &Keywords<'_>, instance: &Value, path: &str) -> Result<(), Fail> {
+        match schema.get(K::Type) {
             Some(Value::String(name)) if !is_type(instance, name) => {
                 return Err(mismatch(path, "type", format!("expected {name}, found {}", kind(instance))));
             }
@@ -258,7 +384,7 @@ impl<'a> Validator<'a> {
             }
             _ => {}
         }
-        if let Some(Value::Array(options)) = kw(schema, "enum") {
+        if let Some(Value::Array(options)) = schema.get(K::Enum) {
             let mut found = false;
             for option in options {
                 if self.equal(option, instance, path)? {
@@ -270,7 +396,7 @@ impl<'a> Validator<'a> {
                 return Err(mismatch(path, "enum", "the value is not one of the allowed values".into()));
             }
         }
-        if let Some(expected) = kw(schema, "const") {
+        if let Some(expected) = schema.get(K::Const) {
             if !self.equal(expected, instance, path)? {
                 return Err(mismatch(path, "const", "the value is not the one the schema requires".into()));
             }
@@ -293,21 +419,21 @@ impl<'a> Validator<'a> {
         }
     }
 
-    fn check_number(&self, schema: &Map<String, Value>, n: f64, path: &str) -> Result<(), Fail> {
-        let bound = |name: &str| kw(schema, name).and_then(Value::as_f64);
-        if let Some(max) = bound("maximum").filter(|max| n > *max) {
+    fn check_number(&self, schema: &Keywords<'_>, n: f64, path: &str) -> Result<(), Fail> {
+        let bound = |keyword: K| schema.get(keyword).and_then(Value::as_f64);
+        if let Some(max) = bound(K::Maximum).filter(|max| n > *max) {
             return Err(mismatch(path, "maximum", format!("{} is greater than {}", num(n), num(max))));
         }
-        if let Some(min) = bound("minimum").filter(|min| n < *min) {
+        if let Some(min) = bound(K::Minimum).filter(|min| n < *min) {
             return Err(mismatch(path, "minimum", format!("{} is less than {}", num(n), num(min))));
         }
-        if let Some(max) = bound("exclusiveMaximum").filter(|max| n >= *max) {
+        if let Some(max) = bound(K::ExclusiveMaximum).filter(|max| n >= *max) {
             return Err(mismatch(path, "exclusiveMaximum", format!("{} is not less than {}", num(n), num(max))));
         }
-        if let Some(min) = bound("exclusiveMinimum").filter(|min| n <= *min) {
+        if let Some(min) = bound(K::ExclusiveMinimum).filter(|min| n <= *min) {
             return Err(mismatch(path, "exclusiveMinimum", format!("{} is not greater than {}", num(n), num(min))));
         }
-        if let Some(step) = bound("multipleOf").filter(|s| *s > 0.0) {
+        if let Some(step) = bound(K::MultipleOf).filter(|s| *s > 0.0) {
             let ratio = n / step;
             if (ratio - ratio.round()).abs() > 1e-9 * ratio.abs().max(1.0) {
                 return Err(mismatch(path, "multipleOf", format!("{} is not a multiple of {}", num(n), num(step))));
@@ -316,15 +442,15 @@ impl<'a> Validator<'a> {
         Ok(())
     }
 
-    fn check_string(&self, schema: &Map<String, Value>, s: &str, path: &str) -> Result<(), Fail> {
+    fn check_string(&self, schema: &Keywords<'_>, s: &str, path: &str) -> Result<(), Fail> {
         let length = s.chars().count() as f64;
-        if let Some(max) = kw(schema, "maxLength").and_then(Value::as_f64).filter(|max| length > *max) {
+        if let Some(max) = schema.get(K::MaxLength).and_then(Value::as_f64).filter(|max| length > *max) {
             return Err(mismatch(path, "maxLength", format!("longer than {} characters", num(max))));
         }
-        if let Some(min) = kw(schema, "minLength").and_then(Value::as_f64).filter(|min| length < *min) {
+        if let Some(min) = schema.get(K::MinLength).and_then(Value::as_f64).filter(|min| length < *min) {
             return Err(mismatch(path, "minLength", format!("shorter than {} characters", num(min))));
         }
-        if let Some(Value::String(pattern)) = kw(schema, "pattern") {
+        if let Some(Value::String(pattern)) = schema.get(K::Pattern) {
             if !self.pattern_matches(pattern, s, path, "pattern")? {
                 return Err(mismatch(path, "pattern", format!("does not match /{pattern}/")));
             }
@@ -332,15 +458,15 @@ impl<'a> Validator<'a> {
         Ok(())
     }
 
-    fn check_array(&self, schema: &Map<String, Value>, items: &[Value], path: &mut String, depth: usize) -> Outcome {
+    fn check_array(&self, schema: &Keywords<'_>, items: &[Value], path: &mut String, depth: usize) -> Outcome {
         let count = items.len() as f64;
-        if let Some(max) = kw(schema, "maxItems").and_then(Value::as_f64).filter(|max| count > *max) {
+        if let Some(max) = schema.get(K::MaxItems).and_then(Value::as_f64).filter(|max| count > *max) {
             return Err(mismatch(path, "maxItems", format!("more than {} items", num(max))));
         }
-        if let Some(min) = kw(schema, "minItems").and_then(Value::as_f64).filter(|min| count < *min) {
+        if let Some(min) = schema.get(K::MinItems).and_then(Value::as_f64).filter(|min| count < *min) {
             return Err(mismatch(path, "minItems", format!("fewer than {} items", num(min))));
         }
-        if kw(schema, "uniqueItems") == Some(&Value::Bool(true)) {
+        if schema.get(K::UniqueItems) == Some(&Value::Bool(true)) {
             for (i, a) in items.iter().enumerate() {
                 for (j, b) in items.iter().enumerate().skip(i + 1) {
                     if self.equal(a, b, path)? {
@@ -350,10 +476,10 @@ impl<'a> Validator<'a> {
             }
         }
         // Items checked positionally (a tuple), then the schema for the rest.
-        let (tuple, rest) = match (self.dialect, kw(schema, "items")) {
-            (Dialect::Draft7, Some(Value::Array(tuple))) => (Some(tuple), kw(schema, "additionalItems")),
+        let (tuple, rest) = match (self.dialect, schema.get(K::Items)) {
+            (Dialect::Draft7, Some(Value::Array(tuple))) => (Some(tuple), schema.get(K::AdditionalItems)),
             (Dialect::Draft7, rest) => (None, rest),
-            (Dialect::Draft2020, rest) => (kw(schema, "prefixItems").and_then(Value::as_array), rest),
+            (Dialect::Draft2020, rest) => (schema.get(K::PrefixItems).and_then(Value::as_array), rest),
         };
         let mut evaluated = Evaluated::default();
         for (i, item) in items.iter().enumerate() {
@@ -369,47 +495,40 @@ impl<'a> Validator<'a> {
             path.truncate(before);
             evaluated.items = i + 1;
         }
-        if let Some(contains) = kw(schema, "contains") {
+        if let Some(contains) = schema.get(K::Contains) {
             let mut matches = 0.0;
             for item in items {
                 if self.attempt(contains, item, path, depth + 1)?.is_some() {
                     matches += 1.0;
                 }
             }
-            let min = kw(schema, "minContains").and_then(Value::as_f64).unwrap_or(1.0);
+            let min = schema.get(K::MinContains).and_then(Value::as_f64).unwrap_or(1.0);
             if matches < min {
                 return Err(mismatch(path, "contains", format!("{} items match \"contains\", at least {} must", num(matches), num(min))));
             }
-            if let Some(max) = kw(schema, "maxContains").and_then(Value::as_f64).filter(|max| matches > *max) {
+            if let Some(max) = schema.get(K::MaxContains).and_then(Value::as_f64).filter(|max| matches > *max) {
                 return Err(mismatch(path, "maxContains", format!("{} items match \"contains\", at most {} may", num(matches), num(max))));
             }
         }
         Ok(evaluated)
     }
 
-    fn check_object(
-        &self,
-        schema: &Map<String, Value>,
-        instance: &Value,
-        map: &Map<String, Value>,
-        path: &mut String,
-        depth: usize,
-    ) -> Outcome {
+    fn check_object(&self, schema: &Keywords<'_>, instance: &Value, map: &Map<String, Value>, path: &mut String, depth: usize) -> Outcome {
         let count = map.len() as f64;
-        if let Some(max) = kw(schema, "maxProperties").and_then(Value::as_f64).filter(|max| count > *max) {
+        if let Some(max) = schema.get(K::MaxProperties).and_then(Value::as_f64).filter(|max| count > *max) {
             return Err(mismatch(path, "maxProperties", format!("more than {} properties", num(max))));
         }
-        if let Some(min) = kw(schema, "minProperties").and_then(Value::as_f64).filter(|min| count < *min) {
+        if let Some(min) = schema.get(K::MinProperties).and_then(Value::as_f64).filter(|min| count < *min) {
             return Err(mismatch(path, "minProperties", format!("fewer than {} properties", num(min))));
         }
-        if let Some(Value::Array(required)) = kw(schema, "required") {
+        if let Some(Value::Array(required)) = schema.get(K::Required) {
             if let Some(missing) = required.iter().filter_map(Value::as_str).find(|name| !map.contains_key(*name)) {
                 return Err(mismatch(path, "required", format!("the required property {missing:?} is missing")));
             }
         }
         let mut evaluated = Evaluated::default();
-        let properties = kw(schema, "properties").and_then(Value::as_object);
-        let patterns = kw(schema, "patternProperties").and_then(Value::as_object);
+        let properties = schema.get(K::Properties).and_then(Value::as_object);
+        let patterns = schema.get(K::PatternProperties).and_then(Value::as_object);
         for (name, value) in map {
             let mut matched = false;
             let before = push_segment(path, name);
@@ -424,7 +543,7 @@ impl<'a> Validator<'a> {
                 }
             }
             if !matched {
-                if let Some(additional) = kw(schema, "additionalProperties") {
+                if let Some(additional) = schema.get(K::AdditionalProperties) {
                     if additional == &Value::Bool(false) {
                         path.truncate(before);
                         return Err(mismatch(path, "additionalProperties", format!("the property {name:?} is not allowed")));
@@ -435,9 +554,9 @@ impl<'a> Validator<'a> {
             }
             path.truncate(before);
             if matched && self.track {
-                evaluated.properties.insert(name.clone());
+                evaluated.record([name.clone()]);
             }
-            if let Some(names) = kw(schema, "propertyNames") {
+            if let Some(names) = schema.get(K::PropertyNames) {
                 match self.check(names, &Value::String(name.clone()), path, depth + 1) {
                     Ok(_) => {}
                     Err(Fail::Mismatch(e)) => {
@@ -447,8 +566,8 @@ impl<'a> Validator<'a> {
                 }
             }
         }
-        let dependent_required = kw(schema, "dependentRequired").or(match self.dialect {
-            Dialect::Draft7 => kw(schema, "dependencies"),
+        let dependent_required = schema.get(K::DependentRequired).or(match self.dialect {
+            Dialect::Draft7 => schema.get(K::Dependencies),
             Dialect::Draft2020 => None,
         });
         for (name, dependency) in dependent_required.and_then(Value::as_object).into_iter().flatten() {
@@ -465,7 +584,7 @@ impl<'a> Validator<'a> {
                 schema_dependency => evaluated.absorb(self.check(schema_dependency, instance, path, depth + 1)?),
             }
         }
-        for (name, dependency) in kw(schema, "dependentSchemas").and_then(Value::as_object).into_iter().flatten() {
+        for (name, dependency) in schema.get(K::DependentSchemas).and_then(Value::as_object).into_iter().flatten() {
             if map.contains_key(name) {
                 evaluated.absorb(self.check(dependency, instance, path, depth + 1)?);
             }
@@ -473,12 +592,12 @@ impl<'a> Validator<'a> {
         Ok(evaluated)
     }
 
-    fn check_combinators(&self, schema: &Map<String, Value>, instance: &Value, path: &mut String, depth: usize) -> Outcome {
+    fn check_combinators(&self, schema: &Keywords<'_>, instance: &Value, path: &mut String, depth: usize) -> Outcome {
         let mut evaluated = Evaluated::default();
-        for sub in kw(schema, "allOf").and_then(Value::as_array).into_iter().flatten() {
+        for sub in schema.get(K::AllOf).and_then(Value::as_array).into_iter().flatten() {
             evaluated.absorb(self.check(sub, instance, path, depth + 1)?);
         }
-        if let Some(Value::Array(options)) = kw(schema, "anyOf") {
+        if let Some(Value::Array(options)) = schema.get(K::AnyOf) {
             let mut any = false;
             for sub in options {
                 if let Some(e) = self.attempt(sub, instance, path, depth + 1)? {
@@ -490,7 +609,7 @@ impl<'a> Validator<'a> {
                 return Err(mismatch(path, "anyOf", "matches none of the anyOf alternatives".into()));
             }
         }
-        if let Some(Value::Array(options)) = kw(schema, "oneOf") {
+        if let Some(Value::Array(options)) = schema.get(K::OneOf) {
             let mut matched = None;
             for sub in options {
                 if let Some(e) = self.attempt(sub, instance, path, depth + 1)? {
@@ -505,21 +624,21 @@ impl<'a> Validator<'a> {
                 None => return Err(mismatch(path, "oneOf", "matches none of the oneOf alternatives".into())),
             }
         }
-        if let Some(not) = kw(schema, "not") {
+        if let Some(not) = schema.get(K::Not) {
             if self.attempt(not, instance, path, depth + 1)?.is_some() {
                 return Err(mismatch(path, "not", "matches the schema in \"not\"".into()));
             }
         }
-        if let Some(condition) = kw(schema, "if") {
+        if let Some(condition) = schema.get(K::If) {
             match self.attempt(condition, instance, path, depth + 1)? {
                 Some(e) => {
                     evaluated.absorb(e);
-                    if let Some(then) = kw(schema, "then") {
+                    if let Some(then) = schema.get(K::Then) {
                         evaluated.absorb(self.check(then, instance, path, depth + 1)?);
                     }
                 }
                 None => {
-                    if let Some(otherwise) = kw(schema, "else") {
+                    if let Some(otherwise) = schema.get(K::Else) {
                         evaluated.absorb(self.check(otherwise, instance, path, depth + 1)?);
                     }
                 }
@@ -530,14 +649,14 @@ impl<'a> Validator<'a> {
 
     fn check_unevaluated(
         &self,
-        schema: &Map<String, Value>,
+        schema: &Keywords<'_>,
         instance: &Value,
         evaluated: &mut Evaluated,
         path: &mut String,
         depth: usize,
     ) -> Result<(), Fail> {
-        if let (Some(rule), Value::Object(map)) = (kw(schema, "unevaluatedProperties"), instance) {
-            for (name, value) in map.iter().filter(|(name, _)| !evaluated.properties.contains(*name)) {
+        if let (Some(rule), Value::Object(map)) = (schema.get(K::UnevaluatedProperties), instance) {
+            for (name, value) in map.iter().filter(|(name, _)| !evaluated.has(name)) {
                 if rule == &Value::Bool(false) {
                     return Err(mismatch(path, "unevaluatedProperties", format!("the property {name:?} is not allowed")));
                 }
@@ -545,9 +664,9 @@ impl<'a> Validator<'a> {
                 self.check(rule, value, path, depth + 1)?;
                 path.truncate(before);
             }
-            evaluated.properties.extend(map.keys().cloned());
+            evaluated.record(map.keys().cloned());
         }
-        if let (Some(rule), Value::Array(items)) = (kw(schema, "unevaluatedItems"), instance) {
+        if let (Some(rule), Value::Array(items)) = (schema.get(K::UnevaluatedItems), instance) {
             for (i, item) in items.iter().enumerate().skip(evaluated.items) {
                 if rule == &Value::Bool(false) {
                     return Err(mismatch(path, "unevaluatedItems", format!("item {i} is not allowed")));
