@@ -7,6 +7,7 @@
 
 use crate::error::Error;
 use js_sys::{Function, Promise, Reflect, Uint8Array};
+use std::cell::Cell;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
@@ -311,9 +312,13 @@ impl Drop for BodyReader {
     }
 }
 
-/// An `AbortController` that aborts when dropped, so no fetch outlives its owner.
+/// An `AbortController` that aborts when dropped, so no fetch outlives its
+/// owner, unless the exchange was read to its end ([`AbortOnDrop::finished`]).
 #[derive(Debug)]
-pub struct AbortOnDrop(AbortController);
+pub struct AbortOnDrop {
+    controller: AbortController,
+    finished: Cell<bool>,
+}
 
 impl AbortOnDrop {
     /// A fresh controller.
@@ -322,23 +327,31 @@ impl AbortOnDrop {
     /// [`Error::Network`] if the platform has no `AbortController`.
     pub fn new() -> Result<Self, Error> {
         AbortController::new()
-            .map(Self)
+            .map(|controller| Self { controller, finished: Cell::new(false) })
             .map_err(|e| Error::Network { message: format!("AbortController is unavailable: {}", js_message(&e)) })
     }
 
     /// The controller's signal, to pass to `fetch`.
     pub fn signal(&self) -> AbortSignal {
-        self.0.signal()
+        self.controller.signal()
     }
 
     /// A second handle on the same controller, which does not abort on drop.
     pub fn handle(&self) -> AbortController {
-        self.0.clone()
+        self.controller.clone()
+    }
+
+    /// The response was read to its end: there is nothing left to abort.
+    /// Aborting anyway costs every call a `DOMException`, stack and all.
+    pub fn finished(&self) {
+        self.finished.set(true);
     }
 }
 
 impl Drop for AbortOnDrop {
     fn drop(&mut self) {
-        self.0.abort();
+        if !self.finished.get() {
+            self.controller.abort();
+        }
     }
 }

@@ -356,6 +356,7 @@ impl Inner {
             ResponseBody::Empty => Ok(()),
             ResponseBody::Json => {
                 let text = read_text_capped(&response, self.config.max_message_bytes, "maxMessageBytes").await?;
+                in_flight.controller.finished();
                 let answered = self.deliver(&text, request_id.as_ref())?;
                 match request_id {
                     Some(id) if !answered => Err(Error::Protocol(format!("the JSON response does not answer request {id}"))),
