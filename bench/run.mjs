@@ -48,11 +48,56 @@ async function chromium() {
   return page.evaluate(([base, s]) => window.runBenchmarks(base, s), [BASE, scale]);
 }
 
+// Loading in a fresh page: each trial a new browser profile (no HTTP or compiled-code
+// cache), one contender per trial in rotation; medians, as one load on this machine
+// varies by tens of milliseconds with the static server's timing. For mcp-wasm, also
+// the wasm linear memory right after loading: the baseline a page starts from.
+const LOAD_TRIALS = 7;
+const SPECIFIERS = { "mcp-wasm": "/pkg/index.js", "sdk 1.x": "/page/dist/sdk1.js", "client 2.x": "/page/dist/sdk2.js" };
+
+async function freshLoads() {
+  const times = Object.fromEntries(Object.keys(SPECIFIERS).map((name) => [name, []]));
+  const memory = [];
+  for (let trial = 0; trial < LOAD_TRIALS; trial++) {
+    const names = Object.keys(SPECIFIERS);
+    for (const name of [...names.slice(trial % names.length), ...names.slice(0, trial % names.length)]) {
+      const session = {};
+      const ctx = await openBrowser(session, { wwwDir: "bench", profilePrefix: "mcp-wasm-bench-load-" });
+      try {
+        const page = await ctx.newPage();
+        await page.goto(`${session.origin}/page/blank.html`);
+        const outcome = await page.evaluate(async ([specifier, isWasm]) => {
+          const start = performance.now();
+          await import(specifier);
+          const ms = performance.now() - start;
+          if (!isWasm) return { ms };
+          const { default: init } = await import("/pkg/mcp_wasm.js");
+          return { ms, wasmMemory: (await init()).memory.buffer.byteLength };
+        }, [SPECIFIERS[name], name === "mcp-wasm"]);
+        times[name].push(outcome.ms);
+        if (outcome.wasmMemory) memory.push(outcome.wasmMemory);
+      } finally {
+        await releaseBrowser(session);
+      }
+    }
+  }
+  const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
+  return {
+    trials: LOAD_TRIALS,
+    load: Object.fromEntries(Object.entries(times).map(([name, values]) => [name, median(values)])),
+    freshWasmMemory: median(memory),
+  };
+}
+
 try {
   BASE = await start("bench/server.mjs");
   const sizes = await bundleAll();
   const nodeResults = await node();
   const chromiumResults = await chromium();
+  const fresh = await freshLoads();
+  chromiumResults.load = fresh.load;
+  chromiumResults.loadTrials = fresh.trials;
+  chromiumResults.freshWasmMemory = fresh.freshWasmMemory;
   const cpu = os.cpus()[0]?.model ?? "unknown CPU";
   const results = {
     date: new Date().toISOString(),

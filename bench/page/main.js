@@ -1,21 +1,17 @@
 // The browser side of the benchmarks: each contender is loaded into this one
-// page (load and instantiation timed), then bench/metrics.mjs runs them in turns.
+// page, then bench/metrics.mjs runs them in turns. Loading is timed apart, in
+// fresh browser profiles (bench/run.mjs, freshLoads).
 import { contenders } from "../contenders.mjs";
 import { runMetrics } from "../metrics.mjs";
 
 const status = document.querySelector("#status");
 
-async function load(specifier) {
-  const start = performance.now();
-  const module = await import(specifier);
-  return { module, ms: performance.now() - start };
-}
 
 window.runBenchmarks = async (base, scale) => {
   // mcp-wasm's entry fetches, compiles and instantiates the wasm before it resolves.
-  const wasmLoad = await load("/pkg/index.js");
-  const sdk1 = await load("./dist/sdk1.js");
-  const sdk2 = await load("./dist/sdk2.js");
+  const wasmLoad = { module: await import("/pkg/index.js") };
+  const sdk1 = { module: await import("./dist/sdk1.js") };
+  const sdk2 = { module: await import("./dist/sdk2.js") };
   const { default: init } = await import("/pkg/mcp_wasm.js");
   const wasm = await init(); // already instantiated: hands back the exports
   const results = await runMetrics({
@@ -30,7 +26,6 @@ window.runBenchmarks = async (base, scale) => {
     },
     log: (step) => { status.textContent = step; console.log(`chromium: ${step}`); },
   });
-  results.load = { "mcp-wasm": wasmLoad.ms, "sdk 1.x": sdk1.ms, "client 2.x": sdk2.ms };
   results.environment = { runtime: navigator.userAgent.match(/(Headless)?Chrome\/[\d.]+/)?.[0] ?? navigator.userAgent };
   return results;
 };
