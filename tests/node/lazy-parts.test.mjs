@@ -1,0 +1,117 @@
+// The parts the core loads on first use (src/js/lazy.rs, pkg-template/lazy.js),
+// against server-everything: what a failed load does, and that the next call
+// loads again. The package's own loaders are replaced through the raw module's
+// __setParts; each test file runs in a process of its own, so this affects no
+// other test.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { McpClient } from "mcp-wasm";
+import { __setParts } from "mcp-wasm/raw";
+import { lazyParts } from "../../pkg/lazy.js";
+
+const URL_ = process.env.MCP_TEST_URL ?? "http://127.0.0.1:38011/mcp";
+const LIMIT = { timeout: 30_000 };
+const WEATHER = { name: "get-structured-content", arguments: { location: "Chicago" } };
+
+async function validatorModule() {
+  const part = await import("../../pkg/mcp_wasm_validator.js");
+  part.initSync({ module: readFileSync(new URL("../../pkg/mcp_wasm_validator_bg.wasm", import.meta.url)) });
+  return part;
+}
+
+test("lazyParts runs a loader once, keeps its module, and tries again after a failure", async () => {
+  let calls = 0;
+  let fail = true;
+  const parts = lazyParts({
+    thing: async () => {
+      calls += 1;
+      if (fail) throw new Error("offline");
+      return { ok: true };
+    },
+  });
+  await assert.rejects(parts.thing(), /offline/);
+  fail = false;
+  const [a, b] = await Promise.all([parts.thing(), parts.thing()]);
+  assert.equal(a, b);
+  assert.equal(calls, 2, "one failed load, then one load shared by both callers");
+  await parts.thing();
+  assert.equal(calls, 2, "the module is kept");
+});
+
+test("a validator module that fails to load fails the call with network, and the next call loads it", LIMIT, async () => {
+  let attempts = 0;
+  let offline = true;
+  __setParts(
+    lazyParts({
+      validator: async () => {
+        attempts += 1;
+        if (offline) throw new TypeError("fetch failed");
+        return validatorModule();
+      },
+    }),
+  );
+  const client = await McpClient.connect(URL_);
+  try {
+    await client.listTools();
+    const echo = await client.callTool({ name: "echo", arguments: { message: "no schema" } });
+    assert.equal(echo.content[0].text, "Echo: no schema");
+    assert.equal(attempts, 0, "a tool without outputSchema loads no validator");
+
+    const failed = await client.callTool(WEATHER).then(() => null, (e) => e);
+    assert.equal(failed?.kind, "network", String(failed));
+    assert.match(failed.message, /validator module could not be loaded: .*fetch failed/);
+
+    offline = false;
+    const weather = await client.callTool(WEATHER);
+    assert.equal(typeof weather.structuredContent.temperature, "number");
+    assert.equal(attempts, 2);
+    assert.equal((await client.callTool({ name: "echo", arguments: { message: "still here" } })).content[0].text, "Echo: still here");
+  } finally {
+    await client.close();
+  }
+});
+
+test("without loaders (the raw module by hand), structuredContent passes unchecked and auth is refused", LIMIT, async () => {
+  __setParts(undefined);
+  const client = await McpClient.connect(URL_);
+  try {
+    await client.listTools();
+    const weather = await client.callTool(WEATHER);
+    assert.equal(typeof weather.structuredContent.temperature, "number");
+  } finally {
+    await client.close();
+  }
+  const refused = await McpClient.connect(URL_, { auth: { clientId: "x", redirectUri: "http://127.0.0.1:1/cb", authorize: () => {} } }).then(
+    () => null,
+    (e) => e,
+  );
+  assert.equal(refused?.kind, "invalid-argument", String(refused));
+  assert.match(refused.message, /OAuth is left out of this build/);
+});
+
+test("an OAuth module that fails to load fails the connection with network, and a new client loads it", LIMIT, async () => {
+  let offline = true;
+  __setParts(
+    lazyParts({
+      oauth: async () => {
+        if (offline) throw new TypeError("fetch failed");
+        const part = await import("../../pkg/mcp_wasm_oauth.js");
+        part.initSync({ module: readFileSync(new URL("../../pkg/mcp_wasm_oauth_bg.wasm", import.meta.url)) });
+        return part;
+      },
+    }),
+  );
+  // server-everything asks for no authorization: with the module, auth is configured and unused.
+  const auth = { clientId: "x", redirectUri: "http://127.0.0.1:1/cb", authorize: () => {} };
+  const failed = await McpClient.connect(URL_, { auth }).then(() => null, (e) => e);
+  assert.equal(failed?.kind, "network", String(failed));
+  assert.match(failed.message, /oauth module could not be loaded/);
+  offline = false;
+  const client = await McpClient.connect(URL_, { auth });
+  try {
+    assert.equal((await client.callTool({ name: "echo", arguments: { message: "authorized" } })).content[0].text, "Echo: authorized");
+  } finally {
+    await client.close();
+  }
+});
