@@ -28,10 +28,18 @@ kib() { awk -v n="$1" 'BEGIN { printf "%.1f KiB", n / 1024 }'; }
 echo "| build | wasm gzip | saved against the defaults |"
 echo "|---|---:|---:|"
 echo "| default features | $(kib "$full") | |"
+# Without `js` nothing is exported and the linker keeps next to nothing: every
+# build below keeps it, and "`js` alone" is the binding over the bare core.
 for f in $features; do
+  [ "$f" = js ] && continue
   rest=$(echo "$features" | tr ' ' '\n' | grep -vx "$f" | paste -sd, -)
   n=$(measure "$rest")
   echo "| defaults without \`$f\` | $(kib "$n") | $(kib $((full - n))) |"
 done
-n=$(measure "")
-echo "| \`--no-default-features\` | $(kib "$n") | $(kib $((full - n))) |"
+n=$(measure js)
+echo "| \`js\` alone | $(kib "$n") | $(kib $((full - n))) |"
+# The npm package's three modules (scripts/build.sh).
+for module in core-module validator-module oauth-module; do
+  n=$(measure "$module")
+  echo "| npm: \`$module\` | $(kib "$n") | |"
+done
