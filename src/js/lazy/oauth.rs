@@ -41,6 +41,10 @@ impl LazyOAuth {
             return Err(failure);
         }
         let made = self.make().await;
+        // Two requests may have raced to make it: keep the first.
+        if let Some(session) = self.session.borrow().clone() {
+            return Ok(session);
+        }
         match &made {
             Ok(session) => *self.session.borrow_mut() = Some(session.clone()),
             Err(e) => *self.failure.borrow_mut() = Some(e.clone()),
