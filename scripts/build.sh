@@ -29,7 +29,7 @@ node_modules/.bin/wasm-opt pkg/mcp_wasm_bg.wasm -o pkg/mcp_wasm_bg.wasm "${OPT_F
 # (src/lazy_modules), as pkg/mcp_wasm_<part>.js and pkg/mcp_wasm_<part>_bg.wasm.
 for part in validator oauth; do
   cargo build --quiet --release --target wasm32-unknown-unknown --lib --no-default-features --features "$part-module"
-  wasm-bindgen target/wasm32-unknown-unknown/release/mcp_wasm.wasm --out-dir pkg --out-name "mcp_wasm_$part" --target web --no-typescript
+  wasm-bindgen "${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release/mcp_wasm.wasm" --out-dir pkg --out-name "mcp_wasm_$part" --target web --no-typescript
   node_modules/.bin/wasm-opt "pkg/mcp_wasm_${part}_bg.wasm" -o "pkg/mcp_wasm_${part}_bg.wasm" "${OPT_FLAGS[@]}"
 done
 

@@ -35,6 +35,12 @@ pub struct LoadedSkill {
     pub body: String,
 }
 
+/// A `structuredContent` to check: parsed, or the server's text of it.
+enum Instance<'a> {
+    Value(&'a Value),
+    Text(&'a str),
+}
+
 /// Reads a result into its typed form.
 fn typed<T: DeserializeOwned>(value: Value, what: &str) -> Result<T, Error> {
     serde_json::from_value(value).map_err(|e| Error::Protocol(format!("the {what} result does not have the expected shape: {e}")))
@@ -50,18 +56,33 @@ fn cursor_params(cursor: Option<&str>) -> Option<Value> {
 
 impl ClientState {
     /// Checks a tool's `structuredContent` against its listed `outputSchema`,
-    /// with the validator from the options, else the built-in one.
-    async fn check_output(&self, name: &str, result: &Value) -> Result<(), Error> {
-        let failed = result.get("isError") == Some(&Value::Bool(true));
+    /// with the validator from the options, else the built-in one. A large
+    /// result still in its text is read without building its tree, and its
+    /// `structuredContent` goes to the validator as text.
+    async fn check_output(&self, name: &str, reply: &Reply) -> Result<(), Error> {
         let schema = self.output_schemas.borrow().get(name).cloned();
-        let (true, false, Some(schema)) = (self.settings.validate_output, failed, schema) else { return Ok(()) };
-        let structured = result
-            .get("structuredContent")
+        let Some(schema) = schema.filter(|_| self.settings.validate_output) else { return Ok(()) };
+        let (failed, structured) = match reply.unparsed_text().and_then(results::check_call_tool_text) {
+            Some(shape) => {
+                let shape = shape.map_err(Error::Protocol)?;
+                (shape.failed, shape.structured.map(|raw| Instance::Text(raw.get())))
+            }
+            None => {
+                let value = reply.value();
+                (value.get("isError") == Some(&Value::Bool(true)), value.get("structuredContent").map(Instance::Value))
+            }
+        };
+        if failed {
+            return Ok(());
+        }
+        let structured = structured
             .ok_or_else(|| Error::Invalid(format!("tool {name:?} declares an outputSchema but returned no structuredContent")))?;
         let limits = &self.settings.limits.schema;
-        let checked = match &self.settings.validator {
-            Some(validator) => validator.validate(&schema, structured, limits).await?,
-            None => self.builtin_check(&schema, structured),
+        let checked = match (&self.settings.validator, structured) {
+            (Some(validator), Instance::Value(value)) => validator.validate(&schema, value, limits).await?,
+            (Some(validator), Instance::Text(text)) => validator.validate_text(&schema, text, limits).await?,
+            (None, Instance::Value(value)) => self.builtin_check(&schema, value),
+            (None, Instance::Text(text)) => self.builtin_check_text(&schema, text)?,
         };
         checked.map_err(|e| match e {
             SchemaError::Mismatch(e) => {
@@ -83,6 +104,20 @@ impl ClientState {
     #[cfg(not(feature = "validator"))]
     fn builtin_check(&self, _: &Value, _: &Value) -> Result<(), SchemaError> {
         Ok(())
+    }
+
+    /// [`ClientState::builtin_check`] on the server's text of the instance.
+    #[cfg(feature = "validator")]
+    fn builtin_check_text(&self, schema: &Value, text: &str) -> Result<Result<(), SchemaError>, Error> {
+        let value = serde_json::from_str(text).map_err(|e| Error::Protocol(format!("structuredContent: {e}")))?;
+        Ok(self.builtin_check(schema, &value))
+    }
+
+    /// Without a validator, the text is not even parsed.
+    #[cfg(not(feature = "validator"))]
+    #[allow(clippy::unnecessary_wraps)]
+    fn builtin_check_text(&self, _: &Value, _: &str) -> Result<Result<(), SchemaError>, Error> {
+        Ok(Ok(()))
     }
 
     async fn uri_request(&self, method: &'static str, uri: &str, options: &RequestOptions) -> Result<(), Error> {
@@ -170,8 +205,9 @@ impl Client {
     pub async fn call_tool_reply(&self, params: Value, options: &RequestOptions) -> Result<Reply, Error> {
         params::check_call_tool(&params).map_err(Error::InvalidArgument)?;
         let name = params.get("name").and_then(Value::as_str).unwrap_or_default().to_owned();
-        let reply = self.state.request_shaped_reply("tools/call", Some(params), options, results::check_call_tool).await?;
-        self.state.check_output(&name, reply.value()).await?;
+        let check_text = |text: &str| results::check_call_tool_text(text).map(|checked| checked.map(drop));
+        let reply = self.state.request_shaped_text_reply("tools/call", Some(params), options, results::check_call_tool, check_text).await?;
+        self.state.check_output(&name, &reply).await?;
         Ok(reply)
     }
 
@@ -224,7 +260,8 @@ impl Client {
     /// # Errors
     /// As [`Client::read_resource`].
     pub async fn read_resource_reply(&self, params: Value, options: &RequestOptions) -> Result<Reply, Error> {
-        self.state.request_shaped_reply("resources/read", Some(params), options, results::check_read_resource).await
+        let check_text = results::check_read_resource_text;
+        self.state.request_shaped_text_reply("resources/read", Some(params), options, results::check_read_resource, check_text).await
     }
 
     /// Subscribes to a resource: the server then sends

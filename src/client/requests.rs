@@ -17,6 +17,8 @@ use serde_json::Value;
 
 /// Checks a result's shape.
 pub(crate) type ShapeCheck = fn(&Value) -> Result<(), String>;
+/// Checks a result's shape on its text; `None` when only the parsed value can tell.
+pub(crate) type TextShapeCheck = fn(&str) -> Option<Result<(), String>>;
 
 impl ClientState {
     /// Sends a request; fails with `unsupported` before sending when strict
@@ -59,16 +61,16 @@ impl ClientState {
     #[cfg(feature = "modern")]
     async fn request_cached(&self, method: &str, params: Option<Value>, options: &RequestOptions) -> Result<Reply, Error> {
         let Some(cache) = self.cache.as_ref().filter(|_| super::cache::CACHEABLE.contains(&method)) else {
-            return self.request_modern(method, params, options).await.map(|value| Reply::new(value, None));
+            return self.request_modern(method, params, options).await.map(|value| Reply::new(Some(value), None));
         };
         let auth = super::cache::auth_context(self.session.transport().authorization().as_deref());
         let now = self.context.runtime.now_ms();
         if let Some(hit) = cache.get(method, params.as_ref(), &auth, now) {
-            return Ok(Reply::new(hit, None));
+            return Ok(Reply::new(Some(hit), None));
         }
         let result = self.request_modern(method, params.clone(), options).await?;
         cache.put(method, params.as_ref(), &auth, &result, now);
-        Ok(Reply::new(result, None))
+        Ok(Reply::new(Some(result), None))
     }
 
     /// [`ClientState::request_reply`], then the result's shape checked.
@@ -81,6 +83,25 @@ impl ClientState {
     ) -> Result<Reply, Error> {
         let reply = self.request_reply(method, params, options).await?;
         check(reply.value()).map_err(Error::Protocol)?;
+        Ok(reply)
+    }
+
+    /// [`ClientState::request_shaped_reply`], checking a result still in its
+    /// text (a large legacy result) with `check_text`, without parsing it.
+    pub(crate) async fn request_shaped_text_reply(
+        &self,
+        method: &str,
+        params: Option<Value>,
+        options: &RequestOptions,
+        check: ShapeCheck,
+        check_text: TextShapeCheck,
+    ) -> Result<Reply, Error> {
+        let reply = self.request_reply(method, params, options).await?;
+        match reply.unparsed_text().and_then(check_text) {
+            Some(checked) => checked,
+            None => check(reply.value()),
+        }
+        .map_err(Error::Protocol)?;
         Ok(reply)
     }
 

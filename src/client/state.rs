@@ -20,7 +20,7 @@ use crate::session::limits::Limits;
 use crate::session::{Channel, Connector, OpenContext, Session, ToolSchemas};
 use futures::future::{LocalBoxFuture, Shared};
 use serde_json::Value;
-use std::cell::RefCell;
+use std::cell::{OnceCell, RefCell};
 #[cfg(feature = "modern")]
 use std::collections::BTreeSet;
 use std::collections::{HashMap, HashSet};
@@ -29,28 +29,44 @@ use std::rc::{Rc, Weak};
 /// A session renewal, awaited by every request that found the session gone.
 pub(crate) type Renewal = Shared<LocalBoxFuture<'static, Result<(), Error>>>;
 
-/// A result as the server sent it: parsed, and for a large legacy result also
-/// its original text, which a consumer can parse faster than it can write
-/// the value out again.
+/// A result as the server sent it: parsed, or for a large legacy result its
+/// original text, which a consumer (`JSON.parse`) reads faster than the value
+/// could be written out again, and which is parsed here only if something
+/// needs the value.
 #[derive(Clone, Debug)]
 pub struct Reply {
-    value: Value,
+    /// The parsed result; `None` while only its text is known (a large
+    /// result the transport kept as text), until something needs the value.
+    value: Option<Value>,
+    parsed: OnceCell<Value>,
     text: Option<Rc<str>>,
 }
 
+/// A result's text parsed; the transport found it to be JSON already, so a
+/// failure here is the parser's depth limit, and reads as `null`.
+fn parse(text: Option<&str>) -> Value {
+    text.and_then(|t| serde_json::from_str(t).ok()).unwrap_or(Value::Null)
+}
+
 impl Reply {
-    pub(crate) fn new(value: Value, text: Option<Rc<str>>) -> Self {
-        Self { value, text }
+    pub(crate) fn new(value: Option<Value>, text: Option<Rc<str>>) -> Self {
+        Self { value, parsed: OnceCell::new(), text }
     }
 
-    /// The result.
+    /// The result, parsed from its text the first time it is needed.
     pub fn value(&self) -> &Value {
-        &self.value
+        match &self.value {
+            Some(value) => value,
+            None => self.parsed.get_or_init(|| parse(self.text.as_deref())),
+        }
     }
 
     /// The result, to keep.
     pub fn into_value(self) -> Value {
-        self.value
+        match self.value {
+            Some(value) => value,
+            None => self.parsed.into_inner().unwrap_or_else(|| parse(self.text.as_deref())),
+        }
     }
 
     /// The server's own text of the result, when it was kept.
@@ -58,10 +74,23 @@ impl Reply {
         self.text.as_deref()
     }
 
+    /// The text, while nothing has parsed it yet: a check that can read what
+    /// it needs from the text saves building the tree.
+    pub(crate) fn unparsed_text(&self) -> Option<&str> {
+        match (&self.value, self.parsed.get()) {
+            (None, None) => self.text.as_deref(),
+            _ => None,
+        }
+    }
+
     /// The value to change, which makes the kept text stale: it is dropped.
     pub(crate) fn value_mut(&mut self) -> &mut Value {
+        if self.value.is_none() {
+            let parsed = self.parsed.take().unwrap_or_else(|| parse(self.text.as_deref()));
+            self.value = Some(parsed);
+        }
         self.text = None;
-        &mut self.value
+        self.value.get_or_insert(Value::Null)
     }
 }
 

@@ -137,12 +137,20 @@ impl Server {
         self.seen.borrow().iter().filter(|s| s.message.method().is_none()).map(|s| s.message.to_value()).collect()
     }
 
-    fn deliver_later(&self, sink: &InboundSink, messages: Vec<Value>) {
+    /// Delivers `messages` as the Streamable HTTP transport does: a large
+    /// legacy result as its text alone (`Inbound::RawResponse`), the rest parsed.
+    fn deliver_later(&self, sink: &InboundSink, messages: Vec<Value>, modern: bool) {
         let sink = sink.clone();
         let _ = self.spawner.spawn_local(async move {
             for message in messages {
-                if let Ok(message) = crate::protocol::jsonrpc::decode_value(message) {
-                    sink(Inbound::Message(message));
+                let text = message.to_string();
+                match crate::protocol::jsonrpc::raw_result(&text).filter(|_| !modern) {
+                    Some((id, raw)) => sink(Inbound::RawResponse { id, text: Rc::from(raw) }),
+                    None => {
+                        if let Ok(message) = crate::protocol::jsonrpc::decode_value(message) {
+                            sink(Inbound::Message(message));
+                        }
+                    }
                 }
             }
         });
@@ -154,6 +162,8 @@ struct FakeTransport {
     channel: Channel,
     sink: InboundSink,
     session: RefCell<Option<String>>,
+    /// Whether the client speaks 2026-07-28, whose results the transport parses.
+    modern: Cell<bool>,
 }
 
 impl FakeTransport {
@@ -166,12 +176,12 @@ impl FakeTransport {
             Answer::Http(status, code) => Err(Error::Http { status, message: "refused".into(), code }),
             Answer::Network => Err(Error::Network { message: "connection reset".into() }),
             Answer::Hold => {
-                self.server.deliver_later(&self.sink, before);
+                self.server.deliver_later(&self.sink, before, self.modern.get());
                 Ok(())
             }
             Answer::Error(error) => {
                 before.push(json!({"jsonrpc": "2.0", "id": id.to_value(), "error": error.to_value()}));
-                self.server.deliver_later(&self.sink, before);
+                self.server.deliver_later(&self.sink, before, self.modern.get());
                 Ok(())
             }
             Answer::Result(result) => {
@@ -183,7 +193,7 @@ impl FakeTransport {
                     *self.session.borrow_mut() = Some(id);
                 }
                 before.push(json!({"jsonrpc": "2.0", "id": id.to_value(), "result": result}));
-                self.server.deliver_later(&self.sink, before);
+                self.server.deliver_later(&self.sink, before, self.modern.get());
                 Ok(())
             }
         }
@@ -213,7 +223,9 @@ impl Transport for FakeTransport {
         };
         Box::pin(future::ready(outcome))
     }
-    fn set_protocol_version(&self, _version: &'static str) {}
+    fn set_protocol_version(&self, version: &'static str) {
+        self.modern.set(version == crate::protocol::modern::VERSION);
+    }
     fn session_id(&self) -> Option<String> {
         self.session.borrow().clone()
     }
@@ -253,7 +265,7 @@ impl Connector for FakeConnector {
         let server = self.server.clone();
         let (session, _) = Session::new(context.runtime.clone(), context.default_timeout_ms, |sink| {
             server.sinks.borrow_mut().push(sink.clone());
-            Rc::new(FakeTransport { server: server.clone(), channel: kind, sink, session: RefCell::default() })
+            Rc::new(FakeTransport { server: server.clone(), channel: kind, sink, session: RefCell::default(), modern: Cell::default() })
         });
         Box::pin(future::ready(Ok(session)))
     }

@@ -23,4 +23,22 @@ pub trait SchemaValidator {
         instance: &Value,
         limits: &Limits,
     ) -> LocalBoxFuture<'static, Result<Result<(), SchemaError>, Error>>;
+
+    /// [`SchemaValidator::validate`] for an instance still in the server's
+    /// text (a large result); by default parsed here first. A validator that
+    /// parses anyway (the JS package's validator module) takes the text as it is.
+    ///
+    /// # Errors
+    /// As [`SchemaValidator::validate`].
+    fn validate_text(
+        &self,
+        schema: &Value,
+        instance: &str,
+        limits: &Limits,
+    ) -> LocalBoxFuture<'static, Result<Result<(), SchemaError>, Error>> {
+        match serde_json::from_str::<Value>(instance) {
+            Ok(instance) => self.validate(schema, &instance, limits),
+            Err(e) => Box::pin(futures::future::ready(Err(Error::Protocol(format!("structuredContent: {e}"))))),
+        }
+    }
 }

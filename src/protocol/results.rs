@@ -2,6 +2,7 @@
 //! over an object that contradicts its declared type. Unknown fields pass.
 
 use super::jsonrpc::kind;
+use serde_json::value::RawValue;
 use serde_json::Value;
 
 /// What was wrong with a result.
@@ -121,5 +122,186 @@ pub fn check_items_have(value: &Value, method: &str, items_field: &str, field: &
     match items.iter().position(|item| !item.get(field).is_some_and(Value::is_string)) {
         Some(i) => Err(format!("{method}: {items_field}[{i}] has no string {field}")),
         None => Ok(()),
+    }
+}
+
+/// What `kind` says of a value, read from its text (which decoding already
+/// found to be JSON).
+fn raw_kind(raw: &str) -> &'static str {
+    match raw.trim_start().as_bytes().first() {
+        Some(b'{') => "an object",
+        Some(b'[') => "an array",
+        Some(b'"') => "a string",
+        Some(b't' | b'f') => "a boolean",
+        Some(b'n') => "null",
+        _ => "a number",
+    }
+}
+
+/// A member's text, `null` included (which an `Option` would read as absent).
+fn present<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<&'de RawValue>, D::Error> {
+    <&RawValue as serde::Deserialize>::deserialize(deserializer).map(Some)
+}
+
+/// The members of a result that the checks read, each as the server's text.
+#[derive(serde::Deserialize, Default)]
+#[serde(default)]
+struct Fields<'a> {
+    #[serde(borrow, deserialize_with = "present")]
+    content: Option<&'a RawValue>,
+    #[serde(borrow, rename = "isError", deserialize_with = "present")]
+    is_error: Option<&'a RawValue>,
+    #[serde(borrow, rename = "structuredContent", deserialize_with = "present")]
+    structured: Option<&'a RawValue>,
+    #[serde(borrow, deserialize_with = "present")]
+    contents: Option<&'a RawValue>,
+    #[serde(borrow, rename = "type", deserialize_with = "present")]
+    kind: Option<&'a RawValue>,
+    #[serde(borrow, deserialize_with = "present")]
+    uri: Option<&'a RawValue>,
+    #[serde(borrow, deserialize_with = "present")]
+    text: Option<&'a RawValue>,
+    #[serde(borrow, deserialize_with = "present")]
+    blob: Option<&'a RawValue>,
+}
+
+/// The fields of an object's text; `None` for anything else. serde reads a
+/// struct from an array too, hence the look at the first character; a
+/// member given twice also ends here (the parsed value keeps the last).
+fn fields(text: &str) -> Option<Fields<'_>> {
+    if !text.trim_start().starts_with('{') {
+        return None;
+    }
+    serde_json::from_str(text).ok()
+}
+
+/// The fields of an array item: none for what is not an object, and `None`
+/// (read the value instead) for an object the text alone cannot tell.
+fn object_fields(item: &RawValue) -> Option<Fields<'_>> {
+    match fields(item.get()) {
+        Some(found) => Some(found),
+        None if item.get().trim_start().starts_with('{') => None,
+        None => Some(Fields::default()),
+    }
+}
+
+fn is_string(raw: Option<&RawValue>) -> bool {
+    raw.is_some_and(|v| raw_kind(v.get()) == "a string")
+}
+
+fn raw_items(raw: &RawValue) -> Option<Vec<&RawValue>> {
+    serde_json::from_str(raw.get()).ok()
+}
+
+/// A `tools/call` result read from its text: what the client needs of it.
+#[derive(Debug)]
+pub struct CallToolText<'a> {
+    /// `isError: true`.
+    pub failed: bool,
+    /// `structuredContent`, as the server's text.
+    pub structured: Option<&'a RawValue>,
+}
+
+/// [`check_call_tool`] on a result's text, without building a tree of it.
+/// `None` when the text alone cannot tell (not an object, a member given
+/// twice): the caller checks the parsed value instead.
+///
+/// # Errors
+/// As [`check_call_tool`], in the same words.
+pub fn check_call_tool_text(text: &str) -> Option<Result<CallToolText<'_>, ShapeError>> {
+    let map = fields(text)?;
+    match map.content {
+        Some(raw) if raw_kind(raw.get()) == "an array" => {
+            for (i, block) in raw_items(raw)?.iter().enumerate() {
+                if !is_string(object_fields(block)?.kind) {
+                    return Some(Err(format!("tools/call: content[{i}] has no string type")));
+                }
+            }
+        }
+        Some(other) => return Some(Err(format!("tools/call: content is {}, not an array", raw_kind(other.get())))),
+        None => return Some(Err("tools/call: the result has no content array".into())),
+    }
+    let failed = match map.is_error.map(|raw| raw.get().trim()) {
+        None | Some("false") => false,
+        Some("true") => true,
+        Some(other) => return Some(Err(format!("tools/call: isError is {}, not a boolean", raw_kind(other)))),
+    };
+    Some(Ok(CallToolText { failed, structured: map.structured }))
+}
+
+/// [`check_read_resource`] on a result's text, without building a tree of
+/// it; `None` as for [`check_call_tool_text`].
+///
+/// # Errors
+/// As [`check_read_resource`], in the same words.
+pub fn check_read_resource_text(text: &str) -> Option<Result<(), ShapeError>> {
+    let map = fields(text)?;
+    let Some(contents) = map.contents.filter(|raw| raw_kind(raw.get()) == "an array") else {
+        return Some(Err("resources/read: the result has no contents array".into()));
+    };
+    for (i, item) in raw_items(contents)?.iter().enumerate() {
+        let item = object_fields(item)?;
+        if !is_string(item.uri) {
+            return Some(Err(format!("resources/read: contents[{i}] has no string uri")));
+        }
+        if !(is_string(item.text) || is_string(item.blob)) {
+            return Some(Err(format!("resources/read: contents[{i}] has neither text nor blob")));
+        }
+    }
+    Some(Ok(()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// The text checks say what the value checks say, in the same words.
+    #[test]
+    fn the_text_checks_agree_with_the_value_checks() {
+        let call_tool = [
+            json!({"content": [{"type": "text", "text": "hi"}]}),
+            json!({"content": [], "isError": true, "structuredContent": {"n": 1}}),
+            json!({"content": [{"type": "text"}, {"text": "no type"}]}),
+            json!({"content": [{"type": "text"}, 5]}),
+            json!({"content": {"type": "text"}}),
+            json!({"content": "text"}),
+            json!({"isError": false}),
+            json!({"content": [], "isError": "yes"}),
+            json!({"content": [], "isError": null}),
+            json!([1, 2]),
+            json!("a string"),
+        ];
+        for value in call_tool {
+            let text = value.to_string();
+            let from_text = check_call_tool_text(&text).map(|r| r.map(drop)).unwrap_or_else(|| check_call_tool(&value));
+            assert_eq!(from_text, check_call_tool(&value), "{text}");
+        }
+        let read = [
+            json!({"contents": [{"uri": "a://b", "text": "x"}, {"uri": "a://c", "blob": "eA=="}]}),
+            json!({"contents": [{"uri": "a://b"}]}),
+            json!({"contents": [{"text": "x"}]}),
+            json!({"contents": [{"uri": 5, "text": "x"}]}),
+            json!({"contents": ["a://b"]}),
+            json!({"contents": {"uri": "a://b"}}),
+            json!({}),
+            json!(null),
+        ];
+        for value in read {
+            let text = value.to_string();
+            let from_text = check_read_resource_text(&text).unwrap_or_else(|| check_read_resource(&value));
+            assert_eq!(from_text, check_read_resource(&value), "{text}");
+        }
+    }
+
+    #[test]
+    fn the_call_tool_text_check_reads_is_error_and_keeps_structured_content_as_text() {
+        let shape = check_call_tool_text(r#"{"content":[],"isError":true,"structuredContent": {"a": [1, 2]}}"#).unwrap().unwrap();
+        assert!(shape.failed);
+        assert_eq!(shape.structured.map(RawValue::get), Some(r#"{"a": [1, 2]}"#));
+        let shape = check_call_tool_text(r#"{"content":[]}"#).unwrap().unwrap();
+        assert!(!shape.failed && shape.structured.is_none());
+        assert!(check_call_tool_text(r#"{"content":[],"content":{}}"#).is_none(), "a member given twice: read the value");
+        assert!(check_call_tool_text("[1]").is_none());
     }
 }

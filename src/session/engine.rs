@@ -100,12 +100,20 @@ struct ProgressRoute {
     tick: mpsc::UnboundedSender<()>,
 }
 
+/// The original text of a large result.
+enum RawText {
+    /// Sent beside the parsed message.
+    Alongside(Rc<str>),
+    /// Instead of it: the result is this text alone, parsed by whoever needs the value.
+    Only(Rc<str>),
+}
+
 #[derive(Default)]
 struct State {
     next_id: i64,
     pending: HashMap<RequestId, oneshot::Sender<Result<Value, Error>>>,
     /// The original text of large results, by request, until the request takes it.
-    raw: HashMap<RequestId, Rc<str>>,
+    raw: HashMap<RequestId, RawText>,
     progress: HashMap<RequestId, ProgressRoute>,
     /// Server requests being handled, with the sender that cancels each.
     inbound: HashMap<RequestId, oneshot::Sender<String>>,
@@ -224,7 +232,12 @@ impl Session {
     /// `initialize`, which the spec forbids cancelling); [`Error::Closed`] if
     /// the session closes first; transport errors as the transport reports them.
     pub async fn request(&self, method: &str, params: Option<Value>, options: CallOptions) -> Result<Value, Error> {
-        self.request_keeping_text(method, params, options).await.map(|(value, _)| value)
+        match self.request_keeping_text(method, params, options).await? {
+            (Some(value), _) => Ok(value),
+            (None, text) => {
+                serde_json::from_str(text.as_deref().unwrap_or("null")).map_err(|e| Error::Protocol(format!("the result: {e}")))
+            }
+        }
     }
 
     /// [`Session::request`], with the result's original text when the
@@ -238,7 +251,7 @@ impl Session {
         method: &str,
         params: Option<Value>,
         options: CallOptions,
-    ) -> Result<(Value, Option<Rc<str>>), Error> {
+    ) -> Result<(Option<Value>, Option<Rc<str>>), Error> {
         let inner = &self.inner;
         let (id, response) = inner.register()?;
         let mut guard = PendingGuard {
@@ -276,7 +289,11 @@ impl Session {
                 result = exchange => {
                     guard.cancel_reason = None;
                     let raw = inner.state.borrow_mut().raw.remove(&guard.id);
-                    return result.map(|value| (value, raw));
+                    return result.map(|value| match raw {
+                        Some(RawText::Only(text)) => (None, Some(text)),
+                        Some(RawText::Alongside(text)) => (Some(value), Some(text)),
+                        None => (Some(value), None),
+                    });
                 }
                 () = timer => break (Error::Timeout { ms: timeout_ms }, format!("timed out after {timeout_ms} ms")),
                 () = total => {
@@ -395,7 +412,26 @@ impl Inner {
             Inbound::RawResult { id, text } => {
                 let mut state = self.state.borrow_mut();
                 if state.pending.contains_key(&id) {
-                    state.raw.insert(id, text);
+                    state.raw.insert(id, RawText::Alongside(text));
+                }
+            }
+            Inbound::RawResponse { id, text } => {
+                let trace = self.state.borrow().trace.clone();
+                if let Some(trace) = trace {
+                    // The trace sees messages: this one is parsed for it alone.
+                    let result = serde_json::from_str(&text).unwrap_or(Value::Null);
+                    trace(TraceDirection::In, &Message::Response { id: Some(id.clone()), outcome: Ok(result) });
+                }
+                let pending = {
+                    let mut state = self.state.borrow_mut();
+                    let pending = state.pending.contains_key(&id);
+                    if pending {
+                        state.raw.insert(id.clone(), RawText::Only(text));
+                    }
+                    pending
+                };
+                if pending {
+                    self.settle(&id, Ok(Value::Null));
                 }
             }
             Inbound::ConnectionLost(error) => {

@@ -41,6 +41,15 @@ pub enum Inbound {
         /// The result's JSON text, as the server sent it.
         text: Rc<str>,
     },
+    /// A large successful response to `id`, its result left as the server's
+    /// text (`jsonrpc::raw_result` checked the envelope): the session parses
+    /// it only for a caller that asks for the value.
+    RawResponse {
+        /// The request it answers.
+        id: RequestId,
+        /// The result's JSON text.
+        text: Rc<str>,
+    },
     /// The one channel every response arrives on broke (the HTTP+SSE event
     /// stream, a user transport): no pending request can be answered now.
     ConnectionLost(Error),

@@ -109,6 +109,54 @@ fn structured_content_is_checked_against_the_listed_output_schema() {
     assert!(list_then_call(&mut w, &client).is_ok());
 }
 
+/// A tool whose result is large enough (over 16 KiB) to reach the client as
+/// its text alone, as the Streamable HTTP transport hands large legacy results on.
+fn large_typed_tool(structured: Value, content: Value) -> impl Fn(&Seen) -> Option<Answer> {
+    move |s| match s.method() {
+        "tools/list" => typed_tool(json!(null))(s),
+        "tools/call" => Some(Answer::Result(json!({"content": content, "structuredContent": structured, "padding": "x".repeat(20_000)}))),
+        _ => None,
+    }
+}
+
+#[test]
+fn a_large_result_is_checked_from_its_text_and_parsed_only_when_the_value_is_needed() {
+    let (mut w, client) =
+        connect(large_typed_tool(json!({"n": 3}), json!([{"type": "text", "text": "3"}])), json!({"tools": {}}), legacy_options());
+    let c = client.clone();
+    w.run(async move { c.list_all_tools(&RequestOptions::default()).await }).unwrap();
+    let c = client.clone();
+    let reply = w.run(async move { c.call_tool_reply(json!({"name": "count"}), &RequestOptions::default()).await }).unwrap();
+    assert!(reply.text().is_some_and(|t| t.len() > 20_000), "the text is kept for JS");
+    assert_eq!(reply.value()["structuredContent"], json!({"n": 3}), "and parsed on demand");
+    // The typed call reads the same result.
+    assert_eq!(list_then_call(&mut w, &client).unwrap().structured_content, Some(json!({"n": 3})));
+
+    let (mut w, client) = connect(large_typed_tool(json!({"n": 3}), json!({"type": "text"})), json!({"tools": {}}), legacy_options());
+    let error = list_then_call(&mut w, &client).unwrap_err();
+    assert_eq!(error.kind(), "protocol");
+    assert!(error.to_string().contains("tools/call: content is an object, not an array"), "{error}");
+}
+
+#[cfg(feature = "validator")]
+#[test]
+fn a_large_results_structured_content_is_validated_from_its_text() {
+    let (mut w, client) = connect(large_typed_tool(json!({"n": "three"}), json!([])), json!({"tools": {}}), legacy_options());
+    let error = list_then_call(&mut w, &client).unwrap_err();
+    assert_eq!(error.kind(), "invalid-result");
+    assert!(error.to_string().contains("/n"), "{error}");
+}
+
+#[test]
+fn a_validator_from_the_options_gets_a_large_results_structured_content_as_text() {
+    let asked = Rc::new(RefCell::new(Vec::new()));
+    let options = ClientOptions { validator: Some(Rc::new(Recording(asked.clone()))), ..legacy_options() };
+    let (mut w, client) = connect(large_typed_tool(json!({"n": "three"}), json!([])), json!({"tools": {}}), options);
+    let error = list_then_call(&mut w, &client).unwrap_err();
+    assert!(error.to_string().contains("/n: not a number (type)"), "{error}");
+    assert_eq!(asked.borrow().last().map(|(_, instance)| instance.clone()), Some(json!({"n": "three"})));
+}
+
 /// A validator from the options that records what it was asked and refuses
 /// a string where the schema says number, as a lazily loaded module would.
 struct Recording(Rc<RefCell<Vec<(Value, Value)>>>);

@@ -25,7 +25,16 @@ impl SchemaValidator for LazyValidator {
         instance: &Value,
         limits: &Limits,
     ) -> LocalBoxFuture<'static, Result<Result<(), SchemaError>, Error>> {
-        let (schema, instance, limits) = (schema.to_string(), instance.to_string(), *limits);
+        self.validate_text(schema, &instance.to_string(), limits)
+    }
+
+    fn validate_text(
+        &self,
+        schema: &Value,
+        instance: &str,
+        limits: &Limits,
+    ) -> LocalBoxFuture<'static, Result<Result<(), SchemaError>, Error>> {
+        let (schema, instance, limits) = (schema.to_string(), instance.to_owned(), *limits);
         Box::pin(async move {
             let Some(part) = load("validator").await? else { return Ok(Ok(())) };
             let broken = |_| Error::Network { message: "the validator module has no validateJson".to_owned() };
