@@ -86,15 +86,16 @@ fn jsonrpc_raw_result_without_jsonrpc() {
 
 #[test]
 fn jsonrpc_raw_result_number_out_of_range() {
-    // `5e700` padded past RAW_RESULT_MIN: raw_result skips over numbers
-    // without checking their range, decode refuses them. The transports
-    // decode first (decode_keeping_raw_result), so no raw text stands for a
-    // message the decoder refused.
-    use mcp_wasm::protocol::jsonrpc::{decode, decode_keeping_raw_result, RAW_RESULT_MIN};
+    // `5e700` padded past RAW_RESULT_MIN: RawValue skips over numbers
+    // without checking their range, decode refuses them. raw_result reads the
+    // text as decode does first, so no raw text stands for a message the
+    // decoder refused, and the transports (decode_or_raw) refuse it too.
+    use mcp_wasm::protocol::jsonrpc::{decode, decode_or_raw, raw_result, RAW_RESULT_MIN};
     let text = String::from_utf8(regression("jsonrpc", "raw-result-number-out-of-range")).unwrap();
     let padded = format!("{text}{:1$}", "", RAW_RESULT_MIN);
     assert!(decode(&padded, true).is_err(), "decode refuses 5e700");
-    assert!(decode_keeping_raw_result(&padded, true).is_err(), "no raw result without a decoded response");
+    assert_eq!(raw_result(&padded), None, "no raw result for a text decode refuses");
+    assert!(decode_or_raw(&padded, true, true).is_err(), "the transports refuse it");
 }
 
 #[test]

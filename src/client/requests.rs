@@ -54,23 +54,23 @@ impl ClientState {
             }
             outcome = self.session.request_keeping_text(method, params, call()).await;
         }
-        outcome.map(|(value, text)| Reply::new(value, text))
+        outcome.map(Reply::from)
     }
 
     /// The modern request path, through the cache when there is one.
     #[cfg(feature = "modern")]
     async fn request_cached(&self, method: &str, params: Option<Value>, options: &RequestOptions) -> Result<Reply, Error> {
         let Some(cache) = self.cache.as_ref().filter(|_| super::cache::CACHEABLE.contains(&method)) else {
-            return self.request_modern(method, params, options).await.map(|value| Reply::new(Some(value), None));
+            return self.request_modern(method, params, options).await.map(Reply::from);
         };
         let auth = super::cache::auth_context(self.session.transport().authorization().as_deref());
         let now = self.context.runtime.now_ms();
         if let Some(hit) = cache.get(method, params.as_ref(), &auth, now) {
-            return Ok(Reply::new(Some(hit), None));
+            return Ok(Reply::from(hit));
         }
         let result = self.request_modern(method, params.clone(), options).await?;
         cache.put(method, params.as_ref(), &auth, &result, now);
-        Ok(Reply::new(Some(result), None))
+        Ok(Reply::from(result))
     }
 
     /// [`ClientState::request_reply`], then the result's shape checked.

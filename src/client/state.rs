@@ -17,7 +17,7 @@ use crate::protocol::lifecycle::ServerIdentity;
 #[cfg(feature = "validator")]
 use crate::protocol::schema::LinearPatterns;
 use crate::session::limits::Limits;
-use crate::session::{Channel, Connector, OpenContext, Session, ToolSchemas};
+use crate::session::{Answer, Channel, Connector, OpenContext, Session, ToolSchemas};
 use futures::future::{LocalBoxFuture, Shared};
 use serde_json::Value;
 use std::cell::{OnceCell, RefCell};
@@ -42,6 +42,21 @@ pub struct Reply {
     text: Option<Rc<str>>,
 }
 
+impl From<Answer> for Reply {
+    fn from(answer: Answer) -> Self {
+        match answer {
+            Answer::Parsed(value) => Self::from(value),
+            Answer::Text(text) => Self { value: None, parsed: OnceCell::new(), text: Some(text) },
+        }
+    }
+}
+
+impl From<Value> for Reply {
+    fn from(value: Value) -> Self {
+        Self { value: Some(value), parsed: OnceCell::new(), text: None }
+    }
+}
+
 /// A result's text parsed; the transport found it to be JSON already, so a
 /// failure here is the parser's depth limit, and reads as `null`.
 fn parse(text: Option<&str>) -> Value {
@@ -49,10 +64,6 @@ fn parse(text: Option<&str>) -> Value {
 }
 
 impl Reply {
-    pub(crate) fn new(value: Option<Value>, text: Option<Rc<str>>) -> Self {
-        Self { value, parsed: OnceCell::new(), text }
-    }
-
     /// The result, parsed from its text the first time it is needed.
     pub fn value(&self) -> &Value {
         match &self.value {

@@ -209,7 +209,8 @@ pub const RAW_RESULT_MIN: usize = 16 * 1024;
 /// `JSON.parse` instead of serialising the parsed value again, which keeps the
 /// server's bytes (and key order) and saves a pass over large results.
 /// `None` for anything else: a text shorter than [`RAW_RESULT_MIN`],
-/// requests, errors, batches, malformed text.
+/// requests, errors, batches, malformed text, and anything [`decode`] would
+/// refuse (a number out of range, a lone surrogate escape).
 pub fn raw_result(text: &str) -> Option<(RequestId, &str)> {
     if text.len() < RAW_RESULT_MIN {
         return None;
@@ -217,6 +218,11 @@ pub fn raw_result(text: &str) -> Option<(RequestId, &str)> {
     // serde reads a struct from an array too (`[5, {…}]`), which is no message.
     if !text.trim_start_matches([' ', '\t', '\n', '\r']).starts_with('{') {
         return None;
+    }
+    // `RawValue` skips numbers and escapes without converting them: where the
+    // text could hold what only conversion refuses, read it as `decode` does.
+    if may_need_conversion(text) {
+        serde_json::from_str::<WellFormed>(text).ok()?;
     }
     #[derive(serde::Deserialize)]
     struct Envelope<'a> {
@@ -243,6 +249,90 @@ pub fn raw_result(text: &str) -> Option<(RequestId, &str)> {
     Some((id, envelope.result?.get()))
 }
 
+/// Whether `text` could hold what `RawValue` lets through and `decode`
+/// refuses: a number out of `f64`'s range (an exponent, or hundreds of
+/// digits) or a lone surrogate (`\uD800`–`\uDFFF` escapes). One pass over
+/// the bytes; anything that looks like either, even inside a string, says yes.
+fn may_need_conversion(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let mut digits = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            b'0'..=b'9' => {
+                digits += 1;
+                if digits > 300 {
+                    return true;
+                }
+                continue;
+            }
+            b'e' | b'E' if digits > 0 => return true,
+            b'u' if i > 0 && bytes.get(i - 1) == Some(&b'\\') => {
+                let next = bytes.get(i + 1..i + 3).unwrap_or_default();
+                if next.first().is_some_and(|c| c.eq_ignore_ascii_case(&b'd'))
+                    && next.get(1).is_some_and(|c| matches!(c.to_ascii_lowercase(), b'8'..=b'9' | b'a'..=b'f'))
+                {
+                    return true;
+                }
+            }
+            _ => {}
+        }
+        digits = 0;
+    }
+    false
+}
+
+/// A JSON text read as a tree would be (numbers converted, strings unescaped,
+/// the same depth limit), building none.
+struct WellFormed;
+
+impl<'de> Deserialize<'de> for WellFormed {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(WellFormed)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for WellFormed {
+    type Value = Self;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("JSON")
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<Self, E> {
+        Ok(self)
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<Self, E> {
+        Ok(self)
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<Self, E> {
+        Ok(self)
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<Self, E> {
+        Ok(self)
+    }
+
+    fn visit_str<E>(self, _: &str) -> Result<Self, E> {
+        Ok(self)
+    }
+
+    fn visit_unit<E>(self) -> Result<Self, E> {
+        Ok(self)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut items: A) -> Result<Self, A::Error> {
+        while items.next_element::<Self>()?.is_some() {}
+        Ok(self)
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut members: A) -> Result<Self, A::Error> {
+        while members.next_entry::<Self, Self>()?.is_some() {}
+        Ok(self)
+    }
+}
+
 /// A member that is there, whatever its value (`null` included, which an
 /// `Option` would read as absent).
 fn present<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<bool, D::Error> {
@@ -250,28 +340,31 @@ fn present<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<bool, D:
 }
 
 /// A member's text, `null` included.
-fn present_raw<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<&'de serde_json::value::RawValue>, D::Error> {
+pub(crate) fn present_raw<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<&'de serde_json::value::RawValue>, D::Error> {
     <&serde_json::value::RawValue>::deserialize(deserializer).map(Some)
 }
 
-/// Decoded messages, and the raw text of the result when there is one
-/// response worth handing over as text.
-pub type Decoded<'a> = (Vec<Message>, Option<(RequestId, &'a str)>);
+/// What one JSON text held, as a transport hands it on.
+#[derive(Debug, PartialEq)]
+pub enum Decoded<'a> {
+    /// Messages, parsed.
+    Messages(Vec<Message>),
+    /// One large successful response to this request, its result left as
+    /// the server's text (see [`raw_result`]): never built into a tree.
+    RawResult(RequestId, &'a str),
+}
 
-/// Decodes `text` as [`decode`] does and, when it is exactly one successful
-/// response, also gives that response's result as the server's text (see
-/// [`raw_result`]). The raw text is offered only for what decoding accepted,
-/// so it can never stand for a message the decoder refused or read otherwise.
+/// Decodes `text` as [`decode`] does; with `keep_raw`, a large single
+/// successful response comes back as its result's text instead (the
+/// envelope checked by [`raw_result`] as [`decode`] would check it).
 ///
 /// # Errors
 /// As [`decode`].
-pub fn decode_keeping_raw_result(text: &str, allow_batch: bool) -> Result<Decoded<'_>, DecodeError> {
-    let messages = decode(text, allow_batch)?;
-    let raw = match messages.as_slice() {
-        [Message::Response { id: Some(id), outcome: Ok(_) }] => raw_result(text).filter(|(raw_id, _)| raw_id == id),
-        _ => None,
-    };
-    Ok((messages, raw))
+pub fn decode_or_raw(text: &str, allow_batch: bool, keep_raw: bool) -> Result<Decoded<'_>, DecodeError> {
+    match raw_result(text).filter(|_| keep_raw) {
+        Some((id, raw)) => Ok(Decoded::RawResult(id, raw)),
+        None => decode(text, allow_batch).map(Decoded::Messages),
+    }
 }
 
 /// Decodes one already-parsed JSON value as a single message.

@@ -1,7 +1,7 @@
 //! Shape checks on results before they reach users: a typed API must not hand
 //! over an object that contradicts its declared type. Unknown fields pass.
 
-use super::jsonrpc::kind;
+use super::jsonrpc::{kind, present_raw};
 use serde_json::value::RawValue;
 use serde_json::Value;
 
@@ -138,30 +138,25 @@ fn raw_kind(raw: &str) -> &'static str {
     }
 }
 
-/// A member's text, `null` included (which an `Option` would read as absent).
-fn present<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<&'de RawValue>, D::Error> {
-    <&RawValue as serde::Deserialize>::deserialize(deserializer).map(Some)
-}
-
 /// The members of a result that the checks read, each as the server's text.
 #[derive(serde::Deserialize, Default)]
 #[serde(default)]
 struct Fields<'a> {
-    #[serde(borrow, deserialize_with = "present")]
+    #[serde(borrow, deserialize_with = "present_raw")]
     content: Option<&'a RawValue>,
-    #[serde(borrow, rename = "isError", deserialize_with = "present")]
+    #[serde(borrow, rename = "isError", deserialize_with = "present_raw")]
     is_error: Option<&'a RawValue>,
-    #[serde(borrow, rename = "structuredContent", deserialize_with = "present")]
+    #[serde(borrow, rename = "structuredContent", deserialize_with = "present_raw")]
     structured: Option<&'a RawValue>,
-    #[serde(borrow, deserialize_with = "present")]
+    #[serde(borrow, deserialize_with = "present_raw")]
     contents: Option<&'a RawValue>,
-    #[serde(borrow, rename = "type", deserialize_with = "present")]
+    #[serde(borrow, rename = "type", deserialize_with = "present_raw")]
     kind: Option<&'a RawValue>,
-    #[serde(borrow, deserialize_with = "present")]
+    #[serde(borrow, deserialize_with = "present_raw")]
     uri: Option<&'a RawValue>,
-    #[serde(borrow, deserialize_with = "present")]
+    #[serde(borrow, deserialize_with = "present_raw")]
     text: Option<&'a RawValue>,
-    #[serde(borrow, deserialize_with = "present")]
+    #[serde(borrow, deserialize_with = "present_raw")]
     blob: Option<&'a RawValue>,
 }
 

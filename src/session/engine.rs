@@ -100,20 +100,22 @@ struct ProgressRoute {
     tick: mpsc::UnboundedSender<()>,
 }
 
-/// The original text of a large result.
-enum RawText {
-    /// Sent beside the parsed message.
-    Alongside(Rc<str>),
-    /// Instead of it: the result is this text alone, parsed by whoever needs the value.
-    Only(Rc<str>),
+/// A request's result as the transport handed it on.
+#[derive(Debug)]
+pub enum Answer {
+    /// Parsed.
+    Parsed(Value),
+    /// A large result as the server's text alone, for a consumer that reads
+    /// what it needs of it (`JSON.parse` in JS) rather than a tree.
+    Text(Rc<str>),
 }
 
 #[derive(Default)]
 struct State {
     next_id: i64,
     pending: HashMap<RequestId, oneshot::Sender<Result<Value, Error>>>,
-    /// The original text of large results, by request, until the request takes it.
-    raw: HashMap<RequestId, RawText>,
+    /// The text of large results, by request, until the request takes it.
+    raw: HashMap<RequestId, Rc<str>>,
     progress: HashMap<RequestId, ProgressRoute>,
     /// Server requests being handled, with the sender that cancels each.
     inbound: HashMap<RequestId, oneshot::Sender<String>>,
@@ -233,25 +235,18 @@ impl Session {
     /// the session closes first; transport errors as the transport reports them.
     pub async fn request(&self, method: &str, params: Option<Value>, options: CallOptions) -> Result<Value, Error> {
         match self.request_keeping_text(method, params, options).await? {
-            (Some(value), _) => Ok(value),
-            (None, text) => {
-                serde_json::from_str(text.as_deref().unwrap_or("null")).map_err(|e| Error::Protocol(format!("the result: {e}")))
-            }
+            Answer::Parsed(value) => Ok(value),
+            Answer::Text(text) => serde_json::from_str(&text).map_err(|e| Error::Protocol(format!("the result: {e}"))),
         }
     }
 
-    /// [`Session::request`], with the result's original text when the
-    /// transport kept it (large results), for a consumer that can parse it
-    /// faster than it can serialise the value again.
+    /// [`Session::request`], leaving a large result as the server's text
+    /// when the transport kept it so, for a consumer that reads it faster
+    /// than a tree could be built and written out again.
     ///
     /// # Errors
     /// As [`Session::request`].
-    pub async fn request_keeping_text(
-        &self,
-        method: &str,
-        params: Option<Value>,
-        options: CallOptions,
-    ) -> Result<(Option<Value>, Option<Rc<str>>), Error> {
+    pub async fn request_keeping_text(&self, method: &str, params: Option<Value>, options: CallOptions) -> Result<Answer, Error> {
         let inner = &self.inner;
         let (id, response) = inner.register()?;
         let mut guard = PendingGuard {
@@ -290,9 +285,8 @@ impl Session {
                     guard.cancel_reason = None;
                     let raw = inner.state.borrow_mut().raw.remove(&guard.id);
                     return result.map(|value| match raw {
-                        Some(RawText::Only(text)) => (None, Some(text)),
-                        Some(RawText::Alongside(text)) => (Some(value), Some(text)),
-                        None => (Some(value), None),
+                        Some(text) => Answer::Text(text),
+                        None => Answer::Parsed(value),
                     });
                 }
                 () = timer => break (Error::Timeout { ms: timeout_ms }, format!("timed out after {timeout_ms} ms")),
@@ -409,12 +403,6 @@ impl Inner {
             }
             Inbound::Message(Message::Request { id, method, params }) => self.answer(id, &method, params),
             Inbound::RequestFailed { id, error } => self.settle(&id, Err(error)),
-            Inbound::RawResult { id, text } => {
-                let mut state = self.state.borrow_mut();
-                if state.pending.contains_key(&id) {
-                    state.raw.insert(id, RawText::Alongside(text));
-                }
-            }
             Inbound::RawResponse { id, text } => {
                 let trace = self.state.borrow().trace.clone();
                 if let Some(trace) = trace {
@@ -426,7 +414,7 @@ impl Inner {
                     let mut state = self.state.borrow_mut();
                     let pending = state.pending.contains_key(&id);
                     if pending {
-                        state.raw.insert(id.clone(), RawText::Only(text));
+                        state.raw.insert(id.clone(), text);
                     }
                     pending
                 };

@@ -25,7 +25,7 @@ mod transport;
 
 pub use connector::{Channel, Connector, OpenContext, ToolSchemas};
 pub use engine::{
-    CallOptions, NotificationListener, ProblemListener, ProgressListener, Session, StatusListener, TraceDirection, TraceListener,
+    Answer, CallOptions, NotificationListener, ProblemListener, ProgressListener, Session, StatusListener, TraceDirection, TraceListener,
 };
 pub use runtime::Runtime;
 pub use transport::{ConnectionStatus, Inbound, InboundSink, Transport};

@@ -33,14 +33,6 @@ pub enum Inbound {
         /// Why.
         error: Error,
     },
-    /// The exact text of the result of the response to `id`, sent just
-    /// before that response (large results only; see `jsonrpc::raw_result`).
-    RawResult {
-        /// The request it answers.
-        id: RequestId,
-        /// The result's JSON text, as the server sent it.
-        text: Rc<str>,
-    },
     /// A large successful response to `id`, its result left as the server's
     /// text (`jsonrpc::raw_result` checked the envelope): the session parses
     /// it only for a caller that asks for the value.

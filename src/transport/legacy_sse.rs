@@ -14,7 +14,7 @@ use super::http::status_error;
 use super::sse::{Oversize, SseParser};
 use super::web_runtime::WebRuntime;
 use crate::error::Error;
-use crate::protocol::jsonrpc::{decode_keeping_raw_result, Message};
+use crate::protocol::jsonrpc::{decode_or_raw, Decoded, Message};
 use crate::protocol::version;
 use crate::session::{Inbound, InboundSink, Runtime, Transport};
 use futures::channel::oneshot;
@@ -198,14 +198,15 @@ impl Inner {
             "message" if !data.is_empty() => {
                 // A message that does not decode cannot be tied to a request;
                 // the request it answered ends in its timeout.
-                if let Ok((messages, raw)) = decode_keeping_raw_result(data, version::allows_batches(None)) {
-                    // As for Streamable HTTP: a large result also goes over as its text.
-                    if let Some((id, raw)) = raw {
-                        (self.sink)(Inbound::RawResult { id, text: Rc::from(raw) });
+                match decode_or_raw(data, version::allows_batches(None), true) {
+                    // As for Streamable HTTP: a large result goes over as its text alone.
+                    Ok(Decoded::RawResult(id, raw)) => (self.sink)(Inbound::RawResponse { id, text: Rc::from(raw) }),
+                    Ok(Decoded::Messages(messages)) => {
+                        for message in messages {
+                            (self.sink)(Inbound::Message(message));
+                        }
                     }
-                    for message in messages {
-                        (self.sink)(Inbound::Message(message));
-                    }
+                    Err(_) => {}
                 }
             }
             _ => {}

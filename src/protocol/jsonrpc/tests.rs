@@ -134,3 +134,17 @@ fn raw_results_only_of_what_decode_reads_as_that_response() {
     let text = large(r#" {"params":[],"jsonrpc":"2.0","id":3,"result":{"a":1}}"#);
     assert_eq!(raw_result(&text), Some((RequestId::Number(3), r#"{"a":1}"#)));
 }
+
+#[test]
+fn raw_results_only_for_texts_decode_accepts() {
+    let large = |text: &str| format!("{text}{}", " ".repeat(RAW_RESULT_MIN));
+    for refused in [r#"{"jsonrpc":"2.0","id":1,"result":{"n":5e700}}"#, r#"{"jsonrpc":"2.0","id":1,"result":{"s":"\ud800"}}"#] {
+        let text = large(refused);
+        assert!(decode(&text, true).is_err(), "{refused}");
+        assert_eq!(raw_result(&text), None, "{refused}");
+        assert!(decode_or_raw(&text, true, true).is_err(), "{refused}");
+    }
+    let text = large(r#"{"jsonrpc":"2.0","id":1,"result":{"n":1e300,"s":"\ud83d\ude00"}}"#);
+    assert_eq!(decode_or_raw(&text, true, true), Ok(Decoded::RawResult(RequestId::Number(1), r#"{"n":1e300,"s":"\ud83d\ude00"}"#)));
+    assert!(matches!(decode_or_raw(&text, true, false), Ok(Decoded::Messages(m)) if m.len() == 1));
+}

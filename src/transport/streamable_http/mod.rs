@@ -11,7 +11,7 @@ use super::fetch::{error_text, header, js_message, read_text_capped, AbortOnDrop
 use super::http::{self, classify, status_error_with, Readable, ResponseBody};
 use super::web_runtime::WebRuntime;
 use crate::error::Error;
-use crate::protocol::jsonrpc::{decode, raw_result, Message, RequestId};
+use crate::protocol::jsonrpc::{decode_or_raw, Decoded, Message, RequestId};
 use crate::protocol::{methods, modern, version};
 use crate::session::{Inbound, InboundSink, Runtime, ToolSchemas, Transport};
 use futures::channel::oneshot;
@@ -389,17 +389,18 @@ impl Inner {
     /// Decodes one JSON text and hands its messages to the session. Returns
     /// whether it held the response to `awaited`.
     pub(super) fn deliver(&self, text: &str, awaited: Option<&RequestId>) -> Result<bool, Error> {
-        // A large legacy result goes over as its text alone, never built into
-        // a tree here: the checks read what they need of the text, and JS
-        // parses it once (the modern era rewrites results, so it needs them parsed).
-        if !self.is_modern() {
-            if let Some((id, raw)) = raw_result(text) {
+        // A large legacy result goes over as its text alone (the modern era
+        // rewrites results, so it needs them parsed).
+        let decoded = decode_or_raw(text, version::allows_batches(self.protocol_version.get()), !self.is_modern())
+            .map_err(|e| Error::Protocol(e.to_string()))?;
+        let messages = match decoded {
+            Decoded::Messages(messages) => messages,
+            Decoded::RawResult(id, raw) => {
                 let answered = awaited == Some(&id);
                 (self.sink)(Inbound::RawResponse { id, text: Rc::from(raw) });
                 return Ok(answered);
             }
-        }
-        let messages = decode(text, version::allows_batches(self.protocol_version.get())).map_err(|e| Error::Protocol(e.to_string()))?;
+        };
         let mut answered = false;
         for message in messages {
             if let (Message::Response { id: Some(id), .. }, Some(awaited)) = (&message, awaited) {
