@@ -55,13 +55,12 @@ fn cursor_params(cursor: Option<&str>) -> Option<Value> {
 }
 
 impl ClientState {
-    /// Checks a tool's `structuredContent` against its listed `outputSchema`,
-    /// with the validator from the options, else the built-in one. A large
-    /// result still in its text is read without building its tree, and its
-    /// `structuredContent` goes to the validator as text.
-    async fn check_output(&self, name: &str, reply: &Reply) -> Result<(), Error> {
-        let schema = self.output_schemas.borrow().get(name).cloned();
-        let Some(schema) = schema.filter(|_| self.settings.validate_output) else { return Ok(()) };
+    /// Checks a `tools/call` result's shape, then its `structuredContent`
+    /// against the tool's listed `outputSchema`, with the validator from the
+    /// options, else the built-in one. A large result still in its text is
+    /// read once, without building its tree, and its `structuredContent`
+    /// goes to the validator as text.
+    async fn check_call_tool(&self, name: &str, reply: &Reply) -> Result<(), Error> {
         let (failed, structured) = match reply.unparsed_text().and_then(results::check_call_tool_text) {
             Some(shape) => {
                 let shape = shape.map_err(Error::Protocol)?;
@@ -69,12 +68,12 @@ impl ClientState {
             }
             None => {
                 let value = reply.value();
+                results::check_call_tool(value).map_err(Error::Protocol)?;
                 (value.get("isError") == Some(&Value::Bool(true)), value.get("structuredContent").map(Instance::Value))
             }
         };
-        if failed {
-            return Ok(());
-        }
+        let schema = self.output_schemas.borrow().get(name).cloned();
+        let (Some(schema), true, false) = (schema, self.settings.validate_output, failed) else { return Ok(()) };
         let structured = structured
             .ok_or_else(|| Error::Invalid(format!("tool {name:?} declares an outputSchema but returned no structuredContent")))?;
         let limits = &self.settings.limits.schema;
@@ -205,9 +204,8 @@ impl Client {
     pub async fn call_tool_reply(&self, params: Value, options: &RequestOptions) -> Result<Reply, Error> {
         params::check_call_tool(&params).map_err(Error::InvalidArgument)?;
         let name = params.get("name").and_then(Value::as_str).unwrap_or_default().to_owned();
-        let check_text = |text: &str| results::check_call_tool_text(text).map(|checked| checked.map(drop));
-        let reply = self.state.request_shaped_text_reply("tools/call", Some(params), options, results::check_call_tool, check_text).await?;
-        self.state.check_output(&name, &reply).await?;
+        let reply = self.state.request_reply("tools/call", Some(params), options).await?;
+        self.state.check_call_tool(&name, &reply).await?;
         Ok(reply)
     }
 

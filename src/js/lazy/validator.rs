@@ -34,13 +34,14 @@ impl SchemaValidator for LazyValidator {
         instance: &str,
         limits: &Limits,
     ) -> LocalBoxFuture<'static, Result<Result<(), SchemaError>, Error>> {
-        let (schema, instance, limits) = (schema.to_string(), instance.to_owned(), *limits);
+        // Into JS strings at once: the text is copied out of wasm once, not kept twice.
+        let (schema, instance, limits) = (JsValue::from_str(&schema.to_string()), JsValue::from_str(instance), *limits);
         Box::pin(async move {
             let Some(part) = load("validator").await? else { return Ok(Ok(())) };
             let broken = |_| Error::Network { message: "the validator module has no validateJson".to_owned() };
             let validate: Function = Reflect::get(&part, &"validateJson".into()).map_err(broken)?.dyn_into().map_err(broken)?;
             let (steps, per_value) = (limits.steps as f64, limits.steps_per_value as f64);
-            let args = js_sys::Array::of4(&schema.into(), &instance.into(), &steps.into(), &per_value.into());
+            let args = js_sys::Array::of4(&schema, &instance, &steps.into(), &per_value.into());
             let verdict = validate.apply(&JsValue::NULL, &args).map_err(|e| Error::Invalid(crate::transport::fetch::js_message(&e)))?;
             if verdict.is_null() || verdict.is_undefined() {
                 return Ok(Ok(()));
