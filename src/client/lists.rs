@@ -9,13 +9,27 @@ use super::options::RequestOptions;
 use super::paging::collect_pages;
 use super::state::{ClientState, Reply};
 use crate::error::Error;
-use crate::protocol::results;
+use crate::protocol::{list_text, results};
 use serde_json::{json, Value};
 
 impl ClientState {
     /// Fetches one page and checks it; learns from a page of tools.
     pub(crate) async fn list_page(&self, kind: ListKind, params: Option<Value>, options: &RequestOptions) -> Result<Reply, Error> {
         let mut page = self.request_reply(kind.method, params, options).await?;
+        // The modern era may drop tools from the page, which needs the tree.
+        let from_text = page.unparsed_text().filter(|_| kind != TOOLS || self.era != Era::Modern);
+        if let Some(items) = from_text.and_then(|text| list_text::list_items(text, kind.items, kind.key)) {
+            if kind != TOOLS {
+                return Ok(page);
+            }
+            if let Some(tools) = list_text::tool_facts(&items) {
+                for tool in tools {
+                    let output_schema = tool.output_schema.map(|raw| serde_json::from_str(raw.get()).unwrap_or(Value::Null));
+                    self.learn_tool(tool.name, tool.idempotent, output_schema, None);
+                }
+                return Ok(page);
+            }
+        }
         results::check_items_have(page.value(), kind.method, kind.items, kind.key).map_err(Error::Protocol)?;
         if kind == TOOLS {
             results::check_tools(page.value()).map_err(Error::Protocol)?;
@@ -38,28 +52,34 @@ impl ClientState {
     /// Keeps what later calls of the listed tools need.
     fn learn_tools(&self, page: &Value) {
         let tools = page.get("tools").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
-        let mut schemas = self.output_schemas.borrow_mut();
-        let mut inputs = self.tool_schemas.borrow_mut();
-        let mut idempotent = self.idempotent_tools.borrow_mut();
         for tool in tools {
             let Some(name) = tool.get("name").and_then(Value::as_str) else { continue };
-            if tool.get("annotations").and_then(|a| a.get("idempotentHint")) == Some(&Value::Bool(true)) {
-                idempotent.insert(name.to_owned());
-            } else {
-                idempotent.remove(name);
-            }
-            match tool.get("outputSchema") {
-                Some(schema) => schemas.insert(name.to_owned(), schema.clone()),
-                None => schemas.remove(name),
-            };
+            let idempotent = tool.get("annotations").and_then(|a| a.get("idempotentHint")) == Some(&Value::Bool(true));
             // Only 2026-07-28 mirrors arguments into headers, and only those
             // annotated with `x-mcp-header`: keep just those schemas, as a
             // large tools/list would otherwise be copied whole.
-            match tool.get("inputSchema").filter(|input| self.era == Era::Modern && crate::protocol::modern::has_param_headers(input)) {
-                Some(input) => inputs.insert(name.to_owned(), input.clone()),
-                None => inputs.remove(name),
-            };
+            let input =
+                tool.get("inputSchema").filter(|input| self.era == Era::Modern && crate::protocol::modern::has_param_headers(input));
+            self.learn_tool(name.to_owned(), idempotent, tool.get("outputSchema").cloned(), input.cloned());
         }
+    }
+
+    fn learn_tool(&self, name: String, idempotent: bool, output_schema: Option<Value>, header_schema: Option<Value>) {
+        if idempotent {
+            self.idempotent_tools.borrow_mut().insert(name.clone());
+        } else {
+            self.idempotent_tools.borrow_mut().remove(&name);
+        }
+        let mut inputs = self.tool_schemas.borrow_mut();
+        match header_schema {
+            Some(input) => inputs.insert(name.clone(), input),
+            None => inputs.remove(&name),
+        };
+        let mut schemas = self.output_schemas.borrow_mut();
+        match output_schema {
+            Some(schema) => schemas.insert(name, schema),
+            None => schemas.remove(&name),
+        };
     }
 }
 

@@ -12,6 +12,7 @@ pub mod elicitation;
 pub mod encoding;
 pub mod jsonrpc;
 pub mod lifecycle;
+pub mod list_text;
 pub mod methods;
 pub mod modern;
 #[cfg(feature = "oauth")]

@@ -74,6 +74,37 @@ fn a_page_without_its_items_or_an_item_without_its_key_is_refused() {
     }
 }
 
+/// A result padded past 16 KiB, so that it reaches the client as its text
+/// alone, as the Streamable HTTP transport hands large legacy results on.
+fn padded(mut result: Value) -> Value {
+    if let Some(map) = result.as_object_mut() {
+        map.insert("padding".into(), json!("x".repeat(20_000)));
+    }
+    result
+}
+
+#[test]
+fn a_large_page_is_refused_in_the_same_words_as_a_small_one() {
+    let pages = [
+        json!({"tools": [{"inputSchema": {"type": "object"}}]}),
+        json!({"tools": [{"name": "a", "inputSchema": []}]}),
+        json!({"tools": [{"name": "a", "inputSchema": {}}, "b"]}),
+        json!({"tools": [], "nextCursor": 5}),
+        json!({"tools": {}}),
+    ];
+    for page in pages {
+        let refusal = |page: Value| {
+            let (mut w, client) = connect(
+                move |s| (s.method() == "tools/list").then(|| Answer::Result(page.clone())),
+                json!({"tools": {}}),
+                legacy_options(),
+            );
+            w.run(async move { client.list_tools(None, &RequestOptions::default()).await }).unwrap_err().to_string()
+        };
+        assert_eq!(refusal(padded(page.clone())), refusal(page.clone()), "{page}");
+    }
+}
+
 /// A tool with an output schema, answering with `structured`.
 fn typed_tool(structured: Value) -> impl Fn(&Seen) -> Option<Answer> {
     move |s| match s.method() {
@@ -145,6 +176,23 @@ fn a_large_results_structured_content_is_validated_from_its_text() {
     let error = list_then_call(&mut w, &client).unwrap_err();
     assert_eq!(error.kind(), "invalid-result");
     assert!(error.to_string().contains("/n"), "{error}");
+}
+
+#[cfg(feature = "validator")]
+#[test]
+fn a_large_page_of_tools_teaches_their_output_schemas() {
+    let script = |s: &Seen| match s.method() {
+        "tools/list" => typed_tool(json!(null))(s).map(|answer| match answer {
+            Answer::Result(page) => Answer::Result(padded(page)),
+            other => other,
+        }),
+        _ => typed_tool(json!({"n": "three"}))(s),
+    };
+    let (mut w, client) = connect(script, json!({"tools": {}}), legacy_options());
+    let c = client.clone();
+    let page = w.run(async move { c.list_page_reply(crate::client::TOOLS, None, &RequestOptions::default()).await }).unwrap();
+    assert!(page.text().is_some_and(|t| t.len() > 20_000), "the page is kept as text for JS");
+    assert_eq!(list_then_call(&mut w, &client).unwrap_err().kind(), "invalid-result");
 }
 
 #[test]
