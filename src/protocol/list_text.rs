@@ -4,13 +4,10 @@
 //! These are accelerators for well-formed pages only. Whenever the text is
 //! not exactly what the checks in [`super::results`] accept, they answer
 //! `None` and the caller runs those checks on the parsed value, so that a
-//! bad page is refused in the same words either way. One hand-written
-//! visitor reads the page, its items and their annotations: a map type per
-//! level would cost the core more bytes than this module weighs.
+//! bad page is refused in the same words either way.
 
-use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use super::pick::{member, pick, starts_with, Pick, Picked};
 use serde_json::value::RawValue;
-use std::fmt;
 
 /// The members of an item that the checks and the client read, by slot.
 const ITEM_MEMBERS: [&str; 4] = ["", "inputSchema", "outputSchema", "annotations"];
@@ -18,92 +15,6 @@ const KEY: usize = 0;
 const INPUT_SCHEMA: usize = 1;
 const OUTPUT_SCHEMA: usize = 2;
 const ANNOTATIONS: usize = 3;
-
-/// Some members of an object, each as the server's text, in the order of
-/// the names asked for. Parsing keeps the last of a member given twice, as
-/// the parsed value does; a name with an escape in it fails the parse, and
-/// the caller reads the value instead.
-pub type Picked<'a> = [Option<&'a RawValue>; 4];
-
-/// Reads an object, keeping the members named (at most four; "" is no
-/// name) and skipping the rest; with `items`, the array under that name is
-/// read in the same pass, each of its objects picked by the names given.
-#[derive(Clone, Copy)]
-struct Pick<'f> {
-    names: [&'f str; 4],
-    items: Option<(&'f str, [&'f str; 4])>,
-}
-
-/// What [`Pick`] read: the members asked for, and the items.
-type Read<'a> = (Picked<'a>, Option<Vec<Picked<'a>>>);
-
-impl<'de> DeserializeSeed<'de> for Pick<'_> {
-    type Value = Read<'de>;
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
-        deserializer.deserialize_map(self)
-    }
-}
-
-impl<'de> Visitor<'de> for Pick<'_> {
-    type Value = Read<'de>;
-
-    fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
-        formatter.write_str("an object")
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let (mut picked, mut items): Read<'de> = ([None; 4], None);
-        while let Some(name) = map.next_key::<&'de str>()? {
-            if let Some((_, item_names)) = self.items.filter(|(field, _)| *field == name) {
-                items = Some(map.next_value_seed(Items(item_names))?);
-            } else if let Some(slot) = self.names.iter().position(|n| !n.is_empty() && *n == name).and_then(|i| picked.get_mut(i)) {
-                *slot = Some(map.next_value()?);
-            } else {
-                map.next_value::<IgnoredAny>()?;
-            }
-        }
-        Ok((picked, items))
-    }
-}
-
-/// An array of objects, each read by [`Pick`] with the item's member names.
-struct Items<'f>([&'f str; 4]);
-
-impl<'de> DeserializeSeed<'de> for Items<'_> {
-    type Value = Vec<Picked<'de>>;
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
-        deserializer.deserialize_seq(self)
-    }
-}
-
-impl<'de> Visitor<'de> for Items<'_> {
-    type Value = Vec<Picked<'de>>;
-
-    fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
-        formatter.write_str("an array of objects")
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-        let mut items = Vec::new();
-        while let Some((item, _)) = seq.next_element_seed(Pick { names: self.0, items: None })? {
-            items.push(item);
-        }
-        Ok(items)
-    }
-}
-
-fn pick<'a>(text: &'a str, pick: Pick<'_>) -> Option<Read<'a>> {
-    let mut deserializer = serde_json::Deserializer::from_str(text);
-    let read = pick.deserialize(&mut deserializer).ok()?;
-    deserializer.end().ok()?;
-    Some(read)
-}
-
-fn starts_with(raw: &RawValue, first: u8) -> bool {
-    raw.get().trim_start().as_bytes().first() == Some(&first)
-}
 
 /// The items of a page that `check_list` and `check_items_have` would both
 /// accept: an object whose `items_field` is an array of objects that each
@@ -120,7 +31,7 @@ pub fn list_items<'a>(text: &'a str, items_field: &str, key: &str) -> Option<Vec
             return None;
         }
     }
-    items.filter(|items| items.iter().all(|item| item.get(KEY).copied().flatten().is_some_and(|k| starts_with(k, b'"'))))
+    items.filter(|items| items.iter().all(|item| member(item, KEY).is_some_and(|k| starts_with(k, b'"'))))
 }
 
 /// What the client keeps of one listed tool.
@@ -137,7 +48,6 @@ pub struct ToolFacts<'a> {
 /// The facts of a page's tools, when `check_tools` would accept them all
 /// (each has a string `name` and an object `inputSchema`).
 pub fn tool_facts<'a>(tools: &[Picked<'a>]) -> Option<Vec<ToolFacts<'a>>> {
-    let member = |tool: &Picked<'a>, slot: usize| tool.get(slot).copied().flatten();
     tools
         .iter()
         .map(|tool| {
@@ -145,7 +55,7 @@ pub fn tool_facts<'a>(tools: &[Picked<'a>]) -> Option<Vec<ToolFacts<'a>>> {
             let name = serde_json::from_str(member(tool, KEY)?.get()).ok()?;
             let hint = Pick { names: ["idempotentHint", "", "", ""], items: None };
             let idempotent = match member(tool, ANNOTATIONS).filter(|annotations| starts_with(annotations, b'{')) {
-                Some(annotations) => pick(annotations.get(), hint)?.0.first().copied().flatten().is_some_and(|h| h.get().trim() == "true"),
+                Some(annotations) => member(&pick(annotations.get(), hint)?.0, 0).is_some_and(|h| h.get().trim() == "true"),
                 None => false,
             };
             Some(ToolFacts { name, idempotent, output_schema: member(tool, OUTPUT_SCHEMA) })

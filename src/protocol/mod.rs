@@ -18,6 +18,7 @@ pub mod modern;
 #[cfg(feature = "oauth")]
 pub mod oauth;
 pub mod params;
+pub(crate) mod pick;
 pub mod results;
 pub mod schema;
 pub mod sha256;

@@ -1,7 +1,8 @@
 //! Shape checks on results before they reach users: a typed API must not hand
 //! over an object that contradicts its declared type. Unknown fields pass.
 
-use super::jsonrpc::{kind, present_raw};
+use super::jsonrpc::kind;
+use super::pick::{member, pick, starts_with, Pick};
 use serde_json::value::RawValue;
 use serde_json::Value;
 
@@ -138,54 +139,8 @@ fn raw_kind(raw: &str) -> &'static str {
     }
 }
 
-/// The members of a result that the checks read, each as the server's text.
-#[derive(serde::Deserialize, Default)]
-#[serde(default)]
-struct Fields<'a> {
-    #[serde(borrow, deserialize_with = "present_raw")]
-    content: Option<&'a RawValue>,
-    #[serde(borrow, rename = "isError", deserialize_with = "present_raw")]
-    is_error: Option<&'a RawValue>,
-    #[serde(borrow, rename = "structuredContent", deserialize_with = "present_raw")]
-    structured: Option<&'a RawValue>,
-    #[serde(borrow, deserialize_with = "present_raw")]
-    contents: Option<&'a RawValue>,
-    #[serde(borrow, rename = "type", deserialize_with = "present_raw")]
-    kind: Option<&'a RawValue>,
-    #[serde(borrow, deserialize_with = "present_raw")]
-    uri: Option<&'a RawValue>,
-    #[serde(borrow, deserialize_with = "present_raw")]
-    text: Option<&'a RawValue>,
-    #[serde(borrow, deserialize_with = "present_raw")]
-    blob: Option<&'a RawValue>,
-}
-
-/// The fields of an object's text; `None` for anything else. serde reads a
-/// struct from an array too, hence the look at the first character; a
-/// member given twice also ends here (the parsed value keeps the last).
-fn fields(text: &str) -> Option<Fields<'_>> {
-    if !text.trim_start().starts_with('{') {
-        return None;
-    }
-    serde_json::from_str(text).ok()
-}
-
-/// The fields of an array item: none for what is not an object, and `None`
-/// (read the value instead) for an object the text alone cannot tell.
-fn object_fields(item: &RawValue) -> Option<Fields<'_>> {
-    match fields(item.get()) {
-        Some(found) => Some(found),
-        None if item.get().trim_start().starts_with('{') => None,
-        None => Some(Fields::default()),
-    }
-}
-
 fn is_string(raw: Option<&RawValue>) -> bool {
-    raw.is_some_and(|v| raw_kind(v.get()) == "a string")
-}
-
-fn raw_items(raw: &RawValue) -> Option<Vec<&RawValue>> {
-    serde_json::from_str(raw.get()).ok()
+    raw.is_some_and(|v| starts_with(v, b'"'))
 }
 
 /// A `tools/call` result read from its text: what the client needs of it.
@@ -204,24 +159,22 @@ pub struct CallToolText<'a> {
 /// # Errors
 /// As [`check_call_tool`], in the same words.
 pub fn check_call_tool_text(text: &str) -> Option<Result<CallToolText<'_>, ShapeError>> {
-    let map = fields(text)?;
-    match map.content {
-        Some(raw) if raw_kind(raw.get()) == "an array" => {
-            for (i, block) in raw_items(raw)?.iter().enumerate() {
-                if !is_string(object_fields(block)?.kind) {
-                    return Some(Err(format!("tools/call: content[{i}] has no string type")));
-                }
-            }
-        }
-        Some(other) => return Some(Err(format!("tools/call: content is {}, not an array", raw_kind(other.get())))),
-        None => return Some(Err("tools/call: the result has no content array".into())),
+    // A `content` that is not an array of objects makes the read fail: the
+    // value check says what is wrong with it.
+    let shape = Pick { names: ["isError", "structuredContent", "", ""], items: Some(("content", ["type", "", "", ""])) };
+    let (fields, content) = pick(text, shape)?;
+    let Some(blocks) = content else {
+        return Some(Err("tools/call: the result has no content array".into()));
+    };
+    if let Some(i) = blocks.iter().position(|block| !is_string(member(block, 0))) {
+        return Some(Err(format!("tools/call: content[{i}] has no string type")));
     }
-    let failed = match map.is_error.map(|raw| raw.get().trim()) {
+    let failed = match member(&fields, 0).map(|raw| raw.get().trim()) {
         None | Some("false") => false,
         Some("true") => true,
         Some(other) => return Some(Err(format!("tools/call: isError is {}, not a boolean", raw_kind(other)))),
     };
-    Some(Ok(CallToolText { failed, structured: map.structured }))
+    Some(Ok(CallToolText { failed, structured: member(&fields, 1) }))
 }
 
 /// [`check_read_resource`] on a result's text, without building a tree of
@@ -230,16 +183,15 @@ pub fn check_call_tool_text(text: &str) -> Option<Result<CallToolText<'_>, Shape
 /// # Errors
 /// As [`check_read_resource`], in the same words.
 pub fn check_read_resource_text(text: &str) -> Option<Result<(), ShapeError>> {
-    let map = fields(text)?;
-    let Some(contents) = map.contents.filter(|raw| raw_kind(raw.get()) == "an array") else {
+    let shape = Pick { names: ["", "", "", ""], items: Some(("contents", ["uri", "text", "blob", ""])) };
+    let Some(contents) = pick(text, shape)?.1 else {
         return Some(Err("resources/read: the result has no contents array".into()));
     };
-    for (i, item) in raw_items(contents)?.iter().enumerate() {
-        let item = object_fields(item)?;
-        if !is_string(item.uri) {
+    for (i, item) in contents.iter().enumerate() {
+        if !is_string(member(item, 0)) {
             return Some(Err(format!("resources/read: contents[{i}] has no string uri")));
         }
-        if !(is_string(item.text) || is_string(item.blob)) {
+        if !(is_string(member(item, 1)) || is_string(member(item, 2))) {
             return Some(Err(format!("resources/read: contents[{i}] has neither text nor blob")));
         }
     }
