@@ -148,3 +148,34 @@ fn raw_results_only_for_texts_decode_accepts() {
     assert_eq!(decode_or_raw(&text, true, true), Ok(Decoded::RawResult(RequestId::Number(1), r#"{"n":1e300,"s":"\ud83d\ude00"}"#)));
     assert!(matches!(decode_or_raw(&text, true, false), Ok(Decoded::Messages(m)) if m.len() == 1));
 }
+
+/// The one-byte-at-a-time scan that `may_need_conversion` speeds up.
+fn may_need_conversion_bytewise(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let mut digits = 0;
+    (0..bytes.len()).any(|i| super::looks_unconvertible(bytes, i, &mut digits))
+}
+
+#[test]
+fn the_word_at_a_time_scan_says_what_the_bytewise_scan_says() {
+    // Texts from a small alphabet that hits every rule, at every alignment.
+    let alphabet = ['a', ' ', '0', '7', 'e', 'E', 'u', '\\', 'd', '8', 'F', '"', 'x'];
+    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed as usize
+    };
+    for _ in 0..20_000 {
+        let len = next() % 40;
+        let text: String = (0..len).map(|_| alphabet[next() % alphabet.len()]).collect();
+        assert_eq!(super::may_need_conversion(&text), may_need_conversion_bytewise(&text), "{text:?}");
+    }
+    let long_digits = format!("{}{}", "word ".repeat(9), "1".repeat(301));
+    assert!(super::may_need_conversion(&long_digits));
+    for boundary in ["abcdefg1e", "abcdefg\\ud800", "abcdefgh\\ud9ff", "1234567e", "12345678e"] {
+        assert!(super::may_need_conversion(boundary), "{boundary}");
+    }
+    assert!(!super::may_need_conversion(&"The quick brown fox, 0123456789\\n".repeat(100)));
+}
