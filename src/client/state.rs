@@ -17,6 +17,7 @@ use crate::protocol::lifecycle::ServerIdentity;
 #[cfg(feature = "validator")]
 use crate::protocol::schema::LinearPatterns;
 use crate::session::limits::Limits;
+use crate::session::ResultText;
 use crate::session::{Answer, Channel, Connector, OpenContext, Session, ToolSchemas};
 use futures::future::{LocalBoxFuture, Shared};
 use serde_json::Value;
@@ -39,7 +40,7 @@ pub struct Reply {
     /// result the transport kept as text), until something needs the value.
     value: Option<Value>,
     parsed: OnceCell<Value>,
-    text: Option<Rc<str>>,
+    text: Option<ResultText>,
 }
 
 impl From<Answer> for Reply {
@@ -68,7 +69,7 @@ impl Reply {
     pub fn value(&self) -> &Value {
         match &self.value {
             Some(value) => value,
-            None => self.parsed.get_or_init(|| parse(self.text.as_deref())),
+            None => self.parsed.get_or_init(|| parse(self.text.as_deref().map(String::as_str))),
         }
     }
 
@@ -76,20 +77,20 @@ impl Reply {
     pub fn into_value(self) -> Value {
         match self.value {
             Some(value) => value,
-            None => self.parsed.into_inner().unwrap_or_else(|| parse(self.text.as_deref())),
+            None => self.parsed.into_inner().unwrap_or_else(|| parse(self.text.as_deref().map(String::as_str))),
         }
     }
 
     /// The server's own text of the result, when it was kept.
     pub fn text(&self) -> Option<&str> {
-        self.text.as_deref()
+        self.text.as_deref().map(String::as_str)
     }
 
     /// The text, while nothing has parsed it yet: a check that can read what
     /// it needs from the text saves building the tree.
     pub(crate) fn unparsed_text(&self) -> Option<&str> {
         match (&self.value, self.parsed.get()) {
-            (None, None) => self.text.as_deref(),
+            (None, None) => self.text.as_deref().map(String::as_str),
             _ => None,
         }
     }
@@ -97,7 +98,7 @@ impl Reply {
     /// The value to change, which makes the kept text stale: it is dropped.
     pub(crate) fn value_mut(&mut self) -> &mut Value {
         if self.value.is_none() {
-            let parsed = self.parsed.take().unwrap_or_else(|| parse(self.text.as_deref()));
+            let parsed = self.parsed.take().unwrap_or_else(|| parse(self.text.as_deref().map(String::as_str)));
             self.value = Some(parsed);
         }
         self.text = None;

@@ -145,7 +145,7 @@ impl Server {
             for message in messages {
                 let text = message.to_string();
                 match crate::protocol::jsonrpc::raw_result(&text).filter(|_| !modern) {
-                    Some((id, raw)) => sink(Inbound::RawResponse { id, text: Rc::from(raw) }),
+                    Some((id, raw)) => sink(Inbound::RawResponse { id, text: Rc::new(raw.to_owned()) }),
                     None => {
                         if let Ok(message) = crate::protocol::jsonrpc::decode_value(message) {
                             sink(Inbound::Message(message));

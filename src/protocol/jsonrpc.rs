@@ -377,12 +377,12 @@ pub(crate) fn present_raw<'de, D: serde::Deserializer<'de>>(deserializer: D) -> 
 
 /// What one JSON text held, as a transport hands it on.
 #[derive(Debug, PartialEq)]
-pub enum Decoded<'a> {
+pub enum Decoded {
     /// Messages, parsed.
     Messages(Vec<Message>),
     /// One large successful response to this request, its result left as
     /// the server's text (see [`raw_result`]): never built into a tree.
-    RawResult(RequestId, &'a str),
+    RawResult(RequestId, String),
 }
 
 /// Decodes `text` as [`decode`] does; with `keep_raw`, a large single
@@ -391,10 +391,21 @@ pub enum Decoded<'a> {
 ///
 /// # Errors
 /// As [`decode`].
-pub fn decode_or_raw(text: &str, allow_batch: bool, keep_raw: bool) -> Result<Decoded<'_>, DecodeError> {
-    match raw_result(text).filter(|_| keep_raw) {
-        Some((id, raw)) => Ok(Decoded::RawResult(id, raw)),
-        None => decode(text, allow_batch).map(Decoded::Messages),
+pub fn decode_or_raw(text: String, allow_batch: bool, keep_raw: bool) -> Result<Decoded, DecodeError> {
+    // Where the result lies in the text, so that the text's own buffer can
+    // become the result's: a large result is not copied a second time.
+    let found = raw_result(&text).filter(|_| keep_raw).map(|(id, raw)| {
+        let start = (raw.as_ptr() as usize).saturating_sub(text.as_ptr() as usize);
+        (id, start, start.saturating_add(raw.len()))
+    });
+    match found {
+        Some((id, start, end)) if text.get(start..end).is_some() => {
+            let mut result = text;
+            result.truncate(end);
+            result.drain(..start);
+            Ok(Decoded::RawResult(id, result))
+        }
+        _ => decode(&text, allow_batch).map(Decoded::Messages),
     }
 }
 

@@ -1,5 +1,5 @@
 use super::handler::{ClientHandler, InboundContext};
-use super::{ConnectionStatus, Inbound, InboundSink, Runtime, Transport};
+use super::{ConnectionStatus, Inbound, InboundSink, ResultText, Runtime, Transport};
 use crate::error::Error;
 use crate::protocol::jsonrpc::envelope::Envelope;
 use crate::protocol::jsonrpc::{codes, ErrorObject, Message, RequestId};
@@ -107,7 +107,7 @@ pub enum Answer {
     Parsed(Value),
     /// A large result as the server's text alone, for a consumer that reads
     /// what it needs of it (`JSON.parse` in JS) rather than a tree.
-    Text(Rc<str>),
+    Text(ResultText),
 }
 
 #[derive(Default)]
@@ -115,7 +115,7 @@ struct State {
     next_id: i64,
     pending: HashMap<RequestId, oneshot::Sender<Result<Value, Error>>>,
     /// The text of large results, by request, until the request takes it.
-    raw: HashMap<RequestId, Rc<str>>,
+    raw: HashMap<RequestId, ResultText>,
     progress: HashMap<RequestId, ProgressRoute>,
     /// Server requests being handled, with the sender that cancels each.
     inbound: HashMap<RequestId, oneshot::Sender<String>>,

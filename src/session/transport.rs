@@ -20,6 +20,11 @@ pub enum ConnectionStatus {
     SessionExpired,
 }
 
+/// A large result's JSON text, shared by the session, the reply and JS. A
+/// `String` rather than a `str`: the transport moves the body it read into
+/// it, so a 5 MiB result does not take another 5 MiB of wasm memory.
+pub type ResultText = Rc<String>;
+
 /// What a transport hands back to the session.
 #[derive(Debug)]
 pub enum Inbound {
@@ -40,7 +45,7 @@ pub enum Inbound {
         /// The request it answers.
         id: RequestId,
         /// The result's JSON text.
-        text: Rc<str>,
+        text: ResultText,
     },
     /// The one channel every response arrives on broke (the HTTP+SSE event
     /// stream, a user transport): no pending request can be answered now.

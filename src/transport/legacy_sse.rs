@@ -187,7 +187,7 @@ impl Inner {
     }
 
     /// Handles one event from either reader.
-    fn on_event(&self, kind: &str, data: &str) {
+    fn on_event(&self, kind: &str, data: String) {
         match kind {
             "endpoint" if self.endpoint.borrow().is_none() => {
                 let resolved = resolve_endpoint(&self.config.url, data.trim());
@@ -200,7 +200,7 @@ impl Inner {
                 // the request it answered ends in its timeout.
                 match decode_or_raw(data, version::allows_batches(None), true) {
                     // As for Streamable HTTP: a large result goes over as its text alone.
-                    Ok(Decoded::RawResult(id, raw)) => (self.sink)(Inbound::RawResponse { id, text: Rc::from(raw) }),
+                    Ok(Decoded::RawResult(id, raw)) => (self.sink)(Inbound::RawResponse { id, text: Rc::new(raw) }),
                     Ok(Decoded::Messages(messages)) => {
                         for message in messages {
                             (self.sink)(Inbound::Message(message));
@@ -256,7 +256,7 @@ impl Inner {
                     for event in events.drain(..) {
                         match event.oversized {
                             Some(skipped) => (self.sink)(Inbound::Oversized { envelope: skipped.envelope, bytes: skipped.bytes, limit }),
-                            None => self.on_event(&event.event, &event.data),
+                            None => self.on_event(&event.event, event.data),
                         }
                     }
                 }
@@ -296,7 +296,7 @@ impl Inner {
                     (inner.sink)(Inbound::Oversized { envelope: scanner.finish(), bytes: text.len(), limit });
                     return;
                 }
-                inner.on_event(kind, &text);
+                inner.on_event(kind, text);
             });
             let _ = source.add_event_listener_with_callback(kind, listener.as_ref().unchecked_ref());
             listeners.push((kind, listener));

@@ -357,7 +357,7 @@ impl Inner {
             ResponseBody::Json => {
                 let text = read_text_capped(&response, self.config.max_message_bytes, "maxMessageBytes").await?;
                 in_flight.controller.finished();
-                let answered = self.deliver(&text, request_id.as_ref())?;
+                let answered = self.deliver(text, request_id.as_ref())?;
                 match request_id {
                     Some(id) if !answered => Err(Error::Protocol(format!("the JSON response does not answer request {id}"))),
                     _ => Ok(()),
@@ -388,7 +388,7 @@ impl Inner {
 
     /// Decodes one JSON text and hands its messages to the session. Returns
     /// whether it held the response to `awaited`.
-    pub(super) fn deliver(&self, text: &str, awaited: Option<&RequestId>) -> Result<bool, Error> {
+    pub(super) fn deliver(&self, text: String, awaited: Option<&RequestId>) -> Result<bool, Error> {
         // A large legacy result goes over as its text alone (the modern era
         // rewrites results, so it needs them parsed).
         let decoded = decode_or_raw(text, version::allows_batches(self.protocol_version.get()), !self.is_modern())
@@ -397,7 +397,7 @@ impl Inner {
             Decoded::Messages(messages) => messages,
             Decoded::RawResult(id, raw) => {
                 let answered = awaited == Some(&id);
-                (self.sink)(Inbound::RawResponse { id, text: Rc::from(raw) });
+                (self.sink)(Inbound::RawResponse { id, text: Rc::new(raw) });
                 return Ok(answered);
             }
         };

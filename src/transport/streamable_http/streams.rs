@@ -204,7 +204,7 @@ impl Inner {
                     continue;
                 }
                 drained.received = true;
-                match self.deliver(&event.data, awaited) {
+                match self.deliver(event.data, awaited) {
                     Ok(got_it) => drained.answered |= got_it,
                     Err(error) => drained.problem = Some(error),
                 }
