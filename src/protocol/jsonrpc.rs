@@ -250,25 +250,28 @@ pub fn raw_result(text: &str) -> Option<(RequestId, &str)> {
 }
 
 /// Whether `text` could hold what `RawValue` lets through and `decode`
-/// refuses: a number out of `f64`'s range (an exponent, or hundreds of
-/// digits) or a lone surrogate (`\uD800`–`\uDFFF` escapes). One pass over
-/// the bytes; anything that looks like either, even inside a string, says yes.
+/// refuses: a number out of `f64`'s range (a large positive exponent, or
+/// hundreds of digits) or a lone surrogate (a `\uD800`–`\uDFFF` escape that
+/// is not half of a pair). One pass over the bytes; anything that looks like
+/// either, even inside a string, says yes. Small exponents (`1.5e-7`,
+/// `2E+10`) and escaped pairs (`\ud83d\ude00`) are common in real results
+/// and say no: they would cost a large result a second, converting pass.
 fn may_need_conversion(text: &str) -> bool {
     let bytes = text.as_bytes();
-    let mut digits = 0;
+    let mut scan = Scan::default();
     let mut i = 0;
     while i < bytes.len() {
         // Most of a large result is words without a digit or a backslash:
         // eight bytes at a time pass over them (this scan was a tenth of a
         // 5 MiB read's time, one byte at a time).
         if bytes.get(i..i + 8).is_some_and(|word| !worth_a_look(word)) {
-            digits = 0;
+            scan.digits = 0;
             i += 8;
             continue;
         }
         let end = bytes.len().min(i + 8);
         while i < end {
-            if looks_unconvertible(bytes, i, &mut digits) {
+            if looks_unconvertible(bytes, i, &mut scan) {
                 return true;
             }
             i += 1;
@@ -289,27 +292,70 @@ fn worth_a_look(word: &[u8]) -> bool {
     any_below(w ^ (ONES * u64::from(b'0')), 10) || any_below(w ^ (ONES * u64::from(b'\\')), 1) || matches!(bytes, [b'e' | b'E' | b'u', ..])
 }
 
+/// What [`may_need_conversion`]'s scan carries from one byte to the next.
+#[derive(Default)]
+struct Scan {
+    /// The digits (and the point) of the number being read, if any.
+    digits: usize,
+    /// Where the `u` of the low half of an escaped pair already seen lies.
+    low_half_at: usize,
+}
+
 /// One step of [`may_need_conversion`]'s scan, at `bytes[i]`.
-fn looks_unconvertible(bytes: &[u8], i: usize, digits: &mut usize) -> bool {
+fn looks_unconvertible(bytes: &[u8], i: usize, scan: &mut Scan) -> bool {
     let Some(&b) = bytes.get(i) else { return false };
     match b {
         b'0'..=b'9' => {
-            *digits += 1;
-            return *digits > 300;
+            scan.digits += 1;
+            return scan.digits > 300;
         }
-        b'e' | b'E' if *digits > 0 => return true,
-        b'u' if i > 0 && bytes.get(i - 1) == Some(&b'\\') => {
-            let next = bytes.get(i + 1..i + 3).unwrap_or_default();
-            if next.first().is_some_and(|c| c.eq_ignore_ascii_case(&b'd'))
-                && next.get(1).is_some_and(|c| matches!(c.to_ascii_lowercase(), b'8'..=b'9' | b'a'..=b'f'))
-            {
-                return true;
+        b'.' if scan.digits > 0 => return false,
+        b'e' | b'E' if scan.digits > 0 && large_exponent(bytes.get(i + 1..).unwrap_or_default(), scan.digits) => return true,
+        b'u' if i > 0 && i != scan.low_half_at && bytes.get(i - 1) == Some(&b'\\') => {
+            let escape_at = |at: usize| bytes.get(at..at + 4).and_then(surrogate);
+            let paired = bytes.get(i + 5..i + 7) == Some(b"\\u") && escape_at(i + 7) == Some(Half::Low);
+            match escape_at(i + 1) {
+                Some(Half::High) if paired => scan.low_half_at = i + 6,
+                Some(_) => return true,
+                None => {}
             }
         }
         _ => {}
     }
-    *digits = 0;
+    scan.digits = 0;
     false
+}
+
+/// Whether the exponent after `e` can take a number of `digits` digits past
+/// `f64`'s range: the number is below 10^(digits + exponent), and serde_json
+/// refuses only an infinite one (a large negative exponent reads as 0).
+fn large_exponent(after_e: &[u8], digits: usize) -> bool {
+    let (negative, exponent) = match after_e {
+        [b'-', rest @ ..] => (true, rest),
+        [b'+', rest @ ..] => (false, rest),
+        rest => (false, rest),
+    };
+    let length = exponent.iter().take_while(|d| d.is_ascii_digit()).count();
+    if negative || length == 0 {
+        return false;
+    }
+    let value = exponent.iter().take(length.min(4)).fold(0, |value, d| value * 10 + usize::from(d - b'0'));
+    length > 3 || digits + value > 300
+}
+
+#[derive(Debug, PartialEq)]
+enum Half {
+    High,
+    Low,
+}
+
+/// Which half of a surrogate pair four hex digits escape, if either.
+fn surrogate(hex: &[u8]) -> Option<Half> {
+    match hex {
+        [b'd' | b'D', b'8' | b'9' | b'a' | b'b' | b'A' | b'B', ..] => Some(Half::High),
+        [b'd' | b'D', b'c'..=b'f' | b'C'..=b'F', ..] => Some(Half::Low),
+        _ => None,
+    }
 }
 
 /// A JSON text read as a tree would be (numbers converted, strings unescaped,

@@ -153,8 +153,8 @@ fn raw_results_only_for_texts_decode_accepts() {
 /// The one-byte-at-a-time scan that `may_need_conversion` speeds up.
 fn may_need_conversion_bytewise(text: &str) -> bool {
     let bytes = text.as_bytes();
-    let mut digits = 0;
-    (0..bytes.len()).any(|i| super::looks_unconvertible(bytes, i, &mut digits))
+    let mut scan = super::Scan::default();
+    (0..bytes.len()).any(|i| super::looks_unconvertible(bytes, i, &mut scan))
 }
 
 #[test]
@@ -175,8 +175,36 @@ fn the_word_at_a_time_scan_says_what_the_bytewise_scan_says() {
     }
     let long_digits = format!("{}{}", "word ".repeat(9), "1".repeat(301));
     assert!(super::may_need_conversion(&long_digits));
-    for boundary in ["abcdefg1e", "abcdefg\\ud800", "abcdefgh\\ud9ff", "1234567e", "12345678e"] {
+    for boundary in ["abcdefg1e400", "abcdefg\\ud800", "abcdefgh\\ud9ff", "1234567e999", "12345678e+300", "abcdefgh\\udc00"] {
         assert!(super::may_need_conversion(boundary), "{boundary}");
     }
     assert!(!super::may_need_conversion(&"The quick brown fox, 0123456789\\n".repeat(100)));
+}
+
+/// Whatever the scan lets through, serde_json converts: no number it passes
+/// is out of range, no escape it passes is a lone surrogate.
+#[test]
+fn what_the_scan_passes_decodes() {
+    let mut texts = Vec::new();
+    for int in [1, 2, 9, 15, 17, 40, 150, 290, 299, 300, 301, 310] {
+        for frac in [0, 1, 5, 30] {
+            for exp in [
+                "", "e0", "e5", "E+7", "e-7", "e-400", "e-99999", "e150", "e250", "e290", "e299", "e300", "e307", "e308", "e309", "e999",
+                "e1000",
+            ] {
+                let fraction = if frac == 0 { String::new() } else { format!(".{}", "3".repeat(frac)) };
+                texts.push(format!("[{}{fraction}{exp}]", "9".repeat(int)));
+            }
+        }
+    }
+    for escape in [r"\ud83d\ude00", r"\ud83d", r"\ude00", r"\ude00\ud83d", r"\ud83d\u0041", r"\ud83dx", r"\uD83D\uDE00", r"\\ud83d"] {
+        texts.push(format!(r#"["{escape}"]"#));
+    }
+    for text in texts {
+        let decodes = serde_json::from_str::<Value>(&text).is_ok();
+        assert!(decodes || super::may_need_conversion(&text), "the scan let {text} through, which does not decode");
+    }
+    for common in ["[1.5e-7, 2E+10, 6.02e23]", r#"["\ud83d\ude00 \uD83D\uDE00"]"#] {
+        assert!(!super::may_need_conversion(common), "{common} needs no second pass");
+    }
 }
