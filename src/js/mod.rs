@@ -14,7 +14,8 @@
 //! * [`convert`]: JSON values across the boundary.
 //! * `typescript`: the `.d.ts` sections for MCP types and API options.
 
-#[cfg(feature = "js")]
+// The OAuth module (lazy_modules::oauth) stops a flow with it too.
+#[cfg(any(feature = "js", feature = "oauth-module"))]
 pub mod abort;
 #[cfg(feature = "oauth")]
 pub(crate) mod auth_options;

@@ -12,7 +12,10 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
+use crate::js::abort::aborted;
 use crate::js::auth_options;
+use futures::future::{self, Either};
+use web_sys::AbortSignal;
 
 /// An error as the core reads it back: `{ kind, message }`.
 fn rejection(error: &Error) -> JsValue {
@@ -28,8 +31,21 @@ fn rejection(error: &Error) -> JsValue {
     out.into()
 }
 
-fn promise(work: impl Future<Output = Result<JsValue, Error>> + 'static) -> Promise {
-    future_to_promise(async move { work.await.map_err(|e| rejection(&e)) })
+/// `work` as a Promise, dropped when `signal` (the core's, aborted when the
+/// call waiting for this one is dropped) aborts: its fetches are aborted and
+/// nothing after them runs.
+fn promise(signal: JsValue, work: impl Future<Output = Result<JsValue, Error>> + 'static) -> Promise {
+    let stop = signal.dyn_into::<AbortSignal>().ok().map(|signal| aborted(&signal));
+    future_to_promise(async move {
+        let outcome = match stop {
+            Some(stop) => match future::select(Box::pin(work), stop).await {
+                Either::Left((done, _)) => done,
+                Either::Right((reason, _)) => Err(Error::Cancelled { reason }),
+            },
+            None => work.await,
+        };
+        outcome.map_err(|e| rejection(&e))
+    })
 }
 
 /// The OAuth flow for one MCP server, configured by the connect options' `auth`.
@@ -56,10 +72,11 @@ pub struct OAuthSession(Rc<OAuth>);
 
 #[wasm_bindgen]
 impl OAuthSession {
-    /// Takes up tokens kept in the storage.
-    pub fn restore(&self) -> Promise {
+    /// Takes up tokens kept in the storage. Each method that returns a
+    /// Promise stops when its last argument, an `AbortSignal`, aborts.
+    pub fn restore(&self, signal: JsValue) -> Promise {
         let auth = self.0.clone();
-        promise(async move {
+        promise(signal, async move {
             Authorizer::restore(auth).await;
             Ok(JsValue::UNDEFINED)
         })
@@ -67,9 +84,9 @@ impl OAuthSession {
 
     /// `[name, value]` pairs that authorize a request.
     #[wasm_bindgen(js_name = requestHeaders)]
-    pub fn request_headers(&self, method: String, url: String) -> Promise {
+    pub fn request_headers(&self, method: String, url: String, signal: JsValue) -> Promise {
         let auth = self.0.clone();
-        promise(async move {
+        promise(signal, async move {
             let headers = Authorizer::request_headers(auth, &method, &url).await?;
             Ok(headers.into_iter().map(|(name, value)| Array::of2(&name.into(), &value.into())).collect::<Array>().into())
         })
@@ -82,15 +99,15 @@ impl OAuthSession {
     }
 
     /// After a 401.
-    pub fn unauthorized(&self, response: web_sys::Response) -> Promise {
+    pub fn unauthorized(&self, response: web_sys::Response, signal: JsValue) -> Promise {
         let work = Authorizer::unauthorized(self.0.clone(), &response);
-        promise(async move { work.await.map(|()| JsValue::UNDEFINED) })
+        promise(signal, async move { work.await.map(|()| JsValue::UNDEFINED) })
     }
 
     /// After a 403: whether it was `insufficient_scope`, now answered.
     #[wasm_bindgen(js_name = stepUp)]
-    pub fn step_up(&self, response: web_sys::Response) -> Promise {
+    pub fn step_up(&self, response: web_sys::Response, signal: JsValue) -> Promise {
         let work = Authorizer::step_up(self.0.clone(), &response);
-        promise(async move { work.await.map(JsValue::from) })
+        promise(signal, async move { work.await.map(JsValue::from) })
     }
 }

@@ -51,6 +51,24 @@ describe("OAuth against a real authorization server", () => {
       (e) => e.name === "McpClientError" && e.kind === "auth" && /access_denied/.test(e.message));
   });
 
+  test("a connect given up during consent stops the flow: no code is exchanged afterwards", LIMIT, async () => {
+    const u = user();
+    const controller = new AbortController();
+    // The user consents, but the page gives up on connecting meanwhile.
+    const authorize = async (url) => {
+      const location = await u.authorize(url);
+      controller.abort(new Error("the user closed the dialog"));
+      await new Promise((r) => setTimeout(r, 20));
+      return location;
+    };
+    await assert.rejects(McpClient.connect(MCP, { ...codeFlow(u, { authorize }), signal: controller.signal }),
+      (e) => e.message === "the user closed the dialog", "connect rejects with the signal's reason");
+    await new Promise((r) => setTimeout(r, 500));
+    const s = await stats();
+    assert.equal(s.approvals, 1, "the user did consent");
+    assert.equal(s.grants.authorization_code, 0, "the flow went on in the background and exchanged the code");
+  });
+
   test("a machine client with client credentials", LIMIT, async () => {
     const client = await McpClient.connect(MCP, {
       auth: { grant: "client_credentials", clientId: "test-machine", clientSecret: "test-secret", tokenEndpointAuthMethod: "client_secret_basic" },

@@ -3,6 +3,7 @@
 use super::{load, part_error};
 use crate::error::Error;
 use crate::transport::auth::Authorizer;
+use crate::transport::fetch::AbortOnDrop;
 use futures::future::LocalBoxFuture;
 use js_sys::{Array, Function, Promise, Reflect};
 use std::cell::RefCell;
@@ -64,14 +65,21 @@ impl LazyOAuth {
     }
 }
 
-/// Calls `method` of the session and awaits what it returns.
+/// Calls `method` of the session and awaits what it returns. The call gets
+/// a signal that aborts if this future is dropped (a connect or a request
+/// given up): the module's flow stops with it, as it would in one module,
+/// instead of going on to exchange a code or open a popup for nobody.
 async fn call(session: &JsValue, method: &str, args: &Array) -> Result<JsValue, Error> {
     let function: Function = Reflect::get(session, &method.into())
         .ok()
         .and_then(|f| f.dyn_into().ok())
         .ok_or_else(|| Error::Network { message: format!("the oauth module's session has no {method}") })?;
+    let stop = AbortOnDrop::new()?;
+    args.push(&stop.signal());
     let pending = function.apply(session, args).map_err(|e| part_error(&e))?;
-    JsFuture::from(Promise::resolve(&pending)).await.map_err(|e| part_error(&e))
+    let answer = JsFuture::from(Promise::resolve(&pending)).await.map_err(|e| part_error(&e));
+    stop.finished();
+    answer
 }
 
 impl Authorizer for LazyOAuth {
