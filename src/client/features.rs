@@ -162,6 +162,16 @@ impl Client {
         self.state.list_all(kind, options).await
     }
 
+    /// Every page of a list as the server sent it, following `nextCursor`: a
+    /// large page keeps its text ([`Reply::text`]), for a consumer that
+    /// parses it once itself (`JSON.parse` in JS) instead of taking a tree.
+    ///
+    /// # Errors
+    /// As [`Client::list_all_json`].
+    pub async fn list_all_pages(&self, kind: ListKind, options: &RequestOptions) -> Result<Vec<Reply>, Error> {
+        self.state.list_all_pages(kind, options).await
+    }
+
     async fn list_all_typed<T: DeserializeOwned>(&self, kind: ListKind, options: &RequestOptions) -> Result<Vec<T>, Error> {
         typed(Value::Array(self.list_all_json(kind, options).await?), kind.method)
     }

@@ -15,20 +15,30 @@ use serde_json::{json, Value};
 impl ClientState {
     /// Fetches one page and checks it; learns from a page of tools.
     pub(crate) async fn list_page(&self, kind: ListKind, params: Option<Value>, options: &RequestOptions) -> Result<Reply, Error> {
+        self.list_page_and_cursor(kind, params, options).await.map(|(page, _)| page)
+    }
+
+    /// [`ClientState::list_page`], with the page's `nextCursor`.
+    async fn list_page_and_cursor(
+        &self,
+        kind: ListKind,
+        params: Option<Value>,
+        options: &RequestOptions,
+    ) -> Result<(Reply, Option<String>), Error> {
         let mut page = self.request_reply(kind.method, params, options).await?;
         // The modern era may drop tools from the page, which needs the tree.
         let from_text = page.unparsed_text().filter(|_| kind != TOOLS || self.era != Era::Modern);
-        if let Some(items) = from_text.and_then(|text| list_text::list_items(text, kind.items, kind.key)) {
-            if kind != TOOLS {
-                return Ok(page);
-            }
-            if let Some(tools) = list_text::tool_facts(&items) {
-                for tool in tools {
+        let checked = from_text.and_then(|text| list_text::list_items(text, kind.items, kind.key)).and_then(|read| {
+            if kind == TOOLS {
+                for tool in list_text::tool_facts(&read.items)? {
                     let output_schema = tool.output_schema.map(|raw| serde_json::from_str(raw.get()).unwrap_or(Value::Null));
                     self.learn_tool(tool.name, tool.idempotent, output_schema, None);
                 }
-                return Ok(page);
             }
+            Some(read.next_cursor)
+        });
+        if let Some(cursor) = checked {
+            return Ok((page, cursor));
         }
         results::check_items_have(page.value(), kind.method, kind.items, kind.key).map_err(Error::Protocol)?;
         if kind == TOOLS {
@@ -38,15 +48,26 @@ impl ClientState {
             }
             self.learn_tools(page.value());
         }
-        Ok(page)
+        let cursor = page.value().get("nextCursor").and_then(Value::as_str).map(str::to_owned);
+        Ok((page, cursor))
+    }
+
+    /// Every page, each checked (and a large one kept as its text), following
+    /// `nextCursor`.
+    pub(crate) async fn list_all_pages(&self, kind: ListKind, options: &RequestOptions) -> Result<Vec<Reply>, Error> {
+        collect_pages(|cursor| self.list_page_and_cursor(kind, cursor.map(|c| json!({ "cursor": c })), options)).await
     }
 
     /// Every item across all pages.
     pub(crate) async fn list_all(&self, kind: ListKind, options: &RequestOptions) -> Result<Vec<Value>, Error> {
-        collect_pages(kind.items, |cursor| async move {
-            self.list_page(kind, cursor.map(|c| json!({ "cursor": c })), options).await.map(Reply::into_value)
-        })
-        .await
+        let mut items = Vec::new();
+        for page in self.list_all_pages(kind, options).await? {
+            match page.into_value().get_mut(kind.items).map(Value::take) {
+                Some(Value::Array(page_items)) => items.extend(page_items),
+                _ => return Err(Error::Protocol(format!("{}: a page has no {} array", kind.method, kind.items))),
+            }
+        }
+        Ok(items)
     }
 
     /// Keeps what later calls of the listed tools need.

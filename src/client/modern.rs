@@ -78,7 +78,7 @@ impl ClientState {
                     // The headers disagreed with the tool as we knew it: learn
                     // it again, then retry once. Boxed: listing comes back here.
                     let quiet = RequestOptions::default();
-                    let relist: futures::future::LocalBoxFuture<'_, _> = Box::pin(self.list_all(TOOLS, &quiet));
+                    let relist: futures::future::LocalBoxFuture<'_, _> = Box::pin(self.list_all_pages(TOOLS, &quiet));
                     relist.await?;
                     outcome = run().await;
                 }

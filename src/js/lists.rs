@@ -2,11 +2,11 @@
 //! the items that fetches pages as the loop goes.
 
 use super::client::{fail, promise, reply_to_js, McpClient};
-use super::convert::{params_from_js, to_js};
+use super::convert::params_from_js;
 use crate::client::{ListKind, MAX_PAGES};
 use crate::error::Error;
-use js_sys::Promise;
-use serde_json::{json, Value};
+use js_sys::{Array, Promise, Reflect};
+use serde_json::json;
 use std::cell::RefCell;
 use std::collections::HashSet;
 use std::rc::Rc;
@@ -30,13 +30,19 @@ impl McpClient {
         }))
     }
 
-    /// `listAllX(options?)`.
+    /// `listAllX(options?)`: each page crosses as JSON once (a large page as
+    /// the server's own text), and JS joins their items.
     pub(super) fn list_all(&self, kind: ListKind, options: JsValue) -> Promise {
         let (client, call) = (self.client.clone(), self.call(&options));
         promise(Box::pin(async move {
             let call = call?;
-            let items = client.list_all_json(kind, &call.options).await.map_err(|e| call.reject(e))?;
-            to_js(&Value::Array(items)).map_err(fail)
+            let pages = client.list_all_pages(kind, &call.options).await.map_err(|e| call.reject(e))?;
+            let items = Array::new();
+            for page in &pages {
+                let page = reply_to_js(page).map_err(fail)?;
+                items.push(&Reflect::get(&page, &JsValue::from_str(kind.items)).unwrap_or_else(|_| Array::new().into()));
+            }
+            Ok(items.flat(1).into())
         }))
     }
 

@@ -16,22 +16,32 @@ const INPUT_SCHEMA: usize = 1;
 const OUTPUT_SCHEMA: usize = 2;
 const ANNOTATIONS: usize = 3;
 
+/// A page read from its text.
+#[derive(Debug)]
+pub struct ListText<'a> {
+    /// Its items, each with the members the checks and the client read.
+    pub items: Vec<Picked<'a>>,
+    /// Its `nextCursor` (`None` for absent or null).
+    pub next_cursor: Option<String>,
+}
+
 /// The items of a page that `check_list` and `check_items_have` would both
 /// accept: an object whose `items_field` is an array of objects that each
 /// have a string `key`, and whose `nextCursor` is absent, null or a string.
-pub fn list_items<'a>(text: &'a str, items_field: &str, key: &str) -> Option<Vec<Picked<'a>>> {
+pub fn list_items<'a>(text: &'a str, items_field: &str, key: &str) -> Option<ListText<'a>> {
     let mut item_names = ITEM_MEMBERS;
     if let Some(slot) = item_names.get_mut(KEY) {
         *slot = key;
     }
     let page = Pick { names: ["nextCursor", "", "", ""], items: Some((items_field, item_names)) };
     let ([cursor, ..], items) = pick(text, page)?;
-    if let Some(cursor) = cursor {
-        if !(starts_with(cursor, b'"') || cursor.get().trim() == "null") {
-            return None;
-        }
-    }
-    items.filter(|items| items.iter().all(|item| member(item, KEY).is_some_and(|k| starts_with(k, b'"'))))
+    let next_cursor = match cursor.filter(|c| c.get().trim() != "null") {
+        Some(cursor) if starts_with(cursor, b'"') => Some(serde_json::from_str(cursor.get()).ok()?),
+        Some(_) => return None,
+        None => None,
+    };
+    let items = items.filter(|items| items.iter().all(|item| member(item, KEY).is_some_and(|k| starts_with(k, b'"'))))?;
+    Some(ListText { items, next_cursor })
 }
 
 /// What the client keeps of one listed tool.
@@ -89,7 +99,7 @@ mod tests {
         for page in pages {
             let text = page.to_string();
             let by_value = check_items_have(&page, "tools/list", "tools", "name").and_then(|()| check_tools(&page));
-            let by_text = list_items(&text, "tools", "name").and_then(|tools| tool_facts(&tools).map(|facts| facts.len()));
+            let by_text = list_items(&text, "tools", "name").and_then(|page| tool_facts(&page.items).map(|facts| facts.len()));
             match by_text {
                 Some(n) => assert_eq!((by_value, n), (Ok(()), page["tools"].as_array().map_or(0, Vec::len)), "{text}"),
                 None => assert!(by_value.is_err(), "{text}: the text path refused a page the value checks accept"),
@@ -104,8 +114,8 @@ mod tests {
             {"name": "c", "inputSchema": {}, "annotations": {"idempotentHint": "yes"}},
             {"name": "d", "inputSchema": {}, "annotations": 4}
         ]}"#;
-        let tools = list_items(text, "tools", "name").unwrap();
-        let facts = tool_facts(&tools).unwrap();
+        let page = list_items(text, "tools", "name").unwrap();
+        let facts = tool_facts(&page.items).unwrap();
         assert_eq!(facts.iter().map(|f| (f.name.as_str(), f.idempotent)).collect::<Vec<_>>(), [("ab", true), ("c", false), ("d", false)]);
         let schema: Value = serde_json::from_str(facts[0].output_schema.unwrap().get()).unwrap();
         assert_eq!(schema, json!({"type": "object"}));
@@ -113,9 +123,16 @@ mod tests {
     }
 
     #[test]
+    fn the_cursor_is_read_with_its_escapes() {
+        let page = list_items(r#"{"tools": [], "nextCursor": "a\u0062"}"#, "tools", "name").unwrap();
+        assert_eq!(page.next_cursor.as_deref(), Some("ab"));
+        assert_eq!(list_items(r#"{"tools": [], "nextCursor": null}"#, "tools", "name").unwrap().next_cursor, None);
+    }
+
+    #[test]
     fn a_member_given_twice_counts_as_the_parsed_value_counts_it() {
         let text = r#"{"tools": [], "tools": [{"name": "a", "name": "b", "inputSchema": {}}]}"#;
-        let tools = list_items(text, "tools", "name").unwrap();
-        assert_eq!(tool_facts(&tools).unwrap()[0].name, "b");
+        let page = list_items(text, "tools", "name").unwrap();
+        assert_eq!(tool_facts(&page.items).unwrap()[0].name, "b");
     }
 }

@@ -35,6 +35,10 @@ test("a 2 MiB tools/list equals the server's JSON, in its key order", LIMIT, asy
   assert.deepEqual(page, expected);
   assert.deepEqual(Object.keys(page.tools[10].inputSchema.properties), Object.keys(expected.tools[10].inputSchema.properties));
   assert.deepEqual(Object.keys(page.tools[10]), ["name", "title", "description", "inputSchema", "annotations"]);
+  // Every page at once: the same tools, in order and key order.
+  const all = await client.listAllTools();
+  assert.deepEqual(all, expected.tools);
+  assert.deepEqual(Object.keys(all[10].inputSchema.properties), Object.keys(expected.tools[10].inputSchema.properties));
   await client.close();
 });
 

@@ -84,6 +84,26 @@ fn padded(mut result: Value) -> Value {
 }
 
 #[test]
+fn large_pages_are_walked_as_text_and_their_cursors_followed() {
+    let (mut w, client) = connect(
+        |s| {
+            paged(s).map(|answer| match answer {
+                Answer::Result(page) => Answer::Result(padded(page)),
+                other => other,
+            })
+        },
+        json!({"tools": {}}),
+        legacy_options(),
+    );
+    let c = client.clone();
+    let pages = w.run(async move { c.list_all_pages(crate::client::TOOLS, &RequestOptions::default()).await }).unwrap();
+    assert_eq!(pages.len(), 2);
+    assert!(pages.iter().all(|page| page.text().is_some_and(|t| t.len() > 20_000)), "each page is kept as text for JS");
+    let all = w.run(async move { client.list_all_json(crate::client::TOOLS, &RequestOptions::default()).await }).unwrap();
+    assert_eq!(all.iter().map(|t| t["name"].as_str().unwrap_or_default()).collect::<Vec<_>>(), ["a", "b", "c"]);
+}
+
+#[test]
 fn a_large_page_is_refused_in_the_same_words_as_a_small_one() {
     let pages = [
         json!({"tools": [{"inputSchema": {"type": "object"}}]}),
