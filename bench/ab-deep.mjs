@@ -7,7 +7,7 @@ const [pkgDir, base] = process.argv.slice(2);
 const { McpClient } = await import(`${pkgDir}/node.js`);
 const client = await McpClient.connect(`${base}/mcp`, { era: "legacy" });
 await client.listTools();
-const times = { deep: [], list: [], echo: [] };
+const times = { deep: [], list: [], listAll: [], echo: [] };
 for (let i = 0; i < 40; i++) {
   let t = performance.now();
   const r = await client.callTool({ name: "deep", arguments: {} });
@@ -17,9 +17,12 @@ for (let i = 0; i < 40; i++) {
   await client.listTools();
   times.list.push(performance.now() - t);
   t = performance.now();
+  await client.listAllTools();
+  times.listAll.push(performance.now() - t);
+  t = performance.now();
   await client.callTool({ name: "echo", arguments: { text: "x" } });
   times.echo.push(performance.now() - t);
 }
 const med = (a) => a.sort((x, y) => x - y)[a.length >> 1].toFixed(2);
-console.log(pkgDir, "deep", med(times.deep), "list", med(times.list), "echo", med(times.echo));
+console.log(pkgDir, "deep", med(times.deep), "list", med(times.list), "listAll", med(times.listAll), "echo", med(times.echo));
 await client.close();
