@@ -249,81 +249,89 @@ pub fn raw_result(text: &str) -> Option<(RequestId, &str)> {
     Some((id, envelope.result?.get()))
 }
 
-/// Whether `text` could hold what `RawValue` lets through and `decode`
+/// Nesting deeper than this makes [`raw_result`] read the text as `decode`
+/// does, which refuses 128 levels: `RawValue` skips nesting without a limit.
+const QUIET_DEPTH: usize = 100;
+
+/// Whether `text` (JSON that `RawValue` accepts) could hold what `decode`
 /// refuses: a number out of `f64`'s range (a large positive exponent, or
-/// hundreds of digits) or a lone surrogate (a `\uD800`–`\uDFFF` escape that
-/// is not half of a pair). One pass over the bytes; anything that looks like
-/// either, even inside a string, says yes. Small exponents (`1.5e-7`,
+/// hundreds of digits), a lone surrogate (a `\uD800`–`\uDFFF` escape that is
+/// not half of a pair), or nesting near serde_json's limit. One pass that
+/// follows strings and their escapes; inside a string it passes over eight
+/// bytes at a time where there is no quote or backslash (one byte at a time,
+/// this scan was a tenth of a 5 MiB read's time). Small exponents (`1.5e-7`,
 /// `2E+10`) and escaped pairs (`\ud83d\ude00`) are common in real results
 /// and say no: they would cost a large result a second, converting pass.
 fn may_need_conversion(text: &str) -> bool {
     let bytes = text.as_bytes();
-    let mut scan = Scan::default();
-    let mut i = 0;
-    while i < bytes.len() {
-        // Most of a large result is words without a digit or a backslash:
-        // eight bytes at a time pass over them (this scan was a tenth of a
-        // 5 MiB read's time, one byte at a time).
-        if bytes.get(i..i + 8).is_some_and(|word| !worth_a_look(word)) {
-            scan.digits = 0;
-            i += 8;
-            continue;
-        }
-        let end = bytes.len().min(i + 8);
-        while i < end {
-            if looks_unconvertible(bytes, i, &mut scan) {
-                return true;
+    let (mut i, mut depth, mut digits, mut in_string) = (0, 0, 0, false);
+    while let Some(&b) = bytes.get(i) {
+        if in_string {
+            // On to the next quote or backslash: eight bytes at a time, then
+            // at most eight one at a time.
+            while bytes.get(i..i + 8).is_some_and(plain_string_word) {
+                i += 8;
+            }
+            while bytes.get(i).is_some_and(|c| *c != b'"' && *c != b'\\') {
+                i += 1;
+            }
+            match bytes.get(i) {
+                Some(b'"') => in_string = false,
+                Some(b'\\') => match bytes.get(i + 1) {
+                    // `\uXXXX`, possibly the high half of a pair `\uXXXX\uXXXX`.
+                    Some(b'u') => match surrogate(bytes.get(i + 2..i + 6).unwrap_or_default()) {
+                        None => i += 5,
+                        Some(Half::High)
+                            if bytes.get(i + 6..i + 8) == Some(b"\\u")
+                                && surrogate(bytes.get(i + 8..i + 12).unwrap_or_default()) == Some(Half::Low) =>
+                        {
+                            i += 11
+                        }
+                        Some(_) => return true,
+                    },
+                    _ => i += 1,
+                },
+                _ => {}
             }
             i += 1;
+            continue;
         }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > QUIET_DEPTH {
+                    return true;
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            b'0'..=b'9' => {
+                digits += 1;
+                if digits > 300 {
+                    return true;
+                }
+            }
+            b'.' if digits > 0 => {}
+            b'e' | b'E' if digits > 0 && large_exponent(bytes.get(i + 1..).unwrap_or_default(), digits) => return true,
+            _ => {}
+        }
+        if !(b.is_ascii_digit() || b == b'.') {
+            digits = 0;
+        }
+        i += 1;
     }
     false
 }
 
-/// Whether eight bytes hold a digit or a backslash, or begin with what
-/// continues the word before (`e` after digits, `u` after a backslash).
-fn worth_a_look(word: &[u8]) -> bool {
+/// Whether eight bytes of a string hold neither a quote nor a backslash, for
+/// all eight at once.
+fn plain_string_word(word: &[u8]) -> bool {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;
-    let Ok(bytes) = <[u8; 8]>::try_from(word) else { return true };
+    let Ok(bytes) = <[u8; 8]>::try_from(word) else { return false };
     let w = u64::from_le_bytes(bytes);
-    // Some byte of x is below n (n <= 128), for all eight at once.
-    let any_below = |x: u64, n: u64| x.wrapping_sub(ONES * n) & !x & HIGHS != 0;
-    any_below(w ^ (ONES * u64::from(b'0')), 10) || any_below(w ^ (ONES * u64::from(b'\\')), 1) || matches!(bytes, [b'e' | b'E' | b'u', ..])
-}
-
-/// What [`may_need_conversion`]'s scan carries from one byte to the next.
-#[derive(Default)]
-struct Scan {
-    /// The digits (and the point) of the number being read, if any.
-    digits: usize,
-    /// Where the `u` of the low half of an escaped pair already seen lies.
-    low_half_at: usize,
-}
-
-/// One step of [`may_need_conversion`]'s scan, at `bytes[i]`.
-fn looks_unconvertible(bytes: &[u8], i: usize, scan: &mut Scan) -> bool {
-    let Some(&b) = bytes.get(i) else { return false };
-    match b {
-        b'0'..=b'9' => {
-            scan.digits += 1;
-            return scan.digits > 300;
-        }
-        b'.' if scan.digits > 0 => return false,
-        b'e' | b'E' if scan.digits > 0 && large_exponent(bytes.get(i + 1..).unwrap_or_default(), scan.digits) => return true,
-        b'u' if i > 0 && i != scan.low_half_at && bytes.get(i - 1) == Some(&b'\\') => {
-            let escape_at = |at: usize| bytes.get(at..at + 4).and_then(surrogate);
-            let paired = bytes.get(i + 5..i + 7) == Some(b"\\u") && escape_at(i + 7) == Some(Half::Low);
-            match escape_at(i + 1) {
-                Some(Half::High) if paired => scan.low_half_at = i + 6,
-                Some(_) => return true,
-                None => {}
-            }
-        }
-        _ => {}
-    }
-    scan.digits = 0;
-    false
+    let has_zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS != 0;
+    !(has_zero(w ^ (ONES * u64::from(b'"'))) || has_zero(w ^ (ONES * u64::from(b'\\'))))
 }
 
 /// Whether the exponent after `e` can take a number of `digits` digits past
@@ -440,7 +448,7 @@ pub enum Decoded {
 pub fn decode_or_raw(text: String, allow_batch: bool, keep_raw: bool) -> Result<Decoded, DecodeError> {
     // Where the result lies in the text, so that the text's own buffer can
     // become the result's: a large result is not copied a second time.
-    let found = raw_result(&text).filter(|_| keep_raw).map(|(id, raw)| {
+    let found = keep_raw.then(|| raw_result(&text)).flatten().map(|(id, raw)| {
         let start = (raw.as_ptr() as usize).saturating_sub(text.as_ptr() as usize);
         (id, start, start.saturating_add(raw.len()))
     });
@@ -449,6 +457,9 @@ pub fn decode_or_raw(text: String, allow_batch: bool, keep_raw: bool) -> Result<
             let mut result = text;
             result.truncate(end);
             result.drain(..start);
+            // An event's data grows by doubling: give back what the result
+            // does not use (shrinking reallocates in place).
+            result.shrink_to_fit();
             Ok(Decoded::RawResult(id, result))
         }
         _ => decode(&text, allow_batch).map(Decoded::Messages),

@@ -150,17 +150,65 @@ fn raw_results_only_for_texts_decode_accepts() {
     assert!(matches!(decode_or_raw(text, true, false), Ok(Decoded::Messages(m)) if m.len() == 1));
 }
 
-/// The one-byte-at-a-time scan that `may_need_conversion` speeds up.
-fn may_need_conversion_bytewise(text: &str) -> bool {
-    let bytes = text.as_bytes();
-    let mut scan = super::Scan::default();
-    (0..bytes.len()).any(|i| super::looks_unconvertible(bytes, i, &mut scan))
+/// Random JSON from pieces that hit every rule of the scan: numbers with
+/// exponents, strings with escapes (surrogates, escaped backslashes, quotes)
+/// at every alignment, and nesting to past serde_json's limit.
+fn random_json(next: &mut impl FnMut() -> usize, depth: usize, out: &mut String) {
+    const NUMBERS: [&str; 9] =
+        ["0", "-12.5e-7", "6.02E23", "1e308", "9e308", "1e400", "2E+10", "123456789012345678901234567890e290", "1e-999"];
+    const PIECES: [&str; 16] = [
+        "a",
+        " ",
+        "7",
+        "e",
+        "u",
+        r"\\",
+        r"\\u",
+        r#"\""#,
+        r"\n",
+        r"\u0041",
+        r"\ud83d\ude00",
+        r"\ud83d",
+        r"\ude00",
+        r"\\ud83d\ude00",
+        r"\uD83D\uDE00",
+        "caf\u{e9}",
+    ];
+    match next() % 8 {
+        0 | 1 => out.push_str(NUMBERS[next() % NUMBERS.len()]),
+        2 | 3 => {
+            out.push('"');
+            for _ in 0..next() % 12 {
+                out.push_str(PIECES[next() % PIECES.len()]);
+            }
+            out.push('"');
+        }
+        4 if depth < 140 => {
+            // A run of nesting, deep enough now and then to reach the limit.
+            let levels = if next() % 6 == 0 { 20 + next() % 120 } else { 1 };
+            out.push_str(&"[".repeat(levels));
+            random_json(next, depth + levels, out);
+            out.push_str(&"]".repeat(levels));
+        }
+        _ if depth < 140 => {
+            out.push('{');
+            for member in 0..next() % 4 {
+                if member > 0 {
+                    out.push(',');
+                }
+                out.push_str(&format!("\"k{member}\":"));
+                random_json(next, depth + 1, out);
+            }
+            out.push('}');
+        }
+        _ => out.push_str("null"),
+    }
 }
 
+/// The contract `raw_result` relies on: for JSON that `RawValue` accepts,
+/// whatever the scan lets through, `decode`'s parse accepts too.
 #[test]
-fn the_word_at_a_time_scan_says_what_the_bytewise_scan_says() {
-    // Texts from a small alphabet that hits every rule, at every alignment.
-    let alphabet = ['a', ' ', '0', '7', 'e', 'E', 'u', '\\', 'd', '8', 'F', '"', 'x'];
+fn what_the_scan_lets_through_decodes() {
     let mut seed = 0x2545_f491_4f6c_dd1d_u64;
     let mut next = move || {
         seed ^= seed << 13;
@@ -168,17 +216,40 @@ fn the_word_at_a_time_scan_says_what_the_bytewise_scan_says() {
         seed ^= seed << 17;
         seed as usize
     };
+    let (mut passed, mut flagged) = (0, 0);
     for _ in 0..20_000 {
-        let len = next() % 40;
-        let text: String = (0..len).map(|_| alphabet[next() % alphabet.len()]).collect();
-        assert_eq!(super::may_need_conversion(&text), may_need_conversion_bytewise(&text), "{text:?}");
+        let mut text = String::new();
+        random_json(&mut next, 0, &mut text);
+        if serde_json::from_str::<&serde_json::value::RawValue>(&text).is_err() {
+            continue;
+        }
+        if super::may_need_conversion(&text) {
+            flagged += 1;
+        } else {
+            passed += 1;
+            assert!(serde_json::from_str::<Value>(&text).is_ok(), "the scan let {text} through, which does not decode");
+        }
     }
-    let long_digits = format!("{}{}", "word ".repeat(9), "1".repeat(301));
+    assert!(passed > 1_000 && flagged > 1_000, "both outcomes are exercised: {passed} passed, {flagged} flagged");
+}
+
+#[test]
+fn the_scan_flags_at_word_boundaries_and_passes_plain_text() {
+    let long_digits = format!("[{}]", "1".repeat(301));
     assert!(super::may_need_conversion(&long_digits));
-    for boundary in ["abcdefg1e400", "abcdefg\\ud800", "abcdefgh\\ud9ff", "1234567e999", "12345678e+300", "abcdefgh\\udc00"] {
-        assert!(super::may_need_conversion(boundary), "{boundary}");
+    for flagged in
+        [r#"["abcdefg\ud800"]"#, r#"["abcdefgh\ud9ff"]"#, r#"["abcdef\udc00"]"#, "[1234567e999]", "[12345678e+300]", r#"["\\\ud83d"]"#]
+    {
+        assert!(super::may_need_conversion(flagged), "{flagged}");
     }
-    assert!(!super::may_need_conversion(&"The quick brown fox, 0123456789\\n".repeat(100)));
+    // An escaped backslash before `u` is no escape, and its `\uDE00` is alone.
+    assert!(super::may_need_conversion(r#"["\\ud83d\ude00"]"#));
+    assert!(super::may_need_conversion(&format!("{}{}", "[".repeat(101), "]".repeat(101))));
+    assert!(!super::may_need_conversion(&format!("{}{}", "[".repeat(100), "]".repeat(100))));
+    assert!(!super::may_need_conversion(&format!(
+        "[\"{}\"]",
+        "The quick brown fox, 0123456789e999 \\ud83d\\n".repeat(100).replace("\\ud83d", "\\u0041")
+    )));
 }
 
 /// Whatever the scan lets through, serde_json converts: no number it passes
