@@ -30,8 +30,14 @@ impl ClientState {
         let from_text = page.unparsed_text().filter(|_| kind != TOOLS || self.era != Era::Modern);
         let checked = from_text.and_then(|text| list_text::list_items(text, kind.items, kind.key)).and_then(|read| {
             if kind == TOOLS {
-                for tool in list_text::tool_facts(&read.items)? {
-                    let output_schema = tool.output_schema.map(|raw| serde_json::from_str(raw.get()).unwrap_or(Value::Null));
+                let tools = list_text::tool_facts(&read.items)?;
+                // Every schema parsed before any is learned: one that does not
+                // parse sends the page to the value checks, which refuse it.
+                let schemas = tools
+                    .iter()
+                    .map(|tool| tool.output_schema.map(|raw| serde_json::from_str::<Value>(raw.get())).transpose().ok())
+                    .collect::<Option<Vec<_>>>()?;
+                for (tool, output_schema) in tools.into_iter().zip(schemas) {
                     self.learn_tool(tool.name, tool.idempotent, output_schema, None);
                 }
             }
