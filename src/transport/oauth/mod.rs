@@ -26,7 +26,7 @@ use crate::protocol::oauth::{self as rules, Challenge, ClientAuth};
 use crate::transport::auth::Authorizer;
 use crate::transport::fetch::{header, Fetch};
 use crypto::auth_error;
-use futures::future::{FutureExt, LocalBoxFuture, Shared};
+use futures::future::{FutureExt, LocalBoxFuture, Shared, WeakShared};
 use js_sys::Function;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -171,7 +171,8 @@ struct Client {
     auth: ClientAuth,
 }
 
-type Flow = Shared<LocalBoxFuture<'static, Result<(), Error>>>;
+type FlowFuture = LocalBoxFuture<'static, Result<(), Error>>;
+type Flow = Shared<FlowFuture>;
 
 /// One authorization context: the tokens for one MCP server.
 #[derive(Debug)]
@@ -184,8 +185,9 @@ pub struct OAuth {
     client: RefCell<Option<Client>>,
     /// The issuer a pre-registered client without `auth.issuer` was first used with.
     pinned: RefCell<Option<String>>,
-    /// A flow in progress, shared by every request that hit the 401.
-    flow: RefCell<Option<Flow>>,
+    /// A flow in progress, shared by every request that hit the 401 and
+    /// kept alive by them alone.
+    flow: RefCell<Option<WeakShared<FlowFuture>>>,
     /// The DPoP key, once loaded.
     dpop: RefCell<Option<Rc<dpop::Dpop>>>,
 }
@@ -285,7 +287,7 @@ impl OAuth {
     }
 
     fn shared_flow(self: &Rc<Self>, challenge: Option<Challenge>, step_up: bool) -> Flow {
-        if let Some(flow) = self.flow.borrow().clone() {
+        if let Some(flow) = self.flow.borrow().as_ref().and_then(WeakShared::upgrade) {
             return flow;
         }
         let me = self.clone();
@@ -296,7 +298,9 @@ impl OAuth {
         }
         .boxed_local()
         .shared();
-        *self.flow.borrow_mut() = Some(flow.clone());
+        // Held weakly: when every caller waiting for the flow is gone (a
+        // connect given up), the flow is dropped, its fetches with it.
+        *self.flow.borrow_mut() = flow.downgrade();
         flow
     }
 
