@@ -31,9 +31,10 @@ node_modules/.bin/wasm-opt pkg/mcp_wasm_bg.wasm -o pkg/mcp_wasm_bg.wasm "${OPT_F
 # for speed ("s") it checks bench/fixtures.mjs's deep result in 45 ms instead of
 # 64 (Node, bench/ab-deep.mjs) for 0.5 KB more gzip, in a module only pages
 # that validate download. Everything else stays at the profile's "z".
-declare -A OPT_LEVEL=([validator]=s [oauth]=z)
 for part in validator oauth; do
-  CARGO_PROFILE_RELEASE_OPT_LEVEL="${OPT_LEVEL[$part]}" cargo build --quiet --release --target wasm32-unknown-unknown --lib --no-default-features --features "$part-module"
+  opt_level=z
+  [ "$part" = validator ] && opt_level=s
+  CARGO_PROFILE_RELEASE_OPT_LEVEL="$opt_level" cargo build --quiet --release --target wasm32-unknown-unknown --lib --no-default-features --features "$part-module"
   wasm-bindgen "${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release/mcp_wasm.wasm" --out-dir pkg --out-name "mcp_wasm_$part" --target web --no-typescript
   node_modules/.bin/wasm-opt "pkg/mcp_wasm_${part}_bg.wasm" -o "pkg/mcp_wasm_${part}_bg.wasm" "${OPT_FLAGS[@]}"
 done
