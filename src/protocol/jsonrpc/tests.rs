@@ -279,3 +279,19 @@ fn what_the_scan_passes_decodes() {
         assert!(!super::may_need_conversion(common), "{common} needs no second pass");
     }
 }
+
+/// `RawValue` skips nesting without serde_json's limit: a large result
+/// nested past it is refused as `decode` refuses it, not handed on.
+#[test]
+fn raw_result_refuses_nesting_that_decode_refuses() {
+    let nested = |levels: usize| {
+        let result = format!("{}{}", "[".repeat(levels), "]".repeat(levels));
+        format!(r#"{{"jsonrpc":"2.0","id":1,"result":{{"a":{result}}}}}{}"#, " ".repeat(RAW_RESULT_MIN))
+    };
+    let deep = nested(130);
+    assert!(decode(&deep, true).is_err());
+    assert_eq!(raw_result(&deep), None);
+    let shallow = nested(90);
+    assert!(decode(&shallow, true).is_ok());
+    assert!(raw_result(&shallow).is_some());
+}
