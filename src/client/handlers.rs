@@ -195,8 +195,10 @@ impl From<&str> for Refusal {
     }
 }
 
-/// Checks and completes a handler's answer to `method`.
-fn finish(method: &str, params: &Value, answer: Value, limits: &schema::Limits) -> Result<Value, Refusal> {
+/// Checks and completes a handler's answer to `method`. With `own_validator`,
+/// a form answer is left to that validator, as tool output is: the built-in
+/// one (when compiled in) does not check it a second time.
+fn finish(method: &str, params: &Value, answer: Value, limits: &schema::Limits, own_validator: bool) -> Result<Value, Refusal> {
     match method {
         SAMPLING => {
             let ok = answer.get("role").is_some_and(Value::is_string)
@@ -232,7 +234,12 @@ fn finish(method: &str, params: &Value, answer: Value, limits: &schema::Limits) 
                     Some(Value::Object(content)) => content,
                     _ => Map::new(),
                 };
-                elicitation::complete_form_answer(&schema, &mut content, limits).map_err(|e| match e {
+                let completed = if own_validator {
+                    elicitation::fill_form_answer(&schema, &mut content)
+                } else {
+                    elicitation::complete_form_answer(&schema, &mut content, limits)
+                };
+                completed.map_err(|e| match e {
                     AnswerError::Refused(why) => Refusal::Invalid(why),
                     AnswerError::TooCostly(why) => Refusal::TooCostly(why),
                 })?;
@@ -250,7 +257,7 @@ fn finish(method: &str, params: &Value, answer: Value, limits: &schema::Limits) 
 pub(crate) struct Answering {
     handlers: Handlers,
     limits: schema::Limits,
-    /// Checks an accepted form's content when the built-in validator is not compiled in.
+    /// Checks an accepted form's content, in place of the built-in validator.
     validator: Option<Rc<dyn SchemaValidator>>,
     events: Weak<EventHub>,
 }
@@ -293,7 +300,7 @@ impl ClientHandler for Answering {
         let context = RequestContext { id: ctx.id, cancelled: ctx.cancelled.shared() };
         Some(Box::pin(async move {
             let answer = handler(params.clone(), context).await?;
-            let checked = match (finish(&method, &params, answer, &limits), validator) {
+            let checked = match (finish(&method, &params, answer, &limits, validator.is_some()), validator) {
                 (Ok(answer), Some(validator)) if method == ELICITATION => {
                     check_form(validator.as_ref(), &params, &answer, &limits).await.map(|()| answer)
                 }

@@ -36,6 +36,17 @@ pub fn complete_form_answer(
     content: &mut Map<String, Value>,
     limits: &schema::Limits,
 ) -> Result<(), AnswerError> {
+    fill_form_answer(requested_schema, content)?;
+    check_answer(requested_schema, content, limits)
+}
+
+/// [`complete_form_answer`] without the check against the schema, for a
+/// caller whose own validator checks the completed answer: the defaults
+/// filled in, and every `required` field present.
+///
+/// # Errors
+/// The first `required` field the answer lacks.
+pub fn fill_form_answer(requested_schema: &Value, content: &mut Map<String, Value>) -> Result<(), AnswerError> {
     let properties = requested_schema.get("properties").and_then(Value::as_object);
     if let Some(properties) = properties {
         for (name, property) in properties {
@@ -48,7 +59,7 @@ pub fn complete_form_answer(
     if let Some(missing) = required.iter().filter_map(Value::as_str).find(|name| !content.contains_key(*name)) {
         return Err(AnswerError::Refused(format!("the answer lacks the required field {missing:?}")));
     }
-    check_answer(requested_schema, content, limits)
+    Ok(())
 }
 
 /// Checks a completed answer against the schema it answers, within `limits`.

@@ -96,6 +96,36 @@ fn an_elicitation_answer_is_checked_against_the_requested_schema() {
     assert_eq!(response(&w, "e1")["error"]["code"], -32602);
 }
 
+/// A validator from the options that accepts everything, counting what it is asked.
+struct AcceptAll(Rc<RefCell<usize>>);
+
+impl crate::client::SchemaValidator for AcceptAll {
+    fn validate(
+        &self,
+        _: &Value,
+        _: &Value,
+        _: &crate::protocol::schema::Limits,
+    ) -> futures::future::LocalBoxFuture<'static, Result<Result<(), crate::protocol::schema::SchemaError>, Error>> {
+        *self.0.borrow_mut() += 1;
+        Box::pin(async { Ok(Ok(())) })
+    }
+}
+
+/// As for tool output, a validator from the options checks a form answer in
+/// place of the built-in one (in any build): it is asked once, and its verdict
+/// stands; defaults and `required` are still the client's.
+#[test]
+fn a_validator_from_the_options_checks_a_form_answer_in_place_of_the_built_in_one() {
+    let request = json!({"jsonrpc": "2.0", "id": "e1", "method": "elicitation/create", "params": {"message": "name?",
+        "requestedSchema": {"type": "object", "properties": {"name": {"type": "integer"}, "age": {"type": "integer", "default": 7}}}}});
+    let asked = Rc::new(RefCell::new(0));
+    let options = ClientOptions { validator: Some(Rc::new(AcceptAll(asked.clone()))), ..ClientOptions::default() }.handlers(handlers());
+    let (mut w, client) = legacy_asking(vec![request], options);
+    call(&mut w, &client).unwrap();
+    assert_eq!(response(&w, "e1")["result"], json!({"action": "accept", "content": {"name": "Ada", "age": 7}}));
+    assert_eq!(*asked.borrow(), 1);
+}
+
 #[test]
 fn a_flood_of_server_requests_is_answered_with_errors_beyond_the_cap() {
     let never = Handlers::default().sampling_json(Rc::new(|_, _| futures::future::pending().boxed_local()));
