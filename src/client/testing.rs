@@ -404,3 +404,23 @@ pub(crate) fn connected(
 pub(crate) fn notification(method: &str) -> Value {
     json!({"jsonrpc": "2.0", "method": method})
 }
+
+/// A validator from the options (`ClientOptions::validator`) made of a
+/// function of the schema and the instance, as a lazily loaded module would
+/// answer.
+pub(crate) struct FnValidator<F>(pub F);
+
+impl<F> super::SchemaValidator for FnValidator<F>
+where
+    F: Fn(&Value, &Value) -> Result<(), crate::protocol::schema::SchemaError>,
+{
+    fn validate(
+        &self,
+        schema: &Value,
+        instance: &Value,
+        _: &crate::protocol::schema::Limits,
+    ) -> LocalBoxFuture<'static, Result<Result<(), crate::protocol::schema::SchemaError>, Error>> {
+        let verdict = (self.0)(schema, instance);
+        Box::pin(async move { Ok(verdict) })
+    }
+}

@@ -3,7 +3,7 @@
 
 #[cfg(feature = "tasks")]
 use crate::client::testing::text_result;
-use crate::client::testing::{legacy_peer, modern_peer, tools, Answer, Seen, World};
+use crate::client::testing::{legacy_peer, modern_peer, tools, Answer, FnValidator, Seen, World};
 #[cfg(feature = "modern")]
 use crate::client::CacheBounds;
 #[cfg(feature = "tasks")]
@@ -218,7 +218,7 @@ fn a_large_page_of_tools_teaches_their_output_schemas() {
 #[test]
 fn a_validator_from_the_options_gets_a_large_results_structured_content_as_text() {
     let asked = Rc::new(RefCell::new(Vec::new()));
-    let options = ClientOptions { validator: Some(Rc::new(Recording(asked.clone()))), ..legacy_options() };
+    let options = ClientOptions { validator: Some(recording(asked.clone())), ..legacy_options() };
     let (mut w, client) = connect(large_typed_tool(json!({"n": "three"}), json!([])), json!({"tools": {}}), options);
     let error = list_then_call(&mut w, &client).unwrap_err();
     assert!(error.to_string().contains("/n: not a number (type)"), "{error}");
@@ -226,33 +226,25 @@ fn a_validator_from_the_options_gets_a_large_results_structured_content_as_text(
 }
 
 /// A validator from the options that records what it was asked and refuses
-/// a string where the schema says number, as a lazily loaded module would.
-struct Recording(Rc<RefCell<Vec<(Value, Value)>>>);
-
-impl crate::client::SchemaValidator for Recording {
-    fn validate(
-        &self,
-        schema: &Value,
-        instance: &Value,
-        _: &crate::protocol::schema::Limits,
-    ) -> futures::future::LocalBoxFuture<'static, Result<Result<(), crate::protocol::schema::SchemaError>, Error>> {
-        self.0.borrow_mut().push((schema.clone(), instance.clone()));
-        let verdict = match instance["n"] {
+/// a string where the schema says number.
+fn recording(asked: Rc<RefCell<Vec<(Value, Value)>>>) -> Rc<dyn crate::client::SchemaValidator> {
+    Rc::new(FnValidator(move |schema: &Value, instance: &Value| {
+        asked.borrow_mut().push((schema.clone(), instance.clone()));
+        match instance["n"] {
             Value::String(_) => Err(crate::protocol::schema::SchemaError::Mismatch(crate::protocol::schema::ValidationError {
                 instance_path: "/n".into(),
                 keyword: "type".into(),
                 message: "not a number".into(),
             })),
             _ => Ok(()),
-        };
-        Box::pin(async move { Ok(verdict) })
-    }
+        }
+    }))
 }
 
 #[test]
 fn a_validator_from_the_options_checks_structured_content_in_any_build() {
     let asked = Rc::new(RefCell::new(Vec::new()));
-    let options = || ClientOptions { validator: Some(Rc::new(Recording(asked.clone()))), ..legacy_options() };
+    let options = || ClientOptions { validator: Some(recording(asked.clone())), ..legacy_options() };
     let (mut w, client) = connect(typed_tool(json!({"n": 3})), json!({"tools": {}}), options());
     assert_eq!(list_then_call(&mut w, &client).unwrap().structured_content, Some(json!({"n": 3})));
     assert_eq!(asked.borrow().last().map(|(_, instance)| instance.clone()), Some(json!({"n": 3})));

@@ -1,7 +1,7 @@
 //! What the server asks of the client: legacy server requests and the
 //! 2026-07-28 input rounds, answered by the same handlers, within bounds.
 
-use crate::client::testing::{legacy_peer, modern_peer, text_result, Answer, Seen, World};
+use crate::client::testing::{legacy_peer, modern_peer, text_result, Answer, FnValidator, Seen, World};
 use crate::client::{Client, ClientEvent, ClientOptions, EraChoice, Handlers, RequestOptions};
 use crate::error::Error;
 use crate::protocol::types::{CallToolParams, CreateMessageResult, ElicitResult, Root};
@@ -96,21 +96,6 @@ fn an_elicitation_answer_is_checked_against_the_requested_schema() {
     assert_eq!(response(&w, "e1")["error"]["code"], -32602);
 }
 
-/// A validator from the options that accepts everything, counting what it is asked.
-struct AcceptAll(Rc<RefCell<usize>>);
-
-impl crate::client::SchemaValidator for AcceptAll {
-    fn validate(
-        &self,
-        _: &Value,
-        _: &Value,
-        _: &crate::protocol::schema::Limits,
-    ) -> futures::future::LocalBoxFuture<'static, Result<Result<(), crate::protocol::schema::SchemaError>, Error>> {
-        *self.0.borrow_mut() += 1;
-        Box::pin(async { Ok(Ok(())) })
-    }
-}
-
 /// As for tool output, a validator from the options checks a form answer in
 /// place of the built-in one (in any build): it is asked once, and its verdict
 /// stands; defaults and `required` are still the client's.
@@ -119,7 +104,12 @@ fn a_validator_from_the_options_checks_a_form_answer_in_place_of_the_built_in_on
     let request = json!({"jsonrpc": "2.0", "id": "e1", "method": "elicitation/create", "params": {"message": "name?",
         "requestedSchema": {"type": "object", "properties": {"name": {"type": "integer"}, "age": {"type": "integer", "default": 7}}}}});
     let asked = Rc::new(RefCell::new(0));
-    let options = ClientOptions { validator: Some(Rc::new(AcceptAll(asked.clone()))), ..ClientOptions::default() }.handlers(handlers());
+    let counter = asked.clone();
+    let accept_all = FnValidator(move |_: &Value, _: &Value| {
+        *counter.borrow_mut() += 1;
+        Ok(())
+    });
+    let options = ClientOptions { validator: Some(Rc::new(accept_all)), ..ClientOptions::default() }.handlers(handlers());
     let (mut w, client) = legacy_asking(vec![request], options);
     call(&mut w, &client).unwrap();
     assert_eq!(response(&w, "e1")["result"], json!({"action": "accept", "content": {"name": "Ada", "age": 7}}));
