@@ -425,7 +425,7 @@ fn present<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<bool, D:
 }
 
 /// A member's text, `null` included.
-pub(crate) fn present_raw<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<&'de serde_json::value::RawValue>, D::Error> {
+fn present_raw<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<&'de serde_json::value::RawValue>, D::Error> {
     <&serde_json::value::RawValue>::deserialize(deserializer).map(Some)
 }
 

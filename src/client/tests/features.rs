@@ -83,18 +83,17 @@ fn padded(mut result: Value) -> Value {
     result
 }
 
+/// A scripted answer with its result [`padded`].
+fn padded_answer(answer: Answer) -> Answer {
+    match answer {
+        Answer::Result(result) => Answer::Result(padded(result)),
+        other => other,
+    }
+}
+
 #[test]
 fn large_pages_are_walked_as_text_and_their_cursors_followed() {
-    let (mut w, client) = connect(
-        |s| {
-            paged(s).map(|answer| match answer {
-                Answer::Result(page) => Answer::Result(padded(page)),
-                other => other,
-            })
-        },
-        json!({"tools": {}}),
-        legacy_options(),
-    );
+    let (mut w, client) = connect(|s| paged(s).map(padded_answer), json!({"tools": {}}), legacy_options());
     let c = client.clone();
     let pages = w.run(async move { c.list_all_pages(crate::client::TOOLS, &RequestOptions::default()).await }).unwrap();
     assert_eq!(pages.len(), 2);
@@ -165,7 +164,7 @@ fn structured_content_is_checked_against_the_listed_output_schema() {
 fn large_typed_tool(structured: Value, content: Value) -> impl Fn(&Seen) -> Option<Answer> {
     move |s| match s.method() {
         "tools/list" => typed_tool(json!(null))(s),
-        "tools/call" => Some(Answer::Result(json!({"content": content, "structuredContent": structured, "padding": "x".repeat(20_000)}))),
+        "tools/call" => Some(Answer::Result(padded(json!({"content": content, "structuredContent": structured})))),
         _ => None,
     }
 }
@@ -202,10 +201,7 @@ fn a_large_results_structured_content_is_validated_from_its_text() {
 #[test]
 fn a_large_page_of_tools_teaches_their_output_schemas() {
     let script = |s: &Seen| match s.method() {
-        "tools/list" => typed_tool(json!(null))(s).map(|answer| match answer {
-            Answer::Result(page) => Answer::Result(padded(page)),
-            other => other,
-        }),
+        "tools/list" => typed_tool(json!(null))(s).map(padded_answer),
         _ => typed_tool(json!({"n": "three"}))(s),
     };
     let (mut w, client) = connect(script, json!({"tools": {}}), legacy_options());
