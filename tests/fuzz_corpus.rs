@@ -95,7 +95,7 @@ fn jsonrpc_raw_result_number_out_of_range() {
     let padded = format!("{text}{:1$}", "", RAW_RESULT_MIN);
     assert!(decode(&padded, true).is_err(), "decode refuses 5e700");
     assert_eq!(raw_result(&padded), None, "no raw result for a text decode refuses");
-    assert!(decode_or_raw(padded, true, true).is_err(), "the transports refuse it");
+    assert!(decode_or_raw(padded, true).is_err(), "the transports refuse it");
 }
 
 #[test]

@@ -6,6 +6,7 @@
 //! to cache and for how long, so the cache is bounded in entries and in
 //! bytes, and evicts the least recently used entry first.
 
+use super::state::Reply;
 use serde_json::Value;
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
@@ -34,7 +35,7 @@ impl Default for CacheBounds {
 }
 
 struct Entry {
-    value: Value,
+    value: Reply,
     expires_at: f64,
     bytes: usize,
     /// When it was last put or served, for least-recently-used eviction.
@@ -101,6 +102,12 @@ impl ResponseCache {
 
     /// A fresh cached result for the request, if any.
     pub fn get(&self, method: &str, params: Option<&Value>, auth: &str, now: f64) -> Option<Value> {
+        self.get_reply(method, params, auth, now).map(Reply::into_value)
+    }
+
+    /// [`ResponseCache::get`], as the result was kept: a large result as
+    /// its text.
+    pub(crate) fn get_reply(&self, method: &str, params: Option<&Value>, auth: &str, now: f64) -> Option<Reply> {
         let mut entries = self.entries.borrow_mut();
         for key in [key(method, params, None), key(method, params, Some(auth))] {
             let fresh = entries.get(&key).map(|entry| entry.expires_at > now);
@@ -122,15 +129,21 @@ impl ResponseCache {
     /// least recently used entries to stay within the bounds. A result larger
     /// than the whole cache is not kept.
     pub fn put(&self, method: &str, params: Option<&Value>, auth: &str, result: &Value, now: f64) {
-        let ttl = result.get("ttlMs").and_then(Value::as_f64).unwrap_or(0.0);
+        self.put_reply(method, params, auth, &Reply::from(result.clone()), now);
+    }
+
+    /// [`ResponseCache::put`] for a result as it came: a large result is
+    /// kept as its text, and read for `ttlMs` and `cacheScope` without a tree.
+    pub(crate) fn put_reply(&self, method: &str, params: Option<&Value>, auth: &str, result: &Reply, now: f64) {
+        let ttl = result.member("ttlMs").as_ref().and_then(Value::as_f64).unwrap_or(0.0);
         if ttl <= 0.0 || !CACHEABLE.contains(&method) {
             return;
         }
-        let bytes = json_size(result);
+        let bytes = result.text_len().unwrap_or_else(|| json_size(result.value()));
         if bytes > self.bounds.max_bytes {
             return;
         }
-        let public = result.get("cacheScope").and_then(Value::as_str) == Some("public");
+        let public = result.member("cacheScope").as_ref().and_then(Value::as_str) == Some("public");
         let key = key(method, params, (!public).then_some(auth));
         let mut entries = self.entries.borrow_mut();
         self.remove(&mut entries, &key);

@@ -7,11 +7,13 @@
 use super::lists::TOOLS;
 use super::mrtr::request_with_input;
 use super::options::RequestOptions;
-use super::state::ClientState;
+use super::state::{ClientState, Reply};
 use crate::error::Error;
 use crate::protocol::modern::{self, Outcome, Recovery, RequestMeta, VersionAnswer};
 use crate::session::handler::ClientHandler;
+use crate::session::Answer;
 use serde_json::Value;
+use std::rc::Rc;
 
 /// Methods the 2026-07-28 revision removed. `set_logging_level` and
 /// `subscribe_resource` keep working through their modern equivalents and
@@ -48,7 +50,7 @@ impl ClientState {
         self.idempotent_tools.borrow().contains(tool)
     }
 
-    pub(crate) async fn request_modern(&self, method: &str, params: Option<Value>, options: &RequestOptions) -> Result<Value, Error> {
+    pub(crate) async fn request_modern(&self, method: &str, params: Option<Value>, options: &RequestOptions) -> Result<Reply, Error> {
         if LEGACY_ONLY.contains(&method) {
             return Err(removed(method));
         }
@@ -88,7 +90,8 @@ impl ClientState {
             }
         }
         match outcome? {
-            Outcome::Complete(result) | Outcome::Task(result) => Ok(result),
+            Outcome::Complete(result) | Outcome::Task(result) => Ok(Reply::from(result)),
+            Outcome::CompleteText(text) => Ok(Reply::from(Answer::Text(Rc::new(text)))),
             Outcome::InputRequired { .. } => Err(Error::Protocol("input was still required after the last round".into())),
         }
     }

@@ -6,11 +6,12 @@
 
 use crate::error::Error;
 use crate::protocol::jsonrpc::RequestId;
-use crate::protocol::modern::{classify_result, retry_params, Outcome};
+use crate::protocol::modern::{classify_result, complete_text, retry_params, Outcome};
 use crate::session::handler::{ClientHandler, InboundContext};
-use crate::session::{CallOptions, Session};
+use crate::session::{Answer, CallOptions, Session};
 use futures::future::{self, Either, FutureExt, LocalBoxFuture, Shared};
 use serde_json::{Map, Value};
+use std::rc::Rc;
 
 /// Why an input phase stopped before its handlers answered.
 #[derive(Clone, Debug)]
@@ -61,7 +62,15 @@ pub async fn request_with_input(
 ) -> Result<Outcome, Error> {
     let mut params = params;
     for _ in 0..=max_rounds {
-        let result = session.request(method, Some(prepare(params.clone())), call()).await?;
+        let result = match session.request_keeping_text(method, Some(prepare(params.clone())), call()).await? {
+            Answer::Parsed(value) => value,
+            // A large result: a complete one stays text; anything else is
+            // small once its parts are taken apart, and is parsed.
+            Answer::Text(text) => match complete_text(Rc::try_unwrap(text).unwrap_or_else(|shared| shared.as_ref().clone())) {
+                Ok(done) => return Ok(Outcome::CompleteText(done)),
+                Err(text) => serde_json::from_str(&text).map_err(|e| Error::Protocol(format!("the result: {e}")))?,
+            },
+        };
         let (requests, state) = match classify_result(result).map_err(Error::Protocol)? {
             Outcome::InputRequired { requests, state } => (requests, state),
             done => return Ok(done),

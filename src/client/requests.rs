@@ -61,16 +61,16 @@ impl ClientState {
     #[cfg(feature = "modern")]
     async fn request_cached(&self, method: &str, params: Option<Value>, options: &RequestOptions) -> Result<Reply, Error> {
         let Some(cache) = self.cache.as_ref().filter(|_| super::cache::CACHEABLE.contains(&method)) else {
-            return self.request_modern(method, params, options).await.map(Reply::from);
+            return self.request_modern(method, params, options).await;
         };
         let auth = super::cache::auth_context(self.session.transport().authorization().as_deref());
         let now = self.context.runtime.now_ms();
-        if let Some(hit) = cache.get(method, params.as_ref(), &auth, now) {
-            return Ok(Reply::from(hit));
+        if let Some(hit) = cache.get_reply(method, params.as_ref(), &auth, now) {
+            return Ok(hit);
         }
         let result = self.request_modern(method, params.clone(), options).await?;
-        cache.put(method, params.as_ref(), &auth, &result, now);
-        Ok(Reply::from(result))
+        cache.put_reply(method, params.as_ref(), &auth, &result, now);
+        Ok(result)
     }
 
     /// [`ClientState::request_reply`], then the result's shape checked.
@@ -87,7 +87,7 @@ impl ClientState {
     }
 
     /// [`ClientState::request_shaped_reply`], checking a result still in its
-    /// text (a large legacy result) with `check_text`, without parsing it.
+    /// text (a large result) with `check_text`, without parsing it.
     pub(crate) async fn request_shaped_text_reply(
         &self,
         method: &str,

@@ -30,7 +30,7 @@ use std::rc::{Rc, Weak};
 /// A session renewal, awaited by every request that found the session gone.
 pub(crate) type Renewal = Shared<LocalBoxFuture<'static, Result<(), Error>>>;
 
-/// A result as the server sent it: parsed, or for a large legacy result its
+/// A result as the server sent it: parsed, or for a large result its
 /// original text, which a consumer (`JSON.parse`) reads faster than the value
 /// could be written out again, and which is parsed here only if something
 /// needs the value.
@@ -93,6 +93,24 @@ impl Reply {
             (None, None) => self.text.as_deref().map(String::as_str),
             _ => None,
         }
+    }
+
+    /// A top-level member of the result, read from the text without a tree
+    /// while nothing has parsed it.
+    #[cfg(feature = "modern")]
+    pub(crate) fn member(&self, name: &str) -> Option<Value> {
+        use crate::protocol::pick::{member, pick, Pick};
+        let picked = self.unparsed_text().and_then(|text| pick(text, Pick { names: [name, "", "", ""], items: None }));
+        match picked {
+            Some((fields, _)) => member(&fields, 0).and_then(|raw| serde_json::from_str(raw.get()).ok()),
+            None => self.value().get(name).cloned(),
+        }
+    }
+
+    /// The length of the result's JSON, from its text when it has one.
+    #[cfg(feature = "modern")]
+    pub(crate) fn text_len(&self) -> Option<usize> {
+        self.text().map(str::len)
     }
 
     /// The value to change, which makes the kept text stale: it is dropped.

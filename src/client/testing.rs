@@ -138,13 +138,13 @@ impl Server {
     }
 
     /// Delivers `messages` as the Streamable HTTP transport does: a large
-    /// legacy result as its text alone (`Inbound::RawResponse`), the rest parsed.
-    fn deliver_later(&self, sink: &InboundSink, messages: Vec<Value>, modern: bool) {
+    /// result as its text alone (`Inbound::RawResponse`), the rest parsed.
+    fn deliver_later(&self, sink: &InboundSink, messages: Vec<Value>) {
         let sink = sink.clone();
         let _ = self.spawner.spawn_local(async move {
             for message in messages {
                 let text = message.to_string();
-                match crate::protocol::jsonrpc::raw_result(&text).filter(|_| !modern) {
+                match crate::protocol::jsonrpc::raw_result(&text) {
                     Some((id, raw)) => sink(Inbound::RawResponse { id, text: Rc::new(raw.to_owned()) }),
                     None => {
                         if let Ok(message) = crate::protocol::jsonrpc::decode_value(message) {
@@ -162,8 +162,6 @@ struct FakeTransport {
     channel: Channel,
     sink: InboundSink,
     session: RefCell<Option<String>>,
-    /// Whether the client speaks 2026-07-28, whose results the transport parses.
-    modern: Cell<bool>,
 }
 
 impl FakeTransport {
@@ -176,12 +174,12 @@ impl FakeTransport {
             Answer::Http(status, code) => Err(Error::Http { status, message: "refused".into(), code }),
             Answer::Network => Err(Error::Network { message: "connection reset".into() }),
             Answer::Hold => {
-                self.server.deliver_later(&self.sink, before, self.modern.get());
+                self.server.deliver_later(&self.sink, before);
                 Ok(())
             }
             Answer::Error(error) => {
                 before.push(json!({"jsonrpc": "2.0", "id": id.to_value(), "error": error.to_value()}));
-                self.server.deliver_later(&self.sink, before, self.modern.get());
+                self.server.deliver_later(&self.sink, before);
                 Ok(())
             }
             Answer::Result(result) => {
@@ -193,7 +191,7 @@ impl FakeTransport {
                     *self.session.borrow_mut() = Some(id);
                 }
                 before.push(json!({"jsonrpc": "2.0", "id": id.to_value(), "result": result}));
-                self.server.deliver_later(&self.sink, before, self.modern.get());
+                self.server.deliver_later(&self.sink, before);
                 Ok(())
             }
         }
@@ -223,9 +221,7 @@ impl Transport for FakeTransport {
         };
         Box::pin(future::ready(outcome))
     }
-    fn set_protocol_version(&self, version: &'static str) {
-        self.modern.set(version == crate::protocol::modern::VERSION);
-    }
+    fn set_protocol_version(&self, _version: &'static str) {}
     fn session_id(&self) -> Option<String> {
         self.session.borrow().clone()
     }
@@ -265,7 +261,7 @@ impl Connector for FakeConnector {
         let server = self.server.clone();
         let (session, _) = Session::new(context.runtime.clone(), context.default_timeout_ms, |sink| {
             server.sinks.borrow_mut().push(sink.clone());
-            Rc::new(FakeTransport { server: server.clone(), channel: kind, sink, session: RefCell::default(), modern: Cell::default() })
+            Rc::new(FakeTransport { server: server.clone(), channel: kind, sink, session: RefCell::default() })
         });
         Box::pin(future::ready(Ok(session)))
     }
@@ -422,5 +418,22 @@ where
     ) -> LocalBoxFuture<'static, Result<Result<(), crate::protocol::schema::SchemaError>, Error>> {
         let verdict = (self.0)(schema, instance);
         Box::pin(async move { Ok(verdict) })
+    }
+}
+
+/// A result padded past 16 KiB, so that it reaches the client as its text
+/// alone, as the Streamable HTTP transport hands large results on.
+pub(crate) fn padded(mut result: Value) -> Value {
+    if let Some(map) = result.as_object_mut() {
+        map.insert("padding".into(), json!("x".repeat(20_000)));
+    }
+    result
+}
+
+/// A scripted answer with its result [`padded`].
+pub(crate) fn padded_answer(answer: Answer) -> Answer {
+    match answer {
+        Answer::Result(result) => Answer::Result(padded(result)),
+        other => other,
     }
 }

@@ -439,16 +439,16 @@ pub enum Decoded {
     RawResult(RequestId, String),
 }
 
-/// Decodes `text` as [`decode`] does; with `keep_raw`, a large single
-/// successful response comes back as its result's text instead (the
-/// envelope checked by [`raw_result`] as [`decode`] would check it).
+/// Decodes `text` as [`decode`] does, except that a large single successful
+/// response comes back as its result's text (the envelope checked by
+/// [`raw_result`] as [`decode`] would check it).
 ///
 /// # Errors
 /// As [`decode`].
-pub fn decode_or_raw(text: String, allow_batch: bool, keep_raw: bool) -> Result<Decoded, DecodeError> {
+pub fn decode_or_raw(text: String, allow_batch: bool) -> Result<Decoded, DecodeError> {
     // Where the result lies in the text, so that the text's own buffer can
     // become the result's: a large result is not copied a second time.
-    let found = keep_raw.then(|| raw_result(&text)).flatten().map(|(id, raw)| {
+    let found = raw_result(&text).map(|(id, raw)| {
         let start = (raw.as_ptr() as usize).saturating_sub(text.as_ptr() as usize);
         (id, start, start.saturating_add(raw.len()))
     });

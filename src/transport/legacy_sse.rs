@@ -198,7 +198,7 @@ impl Inner {
             "message" if !data.is_empty() => {
                 // A message that does not decode cannot be tied to a request;
                 // the request it answered ends in its timeout.
-                match decode_or_raw(data, version::allows_batches(None), true) {
+                match decode_or_raw(data, version::allows_batches(None)) {
                     // As for Streamable HTTP: a large result goes over as its text alone.
                     Ok(Decoded::RawResult(id, raw)) => (self.sink)(Inbound::RawResponse { id, text: Rc::new(raw) }),
                     Ok(Decoded::Messages(messages)) => {

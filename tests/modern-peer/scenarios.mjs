@@ -51,7 +51,42 @@ function recordingFetch() {
 
 const skillByName = (skills, name) => skills.find((s) => s.frontmatter.name === name);
 
+/** The JSON-RPC message of a response body: JSON, or the last `data:` of an SSE stream. */
+function messageOf(body) {
+  if (body.trimStart().startsWith("{")) return JSON.parse(body);
+  const data = body.split(/\r?\n/).filter((line) => line.startsWith("data:")).map((line) => line.slice(5).trim());
+  return JSON.parse(data.at(-1));
+}
+
 export const SCENARIOS = {
+  async "a large result is the server's JSON less resultType, key order included"({ McpClient }, { modern }) {
+    const { check, done } = checker();
+    const bodies = [];
+    const keep = async (input, init) => {
+      const response = await fetch(input, init);
+      if (init?.body?.includes?.('"tools/call"')) bodies.push(await response.clone().text());
+      return response;
+    };
+    const client = await McpClient.connect(modern, { timeout: 30_000, fetch: keep });
+    try {
+      // About 1.5 MiB, with what JSON escapes and what UTF-8 spends more than a byte on.
+      const message = Array.from({ length: 60_000 }, (_, i) => `line ${i} "é\\u" \t ✓\n`).join("");
+      const result = await client.callTool({ name: "echo", arguments: { message } });
+      check(result.content[0].text === `Echo: ${message}`, "the text arrives whole", `${result.content[0].text.length} characters`);
+      const sent = messageOf(bodies.at(-1)).result;
+      check(sent.resultType === "complete", "the server said resultType: complete", sent.resultType);
+      delete sent.resultType;
+      check(!("resultType" in result), "the client took resultType out");
+      check(JSON.stringify(result) === JSON.stringify(sent), "the rest is the server's JSON, key order included",
+        `${Object.keys(result)} / ${Object.keys(sent)}`);
+      const small = await client.callTool({ name: "echo", arguments: { message: "small" } });
+      check(!("resultType" in small) && small.content[0].text === "Echo: small", "a small result reads the same way");
+    } finally {
+      await client.close();
+    }
+    return done;
+  },
+
   async "x-mcp-header on a number: the tool is not offered, and a host cannot call it"({ McpClient, McpHost }, { modern }) {
     const { check, done } = checker();
     const client = await McpClient.connect(modern, { timeout: 10_000 });

@@ -3,7 +3,7 @@
 
 #[cfg(feature = "tasks")]
 use crate::client::testing::text_result;
-use crate::client::testing::{legacy_peer, modern_peer, tools, Answer, FnValidator, Seen, World};
+use crate::client::testing::{legacy_peer, modern_peer, padded, padded_answer, tools, Answer, FnValidator, Seen, World};
 #[cfg(feature = "modern")]
 use crate::client::CacheBounds;
 #[cfg(feature = "tasks")]
@@ -71,23 +71,6 @@ fn a_page_without_its_items_or_an_item_without_its_key_is_refused() {
             connect(move |s| (s.method() == "tools/list").then(|| Answer::Result(answer.clone())), json!({"tools": {}}), legacy_options());
         let outcome = w.run(async move { client.list_tools(None, &RequestOptions::default()).await });
         assert!(matches!(outcome, Err(Error::Protocol(_))), "{page}");
-    }
-}
-
-/// A result padded past 16 KiB, so that it reaches the client as its text
-/// alone, as the Streamable HTTP transport hands large legacy results on.
-fn padded(mut result: Value) -> Value {
-    if let Some(map) = result.as_object_mut() {
-        map.insert("padding".into(), json!("x".repeat(20_000)));
-    }
-    result
-}
-
-/// A scripted answer with its result [`padded`].
-fn padded_answer(answer: Answer) -> Answer {
-    match answer {
-        Answer::Result(result) => Answer::Result(padded(result)),
-        other => other,
     }
 }
 
@@ -160,7 +143,7 @@ fn structured_content_is_checked_against_the_listed_output_schema() {
 }
 
 /// A tool whose result is large enough (over 16 KiB) to reach the client as
-/// its text alone, as the Streamable HTTP transport hands large legacy results on.
+/// its text alone, as the Streamable HTTP transport hands large results on.
 fn large_typed_tool(structured: Value, content: Value) -> impl Fn(&Seen) -> Option<Answer> {
     move |s| match s.method() {
         "tools/list" => typed_tool(json!(null))(s),

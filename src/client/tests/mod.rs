@@ -15,6 +15,8 @@ mod features;
 mod listen;
 mod lists;
 #[cfg(feature = "modern")]
+mod modern_text;
+#[cfg(feature = "modern")]
 mod mrtr;
 mod renewal;
 mod requests;

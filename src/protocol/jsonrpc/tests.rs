@@ -142,12 +142,11 @@ fn raw_results_only_for_texts_decode_accepts() {
         let text = large(refused);
         assert!(decode(&text, true).is_err(), "{refused}");
         assert_eq!(raw_result(&text), None, "{refused}");
-        assert!(decode_or_raw(text, true, true).is_err(), "{refused}");
+        assert!(decode_or_raw(text, true).is_err(), "{refused}");
     }
     let text = large(r#"{"jsonrpc":"2.0","id":1,"result":{"n":1e300,"s":"\ud83d\ude00"}}"#);
     let result = r#"{"n":1e300,"s":"\ud83d\ude00"}"#;
-    assert_eq!(decode_or_raw(text.clone(), true, true), Ok(Decoded::RawResult(RequestId::Number(1), result.to_owned())));
-    assert!(matches!(decode_or_raw(text, true, false), Ok(Decoded::Messages(m)) if m.len() == 1));
+    assert_eq!(decode_or_raw(text.clone(), true), Ok(Decoded::RawResult(RequestId::Number(1), result.to_owned())));
 }
 
 /// Random JSON from pieces that hit every rule of the scan: numbers with

@@ -6,10 +6,12 @@
 //! apply it.
 
 mod headers;
+mod result_text;
 #[cfg(test)]
 mod tests;
 
 pub use headers::{encode_header_value, has_param_headers, param_headers, tool_header_problem};
+pub use result_text::complete_text;
 
 use super::jsonrpc::{kind, ErrorObject};
 use serde_json::{Map, Value};
@@ -92,6 +94,9 @@ pub struct InputRequest {
 pub enum Outcome {
     /// The final result, with `resultType` removed (it is consumed here).
     Complete(Value),
+    /// The final result as the server's text, `resultType` cut out of it
+    /// ([`complete_text`]): a large result the transport kept as text.
+    CompleteText(String),
     /// The server needs input first.
     InputRequired {
         /// What it asks for.
