@@ -8,7 +8,8 @@ use crate::protocol::jsonrpc::kind;
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
 
 /// How deep schemas may nest (through `$ref` included) before validation stops:
 /// a recursive schema over a recursive instance must not overflow the stack.
@@ -16,6 +17,10 @@ const MAX_DEPTH: usize = 256;
 /// Bytes of text (times the pattern's weight) that one step of the budget
 /// buys a pattern match: matching costs a few nanoseconds per such unit.
 const PATTERN_UNITS_PER_STEP: u64 = 16;
+/// How many schema objects keep their keywords found for the rest of a
+/// validation: a large instance meets the same few schemas thousands of
+/// times, and a server's huge schema cannot make the memo grow past this.
+const REMEMBERED_SCHEMAS: usize = 4096;
 
 /// What a schema evaluated of an object or array instance. The property
 /// names are recorded only for schemas that use `unevaluatedProperties`: a
@@ -55,6 +60,30 @@ pub(super) struct Validator<'a> {
     /// target met again for the same instance value is a loop that makes no
     /// progress, however the schema branches.
     following: RefCell<Vec<(*const Value, *const Value)>>,
+    /// Each schema object's keywords, by its address, once found.
+    keywords: RefCell<HashMap<usize, Keywords<'a>, BuildHasherDefault<AddressHasher>>>,
+}
+
+/// Hashes an address: one multiplication, where SipHash would cost more
+/// than finding the keywords again.
+#[derive(Default)]
+struct AddressHasher(u64);
+
+impl Hasher for AddressHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for byte in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(*byte);
+        }
+    }
+
+    fn write_usize(&mut self, address: usize) {
+        let mixed = (address as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        self.0 = mixed ^ (mixed >> 29);
+    }
 }
 
 /// Why a check did not succeed: the instance does not match, or the
@@ -107,6 +136,20 @@ fn is_type(instance: &Value, name: &str) -> bool {
         "integer" => instance.as_f64().is_some_and(|n| n.fract() == 0.0),
         _ => false,
     }
+}
+
+/// An array index as a JSON Pointer segment, without the formatting machinery.
+fn push_index(path: &mut String, index: usize) -> usize {
+    fn digits(path: &mut String, n: usize) {
+        if n >= 10 {
+            digits(path, n / 10);
+        }
+        path.push(char::from(b'0' + (n % 10) as u8));
+    }
+    let before = path.len();
+    path.push('/');
+    digits(path, index);
+    before
 }
 
 /// Escapes a property name for a JSON Pointer (RFC 6901).
@@ -171,6 +214,7 @@ const KEYWORDS: usize = K::UniqueItems as usize + 1;
 /// A schema object's keywords, found in one pass over its keys: each check
 /// then reads a slot instead of searching the object for every keyword it
 /// knows, once per keyword per instance value.
+#[derive(Clone, Copy)]
 struct Keywords<'a> {
     slots: [Option<&'a Value>; KEYWORDS],
 }
@@ -234,9 +278,10 @@ impl<'a> Keywords<'a> {
     }
 }
 
-/// A keyword of a schema object. Schema objects are small, and comparing a
-/// handful of keys costs less than hashing the name (serde_json's ordered map
-/// hashes with SipHash), which matters once per keyword per instance node.
+/// A member of a small object, such as a schema's keyword or an instance's
+/// required property: comparing a handful of keys costs less than hashing
+/// the name (serde_json's ordered map hashes with SipHash), which matters
+/// once per keyword per instance node.
 fn kw<'a>(schema: &'a Map<String, Value>, name: &str) -> Option<&'a Value> {
     if schema.len() > 12 {
         return schema.get(name);
@@ -266,10 +311,11 @@ impl<'a> Validator<'a> {
             track: uses_unevaluated(root),
             budget: Cell::new(limits.steps.saturating_add(allowance)),
             following: RefCell::default(),
+            keywords: RefCell::default(),
         }
     }
 
-    pub(super) fn run(&self, schema: &Value, instance: &Value) -> Result<(), SchemaError> {
+    pub(super) fn run(&self, schema: &'a Value, instance: &Value) -> Result<(), SchemaError> {
         match self.check(schema, instance, &mut String::new(), 0) {
             Ok(_) => Ok(()),
             Err(Fail::Mismatch(detail)) => Err(SchemaError::Mismatch(detail)),
@@ -293,7 +339,7 @@ impl<'a> Validator<'a> {
 
     /// Checks `instance` against an alternative: `Ok(Some)` if it matches,
     /// `Ok(None)` if not, `Err` when the validation must stop.
-    fn attempt(&self, schema: &Value, instance: &Value, path: &str, depth: usize) -> Result<Option<Evaluated>, Fail> {
+    fn attempt(&self, schema: &'a Value, instance: &Value, path: &str, depth: usize) -> Result<Option<Evaluated>, Fail> {
         match self.check(schema, instance, &mut path.to_owned(), depth) {
             Ok(evaluated) => Ok(Some(evaluated)),
             Err(Fail::Mismatch(_)) => Ok(None),
@@ -302,7 +348,7 @@ impl<'a> Validator<'a> {
     }
 
     /// Follows a `$ref`, refusing to come back to a target for the same instance value.
-    fn follow(&self, target: &Value, instance: &Value, path: &mut String, depth: usize) -> Outcome {
+    fn follow(&self, target: &'a Value, instance: &Value, path: &mut String, depth: usize) -> Outcome {
         let key = (target as *const Value, instance as *const Value);
         if self.following.borrow().contains(&key) {
             return Err(abort(path, "$ref", "the schema refers back to itself without going deeper into the value".into()));
@@ -313,7 +359,22 @@ impl<'a> Validator<'a> {
         outcome
     }
 
-    pub(super) fn check(&self, schema: &Value, instance: &Value, path: &mut String, depth: usize) -> Outcome {
+    /// The keywords of a schema object, found once per validation (up to
+    /// [`REMEMBERED_SCHEMAS`] objects).
+    fn keywords_of(&self, schema: &'a Map<String, Value>) -> Keywords<'a> {
+        let address = schema as *const Map<String, Value> as usize;
+        if let Some(found) = self.keywords.borrow().get(&address) {
+            return *found;
+        }
+        let found = Keywords::of(schema);
+        let mut memo = self.keywords.borrow_mut();
+        if memo.len() < REMEMBERED_SCHEMAS {
+            memo.insert(address, found);
+        }
+        found
+    }
+
+    pub(super) fn check(&self, schema: &'a Value, instance: &Value, path: &mut String, depth: usize) -> Outcome {
         if depth > MAX_DEPTH {
             return Err(abort(path, "$ref", format!("the schema nests deeper than {MAX_DEPTH} levels")));
         }
@@ -321,7 +382,7 @@ impl<'a> Validator<'a> {
         let schema = match schema {
             Value::Bool(true) => return Ok(Evaluated::default()),
             Value::Bool(false) => return Err(mismatch(path, "false", "no value is allowed here".into())),
-            Value::Object(schema) => Keywords::of(schema),
+            Value::Object(schema) => self.keywords_of(schema),
             _ => return Err(mismatch(path, "schema", "the schema is neither an object nor a boolean".into())),
         };
         let schema = &schema;
@@ -373,7 +434,7 @@ impl<'a> Validator<'a> {
         Ok(same)
     }
 
-    fn check_type_and_values(&self, schema: &Keywords<'_>, instance: &Value, path: &str) -> Result<(), Fail> {
+    fn check_type_and_values(&self, schema: &Keywords<'a>, instance: &Value, path: &str) -> Result<(), Fail> {
         match schema.get(K::Type) {
             Some(Value::String(name)) if !is_type(instance, name) => {
                 return Err(mismatch(path, "type", format!("expected {name}, found {}", kind(instance))));
@@ -419,7 +480,7 @@ impl<'a> Validator<'a> {
         }
     }
 
-    fn check_number(&self, schema: &Keywords<'_>, n: f64, path: &str) -> Result<(), Fail> {
+    fn check_number(&self, schema: &Keywords<'a>, n: f64, path: &str) -> Result<(), Fail> {
         let bound = |keyword: K| schema.get(keyword).and_then(Value::as_f64);
         if let Some(max) = bound(K::Maximum).filter(|max| n > *max) {
             return Err(mismatch(path, "maximum", format!("{} is greater than {}", num(n), num(max))));
@@ -442,12 +503,14 @@ impl<'a> Validator<'a> {
         Ok(())
     }
 
-    fn check_string(&self, schema: &Keywords<'_>, s: &str, path: &str) -> Result<(), Fail> {
-        let length = s.chars().count() as f64;
-        if let Some(max) = schema.get(K::MaxLength).and_then(Value::as_f64).filter(|max| length > *max) {
+    fn check_string(&self, schema: &Keywords<'a>, s: &str, path: &str) -> Result<(), Fail> {
+        let (max, min) = (schema.get(K::MaxLength).and_then(Value::as_f64), schema.get(K::MinLength).and_then(Value::as_f64));
+        // Counting characters walks the whole string: only when a bound asks.
+        let length = if max.is_some() || min.is_some() { s.chars().count() as f64 } else { 0.0 };
+        if let Some(max) = max.filter(|max| length > *max) {
             return Err(mismatch(path, "maxLength", format!("longer than {} characters", num(max))));
         }
-        if let Some(min) = schema.get(K::MinLength).and_then(Value::as_f64).filter(|min| length < *min) {
+        if let Some(min) = min.filter(|min| length < *min) {
             return Err(mismatch(path, "minLength", format!("shorter than {} characters", num(min))));
         }
         if let Some(Value::String(pattern)) = schema.get(K::Pattern) {
@@ -458,7 +521,7 @@ impl<'a> Validator<'a> {
         Ok(())
     }
 
-    fn check_array(&self, schema: &Keywords<'_>, items: &[Value], path: &mut String, depth: usize) -> Outcome {
+    fn check_array(&self, schema: &Keywords<'a>, items: &[Value], path: &mut String, depth: usize) -> Outcome {
         let count = items.len() as f64;
         if let Some(max) = schema.get(K::MaxItems).and_then(Value::as_f64).filter(|max| count > *max) {
             return Err(mismatch(path, "maxItems", format!("more than {} items", num(max))));
@@ -490,7 +553,7 @@ impl<'a> Validator<'a> {
                     None => continue,
                 },
             };
-            let before = push_segment(path, &i.to_string());
+            let before = push_index(path, i);
             self.check(item_schema, item, path, depth + 1)?;
             path.truncate(before);
             evaluated.items = i + 1;
@@ -513,7 +576,7 @@ impl<'a> Validator<'a> {
         Ok(evaluated)
     }
 
-    fn check_object(&self, schema: &Keywords<'_>, instance: &Value, map: &Map<String, Value>, path: &mut String, depth: usize) -> Outcome {
+    fn check_object(&self, schema: &Keywords<'a>, instance: &Value, map: &Map<String, Value>, path: &mut String, depth: usize) -> Outcome {
         let count = map.len() as f64;
         if let Some(max) = schema.get(K::MaxProperties).and_then(Value::as_f64).filter(|max| count > *max) {
             return Err(mismatch(path, "maxProperties", format!("more than {} properties", num(max))));
@@ -522,7 +585,7 @@ impl<'a> Validator<'a> {
             return Err(mismatch(path, "minProperties", format!("fewer than {} properties", num(min))));
         }
         if let Some(Value::Array(required)) = schema.get(K::Required) {
-            if let Some(missing) = required.iter().filter_map(Value::as_str).find(|name| !map.contains_key(*name)) {
+            if let Some(missing) = required.iter().filter_map(Value::as_str).find(|name| kw(map, name).is_none()) {
                 return Err(mismatch(path, "required", format!("the required property {missing:?} is missing")));
             }
         }
@@ -592,7 +655,7 @@ impl<'a> Validator<'a> {
         Ok(evaluated)
     }
 
-    fn check_combinators(&self, schema: &Keywords<'_>, instance: &Value, path: &mut String, depth: usize) -> Outcome {
+    fn check_combinators(&self, schema: &Keywords<'a>, instance: &Value, path: &mut String, depth: usize) -> Outcome {
         let mut evaluated = Evaluated::default();
         for sub in schema.get(K::AllOf).and_then(Value::as_array).into_iter().flatten() {
             evaluated.absorb(self.check(sub, instance, path, depth + 1)?);
@@ -649,7 +712,7 @@ impl<'a> Validator<'a> {
 
     fn check_unevaluated(
         &self,
-        schema: &Keywords<'_>,
+        schema: &Keywords<'a>,
         instance: &Value,
         evaluated: &mut Evaluated,
         path: &mut String,
@@ -671,7 +734,7 @@ impl<'a> Validator<'a> {
                 if rule == &Value::Bool(false) {
                     return Err(mismatch(path, "unevaluatedItems", format!("item {i} is not allowed")));
                 }
-                let before = push_segment(path, &i.to_string());
+                let before = push_index(path, i);
                 self.check(rule, item, path, depth + 1)?;
                 path.truncate(before);
             }

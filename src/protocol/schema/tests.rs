@@ -245,3 +245,19 @@ fn validates_mcp_messages_against_the_spec_schema() {
     let sampled = json!({"role": "assistant", "content": {"type": "text", "text": "hi"}, "model": "m", "stopReason": "endTurn"});
     validate_at(&spec, "/$defs/CreateMessageResult", &sampled).unwrap();
 }
+
+#[test]
+fn item_paths_count_in_decimal_and_schemas_met_again_keep_their_keywords() {
+    // The same item schema for every item: its keywords are found once, and
+    // each item still fails at its own place.
+    let items = json!({"type": "array", "items": {"type": "object", "required": ["n"], "properties": {"n": {"type": "integer"}}}});
+    let mut instance: Vec<Value> = (0..1_234).map(|n| json!({"n": n})).collect();
+    ok(items.clone(), Value::Array(instance.clone()));
+    for (at, path) in [(0, "/0/n"), (9, "/9/n"), (10, "/10/n"), (1_233, "/1233/n")] {
+        let mut broken = instance.clone();
+        broken[at] = json!({"n": "x"});
+        bad(items.clone(), Value::Array(broken), "type", path);
+    }
+    instance[100] = json!({});
+    bad(items, Value::Array(instance), "required", "/100");
+}
