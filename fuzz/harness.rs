@@ -9,7 +9,7 @@
 
 use mcp_wasm::protocol::encoding::{base64, base64_decode, base64url, percent_decode, Escapes};
 use mcp_wasm::protocol::jsonrpc::envelope::{scan, EnvelopeScanner};
-use mcp_wasm::protocol::jsonrpc::{decode, raw_result, Message, RAW_RESULT_MIN};
+use mcp_wasm::protocol::jsonrpc::{decode, raw_result, Message, Params, RAW_RESULT_MIN};
 use mcp_wasm::protocol::modern;
 use mcp_wasm::protocol::oauth;
 use mcp_wasm::protocol::schema::{validate_with, Limits, LinearPatterns, SchemaError};
@@ -157,6 +157,21 @@ pub fn jsonrpc(data: &[u8]) {
         }
     }
     assert!(raw_result(&text).is_none() || text.len() >= RAW_RESULT_MIN);
+
+    // Params kept as text read, and gain `_meta`, as the parsed ones do.
+    if let Ok(params @ Params::Text(_)) = Params::from_text(padded.clone()) {
+        let parsed: Value = serde_json::from_str(&padded).unwrap_or_else(|e| panic!("text params {padded:?} do not parse: {e}"));
+        assert_eq!(params.to_value(), parsed);
+        let add = || serde_json::Map::from_iter([("progressToken".to_owned(), Value::from(1))]);
+        let spliced = params.with_meta(add()).to_value();
+        assert_eq!(spliced, Params::Parsed(parsed).with_meta(add()).to_value(), "_meta written into {padded:?}");
+    }
+    // A complete modern result cut out of its text is the one parsing gives
+    // (the transport hands on only texts that parse: see raw_result).
+    if let (Ok(parsed), Ok(stripped)) = (serde_json::from_str::<Value>(&padded), modern::complete_text(padded.clone())) {
+        let again: Value = serde_json::from_str(&stripped).unwrap_or_else(|e| panic!("{stripped:?} does not parse: {e}"));
+        assert_eq!(modern::classify_result(parsed), Ok(modern::Outcome::Complete(again)), "{padded:?}");
+    }
 
     let whole = scan(data);
     let seed = data.first().copied().unwrap_or_default();
@@ -400,7 +415,7 @@ pub fn modern_headers(data: &[u8]) {
     }
 
     for method in ["tools/call", "prompts/get", "resources/read", "ping"] {
-        if let Some(name) = modern::mcp_name(method, arguments.as_ref()) {
+        if let Some(name) = modern::mcp_name(method, arguments.clone().map(Params::Parsed).as_ref()) {
             check_header_value(&Value::String(name.clone()), &modern::encode_header_value(&Value::String(name)).unwrap_or_default());
         }
     }

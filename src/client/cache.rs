@@ -7,6 +7,7 @@
 //! bytes, and evicts the least recently used entry first.
 
 use super::state::Reply;
+use crate::protocol::jsonrpc::Params;
 use serde_json::Value;
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
@@ -68,8 +69,8 @@ fn json_size(value: &Value) -> usize {
     }
 }
 
-fn key(method: &str, params: Option<&Value>, auth: Option<&str>) -> String {
-    let params = params.map(Value::to_string).unwrap_or_default();
+fn key(method: &str, params: Option<&str>, auth: Option<&str>) -> String {
+    let params = params.unwrap_or_default();
     format!("{method}\n{params}\n{}", auth.unwrap_or("public"))
 }
 
@@ -102,12 +103,14 @@ impl ResponseCache {
 
     /// A fresh cached result for the request, if any.
     pub fn get(&self, method: &str, params: Option<&Value>, auth: &str, now: f64) -> Option<Value> {
-        self.get_reply(method, params, auth, now).map(Reply::into_value)
+        self.get_reply(method, params.cloned().map(Params::Parsed).as_ref(), auth, now).map(Reply::into_value)
     }
 
     /// [`ResponseCache::get`], as the result was kept: a large result as
     /// its text.
-    pub(crate) fn get_reply(&self, method: &str, params: Option<&Value>, auth: &str, now: f64) -> Option<Reply> {
+    pub(crate) fn get_reply(&self, method: &str, params: Option<&Params>, auth: &str, now: f64) -> Option<Reply> {
+        let params = params.map(Params::to_json);
+        let params = params.as_deref();
         let mut entries = self.entries.borrow_mut();
         for key in [key(method, params, None), key(method, params, Some(auth))] {
             let fresh = entries.get(&key).map(|entry| entry.expires_at > now);
@@ -129,12 +132,12 @@ impl ResponseCache {
     /// least recently used entries to stay within the bounds. A result larger
     /// than the whole cache is not kept.
     pub fn put(&self, method: &str, params: Option<&Value>, auth: &str, result: &Value, now: f64) {
-        self.put_reply(method, params, auth, &Reply::from(result.clone()), now);
+        self.put_reply(method, params.cloned().map(Params::Parsed).as_ref(), auth, &Reply::from(result.clone()), now);
     }
 
     /// [`ResponseCache::put`] for a result as it came: a large result is
     /// kept as its text, and read for `ttlMs` and `cacheScope` without a tree.
-    pub(crate) fn put_reply(&self, method: &str, params: Option<&Value>, auth: &str, result: &Reply, now: f64) {
+    pub(crate) fn put_reply(&self, method: &str, params: Option<&Params>, auth: &str, result: &Reply, now: f64) {
         let ttl = result.member("ttlMs").as_ref().and_then(Value::as_f64).unwrap_or(0.0);
         if ttl <= 0.0 || !CACHEABLE.contains(&method) {
             return;
@@ -144,7 +147,8 @@ impl ResponseCache {
             return;
         }
         let public = result.member("cacheScope").as_ref().and_then(Value::as_str) == Some("public");
-        let key = key(method, params, (!public).then_some(auth));
+        let params = params.map(Params::to_json);
+        let key = key(method, params.as_deref(), (!public).then_some(auth));
         let mut entries = self.entries.borrow_mut();
         self.remove(&mut entries, &key);
         while entries.len() >= self.bounds.max_entries || self.bytes.get() + bytes > self.bounds.max_bytes {

@@ -14,6 +14,7 @@ use super::snapshot::Snapshot;
 use super::state::{ClientState, Reply, Settings};
 use crate::error::Error;
 use crate::protocol::capabilities::{check_server_supports, client_capabilities};
+use crate::protocol::jsonrpc::Params;
 use crate::protocol::lifecycle::ServerIdentity;
 use crate::protocol::{methods, results};
 use crate::session::{Channel, Connector, OpenContext, Runtime};
@@ -247,7 +248,7 @@ impl Client {
     /// # Errors
     /// The request's error.
     pub async fn request(&self, method: &str, params: Option<Value>, options: &RequestOptions) -> Result<Reply, Error> {
-        self.state.request_unchecked(method, params, options).await
+        self.state.request_unchecked(method, params.map(Params::Parsed), options).await
     }
 
     /// Sends a notification the library has no method for.
@@ -255,6 +256,7 @@ impl Client {
     /// # Errors
     /// The transport's error; `closed` after [`Client::close`].
     pub async fn notify(&self, method: &str, params: Option<Value>) -> Result<(), Error> {
+        let params = params.map(Params::Parsed);
         #[cfg(feature = "modern")]
         let params = if self.state.era == Era::Modern { Some(self.state.modern_params(params)) } else { params };
         self.state.session.notify(method, params).await

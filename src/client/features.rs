@@ -9,6 +9,7 @@ use super::options::Era;
 use super::options::RequestOptions;
 use super::state::{ClientState, Reply};
 use crate::error::Error;
+use crate::protocol::jsonrpc::Params;
 #[cfg(feature = "validator")]
 use crate::protocol::schema;
 use crate::protocol::schema::SchemaError;
@@ -204,16 +205,21 @@ impl Client {
     /// `invalid-result` for a result that does not match the output schema;
     /// `limit-exceeded` when checking it costs too much; the request's error.
     pub async fn call_tool(&self, params: CallToolParams, options: &RequestOptions) -> Result<CallToolResult, Error> {
-        typed(self.call_tool_reply(to_params(&params)?, options).await?.into_value(), "tools/call")
+        typed(self.call_tool_params(to_params(&params)?.into(), options).await?.into_value(), "tools/call")
     }
 
-    /// [`Client::call_tool`] in JSON.
+    /// [`Client::call_tool`] in JSON: a `Value`, or [`Params`] that may be
+    /// the text of large params (see [`Params::from_text`]), which then goes
+    /// out as it is.
     ///
     /// # Errors
     /// As [`Client::call_tool`]; `invalid-argument` for params without a `name`.
-    pub async fn call_tool_reply(&self, params: Value, options: &RequestOptions) -> Result<Reply, Error> {
-        params::check_call_tool(&params).map_err(Error::InvalidArgument)?;
-        let name = params.get("name").and_then(Value::as_str).unwrap_or_default().to_owned();
+    pub async fn call_tool_reply(&self, params: impl Into<Params>, options: &RequestOptions) -> Result<Reply, Error> {
+        self.call_tool_params(params.into(), options).await
+    }
+
+    async fn call_tool_params(&self, params: Params, options: &RequestOptions) -> Result<Reply, Error> {
+        let name = params::call_tool_name(&params).map_err(Error::InvalidArgument)?;
         let reply = self.state.request_reply("tools/call", Some(params), options).await?;
         self.state.check_call_tool(&name, &reply).await?;
         Ok(reply)

@@ -62,9 +62,9 @@ async fn listen_loop(state: Weak<ClientState>, generation: u64, filter: Value) {
             let (stop, stopped) = oneshot::channel::<String>();
             *state.listening.stop.borrow_mut() = Some(stop);
             let cancel = stopped.map(|reason| reason.unwrap_or_else(|_| "stopped".into())).boxed_local();
-            let params = state.modern_params(Some(json!({ "notifications": filter })));
+            let params = state.modern_params(Some(json!({ "notifications": filter }).into()));
             let call = CallOptions { cancel: Some(cancel), unbounded: true, ..CallOptions::default() };
-            (state.session.request("subscriptions/listen", Some(params), call).await, state.context.runtime.clone())
+            (state.session.request("subscriptions/listen", Some(params.into_value()), call).await, state.context.runtime.clone())
         };
         match outcome {
             Err(Error::Cancelled { .. } | Error::Closed) => return,

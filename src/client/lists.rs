@@ -9,6 +9,7 @@ use super::options::RequestOptions;
 use super::paging::collect_pages;
 use super::state::{ClientState, Reply};
 use crate::error::Error;
+use crate::protocol::jsonrpc::Params;
 use crate::protocol::{list_text, results};
 use serde_json::{json, Value};
 
@@ -25,7 +26,7 @@ impl ClientState {
         params: Option<Value>,
         options: &RequestOptions,
     ) -> Result<(Reply, Option<String>), Error> {
-        let mut page = self.request_reply(kind.method, params, options).await?;
+        let mut page = self.request_reply(kind.method, params.map(Params::Parsed), options).await?;
         // The modern era may drop tools from the page, which needs the tree.
         let from_text = page.unparsed_text().filter(|_| kind != TOOLS || self.era != Era::Modern);
         let checked = from_text.and_then(|text| list_text::list_items(text, kind.items, kind.key)).and_then(|read| {

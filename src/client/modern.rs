@@ -9,6 +9,7 @@ use super::mrtr::request_with_input;
 use super::options::RequestOptions;
 use super::state::{ClientState, Reply};
 use crate::error::Error;
+use crate::protocol::jsonrpc::Params;
 use crate::protocol::modern::{self, Outcome, Recovery, RequestMeta, VersionAnswer};
 use crate::session::handler::ClientHandler;
 use crate::session::Answer;
@@ -28,7 +29,7 @@ pub(crate) fn removed(method: &str) -> Error {
 
 impl ClientState {
     /// `params` with this client's `_meta` for the modern era.
-    pub(crate) fn modern_params(&self, params: Option<Value>) -> Value {
+    pub(crate) fn modern_params(&self, params: Option<Params>) -> Params {
         let log_level = self.log_level.borrow().clone();
         let meta = RequestMeta {
             version: modern::VERSION,
@@ -36,26 +37,26 @@ impl ClientState {
             client_info: &self.offer.client_info,
             log_level: log_level.as_deref(),
         };
-        modern::with_meta(params, &meta)
+        params.unwrap_or_else(|| Params::Parsed(Value::Object(serde_json::Map::new()))).with_meta(modern::meta_members(&meta))
     }
 
     /// Whether a request lost to a broken stream may be sent again: the server
     /// may already have run it. Lists, reads, prompts and completions change
     /// nothing; a tool call only if the tool declared `idempotentHint: true`.
-    fn replayable(&self, method: &str, params: Option<&Value>) -> bool {
+    fn replayable(&self, method: &str, params: Option<&Params>) -> bool {
         if method != "tools/call" {
             return true;
         }
-        let tool = params.and_then(|p| p.get("name")).and_then(Value::as_str).unwrap_or_default();
-        self.idempotent_tools.borrow().contains(tool)
+        let tool = params.and_then(|p| p.member("name"));
+        self.idempotent_tools.borrow().contains(tool.as_ref().and_then(Value::as_str).unwrap_or_default())
     }
 
-    pub(crate) async fn request_modern(&self, method: &str, params: Option<Value>, options: &RequestOptions) -> Result<Reply, Error> {
+    pub(crate) async fn request_modern(&self, method: &str, params: Option<Params>, options: &RequestOptions) -> Result<Reply, Error> {
         if LEGACY_ONLY.contains(&method) {
             return Err(removed(method));
         }
         let call = || self.call_options(options);
-        let prepare = |p: Option<Value>| self.modern_params(p);
+        let prepare = |p: Option<Params>| self.modern_params(p);
         let handler: &dyn ClientHandler = self.answering.as_ref();
         let run =
             || request_with_input(&self.session, Some(handler), method, params.clone(), &prepare, &call, self.settings.max_input_rounds);

@@ -5,6 +5,7 @@
 //! `requestState` byte for byte, until a final result or the round cap.
 
 use crate::error::Error;
+use crate::protocol::jsonrpc::Params;
 use crate::protocol::jsonrpc::RequestId;
 use crate::protocol::modern::{classify_result, complete_text, retry_params, Outcome};
 use crate::session::handler::{ClientHandler, InboundContext};
@@ -55,8 +56,8 @@ pub async fn request_with_input(
     session: &Session,
     handler: Option<&dyn ClientHandler>,
     method: &str,
-    params: Option<Value>,
-    prepare: &dyn Fn(Option<Value>) -> Value,
+    params: Option<Params>,
+    prepare: &dyn Fn(Option<Params>) -> Params,
     call: &dyn Fn() -> CallOptions,
     max_rounds: u32,
 ) -> Result<Outcome, Error> {
@@ -108,7 +109,8 @@ pub async fn request_with_input(
             Either::Left((answers, _)) => answers?,
             Either::Right((stop, _)) => return Err(stop.into_error()),
         };
-        params = Some(retry_params(params, answers.into_iter().collect::<Map<String, Value>>(), state));
+        let answers = answers.into_iter().collect::<Map<String, Value>>();
+        params = Some(Params::Parsed(retry_params(params.map(Params::into_value), answers, state)));
     }
     Err(Error::InputRoundsExceeded { rounds: max_rounds })
 }

@@ -11,6 +11,7 @@ use super::options::RequestOptions;
 use super::state::{ClientState, Reply};
 use crate::error::Error;
 use crate::protocol::capabilities::check_server_supports;
+use crate::protocol::jsonrpc::Params;
 use crate::session::CallOptions;
 use futures::future::FutureExt;
 use serde_json::Value;
@@ -23,7 +24,7 @@ pub(crate) type TextShapeCheck = fn(&str) -> Option<Result<(), String>>;
 impl ClientState {
     /// Sends a request; fails with `unsupported` before sending when strict
     /// and the server did not declare what the method needs.
-    pub(crate) async fn request_reply(&self, method: &str, params: Option<Value>, options: &RequestOptions) -> Result<Reply, Error> {
+    pub(crate) async fn request_reply(&self, method: &str, params: Option<Params>, options: &RequestOptions) -> Result<Reply, Error> {
         if self.settings.strict {
             check_server_supports(&self.identity.borrow().capabilities, method).map_err(Error::Unsupported)?;
         }
@@ -31,7 +32,7 @@ impl ClientState {
     }
 
     /// [`ClientState::request_reply`] without the capability check.
-    pub(crate) async fn request_unchecked(&self, method: &str, params: Option<Value>, options: &RequestOptions) -> Result<Reply, Error> {
+    pub(crate) async fn request_unchecked(&self, method: &str, params: Option<Params>, options: &RequestOptions) -> Result<Reply, Error> {
         if let Some(reason) = already_cancelled(options) {
             // Nothing is sent for a request cancelled before it started.
             return Err(Error::Cancelled { reason });
@@ -59,7 +60,7 @@ impl ClientState {
 
     /// The modern request path, through the cache when there is one.
     #[cfg(feature = "modern")]
-    async fn request_cached(&self, method: &str, params: Option<Value>, options: &RequestOptions) -> Result<Reply, Error> {
+    async fn request_cached(&self, method: &str, params: Option<Params>, options: &RequestOptions) -> Result<Reply, Error> {
         let Some(cache) = self.cache.as_ref().filter(|_| super::cache::CACHEABLE.contains(&method)) else {
             return self.request_modern(method, params, options).await;
         };
@@ -81,7 +82,7 @@ impl ClientState {
         options: &RequestOptions,
         check: ShapeCheck,
     ) -> Result<Reply, Error> {
-        let reply = self.request_reply(method, params, options).await?;
+        let reply = self.request_reply(method, params.map(Params::Parsed), options).await?;
         check(reply.value()).map_err(Error::Protocol)?;
         Ok(reply)
     }
@@ -96,7 +97,7 @@ impl ClientState {
         check: ShapeCheck,
         check_text: TextShapeCheck,
     ) -> Result<Reply, Error> {
-        let reply = self.request_reply(method, params, options).await?;
+        let reply = self.request_reply(method, params.map(Params::Parsed), options).await?;
         match reply.unparsed_text().and_then(check_text) {
             Some(checked) => checked,
             None => check(reply.value()),

@@ -7,6 +7,7 @@ use super::requests::already_cancelled;
 use super::state::{ClientState, Reply};
 use crate::error::Error;
 use crate::protocol::capabilities::declares;
+use crate::protocol::jsonrpc::Params;
 use crate::protocol::{params, results};
 use futures::future::{self, Either};
 use serde_json::{json, Value};
@@ -57,7 +58,7 @@ impl ClientState {
         if let Some(fields) = params.as_object_mut() {
             fields.insert("task".into(), options.ttl_ms.map_or_else(|| json!({}), |ttl| json!({ "ttl": ttl })));
         }
-        let created = self.request_reply("tools/call", Some(params), request).await?.into_value();
+        let created = self.request_reply("tools/call", Some(Params::Parsed(params)), request).await?.into_value();
         check_task(&created).map_err(Error::Protocol)?;
         let mut task = created.get("task").cloned().unwrap_or(Value::Null);
         let task_id = task.get("taskId").and_then(Value::as_str).unwrap_or_default().to_owned();
@@ -70,7 +71,7 @@ impl ClientState {
                 // tasks/result waits for the end; an input_required task's
                 // requests (elicitation, sampling) arrive on its stream and
                 // go to the handlers.
-                let result = self.request_reply("tasks/result", Some(json!({ "taskId": task_id })), request).await?.into_value();
+                let result = self.request_reply("tasks/result", Some(json!({ "taskId": task_id }).into()), request).await?.into_value();
                 if status == "cancelled" {
                     return Err(Error::Protocol(format!("the server cancelled task {task_id} of tool {name:?}")));
                 }
@@ -83,7 +84,7 @@ impl ClientState {
             if let Some(source) = &request.cancel {
                 if let Either::Right((reason, _)) = future::select(sleep, source()).await {
                     // Tell the server, best effort, then fail with the caller's reason.
-                    let _ = self.request_reply("tasks/cancel", Some(json!({ "taskId": task_id })), &RequestOptions::default()).await;
+                    let _ = self.request_reply("tasks/cancel", Some(json!({ "taskId": task_id }).into()), &RequestOptions::default()).await;
                     return Err(Error::Cancelled { reason });
                 }
             } else {
@@ -92,7 +93,7 @@ impl ClientState {
             if let Some(reason) = already_cancelled(request) {
                 return Err(Error::Cancelled { reason });
             }
-            let current = self.request_reply("tasks/get", Some(json!({ "taskId": task_id })), request).await?.into_value();
+            let current = self.request_reply("tasks/get", Some(json!({ "taskId": task_id }).into()), request).await?.into_value();
             check_task(&current).map_err(Error::Protocol)?;
             task = current;
         }

@@ -40,7 +40,7 @@ impl Seen {
 
     pub fn params(&self) -> Value {
         match &self.message {
-            Message::Request { params, .. } | Message::Notification { params, .. } => params.clone().unwrap_or(Value::Null),
+            Message::Request { params, .. } | Message::Notification { params, .. } => params.as_ref().map_or(Value::Null, |p| p.to_value()),
             Message::Response { .. } => Value::Null,
         }
     }

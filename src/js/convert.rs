@@ -5,6 +5,7 @@
 //! `undefined` properties are dropped, `toJSON` is honoured, key order is kept.
 
 use crate::error::Error;
+use crate::protocol::jsonrpc::Params;
 use serde_json::Value;
 use wasm_bindgen::JsValue;
 
@@ -25,12 +26,37 @@ pub fn from_js(value: &JsValue, what: &str) -> Result<Value, Error> {
     if value.is_undefined() {
         return Ok(Value::Null);
     }
-    let not_json = |why: String| Error::InvalidArgument(format!("{what} is not JSON-compatible: {why}"));
-    let text = js_sys::JSON::stringify(value)
-        .map_err(|e| not_json(crate::transport::fetch::js_message(&e)))?
+    serde_json::from_str(&json_text(value, what)?).map_err(|e| not_json(what, e.to_string()))
+}
+
+fn not_json(what: &str, why: String) -> Error {
+    Error::InvalidArgument(format!("{what} is not JSON-compatible: {why}"))
+}
+
+/// A JS value's JSON text, by `JSON.stringify`.
+fn json_text(value: &JsValue, what: &str) -> Result<String, Error> {
+    js_sys::JSON::stringify(value)
+        .map_err(|e| not_json(what, crate::transport::fetch::js_message(&e)))?
         .as_string()
-        .ok_or_else(|| not_json("it has no JSON form (a function or a symbol?)".into()))?;
-    serde_json::from_str(&text).map_err(|e| not_json(e.to_string()))
+        .ok_or_else(|| not_json(what, "it has no JSON form (a function or a symbol?)".into()))
+}
+
+/// Required request params from JS as JSON text, kept as that text when
+/// large (see [`Params::from_text`]): a large argument is not built into a
+/// tree only to be written out again.
+///
+/// # Errors
+/// [`Error::InvalidArgument`] for a missing, non-object or non-JSON value.
+pub fn params_text_from_js(value: &JsValue, method: &str) -> Result<Params, Error> {
+    if value.is_undefined() || value.is_null() {
+        return Err(Error::InvalidArgument(format!("{method} needs params")));
+    }
+    match Params::from_text(json_text(value, "params")?).map_err(|why| not_json("params", why))? {
+        Params::Parsed(other) if !other.is_object() => {
+            Err(Error::InvalidArgument(format!("params must be an object, not {}", crate::protocol::jsonrpc::kind(&other))))
+        }
+        params => Ok(params),
+    }
 }
 
 /// Optional request params from JS: `undefined`/`null` is none, an object is

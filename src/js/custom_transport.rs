@@ -4,7 +4,7 @@
 //! MCP over whatever the page has: a Web Worker, an iframe's `postMessage`, a
 //! `MessageChannel`, a WebSocket.
 
-use super::convert::{from_js, to_js};
+use super::convert::from_js;
 use crate::error::Error;
 use crate::protocol::jsonrpc::{decode_value, Message};
 use crate::session::{Channel, Connector, Inbound, InboundSink, OpenContext, Session, Transport};
@@ -93,7 +93,7 @@ impl Transport for JsTransport {
             if closed.get() {
                 return Err(Error::Closed);
             }
-            let message = to_js(&message.to_value())?;
+            let message = js_sys::JSON::parse(&message.to_json()).map_err(|_| Error::Protocol("cannot convert a message to JS".into()))?;
             call_optional(&target, "send", &[message]).await
         })
     }

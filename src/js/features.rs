@@ -2,7 +2,7 @@
 //! skills, each a thin call into the client.
 
 use super::client::{fail, promise, reply_to_js, McpClient};
-use super::convert::{from_js, params_from_js, to_js};
+use super::convert::{from_js, params_from_js, params_text_from_js, to_js};
 use crate::client::{PROMPTS, RESOURCES, SKILLS, TEMPLATES, TOOLS};
 use crate::error::Error;
 use js_sys::Promise;
@@ -68,7 +68,7 @@ impl McpClient {
         let (client, call) = (self.client.clone(), self.call(&options));
         promise(Box::pin(async move {
             let call = call?;
-            let params = required_params(&params, "callTool").map_err(fail)?;
+            let params = params_text_from_js(&params, "callTool").map_err(fail)?;
             let reply = client.call_tool_reply(params, &call.options).await.map_err(|e| call.reject(e))?;
             reply_to_js(&reply).map_err(fail)
         }))

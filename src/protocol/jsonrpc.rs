@@ -5,7 +5,11 @@
 //! stay `serde_json::Value` so that fields this crate does not interpret
 //! (`_meta`, extensions) reach the user untouched.
 
+mod encode;
 pub mod envelope;
+mod params;
+
+pub use params::Params;
 
 use serde::Deserialize;
 use serde_json::{Map, Value};
@@ -102,14 +106,14 @@ pub enum Message {
         /// The method name.
         method: String,
         /// The params, if any.
-        params: Option<Value>,
+        params: Option<Params>,
     },
     /// A notification, which gets no response.
     Notification {
         /// The method name.
         method: String,
         /// The params, if any.
-        params: Option<Value>,
+        params: Option<Params>,
     },
     /// A response: a result or an error. `id` is `None` only for an error the
     /// peer could not tie to a request (e.g. a parse error).
@@ -131,13 +135,13 @@ impl Message {
                 map.insert("id".into(), id.to_value());
                 map.insert("method".into(), Value::from(method.as_str()));
                 if let Some(params) = params {
-                    map.insert("params".into(), params.clone());
+                    map.insert("params".into(), params.to_value());
                 }
             }
             Self::Notification { method, params } => {
                 map.insert("method".into(), Value::from(method.as_str()));
                 if let Some(params) = params {
-                    map.insert("params".into(), params.clone());
+                    map.insert("params".into(), params.to_value());
                 }
             }
             Self::Response { id, outcome } => {
@@ -151,9 +155,11 @@ impl Message {
         Value::Object(map)
     }
 
-    /// The message serialised as compact JSON text.
+    /// The message serialised as compact JSON text, as [`Message::to_value`]
+    /// would write it, without building that value.
     pub fn to_json(&self) -> String {
-        self.to_value().to_string()
+        // Writing JSON values into a byte buffer cannot fail: keys are strings.
+        serde_json::to_string(self).unwrap_or_default()
     }
 
     /// The method name of a request or notification.
@@ -478,7 +484,7 @@ pub fn decode_value(value: Value) -> Result<Message, DecodeError> {
     }
     let params = match map.remove("params") {
         None => None,
-        Some(p @ (Value::Object(_) | Value::Array(_))) => Some(p),
+        Some(p @ (Value::Object(_) | Value::Array(_))) => Some(Params::Parsed(p)),
         Some(other) => return Err(DecodeError::Shape(format!("\"params\" must be an object or array, found {}", kind(&other)))),
     };
     let id = map.get("id");

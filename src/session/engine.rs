@@ -2,7 +2,7 @@ use super::handler::{ClientHandler, InboundContext};
 use super::{ConnectionStatus, Inbound, InboundSink, ResultText, Runtime, Transport};
 use crate::error::Error;
 use crate::protocol::jsonrpc::envelope::Envelope;
-use crate::protocol::jsonrpc::{codes, ErrorObject, Message, RequestId};
+use crate::protocol::jsonrpc::{codes, ErrorObject, Message, Params, RequestId};
 use crate::protocol::methods;
 use futures::channel::{mpsc, oneshot};
 use futures::future::{self, FutureExt, LocalBoxFuture};
@@ -234,7 +234,7 @@ impl Session {
     /// `initialize`, which the spec forbids cancelling); [`Error::Closed`] if
     /// the session closes first; transport errors as the transport reports them.
     pub async fn request(&self, method: &str, params: Option<Value>, options: CallOptions) -> Result<Value, Error> {
-        match self.request_keeping_text(method, params, options).await? {
+        match self.request_keeping_text(method, params.map(Params::Parsed), options).await? {
             Answer::Parsed(value) => Ok(value),
             Answer::Text(text) => serde_json::from_str(&text).map_err(|e| Error::Protocol(format!("the result: {e}"))),
         }
@@ -246,7 +246,7 @@ impl Session {
     ///
     /// # Errors
     /// As [`Session::request`].
-    pub async fn request_keeping_text(&self, method: &str, params: Option<Value>, options: CallOptions) -> Result<Answer, Error> {
+    pub async fn request_keeping_text(&self, method: &str, params: Option<Params>, options: CallOptions) -> Result<Answer, Error> {
         let inner = &self.inner;
         let (id, response) = inner.register()?;
         let mut guard = PendingGuard {
@@ -310,7 +310,7 @@ impl Session {
     ///
     /// # Errors
     /// [`Error::Closed`] after [`Session::close`]; transport errors otherwise.
-    pub async fn notify(&self, method: &str, params: Option<Value>) -> Result<(), Error> {
+    pub async fn notify(&self, method: &str, params: Option<Params>) -> Result<(), Error> {
         if self.is_closed() {
             return Err(Error::Closed);
         }
@@ -391,6 +391,7 @@ impl Inner {
             // An error the server could not tie to a request says nothing we can act on.
             Inbound::Message(Message::Response { id: None, .. }) => {}
             Inbound::Message(Message::Notification { method, params }) => {
+                let params = params.map(Params::into_value);
                 match method.as_str() {
                     methods::PROGRESS => self.route_progress(params.as_ref()),
                     methods::CANCELLED => self.cancel_inbound(params.as_ref()),
@@ -401,7 +402,7 @@ impl Inner {
                     listener(&method, params.as_ref());
                 }
             }
-            Inbound::Message(Message::Request { id, method, params }) => self.answer(id, &method, params),
+            Inbound::Message(Message::Request { id, method, params }) => self.answer(id, &method, params.map(Params::into_value)),
             Inbound::RequestFailed { id, error } => self.settle(&id, Err(error)),
             Inbound::RawResponse { id, text } => {
                 let trace = self.state.borrow().trace.clone();
@@ -537,16 +538,10 @@ impl Inner {
 }
 
 /// `params` with `_meta.progressToken` set to the request id.
-fn with_progress_token(params: Option<Value>, id: &RequestId) -> Value {
-    let mut params = match params {
-        Some(Value::Object(map)) => map,
-        _ => Map::new(),
-    };
-    let meta = params.entry("_meta").or_insert_with(|| Value::Object(Map::new()));
-    if let Value::Object(meta) = meta {
-        meta.insert("progressToken".into(), id.to_value());
-    }
-    Value::Object(params)
+fn with_progress_token(params: Option<Params>, id: &RequestId) -> Params {
+    let mut members = Map::new();
+    members.insert("progressToken".into(), id.to_value());
+    params.unwrap_or_else(|| Params::Parsed(Value::Object(Map::new()))).with_meta(members)
 }
 
 /// Removes a request from the pending map however its future ends, and tells
@@ -582,7 +577,7 @@ impl Drop for PendingGuard {
                 return;
             }
             let params = json!({ "requestId": self.id.to_value(), "reason": reason });
-            inner.send_in_background(Message::Notification { method: methods::CANCELLED.to_owned(), params: Some(params) });
+            inner.send_in_background(Message::Notification { method: methods::CANCELLED.to_owned(), params: Some(params.into()) });
         }
     }
 }

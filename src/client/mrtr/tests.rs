@@ -35,11 +35,18 @@ fn launch(
     h.pool
         .spawner()
         .spawn_local(async move {
-            let prepare = |p: Option<Value>| p.unwrap_or_else(|| json!({}));
+            let prepare = |p: Option<Params>| p.unwrap_or_else(|| json!({}).into());
             let call = move || options();
-            let outcome =
-                request_with_input(&session, handler.as_deref(), "tools/call", Some(json!({"name": "ask"})), &prepare, &call, max_rounds)
-                    .await;
+            let outcome = request_with_input(
+                &session,
+                handler.as_deref(),
+                "tools/call",
+                Some(json!({"name": "ask"}).into()),
+                &prepare,
+                &call,
+                max_rounds,
+            )
+            .await;
             *out.borrow_mut() = Some(outcome);
         })
         .unwrap();
@@ -65,6 +72,7 @@ fn input_is_fulfilled_and_the_request_retried_under_a_new_id() {
     let sent = h.transport.sent.borrow();
     let Message::Request { id, params: Some(retry), .. } = &sent[2] else { panic!("{:?}", sent[2]) };
     assert_eq!(id.to_value(), json!(3));
+    let retry = retry.to_value();
     assert_eq!(retry["requestState"], json!("s2"));
     assert_eq!(retry["inputResponses"]["who"]["content"]["name"], json!("Ada"));
     assert_eq!(retry["name"], json!("ask"));

@@ -24,7 +24,7 @@ fn decodes_each_message_kind() {
     );
     assert_eq!(
         one(r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1}}"#),
-        Ok(Message::Notification { method: "notifications/progress".into(), params: Some(json!({"progress": 1})) })
+        Ok(Message::Notification { method: "notifications/progress".into(), params: Some(json!({"progress": 1}).into()) })
     );
     assert_eq!(
         one(r#"{"jsonrpc":"2.0","id":"s-1","method":"ping"}"#),
@@ -35,7 +35,7 @@ fn decodes_each_message_kind() {
 #[test]
 fn round_trips_through_json() {
     let messages = [
-        Message::Request { id: RequestId::Number(7), method: "tools/list".into(), params: Some(json!({})) },
+        Message::Request { id: RequestId::Number(7), method: "tools/list".into(), params: Some(json!({}).into()) },
         Message::Notification { method: "notifications/initialized".into(), params: None },
         Message::Response { id: Some(RequestId::String("x".into())), outcome: Ok(json!({})) },
         Message::Response { id: Some(RequestId::Number(2)), outcome: Err(ErrorObject::new(-32601, "m")) },

@@ -13,7 +13,7 @@ mod tests;
 pub use headers::{encode_header_value, has_param_headers, param_headers, tool_header_problem};
 pub use result_text::complete_text;
 
-use super::jsonrpc::{kind, ErrorObject};
+use super::jsonrpc::{kind, ErrorObject, Params};
 use serde_json::{Map, Value};
 
 /// The modern revision this client speaks.
@@ -59,23 +59,19 @@ pub struct RequestMeta<'a> {
 /// `params` with the modern `_meta` keys added (keys already there, such as
 /// `progressToken`, are kept).
 pub fn with_meta(params: Option<Value>, meta: &RequestMeta<'_>) -> Value {
-    let mut params = match params {
-        Some(Value::Object(map)) => map,
-        _ => Map::new(),
-    };
-    let entry = params.entry("_meta").or_insert_with(|| Value::Object(Map::new()));
-    if !entry.is_object() {
-        *entry = Value::Object(Map::new());
+    Params::Parsed(params.unwrap_or_else(|| Value::Object(Map::new()))).with_meta(meta_members(meta)).into_value()
+}
+
+/// This client's members of a request's `_meta`.
+pub fn meta_members(meta: &RequestMeta<'_>) -> Map<String, Value> {
+    let mut members = Map::new();
+    members.insert(keys::PROTOCOL_VERSION.into(), Value::from(meta.version));
+    members.insert(keys::CLIENT_CAPABILITIES.into(), meta.capabilities.clone());
+    members.insert(keys::CLIENT_INFO.into(), meta.client_info.clone());
+    if let Some(level) = meta.log_level {
+        members.insert(keys::LOG_LEVEL.into(), Value::from(level));
     }
-    if let Value::Object(target) = entry {
-        target.insert(keys::PROTOCOL_VERSION.into(), Value::from(meta.version));
-        target.insert(keys::CLIENT_CAPABILITIES.into(), meta.capabilities.clone());
-        target.insert(keys::CLIENT_INFO.into(), meta.client_info.clone());
-        if let Some(level) = meta.log_level {
-            target.insert(keys::LOG_LEVEL.into(), Value::from(level));
-        }
-    }
-    Value::Object(params)
+    members
 }
 
 /// One input the server asks for before it can answer.
@@ -170,13 +166,16 @@ pub fn retry_params(original: Option<Value>, responses: Map<String, Value>, stat
 }
 
 /// The `Mcp-Name` header: the tool, resource or prompt a request is about.
-pub fn mcp_name(method: &str, params: Option<&Value>) -> Option<String> {
+pub fn mcp_name(method: &str, params: Option<&Params>) -> Option<String> {
     let field = match method {
         "tools/call" | "prompts/get" => "name",
         "resources/read" => "uri",
         _ => return None,
     };
-    params?.get(field)?.as_str().map(str::to_owned)
+    match params?.member(field)? {
+        Value::String(name) => Some(name),
+        _ => None,
+    }
 }
 
 /// What `server/discover` says about the server.

@@ -48,9 +48,9 @@ fn retries_carry_answers_and_the_exact_state() {
 
 #[test]
 fn names_for_the_mcp_name_header() {
-    assert_eq!(mcp_name("tools/call", Some(&json!({"name": "echo"}))).as_deref(), Some("echo"));
-    assert_eq!(mcp_name("resources/read", Some(&json!({"uri": "a://b"}))).as_deref(), Some("a://b"));
-    assert_eq!(mcp_name("tools/list", Some(&json!({"name": "x"}))), None);
+    assert_eq!(mcp_name("tools/call", Some(&json!({"name": "echo"}).into())).as_deref(), Some("echo"));
+    assert_eq!(mcp_name("resources/read", Some(&json!({"uri": "a://b"}).into())).as_deref(), Some("a://b"));
+    assert_eq!(mcp_name("tools/list", Some(&json!({"name": "x"}).into())), None);
 }
 
 #[test]

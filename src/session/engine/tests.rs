@@ -41,7 +41,7 @@ fn timeout_rejects_and_sends_cancelled() {
     let sent = h.transport.sent.borrow();
     let Message::Notification { method, params } = sent.last().unwrap() else { panic!("no notification") };
     assert_eq!(method, "notifications/cancelled");
-    assert_eq!(params.as_ref().unwrap()["requestId"], json!(1));
+    assert_eq!(params.as_ref().unwrap().to_value()["requestId"], json!(1));
     drop(sent);
     // The late answer is dropped silently.
     h.reply(r#"{"jsonrpc":"2.0","id":1,"result":{}}"#);

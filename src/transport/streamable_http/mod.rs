@@ -291,10 +291,11 @@ impl Inner {
             headers.push(("mcp-name".to_owned(), value));
         }
         if method == "tools/call" {
-            let tool = params.and_then(|p| p.get("name")).and_then(serde_json::Value::as_str);
-            let schema = tool.and_then(|t| self.config.tool_schemas.borrow().get(t).cloned());
-            if let Some(schema) = schema {
-                headers.extend(modern::param_headers(&schema, params.and_then(|p| p.get("arguments"))));
+            let tool = params.and_then(|p| p.member("name"));
+            let schema = tool.as_ref().and_then(serde_json::Value::as_str).and_then(|t| self.config.tool_schemas.borrow().get(t).cloned());
+            // Only a tool that declares header parameters needs its arguments read.
+            if let Some(schema) = schema.filter(modern::has_param_headers) {
+                headers.extend(modern::param_headers(&schema, params.and_then(|p| p.member("arguments")).as_ref()));
             }
         }
         headers
