@@ -138,7 +138,8 @@ impl ResponseCache {
     /// [`ResponseCache::put`] for a result as it came: a large result is
     /// kept as its text, and read for `ttlMs` and `cacheScope` without a tree.
     pub(crate) fn put_reply(&self, method: &str, params: Option<&Params>, auth: &str, result: &Reply, now: f64) {
-        let ttl = result.member("ttlMs").as_ref().and_then(Value::as_f64).unwrap_or(0.0);
+        let [ttl, scope] = result.members(["ttlMs", "cacheScope"]);
+        let ttl = ttl.as_ref().and_then(Value::as_f64).unwrap_or(0.0);
         if ttl <= 0.0 || !CACHEABLE.contains(&method) {
             return;
         }
@@ -146,7 +147,7 @@ impl ResponseCache {
         if bytes > self.bounds.max_bytes {
             return;
         }
-        let public = result.member("cacheScope").as_ref().and_then(Value::as_str) == Some("public");
+        let public = scope.as_ref().and_then(Value::as_str) == Some("public");
         let params = params.map(Params::to_json);
         let key = key(method, params.as_deref(), (!public).then_some(auth));
         let mut entries = self.entries.borrow_mut();

@@ -259,7 +259,7 @@ impl Client {
         let params = params.map(Params::Parsed);
         #[cfg(feature = "modern")]
         let params = if self.state.era == Era::Modern { Some(self.state.modern_params(params)) } else { params };
-        self.state.session.notify(method, params).await
+        self.state.session.notify_params(method, params).await
     }
 
     /// The connection as plain JSON to keep and pass to

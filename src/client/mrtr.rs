@@ -63,7 +63,7 @@ pub async fn request_with_input(
 ) -> Result<Outcome, Error> {
     let mut params = params;
     for _ in 0..=max_rounds {
-        let result = match session.request_keeping_text(method, Some(prepare(params.clone())), call()).await? {
+        let result = match session.request_params(method, Some(prepare(params.clone())), call()).await? {
             Answer::Parsed(value) => value,
             // A large result: a complete one stays text; anything else is
             // small once its parts are taken apart, and is parsed.

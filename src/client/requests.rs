@@ -44,7 +44,7 @@ impl ClientState {
         let call = || self.call_options(options);
         self.wait_for_renewal().await;
         let session_used = self.session.transport().session_id();
-        let mut outcome = self.session.request_keeping_text(method, params.clone(), call()).await;
+        let mut outcome = self.session.request_params(method, params.clone(), call()).await;
         if let Err(Error::SessionExpired { .. }) = outcome {
             // The server forgot the session, so it never saw the request:
             // start a new one (unless another request already did), send again.
@@ -53,7 +53,7 @@ impl ClientState {
             } else {
                 self.wait_for_renewal().await;
             }
-            outcome = self.session.request_keeping_text(method, params, call()).await;
+            outcome = self.session.request_params(method, params, call()).await;
         }
         outcome.map(Reply::from)
     }

@@ -95,15 +95,15 @@ impl Reply {
         }
     }
 
-    /// A top-level member of the result, read from the text without a tree
-    /// while nothing has parsed it.
+    /// Two top-level members of the result, read from the text in one pass
+    /// without a tree while nothing has parsed it.
     #[cfg(feature = "modern")]
-    pub(crate) fn member(&self, name: &str) -> Option<Value> {
+    pub(crate) fn members(&self, names: [&str; 2]) -> [Option<Value>; 2] {
         use crate::protocol::pick::{member, pick, Pick};
-        let picked = self.unparsed_text().and_then(|text| pick(text, Pick { names: [name, "", "", ""], items: None }));
+        let picked = self.unparsed_text().and_then(|text| pick(text, Pick { names: [names[0], names[1], "", ""], items: None }));
         match picked {
-            Some((fields, _)) => member(&fields, 0).and_then(|raw| serde_json::from_str(raw.get()).ok()),
-            None => self.value().get(name).cloned(),
+            Some((fields, _)) => [0, 1].map(|slot| member(&fields, slot).and_then(|raw| serde_json::from_str(raw.get()).ok())),
+            None => names.map(|name| self.value().get(name).cloned()),
         }
     }
 

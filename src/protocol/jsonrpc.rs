@@ -9,7 +9,7 @@ mod encode;
 pub mod envelope;
 mod params;
 
-pub use params::Params;
+pub use params::{Params, ParamsText};
 
 use serde::Deserialize;
 use serde_json::{Map, Value};
@@ -155,8 +155,9 @@ impl Message {
         Value::Object(map)
     }
 
-    /// The message serialised as compact JSON text, as [`Message::to_value`]
-    /// would write it, without building that value.
+    /// The message serialised as JSON text, without building a tree of it:
+    /// as [`Message::to_value`] would write it, except that params held as
+    /// text ([`Params::Text`]) go in as that text.
     pub fn to_json(&self) -> String {
         // Writing JSON values into a byte buffer cannot fail: keys are strings.
         serde_json::to_string(self).unwrap_or_default()

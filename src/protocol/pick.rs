@@ -93,6 +93,48 @@ pub fn pick<'a>(text: &'a str, pick: Pick<'_>) -> Option<Read<'a>> {
     Some(read)
 }
 
+/// The one member `name` of the object `text`, as text: `Some(None)` when
+/// it has none; `None` when `text` is not an object, names it twice, or has
+/// a member name with an escape in it (only the parsed value can tell).
+/// Code that rewrites an object's text needs the member to be the only one
+/// of its name, where [`pick`] keeps the last.
+pub fn sole_member<'a>(text: &'a str, name: &str) -> Option<Option<&'a RawValue>> {
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    let found = deserializer.deserialize_map(Sole(name)).ok()?;
+    deserializer.end().ok()?;
+    found
+}
+
+struct Sole<'n>(&'n str);
+
+impl<'de> Visitor<'de> for Sole<'_> {
+    type Value = Option<Option<&'de RawValue>>;
+
+    fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
+        formatter.write_str("an object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut found: Option<&'de RawValue> = None;
+        let mut twice = false;
+        while let Some(name) = map.next_key::<&'de str>()? {
+            if name == self.0 {
+                twice |= found.is_some();
+                found = Some(map.next_value()?);
+            } else {
+                map.next_value::<IgnoredAny>()?;
+            }
+        }
+        Ok((!twice).then_some(found))
+    }
+}
+
+/// Where `inner`, a slice of `outer`, begins in it.
+pub fn offset_in(outer: &str, inner: &str) -> Option<usize> {
+    let start = (inner.as_ptr() as usize).checked_sub(outer.as_ptr() as usize)?;
+    (start.checked_add(inner.len())? <= outer.len()).then_some(start)
+}
+
 /// Whether a member's text begins with `first`: `"` for a string, `{` for
 /// an object, `[` for an array.
 pub fn starts_with(raw: &RawValue, first: u8) -> bool {

@@ -234,7 +234,7 @@ impl Session {
     /// `initialize`, which the spec forbids cancelling); [`Error::Closed`] if
     /// the session closes first; transport errors as the transport reports them.
     pub async fn request(&self, method: &str, params: Option<Value>, options: CallOptions) -> Result<Value, Error> {
-        match self.request_keeping_text(method, params.map(Params::Parsed), options).await? {
+        match self.request_params(method, params.map(Params::Parsed), options).await? {
             Answer::Parsed(value) => Ok(value),
             Answer::Text(text) => serde_json::from_str(&text).map_err(|e| Error::Protocol(format!("the result: {e}"))),
         }
@@ -246,7 +246,16 @@ impl Session {
     ///
     /// # Errors
     /// As [`Session::request`].
-    pub async fn request_keeping_text(&self, method: &str, params: Option<Params>, options: CallOptions) -> Result<Answer, Error> {
+    pub async fn request_keeping_text(&self, method: &str, params: Option<Value>, options: CallOptions) -> Result<Answer, Error> {
+        self.request_params(method, params.map(Params::Parsed), options).await
+    }
+
+    /// [`Session::request_keeping_text`] with params that may be text
+    /// ([`Params::Text`]), which go out as they are.
+    ///
+    /// # Errors
+    /// As [`Session::request`].
+    pub async fn request_params(&self, method: &str, params: Option<Params>, options: CallOptions) -> Result<Answer, Error> {
         let inner = &self.inner;
         let (id, response) = inner.register()?;
         let mut guard = PendingGuard {
@@ -310,7 +319,15 @@ impl Session {
     ///
     /// # Errors
     /// [`Error::Closed`] after [`Session::close`]; transport errors otherwise.
-    pub async fn notify(&self, method: &str, params: Option<Params>) -> Result<(), Error> {
+    pub async fn notify(&self, method: &str, params: Option<Value>) -> Result<(), Error> {
+        self.notify_params(method, params.map(Params::Parsed)).await
+    }
+
+    /// [`Session::notify`] with params that may be text.
+    ///
+    /// # Errors
+    /// As [`Session::notify`].
+    pub async fn notify_params(&self, method: &str, params: Option<Params>) -> Result<(), Error> {
         if self.is_closed() {
             return Err(Error::Closed);
         }

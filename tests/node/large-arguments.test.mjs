@@ -85,5 +85,23 @@ describe("large tool arguments go out as their JSON text", () => {
         await client.close();
       }
     });
+
+    test("with progress too, both _meta members go into the one text", LIMIT, async () => {
+      const { fetch, bodies } = recording();
+      const client = await McpClient.connect(`${modern.origin}/mcp`, { timeout: 20_000, fetch });
+      try {
+        const updates = [];
+        const result = await client.callTool({ name: "slow", arguments: { steps: 2, pad: MESSAGE, n: 123456789012345680000 } },
+          { onprogress: (p) => updates.push(p.progress) });
+        assert.equal(textOf(result), "slow: 2 steps done");
+        assert.equal(updates.length, 2, "the progress token in the text reached the server");
+        const body = bodies.at(-1);
+        assert.ok(body.includes('"n":123456789012345680000}'), "still the text JS wrote");
+        assert.ok(/"io\.modelcontextprotocol\/clientInfo":\{[^}]*\}(,"io\.modelcontextprotocol\/logLevel":"[a-z]+")?,"progressToken":\d+\}\}\}$/.test(body),
+          "the progress token last in the modern _meta");
+      } finally {
+        await client.close();
+      }
+    });
   });
 });

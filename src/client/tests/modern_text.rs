@@ -32,6 +32,19 @@ fn a_large_complete_result_stays_text_without_its_result_type() {
 }
 
 #[test]
+fn large_and_small_results_keep_the_servers_member_order() {
+    let order = |result: Value| {
+        let (mut w, client) =
+            modern(move |s| (s.method() == "tools/call").then(|| Answer::Result(result.clone())), ClientOptions::default());
+        let reply = w.run(async move { client.call_tool_reply(json!({"name": "t"}), &RequestOptions::default()).await }).unwrap();
+        reply.value().as_object().unwrap().keys().filter(|k| *k != "padding").cloned().collect::<Vec<_>>()
+    };
+    let result = json!({"resultType": "complete", "content": [], "structuredContent": {}, "isError": false});
+    assert_eq!(order(result.clone()), ["content", "structuredContent", "isError"]);
+    assert_eq!(order(padded(result)), ["content", "structuredContent", "isError"]);
+}
+
+#[test]
 fn a_large_modern_result_is_refused_in_the_same_words_as_a_small_one() {
     let refusal = |result: Value| {
         let (mut w, client) =

@@ -4,7 +4,7 @@
 //! write it out again cost more than the rest of a call.
 
 use super::{may_need_conversion, RAW_RESULT_MIN};
-use crate::protocol::pick::{member, pick, Pick};
+use crate::protocol::pick::{member, offset_in, pick, sole_member, Pick};
 use serde::ser::{Serialize, Serializer};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
@@ -15,9 +15,20 @@ use std::rc::Rc;
 pub enum Params {
     /// Parsed.
     Parsed(Value),
-    /// The text of an object, checked to be JSON that the parser reads
-    /// back as it is (see [`Params::from_text`]).
-    Text(Rc<RawValue>),
+    /// The text of an object, as [`Params::from_text`] checked it.
+    Text(ParamsText),
+}
+
+/// The JSON text of an object that the parser reads back as it is: only
+/// [`Params::from_text`] makes one.
+#[derive(Clone, Debug)]
+pub struct ParamsText(Rc<RawValue>);
+
+impl ParamsText {
+    /// The text.
+    pub fn get(&self) -> &str {
+        self.0.get()
+    }
 }
 
 impl PartialEq for Params {
@@ -39,7 +50,7 @@ impl Serialize for Params {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
             Self::Parsed(value) => value.serialize(serializer),
-            Self::Text(raw) => raw.as_ref().serialize(serializer),
+            Self::Text(text) => text.0.as_ref().serialize(serializer),
         }
     }
 }
@@ -65,7 +76,7 @@ impl Params {
         if text.len() < RAW_RESULT_MIN || may_need_conversion(&text) || first_byte(&text) != Some(b'{') {
             return serde_json::from_str(&text).map(Self::Parsed).map_err(|e| e.to_string());
         }
-        RawValue::from_string(text).map(|raw| Self::Text(Rc::from(raw))).map_err(|e| e.to_string())
+        RawValue::from_string(text).map(|raw| Self::Text(ParamsText(Rc::from(raw)))).map_err(|e| e.to_string())
     }
 
     /// The params as a value, parsed from the text if need be.
@@ -84,7 +95,7 @@ impl Params {
         }
     }
 
-    /// The params as compact JSON text.
+    /// The params as JSON text: parsed ones written compactly, text as it is.
     pub fn to_json(&self) -> String {
         match self {
             Self::Parsed(value) => serde_json::to_string(value).unwrap_or_default(),
@@ -107,15 +118,15 @@ impl Params {
 
     /// These params with `members` set in their `_meta` object (one is made
     /// if there is none, or replaces a `_meta` that is not an object). Text
-    /// without a `_meta` stays text: the new member is written in before its
-    /// closing brace, where parsing and inserting would have put it.
+    /// stays text, the members written in where parsing and inserting would
+    /// have put them: a new `_meta` last in the params, new members last in
+    /// an existing `_meta`. Only what a text cannot show safely (a `_meta`
+    /// that is not an object or is given twice, a member it already has, a
+    /// key written with escapes) goes the parsed way.
     pub fn with_meta(self, members: Map<String, Value>) -> Self {
-        if let Self::Text(raw) = &self {
-            let has_meta =
-                pick(raw.get(), Pick { names: ["_meta", "", "", ""], items: None }).is_none_or(|(fields, _)| member(&fields, 0).is_some());
-            if !has_meta {
-                return append_member(raw.get(), "_meta", &Value::Object(members))
-                    .map_or_else(|| Self::Parsed(parse(raw.get())), Self::Text);
+        if let Self::Text(text) = &self {
+            if let Some(written) = meta_written_into(text.get(), &members) {
+                return Self::Text(written);
             }
         }
         let mut params = match self.into_value() {
@@ -133,31 +144,53 @@ impl Params {
     }
 }
 
+/// `text` with `members` written into its `_meta`, where the parsed path
+/// would put them; `None` when only the parsed path can tell.
+fn meta_written_into(text: &str, members: &Map<String, Value>) -> Option<ParamsText> {
+    let Some(meta) = sole_member(text, "_meta")? else {
+        return append_members(text, &Map::from_iter([("_meta".to_owned(), Value::Object(members.clone()))]));
+    };
+    let meta = meta.get();
+    if first_byte(meta) != Some(b'{') || members.keys().any(|name| !matches!(sole_member(meta, name), Some(None))) {
+        return None;
+    }
+    let start = offset_in(text, meta)?;
+    let written = append_members(meta, members)?;
+    let mut whole = String::with_capacity(text.len() + written.get().len() - meta.len());
+    whole.push_str(text.get(..start)?);
+    whole.push_str(written.get());
+    whole.push_str(text.get(start + meta.len()..)?);
+    RawValue::from_string(whole).ok().map(|raw| ParamsText(Rc::from(raw)))
+}
+
 /// The text was read as JSON when the params were made: this does not fail
 /// (depth past the parser's limit was sent to the parsed form then).
 fn parse(text: &str) -> Value {
     serde_json::from_str(text).unwrap_or(Value::Null)
 }
 
-/// An object's text with `"name": value` written in as its last member.
-fn append_member(object: &str, name: &str, value: &Value) -> Option<Rc<RawValue>> {
+/// An object's text with `members` written in as its last members.
+fn append_members(object: &str, members: &Map<String, Value>) -> Option<ParamsText> {
     let body = object.trim_end_matches(SPACE).strip_suffix('}')?;
-    let empty = body.trim_start_matches(SPACE).strip_prefix('{')?.trim_matches(SPACE).is_empty();
+    let mut empty = body.trim_start_matches(SPACE).strip_prefix('{')?.trim_matches(SPACE).is_empty();
     let mut text = String::with_capacity(object.len() + 64);
     text.push_str(body);
-    if !empty {
-        text.push(',');
+    for (name, value) in members {
+        if !empty {
+            text.push(',');
+        }
+        empty = false;
+        text.push_str(&serde_json::to_string(name).ok()?);
+        text.push(':');
+        text.push_str(&serde_json::to_string(value).ok()?);
     }
-    text.push_str(&serde_json::to_string(name).ok()?);
-    text.push(':');
-    text.push_str(&serde_json::to_string(value).ok()?);
     text.push('}');
-    RawValue::from_string(text).ok().map(Rc::from)
+    RawValue::from_string(text).ok().map(|raw| ParamsText(Rc::from(raw)))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::Params;
+    use super::{Params, ParamsText};
     use serde_json::{json, Value};
 
     fn large(members: Value) -> String {
@@ -193,15 +226,29 @@ mod tests {
 
     #[test]
     fn meta_is_written_into_the_text_where_parsing_would_put_it() {
-        let add = || json!({"progressToken": 7}).as_object().cloned().unwrap();
-        for text in [large(json!({})), large(json!({"_meta": {"a": 1}})), large(json!({"_meta": 5}))] {
-            let parsed = Params::Parsed(serde_json::from_str(&text).unwrap()).with_meta(add());
-            let spliced = Params::from_text(text.clone()).unwrap().with_meta(add());
-            assert_eq!(spliced.to_json(), parsed.to_json(), "same members, same order");
+        let add = |key: &str| json!({ key: 7 }).as_object().cloned().unwrap();
+        let written = |text: String| {
+            let parsed = Params::Parsed(serde_json::from_str(&text).unwrap()).with_meta(add("progressToken"));
+            let spliced = Params::from_text(text.clone()).unwrap().with_meta(add("progressToken"));
+            assert_eq!(spliced.to_json(), parsed.to_json(), "same members, same order: {}", text.get(..60).unwrap_or_default());
+            spliced
+        };
+        // Text stays text: no _meta, or an object _meta without the member.
+        for text in [large(json!({})), large(json!({"_meta": {"a": 1}})), large(json!({"_meta": {}}))] {
+            assert!(matches!(written(text), Params::Text(_)));
         }
-        let kept = Params::from_text(large(json!({}))).unwrap().with_meta(add());
-        assert!(matches!(kept, Params::Text(_)), "text without _meta stays text");
-        let empty = Params::Text(serde_json::value::RawValue::from_string(" { } ".into()).unwrap().into()).with_meta(add());
-        assert_eq!(empty.to_json(), r#"{ "_meta":{"progressToken":7}}"#);
+        // The parsed way: a _meta that is no object, or has the member already.
+        for text in [large(json!({"_meta": 5})), large(json!({"_meta": {"progressToken": 1, "b": 2}}))] {
+            assert!(matches!(written(text), Params::Parsed(_)));
+        }
+        // Twice over (the modern _meta, then the progress token): still text.
+        let twice = Params::from_text(large(json!({}))).unwrap().with_meta(add("a")).with_meta(add("progressToken"));
+        assert!(matches!(twice, Params::Text(_)));
+        assert_eq!(twice.member("_meta"), Some(json!({"a": 7, "progressToken": 7})));
+        // A _meta given twice: the parsed value keeps one; so does the text path, by parsing.
+        let doubled = large(json!({})).replacen('{', r#"{"_meta":{"x":1},"#, 1).replacen("\"name\"", r#""_meta":{"y":2},"name""#, 1);
+        assert!(matches!(Params::from_text(doubled).unwrap().with_meta(add("progressToken")), Params::Parsed(_)));
+        let empty = Params::Text(ParamsText(serde_json::value::RawValue::from_string(" { } ".into()).unwrap().into())).with_meta(add("p"));
+        assert_eq!(empty.to_json(), r#"{ "_meta":{"p":7}}"#);
     }
 }

@@ -113,7 +113,8 @@ pub fn classify_result(result: Value) -> Result<Outcome, String> {
     let Value::Object(mut map) = result else {
         return Err(format!("a result must be an object, not {}", kind(&result)));
     };
-    let result_type = match map.remove("resultType") {
+    // Shifting keeps the server's order of the rest, as the text path does.
+    let result_type = match map.shift_remove("resultType") {
         None => "complete".to_owned(),
         Some(Value::String(t)) => t,
         Some(other) => return Err(format!("resultType must be a string, not {}", kind(&other))),

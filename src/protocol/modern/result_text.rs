@@ -4,9 +4,7 @@
 //! the text itself, so that the result reaches JS as one `JSON.parse`, as a
 //! large legacy result does.
 
-use serde::de::{Deserializer, IgnoredAny, MapAccess, Visitor};
-use serde_json::value::RawValue;
-use std::fmt;
+use crate::protocol::pick::{offset_in, sole_member};
 
 /// The text of a complete result, less its `resultType` member, as
 /// [`super::classify_result`] would give it; the text comes back unchanged
@@ -26,15 +24,12 @@ pub fn complete_text(mut text: String) -> Result<String, String> {
 /// `None` when the text must be parsed; `Some(None)` for a complete result
 /// without `resultType`; otherwise the bytes to cut, with one comma.
 fn find_result_type(text: &str) -> Option<Option<(usize, usize)>> {
-    let mut deserializer = serde_json::Deserializer::from_str(text);
-    let found = deserializer.deserialize_map(ResultType).ok()?;
-    deserializer.end().ok()?;
-    let Some(value) = found? else { return Some(None) };
+    let Some(value) = sole_member(text, "resultType")? else { return Some(None) };
     if value.get() != "\"complete\"" {
         return None;
     }
     let bytes = text.as_bytes();
-    let value_start = (value.get().as_ptr() as usize).checked_sub(text.as_ptr() as usize)?;
+    let value_start = offset_in(text, value.get())?;
     let value_end = value_start.checked_add(value.get().len())?;
     // A key read without a copy has no escapes: its bytes are the name's.
     let colon = skip_space_back(bytes, value_start)?.checked_sub(1)?;
@@ -75,32 +70,6 @@ fn skip_space(bytes: &[u8], start: usize) -> usize {
     bytes.get(start..).map_or(start, |tail| start + tail.iter().take_while(|b| is_space(**b)).count())
 }
 
-/// Reads a top-level object for its `resultType`: `Some(None)` when it has
-/// none, `None` when it has it twice (the parsed value keeps one of them).
-struct ResultType;
-
-impl<'de> Visitor<'de> for ResultType {
-    type Value = Option<Option<&'de RawValue>>;
-
-    fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
-        formatter.write_str("an object")
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let mut found: Option<&'de RawValue> = None;
-        let mut twice = false;
-        while let Some(name) = map.next_key::<&'de str>()? {
-            if name == "resultType" {
-                twice |= found.is_some();
-                found = Some(map.next_value()?);
-            } else {
-                map.next_value::<IgnoredAny>()?;
-            }
-        }
-        Ok((!twice).then_some(found))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::complete_text;
@@ -121,6 +90,8 @@ mod tests {
     fn result_type_is_cut_wherever_it_stands() {
         for text in [
             r#"{"resultType":"complete","content":[]}"#,
+            r#"{"resultType":"complete","content":[],"structuredContent":{},"isError":false}"#,
+            r#"{"a":1,"resultType":"complete","b":2,"c":3}"#,
             r#"{"content":[],"resultType":"complete"}"#,
             r#"{"a":1,"resultType":"complete","b":{"resultType":"task"}}"#,
             r#"{ "resultType" : "complete" , "a" : "x" }"#,

@@ -285,14 +285,14 @@ impl Inner {
             Message::Response { .. } => return Vec::new(),
         };
         let mut headers = vec![("mcp-method".to_owned(), method.clone())];
-        if let Some(name) = modern::mcp_name(method, params) {
+        let name = modern::mcp_name(method, params);
+        if let Some(name) = &name {
             // Header values must be visible ASCII; names and URIs that are not go encoded.
-            let value = modern::encode_header_value(&serde_json::Value::String(name.clone())).unwrap_or(name);
+            let value = modern::encode_header_value(&serde_json::Value::String(name.clone())).unwrap_or_else(|| name.clone());
             headers.push(("mcp-name".to_owned(), value));
         }
         if method == "tools/call" {
-            let tool = params.and_then(|p| p.member("name"));
-            let schema = tool.as_ref().and_then(serde_json::Value::as_str).and_then(|t| self.config.tool_schemas.borrow().get(t).cloned());
+            let schema = name.and_then(|tool| self.config.tool_schemas.borrow().get(&tool).cloned());
             // Only a tool that declares header parameters needs its arguments read.
             if let Some(schema) = schema.filter(modern::has_param_headers) {
                 headers.extend(modern::param_headers(&schema, params.and_then(|p| p.member("arguments")).as_ref()));
