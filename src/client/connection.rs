@@ -248,7 +248,16 @@ impl Client {
     /// # Errors
     /// The request's error.
     pub async fn request(&self, method: &str, params: Option<Value>, options: &RequestOptions) -> Result<Reply, Error> {
-        self.state.request_unchecked(method, params.map(Params::Parsed), options).await
+        self.request_params(method, params.map(Params::Parsed), options).await
+    }
+
+    /// [`Client::request`] with params that may be text
+    /// ([`Params::from_text`]), which go out as they are.
+    ///
+    /// # Errors
+    /// The request's error.
+    pub async fn request_params(&self, method: &str, params: Option<Params>, options: &RequestOptions) -> Result<Reply, Error> {
+        self.state.request_unchecked(method, params, options).await
     }
 
     /// Sends a notification the library has no method for.

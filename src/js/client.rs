@@ -3,7 +3,7 @@
 //! the client's events into JS events and its errors into JS errors. The
 //! server features are in `features.rs`.
 
-use super::convert::{from_js, params_from_js, to_js};
+use super::convert::{from_js, optional_params_text_from_js, params_from_js, to_js};
 use super::custom_transport::{is_transport, JsConnector};
 use super::error::to_js_error;
 use super::events::{iterator, Events};
@@ -355,8 +355,8 @@ impl McpClient {
                 .as_string()
                 .filter(|m| !m.is_empty())
                 .ok_or_else(|| fail(Error::InvalidArgument("request needs a method name".into())))?;
-            let params = params_from_js(&params, "params").map_err(fail)?;
-            let reply = client.request(&method, params, &call.options).await.map_err(|e| call.reject(e))?;
+            let params = optional_params_text_from_js(&params).map_err(fail)?;
+            let reply = client.request_params(&method, params, &call.options).await.map_err(|e| call.reject(e))?;
             reply_to_js(&reply).map_err(fail)
         }))
     }

@@ -48,14 +48,22 @@ fn json_text(value: &JsValue, what: &str) -> Result<String, Error> {
 /// # Errors
 /// [`Error::InvalidArgument`] for a missing, non-object or non-JSON value.
 pub fn params_text_from_js(value: &JsValue, method: &str) -> Result<Params, Error> {
+    optional_params_text_from_js(value)?.ok_or_else(|| Error::InvalidArgument(format!("{method} needs params")))
+}
+
+/// [`params_text_from_js`] for optional params: `undefined`/`null` is none.
+///
+/// # Errors
+/// [`Error::InvalidArgument`] for a non-object or non-JSON value.
+pub fn optional_params_text_from_js(value: &JsValue) -> Result<Option<Params>, Error> {
     if value.is_undefined() || value.is_null() {
-        return Err(Error::InvalidArgument(format!("{method} needs params")));
+        return Ok(None);
     }
     match Params::from_text(json_text(value, "params")?).map_err(|why| not_json("params", why))? {
         Params::Parsed(other) if !other.is_object() => {
             Err(Error::InvalidArgument(format!("params must be an object, not {}", crate::protocol::jsonrpc::kind(&other))))
         }
-        params => Ok(params),
+        params => Ok(Some(params)),
     }
 }
 

@@ -63,6 +63,19 @@ describe("large tool arguments go out as their JSON text", () => {
     }
   });
 
+  test("request() sends large params as their text too", LIMIT, async () => {
+    const { fetch, bodies } = recording();
+    const client = await McpClient.connect(MCP_URL, { timeout: 20_000, fetch });
+    try {
+      const params = { name: "echo", arguments: { message: MESSAGE, n: 123456789012345680000 } };
+      const result = await client.request("tools/call", params);
+      assert.equal(textOf(result), `Echo: ${MESSAGE}`);
+      assert.ok(bodies.at(-1).includes(`"params":${JSON.stringify(params)}`), "the params went out as JS wrote them");
+    } finally {
+      await client.close();
+    }
+  });
+
   test("HTTP+SSE: server-everything echoes them", LIMIT, async () => {
     const { client } = await echoes(SSE_URL);
     assert.equal(client.transport, "sse");
