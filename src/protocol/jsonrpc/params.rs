@@ -156,7 +156,7 @@ fn meta_written_into(text: &str, members: &Map<String, Value>) -> Option<ParamsT
     }
     let start = offset_in(text, meta)?;
     let written = append_members(meta, members)?;
-    let mut whole = String::with_capacity(text.len() + written.get().len() - meta.len());
+    let mut whole = String::with_capacity(text.len().saturating_sub(meta.len()).saturating_add(written.get().len()));
     whole.push_str(text.get(..start)?);
     whole.push_str(written.get());
     whole.push_str(text.get(start + meta.len()..)?);
