@@ -11,6 +11,7 @@ mod params;
 
 pub use params::{Params, ParamsText};
 
+use super::pick::{first_byte, offset_in};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 use std::fmt;
@@ -223,7 +224,7 @@ pub fn raw_result(text: &str) -> Option<(RequestId, &str)> {
         return None;
     }
     // serde reads a struct from an array too (`[5, {…}]`), which is no message.
-    if !text.trim_start_matches([' ', '\t', '\n', '\r']).starts_with('{') {
+    if first_byte(text) != Some(b'{') {
         return None;
     }
     // `RawValue` skips numbers and escapes without converting them: where the
@@ -455,12 +456,10 @@ pub enum Decoded {
 pub fn decode_or_raw(text: String, allow_batch: bool) -> Result<Decoded, DecodeError> {
     // Where the result lies in the text, so that the text's own buffer can
     // become the result's: a large result is not copied a second time.
-    let found = raw_result(&text).map(|(id, raw)| {
-        let start = (raw.as_ptr() as usize).saturating_sub(text.as_ptr() as usize);
-        (id, start, start.saturating_add(raw.len()))
-    });
+    let found = raw_result(&text).and_then(|(id, raw)| Some((id, offset_in(&text, raw)?, raw.len())));
     match found {
-        Some((id, start, end)) if text.get(start..end).is_some() => {
+        Some((id, start, length)) => {
+            let end = start + length;
             let mut result = text;
             result.truncate(end);
             result.drain(..start);

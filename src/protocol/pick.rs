@@ -132,13 +132,26 @@ impl<'de> Visitor<'de> for Sole<'_> {
 /// Where `inner`, a slice of `outer`, begins in it.
 pub fn offset_in(outer: &str, inner: &str) -> Option<usize> {
     let start = (inner.as_ptr() as usize).checked_sub(outer.as_ptr() as usize)?;
-    (start.checked_add(inner.len())? <= outer.len()).then_some(start)
+    outer.get(start..start.checked_add(inner.len())?).map(|_| start)
+}
+
+/// JSON's whitespace.
+pub const SPACE: [char; 4] = [' ', '\t', '\n', '\r'];
+
+/// Whether `byte` is JSON whitespace.
+pub fn is_space(byte: u8) -> bool {
+    SPACE.contains(&char::from(byte))
+}
+
+/// The first byte of `text` that is not JSON whitespace.
+pub fn first_byte(text: &str) -> Option<u8> {
+    text.trim_start_matches(SPACE).bytes().next()
 }
 
 /// Whether a member's text begins with `first`: `"` for a string, `{` for
 /// an object, `[` for an array.
 pub fn starts_with(raw: &RawValue, first: u8) -> bool {
-    raw.get().trim_start().as_bytes().first() == Some(&first)
+    first_byte(raw.get()) == Some(first)
 }
 
 /// The member in `slot`, if it was present.

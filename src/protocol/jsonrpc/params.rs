@@ -4,7 +4,7 @@
 //! write it out again cost more than the rest of a call.
 
 use super::{may_need_conversion, RAW_RESULT_MIN};
-use crate::protocol::pick::{member, offset_in, pick, sole_member, Pick};
+use crate::protocol::pick::{first_byte, member, offset_in, pick, sole_member, Pick, SPACE};
 use serde::ser::{Serialize, Serializer};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
@@ -53,14 +53,6 @@ impl Serialize for Params {
             Self::Text(text) => text.0.as_ref().serialize(serializer),
         }
     }
-}
-
-/// JSON's whitespace.
-const SPACE: [char; 4] = [' ', '\t', '\n', '\r'];
-
-/// The first byte that is not JSON whitespace.
-fn first_byte(text: &str) -> Option<u8> {
-    text.bytes().find(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
 }
 
 impl Params {

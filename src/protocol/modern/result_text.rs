@@ -4,7 +4,7 @@
 //! the text itself, so that the result reaches JS as one `JSON.parse`, as a
 //! large legacy result does.
 
-use crate::protocol::pick::{offset_in, sole_member};
+use crate::protocol::pick::{is_space, offset_in, sole_member};
 
 /// The text of a complete result, less its `resultType` member, as
 /// [`super::classify_result`] would give it; the text comes back unchanged
@@ -54,10 +54,6 @@ fn find_result_type(text: &str) -> Option<Option<(usize, usize)>> {
 }
 
 const KEY: &[u8] = b"\"resultType\"";
-
-fn is_space(byte: u8) -> bool {
-    matches!(byte, b' ' | b'\t' | b'\n' | b'\r')
-}
 
 /// The position after the whitespace that ends at `end`.
 fn skip_space_back(bytes: &[u8], end: usize) -> Option<usize> {
