@@ -47,6 +47,14 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh || exit 1
 
+# A CI run builds everything once, from nothing: incremental caches and full debug info
+# would only fill the disk (a clean run took 3.6 GB with them, and one CI run ran out).
+if [ -n "${CI:-}" ]; then
+  export CARGO_INCREMENTAL=${CARGO_INCREMENTAL:-0}
+  export CARGO_PROFILE_DEV_DEBUG=${CARGO_PROFILE_DEV_DEBUG:-line-tables-only}
+fi
+echo "disk: $(df -h . | awk 'NR==2 {print $4 " free of " $2}')"
+
 # The feature and fault suites hold a browser page for longer than the default 20 s.
 export WASM_BINDGEN_TEST_TIMEOUT=${WASM_BINDGEN_TEST_TIMEOUT:-120}
 # wasm-bindgen-test-runner takes GECKODRIVER over CHROMEDRIVER when both are set, so each
