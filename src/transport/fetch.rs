@@ -281,7 +281,7 @@ impl BodyReader {
         Ok(self.read_chunk().await?.map(|chunk| chunk.to_vec()))
     }
 
-    /// Appends the next chunk to `out`, copying it once. Returns `false` at
+    /// Appends the next chunk to `out`. Returns `false` at
     /// the end of the body. A chunk that would take `out` past `max` is not
     /// copied: `out` is filled up to `max + 1` bytes so the caller sees it
     /// went over, and the stream is cancelled when the reader drops.
@@ -291,15 +291,14 @@ impl BodyReader {
     pub async fn next_into(&mut self, out: &mut Vec<u8>, max: usize) -> Result<bool, Error> {
         let Some(chunk) = self.read_chunk().await? else { return Ok(false) };
         let length = chunk.length() as usize;
-        let start = out.len();
-        if start.saturating_add(length) > max {
+        if out.len().saturating_add(length) > max {
             out.resize(max.saturating_add(1), 0);
             return Ok(true);
         }
-        out.resize(start + length, 0);
-        if let Some(slot) = out.get_mut(start..) {
-            chunk.copy_to(slot);
-        }
+        // Not `resize` then `copy_to`: at opt-level "z" the zero-fill is a
+        // loop over single bytes, 3 ms of a 5 MiB read. `to_vec` copies into
+        // memory it does not clear, and appending it is one `memory.copy`.
+        out.extend_from_slice(&chunk.to_vec());
         Ok(true)
     }
 }
