@@ -8,11 +8,11 @@
 mod encode;
 pub mod envelope;
 mod params;
+pub mod scan;
 
 pub use params::{Params, ParamsText};
 
-use super::pick::{first_byte, offset_in};
-use serde::Deserialize;
+use super::pick::offset_in;
 use serde_json::{Map, Value};
 use std::fmt;
 
@@ -217,224 +217,62 @@ pub const RAW_RESULT_MIN: usize = 16 * 1024;
 /// `JSON.parse` instead of serialising the parsed value again, which keeps the
 /// server's bytes (and key order) and saves a pass over large results.
 /// `None` for anything else: a text shorter than [`RAW_RESULT_MIN`],
-/// requests, errors, batches, malformed text, and anything [`decode`] would
-/// refuse (a number out of range, a lone surrogate escape).
+/// requests, errors, batches, malformed text, anything [`decode`] would
+/// refuse (a number out of range, a lone surrogate escape), and what the
+/// one-pass check leaves to the parser (see [`scan::plain`]).
 pub fn raw_result(text: &str) -> Option<(RequestId, &str)> {
     if text.len() < RAW_RESULT_MIN {
         return None;
     }
-    // serde reads a struct from an array too (`[5, {…}]`), which is no message.
-    if first_byte(text) != Some(b'{') {
+    let mut envelope = RawEnvelope::default();
+    if !scan::scan(text, |key, value| envelope.member(key, value)) || envelope.jsonrpc != Some(true) {
         return None;
     }
-    // `RawValue` skips numbers and escapes without converting them: where the
-    // text could hold what only conversion refuses, read it as `decode` does.
-    if may_need_conversion(text) {
-        serde_json::from_str::<WellFormed>(text).ok()?;
-    }
-    #[derive(serde::Deserialize)]
-    struct Envelope<'a> {
-        jsonrpc: Option<String>,
-        id: Option<Value>,
-        #[serde(borrow)]
-        result: Option<&'a serde_json::value::RawValue>,
-        // What makes `decode` read the text as something else, or refuse it:
-        // a `method` or an `error` (even `null`), `params` that are neither
-        // an object nor an array.
-        #[serde(default, deserialize_with = "present")]
-        method: bool,
-        #[serde(default, deserialize_with = "present")]
-        error: bool,
-        #[serde(default, borrow, deserialize_with = "present_raw")]
-        params: Option<&'a serde_json::value::RawValue>,
-    }
-    let envelope: Envelope<'_> = serde_json::from_str(text).ok()?;
-    let params_ok = envelope.params.is_none_or(|p| p.get().starts_with(['{', '[']));
-    if envelope.jsonrpc.as_deref() != Some("2.0") || envelope.method || envelope.error || !params_ok {
-        return None;
-    }
-    let id = RequestId::from_value(envelope.id.as_ref()?)?;
-    Some((id, envelope.result?.get()))
+    Some((envelope.id?, envelope.result?))
 }
 
-/// Nesting deeper than this makes [`raw_result`] read the text as `decode`
-/// does, which refuses 128 levels: `RawValue` skips nesting without a limit.
-const QUIET_DEPTH: usize = 100;
+/// The members of a response's envelope that [`raw_result`] reads.
+#[derive(Default)]
+struct RawEnvelope<'a> {
+    /// `Some(true)` for `"jsonrpc":"2.0"`.
+    jsonrpc: Option<bool>,
+    id: Option<RequestId>,
+    result: Option<&'a str>,
+    seen_id: bool,
+}
 
-/// Whether `text` (JSON that `RawValue` accepts) could hold what `decode`
-/// refuses: a number out of `f64`'s range (a large positive exponent, or
-/// hundreds of digits), a lone surrogate (a `\uD800`–`\uDFFF` escape that is
-/// not half of a pair), or nesting near serde_json's limit. One pass that
-/// follows strings and their escapes; inside a string it passes over eight
-/// bytes at a time where there is no quote or backslash (one byte at a time,
-/// this scan was a tenth of a 5 MiB read's time). Small exponents (`1.5e-7`,
-/// `2E+10`) and escaped pairs (`\ud83d\ude00`) are common in real results
-/// and say no: they would cost a large result a second, converting pass.
-fn may_need_conversion(text: &str) -> bool {
-    let bytes = text.as_bytes();
-    let (mut i, mut depth, mut digits, mut in_string) = (0, 0, 0, false);
-    while let Some(&b) = bytes.get(i) {
-        if in_string {
-            // On to the next quote or backslash: eight bytes at a time, then
-            // at most eight one at a time.
-            while bytes.get(i..i + 8).is_some_and(plain_string_word) {
-                i += 8;
+impl<'a> RawEnvelope<'a> {
+    /// Takes one top-level member; `false` ends the scan without a raw result.
+    fn member(&mut self, key: &str, value: &'a str) -> bool {
+        match key {
+            "jsonrpc" if self.jsonrpc.is_none() => self.jsonrpc = Some(value == r#""2.0""#),
+            "id" if !self.seen_id => {
+                self.seen_id = true;
+                self.id = raw_id(value);
             }
-            while bytes.get(i).is_some_and(|c| *c != b'"' && *c != b'\\') {
-                i += 1;
-            }
-            match bytes.get(i) {
-                Some(b'"') => in_string = false,
-                Some(b'\\') => match bytes.get(i + 1) {
-                    // `\uXXXX`, possibly the high half of a pair `\uXXXX\uXXXX`.
-                    Some(b'u') => match surrogate(bytes.get(i + 2..i + 6).unwrap_or_default()) {
-                        None => i += 5,
-                        Some(Half::High)
-                            if bytes.get(i + 6..i + 8) == Some(b"\\u")
-                                && surrogate(bytes.get(i + 8..i + 12).unwrap_or_default()) == Some(Half::Low) =>
-                        {
-                            i += 11
-                        }
-                        Some(_) => return true,
-                    },
-                    _ => i += 1,
-                },
-                _ => {}
-            }
-            i += 1;
-            continue;
+            // `null` is no result: `decode` reads it as an absent one.
+            "result" if self.result.is_none() && value != "null" => self.result = Some(value),
+            // What makes `decode` read the text as something else or refuse it
+            // (a method, an error, even `null`; params that are neither an
+            // object nor an array), a repeated member,
+            // and a key written with escapes, which only the parser reads.
+            "params" => return value.starts_with(['{', '[']),
+            "jsonrpc" | "id" | "result" | "method" | "error" => return false,
+            other => return !other.contains('\\'),
         }
-        match b {
-            b'"' => in_string = true,
-            b'[' | b'{' => {
-                depth += 1;
-                if depth > QUIET_DEPTH {
-                    return true;
-                }
-            }
-            b']' | b'}' => depth = depth.saturating_sub(1),
-            b'0'..=b'9' => {
-                digits += 1;
-                if digits > 300 {
-                    return true;
-                }
-            }
-            b'.' if digits > 0 => {}
-            b'e' | b'E' if digits > 0 && large_exponent(bytes.get(i + 1..).unwrap_or_default(), digits) => return true,
-            _ => {}
-        }
-        if !(b.is_ascii_digit() || b == b'.') {
-            digits = 0;
-        }
-        i += 1;
-    }
-    false
-}
-
-/// Whether eight bytes of a string hold neither a quote nor a backslash, for
-/// all eight at once.
-fn plain_string_word(word: &[u8]) -> bool {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    let Ok(bytes) = <[u8; 8]>::try_from(word) else { return false };
-    let w = u64::from_le_bytes(bytes);
-    let has_zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS != 0;
-    !(has_zero(w ^ (ONES * u64::from(b'"'))) || has_zero(w ^ (ONES * u64::from(b'\\'))))
-}
-
-/// Whether the exponent after `e` can take a number of `digits` digits past
-/// `f64`'s range: the number is below 10^(digits + exponent), and serde_json
-/// refuses only an infinite one (a large negative exponent reads as 0).
-fn large_exponent(after_e: &[u8], digits: usize) -> bool {
-    let (negative, exponent) = match after_e {
-        [b'-', rest @ ..] => (true, rest),
-        [b'+', rest @ ..] => (false, rest),
-        rest => (false, rest),
-    };
-    let length = exponent.iter().take_while(|d| d.is_ascii_digit()).count();
-    if negative || length == 0 {
-        return false;
-    }
-    let value = exponent.iter().take(length.min(4)).fold(0, |value, d| value * 10 + usize::from(d - b'0'));
-    length > 3 || digits + value > 300
-}
-
-#[derive(Debug, PartialEq)]
-enum Half {
-    High,
-    Low,
-}
-
-/// Which half of a surrogate pair four hex digits escape, if either.
-fn surrogate(hex: &[u8]) -> Option<Half> {
-    match hex {
-        [b'd' | b'D', b'8' | b'9' | b'a' | b'b' | b'A' | b'B', ..] => Some(Half::High),
-        [b'd' | b'D', b'c'..=b'f' | b'C'..=b'F', ..] => Some(Half::Low),
-        _ => None,
+        true
     }
 }
 
-/// A JSON text read as a tree would be (numbers converted, strings unescaped,
-/// the same depth limit), building none.
-struct WellFormed;
-
-impl<'de> Deserialize<'de> for WellFormed {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_any(WellFormed)
+/// An id as `decode` reads it: a string (here only one without escapes) or
+/// an integer that fits an `i64`.
+fn raw_id(value: &str) -> Option<RequestId> {
+    match value.strip_prefix('"').and_then(|v| v.strip_suffix('"')) {
+        Some(text) if !text.contains('\\') => Some(RequestId::String(text.to_owned())),
+        Some(_) => None,
+        None if !value.contains(['.', 'e', 'E']) => value.parse().ok().map(RequestId::Number),
+        None => None,
     }
-}
-
-impl<'de> serde::de::Visitor<'de> for WellFormed {
-    type Value = Self;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("JSON")
-    }
-
-    fn visit_bool<E>(self, _: bool) -> Result<Self, E> {
-        Ok(self)
-    }
-
-    fn visit_i64<E>(self, _: i64) -> Result<Self, E> {
-        Ok(self)
-    }
-
-    fn visit_u64<E>(self, _: u64) -> Result<Self, E> {
-        Ok(self)
-    }
-
-    fn visit_f64<E>(self, _: f64) -> Result<Self, E> {
-        Ok(self)
-    }
-
-    fn visit_str<E>(self, _: &str) -> Result<Self, E> {
-        Ok(self)
-    }
-
-    fn visit_unit<E>(self) -> Result<Self, E> {
-        Ok(self)
-    }
-
-    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut items: A) -> Result<Self, A::Error> {
-        while items.next_element::<Self>()?.is_some() {}
-        Ok(self)
-    }
-
-    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut members: A) -> Result<Self, A::Error> {
-        while members.next_entry::<Self, Self>()?.is_some() {}
-        Ok(self)
-    }
-}
-
-/// A member that is there, whatever its value (`null` included, which an
-/// `Option` would read as absent).
-fn present<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<bool, D::Error> {
-    serde::de::IgnoredAny::deserialize(deserializer).map(|_| true)
-}
-
-/// A member's text, `null` included.
-fn present_raw<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<&'de serde_json::value::RawValue>, D::Error> {
-    <&serde_json::value::RawValue>::deserialize(deserializer).map(Some)
 }
 
 /// What one JSON text held, as a transport hands it on.

@@ -3,7 +3,7 @@
 //! into the message as it is. Building a tree of a large argument only to
 //! write it out again cost more than the rest of a call.
 
-use super::{may_need_conversion, RAW_RESULT_MIN};
+use super::{scan, RAW_RESULT_MIN};
 use crate::protocol::pick::{first_byte, member, offset_in, pick, sole_member, Pick, SPACE};
 use serde::ser::{Serialize, Serializer};
 use serde_json::value::RawValue;
@@ -65,7 +65,7 @@ impl Params {
     /// # Errors
     /// The parser's message, for a text that is not JSON.
     pub fn from_text(text: String) -> Result<Self, String> {
-        if text.len() < RAW_RESULT_MIN || may_need_conversion(&text) || first_byte(&text) != Some(b'{') {
+        if text.len() < RAW_RESULT_MIN || !scan::plain(&text) || first_byte(&text) != Some(b'{') {
             return serde_json::from_str(&text).map(Self::Parsed).map_err(|e| e.to_string());
         }
         RawValue::from_string(text).map(|raw| Self::Text(ParamsText(Rc::from(raw)))).map_err(|e| e.to_string())

@@ -222,7 +222,7 @@ fn what_the_scan_lets_through_decodes() {
         if serde_json::from_str::<&serde_json::value::RawValue>(&text).is_err() {
             continue;
         }
-        if super::may_need_conversion(&text) {
+        if !super::scan::plain(&text) {
             flagged += 1;
         } else {
             passed += 1;
@@ -235,17 +235,17 @@ fn what_the_scan_lets_through_decodes() {
 #[test]
 fn the_scan_flags_at_word_boundaries_and_passes_plain_text() {
     let long_digits = format!("[{}]", "1".repeat(301));
-    assert!(super::may_need_conversion(&long_digits));
+    assert!(!super::scan::plain(&long_digits));
     for flagged in
-        [r#"["abcdefg\ud800"]"#, r#"["abcdefgh\ud9ff"]"#, r#"["abcdef\udc00"]"#, "[1234567e999]", "[12345678e+300]", r#"["\\\ud83d"]"#]
+        [r#"["abcdefg\ud800"]"#, r#"["abcdefgh\ud9ff"]"#, r#"["abcdef\udc00"]"#, "[1234567e999]", "[12345678e+302]", r#"["\\\ud83d"]"#]
     {
-        assert!(super::may_need_conversion(flagged), "{flagged}");
+        assert!(!super::scan::plain(flagged), "{flagged}");
     }
     // An escaped backslash before `u` is no escape, and its `\uDE00` is alone.
-    assert!(super::may_need_conversion(r#"["\\ud83d\ude00"]"#));
-    assert!(super::may_need_conversion(&format!("{}{}", "[".repeat(101), "]".repeat(101))));
-    assert!(!super::may_need_conversion(&format!("{}{}", "[".repeat(100), "]".repeat(100))));
-    assert!(!super::may_need_conversion(&format!(
+    assert!(!super::scan::plain(r#"["\\ud83d\ude00"]"#));
+    assert!(!super::scan::plain(&format!("{}{}", "[".repeat(101), "]".repeat(101))));
+    assert!(super::scan::plain(&format!("{}{}", "[".repeat(100), "]".repeat(100))));
+    assert!(super::scan::plain(&format!(
         "[\"{}\"]",
         "The quick brown fox, 0123456789e999 \\ud83d\\n".repeat(100).replace("\\ud83d", "\\u0041")
     )));
@@ -272,10 +272,10 @@ fn what_the_scan_passes_decodes() {
     }
     for text in texts {
         let decodes = serde_json::from_str::<Value>(&text).is_ok();
-        assert!(decodes || super::may_need_conversion(&text), "the scan let {text} through, which does not decode");
+        assert!(decodes || !super::scan::plain(&text), "the scan let {text} through, which does not decode");
     }
     for common in ["[1.5e-7, 2E+10, 6.02e23]", r#"["\ud83d\ude00 \uD83D\uDE00"]"#] {
-        assert!(!super::may_need_conversion(common), "{common} needs no second pass");
+        assert!(super::scan::plain(common), "{common} needs no second pass");
     }
 }
 
@@ -293,4 +293,70 @@ fn raw_result_refuses_nesting_that_decode_refuses() {
     let shallow = nested(90);
     assert!(decode(&shallow, true).is_ok());
     assert!(raw_result(&shallow).is_some());
+}
+
+/// Whatever the one-pass scan accepts, serde_json reads, also after random
+/// damage to well-formed texts; and a raw result is always the one `decode`
+/// finds.
+#[test]
+fn the_scan_never_accepts_what_decode_refuses() {
+    let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed as usize
+    };
+    const DAMAGE: [&str; 14] = ["", "\"", "\\", ",", ":", "{", "}", "[", "]", "e", "-", ".", "0", "\u{1}"];
+    let (mut accepted, mut refused) = (0, 0);
+    for _ in 0..20_000 {
+        let mut text = String::new();
+        random_json(&mut next, 0, &mut text);
+        for _ in 0..next() % 3 {
+            let at = next() % (text.len() + 1);
+            if text.is_char_boundary(at) {
+                let end = (at + next() % 3).min(text.len());
+                if text.is_char_boundary(end) {
+                    text.replace_range(at..end, DAMAGE[next() % DAMAGE.len()]);
+                }
+            }
+        }
+        if super::scan::plain(&text) {
+            accepted += 1;
+            assert!(serde_json::from_str::<Value>(&text).is_ok(), "the scan let {text} through, which does not decode");
+        } else {
+            refused += 1;
+        }
+        let padded = format!(r#"{{"jsonrpc":"2.0","id":9,"result":{text}}}{}"#, " ".repeat(RAW_RESULT_MIN));
+        if let Some((id, raw)) = raw_result(&padded) {
+            assert_eq!(id, RequestId::Number(9));
+            match decode(&padded, true).as_deref() {
+                Ok([Message::Response { outcome: Ok(result), .. }]) => {
+                    assert_eq!(result, &serde_json::from_str::<Value>(raw).unwrap_or_default());
+                }
+                other => panic!("raw_result found a result in {padded}, decode reads {other:?}"),
+            }
+        }
+    }
+    assert!(accepted > 2_000 && refused > 2_000, "both outcomes are exercised: {accepted} accepted, {refused} refused");
+}
+
+#[test]
+fn raw_results_leave_unusual_envelopes_to_decode() {
+    let large = |text: &str| format!("{text}{}", " ".repeat(RAW_RESULT_MIN));
+    for text in [
+        r#"{"jsonrpc":"2.0","id":1.0,"result":{}}"#,
+        r#"{"jsonrpc":"2.0","id":18446744073709551615,"result":{}}"#,
+        r#"{"jsonrpc":"2.0","id":"\u0061","result":{}}"#,
+        r#"{"jsonrpc":"\u0032.0","id":1,"result":{}}"#,
+        r#"{"jsonrpc":"2.0","\u0069d":1,"result":{}}"#,
+        r#"{"jsonrpc":"2.0","id":1,"result":{},"result":{}}"#,
+        r#"{"jsonrpc":"2.0","id":1,"id":2,"result":{}}"#,
+        r#"{"jsonrpc":"2.0","id":1,"result":null}"#,
+        r#"{"jsonrpc":"2.0","id":null,"result":{}}"#,
+    ] {
+        assert_eq!(raw_result(&large(text)), None, "{text}");
+    }
+    let text = large(r#"{"jsonrpc":"2.0","id":-4,"other":{"id":5},"result":[{"result":1}]}"#);
+    assert_eq!(raw_result(&text), Some((RequestId::Number(-4), r#"[{"result":1}]"#)));
 }

@@ -1,0 +1,305 @@
+//! One pass over a JSON text that accepts only what `decode` also reads into
+//! a tree unchanged: the grammar as strictly as serde_json reads it, numbers
+//! well inside `f64`'s range, escapes that are not lone surrogates, nesting
+//! well under serde_json's limit. It builds nothing, and it notes where each
+//! member of the top-level object lies, so that a large response's envelope
+//! is read in the same pass.
+//!
+//! It may refuse more than `decode` does (a key written with escapes, a
+//! number of hundreds of digits); a caller then takes the parsing way, which
+//! gives the exact verdict. It never accepts what `decode` refuses.
+
+/// Nesting deeper than this is refused here; serde_json refuses 128 levels.
+const MAX_DEPTH: u32 = 100;
+/// Numbers with more digits than this are refused here.
+const MAX_DIGITS: usize = 300;
+/// Numbers that may reach 10 to this power are refused here: `f64` ends
+/// near 1.8e308, and serde_json refuses an infinite number.
+const MAX_MAGNITUDE: usize = 308;
+
+/// Whether `text` is JSON that [`decode`](super::decode) reads without
+/// refusing or converting anything away (see the module's docs).
+pub fn plain(text: &str) -> bool {
+    scan(text, |_, _| true)
+}
+
+/// [`plain`], calling `member(key, value)` for each member of the top-level
+/// object, in order: `key` is the text between the key's quotes (escapes left
+/// as written), `value` the member's JSON text. The scan stops, refusing the
+/// text, as soon as `member` answers `false`.
+pub fn scan<'a>(text: &'a str, mut member: impl FnMut(&'a str, &'a str) -> bool) -> bool {
+    let mut scanner = Scanner { bytes: text.as_bytes(), at: 0, objects: 0, depth: 0 };
+    let mut key = None;
+    let mut value_start = 0;
+    scanner.skip_space();
+    loop {
+        // A value begins here.
+        if scanner.depth == 1 && scanner.in_object() {
+            value_start = scanner.at;
+        }
+        let Some(opened) = scanner.value() else { return false };
+        if opened {
+            match scanner.open() {
+                Some(Opened::Empty) => {}
+                Some(Opened::Member(k)) => {
+                    if scanner.depth == 1 {
+                        key = Some(k);
+                    }
+                    continue;
+                }
+                Some(Opened::Item) => continue,
+                None => return false,
+            }
+        }
+        // A value ended here: go on to the next one, closing what ends.
+        loop {
+            if scanner.depth == 1 && scanner.in_object() {
+                if let (Some((start, end)), Some(value)) = (key.take(), text.get(value_start..scanner.at)) {
+                    if !text.get(start..end).is_some_and(|k| member(k, value)) {
+                        return false;
+                    }
+                }
+            }
+            scanner.skip_space();
+            if scanner.depth == 0 {
+                return scanner.at == scanner.bytes.len();
+            }
+            match (scanner.next(), scanner.in_object()) {
+                (Some(b','), true) => {
+                    scanner.skip_space();
+                    let Some(k) = scanner.key() else { return false };
+                    if scanner.depth == 1 {
+                        key = Some(k);
+                    }
+                    break;
+                }
+                (Some(b','), false) => {
+                    scanner.skip_space();
+                    break;
+                }
+                (Some(b'}'), true) | (Some(b']'), false) => scanner.close(),
+                _ => return false,
+            }
+        }
+    }
+}
+
+/// What follows an opening bracket.
+enum Opened {
+    /// It closed at once.
+    Empty,
+    /// An object's first key (its span), then the value.
+    Member((usize, usize)),
+    /// An array's first item.
+    Item,
+}
+
+// The hot helpers are `#[inline(always)]`: at opt-level "z" even `peek`
+// stays a call, which made a number-dense result's scan twice as slow.
+struct Scanner<'a> {
+    bytes: &'a [u8],
+    at: usize,
+    /// One bit per open container, the innermost lowest: 1 for an object.
+    objects: u128,
+    depth: u32,
+}
+
+impl Scanner<'_> {
+    #[inline(always)]
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.at).copied()
+    }
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<u8> {
+        let byte = self.peek()?;
+        self.at += 1;
+        Some(byte)
+    }
+
+    #[inline(always)]
+    fn in_object(&self) -> bool {
+        self.objects & 1 == 1
+    }
+
+    fn skip_space(&mut self) {
+        while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+            self.at += 1;
+        }
+    }
+
+    /// Reads a scalar, or the bracket that opens a container (`Some(true)`).
+    fn value(&mut self) -> Option<bool> {
+        match self.peek()? {
+            b'{' | b'[' => return Some(true),
+            b'"' => self.string()?,
+            b't' => self.literal(b"true")?,
+            b'f' => self.literal(b"false")?,
+            b'n' => self.literal(b"null")?,
+            b'-' | b'0'..=b'9' => self.number()?,
+            _ => return None,
+        }
+        Some(false)
+    }
+
+    /// Enters the container whose bracket is next.
+    fn open(&mut self) -> Option<Opened> {
+        let object = self.next()? == b'{';
+        if self.depth >= MAX_DEPTH {
+            return None;
+        }
+        self.depth += 1;
+        self.objects = (self.objects << 1) | u128::from(object);
+        self.skip_space();
+        match (self.peek()?, object) {
+            (b'}', true) | (b']', false) => {
+                self.at += 1;
+                self.close();
+                Some(Opened::Empty)
+            }
+            (_, true) => self.key().map(Opened::Member),
+            (_, false) => Some(Opened::Item),
+        }
+    }
+
+    fn close(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+        self.objects >>= 1;
+    }
+
+    /// A key, its colon and the space after it; the span inside the quotes.
+    fn key(&mut self) -> Option<(usize, usize)> {
+        if self.peek()? != b'"' {
+            return None;
+        }
+        let start = self.at + 1;
+        self.string()?;
+        let end = self.at - 1;
+        self.skip_space();
+        (self.next()? == b':').then_some(())?;
+        self.skip_space();
+        Some((start, end))
+    }
+
+    fn literal(&mut self, word: &[u8]) -> Option<()> {
+        (self.bytes.get(self.at..self.at + word.len())? == word).then_some(())?;
+        self.at += word.len();
+        Some(())
+    }
+
+    /// A string, from its opening quote to past its closing one.
+    fn string(&mut self) -> Option<()> {
+        self.at += 1;
+        loop {
+            // Eight bytes at a time while none ends the string, escapes or is
+            // a control character (one byte at a time, strings were most of a
+            // 5 MiB result's time).
+            while self.bytes.get(self.at..self.at + 8).is_some_and(plain_string_word) {
+                self.at += 8;
+            }
+            match self.next()? {
+                b'"' => return Some(()),
+                b'\\' => self.escape()?,
+                0..=0x1f => return None,
+                _ => {}
+            }
+        }
+    }
+
+    /// The rest of an escape, after its backslash. A `\u` escape of half a
+    /// surrogate pair must be the high half, followed at once by the low.
+    fn escape(&mut self) -> Option<()> {
+        match self.next()? {
+            b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => Some(()),
+            b'u' => match self.hex4()? {
+                0xd800..=0xdbff => {
+                    self.literal(b"\\u")?;
+                    matches!(self.hex4()?, 0xdc00..=0xdfff).then_some(())
+                }
+                0xdc00..=0xdfff => None,
+                _ => Some(()),
+            },
+            _ => None,
+        }
+    }
+
+    fn hex4(&mut self) -> Option<u32> {
+        let digits = self.bytes.get(self.at..self.at + 4)?;
+        let mut value = 0;
+        for &digit in digits {
+            value = value * 16 + char::from(digit).to_digit(16)?;
+        }
+        self.at += 4;
+        Some(value)
+    }
+
+    /// A number by JSON's grammar, whose digits and exponent keep it well
+    /// inside `f64`'s range.
+    fn number(&mut self) -> Option<()> {
+        if self.peek() == Some(b'-') {
+            self.at += 1;
+        }
+        let digits = match self.next()? {
+            b'0' => 1,
+            b'1'..=b'9' => 1 + self.digits(),
+            _ => return None,
+        };
+        let fraction = if self.peek() == Some(b'.') {
+            self.at += 1;
+            match self.digits() {
+                0 => return None,
+                n => n,
+            }
+        } else {
+            0
+        };
+        if digits + fraction > MAX_DIGITS {
+            return None;
+        }
+        if matches!(self.peek(), Some(b'e' | b'E')) {
+            self.at += 1;
+            let negative = self.peek() == Some(b'-');
+            if matches!(self.peek(), Some(b'-' | b'+')) {
+                self.at += 1;
+            }
+            let start = self.at;
+            let length = self.digits();
+            // Three digits at most: a longer exponent is rare enough to leave
+            // to the parser, whatever its sign.
+            if !(1..=3).contains(&length) {
+                return None;
+            }
+            let exponent = self.bytes.get(start..self.at)?.iter().fold(0, |value, d| value * 10 + usize::from(d - b'0'));
+            if !negative && digits + exponent > MAX_MAGNITUDE {
+                return None;
+            }
+        }
+        Some(())
+    }
+
+    #[inline(always)]
+    fn digits(&mut self) -> usize {
+        let start = self.at;
+        while self.peek().is_some_and(|b| b.is_ascii_digit()) {
+            self.at += 1;
+        }
+        self.at - start
+    }
+}
+
+/// Whether eight bytes of a string hold no quote, no backslash and no
+/// control character, for all eight at once.
+#[inline(always)]
+fn plain_string_word(word: &[u8]) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let Ok(bytes) = <[u8; 8]>::try_from(word) else { return false };
+    let w = u64::from_le_bytes(bytes);
+    // Some byte below `n` (exact for n <= 128); a zero byte is one below 1.
+    let below = |x: u64, n: u8| x.wrapping_sub(ONES * u64::from(n)) & !x & HIGHS != 0;
+    !(below(w ^ (ONES * u64::from(b'"')), 1) || below(w ^ (ONES * u64::from(b'\\')), 1) || below(w, 0x20))
+}
+
+#[cfg(test)]
+#[path = "scan_tests.rs"]
+mod tests;

@@ -1,0 +1,98 @@
+use super::{plain, scan};
+
+#[test]
+fn refuses_what_serde_json_refuses() {
+    for text in [
+        "",
+        " ",
+        "[01]",
+        "[1.]",
+        "[.5]",
+        "[-]",
+        "[1e]",
+        "[1e+]",
+        "[+1]",
+        "[Infinity]",
+        "[NaN]",
+        "[1 2]",
+        "[1,]",
+        "[,1]",
+        "{\"a\":1,}",
+        "{\"a\" 1}",
+        "{a:1}",
+        "{\"a\":1 \"b\":2}",
+        "{\"a\":1}}",
+        "[1]]",
+        "[1] x",
+        "[tru]",
+        "[nulls]",
+        "\u{feff}[]",
+        "[\"a\tb\"]",
+        "[\"a\u{1}b\"]",
+        "[\"\\q\"]",
+        "[\"\\u12G4\"]",
+        "[\"\\u12\"]",
+        "[\"abc",
+        "{\"a\":}",
+        "{\"a\"}",
+        "{,}",
+        "[\"\\\"]",
+    ] {
+        assert!(serde_json::from_str::<serde_json::Value>(text).is_err(), "serde_json reads {text:?}");
+        assert!(!plain(text), "the scan let {text:?} through");
+    }
+}
+
+#[test]
+fn accepts_ordinary_json() {
+    for text in [
+        "0",
+        "-0.0e-0",
+        " [ 1 , -2.5 , 3e10 , 4E-7 , 5e+2 ] ",
+        r#"{"a":{"b":[true,false,null,{}]},"c":[],"d":"\"\\\/\b\f\n\r\t\u00e9\ud83d\ude00"}"#,
+        "\"caf\u{e9} \u{1F600}\"",
+        "\"\u{7f} and eight bytes and more, past the word boundary\"",
+        "[1e300, 123456789012345678901234567890, 1e-999]",
+    ] {
+        assert!(serde_json::from_str::<serde_json::Value>(text).is_ok(), "serde_json refuses {text:?}");
+        assert!(plain(text), "the scan refused {text:?}");
+    }
+}
+
+#[test]
+fn leaves_the_edges_of_f64_to_the_parser() {
+    // In range for serde_json, but close enough to the end that the scan
+    // leaves them to the parser, which gives the exact verdict.
+    for text in ["[9e308]", "[1e309]", "[12345678e+302]", "[1e1000]", "[1e-1000]", &format!("[{}]", "1".repeat(301))] {
+        assert!(!plain(text), "{text}");
+    }
+    assert!(plain("[12345678e+300]"));
+}
+
+#[test]
+fn names_each_top_level_member_with_its_exact_text() {
+    let text = r#" { "a" : 1 , "b":{"c":[1,{"d":2}]}, "e" : "x\"y" ,"f":[] , "g":{} } "#;
+    let mut members = Vec::new();
+    assert!(scan(text, |key, value| {
+        members.push((key, value));
+        true
+    }));
+    assert_eq!(members, [("a", "1"), ("b", r#"{"c":[1,{"d":2}]}"#), ("e", r#""x\"y""#), ("f", "[]"), ("g", "{}")]);
+    // An array at the top, or nested members, are no top-level members.
+    assert!(scan(r#"[{"a":1}]"#, |_, _| panic!("no member")));
+    // A `false` from the callback refuses the text.
+    assert!(!scan(r#"{"a":1,"b":2}"#, |key, _| key == "a"));
+}
+
+#[test]
+fn nesting_is_held_at_a_hundred_levels() {
+    let nested = |levels: usize, open: &str, close: &str| format!("{}{}", open.repeat(levels), close.repeat(levels));
+    assert!(plain(&nested(100, "[", "]")));
+    assert!(!plain(&nested(101, "[", "]")));
+    assert!(plain(&format!("{}1{}", "{\"a\":".repeat(100), "}".repeat(100))));
+    assert!(!plain(&format!("{}1{}", "{\"a\":".repeat(101), "}".repeat(101))));
+    // Objects and arrays alternate: each level remembers which it is.
+    let mixed = format!("{}0{}", "[{\"k\":".repeat(50), "}]".repeat(50));
+    assert!(plain(&mixed));
+    assert!(!plain(&mixed.replacen("}]", "]}", 1)));
+}
