@@ -65,7 +65,7 @@ impl ClientState {
         let (failed, structured) = match reply.unparsed_text().and_then(results::check_call_tool_text) {
             Some(shape) => {
                 let shape = shape.map_err(Error::Protocol)?;
-                (shape.failed, shape.structured.map(|raw| Instance::Text(raw.get())))
+                (shape.failed, shape.structured.map(Instance::Text))
             }
             None => {
                 let value = reply.value();

@@ -102,7 +102,7 @@ impl Reply {
         use crate::protocol::pick::{member, pick, Pick};
         let picked = self.unparsed_text().and_then(|text| pick(text, Pick { names: [names[0], names[1], "", ""], items: None }));
         match picked {
-            Some((fields, _)) => [0, 1].map(|slot| member(&fields, slot).and_then(|raw| serde_json::from_str(raw.get()).ok())),
+            Some((fields, _)) => [0, 1].map(|slot| member(&fields, slot).and_then(|raw| serde_json::from_str(raw).ok())),
             None => names.map(|name| self.value().get(name).cloned()),
         }
     }

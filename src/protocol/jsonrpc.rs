@@ -8,11 +8,11 @@
 mod encode;
 pub mod envelope;
 mod params;
-pub mod scan;
 
 pub use params::{Params, ParamsText};
 
 use super::pick::offset_in;
+use super::scan;
 use serde_json::{Map, Value};
 use std::fmt;
 
@@ -220,12 +220,16 @@ pub const RAW_RESULT_MIN: usize = 16 * 1024;
 /// requests, errors, batches, malformed text, anything [`decode`] would
 /// refuse (a number out of range, a lone surrogate escape), and what the
 /// one-pass check leaves to the parser (see [`scan::plain`]).
-pub fn raw_result(text: &str) -> Option<(RequestId, &str)> {
+pub fn raw_result<'a>(text: &'a str) -> Option<(RequestId, &'a str)> {
     if text.len() < RAW_RESULT_MIN {
         return None;
     }
     let mut envelope = RawEnvelope::default();
-    if !scan::scan(text, |key, value| envelope.member(key, value)) || envelope.jsonrpc != Some(true) {
+    let member = |path: &[Option<&'a str>], value| match path {
+        [Some(key)] => envelope.member(key, value),
+        _ => true,
+    };
+    if !scan::scan(text, member) || envelope.jsonrpc != Some(true) {
         return None;
     }
     Some((envelope.id?, envelope.result?))

@@ -7,7 +7,6 @@
 //! bad page is refused in the same words either way.
 
 use super::pick::{member, pick, starts_with, Pick, Picked};
-use serde_json::value::RawValue;
 
 /// The members of an item that the checks and the client read, by slot.
 const ITEM_MEMBERS: [&str; 4] = ["", "inputSchema", "outputSchema", "annotations"];
@@ -35,8 +34,8 @@ pub fn list_items<'a>(text: &'a str, items_field: &str, key: &str) -> Option<Lis
     }
     let page = Pick { names: ["nextCursor", "", "", ""], items: Some((items_field, item_names)) };
     let ([cursor, ..], items) = pick(text, page)?;
-    let next_cursor = match cursor.filter(|c| c.get().trim() != "null") {
-        Some(cursor) if starts_with(cursor, b'"') => Some(serde_json::from_str(cursor.get()).ok()?),
+    let next_cursor = match cursor.filter(|c| c.trim() != "null") {
+        Some(cursor) if starts_with(cursor, b'"') => Some(serde_json::from_str(cursor).ok()?),
         Some(_) => return None,
         None => None,
     };
@@ -52,7 +51,7 @@ pub struct ToolFacts<'a> {
     /// `annotations.idempotentHint` is `true`.
     pub idempotent: bool,
     /// Its `outputSchema`, as the server's text.
-    pub output_schema: Option<&'a RawValue>,
+    pub output_schema: Option<&'a str>,
 }
 
 /// The facts of a page's tools, when `check_tools` would accept them all
@@ -62,10 +61,10 @@ pub fn tool_facts<'a>(tools: &[Picked<'a>]) -> Option<Vec<ToolFacts<'a>>> {
         .iter()
         .map(|tool| {
             member(tool, INPUT_SCHEMA).filter(|schema| starts_with(schema, b'{'))?;
-            let name = serde_json::from_str(member(tool, KEY)?.get()).ok()?;
+            let name = serde_json::from_str(member(tool, KEY)?).ok()?;
             let hint = Pick { names: ["idempotentHint", "", "", ""], items: None };
             let idempotent = match member(tool, ANNOTATIONS).filter(|annotations| starts_with(annotations, b'{')) {
-                Some(annotations) => member(&pick(annotations.get(), hint)?.0, 0).is_some_and(|h| h.get().trim() == "true"),
+                Some(annotations) => member(&pick(annotations, hint)?.0, 0).is_some_and(|h| h.trim() == "true"),
                 None => false,
             };
             Some(ToolFacts { name, idempotent, output_schema: member(tool, OUTPUT_SCHEMA) })
@@ -117,7 +116,7 @@ mod tests {
         let page = list_items(text, "tools", "name").unwrap();
         let facts = tool_facts(&page.items).unwrap();
         assert_eq!(facts.iter().map(|f| (f.name.as_str(), f.idempotent)).collect::<Vec<_>>(), [("ab", true), ("c", false), ("d", false)]);
-        let schema: Value = serde_json::from_str(facts[0].output_schema.unwrap().get()).unwrap();
+        let schema: Value = serde_json::from_str(facts[0].output_schema.unwrap()).unwrap();
         assert_eq!(schema, json!({"type": "object"}));
         assert!(facts[1].output_schema.is_none());
     }

@@ -20,6 +20,7 @@ pub mod oauth;
 pub mod params;
 pub(crate) mod pick;
 pub mod results;
+pub mod scan;
 pub mod schema;
 pub mod sha256;
 pub mod skills;

@@ -34,12 +34,12 @@ pub fn call_tool_name(params: &Params) -> Result<String, String> {
     let Some((fields, _)) = pick(raw.get(), Pick { names: ["name", "arguments", "", ""], items: None }) else {
         return from_value(&params.to_value());
     };
-    let name = member(&fields, 0).and_then(|raw| serde_json::from_str::<String>(raw.get()).ok());
+    let name = member(&fields, 0).and_then(|raw| serde_json::from_str::<String>(raw).ok());
     let Some(name) = name else {
         return Err("callTool needs params.name, the tool's name as a string".into());
     };
     match member(&fields, 1) {
-        Some(raw) if !starts_with(raw, b'{') && raw.get() != "null" => Err("params.arguments must be an object".into()),
+        Some(raw) if !starts_with(raw, b'{') && raw != "null" => Err("params.arguments must be an object".into()),
         _ => Ok(name),
     }
 }

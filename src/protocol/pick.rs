@@ -1,17 +1,15 @@
 //! Reads the few members a check needs from a JSON text in one pass,
 //! without building a tree: the text checks of large results and pages
-//! (`results`, `list_text`) share it. One small hand-written visitor costs
-//! the core fewer bytes than a derived struct or a map type per shape.
+//! (`results`, `list_text`) and of large params share it. The pass is
+//! [`scan`]'s, so a text it reads is one `decode` would read too.
 
-use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
-use serde_json::value::RawValue;
-use std::fmt;
+use super::scan::scan;
 
 /// Some members of an object, each as the server's text, in the order of
-/// the names asked for. Parsing keeps the last of a member given twice, as
-/// the parsed value does; a name with an escape in it fails the parse, and
+/// the names asked for. The last of a member given twice is kept, as the
+/// parsed value keeps it; a name with an escape in it fails the read, and
 /// the caller reads the value instead.
-pub type Picked<'a> = [Option<&'a RawValue>; 4];
+pub type Picked<'a> = [Option<&'a str>; 4];
 
 /// Reads an object, keeping the members named (at most four; "" is no
 /// name) and skipping the rest; with `items`, the array under that name is
@@ -27,106 +25,73 @@ pub struct Pick<'f> {
 /// What [`Pick`] read: the members asked for, and the items.
 pub type Read<'a> = (Picked<'a>, Option<Vec<Picked<'a>>>);
 
-impl<'de> DeserializeSeed<'de> for Pick<'_> {
-    type Value = Read<'de>;
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
-        deserializer.deserialize_map(self)
-    }
-}
-
-impl<'de> Visitor<'de> for Pick<'_> {
-    type Value = Read<'de>;
-
-    fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
-        formatter.write_str("an object")
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let (mut picked, mut items): Read<'de> = ([None; 4], None);
-        while let Some(name) = map.next_key::<&'de str>()? {
-            if let Some((_, item_names)) = self.items.filter(|(field, _)| *field == name) {
-                items = Some(map.next_value_seed(Items(item_names))?);
-            } else if let Some(slot) = self.names.iter().position(|n| !n.is_empty() && *n == name).and_then(|i| picked.get_mut(i)) {
-                *slot = Some(map.next_value()?);
-            } else {
-                map.next_value::<IgnoredAny>()?;
-            }
-        }
-        Ok((picked, items))
-    }
-}
-
-/// An array of objects, each read by [`Pick`] with the item's member names.
-struct Items<'f>([&'f str; 4]);
-
-impl<'de> DeserializeSeed<'de> for Items<'_> {
-    type Value = Vec<Picked<'de>>;
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
-        deserializer.deserialize_seq(self)
-    }
-}
-
-impl<'de> Visitor<'de> for Items<'_> {
-    type Value = Vec<Picked<'de>>;
-
-    fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
-        formatter.write_str("an array of objects")
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-        let mut items = Vec::new();
-        while let Some((item, _)) = seq.next_element_seed(Pick { names: self.0, items: None })? {
-            items.push(item);
-        }
-        Ok(items)
+/// Keeps `value` in the slot of `names` that `key` names, if any.
+fn keep<'a>(picked: &mut Picked<'a>, names: &[&str; 4], key: &str, value: &'a str) {
+    if let Some(slot) = names.iter().position(|n| !n.is_empty() && *n == key).and_then(|i| picked.get_mut(i)) {
+        *slot = Some(value);
     }
 }
 
 /// Reads `text` with `pick`; `None` when it is not an object of that shape
-/// (or has a member name with an escape in it).
+/// (or has a member name with an escape in it), or not a text [`scan`]
+/// accepts.
 pub fn pick<'a>(text: &'a str, pick: Pick<'_>) -> Option<Read<'a>> {
-    let mut deserializer = serde_json::Deserializer::from_str(text);
-    let read = pick.deserialize(&mut deserializer).ok()?;
-    deserializer.end().ok()?;
-    Some(read)
+    if first_byte(text) != Some(b'{') {
+        return None;
+    }
+    let (items_field, item_names) = pick.items.unzip();
+    let (mut picked, mut items): Read<'a> = ([None; 4], None);
+    let (mut read_items, mut item): (Vec<Picked<'a>>, Picked<'a>) = (Vec::new(), [None; 4]);
+    let read = scan(text, |path, value| {
+        match *path {
+            [Some(key)] if key.contains('\\') => return false,
+            [Some(key)] if Some(key) == items_field => {
+                if !value.starts_with('[') {
+                    return false;
+                }
+                items = Some(std::mem::take(&mut read_items));
+            }
+            [Some(key)] => keep(&mut picked, &pick.names, key, value),
+            [Some(key), None] if Some(key) == items_field => {
+                if !value.starts_with('{') {
+                    return false;
+                }
+                read_items.push(std::mem::take(&mut item));
+            }
+            [Some(key), None, Some(name)] if Some(key) == items_field => {
+                if name.contains('\\') {
+                    return false;
+                }
+                if let Some(names) = &item_names {
+                    keep(&mut item, names, name, value);
+                }
+            }
+            _ => {}
+        }
+        true
+    });
+    read.then_some((picked, items))
 }
 
 /// The one member `name` of the object `text`, as text: `Some(None)` when
-/// it has none; `None` when `text` is not an object, names it twice, or has
-/// a member name with an escape in it (only the parsed value can tell).
-/// Code that rewrites an object's text needs the member to be the only one
-/// of its name, where [`pick`] keeps the last.
-pub fn sole_member<'a>(text: &'a str, name: &str) -> Option<Option<&'a RawValue>> {
-    let mut deserializer = serde_json::Deserializer::from_str(text);
-    let found = deserializer.deserialize_map(Sole(name)).ok()?;
-    deserializer.end().ok()?;
-    found
-}
-
-struct Sole<'n>(&'n str);
-
-impl<'de> Visitor<'de> for Sole<'_> {
-    type Value = Option<Option<&'de RawValue>>;
-
-    fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
-        formatter.write_str("an object")
+/// it has none; `None` when `text` is not an object, names it twice, has
+/// a member name with an escape in it (only the parsed value can tell), or
+/// is not a text [`scan`] accepts. Code that rewrites an object's text needs
+/// the member to be the only one of its name, where [`pick`] keeps the last.
+pub fn sole_member<'a>(text: &'a str, name: &str) -> Option<Option<&'a str>> {
+    if first_byte(text) != Some(b'{') {
+        return None;
     }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let mut found: Option<&'de RawValue> = None;
-        let mut twice = false;
-        while let Some(name) = map.next_key::<&'de str>()? {
-            if name == self.0 {
-                twice |= found.is_some();
-                found = Some(map.next_value()?);
-            } else {
-                map.next_value::<IgnoredAny>()?;
-            }
+    let (mut found, mut twice) = (None, false);
+    let read = scan(text, |path, value| match *path {
+        [Some(key)] if key.contains('\\') => false,
+        [Some(key)] if key == name => {
+            twice |= found.replace(value).is_some();
+            true
         }
-        Ok((!twice).then_some(found))
-    }
+        _ => true,
+    });
+    (read && !twice).then_some(found)
 }
 
 /// Where `inner`, a slice of `outer`, begins in it.
@@ -150,11 +115,11 @@ pub fn first_byte(text: &str) -> Option<u8> {
 
 /// Whether a member's text begins with `first`: `"` for a string, `{` for
 /// an object, `[` for an array.
-pub fn starts_with(raw: &RawValue, first: u8) -> bool {
-    first_byte(raw.get()) == Some(first)
+pub fn starts_with(raw: &str, first: u8) -> bool {
+    first_byte(raw) == Some(first)
 }
 
 /// The member in `slot`, if it was present.
-pub fn member<'a>(picked: &Picked<'a>, slot: usize) -> Option<&'a RawValue> {
+pub fn member<'a>(picked: &Picked<'a>, slot: usize) -> Option<&'a str> {
     picked.get(slot).copied().flatten()
 }

@@ -3,7 +3,6 @@
 
 use super::jsonrpc::kind;
 use super::pick::{member, pick, starts_with, Pick};
-use serde_json::value::RawValue;
 use serde_json::Value;
 
 /// What was wrong with a result.
@@ -139,7 +138,7 @@ fn raw_kind(raw: &str) -> &'static str {
     }
 }
 
-fn is_string(raw: Option<&RawValue>) -> bool {
+fn is_string(raw: Option<&str>) -> bool {
     raw.is_some_and(|v| starts_with(v, b'"'))
 }
 
@@ -149,7 +148,7 @@ pub struct CallToolText<'a> {
     /// `isError: true`.
     pub failed: bool,
     /// `structuredContent`, as the server's text.
-    pub structured: Option<&'a RawValue>,
+    pub structured: Option<&'a str>,
 }
 
 /// [`check_call_tool`] on a result's text, without building a tree of it.
@@ -169,7 +168,7 @@ pub fn check_call_tool_text(text: &str) -> Option<Result<CallToolText<'_>, Shape
     if let Some(i) = blocks.iter().position(|block| !is_string(member(block, 0))) {
         return Some(Err(format!("tools/call: content[{i}] has no string type")));
     }
-    let failed = match member(&fields, 0).map(|raw| raw.get().trim()) {
+    let failed = match member(&fields, 0).map(str::trim) {
         None | Some("false") => false,
         Some("true") => true,
         Some(other) => return Some(Err(format!("tools/call: isError is {}, not a boolean", raw_kind(other)))),
@@ -245,7 +244,7 @@ mod tests {
     fn the_call_tool_text_check_reads_is_error_and_keeps_structured_content_as_text() {
         let shape = check_call_tool_text(r#"{"content":[],"isError":true,"structuredContent": {"a": [1, 2]}}"#).unwrap().unwrap();
         assert!(shape.failed);
-        assert_eq!(shape.structured.map(RawValue::get), Some(r#"{"a": [1, 2]}"#));
+        assert_eq!(shape.structured, Some(r#"{"a": [1, 2]}"#));
         let shape = check_call_tool_text(r#"{"content":[]}"#).unwrap().unwrap();
         assert!(!shape.failed && shape.structured.is_none());
         assert!(check_call_tool_text(r#"{"content":[],"content":{}}"#).is_none(), "a member given twice: read the value");

@@ -3,8 +3,9 @@
 //! into the message as it is. Building a tree of a large argument only to
 //! write it out again cost more than the rest of a call.
 
-use super::{scan, RAW_RESULT_MIN};
+use super::RAW_RESULT_MIN;
 use crate::protocol::pick::{first_byte, member, offset_in, pick, sole_member, Pick, SPACE};
+use crate::protocol::scan;
 use serde::ser::{Serialize, Serializer};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
@@ -101,7 +102,7 @@ impl Params {
         match self {
             Self::Parsed(value) => value.get(name).cloned(),
             Self::Text(raw) => match pick(raw.get(), Pick { names: [name, "", "", ""], items: None }) {
-                Some((fields, _)) => member(&fields, 0).map(|raw| parse(raw.get())),
+                Some((fields, _)) => member(&fields, 0).map(parse),
                 // A key with an escape in it: only the parsed value can tell.
                 None => parse(raw.get()).get(name).cloned(),
             },
@@ -142,7 +143,6 @@ fn meta_written_into(text: &str, members: &Map<String, Value>) -> Option<ParamsT
     let Some(meta) = sole_member(text, "_meta")? else {
         return append_members(text, &Map::from_iter([("_meta".to_owned(), Value::Object(members.clone()))]));
     };
-    let meta = meta.get();
     if first_byte(meta) != Some(b'{') || members.keys().any(|name| !matches!(sole_member(meta, name), Some(None))) {
         return None;
     }

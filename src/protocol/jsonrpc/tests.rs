@@ -226,7 +226,7 @@ fn what_the_scan_lets_through_decodes() {
         if serde_json::from_str::<&serde_json::value::RawValue>(&text).is_err() {
             continue;
         }
-        if !super::scan::plain(&text) {
+        if !crate::protocol::scan::plain(&text) {
             flagged += 1;
         } else {
             passed += 1;
@@ -239,17 +239,17 @@ fn what_the_scan_lets_through_decodes() {
 #[test]
 fn the_scan_flags_at_word_boundaries_and_passes_plain_text() {
     let long_digits = format!("[{}]", "1".repeat(301));
-    assert!(!super::scan::plain(&long_digits));
+    assert!(!crate::protocol::scan::plain(&long_digits));
     for flagged in
         [r#"["abcdefg\ud800"]"#, r#"["abcdefgh\ud9ff"]"#, r#"["abcdef\udc00"]"#, "[1234567e999]", "[12345678e+302]", r#"["\\\ud83d"]"#]
     {
-        assert!(!super::scan::plain(flagged), "{flagged}");
+        assert!(!crate::protocol::scan::plain(flagged), "{flagged}");
     }
     // An escaped backslash before `u` is no escape, and its `\uDE00` is alone.
-    assert!(!super::scan::plain(r#"["\\ud83d\ude00"]"#));
-    assert!(!super::scan::plain(&format!("{}{}", "[".repeat(101), "]".repeat(101))));
-    assert!(super::scan::plain(&format!("{}{}", "[".repeat(100), "]".repeat(100))));
-    assert!(super::scan::plain(&format!(
+    assert!(!crate::protocol::scan::plain(r#"["\\ud83d\ude00"]"#));
+    assert!(!crate::protocol::scan::plain(&format!("{}{}", "[".repeat(101), "]".repeat(101))));
+    assert!(crate::protocol::scan::plain(&format!("{}{}", "[".repeat(100), "]".repeat(100))));
+    assert!(crate::protocol::scan::plain(&format!(
         "[\"{}\"]",
         "The quick brown fox, 0123456789e999 \\ud83d\\n".repeat(100).replace("\\ud83d", "\\u0041")
     )));
@@ -276,10 +276,10 @@ fn what_the_scan_passes_decodes() {
     }
     for text in texts {
         let decodes = serde_json::from_str::<Value>(&text).is_ok();
-        assert!(decodes || !super::scan::plain(&text), "the scan let {text} through, which does not decode");
+        assert!(decodes || !crate::protocol::scan::plain(&text), "the scan let {text} through, which does not decode");
     }
     for common in ["[1.5e-7, 2E+10, 6.02e23]", r#"["\ud83d\ude00 \uD83D\uDE00"]"#] {
-        assert!(super::scan::plain(common), "{common} needs no second pass");
+        assert!(crate::protocol::scan::plain(common), "{common} needs no second pass");
     }
 }
 
@@ -319,7 +319,7 @@ fn the_scan_never_accepts_what_decode_refuses() {
                 }
             }
         }
-        if super::scan::plain(&text) {
+        if crate::protocol::scan::plain(&text) {
             accepted += 1;
             assert!(serde_json::from_str::<Value>(&text).is_ok(), "the scan let {text} through, which does not decode");
         } else {

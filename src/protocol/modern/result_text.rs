@@ -25,12 +25,12 @@ pub fn complete_text(mut text: String) -> Result<String, String> {
 /// without `resultType`; otherwise the bytes to cut, with one comma.
 fn find_result_type(text: &str) -> Option<Option<(usize, usize)>> {
     let Some(value) = sole_member(text, "resultType")? else { return Some(None) };
-    if value.get() != "\"complete\"" {
+    if value != "\"complete\"" {
         return None;
     }
     let bytes = text.as_bytes();
-    let value_start = offset_in(text, value.get())?;
-    let value_end = value_start.checked_add(value.get().len())?;
+    let value_start = offset_in(text, value)?;
+    let value_end = value_start.checked_add(value.len())?;
     // A key read without a copy has no escapes: its bytes are the name's.
     let colon = skip_space_back(bytes, value_start)?.checked_sub(1)?;
     (bytes.get(colon) == Some(&b':')).then_some(())?;

@@ -70,18 +70,36 @@ fn leaves_the_edges_of_f64_to_the_parser() {
 }
 
 #[test]
-fn names_each_top_level_member_with_its_exact_text() {
-    let text = r#" { "a" : 1 , "b":{"c":[1,{"d":2}]}, "e" : "x\"y" ,"f":[] , "g":{} } "#;
-    let mut members = Vec::new();
-    assert!(scan(text, |key, value| {
-        members.push((key, value));
+fn reports_each_value_three_levels_deep_with_its_path_and_exact_text() {
+    let text = r#" { "a" : 1 , "b":{"c":[1,{"d":2}]}, "e" : "x\"y" ,"f":[ [] , {} ] , "g":{} } "#;
+    let mut found = Vec::new();
+    assert!(scan(text, |path, value| {
+        found.push((path.to_vec(), value));
         true
     }));
-    assert_eq!(members, [("a", "1"), ("b", r#"{"c":[1,{"d":2}]}"#), ("e", r#""x\"y""#), ("f", "[]"), ("g", "{}")]);
-    // An array at the top, or nested members, are no top-level members.
-    assert!(scan(r#"[{"a":1}]"#, |_, _| panic!("no member")));
+    let expected: [(&[Option<&str>], &str); 10] = [
+        (&[Some("a")], "1"),
+        (&[Some("b"), Some("c"), None], "1"),
+        (&[Some("b"), Some("c"), None], r#"{"d":2}"#),
+        (&[Some("b"), Some("c")], r#"[1,{"d":2}]"#),
+        (&[Some("b")], r#"{"c":[1,{"d":2}]}"#),
+        (&[Some("e")], r#""x\"y""#),
+        (&[Some("f"), None], "[]"),
+        (&[Some("f"), None], "{}"),
+        (&[Some("f")], "[ [] , {} ]"),
+        (&[Some("g")], "{}"),
+    ];
+    let expected: Vec<_> = expected.iter().map(|(path, value)| (path.to_vec(), *value)).collect();
+    assert_eq!(found, expected);
+    // An array at the top: its items have no key.
+    let mut items = Vec::new();
+    assert!(scan(r#"[{"a":1}, 2]"#, |path, value| {
+        items.push((path.to_vec(), value));
+        true
+    }));
+    assert_eq!(items, [(vec![None, Some("a")], "1"), (vec![None], r#"{"a":1}"#), (vec![None], "2")]);
     // A `false` from the callback refuses the text.
-    assert!(!scan(r#"{"a":1,"b":2}"#, |key, _| key == "a"));
+    assert!(!scan(r#"{"a":1,"b":2}"#, |path, _| path == [Some("a")]));
 }
 
 #[test]

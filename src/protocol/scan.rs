@@ -1,13 +1,13 @@
-//! One pass over a JSON text that accepts only what `decode` also reads into
+//! One pass over a JSON text that accepts only what `jsonrpc::decode` also reads into
 //! a tree unchanged: the grammar as strictly as serde_json reads it, numbers
 //! well inside `f64`'s range, escapes that are not lone surrogates, nesting
 //! well under serde_json's limit. It builds nothing, and it notes where each
 //! member of the top-level object lies, so that a large response's envelope
 //! is read in the same pass.
 //!
-//! It may refuse more than `decode` does (a key written with escapes, a
+//! It may refuse more than `jsonrpc::decode` does (a key written with escapes, a
 //! number of hundreds of digits); a caller then takes the parsing way, which
-//! gives the exact verdict. It never accepts what `decode` refuses.
+//! gives the exact verdict. It never accepts what `jsonrpc::decode` refuses.
 
 /// Nesting deeper than this is refused here; serde_json refuses 128 levels.
 const MAX_DEPTH: u32 = 100;
@@ -17,45 +17,61 @@ const MAX_DIGITS: usize = 300;
 /// near 1.8e308, and serde_json refuses an infinite number.
 const MAX_MAGNITUDE: usize = 308;
 
-/// Whether `text` is JSON that [`decode`](super::decode) reads without
+/// Whether `text` is JSON that [`jsonrpc::decode`](super::jsonrpc::decode) reads without
 /// refusing or converting anything away (see the module's docs).
 pub fn plain(text: &str) -> bool {
     scan(text, |_, _| true)
 }
 
-/// [`plain`], calling `member(key, value)` for each member of the top-level
-/// object, in order: `key` is the text between the key's quotes (escapes left
-/// as written), `value` the member's JSON text. The scan stops, refusing the
-/// text, as soon as `member` answers `false`.
-pub fn scan<'a>(text: &'a str, mut member: impl FnMut(&'a str, &'a str) -> bool) -> bool {
+/// How deep [`scan`] reports values: the members of the top-level object,
+/// the items of an array among them, and those items' members.
+pub const REPORTED_DEPTH: usize = 3;
+
+/// [`plain`], calling `found(path, value)` for each value nested at most
+/// [`REPORTED_DEPTH`] levels deep, once it has ended (an object's members
+/// before the object itself): `path` says where it lies, a key for each
+/// object on the way (the text between its quotes, escapes left as written)
+/// and `None` for each array; `value` is its JSON text. The scan stops,
+/// refusing the text, as soon as `found` answers `false`.
+pub fn scan<'a>(text: &'a str, mut found: impl FnMut(&[Option<&'a str>], &'a str) -> bool) -> bool {
     let mut scanner = Scanner { bytes: text.as_bytes(), at: 0, objects: 0, depth: 0 };
-    let mut key = None;
-    let mut value_start = 0;
+    // Where each reported level's current value lies: `path[d - 1]` and
+    // `starts[d - 1]` for a value nested `d` levels deep.
+    let mut path: [Option<&'a str>; REPORTED_DEPTH] = [None; REPORTED_DEPTH];
+    let mut starts = [0; REPORTED_DEPTH];
+    let level = |scanner: &Scanner<'_>| (scanner.depth as usize).checked_sub(1);
     scanner.skip_space();
     loop {
         // A value begins here.
-        if scanner.depth == 1 && scanner.in_object() {
-            value_start = scanner.at;
+        if let Some(start) = level(&scanner).and_then(|l| starts.get_mut(l)) {
+            *start = scanner.at;
         }
         let Some(opened) = scanner.value() else { return false };
         if opened {
-            match scanner.open() {
-                Some(Opened::Empty) => {}
-                Some(Opened::Member(k)) => {
-                    if scanner.depth == 1 {
-                        key = Some(k);
+            let Some(opened) = scanner.open() else { return false };
+            let slot = level(&scanner).and_then(|l| path.get_mut(l));
+            match opened {
+                Opened::Empty => {}
+                Opened::Member((start, end)) => {
+                    if let Some(slot) = slot {
+                        *slot = text.get(start..end);
                     }
                     continue;
                 }
-                Some(Opened::Item) => continue,
-                None => return false,
+                Opened::Item => {
+                    if let Some(slot) = slot {
+                        *slot = None;
+                    }
+                    continue;
+                }
             }
         }
-        // A value ended here: go on to the next one, closing what ends.
+        // A value ended here: report it, then go on to the next one,
+        // closing what ends.
         loop {
-            if scanner.depth == 1 && scanner.in_object() {
-                if let (Some((start, end)), Some(value)) = (key.take(), text.get(value_start..scanner.at)) {
-                    if !text.get(start..end).is_some_and(|k| member(k, value)) {
+            if let Some(l) = level(&scanner) {
+                if let (Some(at), Some(&start)) = (path.get(..=l), starts.get(l)) {
+                    if !text.get(start..scanner.at).is_some_and(|value| found(at, value)) {
                         return false;
                     }
                 }
@@ -67,9 +83,9 @@ pub fn scan<'a>(text: &'a str, mut member: impl FnMut(&'a str, &'a str) -> bool)
             match (scanner.next(), scanner.in_object()) {
                 (Some(b','), true) => {
                     scanner.skip_space();
-                    let Some(k) = scanner.key() else { return false };
-                    if scanner.depth == 1 {
-                        key = Some(k);
+                    let Some((start, end)) = scanner.key() else { return false };
+                    if let Some(slot) = level(&scanner).and_then(|l| path.get_mut(l)) {
+                        *slot = text.get(start..end);
                     }
                     break;
                 }
@@ -122,8 +138,17 @@ impl Scanner<'_> {
         self.objects & 1 == 1
     }
 
+    /// Most values follow their comma or colon at once: only a space
+    /// found costs a call.
+    #[inline(always)]
     fn skip_space(&mut self) {
-        while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+        if is_space(self.peek()) {
+            self.skip_spaces();
+        }
+    }
+
+    fn skip_spaces(&mut self) {
+        while is_space(self.peek()) {
             self.at += 1;
         }
     }
@@ -285,6 +310,11 @@ impl Scanner<'_> {
         }
         self.at - start
     }
+}
+
+#[inline(always)]
+fn is_space(byte: Option<u8>) -> bool {
+    matches!(byte, Some(b' ' | b'\t' | b'\n' | b'\r'))
 }
 
 /// Whether eight bytes of a string hold no quote, no backslash and no
