@@ -254,7 +254,7 @@ impl<'a> RawEnvelope<'a> {
                 self.seen_id = true;
                 self.id = raw_id(value);
             }
-            // `null` is no result: `decode` reads it as an absent one.
+            // A `null` result is left to `decode`: too short to gain anything.
             "result" if self.result.is_none() && value != "null" => self.result = Some(value),
             // What makes `decode` read the text as something else or refuse it
             // (a method, an error, even `null`; params that are neither an
@@ -269,12 +269,13 @@ impl<'a> RawEnvelope<'a> {
 }
 
 /// An id as `decode` reads it: a string (here only one without escapes) or
-/// an integer that fits an `i64`.
+/// an integer that fits an `i64`; `-0` is none, serde_json reads it as a
+/// float.
 fn raw_id(value: &str) -> Option<RequestId> {
     match value.strip_prefix('"').and_then(|v| v.strip_suffix('"')) {
         Some(text) if !text.contains('\\') => Some(RequestId::String(text.to_owned())),
         Some(_) => None,
-        None if !value.contains(['.', 'e', 'E']) => value.parse().ok().map(RequestId::Number),
+        None if !value.contains(['.', 'e', 'E']) && value != "-0" => value.parse().ok().map(RequestId::Number),
         None => None,
     }
 }

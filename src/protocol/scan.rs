@@ -1,13 +1,15 @@
-//! One pass over a JSON text that accepts only what `jsonrpc::decode` also reads into
-//! a tree unchanged: the grammar as strictly as serde_json reads it, numbers
-//! well inside `f64`'s range, escapes that are not lone surrogates, nesting
-//! well under serde_json's limit. It builds nothing, and it notes where each
-//! member of the top-level object lies, so that a large response's envelope
-//! is read in the same pass.
+//! One pass over a JSON text that accepts only JSON that serde_json (and so
+//! `jsonrpc::decode`) reads into a tree unchanged: the grammar as strictly as
+//! serde_json reads it, numbers well inside `f64`'s range, escapes that are
+//! not lone surrogates, nesting well under serde_json's limit. It builds
+//! nothing, and it reports where the values of the first three levels lie,
+//! so that a large response's envelope, or the members a check reads, come
+//! from the same pass.
 //!
-//! It may refuse more than `jsonrpc::decode` does (a key written with escapes, a
-//! number of hundreds of digits); a caller then takes the parsing way, which
-//! gives the exact verdict. It never accepts what `jsonrpc::decode` refuses.
+//! It may refuse more than serde_json does (a number of hundreds of digits,
+//! nesting past 100); a caller then takes the parsing way, which gives the
+//! exact verdict. It never accepts what serde_json refuses. Whether the JSON
+//! is a JSON-RPC message is the caller's question.
 
 /// Nesting deeper than this is refused here; serde_json refuses 128 levels.
 const MAX_DEPTH: u32 = 100;
@@ -17,8 +19,8 @@ const MAX_DIGITS: usize = 300;
 /// near 1.8e308, and serde_json refuses an infinite number.
 const MAX_MAGNITUDE: usize = 308;
 
-/// Whether `text` is JSON that [`jsonrpc::decode`](super::jsonrpc::decode) reads without
-/// refusing or converting anything away (see the module's docs).
+/// Whether `text` is JSON that serde_json reads without refusing or
+/// converting anything away (see the module's docs).
 pub fn plain(text: &str) -> bool {
     scan(text, |_, _| true)
 }

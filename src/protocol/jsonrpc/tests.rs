@@ -65,6 +65,8 @@ fn wrong_shapes_are_shape_errors() {
         r#"{"jsonrpc":"2.0","id":1}"#,
         r#"{"jsonrpc":"2.0","id":1,"result":{},"error":{"code":1,"message":"m"}}"#,
         r#"{"jsonrpc":"2.0","id":null,"result":{}}"#,
+        // serde_json reads `-0` as a float, which `decode` refuses as an id.
+        r#"{"jsonrpc":"2.0","id":-0,"result":{}}"#,
         r#"{"jsonrpc":"2.0","id":1.5,"result":{}}"#,
         r#"{"jsonrpc":"2.0","id":{},"method":"x"}"#,
         r#"{"jsonrpc":"2.0","id":true,"result":{}}"#,
@@ -352,6 +354,8 @@ fn raw_results_leave_unusual_envelopes_to_decode() {
         r#"{"jsonrpc":"2.0","id":1,"id":2,"result":{}}"#,
         r#"{"jsonrpc":"2.0","id":1,"result":null}"#,
         r#"{"jsonrpc":"2.0","id":null,"result":{}}"#,
+        // serde_json reads `-0` as a float, which `decode` refuses as an id.
+        r#"{"jsonrpc":"2.0","id":-0,"result":{}}"#,
     ] {
         assert_eq!(raw_result(&large(text)), None, "{text}");
     }
