@@ -21,6 +21,14 @@ const MAX_MAGNITUDE: usize = 308;
 
 /// Whether `text` is JSON that serde_json reads without refusing or
 /// converting anything away (see the module's docs).
+///
+/// ```
+/// use mcp_wasm::protocol::scan::plain;
+/// assert!(plain(r#"{"text": "caf\u00e9 \ud83d\ude00", "n": [1.5e-7, 2E+10]}"#));
+/// assert!(!plain(r#"{"a": 1,}"#)); // not JSON
+/// assert!(!plain(r#"["\ud800"]"#)); // a lone surrogate, which serde_json refuses
+/// assert!(!plain("[1e400]")); // out of f64's range
+/// ```
 pub fn plain(text: &str) -> bool {
     scan(text, |_, _| true)
 }
@@ -35,6 +43,20 @@ pub const REPORTED_DEPTH: usize = 3;
 /// object on the way (the text between its quotes, escapes left as written)
 /// and `None` for each array; `value` is its JSON text. The scan stops,
 /// refusing the text, as soon as `found` answers `false`.
+///
+/// ```
+/// use mcp_wasm::protocol::scan::scan;
+/// let text = r#"{"tools": [{"name": "echo"}, {"name": "add"}], "nextCursor": null}"#;
+/// let mut names = Vec::new();
+/// let accepted = scan(text, |path, value| {
+///     if path == [Some("tools"), None, Some("name")] {
+///         names.push(value);
+///     }
+///     true
+/// });
+/// assert!(accepted);
+/// assert_eq!(names, [r#""echo""#, r#""add""#]);
+/// ```
 pub fn scan<'a>(text: &'a str, mut found: impl FnMut(&[Option<&'a str>], &'a str) -> bool) -> bool {
     let mut scanner = Scanner { bytes: text.as_bytes(), at: 0, objects: 0, depth: 0 };
     // Where each reported level's current value lies: `path[d - 1]` and
