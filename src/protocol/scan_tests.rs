@@ -114,3 +114,19 @@ fn nesting_is_held_at_a_hundred_levels() {
     assert!(plain(&mixed));
     assert!(!plain(&mixed.replacen("}]", "]}", 1)));
 }
+
+#[test]
+fn finds_the_first_special_byte_at_every_offset_of_a_word() {
+    for filler in ["a", "\u{e9}", "\u{1F600}"] {
+        for before in 0..20 {
+            for after in 0..12 {
+                let (head, tail) = (filler.repeat(before), "b".repeat(after));
+                for special in ["\\n", "\\\"", "\\ud83d\\ude00", "\\ud800", "\u{1}", "\t", "\\x", "\"\""] {
+                    let text = format!("[\"{head}{special}{tail}\"]");
+                    let serde = serde_json::from_str::<serde_json::Value>(&text).is_ok();
+                    assert_eq!(plain(&text), serde, "{text:?}");
+                }
+            }
+        }
+    }
+}
