@@ -11,6 +11,7 @@ mod params;
 
 pub use params::{Params, ParamsText};
 
+use super::levels::{Levels, Recorder};
 use super::pick::offset_in;
 use super::scan;
 use serde_json::{Map, Value};
@@ -220,19 +221,32 @@ pub const RAW_RESULT_MIN: usize = 16 * 1024;
 /// requests, errors, batches, malformed text, anything [`decode`] would
 /// refuse (a number out of range, a lone surrogate escape), and what the
 /// one-pass check leaves to the parser (see [`scan::plain`]).
-pub fn raw_result<'a>(text: &'a str) -> Option<(RequestId, &'a str)> {
+pub fn raw_result(text: &str) -> Option<(RequestId, &str)> {
+    raw_result_levels(text).map(|(id, result, _)| (id, result))
+}
+
+/// [`raw_result`], with the values of the result's first levels that its
+/// scan found, for the checks that read the result (`None` when there were
+/// too many to keep).
+pub fn raw_result_levels<'a>(text: &'a str) -> Option<(RequestId, &'a str, Option<Levels>)> {
     if text.len() < RAW_RESULT_MIN {
         return None;
     }
     let mut envelope = RawEnvelope::default();
-    let member = |path: &[Option<&'a str>], value| match path {
-        [Some(key)] => envelope.member(key, value),
-        _ => true,
+    let mut recorder = Recorder::new(text, "result");
+    let member = |path: &[Option<&'a str>], value| {
+        recorder.found(path, value);
+        match path {
+            [Some(key)] => envelope.member(key, value),
+            _ => true,
+        }
     };
     if !scan::scan(text, member) || envelope.jsonrpc != Some(true) {
         return None;
     }
-    Some((envelope.id?, envelope.result?))
+    let result = envelope.result?;
+    let levels = recorder.finish(offset_in(text, result)?);
+    Some((envelope.id?, result, levels))
 }
 
 /// The members of a response's envelope that [`raw_result`] reads.
@@ -287,7 +301,8 @@ pub enum Decoded {
     Messages(Vec<Message>),
     /// One large successful response to this request, its result left as
     /// the server's text (see [`raw_result`]): never built into a tree.
-    RawResult(RequestId, String),
+    /// The values of its first levels, as the envelope's scan found them.
+    RawResult(RequestId, String, Option<Levels>),
 }
 
 /// Decodes `text` as [`decode`] does, except that a large single successful
@@ -299,9 +314,9 @@ pub enum Decoded {
 pub fn decode_or_raw(text: String, allow_batch: bool) -> Result<Decoded, DecodeError> {
     // Where the result lies in the text, so that the text's own buffer can
     // become the result's: a large result is not copied a second time.
-    let found = raw_result(&text).and_then(|(id, raw)| Some((id, offset_in(&text, raw)?, raw.len())));
+    let found = raw_result_levels(&text).and_then(|(id, raw, levels)| Some((id, offset_in(&text, raw)?, raw.len(), levels)));
     match found {
-        Some((id, start, length)) => {
+        Some((id, start, length, levels)) => {
             let end = start + length;
             let mut result = text;
             result.truncate(end);
@@ -309,7 +324,7 @@ pub fn decode_or_raw(text: String, allow_batch: bool) -> Result<Decoded, DecodeE
             // An event's data grows by doubling: give back what the result
             // does not use (shrinking reallocates in place).
             result.shrink_to_fit();
-            Ok(Decoded::RawResult(id, result))
+            Ok(Decoded::RawResult(id, result, levels))
         }
         _ => decode(&text, allow_batch).map(Decoded::Messages),
     }
