@@ -10,7 +10,6 @@ use super::options::RequestOptions;
 use super::state::{ClientState, Reply};
 use crate::error::Error;
 use crate::protocol::jsonrpc::Params;
-use crate::protocol::list_text::Scanned;
 #[cfg(feature = "validator")]
 use crate::protocol::schema;
 use crate::protocol::schema::SchemaError;
@@ -63,7 +62,7 @@ impl ClientState {
     /// read once, without building its tree, and its `structuredContent`
     /// goes to the validator as text.
     async fn check_call_tool(&self, name: &str, reply: &Reply) -> Result<(), Error> {
-        let (failed, structured) = match reply.unparsed().and_then(results::check_call_tool_text) {
+        let (failed, structured) = match reply.unparsed_text().and_then(results::check_call_tool_text) {
             Some(shape) => {
                 let shape = shape.map_err(Error::Protocol)?;
                 (shape.failed, shape.structured.map(Instance::Text))
@@ -275,7 +274,7 @@ impl Client {
     /// # Errors
     /// As [`Client::read_resource`].
     pub async fn read_resource_reply(&self, params: Value, options: &RequestOptions) -> Result<Reply, Error> {
-        let check_text = |text: Scanned<'_>| results::check_read_resource_text(text);
+        let check_text = results::check_read_resource_text;
         self.state.request_shaped_text_reply("resources/read", Some(params), options, results::check_read_resource, check_text).await
     }
 

@@ -28,7 +28,7 @@ impl ClientState {
     ) -> Result<(Reply, Option<String>), Error> {
         let mut page = self.request_reply(kind.method, params.map(Params::Parsed), options).await?;
         // The modern era may drop tools from the page, which needs the tree.
-        let from_text = page.unparsed().filter(|_| kind != TOOLS || self.era != Era::Modern);
+        let from_text = page.unparsed_text().filter(|_| kind != TOOLS || self.era != Era::Modern);
         let checked = from_text.and_then(|text| list_text::list_items(text, kind.items, kind.key)).and_then(|read| {
             if kind == TOOLS {
                 let tools = list_text::tool_facts(&read.items)?;

@@ -92,7 +92,7 @@ impl ClientState {
         }
         match outcome? {
             Outcome::Complete(result) | Outcome::Task(result) => Ok(Reply::from(result)),
-            Outcome::CompleteText(text) => Ok(Reply::from(Answer::Text(Rc::new(text.into())))),
+            Outcome::CompleteText(text) => Ok(Reply::from(Answer::Text(Rc::new(text)))),
             Outcome::InputRequired { .. } => Err(Error::Protocol("input was still required after the last round".into())),
         }
     }

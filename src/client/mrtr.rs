@@ -67,7 +67,7 @@ pub async fn request_with_input(
             Answer::Parsed(value) => value,
             // A large result: a complete one stays text; anything else is
             // small once its parts are taken apart, and is parsed.
-            Answer::Text(text) => match complete_text(Rc::try_unwrap(text).map_or_else(|shared| shared.text.clone(), |body| body.text)) {
+            Answer::Text(text) => match complete_text(Rc::try_unwrap(text).unwrap_or_else(|shared| shared.as_ref().clone())) {
                 Ok(done) => return Ok(Outcome::CompleteText(done)),
                 Err(text) => serde_json::from_str(&text).map_err(|e| Error::Protocol(format!("the result: {e}")))?,
             },

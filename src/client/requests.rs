@@ -12,7 +12,6 @@ use super::state::{ClientState, Reply};
 use crate::error::Error;
 use crate::protocol::capabilities::check_server_supports;
 use crate::protocol::jsonrpc::Params;
-use crate::protocol::list_text::Scanned;
 use crate::session::CallOptions;
 use futures::future::FutureExt;
 use serde_json::Value;
@@ -20,7 +19,7 @@ use serde_json::Value;
 /// Checks a result's shape.
 pub(crate) type ShapeCheck = fn(&Value) -> Result<(), String>;
 /// Checks a result's shape on its text; `None` when only the parsed value can tell.
-pub(crate) type TextShapeCheck = fn(Scanned<'_>) -> Option<Result<(), String>>;
+pub(crate) type TextShapeCheck = fn(&str) -> Option<Result<(), String>>;
 
 impl ClientState {
     /// Sends a request; fails with `unsupported` before sending when strict
@@ -99,7 +98,7 @@ impl ClientState {
         check_text: TextShapeCheck,
     ) -> Result<Reply, Error> {
         let reply = self.request_reply(method, params.map(Params::Parsed), options).await?;
-        match reply.unparsed().and_then(check_text) {
+        match reply.unparsed_text().and_then(check_text) {
             Some(checked) => checked,
             None => check(reply.value()),
         }

@@ -14,7 +14,6 @@ use super::listening::Listening;
 use super::validator::SchemaValidator;
 use crate::error::Error;
 use crate::protocol::lifecycle::ServerIdentity;
-use crate::protocol::list_text::Scanned;
 #[cfg(feature = "validator")]
 use crate::protocol::schema::LinearPatterns;
 use crate::session::limits::Limits;
@@ -70,7 +69,7 @@ impl Reply {
     pub fn value(&self) -> &Value {
         match &self.value {
             Some(value) => value,
-            None => self.parsed.get_or_init(|| parse(self.text.as_deref().map(|body| body.text.as_str()))),
+            None => self.parsed.get_or_init(|| parse(self.text.as_deref().map(String::as_str))),
         }
     }
 
@@ -78,21 +77,20 @@ impl Reply {
     pub fn into_value(self) -> Value {
         match self.value {
             Some(value) => value,
-            None => self.parsed.into_inner().unwrap_or_else(|| parse(self.text.as_deref().map(|body| body.text.as_str()))),
+            None => self.parsed.into_inner().unwrap_or_else(|| parse(self.text.as_deref().map(String::as_str))),
         }
     }
 
     /// The server's own text of the result, when it was kept.
     pub fn text(&self) -> Option<&str> {
-        self.text.as_deref().map(|body| body.text.as_str())
+        self.text.as_deref().map(String::as_str)
     }
 
-    /// The text, while nothing has parsed it yet, with the levels its scan
-    /// kept: a check that can read what it needs from them saves building
-    /// the tree.
-    pub(crate) fn unparsed(&self) -> Option<Scanned<'_>> {
+    /// The text, while nothing has parsed it yet: a check that can read what
+    /// it needs from the text saves building the tree.
+    pub(crate) fn unparsed_text(&self) -> Option<&str> {
         match (&self.value, self.parsed.get()) {
-            (None, None) => self.text.as_deref().map(|body| Scanned { text: &body.text, levels: body.levels.as_ref() }),
+            (None, None) => self.text.as_deref().map(String::as_str),
             _ => None,
         }
     }
@@ -102,7 +100,7 @@ impl Reply {
     #[cfg(feature = "modern")]
     pub(crate) fn members(&self, names: [&str; 2]) -> [Option<Value>; 2] {
         use crate::protocol::pick::{member, pick, Pick};
-        let picked = self.unparsed().and_then(|text| pick(text, Pick { names: [names[0], names[1], "", ""], items: None }));
+        let picked = self.unparsed_text().and_then(|text| pick(text, Pick { names: [names[0], names[1], "", ""], items: None }));
         match picked {
             Some((fields, _)) => [0, 1].map(|slot| member(&fields, slot).and_then(|raw| serde_json::from_str(raw).ok())),
             None => names.map(|name| self.value().get(name).cloned()),
@@ -118,7 +116,7 @@ impl Reply {
     /// The value to change, which makes the kept text stale: it is dropped.
     pub(crate) fn value_mut(&mut self) -> &mut Value {
         if self.value.is_none() {
-            let parsed = self.parsed.take().unwrap_or_else(|| parse(self.text.as_deref().map(|body| body.text.as_str())));
+            let parsed = self.parsed.take().unwrap_or_else(|| parse(self.text.as_deref().map(String::as_str)));
             self.value = Some(parsed);
         }
         self.text = None;

@@ -144,10 +144,8 @@ impl Server {
         let _ = self.spawner.spawn_local(async move {
             for message in messages {
                 let text = message.to_string();
-                match crate::protocol::jsonrpc::raw_result_levels(&text) {
-                    Some((id, raw, levels)) => {
-                        sink(Inbound::RawResponse { id, text: Rc::new(crate::session::ResultBody::new(raw.to_owned(), levels)) })
-                    }
+                match crate::protocol::jsonrpc::raw_result(&text) {
+                    Some((id, raw)) => sink(Inbound::RawResponse { id, text: Rc::new(raw.to_owned()) }),
                     None => {
                         if let Ok(message) = crate::protocol::jsonrpc::decode_value(message) {
                             sink(Inbound::Message(message));

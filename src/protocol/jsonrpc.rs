@@ -11,7 +11,6 @@ mod params;
 
 pub use params::{Params, ParamsText};
 
-use super::levels::{Levels, Recorder};
 use super::pick::offset_in;
 use super::scan;
 use serde_json::{Map, Value};
@@ -221,32 +220,19 @@ pub const RAW_RESULT_MIN: usize = 16 * 1024;
 /// requests, errors, batches, malformed text, anything [`decode`] would
 /// refuse (a number out of range, a lone surrogate escape), and what the
 /// one-pass check leaves to the parser (see [`scan::plain`]).
-pub fn raw_result(text: &str) -> Option<(RequestId, &str)> {
-    raw_result_levels(text).map(|(id, result, _)| (id, result))
-}
-
-/// [`raw_result`], with the values of the result's first levels that its
-/// scan found, for the checks that read the result (`None` when there were
-/// too many to keep).
-pub fn raw_result_levels<'a>(text: &'a str) -> Option<(RequestId, &'a str, Option<Levels>)> {
+pub fn raw_result<'a>(text: &'a str) -> Option<(RequestId, &'a str)> {
     if text.len() < RAW_RESULT_MIN {
         return None;
     }
     let mut envelope = RawEnvelope::default();
-    let mut recorder = Recorder::new(text, "result");
-    let member = |path: &[Option<&'a str>], value| {
-        recorder.found(path, value);
-        match path {
-            [Some(key)] => envelope.member(key, value),
-            _ => true,
-        }
+    let member = |path: &[Option<&'a str>], value| match path {
+        [Some(key)] => envelope.member(key, value),
+        _ => true,
     };
     if !scan::scan(text, member) || envelope.jsonrpc != Some(true) {
         return None;
     }
-    let result = envelope.result?;
-    let levels = recorder.finish(offset_in(text, result)?);
-    Some((envelope.id?, result, levels))
+    Some((envelope.id?, envelope.result?))
 }
 
 /// The members of a response's envelope that [`raw_result`] reads.
@@ -301,8 +287,7 @@ pub enum Decoded {
     Messages(Vec<Message>),
     /// One large successful response to this request, its result left as
     /// the server's text (see [`raw_result`]): never built into a tree.
-    /// The values of its first levels, as the envelope's scan found them.
-    RawResult(RequestId, String, Option<Levels>),
+    RawResult(RequestId, String),
 }
 
 /// Decodes `text` as [`decode`] does, except that a large single successful
@@ -314,9 +299,9 @@ pub enum Decoded {
 pub fn decode_or_raw(text: String, allow_batch: bool) -> Result<Decoded, DecodeError> {
     // Where the result lies in the text, so that the text's own buffer can
     // become the result's: a large result is not copied a second time.
-    let found = raw_result_levels(&text).and_then(|(id, raw, levels)| Some((id, offset_in(&text, raw)?, raw.len(), levels)));
+    let found = raw_result(&text).and_then(|(id, raw)| Some((id, offset_in(&text, raw)?, raw.len())));
     match found {
-        Some((id, start, length, levels)) => {
+        Some((id, start, length)) => {
             let end = start + length;
             let mut result = text;
             result.truncate(end);
@@ -324,7 +309,7 @@ pub fn decode_or_raw(text: String, allow_batch: bool) -> Result<Decoded, DecodeE
             // An event's data grows by doubling: give back what the result
             // does not use (shrinking reallocates in place).
             result.shrink_to_fit();
-            Ok(Decoded::RawResult(id, result, levels))
+            Ok(Decoded::RawResult(id, result))
         }
         _ => decode(&text, allow_batch).map(Decoded::Messages),
     }

@@ -6,7 +6,6 @@
 //! `None` and the caller runs those checks on the parsed value, so that a
 //! bad page is refused in the same words either way.
 
-pub use super::pick::Scanned;
 use super::pick::{member, pick, starts_with, Pick, Picked};
 
 /// The members of an item that the checks and the client read, by slot.
@@ -28,7 +27,7 @@ pub struct ListText<'a> {
 /// The items of a page that `check_list` and `check_items_have` would both
 /// accept: an object whose `items_field` is an array of objects that each
 /// have a string `key`, and whose `nextCursor` is absent, null or a string.
-pub fn list_items<'a>(text: impl Into<Scanned<'a>>, items_field: &str, key: &str) -> Option<ListText<'a>> {
+pub fn list_items<'a>(text: &'a str, items_field: &str, key: &str) -> Option<ListText<'a>> {
     let mut item_names = ITEM_MEMBERS;
     if let Some(slot) = item_names.get_mut(KEY) {
         *slot = key;

@@ -11,7 +11,6 @@ pub mod capabilities;
 pub mod elicitation;
 pub mod encoding;
 pub mod jsonrpc;
-pub mod levels;
 pub mod lifecycle;
 pub mod list_text;
 pub mod methods;

@@ -3,30 +3,7 @@
 //! (`results`, `list_text`) and of large params share it. The pass is
 //! [`scan`]'s, so a text it reads is one `decode` would read too.
 
-use super::levels::Levels;
 use super::scan::scan;
-
-/// A JSON text to read, and the levels a scan of it already kept (see
-/// [`Levels`]): with them, [`pick`] reads those instead of the text.
-#[derive(Clone, Copy, Debug)]
-pub struct Scanned<'a> {
-    /// The text.
-    pub text: &'a str,
-    /// Its first levels, from the scan that accepted it.
-    pub levels: Option<&'a Levels>,
-}
-
-impl<'a> From<&'a str> for Scanned<'a> {
-    fn from(text: &'a str) -> Self {
-        Self { text, levels: None }
-    }
-}
-
-impl<'a> From<&'a String> for Scanned<'a> {
-    fn from(text: &'a String) -> Self {
-        Self { text, levels: None }
-    }
-}
 
 /// Some members of an object, each as the server's text, in the order of
 /// the names asked for. The last of a member given twice is kept, as the
@@ -58,15 +35,14 @@ fn keep<'a>(picked: &mut Picked<'a>, names: &[&str; 4], key: &str, value: &'a st
 /// Reads `text` with `pick`; `None` when it is not an object of that shape
 /// (or has a member name with an escape in it), or not a text [`scan`]
 /// accepts.
-pub fn pick<'a>(source: impl Into<Scanned<'a>>, pick: Pick<'_>) -> Option<Read<'a>> {
-    let Scanned { text, levels } = source.into();
+pub fn pick<'a>(text: &'a str, pick: Pick<'_>) -> Option<Read<'a>> {
     if first_byte(text) != Some(b'{') {
         return None;
     }
     let (items_field, item_names) = pick.items.unzip();
     let (mut picked, mut items): Read<'a> = ([None; 4], None);
     let (mut read_items, mut item): (Vec<Picked<'a>>, Picked<'a>) = (Vec::new(), [None; 4]);
-    let read_value = |path: &[Option<&'a str>], value: &'a str| {
+    let read = scan(text, |path, value| {
         match *path {
             [Some(key)] if key.contains('\\') => return false,
             [Some(key)] if Some(key) == items_field => {
@@ -93,11 +69,7 @@ pub fn pick<'a>(source: impl Into<Scanned<'a>>, pick: Pick<'_>) -> Option<Read<'
             _ => {}
         }
         true
-    };
-    let read = match levels {
-        Some(levels) => levels.replay(text, read_value),
-        None => scan(text, read_value),
-    };
+    });
     read.then_some((picked, items))
 }
 

@@ -2,7 +2,7 @@
 //! over an object that contradicts its declared type. Unknown fields pass.
 
 use super::jsonrpc::kind;
-use super::pick::{member, pick, starts_with, Pick, Scanned};
+use super::pick::{member, pick, starts_with, Pick};
 use serde_json::Value;
 
 /// What was wrong with a result.
@@ -157,7 +157,7 @@ pub struct CallToolText<'a> {
 ///
 /// # Errors
 /// As [`check_call_tool`], in the same words.
-pub fn check_call_tool_text<'a>(text: impl Into<Scanned<'a>>) -> Option<Result<CallToolText<'a>, ShapeError>> {
+pub fn check_call_tool_text(text: &str) -> Option<Result<CallToolText<'_>, ShapeError>> {
     // A `content` that is not an array of objects makes the read fail: the
     // value check says what is wrong with it.
     let shape = Pick { names: ["isError", "structuredContent", "", ""], items: Some(("content", ["type", "", "", ""])) };
@@ -181,7 +181,7 @@ pub fn check_call_tool_text<'a>(text: impl Into<Scanned<'a>>) -> Option<Result<C
 ///
 /// # Errors
 /// As [`check_read_resource`], in the same words.
-pub fn check_read_resource_text<'a>(text: impl Into<Scanned<'a>>) -> Option<Result<(), ShapeError>> {
+pub fn check_read_resource_text(text: &str) -> Option<Result<(), ShapeError>> {
     let shape = Pick { names: ["", "", "", ""], items: Some(("contents", ["uri", "text", "blob", ""])) };
     let Some(contents) = pick(text, shape)?.1 else {
         return Some(Err("resources/read: the result has no contents array".into()));

@@ -2,7 +2,7 @@
 //! `jsonrpc::decode`) reads into a tree unchanged: the grammar as strictly as
 //! serde_json reads it, numbers well inside `f64`'s range, escapes that are
 //! not lone surrogates, nesting well under serde_json's limit. It builds
-//! nothing, and it reports where the values of the first four levels lie,
+//! nothing, and it reports where the values of the first three levels lie,
 //! so that a large response's envelope, or the members a check reads, come
 //! from the same pass.
 //!
@@ -34,10 +34,8 @@ pub fn plain(text: &str) -> bool {
 }
 
 /// How deep [`scan`] reports values: the members of the top-level object,
-/// the items of an array among them, those items' members, and one level
-/// more, so that a response's scan also reaches its result's third level
-/// (see [`Levels`]).
-pub const REPORTED_DEPTH: usize = 4;
+/// the items of an array among them, and those items' members.
+pub const REPORTED_DEPTH: usize = 3;
 
 /// [`plain`], calling `found(path, value)` for each value nested at most
 /// [`REPORTED_DEPTH`] levels deep, once it has ended (an object's members

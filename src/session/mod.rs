@@ -28,7 +28,7 @@ pub use engine::{
     Answer, CallOptions, NotificationListener, ProblemListener, ProgressListener, Session, StatusListener, TraceDirection, TraceListener,
 };
 pub use runtime::Runtime;
-pub use transport::{ConnectionStatus, Inbound, InboundSink, ResultBody, ResultText, Transport};
+pub use transport::{ConnectionStatus, Inbound, InboundSink, ResultText, Transport};
 
 /// The default per-request timeout, as in the official TypeScript SDK.
 pub const DEFAULT_TIMEOUT_MS: u32 = 60_000;

@@ -1,7 +1,6 @@
 use crate::error::Error;
 use crate::protocol::jsonrpc::envelope::Envelope;
 use crate::protocol::jsonrpc::{Message, RequestId};
-use crate::protocol::levels::Levels;
 use futures::future::LocalBoxFuture;
 use std::rc::Rc;
 
@@ -24,38 +23,7 @@ pub enum ConnectionStatus {
 /// A large result's JSON text, shared by the session, the reply and JS. A
 /// `String` rather than a `str`: the transport moves the body it read into
 /// it, so a 5 MiB result does not take another 5 MiB of wasm memory.
-pub type ResultText = Rc<ResultBody>;
-
-/// A large result's text, and what the scan of its response found in it.
-#[derive(Debug, Default)]
-pub struct ResultBody {
-    /// The result's JSON text.
-    pub text: String,
-    /// The values of its first levels, when the transport's scan kept them
-    /// (see [`jsonrpc::raw_result_levels`](crate::protocol::jsonrpc::raw_result_levels)).
-    pub levels: Option<Levels>,
-}
-
-impl ResultBody {
-    /// A result's text, with the levels its scan found.
-    pub fn new(text: String, levels: Option<Levels>) -> Self {
-        Self { text, levels }
-    }
-}
-
-impl From<String> for ResultBody {
-    fn from(text: String) -> Self {
-        Self { text, levels: None }
-    }
-}
-
-impl std::ops::Deref for ResultBody {
-    type Target = str;
-
-    fn deref(&self) -> &str {
-        &self.text
-    }
-}
+pub type ResultText = Rc<String>;
 
 /// What a transport hands back to the session.
 #[derive(Debug)]

@@ -16,7 +16,7 @@ use super::web_runtime::WebRuntime;
 use crate::error::Error;
 use crate::protocol::jsonrpc::{decode_or_raw, Decoded, Message};
 use crate::protocol::version;
-use crate::session::{Inbound, InboundSink, ResultBody, Runtime, Transport};
+use crate::session::{Inbound, InboundSink, Runtime, Transport};
 use futures::channel::oneshot;
 use futures::future::{self, Either, LocalBoxFuture};
 use std::cell::{Cell, RefCell};
@@ -200,9 +200,7 @@ impl Inner {
                 // the request it answered ends in its timeout.
                 match decode_or_raw(data, version::allows_batches(None)) {
                     // As for Streamable HTTP: a large result goes over as its text alone.
-                    Ok(Decoded::RawResult(id, raw, levels)) => {
-                        (self.sink)(Inbound::RawResponse { id, text: Rc::new(ResultBody::new(raw, levels)) })
-                    }
+                    Ok(Decoded::RawResult(id, raw)) => (self.sink)(Inbound::RawResponse { id, text: Rc::new(raw) }),
                     Ok(Decoded::Messages(messages)) => {
                         for message in messages {
                             (self.sink)(Inbound::Message(message));

@@ -148,9 +148,7 @@ fn raw_results_only_for_texts_decode_accepts() {
     }
     let text = large(r#"{"jsonrpc":"2.0","id":1,"result":{"n":1e300,"s":"\ud83d\ude00"}}"#);
     let result = r#"{"n":1e300,"s":"\ud83d\ude00"}"#;
-    assert!(
-        matches!(decode_or_raw(text.clone(), true), Ok(Decoded::RawResult(id, text, Some(_))) if id == RequestId::Number(1) && text == result)
-    );
+    assert_eq!(decode_or_raw(text.clone(), true), Ok(Decoded::RawResult(RequestId::Number(1), result.to_owned())));
 }
 
 /// Random JSON from pieces that hit every rule of the scan: numbers with

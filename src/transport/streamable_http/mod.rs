@@ -13,7 +13,7 @@ use super::web_runtime::WebRuntime;
 use crate::error::Error;
 use crate::protocol::jsonrpc::{decode_or_raw, Decoded, Message, RequestId};
 use crate::protocol::{methods, modern, version};
-use crate::session::{Inbound, InboundSink, ResultBody, Runtime, ToolSchemas, Transport};
+use crate::session::{Inbound, InboundSink, Runtime, ToolSchemas, Transport};
 use futures::channel::oneshot;
 use futures::future::{self, LocalBoxFuture};
 use std::cell::{Cell, RefCell};
@@ -395,9 +395,9 @@ impl Inner {
             decode_or_raw(text, version::allows_batches(self.protocol_version.get())).map_err(|e| Error::Protocol(e.to_string()))?;
         let messages = match decoded {
             Decoded::Messages(messages) => messages,
-            Decoded::RawResult(id, raw, levels) => {
+            Decoded::RawResult(id, raw) => {
                 let answered = awaited == Some(&id);
-                (self.sink)(Inbound::RawResponse { id, text: Rc::new(ResultBody::new(raw, levels)) });
+                (self.sink)(Inbound::RawResponse { id, text: Rc::new(raw) });
                 return Ok(answered);
             }
         };
