@@ -3,6 +3,7 @@
 //! (`results`, `list_text`) and of large params share it. The pass is
 //! [`scan`]'s, so a text it reads is one `decode` would read too.
 
+pub use super::scan::is_space;
 use super::scan::scan;
 
 /// Some members of an object, each as the server's text, in the order of
@@ -102,11 +103,6 @@ pub fn offset_in(outer: &str, inner: &str) -> Option<usize> {
 
 /// JSON's whitespace.
 pub const SPACE: [char; 4] = [' ', '\t', '\n', '\r'];
-
-/// Whether `byte` is JSON whitespace.
-pub fn is_space(byte: u8) -> bool {
-    SPACE.contains(&char::from(byte))
-}
 
 /// The first byte of `text` that is not JSON whitespace.
 pub fn first_byte(text: &str) -> Option<u8> {

@@ -166,13 +166,13 @@ impl Scanner<'_> {
     /// found costs a call.
     #[inline(always)]
     fn skip_space(&mut self) {
-        if is_space(self.peek()) {
+        if self.peek().is_some_and(is_space) {
             self.skip_spaces();
         }
     }
 
     fn skip_spaces(&mut self) {
-        while is_space(self.peek()) {
+        while self.peek().is_some_and(is_space) {
             self.at += 1;
         }
     }
@@ -343,9 +343,10 @@ impl Scanner<'_> {
     }
 }
 
+/// Whether `byte` is JSON whitespace.
 #[inline(always)]
-fn is_space(byte: Option<u8>) -> bool {
-    matches!(byte, Some(b' ' | b'\t' | b'\n' | b'\r'))
+pub fn is_space(byte: u8) -> bool {
+    matches!(byte, b' ' | b'\t' | b'\n' | b'\r')
 }
 
 /// Which of eight bytes of a string (the low bits first) is a quote, a

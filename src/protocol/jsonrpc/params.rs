@@ -66,7 +66,7 @@ impl Params {
     /// # Errors
     /// The parser's message, for a text that is not JSON.
     pub fn from_text(text: String) -> Result<Self, String> {
-        if text.len() < RAW_RESULT_MIN || !scan::plain(&text) || first_byte(&text) != Some(b'{') {
+        if text.len() < RAW_RESULT_MIN || first_byte(&text) != Some(b'{') || !scan::plain(&text) {
             return serde_json::from_str(&text).map(Self::Parsed).map_err(|e| e.to_string());
         }
         RawValue::from_string(text).map(|raw| Self::Text(ParamsText(Rc::from(raw)))).map_err(|e| e.to_string())
