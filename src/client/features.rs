@@ -109,8 +109,8 @@ impl ClientState {
     /// [`ClientState::builtin_check`] on the server's text of the instance.
     #[cfg(feature = "validator")]
     fn builtin_check_text(&self, schema: &Value, text: &str) -> Result<Result<(), SchemaError>, Error> {
-        let value = serde_json::from_str(text).map_err(|e| Error::Protocol(format!("structuredContent: {e}")))?;
-        Ok(self.builtin_check(schema, &value))
+        schema::validate_text_with(schema, text, &self.patterns, &self.settings.limits.schema)
+            .map_err(|e| Error::Protocol(format!("structuredContent: {e}")))
     }
 
     /// Without a validator, the text is not even parsed.

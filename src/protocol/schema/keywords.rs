@@ -2,9 +2,9 @@
 //! instance (property names, item count), which `unevaluatedProperties` and
 //! `unevaluatedItems` need.
 
+use super::instance::{self, member, Node, SMALL_OBJECT};
 use super::patterns::weight;
 use super::{format_number as num, Dialect, Limits, PatternError, PatternMatcher, SchemaError, ValidationError};
-use crate::protocol::jsonrpc::kind;
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
@@ -59,7 +59,7 @@ pub(super) struct Validator<'a> {
     /// The `$ref`s being followed, as (target schema, instance) addresses: a
     /// target met again for the same instance value is a loop that makes no
     /// progress, however the schema branches.
-    following: RefCell<Vec<(*const Value, *const Value)>>,
+    following: RefCell<Vec<(usize, usize)>>,
     /// Each schema object's keywords, by its address, once found.
     keywords: RefCell<HashMap<usize, Keywords<'a>, BuildHasherDefault<AddressHasher>>>,
 }
@@ -105,36 +105,45 @@ fn abort(path: &str, keyword: &'static str, message: String) -> Fail {
 }
 
 /// How many values an instance holds, itself included.
-fn count_values(value: &Value) -> u64 {
+fn count_values(value: &Node<'_>) -> u64 {
     match value {
-        Value::Array(items) => 1 + items.iter().map(count_values).sum::<u64>(),
-        Value::Object(map) => 1 + map.values().map(count_values).sum::<u64>(),
+        Node::Array(items) => 1 + items.iter().map(count_values).sum::<u64>(),
+        Node::Object(members) => 1 + members.iter().map(|(_, v)| count_values(v)).sum::<u64>(),
         _ => 1,
     }
 }
 
-/// JSON equality with numbers compared by value (`1` equals `1.0`). Counts
-/// the values it compares in `work`.
-fn equal(a: &Value, b: &Value, work: &mut u64) -> bool {
-    *work += 1;
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
-        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(a, b)| equal(a, b, work)),
-        (Value::Object(x), Value::Object(y)) => x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| equal(v, w, work))),
-        _ => a == b,
+fn is_type(instance: &Node<'_>, name: &str) -> bool {
+    match (name, instance) {
+        ("null", Node::Null)
+        | ("boolean", Node::Bool(_))
+        | ("object", Node::Object(_))
+        | ("array", Node::Array(_))
+        | ("string", Node::String(_))
+        | ("number", Node::Number(_)) => true,
+        ("integer", Node::Number(n)) => n.fract() == 0.0,
+        _ => false,
     }
 }
 
-fn is_type(instance: &Value, name: &str) -> bool {
-    match name {
-        "null" => instance.is_null(),
-        "boolean" => instance.is_boolean(),
-        "object" => instance.is_object(),
-        "array" => instance.is_array(),
-        "string" => instance.is_string(),
-        "number" => instance.is_number(),
-        "integer" => instance.as_f64().is_some_and(|n| n.fract() == 0.0),
-        _ => false,
+/// The member names of an instance object, for keywords that look up many
+/// of them: a set when the object is large, else its members searched in turn.
+struct Names<'n> {
+    members: &'n [(Cow<'n, str>, Node<'n>)],
+    set: Option<HashSet<&'n str>>,
+}
+
+impl<'n> Names<'n> {
+    fn of(members: &'n [(Cow<'n, str>, Node<'n>)]) -> Self {
+        let set = (members.len() > SMALL_OBJECT).then(|| members.iter().map(|(k, _)| k.as_ref()).collect());
+        Self { members, set }
+    }
+
+    fn has(&self, name: &str) -> bool {
+        match &self.set {
+            Some(set) => set.contains(name),
+            None => member(self.members, name).is_some(),
+        }
     }
 }
 
@@ -302,7 +311,7 @@ pub(super) fn uses_unevaluated(schema: &Value) -> bool {
 }
 
 impl<'a> Validator<'a> {
-    pub(super) fn new(root: &'a Value, patterns: &'a dyn PatternMatcher, limits: &Limits, instance: &Value) -> Self {
+    pub(super) fn new(root: &'a Value, patterns: &'a dyn PatternMatcher, limits: &Limits, instance: &Node<'_>) -> Self {
         let allowance = count_values(instance).saturating_mul(limits.steps_per_value);
         Self {
             root,
@@ -315,7 +324,7 @@ impl<'a> Validator<'a> {
         }
     }
 
-    pub(super) fn run(&self, schema: &'a Value, instance: &Value) -> Result<(), SchemaError> {
+    pub(super) fn run(&self, schema: &'a Value, instance: &Node<'_>) -> Result<(), SchemaError> {
         match self.check(schema, instance, &mut String::new(), 0) {
             Ok(_) => Ok(()),
             Err(Fail::Mismatch(detail)) => Err(SchemaError::Mismatch(detail)),
@@ -339,7 +348,7 @@ impl<'a> Validator<'a> {
 
     /// Checks `instance` against an alternative: `Ok(Some)` if it matches,
     /// `Ok(None)` if not, `Err` when the validation must stop.
-    fn attempt(&self, schema: &'a Value, instance: &Value, path: &str, depth: usize) -> Result<Option<Evaluated>, Fail> {
+    fn attempt(&self, schema: &'a Value, instance: &Node<'_>, path: &str, depth: usize) -> Result<Option<Evaluated>, Fail> {
         match self.check(schema, instance, &mut path.to_owned(), depth) {
             Ok(evaluated) => Ok(Some(evaluated)),
             Err(Fail::Mismatch(_)) => Ok(None),
@@ -348,8 +357,8 @@ impl<'a> Validator<'a> {
     }
 
     /// Follows a `$ref`, refusing to come back to a target for the same instance value.
-    fn follow(&self, target: &'a Value, instance: &Value, path: &mut String, depth: usize) -> Outcome {
-        let key = (target as *const Value, instance as *const Value);
+    fn follow(&self, target: &'a Value, instance: &Node<'_>, path: &mut String, depth: usize) -> Outcome {
+        let key = (target as *const Value as usize, instance as *const Node<'_> as usize);
         if self.following.borrow().contains(&key) {
             return Err(abort(path, "$ref", "the schema refers back to itself without going deeper into the value".into()));
         }
@@ -374,7 +383,7 @@ impl<'a> Validator<'a> {
         found
     }
 
-    pub(super) fn check(&self, schema: &'a Value, instance: &Value, path: &mut String, depth: usize) -> Outcome {
+    pub(super) fn check(&self, schema: &'a Value, instance: &Node<'_>, path: &mut String, depth: usize) -> Outcome {
         if depth > MAX_DEPTH {
             return Err(abort(path, "$ref", format!("the schema nests deeper than {MAX_DEPTH} levels")));
         }
@@ -397,10 +406,10 @@ impl<'a> Validator<'a> {
         }
         self.check_type_and_values(schema, instance, path)?;
         match instance {
-            Value::Number(n) => self.check_number(schema, n.as_f64().unwrap_or(f64::NAN), path)?,
-            Value::String(s) => self.check_string(schema, s, path)?,
-            Value::Array(items) => evaluated.absorb(self.check_array(schema, items, path, depth)?),
-            Value::Object(map) => evaluated.absorb(self.check_object(schema, instance, map, path, depth)?),
+            Node::Number(n) => self.check_number(schema, *n, path)?,
+            Node::String(s) => self.check_string(schema, s, path)?,
+            Node::Array(items) => evaluated.absorb(self.check_array(schema, items, path, depth)?),
+            Node::Object(members) => evaluated.absorb(self.check_object(schema, instance, members, path, depth)?),
             _ => {}
         }
         evaluated.absorb(self.check_combinators(schema, instance, path, depth)?);
@@ -426,29 +435,37 @@ impl<'a> Validator<'a> {
         self.root.pointer(&decoded).ok_or_else(|| mismatch(path, "$ref", format!("$ref {reference:?} points at nothing")))
     }
 
-    /// `equal`, paid for from the budget.
-    fn equal(&self, a: &Value, b: &Value, path: &str) -> Result<bool, Fail> {
+    /// [`instance::same`], paid for from the budget.
+    fn same(&self, expected: &Value, instance: &Node<'_>, path: &str) -> Result<bool, Fail> {
         let mut work = 0;
-        let same = equal(a, b, &mut work);
+        let same = instance::same(expected, instance, &mut work);
         self.spend(work, path)?;
         Ok(same)
     }
 
-    fn check_type_and_values(&self, schema: &Keywords<'a>, instance: &Value, path: &str) -> Result<(), Fail> {
+    /// [`instance::equal`], paid for from the budget.
+    fn equal(&self, a: &Node<'_>, b: &Node<'_>, path: &str) -> Result<bool, Fail> {
+        let mut work = 0;
+        let equal = instance::equal(a, b, &mut work);
+        self.spend(work, path)?;
+        Ok(equal)
+    }
+
+    fn check_type_and_values(&self, schema: &Keywords<'a>, instance: &Node<'_>, path: &str) -> Result<(), Fail> {
         match schema.get(K::Type) {
             Some(Value::String(name)) if !is_type(instance, name) => {
-                return Err(mismatch(path, "type", format!("expected {name}, found {}", kind(instance))));
+                return Err(mismatch(path, "type", format!("expected {name}, found {}", instance.kind())));
             }
             Some(Value::Array(names)) if !names.iter().filter_map(Value::as_str).any(|n| is_type(instance, n)) => {
                 let names: Vec<&str> = names.iter().filter_map(Value::as_str).collect();
-                return Err(mismatch(path, "type", format!("expected one of {}, found {}", names.join(", "), kind(instance))));
+                return Err(mismatch(path, "type", format!("expected one of {}, found {}", names.join(", "), instance.kind())));
             }
             _ => {}
         }
         if let Some(Value::Array(options)) = schema.get(K::Enum) {
             let mut found = false;
             for option in options {
-                if self.equal(option, instance, path)? {
+                if self.same(option, instance, path)? {
                     found = true;
                     break;
                 }
@@ -458,7 +475,7 @@ impl<'a> Validator<'a> {
             }
         }
         if let Some(expected) = schema.get(K::Const) {
-            if !self.equal(expected, instance, path)? {
+            if !self.same(expected, instance, path)? {
                 return Err(mismatch(path, "const", "the value is not the one the schema requires".into()));
             }
         }
@@ -521,7 +538,7 @@ impl<'a> Validator<'a> {
         Ok(())
     }
 
-    fn check_array(&self, schema: &Keywords<'a>, items: &[Value], path: &mut String, depth: usize) -> Outcome {
+    fn check_array(&self, schema: &Keywords<'a>, items: &[Node<'_>], path: &mut String, depth: usize) -> Outcome {
         let count = items.len() as f64;
         if let Some(max) = schema.get(K::MaxItems).and_then(Value::as_f64).filter(|max| count > *max) {
             return Err(mismatch(path, "maxItems", format!("more than {} items", num(max))));
@@ -576,23 +593,36 @@ impl<'a> Validator<'a> {
         Ok(evaluated)
     }
 
-    fn check_object(&self, schema: &Keywords<'a>, instance: &Value, map: &Map<String, Value>, path: &mut String, depth: usize) -> Outcome {
-        let count = map.len() as f64;
+    fn check_object(
+        &self,
+        schema: &Keywords<'a>,
+        instance: &Node<'_>,
+        members: &[(Cow<'_, str>, Node<'_>)],
+        path: &mut String,
+        depth: usize,
+    ) -> Outcome {
+        let count = members.len() as f64;
         if let Some(max) = schema.get(K::MaxProperties).and_then(Value::as_f64).filter(|max| count > *max) {
             return Err(mismatch(path, "maxProperties", format!("more than {} properties", num(max))));
         }
         if let Some(min) = schema.get(K::MinProperties).and_then(Value::as_f64).filter(|min| count < *min) {
             return Err(mismatch(path, "minProperties", format!("fewer than {} properties", num(min))));
         }
+        let dependent_required = schema.get(K::DependentRequired).or(match self.dialect {
+            Dialect::Draft7 => schema.get(K::Dependencies),
+            Dialect::Draft2020 => None,
+        });
+        let lookups = schema.get(K::Required).is_some() || dependent_required.is_some() || schema.get(K::DependentSchemas).is_some();
+        let names = if lookups { Names::of(members) } else { Names { members, set: None } };
         if let Some(Value::Array(required)) = schema.get(K::Required) {
-            if let Some(missing) = required.iter().filter_map(Value::as_str).find(|name| kw(map, name).is_none()) {
+            if let Some(missing) = required.iter().filter_map(Value::as_str).find(|name| !names.has(name)) {
                 return Err(mismatch(path, "required", format!("the required property {missing:?} is missing")));
             }
         }
         let mut evaluated = Evaluated::default();
         let properties = schema.get(K::Properties).and_then(Value::as_object);
         let patterns = schema.get(K::PatternProperties).and_then(Value::as_object);
-        for (name, value) in map {
+        for (name, value) in members {
             let mut matched = false;
             let before = push_segment(path, name);
             if let Some(property) = properties.and_then(|p| kw(p, name)) {
@@ -617,10 +647,10 @@ impl<'a> Validator<'a> {
             }
             path.truncate(before);
             if matched && self.track {
-                evaluated.record([name.clone()]);
+                evaluated.record([name.to_string()]);
             }
             if let Some(names) = schema.get(K::PropertyNames) {
-                match self.check(names, &Value::String(name.clone()), path, depth + 1) {
+                match self.check(names, &Node::String(Cow::Borrowed(name)), path, depth + 1) {
                     Ok(_) => {}
                     Err(Fail::Mismatch(e)) => {
                         return Err(mismatch(path, "propertyNames", format!("the property name {name:?} is not allowed: {}", e.message)));
@@ -629,17 +659,13 @@ impl<'a> Validator<'a> {
                 }
             }
         }
-        let dependent_required = schema.get(K::DependentRequired).or(match self.dialect {
-            Dialect::Draft7 => schema.get(K::Dependencies),
-            Dialect::Draft2020 => None,
-        });
         for (name, dependency) in dependent_required.and_then(Value::as_object).into_iter().flatten() {
-            if !map.contains_key(name) {
+            if !names.has(name) {
                 continue;
             }
             match dependency {
                 Value::Array(needed) => {
-                    if let Some(missing) = needed.iter().filter_map(Value::as_str).find(|n| !map.contains_key(*n)) {
+                    if let Some(missing) = needed.iter().filter_map(Value::as_str).find(|n| !names.has(n)) {
                         return Err(mismatch(path, "dependentRequired", format!("{name:?} requires {missing:?}")));
                     }
                 }
@@ -648,14 +674,14 @@ impl<'a> Validator<'a> {
             }
         }
         for (name, dependency) in schema.get(K::DependentSchemas).and_then(Value::as_object).into_iter().flatten() {
-            if map.contains_key(name) {
+            if names.has(name) {
                 evaluated.absorb(self.check(dependency, instance, path, depth + 1)?);
             }
         }
         Ok(evaluated)
     }
 
-    fn check_combinators(&self, schema: &Keywords<'a>, instance: &Value, path: &mut String, depth: usize) -> Outcome {
+    fn check_combinators(&self, schema: &Keywords<'a>, instance: &Node<'_>, path: &mut String, depth: usize) -> Outcome {
         let mut evaluated = Evaluated::default();
         for sub in schema.get(K::AllOf).and_then(Value::as_array).into_iter().flatten() {
             evaluated.absorb(self.check(sub, instance, path, depth + 1)?);
@@ -713,13 +739,13 @@ impl<'a> Validator<'a> {
     fn check_unevaluated(
         &self,
         schema: &Keywords<'a>,
-        instance: &Value,
+        instance: &Node<'_>,
         evaluated: &mut Evaluated,
         path: &mut String,
         depth: usize,
     ) -> Result<(), Fail> {
-        if let (Some(rule), Value::Object(map)) = (schema.get(K::UnevaluatedProperties), instance) {
-            for (name, value) in map.iter().filter(|(name, _)| !evaluated.has(name)) {
+        if let (Some(rule), Node::Object(members)) = (schema.get(K::UnevaluatedProperties), instance) {
+            for (name, value) in members.iter().filter(|(name, _)| !evaluated.has(name)) {
                 if rule == &Value::Bool(false) {
                     return Err(mismatch(path, "unevaluatedProperties", format!("the property {name:?} is not allowed")));
                 }
@@ -727,9 +753,9 @@ impl<'a> Validator<'a> {
                 self.check(rule, value, path, depth + 1)?;
                 path.truncate(before);
             }
-            evaluated.record(map.keys().cloned());
+            evaluated.record(members.iter().map(|(name, _)| name.to_string()));
         }
-        if let (Some(rule), Value::Array(items)) = (schema.get(K::UnevaluatedItems), instance) {
+        if let (Some(rule), Node::Array(items)) = (schema.get(K::UnevaluatedItems), instance) {
             for (i, item) in items.iter().enumerate().skip(evaluated.items) {
                 if rule == &Value::Bool(false) {
                     return Err(mismatch(path, "unevaluatedItems", format!("item {i} is not allowed")));

@@ -14,6 +14,8 @@
 //! Running out is [`SchemaError::TooCostly`], never a hang.
 
 #[cfg(feature = "validator")]
+mod instance;
+#[cfg(feature = "validator")]
 mod keywords;
 #[cfg(feature = "validator")]
 mod patterns;
@@ -151,7 +153,36 @@ impl Dialect {
 /// [`SchemaError::Mismatch`] with the first failure found, or
 /// [`SchemaError::TooCostly`] when the limits stop the validation.
 pub fn validate_with(schema: &Value, instance: &Value, patterns: &dyn PatternMatcher, limits: &Limits) -> Result<(), SchemaError> {
-    keywords::Validator::new(schema, patterns, limits, instance).run(schema, instance)
+    let instance = instance::Node::from(instance);
+    keywords::Validator::new(schema, patterns, limits, &instance).run(schema, &instance)
+}
+
+#[cfg(feature = "validator")]
+/// [`validate_with`] for an instance still in its JSON text, such as a large
+/// `structuredContent` as the server sent it: read straight into the
+/// validator's own tree, which borrows the text's strings, never into a
+/// [`Value`].
+///
+/// ```
+/// use mcp_wasm::protocol::schema::{validate_text_with, Limits, LinearPatterns};
+/// let schema = serde_json::json!({ "type": "object", "required": ["total"] });
+/// let check = |text| validate_text_with(&schema, text, &LinearPatterns::default(), &Limits::DEFAULT);
+/// assert!(check(r#"{"total": 3}"#).is_ok_and(|verdict| verdict.is_ok()));
+/// assert!(check(r#"{"count": 3}"#).is_ok_and(|verdict| verdict.is_err()));
+/// assert!(check("{").is_err());
+/// ```
+///
+/// # Errors
+/// The outer error when `instance` is not JSON (serde_json's grammar and
+/// nesting limit); the inner one as [`validate_with`]'s.
+pub fn validate_text_with(
+    schema: &Value,
+    instance: &str,
+    patterns: &dyn PatternMatcher,
+    limits: &Limits,
+) -> Result<Result<(), SchemaError>, serde_json::Error> {
+    let instance = instance::Node::parse(instance)?;
+    Ok(keywords::Validator::new(schema, patterns, limits, &instance).run(schema, &instance))
 }
 
 #[cfg(feature = "validator")]
@@ -170,7 +201,8 @@ pub fn validate_at(root: &Value, pointer: &str, instance: &Value) -> Result<(), 
         })
     })?;
     let patterns = LinearPatterns::default();
-    keywords::Validator::new(root, &patterns, &Limits::DEFAULT, instance).run(schema, instance)
+    let instance = instance::Node::from(instance);
+    keywords::Validator::new(root, &patterns, &Limits::DEFAULT, &instance).run(schema, &instance)
 }
 
 #[cfg(feature = "validator")]

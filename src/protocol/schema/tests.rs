@@ -1,14 +1,24 @@
 use super::*;
 use serde_json::json;
 
+/// Validates `instance` as a `Value` and as text, and expects the same verdict.
+fn verdict(schema: &Value, instance: &Value) -> Result<(), SchemaError> {
+    let from_value = validate(schema, instance);
+    match validate_text_with(schema, &instance.to_string(), &LinearPatterns::default(), &Limits::DEFAULT) {
+        Ok(from_text) => assert_eq!(format!("{from_text:?}"), format!("{from_value:?}"), "{instance} against {schema}"),
+        Err(e) => panic!("{instance} should read as JSON: {e}"),
+    }
+    from_value
+}
+
 fn ok(schema: Value, instance: Value) {
-    if let Err(e) = validate(&schema, &instance) {
+    if let Err(e) = verdict(&schema, &instance) {
         panic!("{instance} should match {schema}: {e}");
     }
 }
 
 fn bad(schema: Value, instance: Value, keyword: &str, path: &str) {
-    match validate(&schema, &instance) {
+    match verdict(&schema, &instance) {
         Ok(()) => panic!("{instance} should not match {schema}"),
         Err(SchemaError::Mismatch(e)) => {
             assert_eq!(e.keyword, keyword, "{e}");
@@ -21,7 +31,7 @@ fn bad(schema: Value, instance: Value, keyword: &str, path: &str) {
 /// Expects the validation to stop, at `keyword`, quickly.
 fn stopped(schema: Value, instance: Value, keyword: &str) {
     let started = std::time::Instant::now();
-    match validate(&schema, &instance) {
+    match verdict(&schema, &instance) {
         Err(SchemaError::TooCostly(e)) => assert_eq!(e.keyword, keyword, "{e}"),
         other => panic!("{instance} against {schema} should stop at {keyword}: {other:?}"),
     }
