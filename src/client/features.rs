@@ -120,17 +120,30 @@ impl ClientState {
         Ok(Ok(()))
     }
 
+    /// Adds `uri` to the sorted subscriptions, or removes it; whether that changed them.
+    #[cfg(feature = "modern")]
+    fn change_subscription(&self, subscribe: bool, uri: &str) -> bool {
+        let mut subscriptions = self.subscriptions.borrow_mut();
+        match (subscribe, subscriptions.binary_search_by(|held| held.as_str().cmp(uri))) {
+            (true, Err(at)) => {
+                subscriptions.insert(at, uri.to_owned());
+                true
+            }
+            (false, Ok(at)) => {
+                subscriptions.remove(at);
+                true
+            }
+            _ => false,
+        }
+    }
+
     async fn uri_request(&self, method: &'static str, uri: &str, options: &RequestOptions) -> Result<(), Error> {
         #[cfg(feature = "modern")]
         if self.era == Era::Modern {
             // 2026-07-28: subscriptions ride on the subscriptions/listen stream.
             crate::protocol::capabilities::check_server_supports(&self.identity.borrow().capabilities, method)
                 .map_err(Error::Unsupported)?;
-            let changed = if method == "resources/subscribe" {
-                self.subscriptions.borrow_mut().insert(uri.to_owned())
-            } else {
-                self.subscriptions.borrow_mut().remove(uri)
-            };
+            let changed = self.change_subscription(method == "resources/subscribe", uri);
             if let (true, Some(acknowledged)) = (changed, changed.then(|| self.restart_listen()).flatten()) {
                 let timeout = options.timeout_ms.unwrap_or(self.context.default_timeout_ms);
                 if let Either::Right(_) = future::select(acknowledged, self.context.runtime.sleep(timeout)).await {

@@ -22,8 +22,6 @@ use crate::session::{Answer, Channel, Connector, OpenContext, Session, ToolSchem
 use futures::future::{LocalBoxFuture, Shared};
 use serde_json::Value;
 use std::cell::{OnceCell, RefCell};
-#[cfg(feature = "modern")]
-use std::collections::BTreeSet;
 use std::collections::{HashMap, HashSet};
 use std::rc::{Rc, Weak};
 
@@ -153,9 +151,11 @@ pub(crate) struct ClientState {
     pub renewal: RefCell<Option<Renewal>>,
     /// The level set with `set_logging_level`, sent in `_meta` in the modern era.
     pub log_level: RefCell<Option<String>>,
-    /// Subscribed resources (the modern era carries them on `subscriptions/listen`).
+    /// Subscribed resources (the modern era carries them on `subscriptions/listen`),
+    /// sorted: a list, since a `BTreeSet` would compile in a second ordered
+    /// collection for a handful of URIs.
     #[cfg(feature = "modern")]
-    pub subscriptions: RefCell<BTreeSet<String>>,
+    pub subscriptions: RefCell<Vec<String>>,
     #[cfg(feature = "modern")]
     pub listening: Listening,
     #[cfg(feature = "modern")]

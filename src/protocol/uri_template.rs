@@ -3,7 +3,6 @@
 //! a resource template).
 
 use super::encoding::{percent_decode, Escapes};
-use std::collections::BTreeMap;
 use std::fmt;
 
 /// A variable's value.
@@ -206,13 +205,13 @@ impl UriTemplate {
         out
     }
 
-    /// The variables that expand this template to `uri`, or `None` if it does
-    /// not match, deciding within `max_steps` steps.
+    /// The variables that expand this template to `uri`, sorted by name, or
+    /// `None` if it does not match, deciding within `max_steps` steps.
     ///
     /// # Errors
     /// [`MatchTooCostly`] when the search takes more steps than that.
-    pub fn matches(&self, uri: &str, max_steps: u64) -> Result<Option<BTreeMap<String, TemplateValue>>, MatchTooCostly> {
-        let mut bindings = BTreeMap::new();
+    pub fn matches(&self, uri: &str, max_steps: u64) -> Result<Option<Bindings>, MatchTooCostly> {
+        let mut bindings = Bindings::default();
         let mut budget = Budget { left: max_steps, limit: max_steps };
         Ok(match_parts(&self.parts, uri, &mut bindings, &mut budget)?.then_some(bindings))
     }
@@ -321,12 +320,7 @@ impl Budget {
 /// Tries every split of `uri` between the parts, backtracking. Real templates
 /// have few expressions and stay far below the budget; one built to backtrack
 /// (many adjacent `{+x}`) runs into it.
-fn match_parts(
-    parts: &[Part],
-    uri: &str,
-    bindings: &mut BTreeMap<String, TemplateValue>,
-    budget: &mut Budget,
-) -> Result<bool, MatchTooCostly> {
+fn match_parts(parts: &[Part], uri: &str, bindings: &mut Bindings, budget: &mut Budget) -> Result<bool, MatchTooCostly> {
     budget.spend(1)?;
     let Some((part, rest)) = parts.split_first() else { return Ok(uri.is_empty()) };
     match part {
@@ -376,7 +370,64 @@ fn allowed(op: Operator, c: char) -> bool {
         || (op.reserved && is_reserved(c))
 }
 
-fn bind(op: Operator, vars: &[VarSpec], piece: &str, bindings: &mut BTreeMap<String, TemplateValue>) -> bool {
+/// The variables a URI binds, sorted by name. A list with a lookup: a
+/// template has a handful, and a `BTreeMap` would compile a second
+/// ordered-map implementation into the module.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Bindings(Vec<(String, TemplateValue)>);
+
+impl Bindings {
+    fn at(&self, name: &str) -> Result<usize, usize> {
+        self.0.binary_search_by(|(held, _)| held.as_str().cmp(name))
+    }
+
+    /// The value bound to `name`.
+    pub fn get(&self, name: &str) -> Option<&TemplateValue> {
+        self.at(name).ok().and_then(|at| self.0.get(at)).map(|(_, value)| value)
+    }
+
+    fn get_mut(&mut self, name: &str) -> Option<&mut TemplateValue> {
+        self.at(name).ok().and_then(|at| self.0.get_mut(at)).map(|(_, value)| value)
+    }
+
+    /// Binds `name`, replacing an earlier value.
+    fn set(&mut self, name: &str, value: TemplateValue) {
+        match self.at(name) {
+            Ok(at) => {
+                if let Some(slot) = self.0.get_mut(at) {
+                    slot.1 = value;
+                }
+            }
+            Err(at) => self.0.insert(at, (name.to_owned(), value)),
+        }
+    }
+
+    /// The bindings, by name.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &TemplateValue)> {
+        self.0.iter().map(|(name, value)| (name.as_str(), value))
+    }
+
+    /// How many variables are bound.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether no variable is bound.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl IntoIterator for Bindings {
+    type Item = (String, TemplateValue);
+    type IntoIter = std::vec::IntoIter<(String, TemplateValue)>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.into_iter()
+    }
+}
+
+fn bind(op: Operator, vars: &[VarSpec], piece: &str, bindings: &mut Bindings) -> bool {
     if piece.is_empty() {
         return true;
     }
@@ -390,12 +441,8 @@ fn bind(op: Operator, vars: &[VarSpec], piece: &str, bindings: &mut BTreeMap<Str
             match bindings.get_mut(&var.name) {
                 Some(TemplateValue::List(list)) if var.explode => list.push(value),
                 Some(_) => return false,
-                None if var.explode => {
-                    bindings.insert(var.name.clone(), TemplateValue::List(vec![value]));
-                }
-                None => {
-                    bindings.insert(var.name.clone(), TemplateValue::String(value));
-                }
+                None if var.explode => bindings.set(&var.name, TemplateValue::List(vec![value])),
+                None => bindings.set(&var.name, TemplateValue::String(value)),
             }
         }
         return true;
@@ -412,7 +459,7 @@ fn bind(op: Operator, vars: &[VarSpec], piece: &str, bindings: &mut BTreeMap<Str
                 None => return false,
             }
         };
-        bindings.insert(var.name.clone(), value);
+        bindings.set(&var.name, value);
         return true;
     }
     if items.len() > vars.len() {
@@ -420,9 +467,7 @@ fn bind(op: Operator, vars: &[VarSpec], piece: &str, bindings: &mut BTreeMap<Str
     }
     for (var, item) in vars.iter().zip(items) {
         match decode(item) {
-            Some(text) => {
-                bindings.insert(var.name.clone(), TemplateValue::String(text));
-            }
+            Some(text) => bindings.set(&var.name, TemplateValue::String(text)),
             None => return false,
         }
     }
