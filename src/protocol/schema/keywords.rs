@@ -10,6 +10,7 @@ use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
+use std::rc::Rc;
 
 /// How deep schemas may nest (through `$ref` included) before validation stops:
 /// a recursive schema over a recursive instance must not overflow the stack.
@@ -61,7 +62,9 @@ pub(super) struct Validator<'a> {
     /// progress, however the schema branches.
     following: RefCell<Vec<(usize, usize)>>,
     /// Each schema object's keywords, by its address, once found.
-    keywords: RefCell<HashMap<usize, Keywords<'a>, BuildHasherDefault<AddressHasher>>>,
+    /// Shared, not copied: a [`Keywords`] is a slot per keyword, and copying
+    /// one out for every instance value cost more than the lookup.
+    keywords: RefCell<HashMap<usize, Rc<Keywords<'a>>, BuildHasherDefault<AddressHasher>>>,
 }
 
 /// Hashes an address: one multiplication, where SipHash would cost more
@@ -113,16 +116,30 @@ fn count_values(value: &Node<'_>) -> u64 {
     }
 }
 
-fn is_type(instance: &Node<'_>, name: &str) -> bool {
-    match (name, instance) {
-        ("null", Node::Null)
-        | ("boolean", Node::Bool(_))
-        | ("object", Node::Object(_))
-        | ("array", Node::Array(_))
-        | ("string", Node::String(_))
-        | ("number", Node::Number(_)) => true,
-        ("integer", Node::Number(n)) => n.fract() == 0.0,
-        _ => false,
+/// A JSON Schema type name as a bit; unknown names match nothing.
+fn type_bit(name: &str) -> u8 {
+    match name {
+        "null" => 1,
+        "boolean" => 2,
+        "object" => 4,
+        "array" => 8,
+        "string" => 16,
+        "number" => 32,
+        "integer" => 64,
+        _ => 0,
+    }
+}
+
+/// The type bits an instance value matches: a whole number is both a number and an integer.
+fn type_bits(instance: &Node<'_>) -> u8 {
+    match instance {
+        Node::Null => 1,
+        Node::Bool(_) => 2,
+        Node::Object(_) => 4,
+        Node::Array(_) => 8,
+        Node::String(_) => 16,
+        Node::Number(n) if n.fract() == 0.0 => 32 | 64,
+        Node::Number(_) => 32,
     }
 }
 
@@ -165,7 +182,8 @@ fn push_index(path: &mut String, index: usize) -> usize {
 fn push_segment(path: &mut String, segment: &str) -> usize {
     let before = path.len();
     path.push('/');
-    if segment.contains(['~', '/']) {
+    // A byte test: `contains` with a pattern of chars searched character by character.
+    if segment.bytes().any(|b| b == b'~' || b == b'/') {
         path.push_str(&segment.replace('~', "~0").replace('/', "~1"));
     } else {
         path.push_str(segment);
@@ -226,11 +244,60 @@ const KEYWORDS: usize = K::UniqueItems as usize + 1;
 #[derive(Clone, Copy)]
 struct Keywords<'a> {
     slots: [Option<&'a Value>; KEYWORDS],
+    /// `type` as bits ([`type_bit`]), when the schema has one to check.
+    types: Option<u8>,
+    /// Which groups of keywords ([`Group`]) the schema uses: a check skips
+    /// the groups it does not, once per instance value.
+    groups: u8,
+}
+
+/// Groups of keywords, as bits of [`Keywords::groups`].
+struct Group;
+
+impl Group {
+    const VALUES: u8 = 1;
+    const NUMBER: u8 = 2;
+    const STRING: u8 = 4;
+    const ARRAY: u8 = 8;
+    const OBJECT: u8 = 16;
+    const COMBINATORS: u8 = 32;
+    const UNEVALUATED: u8 = 64;
+
+    fn of(keyword: K) -> u8 {
+        match keyword {
+            K::Enum | K::Const => Self::VALUES,
+            K::Maximum | K::Minimum | K::ExclusiveMaximum | K::ExclusiveMinimum | K::MultipleOf => Self::NUMBER,
+            K::MaxLength | K::MinLength | K::Pattern => Self::STRING,
+            K::AdditionalItems
+            | K::Contains
+            | K::Items
+            | K::MaxContains
+            | K::MaxItems
+            | K::MinContains
+            | K::MinItems
+            | K::PrefixItems
+            | K::UniqueItems => Self::ARRAY,
+            K::AdditionalProperties
+            | K::Dependencies
+            | K::DependentRequired
+            | K::DependentSchemas
+            | K::MaxProperties
+            | K::MinProperties
+            | K::PatternProperties
+            | K::Properties
+            | K::PropertyNames
+            | K::Required => Self::OBJECT,
+            K::AllOf | K::AnyOf | K::OneOf | K::Not | K::If | K::Then | K::Else => Self::COMBINATORS,
+            K::UnevaluatedItems | K::UnevaluatedProperties => Self::UNEVALUATED,
+            K::Ref | K::Type => 0,
+        }
+    }
 }
 
 impl<'a> Keywords<'a> {
     fn of(schema: &'a Map<String, Value>) -> Self {
         let mut slots = [None; KEYWORDS];
+        let mut groups = 0;
         for (key, value) in schema {
             let keyword = match key.as_str() {
                 "$ref" => K::Ref,
@@ -277,9 +344,19 @@ impl<'a> Keywords<'a> {
             };
             if let Some(slot) = slots.get_mut(keyword as usize) {
                 *slot = Some(value);
+                groups |= Group::of(keyword);
             }
         }
-        Self { slots }
+        let types = match slots.get(K::Type as usize).copied().flatten() {
+            Some(Value::String(name)) => Some(type_bit(name)),
+            Some(Value::Array(names)) => Some(names.iter().filter_map(Value::as_str).fold(0, |bits, name| bits | type_bit(name))),
+            _ => None,
+        };
+        Self { slots, types, groups }
+    }
+
+    fn uses(&self, group: u8) -> bool {
+        self.groups & group != 0
     }
 
     fn get(&self, keyword: K) -> Option<&'a Value> {
@@ -370,15 +447,15 @@ impl<'a> Validator<'a> {
 
     /// The keywords of a schema object, found once per validation (up to
     /// [`REMEMBERED_SCHEMAS`] objects).
-    fn keywords_of(&self, schema: &'a Map<String, Value>) -> Keywords<'a> {
+    fn keywords_of(&self, schema: &'a Map<String, Value>) -> Rc<Keywords<'a>> {
         let address = schema as *const Map<String, Value> as usize;
         if let Some(found) = self.keywords.borrow().get(&address) {
-            return *found;
+            return Rc::clone(found);
         }
-        let found = Keywords::of(schema);
+        let found = Rc::new(Keywords::of(schema));
         let mut memo = self.keywords.borrow_mut();
         if memo.len() < REMEMBERED_SCHEMAS {
-            memo.insert(address, found);
+            memo.insert(address, Rc::clone(&found));
         }
         found
     }
@@ -406,14 +483,20 @@ impl<'a> Validator<'a> {
         }
         self.check_type_and_values(schema, instance, path)?;
         match instance {
-            Node::Number(n) => self.check_number(schema, *n, path)?,
-            Node::String(s) => self.check_string(schema, s, path)?,
-            Node::Array(items) => evaluated.absorb(self.check_array(schema, items, path, depth)?),
-            Node::Object(members) => evaluated.absorb(self.check_object(schema, instance, members, path, depth)?),
+            Node::Number(n) if schema.uses(Group::NUMBER) => self.check_number(schema, *n, path)?,
+            Node::String(s) if schema.uses(Group::STRING) => self.check_string(schema, s, path)?,
+            Node::Array(items) if schema.uses(Group::ARRAY) => evaluated.absorb(self.check_array(schema, items, path, depth)?),
+            Node::Object(members) if schema.uses(Group::OBJECT) => {
+                evaluated.absorb(self.check_object(schema, instance, members, path, depth)?);
+            }
             _ => {}
         }
-        evaluated.absorb(self.check_combinators(schema, instance, path, depth)?);
-        self.check_unevaluated(schema, instance, &mut evaluated, path, depth)?;
+        if schema.uses(Group::COMBINATORS) {
+            evaluated.absorb(self.check_combinators(schema, instance, path, depth)?);
+        }
+        if schema.uses(Group::UNEVALUATED) {
+            self.check_unevaluated(schema, instance, &mut evaluated, path, depth)?;
+        }
         Ok(evaluated)
     }
 
@@ -452,15 +535,18 @@ impl<'a> Validator<'a> {
     }
 
     fn check_type_and_values(&self, schema: &Keywords<'a>, instance: &Node<'_>, path: &str) -> Result<(), Fail> {
-        match schema.get(K::Type) {
-            Some(Value::String(name)) if !is_type(instance, name) => {
-                return Err(mismatch(path, "type", format!("expected {name}, found {}", instance.kind())));
-            }
-            Some(Value::Array(names)) if !names.iter().filter_map(Value::as_str).any(|n| is_type(instance, n)) => {
-                let names: Vec<&str> = names.iter().filter_map(Value::as_str).collect();
-                return Err(mismatch(path, "type", format!("expected one of {}, found {}", names.join(", "), instance.kind())));
-            }
-            _ => {}
+        if schema.types.is_some_and(|types| types & type_bits(instance) == 0) {
+            return Err(match schema.get(K::Type) {
+                Some(Value::Array(names)) => {
+                    let names: Vec<&str> = names.iter().filter_map(Value::as_str).collect();
+                    mismatch(path, "type", format!("expected one of {}, found {}", names.join(", "), instance.kind()))
+                }
+                Some(Value::String(name)) => mismatch(path, "type", format!("expected {name}, found {}", instance.kind())),
+                _ => mismatch(path, "type", format!("found {}", instance.kind())),
+            });
+        }
+        if !schema.uses(Group::VALUES) {
+            return Ok(());
         }
         if let Some(Value::Array(options)) = schema.get(K::Enum) {
             let mut found = false;
