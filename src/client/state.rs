@@ -97,8 +97,8 @@ impl Reply {
     /// without a tree while nothing has parsed it.
     #[cfg(feature = "modern")]
     pub(crate) fn members(&self, names: [&str; 2]) -> [Option<Value>; 2] {
-        use crate::protocol::pick::{member, pick, Pick};
-        let picked = self.unparsed_text().and_then(|text| pick(text, Pick { names: [names[0], names[1], "", ""], items: None }));
+        use crate::protocol::pick::{member, pick_accepted, Pick};
+        let picked = self.unparsed_text().and_then(|text| pick_accepted(text, Pick { names: [names[0], names[1], "", ""], items: None }));
         match picked {
             Some((fields, _)) => [0, 1].map(|slot| member(&fields, slot).and_then(|raw| serde_json::from_str(raw).ok())),
             None => names.map(|name| self.value().get(name).cloned()),

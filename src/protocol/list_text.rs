@@ -6,7 +6,7 @@
 //! `None` and the caller runs those checks on the parsed value, so that a
 //! bad page is refused in the same words either way.
 
-use super::pick::{member, pick, starts_with, Pick, Picked};
+use super::pick::{member, pick, pick_accepted, starts_with, Pick, Picked};
 
 /// The members of an item that the checks and the client read, by slot.
 const ITEM_MEMBERS: [&str; 4] = ["", "inputSchema", "outputSchema", "annotations"];
@@ -27,13 +27,16 @@ pub struct ListText<'a> {
 /// The items of a page that `check_list` and `check_items_have` would both
 /// accept: an object whose `items_field` is an array of objects that each
 /// have a string `key`, and whose `nextCursor` is absent, null or a string.
+/// The page's text is one that `decode` or [`crate::protocol::scan`]
+/// accepted already: what lies inside the items' members (a tool's
+/// `inputSchema`) is stepped over unchecked.
 pub fn list_items<'a>(text: &'a str, items_field: &str, key: &str) -> Option<ListText<'a>> {
     let mut item_names = ITEM_MEMBERS;
     if let Some(slot) = item_names.get_mut(KEY) {
         *slot = key;
     }
     let page = Pick { names: ["nextCursor", "", "", ""], items: Some((items_field, item_names)) };
-    let ([cursor, ..], items) = pick(text, page)?;
+    let ([cursor, ..], items) = pick_accepted(text, page)?;
     let next_cursor = match cursor.filter(|c| c.trim() != "null") {
         Some(cursor) if starts_with(cursor, b'"') => Some(serde_json::from_str(cursor).ok()?),
         Some(_) => return None,

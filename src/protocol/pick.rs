@@ -4,7 +4,7 @@
 //! [`scan`]'s, so a text it reads is one `decode` would read too.
 
 pub use super::scan::is_space;
-use super::scan::scan;
+use super::scan::{scan, scan_accepted};
 
 /// Some members of an object, each as the server's text, in the order of
 /// the names asked for. The last of a member given twice is kept, as the
@@ -37,13 +37,26 @@ fn keep<'a>(picked: &mut Picked<'a>, names: &[&str; 4], key: &str, value: &'a st
 /// (or has a member name with an escape in it), or not a text [`scan`]
 /// accepts.
 pub fn pick<'a>(text: &'a str, pick: Pick<'_>) -> Option<Read<'a>> {
+    read(text, pick, false)
+}
+
+/// [`pick`] for a text that [`scan`] or `decode` accepted already (a large
+/// result as the transport keeps it): what lies deeper than the items'
+/// members is stepped over without its grammar checked again
+/// ([`scan_accepted`]), such as a tool's `inputSchema` or the objects of a
+/// `structuredContent`.
+pub fn pick_accepted<'a>(text: &'a str, shape: Pick<'_>) -> Option<Read<'a>> {
+    read(text, shape, true)
+}
+
+fn read<'a>(text: &'a str, pick: Pick<'_>, accepted: bool) -> Option<Read<'a>> {
     if first_byte(text) != Some(b'{') {
         return None;
     }
     let (items_field, item_names) = pick.items.unzip();
     let (mut picked, mut items): Read<'a> = ([None; 4], None);
     let (mut read_items, mut item): (Vec<Picked<'a>>, Picked<'a>) = (Vec::new(), [None; 4]);
-    let read = scan(text, |path, value| {
+    let keep_member = |path: &[Option<&'a str>], value: &'a str| {
         match *path {
             [Some(key)] if key.contains('\\') => return false,
             [Some(key)] if Some(key) == items_field => {
@@ -70,7 +83,8 @@ pub fn pick<'a>(text: &'a str, pick: Pick<'_>) -> Option<Read<'a>> {
             _ => {}
         }
         true
-    });
+    };
+    let read = if accepted { scan_accepted(text, keep_member) } else { scan(text, keep_member) };
     read.then_some((picked, items))
 }
 

@@ -2,7 +2,7 @@
 //! over an object that contradicts its declared type. Unknown fields pass.
 
 use super::jsonrpc::kind;
-use super::pick::{member, pick, starts_with, Pick};
+use super::pick::{member, pick_accepted, starts_with, Pick};
 use serde_json::Value;
 
 /// What was wrong with a result.
@@ -153,7 +153,11 @@ pub struct CallToolText<'a> {
 
 /// [`check_call_tool`] on a result's text, without building a tree of it.
 /// `None` when the text alone cannot tell (not an object, a member given
-/// twice): the caller checks the parsed value instead.
+/// twice): the caller checks the parsed value instead. The text is one that
+/// `decode` or [`crate::protocol::scan`] accepted already, as a large result
+/// is kept: values deeper than the content blocks' members, such as the
+/// inside of `structuredContent`, are stepped over unchecked
+/// ([`crate::protocol::pick::pick_accepted`]).
 ///
 /// # Errors
 /// As [`check_call_tool`], in the same words.
@@ -161,7 +165,7 @@ pub fn check_call_tool_text(text: &str) -> Option<Result<CallToolText<'_>, Shape
     // A `content` that is not an array of objects makes the read fail: the
     // value check says what is wrong with it.
     let shape = Pick { names: ["isError", "structuredContent", "", ""], items: Some(("content", ["type", "", "", ""])) };
-    let (fields, content) = pick(text, shape)?;
+    let (fields, content) = pick_accepted(text, shape)?;
     let Some(blocks) = content else {
         return Some(Err("tools/call: the result has no content array".into()));
     };
@@ -177,13 +181,13 @@ pub fn check_call_tool_text(text: &str) -> Option<Result<CallToolText<'_>, Shape
 }
 
 /// [`check_read_resource`] on a result's text, without building a tree of
-/// it; `None` as for [`check_call_tool_text`].
+/// it; `None`, and the text it expects, as for [`check_call_tool_text`].
 ///
 /// # Errors
 /// As [`check_read_resource`], in the same words.
 pub fn check_read_resource_text(text: &str) -> Option<Result<(), ShapeError>> {
     let shape = Pick { names: ["", "", "", ""], items: Some(("contents", ["uri", "text", "blob", ""])) };
-    let Some(contents) = pick(text, shape)?.1 else {
+    let Some(contents) = pick_accepted(text, shape)?.1 else {
         return Some(Err("resources/read: the result has no contents array".into()));
     };
     for (i, item) in contents.iter().enumerate() {

@@ -57,7 +57,33 @@ pub const REPORTED_DEPTH: usize = 3;
 /// assert!(accepted);
 /// assert_eq!(names, [r#""echo""#, r#""add""#]);
 /// ```
-pub fn scan<'a>(text: &'a str, mut found: impl FnMut(&[Option<&'a str>], &'a str) -> bool) -> bool {
+pub fn scan<'a>(text: &'a str, found: impl FnMut(&[Option<&'a str>], &'a str) -> bool) -> bool {
+    walk(text, false, found)
+}
+
+/// [`scan`] for a text that [`scan`] (or serde_json) has accepted already,
+/// such as a large result cut from the response it checked: what lies
+/// deeper than the reported levels is stepped over by its brackets and
+/// strings, without its grammar checked again. Given a text that is not
+/// JSON, it stays within the text and may report anything.
+///
+/// ```
+/// use mcp_wasm::protocol::scan::scan_accepted;
+/// let mut schemas = Vec::new();
+/// let read = scan_accepted(r#"{"tools": [{"name": "a", "inputSchema": {"type": "object", "properties": {"x": {}}}}]}"#, |path, value| {
+///     if let [Some("tools"), None, Some("inputSchema")] = path {
+///         schemas.push(value);
+///     }
+///     true
+/// });
+/// assert!(read);
+/// assert_eq!(schemas, [r#"{"type": "object", "properties": {"x": {}}}"#]);
+/// ```
+pub fn scan_accepted<'a>(text: &'a str, found: impl FnMut(&[Option<&'a str>], &'a str) -> bool) -> bool {
+    walk(text, true, found)
+}
+
+fn walk<'a>(text: &'a str, accepted: bool, mut found: impl FnMut(&[Option<&'a str>], &'a str) -> bool) -> bool {
     let mut scanner = Scanner { bytes: text.as_bytes(), at: 0, objects: 0, depth: 0 };
     // Where each reported level's current value lies: `path[d - 1]` and
     // `starts[d - 1]` for a value nested `d` levels deep.
@@ -71,7 +97,12 @@ pub fn scan<'a>(text: &'a str, mut found: impl FnMut(&[Option<&'a str>], &'a str
             *start = scanner.at;
         }
         let Some(opened) = scanner.value() else { return false };
-        if opened {
+        if opened && accepted && scanner.depth as usize >= REPORTED_DEPTH {
+            // Nothing inside is reported, and the text was checked before.
+            if scanner.step_over().is_none() {
+                return false;
+            }
+        } else if opened {
             let Some(opened) = scanner.open() else { return false };
             let slot = level(&scanner).and_then(|l| path.get_mut(l));
             match opened {
@@ -208,6 +239,54 @@ impl Scanner<'_> {
             }
             (_, true) => self.key().map(Opened::Member),
             (_, false) => Some(Opened::Item),
+        }
+    }
+
+    /// Moves past the container whose bracket is next, by its brackets and
+    /// its strings' quotes and backslashes alone.
+    fn step_over(&mut self) -> Option<()> {
+        let mut open = 0usize;
+        loop {
+            while let Some(word) = self.bytes.get(self.at..self.at + 8) {
+                match structural_bytes(word) {
+                    0 => self.at += 8,
+                    found => {
+                        self.at += (found.trailing_zeros() / 8) as usize;
+                        break;
+                    }
+                }
+            }
+            match self.next()? {
+                b'"' => self.step_over_string()?,
+                b'{' | b'[' => open += 1,
+                b'}' | b']' => {
+                    open = open.checked_sub(1)?;
+                    if open == 0 {
+                        return Some(());
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Moves past a string whose opening quote is behind, to past its closing one.
+    fn step_over_string(&mut self) -> Option<()> {
+        loop {
+            while let Some(word) = self.bytes.get(self.at..self.at + 8) {
+                match special_bytes(word) {
+                    0 => self.at += 8,
+                    found => {
+                        self.at += (found.trailing_zeros() / 8) as usize;
+                        break;
+                    }
+                }
+            }
+            match self.next()? {
+                b'"' => return Some(()),
+                b'\\' => self.at += 1,
+                _ => {}
+            }
         }
     }
 
@@ -362,6 +441,19 @@ fn special_bytes(word: &[u8]) -> u64 {
     // so the lowest bit set is exact; a zero byte is one below 1.
     let below = |x: u64, n: u8| x.wrapping_sub(ONES * u64::from(n)) & !x & HIGHS;
     below(w ^ (ONES * u64::from(b'"')), 1) | below(w ^ (ONES * u64::from(b'\\')), 1) | below(w, 0x20)
+}
+
+/// Which of eight bytes is a quote or a bracket, as [`special_bytes`]
+/// reports: `[` and `]` differ from `{` and `}` by the bit 0x20 alone.
+#[inline(always)]
+fn structural_bytes(word: &[u8]) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let Ok(bytes) = <[u8; 8]>::try_from(word) else { return HIGHS };
+    let w = u64::from_le_bytes(bytes);
+    let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS;
+    let folded = w | (ONES * 0x20);
+    zero(w ^ (ONES * u64::from(b'"'))) | zero(folded ^ (ONES * u64::from(b'{'))) | zero(folded ^ (ONES * u64::from(b'}')))
 }
 
 #[cfg(test)]

@@ -1,4 +1,4 @@
-use super::{plain, scan};
+use super::{plain, scan, scan_accepted};
 
 #[test]
 fn refuses_what_serde_json_refuses() {
@@ -129,4 +129,56 @@ fn finds_the_first_special_byte_at_every_offset_of_a_word() {
             }
         }
     }
+}
+
+/// A reading pass: [`scan`] or [`scan_accepted`].
+type Reader = fn(&str, &mut dyn FnMut(&[Option<&str>], &str) -> bool) -> bool;
+
+/// Every value `read` reports, with its path.
+fn reports(text: &str, read: Reader) -> Option<Vec<(Vec<Option<String>>, String)>> {
+    let mut found = Vec::new();
+    let accepted = read(text, &mut |path, value| {
+        found.push((path.iter().map(|p| p.map(str::to_owned)).collect(), value.to_owned()));
+        true
+    });
+    accepted.then_some(found)
+}
+
+#[test]
+fn an_accepted_text_is_reported_alike_when_its_deep_values_are_stepped_over() {
+    let strict: Reader = |t, f| scan(t, f);
+    let stepping: Reader = |t, f| scan_accepted(t, f);
+    let deep = r#"{"tools":[{"name":"a","inputSchema":{"type":"object","properties":{"x":{"enum":["}","]","\"{[","\\"]}}},"n":[[1,[2]],{"k":[{}]}]}]}"#;
+    let mut texts = vec![deep.to_owned(), r#"[{"a":[[["\\\"]"]]]}, 2, [[[]]]]"#.to_owned(), "{}".to_owned(), "[[[[]]]]".to_owned()];
+    // Brackets and quotes at every offset of a word inside a stepped-over string.
+    for before in 0..12 {
+        for special in ["]", "}", "[", "{", "\\\"", "\\\\", "\u{e9}"] {
+            texts.push(format!(r#"{{"a":{{"b":[{{"c":"{}{special}x"}}, {{"d":[1]}}]}}, "e": 1}}"#, "y".repeat(before)));
+        }
+    }
+    for text in &texts {
+        assert!(serde_json::from_str::<serde_json::Value>(text).is_ok(), "{text}");
+        assert_eq!(reports(text, stepping), reports(text, strict), "{text}");
+        assert!(reports(text, stepping).is_some(), "{text}");
+    }
+}
+
+#[test]
+fn stepping_over_text_that_is_not_json_stays_within_it() {
+    // Not what the function is for, but a server's bytes must never make it read past the end.
+    let mut seed = 0x2545_f491_u32;
+    let alphabet = br#"{}[]"\,:1a "#;
+    for _ in 0..3000 {
+        let len = (seed % 40) as usize;
+        let mut text = String::from(r#"{"a":{"b":["#);
+        for _ in 0..len {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            text.push(char::from(alphabet[(seed % alphabet.len() as u32) as usize]));
+        }
+        let _ = scan_accepted(&text, |_, value| !value.is_empty());
+    }
+    assert!(!scan_accepted(r#"{"a":{"b":[{"c":"unterminated"#, |_, _| true));
+    assert!(!scan_accepted(r#"{"a":{"b":[{"c":1}}}"#, |_, _| true));
 }
