@@ -242,20 +242,28 @@ impl Scanner<'_> {
         }
     }
 
+    /// Moves eight bytes at a time to the word holding the first byte that
+    /// `flags` marks (see [`special_bytes`]), and to that byte; near the end
+    /// of the text, the caller goes on a byte at a time.
+    #[inline(always)]
+    fn skip_to(&mut self, flags: fn(&[u8]) -> u64) {
+        while let Some(word) = self.bytes.get(self.at..self.at + 8) {
+            match flags(word) {
+                0 => self.at += 8,
+                found => {
+                    self.at += (found.trailing_zeros() / 8) as usize;
+                    break;
+                }
+            }
+        }
+    }
+
     /// Moves past the container whose bracket is next, by its brackets and
     /// its strings' quotes and backslashes alone.
     fn step_over(&mut self) -> Option<()> {
         let mut open = 0usize;
         loop {
-            while let Some(word) = self.bytes.get(self.at..self.at + 8) {
-                match structural_bytes(word) {
-                    0 => self.at += 8,
-                    found => {
-                        self.at += (found.trailing_zeros() / 8) as usize;
-                        break;
-                    }
-                }
-            }
+            self.skip_to(structural_bytes);
             match self.next()? {
                 b'"' => self.step_over_string()?,
                 b'{' | b'[' => open += 1,
@@ -273,15 +281,7 @@ impl Scanner<'_> {
     /// Moves past a string whose opening quote is behind, to past its closing one.
     fn step_over_string(&mut self) -> Option<()> {
         loop {
-            while let Some(word) = self.bytes.get(self.at..self.at + 8) {
-                match special_bytes(word) {
-                    0 => self.at += 8,
-                    found => {
-                        self.at += (found.trailing_zeros() / 8) as usize;
-                        break;
-                    }
-                }
-            }
+            self.skip_to(special_bytes);
             match self.next()? {
                 b'"' => return Some(()),
                 b'\\' => self.at += 1,
@@ -323,15 +323,7 @@ impl Scanner<'_> {
             // to the first byte that ends the string, escapes or is a control
             // character (one byte at a time, strings were most of a 5 MiB
             // result's time; a word at a time, short keys still were).
-            while let Some(word) = self.bytes.get(self.at..self.at + 8) {
-                match special_bytes(word) {
-                    0 => self.at += 8,
-                    found => {
-                        self.at += (found.trailing_zeros() / 8) as usize;
-                        break;
-                    }
-                }
-            }
+            self.skip_to(special_bytes);
             match self.next()? {
                 b'"' => return Some(()),
                 b'\\' => self.escape()?,
