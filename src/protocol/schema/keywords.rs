@@ -99,12 +99,12 @@ pub(super) enum Fail {
 
 type Outcome = Result<Evaluated, Fail>;
 
-fn mismatch(path: &str, keyword: &'static str, message: String) -> Fail {
-    Fail::Mismatch(ValidationError { instance_path: path.to_owned(), keyword: Cow::Borrowed(keyword), message })
+fn mismatch(path: &Path<'_>, keyword: &'static str, message: String) -> Fail {
+    Fail::Mismatch(ValidationError { instance_path: path.render(), keyword: Cow::Borrowed(keyword), message })
 }
 
-fn abort(path: &str, keyword: &'static str, message: String) -> Fail {
-    Fail::Abort(ValidationError { instance_path: path.to_owned(), keyword: Cow::Borrowed(keyword), message })
+fn abort(path: &Path<'_>, keyword: &'static str, message: String) -> Fail {
+    Fail::Abort(ValidationError { instance_path: path.render(), keyword: Cow::Borrowed(keyword), message })
 }
 
 /// How many values an instance holds, itself included.
@@ -164,31 +164,64 @@ impl<'n> Names<'n> {
     }
 }
 
-/// An array index as a JSON Pointer segment, without the formatting machinery.
-fn push_index(path: &mut String, index: usize) -> usize {
-    fn digits(path: &mut String, n: usize) {
-        if n >= 10 {
-            digits(path, n / 10);
-        }
-        path.push(char::from(b'0' + (n % 10) as u8));
-    }
-    let before = path.len();
-    path.push('/');
-    digits(path, index);
-    before
+/// Where in the instance a check is: a chain of steps back to the root,
+/// which only a report writes out as a JSON Pointer. Checking a value costs
+/// no text, and trying an alternative copies nothing.
+#[derive(Clone, Copy)]
+pub(super) struct Path<'p> {
+    up: Option<&'p Path<'p>>,
+    step: Step<'p>,
 }
 
-/// Escapes a property name for a JSON Pointer (RFC 6901).
-fn push_segment(path: &mut String, segment: &str) -> usize {
-    let before = path.len();
-    path.push('/');
-    // A byte test: `contains` with a pattern of chars searched character by character.
-    if segment.bytes().any(|b| b == b'~' || b == b'/') {
-        path.push_str(&segment.replace('~', "~0").replace('/', "~1"));
-    } else {
-        path.push_str(segment);
+#[derive(Clone, Copy)]
+enum Step<'p> {
+    Root,
+    Name(&'p str),
+    Index(usize),
+}
+
+impl<'p> Path<'p> {
+    pub(super) const ROOT: Path<'static> = Path { up: None, step: Step::Root };
+
+    fn name<'q>(&'q self, name: &'q str) -> Path<'q> {
+        Path { up: Some(self), step: Step::Name(name) }
     }
-    before
+
+    fn index(&self, index: usize) -> Path<'_> {
+        Path { up: Some(self), step: Step::Index(index) }
+    }
+
+    /// The JSON Pointer (RFC 6901): names escaped, indexes in decimal
+    /// without the formatting machinery.
+    fn render(&self) -> String {
+        fn digits(out: &mut String, n: usize) {
+            if n >= 10 {
+                digits(out, n / 10);
+            }
+            out.push(char::from(b'0' + (n % 10) as u8));
+        }
+        let mut steps = Vec::new();
+        let mut at = Some(self);
+        while let Some(path) = at {
+            steps.push(path.step);
+            at = path.up;
+        }
+        let mut out = String::new();
+        for step in steps.iter().rev() {
+            match step {
+                Step::Root => {}
+                Step::Name(name) => {
+                    out.push('/');
+                    out.push_str(&name.replace('~', "~0").replace('/', "~1"));
+                }
+                Step::Index(index) => {
+                    out.push('/');
+                    digits(&mut out, *index);
+                }
+            }
+        }
+        out
+    }
 }
 
 /// The keywords the validator reads: slots of [`Keywords`].
@@ -402,7 +435,7 @@ impl<'a> Validator<'a> {
     }
 
     pub(super) fn run(&self, schema: &'a Value, instance: &Node<'_>) -> Result<(), SchemaError> {
-        match self.check(schema, instance, &mut String::new(), 0) {
+        match self.check(schema, instance, &Path::ROOT, 0) {
             Ok(_) => Ok(()),
             Err(Fail::Mismatch(detail)) => Err(SchemaError::Mismatch(detail)),
             Err(Fail::Abort(detail)) => Err(SchemaError::TooCostly(detail)),
@@ -410,7 +443,7 @@ impl<'a> Validator<'a> {
     }
 
     /// Takes `steps` from the budget, or stops the validation.
-    fn spend(&self, steps: u64, path: &str) -> Result<(), Fail> {
+    fn spend(&self, steps: u64, path: &Path<'_>) -> Result<(), Fail> {
         match self.budget.get().checked_sub(steps) {
             Some(left) => {
                 self.budget.set(left);
@@ -425,8 +458,8 @@ impl<'a> Validator<'a> {
 
     /// Checks `instance` against an alternative: `Ok(Some)` if it matches,
     /// `Ok(None)` if not, `Err` when the validation must stop.
-    fn attempt(&self, schema: &'a Value, instance: &Node<'_>, path: &str, depth: usize) -> Result<Option<Evaluated>, Fail> {
-        match self.check(schema, instance, &mut path.to_owned(), depth) {
+    fn attempt(&self, schema: &'a Value, instance: &Node<'_>, path: &Path<'_>, depth: usize) -> Result<Option<Evaluated>, Fail> {
+        match self.check(schema, instance, path, depth) {
             Ok(evaluated) => Ok(Some(evaluated)),
             Err(Fail::Mismatch(_)) => Ok(None),
             Err(stop) => Err(stop),
@@ -434,7 +467,7 @@ impl<'a> Validator<'a> {
     }
 
     /// Follows a `$ref`, refusing to come back to a target for the same instance value.
-    fn follow(&self, target: &'a Value, instance: &Node<'_>, path: &mut String, depth: usize) -> Outcome {
+    fn follow(&self, target: &'a Value, instance: &Node<'_>, path: &Path<'_>, depth: usize) -> Outcome {
         let key = (target as *const Value as usize, instance as *const Node<'_> as usize);
         if self.following.borrow().contains(&key) {
             return Err(abort(path, "$ref", "the schema refers back to itself without going deeper into the value".into()));
@@ -460,7 +493,7 @@ impl<'a> Validator<'a> {
         found
     }
 
-    pub(super) fn check(&self, schema: &'a Value, instance: &Node<'_>, path: &mut String, depth: usize) -> Outcome {
+    pub(super) fn check(&self, schema: &'a Value, instance: &Node<'_>, path: &Path<'_>, depth: usize) -> Outcome {
         if depth > MAX_DEPTH {
             return Err(abort(path, "$ref", format!("the schema nests deeper than {MAX_DEPTH} levels")));
         }
@@ -500,7 +533,7 @@ impl<'a> Validator<'a> {
         Ok(evaluated)
     }
 
-    fn resolve(&self, reference: &str, path: &str) -> Result<&'a Value, Fail> {
+    fn resolve(&self, reference: &str, path: &Path<'_>) -> Result<&'a Value, Fail> {
         let Some(pointer) = reference.strip_prefix('#') else {
             let why = format!("$ref {reference:?} is not local; network and file references are not followed");
             return Err(mismatch(path, "$ref", why));
@@ -519,7 +552,7 @@ impl<'a> Validator<'a> {
     }
 
     /// [`instance::same`], paid for from the budget.
-    fn same(&self, expected: &Value, instance: &Node<'_>, path: &str) -> Result<bool, Fail> {
+    fn same(&self, expected: &Value, instance: &Node<'_>, path: &Path<'_>) -> Result<bool, Fail> {
         let mut work = 0;
         let same = instance::same(expected, instance, &mut work);
         self.spend(work, path)?;
@@ -527,14 +560,14 @@ impl<'a> Validator<'a> {
     }
 
     /// [`instance::equal`], paid for from the budget.
-    fn equal(&self, a: &Node<'_>, b: &Node<'_>, path: &str) -> Result<bool, Fail> {
+    fn equal(&self, a: &Node<'_>, b: &Node<'_>, path: &Path<'_>) -> Result<bool, Fail> {
         let mut work = 0;
         let equal = instance::equal(a, b, &mut work);
         self.spend(work, path)?;
         Ok(equal)
     }
 
-    fn check_type_and_values(&self, schema: &Keywords<'a>, instance: &Node<'_>, path: &str) -> Result<(), Fail> {
+    fn check_type_and_values(&self, schema: &Keywords<'a>, instance: &Node<'_>, path: &Path<'_>) -> Result<(), Fail> {
         if schema.types.is_some_and(|types| types & type_bits(instance) == 0) {
             return Err(match schema.get(K::Type) {
                 Some(Value::Array(names)) => {
@@ -569,7 +602,7 @@ impl<'a> Validator<'a> {
     }
 
     /// Matches a pattern, paying for it in proportion to the text's length.
-    fn pattern_matches(&self, pattern: &str, text: &str, path: &str, keyword: &'static str) -> Result<bool, Fail> {
+    fn pattern_matches(&self, pattern: &str, text: &str, path: &Path<'_>, keyword: &'static str) -> Result<bool, Fail> {
         let units = (text.len() as u64 + 1).saturating_mul(weight(pattern));
         self.spend(units / PATTERN_UNITS_PER_STEP + 1, path)?;
         match self.patterns.is_match(pattern, text) {
@@ -583,7 +616,7 @@ impl<'a> Validator<'a> {
         }
     }
 
-    fn check_number(&self, schema: &Keywords<'a>, n: f64, path: &str) -> Result<(), Fail> {
+    fn check_number(&self, schema: &Keywords<'a>, n: f64, path: &Path<'_>) -> Result<(), Fail> {
         let bound = |keyword: K| schema.get(keyword).and_then(Value::as_f64);
         if let Some(max) = bound(K::Maximum).filter(|max| n > *max) {
             return Err(mismatch(path, "maximum", format!("{} is greater than {}", num(n), num(max))));
@@ -606,7 +639,7 @@ impl<'a> Validator<'a> {
         Ok(())
     }
 
-    fn check_string(&self, schema: &Keywords<'a>, s: &str, path: &str) -> Result<(), Fail> {
+    fn check_string(&self, schema: &Keywords<'a>, s: &str, path: &Path<'_>) -> Result<(), Fail> {
         let (max, min) = (schema.get(K::MaxLength).and_then(Value::as_f64), schema.get(K::MinLength).and_then(Value::as_f64));
         // Counting characters walks the whole string: only when a bound asks.
         let length = if max.is_some() || min.is_some() { s.chars().count() as f64 } else { 0.0 };
@@ -624,7 +657,7 @@ impl<'a> Validator<'a> {
         Ok(())
     }
 
-    fn check_array(&self, schema: &Keywords<'a>, items: &[Node<'_>], path: &mut String, depth: usize) -> Outcome {
+    fn check_array(&self, schema: &Keywords<'a>, items: &[Node<'_>], path: &Path<'_>, depth: usize) -> Outcome {
         let count = items.len() as f64;
         if let Some(max) = schema.get(K::MaxItems).and_then(Value::as_f64).filter(|max| count > *max) {
             return Err(mismatch(path, "maxItems", format!("more than {} items", num(max))));
@@ -656,9 +689,7 @@ impl<'a> Validator<'a> {
                     None => continue,
                 },
             };
-            let before = push_index(path, i);
-            self.check(item_schema, item, path, depth + 1)?;
-            path.truncate(before);
+            self.check(item_schema, item, &path.index(i), depth + 1)?;
             evaluated.items = i + 1;
         }
         if let Some(contains) = schema.get(K::Contains) {
@@ -684,7 +715,7 @@ impl<'a> Validator<'a> {
         schema: &Keywords<'a>,
         instance: &Node<'_>,
         members: &[(Cow<'_, str>, Node<'_>)],
-        path: &mut String,
+        path: &Path<'_>,
         depth: usize,
     ) -> Outcome {
         let count = members.len() as f64;
@@ -710,28 +741,26 @@ impl<'a> Validator<'a> {
         let patterns = schema.get(K::PatternProperties).and_then(Value::as_object);
         for (name, value) in members {
             let mut matched = false;
-            let before = push_segment(path, name);
+            let at = path.name(name);
             if let Some(property) = properties.and_then(|p| kw(p, name)) {
-                self.check(property, value, path, depth + 1)?;
+                self.check(property, value, &at, depth + 1)?;
                 matched = true;
             }
             for (pattern, property) in patterns.into_iter().flatten() {
-                if self.pattern_matches(pattern, name, path, "patternProperties")? {
-                    self.check(property, value, path, depth + 1)?;
+                if self.pattern_matches(pattern, name, &at, "patternProperties")? {
+                    self.check(property, value, &at, depth + 1)?;
                     matched = true;
                 }
             }
             if !matched {
                 if let Some(additional) = schema.get(K::AdditionalProperties) {
                     if additional == &Value::Bool(false) {
-                        path.truncate(before);
                         return Err(mismatch(path, "additionalProperties", format!("the property {name:?} is not allowed")));
                     }
-                    self.check(additional, value, path, depth + 1)?;
+                    self.check(additional, value, &at, depth + 1)?;
                     matched = true;
                 }
             }
-            path.truncate(before);
             if matched && self.track {
                 evaluated.record([name.to_string()]);
             }
@@ -767,7 +796,7 @@ impl<'a> Validator<'a> {
         Ok(evaluated)
     }
 
-    fn check_combinators(&self, schema: &Keywords<'a>, instance: &Node<'_>, path: &mut String, depth: usize) -> Outcome {
+    fn check_combinators(&self, schema: &Keywords<'a>, instance: &Node<'_>, path: &Path<'_>, depth: usize) -> Outcome {
         let mut evaluated = Evaluated::default();
         for sub in schema.get(K::AllOf).and_then(Value::as_array).into_iter().flatten() {
             evaluated.absorb(self.check(sub, instance, path, depth + 1)?);
@@ -827,7 +856,7 @@ impl<'a> Validator<'a> {
         schema: &Keywords<'a>,
         instance: &Node<'_>,
         evaluated: &mut Evaluated,
-        path: &mut String,
+        path: &Path<'_>,
         depth: usize,
     ) -> Result<(), Fail> {
         if let (Some(rule), Node::Object(members)) = (schema.get(K::UnevaluatedProperties), instance) {
@@ -835,9 +864,7 @@ impl<'a> Validator<'a> {
                 if rule == &Value::Bool(false) {
                     return Err(mismatch(path, "unevaluatedProperties", format!("the property {name:?} is not allowed")));
                 }
-                let before = push_segment(path, name);
-                self.check(rule, value, path, depth + 1)?;
-                path.truncate(before);
+                self.check(rule, value, &path.name(name), depth + 1)?;
             }
             evaluated.record(members.iter().map(|(name, _)| name.to_string()));
         }
@@ -846,9 +873,7 @@ impl<'a> Validator<'a> {
                 if rule == &Value::Bool(false) {
                     return Err(mismatch(path, "unevaluatedItems", format!("item {i} is not allowed")));
                 }
-                let before = push_index(path, i);
-                self.check(rule, item, path, depth + 1)?;
-                path.truncate(before);
+                self.check(rule, item, &path.index(i), depth + 1)?;
             }
             evaluated.items = items.len();
         }
