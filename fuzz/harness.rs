@@ -12,7 +12,8 @@ use mcp_wasm::protocol::jsonrpc::envelope::{scan, EnvelopeScanner};
 use mcp_wasm::protocol::jsonrpc::{decode, raw_result, Message, Params, RAW_RESULT_MIN};
 use mcp_wasm::protocol::modern;
 use mcp_wasm::protocol::oauth;
-use mcp_wasm::protocol::schema::{validate_with, Limits, LinearPatterns, SchemaError};
+use mcp_wasm::protocol::scan;
+use mcp_wasm::protocol::schema::{validate_text_with, validate_with, Limits, LinearPatterns, SchemaError};
 use mcp_wasm::protocol::uri_template::{TemplateValue, UriTemplate, DEFAULT_MATCH_STEPS};
 use mcp_wasm::transport::sse::{Oversize, SseError, SseEvent, SseParser};
 use serde_json::Value;
@@ -173,6 +174,20 @@ pub fn jsonrpc(data: &[u8]) {
         assert_eq!(modern::classify_result(parsed), Ok(modern::Outcome::Complete(again)), "{padded:?}");
     }
 
+    // What the strict pass accepts, the pass that steps over the deep values reports alike.
+    let mut strict = Vec::new();
+    if scan::scan(&text, |path, value| {
+        strict.push((path.to_vec(), value));
+        true
+    }) {
+        let mut stepping = Vec::new();
+        assert!(scan::scan_accepted(&text, |path, value| {
+            stepping.push((path.to_vec(), value));
+            true
+        }));
+        assert_eq!(stepping, strict, "scan_accepted reads {text:?} differently");
+    }
+
     let whole = scan(data);
     let seed = data.first().copied().unwrap_or_default();
     for pieces in [data.chunks(1).collect::<Vec<_>>(), chunks(data, seed, 1 + usize::from(seed % 32))] {
@@ -195,6 +210,13 @@ pub fn schema(data: &[u8]) {
     let Ok(schema) = serde_json::from_slice::<Value>(schema_bytes) else { return };
     let Ok(instance) = serde_json::from_slice::<Value>(instance_bytes) else { return };
     let full = validate_with(&schema, &instance, &LinearPatterns::default(), &Limits::DEFAULT);
+    // The instance read from its text (the validator's own tree) gets the same verdict.
+    if let Ok(text) = std::str::from_utf8(instance_bytes) {
+        match validate_text_with(&schema, text, &LinearPatterns::default(), &Limits::DEFAULT) {
+            Ok(from_text) => assert_eq!(from_text, full, "the text of {text:?} is judged differently"),
+            Err(e) => panic!("{text:?} parses as a Value but not as text: {e}"),
+        }
+    }
     let small = validate_with(&schema, &instance, &LinearPatterns::default(), &Limits { steps: 2_000, steps_per_value: 1 });
     if !matches!(small, Err(SchemaError::TooCostly(_))) {
         assert_eq!(small, full, "a decision within a small budget changed with a larger one");
