@@ -4,7 +4,8 @@
 # code is non-zero if any failed.
 #   lint        cargo fmt --check; clippy -D warnings on the native and wasm
 #               targets (unwrap, expect, panic and indexing denied outside tests),
-#               also with --no-default-features and --all-features; examples/rust-worker too (wasm)
+#               also with --no-default-features and --all-features; examples/rust-worker too (wasm);
+#               rustdoc -D warnings for wasm32, the target docs.rs documents
 #   native      cargo test: protocol, session, the client against a scripted
 #               server on a manual clock, SSE parser, HTTP rules, doctests; the unit tests
 #               again with --no-default-features
@@ -100,6 +101,7 @@ lint() {
     cargo clippy --quiet --no-default-features --features core-module --target wasm32-unknown-unknown --lib -- -D warnings &&
     cargo clippy --quiet --no-default-features --features validator-module --target wasm32-unknown-unknown --lib -- -D warnings &&
     cargo clippy --quiet --no-default-features --features oauth-module --target wasm32-unknown-unknown --lib -- -D warnings &&
+    RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps --lib --target wasm32-unknown-unknown &&
     cargo fmt --check --manifest-path examples/rust-worker/Cargo.toml &&
     cargo clippy --quiet --manifest-path examples/rust-worker/Cargo.toml --target wasm32-unknown-unknown -- -D warnings
 }

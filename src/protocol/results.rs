@@ -157,7 +157,7 @@ pub struct CallToolText<'a> {
 /// `decode` or [`crate::protocol::scan`] accepted already, as a large result
 /// is kept: values deeper than the content blocks' members, such as the
 /// inside of `structuredContent`, are stepped over unchecked
-/// ([`crate::protocol::pick::pick_accepted`]).
+/// ([`crate::protocol::scan::scan_accepted`]).
 ///
 /// # Errors
 /// As [`check_call_tool`], in the same words.
