@@ -214,6 +214,8 @@ pub fn schema(data: &[u8]) {
     if let Ok(text) = std::str::from_utf8(instance_bytes) {
         match validate_text_with(&schema, text, &LinearPatterns::default(), &Limits::DEFAULT) {
             Ok(from_text) => assert_eq!(from_text, full, "the text of {text:?} is judged differently"),
+            // The one object serde_json's `Value` reads differently from JSON, refused on purpose.
+            Err(_) if text.contains("$serde_json::private::RawValue") => {}
             Err(e) => panic!("{text:?} parses as a Value but not as text: {e}"),
         }
     }

@@ -1,7 +1,8 @@
 //! Reads the few members a check needs from a JSON text in one pass,
 //! without building a tree: the text checks of large results and pages
 //! (`results`, `list_text`) and of large params share it. The pass is
-//! [`scan`]'s, so a text it reads is one `decode` would read too.
+//! [`scan`]'s, so a text [`pick`] reads is one `decode` would read too;
+//! [`pick_accepted`] trusts that an earlier pass checked it.
 
 pub use super::scan::is_space;
 use super::scan::{scan, scan_accepted};

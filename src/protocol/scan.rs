@@ -8,8 +8,9 @@
 //!
 //! It may refuse more than serde_json does (a number of hundreds of digits,
 //! nesting past 100); a caller then takes the parsing way, which gives the
-//! exact verdict. It never accepts what serde_json refuses. Whether the JSON
-//! is a JSON-RPC message is the caller's question.
+//! exact verdict. It never accepts what serde_json refuses ([`scan_accepted`],
+//! for a text already checked, does not check again what it steps over).
+//! Whether the JSON is a JSON-RPC message is the caller's question.
 
 /// Nesting deeper than this is refused here; serde_json refuses 128 levels.
 const MAX_DEPTH: u32 = 100;

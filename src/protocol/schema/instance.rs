@@ -22,6 +22,9 @@ pub(crate) enum Node<'a> {
     Object(Vec<(Cow<'a, str>, Node<'a>)>),
 }
 
+/// The first member name that makes serde_json read an object as raw JSON.
+const SERDE_RAW_VALUE_NAME: &str = "$serde_json::private::RawValue";
+
 /// Objects up to this many members are searched member by member; larger
 /// ones get a set of their names for a keyword that looks up many names.
 pub(super) const SMALL_OBJECT: usize = 16;
@@ -91,7 +94,9 @@ pub(super) fn equal(a: &Node<'_>, b: &Node<'_>, work: &mut u64) -> bool {
             x.iter().all(|(k, v)| member(y, k).is_some_and(|w| equal(v, w, work)))
         }
         (Node::Object(x), Node::Object(y)) => {
-            // Searching a large object once per name would be quadratic in the server's input.
+            // Searching a large object once per name would be quadratic in the server's input;
+            // its names are hashed instead, and that is paid for whatever the comparison finds.
+            *work += y.len() as u64;
             let by_name: HashMap<&str, &Node<'_>> = y.iter().map(|(k, v)| (k.as_ref(), v)).collect();
             x.iter().all(|(k, v)| by_name.get(k.as_ref()).is_some_and(|w| equal(v, w, work)))
         }
@@ -155,8 +160,14 @@ impl<'de> Visitor<'de> for NodeVisitor {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let mut members = Vec::new();
+        let mut members: Vec<(Cow<'de, str>, Node<'de>)> = Vec::new();
         while let Some(key) = map.next_key::<Key<'de>>()? {
+            // serde_json's `Value` (with `raw_value`, as this crate builds it) reads an object
+            // whose first name is this as the JSON in its string: a Rust caller would receive a
+            // different value from the one checked here, so such an object is not read at all.
+            if members.is_empty() && key.0 == SERDE_RAW_VALUE_NAME {
+                return Err(serde::de::Error::custom("an object named like serde_json's raw value"));
+            }
             members.push((key.0, map.next_value()?));
         }
         Ok(Node::Object(keep_last(members)))
@@ -248,6 +259,9 @@ mod tests {
         for text in ["[1,]", "{\"a\" 1}", "01", "\"\\ud800\"", "nul", "[1] 2", ""] {
             assert!(Node::parse(text).is_err(), "{text}");
         }
+        // serde_json's `Value` would read this as 5; the client's consumers would disagree.
+        assert!(Node::parse(r#"{"$serde_json::private::RawValue": "5"}"#).is_err());
+        assert!(Node::parse(r#"{"a": 1, "$serde_json::private::RawValue": "5"}"#).is_ok());
         let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
         assert!(Node::parse(&deep).is_err(), "past serde_json's nesting limit");
         let value = json!({"a": [1, 2.5, "x", null, true, {"b": {}}], "c": "\u{e9}"});

@@ -397,8 +397,8 @@ impl<'a> Keywords<'a> {
     }
 }
 
-/// A member of a small object, such as a schema's keyword or an instance's
-/// required property: comparing a handful of keys costs less than hashing
+/// A member of a small schema object, such as a schema's `properties`:
+/// comparing a handful of keys costs less than hashing
 /// the name (serde_json's ordered map hashes with SipHash), which matters
 /// once per keyword per instance node.
 fn kw<'a>(schema: &'a Map<String, Value>, name: &str) -> Option<&'a Value> {
@@ -718,6 +718,11 @@ impl<'a> Validator<'a> {
         path: &Path<'_>,
         depth: usize,
     ) -> Outcome {
+        // Walking a large object's members (and hashing its names for `required`) is work that a
+        // schema applied to the same object many times must pay for each time.
+        if members.len() > SMALL_OBJECT {
+            self.spend(members.len() as u64, path)?;
+        }
         let count = members.len() as f64;
         if let Some(max) = schema.get(K::MaxProperties).and_then(Value::as_f64).filter(|max| count > *max) {
             return Err(mismatch(path, "maxProperties", format!("more than {} properties", num(max))));

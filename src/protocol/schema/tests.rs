@@ -222,6 +222,33 @@ fn unique_items_and_enum_pay_per_comparison() {
     assert!(matches!(unique, Err(SchemaError::TooCostly(_))), "{unique:?}");
     ok(json!({"uniqueItems": true}), json!([1, 2, 3]));
     bad(json!({"uniqueItems": true}), json!([1, 2, 1.0]), "uniqueItems", "");
+    // Large objects that differ in their first member: each comparison stops at once, but it
+    // hashed the other object's names first, and pays for that.
+    let item = |i: usize| {
+        Value::Object(std::iter::once(("a".to_owned(), json!(i))).chain((0..250).map(|k| (format!("k{k}"), json!(0)))).collect())
+    };
+    let items = Value::Array((0..400).map(item).collect());
+    let started = std::time::Instant::now();
+    let verdict = validate_with(&json!({"uniqueItems": true}), &items, &LinearPatterns::default(), &limits);
+    assert!(matches!(verdict, Err(SchemaError::TooCostly(_))), "{verdict:?}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(1), "took {:?}", started.elapsed());
+}
+
+#[test]
+fn a_large_object_met_by_many_schemas_pays_for_its_names_each_time() {
+    // Each level doubles the schemas applied to the same object; each needs its names looked up.
+    let mut defs = serde_json::Map::new();
+    defs.insert("d0".into(), json!({"required": ["x"]}));
+    for k in 1..=24 {
+        let below = format!("#/$defs/d{}", k - 1);
+        defs.insert(format!("d{k}"), json!({"allOf": [{"$ref": below}, {"$ref": below}]}));
+    }
+    let schema = json!({"$defs": defs, "$ref": "#/$defs/d24"});
+    let object = Value::Object(serde_json::Map::from_iter((0..5_000).map(|k| (format!("k{k}"), json!(k))).chain([("x".into(), json!(1))])));
+    stopped(schema.clone(), object.clone(), "budget");
+    // The same with a keyword that only walks the members, without looking any up.
+    let walking = serde_json::to_string(&schema).unwrap_or_default().replace(r#"{"required":["x"]}"#, r#"{"properties":{"zz":{}}}"#);
+    stopped(serde_json::from_str(&walking).unwrap_or_default(), object, "budget");
 }
 
 #[test]
