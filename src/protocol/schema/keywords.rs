@@ -7,7 +7,7 @@ use super::patterns::weight;
 use super::{format_number as num, Dialect, Limits, PatternError, PatternMatcher, SchemaError, ValidationError};
 use serde_json::{Map, Value};
 use std::borrow::Cow;
-use std::cell::{Cell, RefCell};
+use std::cell::{Cell, OnceCell, RefCell};
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
@@ -144,23 +144,23 @@ fn type_bits(instance: &Node<'_>) -> u8 {
 }
 
 /// The member names of an instance object, for keywords that look up many
-/// of them: a set when the object is large, else its members searched in turn.
+/// of them: a small object's members searched in turn, a large one's names
+/// hashed into a set the first time a keyword asks.
 struct Names<'n> {
     members: &'n [(Cow<'n, str>, Node<'n>)],
-    set: Option<HashSet<&'n str>>,
+    set: OnceCell<HashSet<&'n str>>,
 }
 
 impl<'n> Names<'n> {
     fn of(members: &'n [(Cow<'n, str>, Node<'n>)]) -> Self {
-        let set = (members.len() > SMALL_OBJECT).then(|| members.iter().map(|(k, _)| k.as_ref()).collect());
-        Self { members, set }
+        Self { members, set: OnceCell::new() }
     }
 
     fn has(&self, name: &str) -> bool {
-        match &self.set {
-            Some(set) => set.contains(name),
-            None => member(self.members, name).is_some(),
+        if self.members.len() <= SMALL_OBJECT {
+            return member(self.members, name).is_some();
         }
+        self.set.get_or_init(|| self.members.iter().map(|(k, _)| k.as_ref()).collect()).contains(name)
     }
 }
 
@@ -730,12 +730,7 @@ impl<'a> Validator<'a> {
         if let Some(min) = schema.get(K::MinProperties).and_then(Value::as_f64).filter(|min| count < *min) {
             return Err(mismatch(path, "minProperties", format!("fewer than {} properties", num(min))));
         }
-        let dependent_required = schema.get(K::DependentRequired).or(match self.dialect {
-            Dialect::Draft7 => schema.get(K::Dependencies),
-            Dialect::Draft2020 => None,
-        });
-        let lookups = schema.get(K::Required).is_some() || dependent_required.is_some() || schema.get(K::DependentSchemas).is_some();
-        let names = if lookups { Names::of(members) } else { Names { members, set: None } };
+        let names = Names::of(members);
         if let Some(Value::Array(required)) = schema.get(K::Required) {
             if let Some(missing) = required.iter().filter_map(Value::as_str).find(|name| !names.has(name)) {
                 return Err(mismatch(path, "required", format!("the required property {missing:?} is missing")));
@@ -779,6 +774,10 @@ impl<'a> Validator<'a> {
                 }
             }
         }
+        let dependent_required = schema.get(K::DependentRequired).or(match self.dialect {
+            Dialect::Draft7 => schema.get(K::Dependencies),
+            Dialect::Draft2020 => None,
+        });
         for (name, dependency) in dependent_required.and_then(Value::as_object).into_iter().flatten() {
             if !names.has(name) {
                 continue;
