@@ -421,32 +421,45 @@ pub fn is_space(byte: u8) -> bool {
     matches!(byte, b' ' | b'\t' | b'\n' | b'\r')
 }
 
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGHS: u64 = 0x8080_8080_8080_8080;
+
+/// Eight bytes as one word, the first lowest; `None` near the end of a text.
+#[inline(always)]
+fn word_of(bytes: &[u8]) -> Option<u64> {
+    <[u8; 8]>::try_from(bytes).ok().map(u64::from_le_bytes)
+}
+
+/// The high bit of each byte of `w` below `n` (n <= 128): a borrow starts
+/// only at such a byte, so the lowest bit set is exact; a zero byte is one
+/// below 1.
+#[inline(always)]
+fn below(w: u64, n: u8) -> u64 {
+    w.wrapping_sub(ONES * u64::from(n)) & !w & HIGHS
+}
+
+/// The high bit of each byte of `w` equal to `byte`, exact for the lowest.
+#[inline(always)]
+fn equal_to(w: u64, byte: u8) -> u64 {
+    below(w ^ (ONES * u64::from(byte)), 1)
+}
+
 /// Which of eight bytes of a string (the low bits first) is a quote, a
 /// backslash or a control character: a high bit set for the first of them,
 /// and perhaps for later ones, 0 when there is none.
 #[inline(always)]
 fn special_bytes(word: &[u8]) -> u64 {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    let Ok(bytes) = <[u8; 8]>::try_from(word) else { return HIGHS };
-    let w = u64::from_le_bytes(bytes);
-    // The bytes below `n` (n <= 128): a borrow starts only at such a byte,
-    // so the lowest bit set is exact; a zero byte is one below 1.
-    let below = |x: u64, n: u8| x.wrapping_sub(ONES * u64::from(n)) & !x & HIGHS;
-    below(w ^ (ONES * u64::from(b'"')), 1) | below(w ^ (ONES * u64::from(b'\\')), 1) | below(w, 0x20)
+    let Some(w) = word_of(word) else { return HIGHS };
+    equal_to(w, b'"') | equal_to(w, b'\\') | below(w, 0x20)
 }
 
 /// Which of eight bytes is a quote or a bracket, as [`special_bytes`]
 /// reports: `[` and `]` differ from `{` and `}` by the bit 0x20 alone.
 #[inline(always)]
 fn structural_bytes(word: &[u8]) -> u64 {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    let Ok(bytes) = <[u8; 8]>::try_from(word) else { return HIGHS };
-    let w = u64::from_le_bytes(bytes);
-    let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS;
+    let Some(w) = word_of(word) else { return HIGHS };
     let folded = w | (ONES * 0x20);
-    zero(w ^ (ONES * u64::from(b'"'))) | zero(folded ^ (ONES * u64::from(b'{'))) | zero(folded ^ (ONES * u64::from(b'}')))
+    equal_to(w, b'"') | equal_to(folded, b'{') | equal_to(folded, b'}')
 }
 
 #[cfg(test)]
