@@ -3,6 +3,7 @@
 // `new URL` form and copy the .wasm file next to the bundle. The parts a page
 // may never need (the JSON Schema validator, OAuth) are separate modules,
 // fetched the first time a call needs one: see lazy.js.
+// wasm-bindgen snippets: scripts/build.sh
 import init, { __setParts } from "./mcp_wasm.js";
 import { lazyParts } from "./lazy.js";
 
