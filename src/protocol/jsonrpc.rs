@@ -376,7 +376,7 @@ fn decode_error_object(value: Value) -> Result<ErrorObject, DecodeError> {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 /// A short name for the JSON type of `value`, for error messages.
 pub fn kind(value: &Value) -> &'static str {

@@ -260,32 +260,45 @@ impl Scanner<'_> {
     }
 
     /// Moves past the container whose bracket is next, by its brackets and
-    /// its strings' quotes and backslashes alone.
+    /// its strings' quotes and backslashes alone. Eight bytes at a time while
+    /// a word holds no backslash and cannot close the container: the running
+    /// parity of its quotes tells which of its brackets lie inside strings.
+    /// Else, and near the end of the text, a byte at a time.
     fn step_over(&mut self) -> Option<()> {
-        let mut open = 0usize;
+        let mut open = 0u32;
+        let mut in_string = false;
         loop {
-            self.skip_to(structural_bytes);
-            match self.next()? {
-                b'"' => self.step_over_string()?,
-                b'{' | b'[' => open += 1,
-                b'}' | b']' => {
+            if let Some(word) = self.bytes.get(self.at..self.at + 8).and_then(word_of) {
+                if exact(word, b'\\') == 0 {
+                    let quotes = exact(word, b'"');
+                    // Bit 0 of each byte: whether an odd number of quotes lies at or before it.
+                    let mut parity = quotes >> 7;
+                    parity ^= parity << 8;
+                    parity ^= parity << 16;
+                    parity ^= parity << 32;
+                    let inside = if in_string { !(parity << 7) & HIGHS } else { (parity << 7) & HIGHS };
+                    // `[` and `]` differ from `{` and `}` by the bit 0x20 alone.
+                    let folded = word | (ONES * 0x20);
+                    let opens = exact(folded, b'{') & !inside;
+                    let closes = exact(folded, b'}') & !inside;
+                    if closes.count_ones() < open {
+                        open = open.checked_add(opens.count_ones())? - closes.count_ones();
+                        in_string ^= quotes.count_ones() % 2 == 1;
+                        self.at += 8;
+                        continue;
+                    }
+                }
+            }
+            match (self.next()?, in_string) {
+                (b'\\', true) => self.at += 1,
+                (b'"', _) => in_string = !in_string,
+                (b'{' | b'[', false) => open += 1,
+                (b'}' | b']', false) => {
                     open = open.checked_sub(1)?;
                     if open == 0 {
                         return Some(());
                     }
                 }
-                _ => {}
-            }
-        }
-    }
-
-    /// Moves past a string whose opening quote is behind, to past its closing one.
-    fn step_over_string(&mut self) -> Option<()> {
-        loop {
-            self.skip_to(special_bytes);
-            match self.next()? {
-                b'"' => return Some(()),
-                b'\\' => self.at += 1,
                 _ => {}
             }
         }
@@ -453,13 +466,13 @@ fn special_bytes(word: &[u8]) -> u64 {
     equal_to(w, b'"') | equal_to(w, b'\\') | below(w, 0x20)
 }
 
-/// Which of eight bytes is a quote or a bracket, as [`special_bytes`]
-/// reports: `[` and `]` differ from `{` and `}` by the bit 0x20 alone.
+/// The high bit of each byte of `w` equal to `byte`, and of no other: the
+/// low seven bits of a byte that differs carry into its high bit, without
+/// a borrow into the next byte as [`below`] has.
 #[inline(always)]
-fn structural_bytes(word: &[u8]) -> u64 {
-    let Some(w) = word_of(word) else { return HIGHS };
-    let folded = w | (ONES * 0x20);
-    equal_to(w, b'"') | equal_to(folded, b'{') | equal_to(folded, b'}')
+fn exact(w: u64, byte: u8) -> u64 {
+    let x = w ^ (ONES * u64::from(byte));
+    !(((x & !HIGHS) + !HIGHS) | x) & HIGHS
 }
 
 #[cfg(test)]

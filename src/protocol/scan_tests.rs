@@ -182,3 +182,24 @@ fn stepping_over_text_that_is_not_json_stays_within_it() {
     assert!(!scan_accepted(r#"{"a":{"b":[{"c":"unterminated"#, |_, _| true));
     assert!(!scan_accepted(r#"{"a":{"b":[{"c":1}}}"#, |_, _| true));
 }
+
+#[test]
+fn random_containers_are_stepped_over_as_the_strict_pass_reads_them() {
+    let strict: Reader = |t, f| scan(t, f);
+    let stepping: Reader = |t, f| scan_accepted(t, f);
+    let mut next = crate::protocol::jsonrpc::tests::xorshift(0x9e37_79b9_7f4a_7c15);
+    let mut stepped = 0;
+    for _ in 0..6000 {
+        let mut value = String::new();
+        crate::protocol::jsonrpc::tests::random_json(&mut next, 0, &mut value);
+        // Placed where the stepping pass steps over it (three levels down), and where it reads it.
+        let text = format!(r#"{{"a":{{"b":[{value},{{"c":[{value}]}}]}},"d":{value}}}"#);
+        let strict_reports = reports(&text, strict);
+        if strict_reports.is_none() {
+            continue;
+        }
+        stepped += 1;
+        assert_eq!(reports(&text, stepping), strict_reports, "{text}");
+    }
+    assert!(stepped > 1_000, "only {stepped} texts were JSON the scan accepts");
+}

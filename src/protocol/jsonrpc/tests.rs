@@ -153,12 +153,16 @@ fn raw_results_only_for_texts_decode_accepts() {
 
 /// Random JSON from pieces that hit every rule of the scan: numbers with
 /// exponents, strings with escapes (surrogates, escaped backslashes, quotes)
-/// at every alignment, and nesting to past serde_json's limit.
-fn random_json(next: &mut impl FnMut() -> usize, depth: usize, out: &mut String) {
+/// and brackets at every alignment, and nesting to past serde_json's limit.
+pub(crate) fn random_json(next: &mut impl FnMut() -> usize, depth: usize, out: &mut String) {
     const NUMBERS: [&str; 9] =
         ["0", "-12.5e-7", "6.02E23", "1e308", "9e308", "1e400", "2E+10", "123456789012345678901234567890e290", "1e-999"];
-    const PIECES: [&str; 16] = [
+    const PIECES: [&str; 20] = [
         "a",
+        "[",
+        "]",
+        "{",
+        "}",
         " ",
         "7",
         "e",
@@ -207,7 +211,7 @@ fn random_json(next: &mut impl FnMut() -> usize, depth: usize, out: &mut String)
 }
 
 /// A reproducible stream of pseudo-random numbers.
-fn xorshift(mut seed: u64) -> impl FnMut() -> usize {
+pub(crate) fn xorshift(mut seed: u64) -> impl FnMut() -> usize {
     move || {
         seed ^= seed << 13;
         seed ^= seed >> 7;
