@@ -52,7 +52,8 @@ async function chromium() {
 // cache), one contender per trial in rotation; medians, as one load on this machine
 // varies by tens of milliseconds with the static server's timing. For mcp-wasm, also
 // the wasm linear memory right after loading: the baseline a page starts from.
-const LOAD_TRIALS = 7;
+// 15: with 7, mcp-wasm's median moved by up to 30 ms between runs (bench/analysis.md, sixth round).
+const LOAD_TRIALS = 15;
 const SPECIFIERS = { "mcp-wasm": "/pkg/index.js", "sdk 1.x": "/page/dist/sdk1.js", "client 2.x": "/page/dist/sdk2.js" };
 
 async function freshLoads() {
