@@ -243,13 +243,13 @@ impl Scanner<'_> {
         }
     }
 
-    /// Moves eight bytes at a time to the word holding the first byte that
-    /// `flags` marks (see [`special_bytes`]), and to that byte; near the end
-    /// of the text, the caller goes on a byte at a time.
+    /// Moves eight bytes at a time to the word holding a string's first
+    /// special byte ([`special_bytes`]), and to that byte; near the end of
+    /// the text, the caller goes on a byte at a time.
     #[inline(always)]
-    fn skip_to(&mut self, flags: fn(&[u8]) -> u64) {
+    fn skip_to_special(&mut self) {
         while let Some(word) = self.bytes.get(self.at..self.at + 8) {
-            match flags(word) {
+            match special_bytes(word) {
                 0 => self.at += 8,
                 found => {
                     self.at += (found.trailing_zeros() / 8) as usize;
@@ -337,7 +337,7 @@ impl Scanner<'_> {
             // to the first byte that ends the string, escapes or is a control
             // character (one byte at a time, strings were most of a 5 MiB
             // result's time; a word at a time, short keys still were).
-            self.skip_to(special_bytes);
+            self.skip_to_special();
             match self.next()? {
                 b'"' => return Some(()),
                 b'\\' => self.escape()?,
