@@ -551,20 +551,13 @@ impl<'a> Validator<'a> {
         self.root.pointer(&decoded).ok_or_else(|| mismatch(path, "$ref", format!("$ref {reference:?} points at nothing")))
     }
 
-    /// [`instance::same`], paid for from the budget.
-    fn same(&self, expected: &Value, instance: &Node<'_>, path: &Path<'_>) -> Result<bool, Fail> {
+    /// A comparison ([`instance::same`], [`instance::equal`]), paid for from
+    /// the budget with the values it counted.
+    fn paid(&self, path: &Path<'_>, compare: impl FnOnce(&mut u64) -> bool) -> Result<bool, Fail> {
         let mut work = 0;
-        let same = instance::same(expected, instance, &mut work);
+        let outcome = compare(&mut work);
         self.spend(work, path)?;
-        Ok(same)
-    }
-
-    /// [`instance::equal`], paid for from the budget.
-    fn equal(&self, a: &Node<'_>, b: &Node<'_>, path: &Path<'_>) -> Result<bool, Fail> {
-        let mut work = 0;
-        let equal = instance::equal(a, b, &mut work);
-        self.spend(work, path)?;
-        Ok(equal)
+        Ok(outcome)
     }
 
     fn check_type_and_values(&self, schema: &Keywords<'a>, instance: &Node<'_>, path: &Path<'_>) -> Result<(), Fail> {
@@ -584,7 +577,7 @@ impl<'a> Validator<'a> {
         if let Some(Value::Array(options)) = schema.get(K::Enum) {
             let mut found = false;
             for option in options {
-                if self.same(option, instance, path)? {
+                if self.paid(path, |work| instance::same(option, instance, work))? {
                     found = true;
                     break;
                 }
@@ -594,7 +587,7 @@ impl<'a> Validator<'a> {
             }
         }
         if let Some(expected) = schema.get(K::Const) {
-            if !self.same(expected, instance, path)? {
+            if !self.paid(path, |work| instance::same(expected, instance, work))? {
                 return Err(mismatch(path, "const", "the value is not the one the schema requires".into()));
             }
         }
@@ -668,7 +661,7 @@ impl<'a> Validator<'a> {
         if schema.get(K::UniqueItems) == Some(&Value::Bool(true)) {
             for (i, a) in items.iter().enumerate() {
                 for (j, b) in items.iter().enumerate().skip(i + 1) {
-                    if self.equal(a, b, path)? {
+                    if self.paid(path, |work| instance::equal(a, b, work))? {
                         return Err(mismatch(path, "uniqueItems", format!("items {i} and {j} are equal")));
                     }
                 }
