@@ -349,15 +349,21 @@ impl Client {
     /// # Errors
     /// `invalid-argument` without `ref.type` and `argument.name`; the request's error.
     pub async fn complete(&self, params: Value, options: &RequestOptions) -> Result<CompleteResult, Error> {
+        let reply = self.complete_reply(params, options).await?;
+        typed(reply.into_value(), "completion/complete")
+    }
+
+    /// [`Client::complete`], with the result as the server sent it.
+    ///
+    /// # Errors
+    /// As [`Client::complete`].
+    pub async fn complete_reply(&self, params: Value, options: &RequestOptions) -> Result<Reply, Error> {
         let well_formed = params.get("ref").and_then(|r| r.get("type")).is_some_and(Value::is_string)
             && params.get("argument").and_then(|a| a.get("name")).is_some_and(Value::is_string);
         if !well_formed {
             return Err(Error::InvalidArgument("complete needs params.ref.type and params.argument.name".into()));
         }
-        typed(
-            self.state.request_shaped("completion/complete", Some(params), options, results::check_complete).await?,
-            "completion/complete",
-        )
+        self.state.request_shaped_reply("completion/complete", Some(params), options, results::check_complete).await
     }
 
     /// One page of the server's skills (SEP-2640), none of them loaded.

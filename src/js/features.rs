@@ -218,8 +218,8 @@ impl McpClient {
         promise(Box::pin(async move {
             let call = call?;
             let params = required_params(&params, "complete").map_err(fail)?;
-            let result = client.complete(params, &call.options).await.map_err(|e| call.reject(e))?;
-            to_js(&serde_json::to_value(result).unwrap_or(Value::Null)).map_err(fail)
+            let reply = client.complete_reply(params, &call.options).await.map_err(|e| call.reject(e))?;
+            reply_to_js(&reply).map_err(fail)
         }))
     }
 

@@ -149,9 +149,8 @@ pub fn connect_options(value: &JsValue) -> Result<ConnectSettings, Error> {
     let object = options_object(value, "options")?.unwrap_or_else(|| js_sys::Object::new().into());
     let client_info = match field(&object, "clientInfo") {
         None => Implementation::new("mcp-wasm", env!("CARGO_PKG_VERSION")),
-        Some(info) => {
-            serde_json::from_value(from_js(&info, "clientInfo")?).map_err(|_| invalid("clientInfo must have string name and version"))?
-        }
+        Some(info) => Implementation::from_json(from_js(&info, "clientInfo")?)
+            .ok_or_else(|| invalid("clientInfo must have string name and version"))?,
     };
     let headers = match field(&object, "headers") {
         None => HeaderSource::None,

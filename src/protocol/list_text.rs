@@ -6,7 +6,7 @@
 //! `None` and the caller runs those checks on the parsed value, so that a
 //! bad page is refused in the same words either way.
 
-use super::pick::{member, pick, pick_accepted, starts_with, Pick, Picked};
+use super::pick::{member, pick, pick_accepted, starts_with, string_value, Pick, Picked};
 
 /// The members of an item that the checks and the client read, by slot.
 const ITEM_MEMBERS: [&str; 4] = ["", "inputSchema", "outputSchema", "annotations"];
@@ -38,7 +38,7 @@ pub fn list_items<'a>(text: &'a str, items_field: &str, key: &str) -> Option<Lis
     let page = Pick { names: ["nextCursor", "", "", ""], items: Some((items_field, item_names)) };
     let ([cursor, ..], items) = pick_accepted(text, page)?;
     let next_cursor = match cursor.filter(|c| c.trim() != "null") {
-        Some(cursor) if starts_with(cursor, b'"') => Some(serde_json::from_str(cursor).ok()?),
+        Some(cursor) if starts_with(cursor, b'"') => Some(string_value(cursor)?),
         Some(_) => return None,
         None => None,
     };
@@ -64,7 +64,7 @@ pub fn tool_facts<'a>(tools: &[Picked<'a>]) -> Option<Vec<ToolFacts<'a>>> {
         .iter()
         .map(|tool| {
             member(tool, INPUT_SCHEMA).filter(|schema| starts_with(schema, b'{'))?;
-            let name = serde_json::from_str(member(tool, KEY)?).ok()?;
+            let name = string_value(member(tool, KEY)?)?;
             let hint = Pick { names: ["idempotentHint", "", "", ""], items: None };
             let idempotent = match member(tool, ANNOTATIONS).filter(|annotations| starts_with(annotations, b'{')) {
                 Some(annotations) => member(&pick(annotations, hint)?.0, 0).is_some_and(|h| h.trim() == "true"),

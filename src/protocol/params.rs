@@ -2,7 +2,7 @@
 //! locally with the field's name instead of as a server error.
 
 use super::jsonrpc::Params;
-use super::pick::{member, pick, starts_with, Pick};
+use super::pick::{member, pick, starts_with, string_value, Pick};
 use serde_json::Value;
 
 /// Checks `tools/call` params: a string `name`, and `arguments`, if present, an object.
@@ -34,7 +34,7 @@ pub fn call_tool_name(params: &Params) -> Result<String, String> {
     let Some((fields, _)) = pick(raw.get(), Pick { names: ["name", "arguments", "", ""], items: None }) else {
         return from_value(&params.to_value());
     };
-    let name = member(&fields, 0).and_then(|raw| serde_json::from_str::<String>(raw).ok());
+    let name = member(&fields, 0).and_then(string_value);
     let Some(name) = name else {
         return Err("callTool needs params.name, the tool's name as a string".into());
     };

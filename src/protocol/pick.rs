@@ -124,6 +124,17 @@ pub fn first_byte(text: &str) -> Option<u8> {
     text.trim_start_matches(SPACE).bytes().next()
 }
 
+/// The string a picked member's text `raw` holds, unescaped; `None` when it
+/// holds no string. Read as a `Value`, whose parser the module has anyway,
+/// where a typed `String` would bring serde's typed reader and its error
+/// texts (float printing among them) into the JS build.
+pub fn string_value(raw: &str) -> Option<String> {
+    match serde_json::from_str(raw) {
+        Ok(serde_json::Value::String(s)) => Some(s),
+        _ => None,
+    }
+}
+
 /// Whether a member's text begins with `first`: `"` for a string, `{` for
 /// an object, `[` for an array.
 pub fn starts_with(raw: &str, first: u8) -> bool {

@@ -208,8 +208,8 @@ mod yaml {
 
     fn unquote(text: &str) -> Result<String, String> {
         if let Some(inner) = text.strip_prefix('"').and_then(|t| t.strip_suffix('"')) {
-            return serde_json::from_str(&format!("\"{inner}\""))
-                .map_err(|_| format!("a bad double-quoted string in the frontmatter: {text}"));
+            return crate::protocol::pick::string_value(&format!("\"{inner}\""))
+                .ok_or_else(|| format!("a bad double-quoted string in the frontmatter: {text}"));
         }
         if let Some(inner) = text.strip_prefix('\'').and_then(|t| t.strip_suffix('\'')) {
             return Ok(inner.replace("''", "'"));

@@ -33,6 +33,21 @@ impl Implementation {
     pub fn new(name: impl Into<String>, version: impl Into<String>) -> Self {
         Self { name: name.into(), version: version.into(), ..Self::default() }
     }
+
+    /// Reads one from a JSON object with string `name` and `version` (and
+    /// `title`, if any), keeping every other member in `extra`; `None` for
+    /// anything else. What `Deserialize` does, without serde's typed
+    /// deserializer and its error texts in the JS build.
+    pub fn from_json(value: Value) -> Option<Self> {
+        let Value::Object(mut extra) = value else { return None };
+        let mut text = |key: &str| match extra.remove(key) {
+            Some(Value::String(s)) => Some(Some(s)),
+            None | Some(Value::Null) if key == "title" => Some(None),
+            _ => None,
+        };
+        let (name, version, title) = (text("name")??, text("version")??, text("title")?);
+        Some(Self { name, version, title, extra })
+    }
 }
 
 /// A tool the server offers.
@@ -641,6 +656,23 @@ mod tests {
         let back = serde_json::to_value(&result).unwrap();
         assert_eq!(back["content"][0], json!({"type": "text", "text": "hi", "annotations": {"audience": ["user"]}}));
         assert_eq!(back["content"][3], json!({"type": "hologram", "beams": 3}));
+    }
+
+    #[test]
+    fn implementation_from_json_reads_as_deserialize_does() {
+        let cases = [
+            json!({"name": "a", "version": "1"}),
+            json!({"name": "a", "version": "1", "title": "A", "_meta": {"k": 1}, "icons": []}),
+            json!({"name": "a", "version": "1", "title": null}),
+            json!({"name": "a"}),
+            json!({"name": "a", "version": 1}),
+            json!({"name": "a", "version": "1", "title": 5}),
+            json!(["a", "1"]),
+        ];
+        for case in cases {
+            let derived = serde_json::from_value::<Implementation>(case.clone()).ok();
+            assert_eq!(Implementation::from_json(case.clone()), derived, "{case}");
+        }
     }
 
     #[test]

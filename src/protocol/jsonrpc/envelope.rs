@@ -200,7 +200,9 @@ impl EnvelopeScanner {
             self.capture.end();
         }
         if self.capture.done && self.capture.bytes.len() <= MAX_ID_BYTES {
-            self.envelope.id = serde_json::from_slice(&self.capture.bytes).ok().as_ref().and_then(RequestId::from_token);
+            // Through `str`: serde_json's byte reader would be a second copy of its parser in the module.
+            let text = std::str::from_utf8(&self.capture.bytes).ok();
+            self.envelope.id = text.and_then(|t| serde_json::from_str(t).ok()).as_ref().and_then(RequestId::from_token);
         }
         self.envelope
     }
