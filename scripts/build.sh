@@ -20,10 +20,15 @@ cd "$(dirname "$0")/.."
 OPT_FLAGS=(-Oz -ocimfs=20 --enable-reference-types --enable-bulk-memory --enable-nontrapping-float-to-int
   --enable-sign-ext --enable-mutable-globals --enable-multivalue --strip-debug --strip-producers)
 
+# Panic locations name the dependencies' source files, by default under the build
+# machine's absolute cargo home (/root/.cargo/registry/src/...): the shipped wasm
+# would carry that path, 30 times. They become relative to `cargo/`.
+REMAP=(--config "build.rustflags=['--remap-path-prefix=${CARGO_HOME:-$HOME/.cargo}/registry/src=cargo']")
+
 # Snippets of an earlier build would ship with this one: start clean.
 rm -rf pkg/snippets
 wasm-pack build --release --target web --out-dir pkg --out-name mcp_wasm --no-pack -- \
-  --no-default-features --features core-module 2>&1 \
+  --no-default-features --features core-module "${REMAP[@]}" 2>&1 \
   | grep -vE '^\[INFO\]: (Checking|Compiling|Installing|Optimizing)' || true
 test -f pkg/mcp_wasm_bg.wasm || { echo "build: wasm-pack produced no pkg/mcp_wasm_bg.wasm" >&2; exit 1; }
 
@@ -42,7 +47,7 @@ node_modules/.bin/wasm-opt pkg/mcp_wasm_bg.wasm -o pkg/mcp_wasm_bg.wasm "${OPT_F
 for part in validator oauth; do
   opt=(--config "profile.release.opt-level='z'")
   [ "$part" = validator ] && opt=(--config "profile.release.opt-level='s'" --config "profile.release.package.mcp-wasm.opt-level=3")
-  cargo build "${opt[@]}" --quiet --release --target wasm32-unknown-unknown --lib --no-default-features --features "$part-module"
+  cargo build "${opt[@]}" "${REMAP[@]}" --quiet --release --target wasm32-unknown-unknown --lib --no-default-features --features "$part-module"
   wasm-bindgen "${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release/mcp_wasm.wasm" --out-dir pkg --out-name "mcp_wasm_$part" --target web --no-typescript
   node_modules/.bin/wasm-opt "pkg/mcp_wasm_${part}_bg.wasm" -o "pkg/mcp_wasm_${part}_bg.wasm" "${OPT_FLAGS[@]}"
 done
