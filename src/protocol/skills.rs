@@ -237,13 +237,32 @@ mod yaml {
             "true" | "True" | "TRUE" => Value::Bool(true),
             "false" | "False" | "FALSE" => Value::Bool(false),
             "null" | "Null" | "NULL" | "~" => Value::Null,
-            _ => text
-                .parse::<i64>()
-                .map(Value::from)
-                .ok()
-                .or_else(|| text.parse::<f64>().ok().and_then(|f| serde_json::Number::from_f64(f).map(Value::Number)))
-                .unwrap_or_else(|| Value::String(text.to_owned())),
+            _ => text.parse::<i64>().map(Value::from).ok().or_else(|| float(text)).unwrap_or_else(|| Value::String(text.to_owned())),
         })
+    }
+
+    /// A float as Rust's `f64::from_str` reads it (`+1.5`, `.5`, `1.`, `01.5`,
+    /// `1e3`; nothing infinite or NaN), read by serde_json once written as JSON
+    /// writes it: `str::parse` would bring core's float parser and its 10 KB
+    /// table of powers into the module, where serde_json's is there anyway.
+    pub(super) fn float(text: &str) -> Option<Value> {
+        let (sign, unsigned) = match text.strip_prefix('-') {
+            Some(rest) => ("-", rest),
+            None => ("", text.strip_prefix('+').unwrap_or(text)),
+        };
+        let (mantissa, exponent) = unsigned.split_at(unsigned.find(['e', 'E']).unwrap_or(unsigned.len()));
+        let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+        let digits = |part: &str| part.bytes().all(|b| b.is_ascii_digit());
+        if !digits(whole) || !digits(fraction) || whole.len() + fraction.len() == 0 {
+            return None;
+        }
+        let whole = whole.trim_start_matches('0');
+        let json =
+            format!("{sign}{}.{}{exponent}", if whole.is_empty() { "0" } else { whole }, if fraction.is_empty() { "0" } else { fraction });
+        match serde_json::from_str(&json) {
+            Ok(Value::Number(n)) => Some(Value::Number(n)),
+            _ => None,
+        }
     }
 }
 
@@ -251,6 +270,54 @@ mod yaml {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn frontmatter_floats_read_as_f64_from_str_reads_them() {
+        let texts = [
+            "1.5",
+            "-1.5",
+            "+1.5",
+            ".5",
+            "-.5",
+            "1.",
+            "01.5",
+            "00.25",
+            "1e3",
+            "1.5E-3",
+            "-2.5e+2",
+            "1.e5",
+            "0.0",
+            "-0.0",
+            "123456789.123456789",
+            "1e400",
+            ".",
+            "-",
+            "+",
+            "e5",
+            ".e5",
+            "+-1",
+            "1.2.3",
+            "1e",
+            "1e+",
+            "inf",
+            "NaN",
+            "infinity",
+            "1_000.5",
+            "0x1p3",
+            "1 .5",
+            "",
+        ];
+        for text in texts {
+            let expected = text.parse::<f64>().ok().and_then(serde_json::Number::from_f64).map(Value::Number);
+            let got = yaml::float(text);
+            let same = match (&got, &expected) {
+                (Some(Value::Number(a)), Some(Value::Number(b))) => a.as_f64() == b.as_f64(),
+                (None, None) => true,
+                _ => false,
+            };
+            assert!(same, "{text:?}: {got:?} against {expected:?}");
+        }
+    }
 
     const SKILL: &str = "---\nname: pdf-processing\ndescription: Extract, fill, and assemble PDF documents\n---\n\nSkill body.\n";
 
