@@ -3,6 +3,9 @@
 // `McpClient.connect`, `callTool` and `close` (and wasm-bindgen's own), lets
 // wasm-opt remove what nothing reaches any more, and prints the sizes. The
 // data section is kept whole (nothing can tell which of its bytes are read).
+// An upper bound: wasm-opt keeps every function the table names, and each async
+// method's boxed future is there, so most of what the dropped exports reach stays
+// (bench/analysis.md, "Seventh round", has the bound measured at the source).
 //   node bench/first-call-only.mjs [pkg/mcp_wasm_bg.wasm] [--keep-names out.wasm]
 // With a build that keeps its names (wasm-bindgen --keep-debug, wasm-opt -g),
 // --keep-names writes the result for `twiggy top`.
