@@ -1,4 +1,5 @@
 use super::handler::{ClientHandler, InboundContext};
+use super::id_map::IdMap;
 use super::{ConnectionStatus, Inbound, InboundSink, ResultText, Runtime, Transport};
 use crate::error::Error;
 use crate::protocol::jsonrpc::envelope::Envelope;
@@ -9,7 +10,6 @@ use futures::future::{self, FutureExt, LocalBoxFuture};
 use futures::StreamExt;
 use serde_json::{json, Map, Value};
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::{Rc, Weak};
 
 /// Receives the params of each `notifications/progress` for one request.
@@ -113,12 +113,12 @@ pub enum Answer {
 #[derive(Default)]
 struct State {
     next_id: i64,
-    pending: HashMap<RequestId, oneshot::Sender<Result<Value, Error>>>,
+    pending: IdMap<RequestId, oneshot::Sender<Result<Value, Error>>>,
     /// The text of large results, by request, until the request takes it.
-    raw: HashMap<RequestId, ResultText>,
-    progress: HashMap<RequestId, ProgressRoute>,
+    raw: IdMap<RequestId, ResultText>,
+    progress: IdMap<RequestId, ProgressRoute>,
     /// Server requests being handled, with the sender that cancels each.
-    inbound: HashMap<RequestId, oneshot::Sender<String>>,
+    inbound: IdMap<RequestId, oneshot::Sender<String>>,
     closed: bool,
     listener: Option<NotificationListener>,
     problems: Option<ProblemListener>,

@@ -13,11 +13,11 @@ use super::web_runtime::WebRuntime;
 use crate::error::Error;
 use crate::protocol::jsonrpc::{decode_or_raw, Decoded, Message, RequestId};
 use crate::protocol::{methods, modern, version};
+use crate::session::id_map::IdMap;
 use crate::session::{Inbound, InboundSink, Runtime, ToolSchemas, Transport};
 use futures::channel::oneshot;
 use futures::future::{self, LocalBoxFuture};
 use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
 use std::rc::Rc;
 use streams::Purpose;
 use wasm_bindgen::prelude::*;
@@ -60,7 +60,7 @@ pub(super) struct Inner {
     session_id: RefCell<Option<String>>,
     protocol_version: Cell<Option<&'static str>>,
     /// Controllers of the fetches and streams in flight, so close can abort them.
-    in_flight: RefCell<HashMap<u64, AbortController>>,
+    in_flight: RefCell<IdMap<u64, AbortController>>,
     next_key: Cell<u64>,
     closed: Cell<bool>,
     /// Bumped when the session is reset; a GET stream of an older session stops.
@@ -72,7 +72,7 @@ pub(super) struct Inner {
     /// Whether the 2026-07-28 rules apply (set with the protocol version).
     modern: Cell<bool>,
     /// The in-flight key of each request's fetch, to cancel it by aborting (modern).
-    by_request: RefCell<HashMap<RequestId, u64>>,
+    by_request: RefCell<IdMap<RequestId, u64>>,
     /// The `Authorization` header last sent.
     authorization: RefCell<Option<String>>,
     /// Woken when the transport closes or its session is reset.
