@@ -126,8 +126,7 @@ pub fn first_byte(text: &str) -> Option<u8> {
 
 /// The string a picked member's text `raw` holds, unescaped; `None` when it
 /// holds no string. Read as a `Value`, whose parser the module has anyway,
-/// where a typed `String` would bring serde's typed reader and its error
-/// texts (float printing among them) into the JS build.
+/// where a typed `String` would bring serde's typed reader into the JS build.
 pub fn string_value(raw: &str) -> Option<String> {
     match serde_json::from_str(raw) {
         Ok(serde_json::Value::String(s)) => Some(s),

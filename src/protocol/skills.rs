@@ -250,7 +250,7 @@ mod yaml {
             Some(rest) => ("-", rest),
             None => ("", text.strip_prefix('+').unwrap_or(text)),
         };
-        let (mantissa, exponent) = unsigned.split_at(unsigned.find(['e', 'E']).unwrap_or(unsigned.len()));
+        let (mantissa, exponent) = unsigned.split_at_checked(unsigned.find(['e', 'E']).unwrap_or(unsigned.len()))?;
         let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
         let digits = |part: &str| part.bytes().all(|b| b.is_ascii_digit());
         if !digits(whole) || !digits(fraction) || whole.len() + fraction.len() == 0 {
