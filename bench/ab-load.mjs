@@ -7,7 +7,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { openBrowser, releaseBrowser } from "../tests/support/browser.mjs";
+import { freshImport } from "./fresh-import.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const TRIALS = 9;
@@ -18,19 +18,7 @@ for (const bundle of ["sdk1.js", "sdk2.js"]) {
 const times = Object.fromEntries(specifiers.map((s) => [s, []]));
 for (let trial = 0; trial < TRIALS; trial++) {
   for (const specifier of trial % 2 ? [...specifiers].reverse() : specifiers) {
-    const session = {};
-    try {
-      const ctx = await openBrowser(session, { wwwDir: "bench", profilePrefix: "mcp-wasm-ab-load-" });
-      const page = await ctx.newPage();
-      await page.goto(`${session.origin}/page/blank.html`);
-      times[specifier].push(await page.evaluate(async (s) => {
-        const start = performance.now();
-        await import(s);
-        return performance.now() - start;
-      }, specifier));
-    } finally {
-      await releaseBrowser(session);
-    }
+    times[specifier].push((await freshImport(specifier, { profilePrefix: "mcp-wasm-ab-load-" })).ms);
   }
 }
 const median = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];

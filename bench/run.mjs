@@ -8,6 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { bundleAll } from "./bundle.mjs";
+import { freshImport } from "./fresh-import.mjs";
 import { writeReport } from "./report.mjs";
 import { openBrowser, releaseBrowser } from "../tests/support/browser.mjs";
 import { startPeer } from "../tests/support/peer-process.mjs";
@@ -62,24 +63,9 @@ async function freshLoads() {
   for (let trial = 0; trial < LOAD_TRIALS; trial++) {
     const names = Object.keys(SPECIFIERS);
     for (const name of [...names.slice(trial % names.length), ...names.slice(0, trial % names.length)]) {
-      const session = {};
-      const ctx = await openBrowser(session, { wwwDir: "bench", profilePrefix: "mcp-wasm-bench-load-" });
-      try {
-        const page = await ctx.newPage();
-        await page.goto(`${session.origin}/page/blank.html`);
-        const outcome = await page.evaluate(async ([specifier, isWasm]) => {
-          const start = performance.now();
-          await import(specifier);
-          const ms = performance.now() - start;
-          if (!isWasm) return { ms };
-          const { default: init } = await import("/pkg/mcp_wasm.js");
-          return { ms, wasmMemory: (await init()).memory.buffer.byteLength };
-        }, [SPECIFIERS[name], name === "mcp-wasm"]);
-        times[name].push(outcome.ms);
-        if (outcome.wasmMemory) memory.push(outcome.wasmMemory);
-      } finally {
-        await releaseBrowser(session);
-      }
+      const outcome = await freshImport(SPECIFIERS[name], { profilePrefix: "mcp-wasm-bench-load-", wasmMemory: name === "mcp-wasm" });
+      times[name].push(outcome.ms);
+      if (outcome.wasmMemory) memory.push(outcome.wasmMemory);
     }
   }
   const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
