@@ -125,6 +125,7 @@
 //! | `legacy-sse` | the HTTP+SSE transport of 2024-11-05 servers (`transport::legacy_sse`); without it a server that only speaks HTTP+SSE cannot be reached |
 //! | `tasks` | [`client::Client::call_tool_as_task`], `task_request`, `list_tasks_reply` and [`client::tasks`] |
 //! | `validator` | the JSON Schema validator ([`protocol::schema::validate_with`], regex-lite for `pattern`): `structuredContent` checked against `outputSchema`, elicitation answers against `requestedSchema`; without it they pass unchecked (elicitation answers still need their `required` fields) |
+//! | `skills` | the checks [`client::Client::read_skill`] and `read_skill_file` make on a skill's files (`protocol::skills::check_skill`: size, `sha256:` digest, the frontmatter's YAML); without it they need a [`client::SkillChecker`] in the options, and refuse with `unsupported` rather than hand over an unchecked file |
 //! | `host` | [`host::naming`], the names a multi-server host offers its tools under (`qualifiedNames` in JS) |
 //! | `bridges` | [`host`]'s LLM bridges (`ToolBridge` in JS), with the naming rules they need |
 //!

@@ -105,6 +105,7 @@ impl Client {
             strict: options.strict,
             validate_output: options.validate_output,
             validator: options.validator.clone(),
+            skill_checker: options.skill_checker.clone(),
             #[cfg(feature = "modern")]
             max_input_rounds: options.max_input_rounds,
             limits: options.limits,

@@ -7,6 +7,7 @@ use super::lists::{ListKind, PROMPTS, RESOURCES, SKILLS, TEMPLATES, TOOLS};
 #[cfg(feature = "modern")]
 use super::options::Era;
 use super::options::RequestOptions;
+use super::skill_checker::SkillChecker;
 use super::state::{ClientState, Reply};
 use crate::error::Error;
 use crate::protocol::jsonrpc::Params;
@@ -22,6 +23,7 @@ use crate::protocol::{params, results, skills};
 use futures::future::{self, Either};
 use serde::de::DeserializeOwned;
 use serde_json::{json, Map, Value};
+use std::rc::Rc;
 
 /// A skill loaded with [`Client::read_skill`], checked against its listing.
 #[derive(Clone, Debug, PartialEq)]
@@ -391,6 +393,7 @@ impl Client {
     pub async fn read_skill(&self, skill: Value, options: &RequestOptions) -> Result<LoadedSkill, Error> {
         let uri =
             skill.get("uri").and_then(Value::as_str).ok_or_else(|| Error::InvalidArgument("a skill needs its uri".into()))?.to_owned();
+        let checker = self.skill_checker()?;
         let result =
             self.state.request_shaped("resources/read", Some(json!({ "uri": uri })), options, results::check_read_resource).await?;
         let contents = result.get("contents").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
@@ -402,7 +405,7 @@ impl Client {
             .and_then(Value::as_str)
             .ok_or_else(|| Error::Protocol(format!("{uri}: the server returned no text")))?
             .to_owned();
-        let file = skills::check_skill(&skill, &text).map_err(|why| Error::Invalid(format!("the skill was refused: {why}")))?;
+        let file = checker.check_skill(&skill, &text).await?.map_err(|why| Error::Invalid(format!("the skill was refused: {why}")))?;
         Ok(LoadedSkill { skill, text, frontmatter: file.frontmatter, body: file.body })
     }
 
@@ -415,6 +418,7 @@ impl Client {
     pub async fn read_skill_file(&self, skill: &Value, uri: &str, options: &RequestOptions) -> Result<Reply, Error> {
         let listed =
             skills::listed_file(skill, uri).cloned().ok_or_else(|| Error::InvalidArgument(format!("the skill does not list {uri}")))?;
+        let checker = self.skill_checker()?;
         let reply = self.read_resource_reply(json!({ "uri": uri }), options).await?;
         for content in reply.value().get("contents").and_then(Value::as_array).into_iter().flatten() {
             let bytes = match (content.get("text").and_then(Value::as_str), content.get("blob").and_then(Value::as_str)) {
@@ -423,8 +427,21 @@ impl Client {
                     .ok_or_else(|| Error::Protocol(format!("{uri}: the blob is not base64")))?,
                 (None, None) => continue,
             };
-            skills::check_file(&listed, &bytes).map_err(|why| Error::Invalid(format!("the skill file was refused: {why}")))?;
+            checker.check_file(&listed, &bytes).await?.map_err(|why| Error::Invalid(format!("the skill file was refused: {why}")))?;
         }
         Ok(reply)
+    }
+
+    /// The skill checker from the options, else the built-in one.
+    fn skill_checker(&self) -> Result<Rc<dyn SkillChecker>, Error> {
+        if let Some(checker) = &self.state.settings.skill_checker {
+            return Ok(checker.clone());
+        }
+        #[cfg(feature = "skills")]
+        return Ok(Rc::new(super::BuiltinSkillChecker));
+        #[cfg(not(feature = "skills"))]
+        Err(Error::Unsupported(
+            "reading a skill needs its files checked: build with the Cargo feature `skills`, or give a skill_checker".into(),
+        ))
     }
 }

@@ -10,6 +10,7 @@
 //!   the checks every answer passes.
 //! * [`events`]: [`ClientEvent`]s, as listeners or as bounded streams.
 //! * [`validator`]: a JSON Schema validator supplied with the options.
+//! * [`skill_checker`]: the checks a skill's files pass, likewise.
 //! * [`snapshot`]: a connection at rest, to continue in another process.
 //! * [`list_changed`]: lists refreshed after `list_changed`.
 //! * Internals: `connect`, `lifecycle` (the `initialize` handshake),
@@ -42,6 +43,7 @@ mod mrtr;
 pub mod options;
 mod paging;
 mod requests;
+pub mod skill_checker;
 pub mod snapshot;
 mod state;
 #[cfg(feature = "tasks")]
@@ -63,6 +65,9 @@ pub use list_changed::{ListChange, ListWatcher};
 pub use lists::{ListKind, PROMPTS, RESOURCES, SKILLS, TEMPLATES, TOOLS};
 pub use options::{CancelSource, CancelToken, ClientOptions, Era, EraChoice, RequestOptions, TransportChoice, DEFAULT_MAX_ROUNDS};
 pub use paging::MAX_PAGES;
+#[cfg(feature = "skills")]
+pub use skill_checker::BuiltinSkillChecker;
+pub use skill_checker::SkillChecker;
 pub use snapshot::Snapshot;
 pub use state::Reply;
 #[cfg(feature = "tasks")]

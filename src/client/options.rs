@@ -5,6 +5,7 @@
 use super::cache::CacheBounds;
 pub use super::era::Era;
 use super::handlers::Handlers;
+use super::skill_checker::SkillChecker;
 use super::validator::SchemaValidator;
 use super::watcher::ListWatcher;
 use crate::protocol::types::Implementation;
@@ -197,6 +198,10 @@ pub struct ClientOptions {
     /// without either, `structuredContent` is passed on unchecked and an
     /// elicitation answer is held to `required` alone.
     pub validator: Option<Rc<dyn SchemaValidator>>,
+    /// The checks a skill's files pass, in place of the built-in ones (Cargo
+    /// feature `skills`); without either, `read_skill` and `read_skill_file`
+    /// refuse with `unsupported` rather than hand over an unchecked file.
+    pub skill_checker: Option<Rc<dyn SkillChecker>>,
     /// How many input rounds a 2026-07-28 request may ask for.
     pub max_input_rounds: u32,
     /// Keep list and read results for their `ttlMs` (2026-07-28), within these bounds.
@@ -239,6 +244,7 @@ impl Default for ClientOptions {
             strict: true,
             validate_output: true,
             validator: None,
+            skill_checker: None,
             max_input_rounds: DEFAULT_MAX_ROUNDS,
             #[cfg(feature = "modern")]
             cache: None,

@@ -11,6 +11,7 @@ use super::handlers::Answering;
 use super::lifecycle::Offer;
 #[cfg(feature = "modern")]
 use super::listening::Listening;
+use super::skill_checker::SkillChecker;
 use super::validator::SchemaValidator;
 use crate::error::Error;
 use crate::protocol::lifecycle::ServerIdentity;
@@ -128,6 +129,7 @@ pub(crate) struct Settings {
     pub strict: bool,
     pub validate_output: bool,
     pub validator: Option<Rc<dyn SchemaValidator>>,
+    pub skill_checker: Option<Rc<dyn SkillChecker>>,
     #[cfg(feature = "modern")]
     pub max_input_rounds: u32,
     pub limits: Limits,

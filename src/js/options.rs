@@ -191,6 +191,10 @@ pub fn connect_options(value: &JsValue) -> Result<ConnectSettings, Error> {
         validator: None,
         #[cfg(not(feature = "validator"))]
         validator: Some(std::rc::Rc::new(super::lazy::LazyValidator)),
+        #[cfg(feature = "skills")]
+        skill_checker: None,
+        #[cfg(not(feature = "skills"))]
+        skill_checker: Some(std::rc::Rc::new(super::lazy::LazySkillChecker)),
         max_input_rounds: count(&object, "maxInputRounds", 1.0..=100.0, u64::from(crate::client::DEFAULT_MAX_ROUNDS))? as u32,
         #[cfg(feature = "modern")]
         cache: cache(&object)?,

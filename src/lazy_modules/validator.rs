@@ -1,8 +1,8 @@
-//! `validateJson`: the validator module's one export, which the core calls
-//! for a tool result's `structuredContent` and an elicitation answer.
+//! `validateJson`: the validator module's JSON Schema check, which the core
+//! calls for a tool result's `structuredContent` and an elicitation answer.
 
+use super::object;
 use crate::protocol::schema::{self, Limits, LinearPatterns, SchemaError};
-use js_sys::{Object, Reflect};
 use wasm_bindgen::prelude::*;
 
 /// Validates the JSON text `instance` against the JSON Schema text `schema`,
@@ -33,10 +33,5 @@ pub fn validate_json(schema: &[u8], instance: &[u8], steps: f64, steps_per_value
 }
 
 fn report(kind: &str, instance_path: &str, keyword: &str, message: &str) -> JsValue {
-    let out = Object::new();
-    for (name, value) in [("kind", kind), ("instancePath", instance_path), ("keyword", keyword), ("message", message)] {
-        // Setting a plain property on a fresh object cannot fail.
-        let _ = Reflect::set(&out, &name.into(), &value.into());
-    }
-    out.into()
+    object(&[("kind", kind), ("instancePath", instance_path), ("keyword", keyword), ("message", message)])
 }

@@ -22,6 +22,7 @@ pub(crate) mod pick;
 pub mod results;
 pub mod scan;
 pub mod schema;
+#[cfg(any(feature = "skills", feature = "oauth"))]
 pub mod sha256;
 pub mod skills;
 pub mod types;

@@ -4,8 +4,9 @@
 //! loads a skill's files with `resources/read` only when it is used, and
 //! checks each against the listing before anything reaches a model. A file
 //! that differs in size, digest or frontmatter is refused, and nothing more
-//! of that skill is read.
+//! of that skill is read. The checks are the Cargo feature `skills`.
 
+#[cfg(feature = "skills")]
 use super::sha256::sha256_hex;
 use serde_json::{Map, Value};
 
@@ -19,6 +20,7 @@ pub fn listed_file<'a>(skill: &'a Value, uri: &str) -> Option<&'a Value> {
     skill.get("resources")?.as_array()?.iter().find(|file| file.get("uri").and_then(Value::as_str) == Some(uri))
 }
 
+#[cfg(feature = "skills")]
 /// Checks a file's bytes against its listing entry (`size`, `digest`).
 ///
 /// # Errors
@@ -51,6 +53,7 @@ pub struct SkillFile {
     pub body: String,
 }
 
+#[cfg(feature = "skills")]
 /// Checks a loaded `SKILL.md` against the skill's listing: its size and
 /// digest, and that its frontmatter says exactly what the listing says.
 ///
@@ -77,6 +80,7 @@ pub fn check_skill(skill: &Value, text: &str) -> Result<SkillFile, String> {
     Ok(file)
 }
 
+#[cfg(feature = "skills")]
 /// JSON equality with numbers compared by value.
 fn same(a: &Value, b: &Value) -> bool {
     match (a, b) {
@@ -87,6 +91,7 @@ fn same(a: &Value, b: &Value) -> bool {
     }
 }
 
+#[cfg(feature = "skills")]
 /// Splits a `SKILL.md` at its frontmatter (between `---` lines at the top).
 ///
 /// # Errors
@@ -118,6 +123,7 @@ pub fn parse_skill_file(text: &str) -> Result<SkillFile, String> {
     Ok(SkillFile { frontmatter, body })
 }
 
+#[cfg(feature = "skills")]
 /// The YAML that frontmatter uses: mappings by indentation, `- ` lists,
 /// plain, quoted and block (`|`, `>`) scalars, and `[a, b]` flow lists.
 /// Anchors, tags and flow mappings are refused rather than guessed at.
@@ -266,6 +272,7 @@ mod yaml {
     }
 }
 
+#[cfg(feature = "skills")]
 #[cfg(test)]
 mod tests {
     use super::*;

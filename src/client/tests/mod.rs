@@ -21,6 +21,7 @@ mod mrtr;
 mod renewal;
 mod requests;
 mod server_requests;
+mod skills;
 mod snapshots;
 #[cfg(feature = "tasks")]
 mod tasks;

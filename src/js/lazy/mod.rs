@@ -52,10 +52,14 @@ fn part_error(thrown: &JsValue) -> Error {
 
 #[cfg(not(feature = "oauth"))]
 mod oauth;
+#[cfg(not(feature = "skills"))]
+mod skills;
 #[cfg(not(feature = "validator"))]
 mod validator;
 
 #[cfg(not(feature = "oauth"))]
 pub use oauth::LazyOAuth;
+#[cfg(not(feature = "skills"))]
+pub use skills::LazySkillChecker;
 #[cfg(not(feature = "validator"))]
 pub use validator::LazyValidator;
