@@ -1,7 +1,7 @@
 // The tool-use loop of a chat host, in plain JS over McpClient and ToolBridge:
 // offer the tools, run the calls the model makes (those `approve` allows), feed
 // the results back, and repeat until the model answers without calling a tool.
-// Types: tool-loop.d.ts.
+// Loaded by tool-loop.js the first time the loop runs. Types: tool-loop.d.ts.
 import { McpClientError, ToolBridge } from "./mcp_wasm.js";
 
 // How each API's transcript grows: the model's turn as it must be replayed,
