@@ -28,11 +28,13 @@ pub(super) fn milliseconds(object: &JsValue, name: &str) -> Result<Option<u32>, 
     }
 }
 
-/// A whole number from `range`, or `default` when absent.
-pub(super) fn count(object: &JsValue, name: &str, range: std::ops::RangeInclusive<f64>, default: u64) -> Result<u64, Error> {
+/// A whole number from `range`, or `default` when absent. The range is of
+/// integers so that its bounds print as integers: printing an `f64` would
+/// bring core's float formatting (about 17 KB) into the module.
+pub(super) fn count(object: &JsValue, name: &str, range: std::ops::RangeInclusive<u64>, default: u64) -> Result<u64, Error> {
     let Some(value) = field(object, name) else { return Ok(default) };
     match value.as_f64() {
-        Some(n) if n.fract() == 0.0 && range.contains(&n) => Ok(n as u64),
+        Some(n) if n.fract() == 0.0 && n >= *range.start() as f64 && n <= *range.end() as f64 => Ok(n as u64),
         _ => Err(invalid(format!("{name} must be a whole number from {} to {}", range.start(), range.end()))),
     }
 }

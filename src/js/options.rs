@@ -48,15 +48,16 @@ fn limits(object: &JsValue) -> Result<Limits, Error> {
     if !limits.is_object() {
         return Err(invalid("limits must be an object"));
     }
-    let usize_max = usize::MAX as f64;
+    let usize_max = usize::MAX as u64;
     Ok(Limits {
-        max_message_bytes: count(&limits, "maxMessageBytes", 1024.0..=usize_max.min(4e9), defaults.max_message_bytes as u64)? as usize,
-        max_server_requests: count(&limits, "maxServerRequests", 1.0..=1024.0, defaults.max_server_requests as u64)? as usize,
+        max_message_bytes: count(&limits, "maxMessageBytes", 1024..=usize_max.min(4_000_000_000), defaults.max_message_bytes as u64)?
+            as usize,
+        max_server_requests: count(&limits, "maxServerRequests", 1..=1024, defaults.max_server_requests as u64)? as usize,
         schema: crate::protocol::schema::Limits {
-            steps: count(&limits, "validationSteps", 1.0..=1e15, defaults.schema.steps)?,
+            steps: count(&limits, "validationSteps", 1..=1_000_000_000_000_000, defaults.schema.steps)?,
             ..defaults.schema
         },
-        template_steps: count(&limits, "templateSteps", 1.0..=1e15, defaults.template_steps)?,
+        template_steps: count(&limits, "templateSteps", 1..=1_000_000_000_000_000, defaults.template_steps)?,
     })
 }
 
@@ -68,8 +69,8 @@ fn cache(object: &JsValue) -> Result<Option<CacheBounds>, Error> {
         None => Ok(None),
         Some(flag) if flag.as_bool().is_some() => Ok(flag.as_bool().filter(|on| *on).map(|_| defaults)),
         Some(bounds) if bounds.is_object() => Ok(Some(CacheBounds {
-            max_entries: count(&bounds, "maxEntries", 1.0..=1e6, defaults.max_entries as u64)? as usize,
-            max_bytes: count(&bounds, "maxBytes", 1024.0..=4e9, defaults.max_bytes as u64)? as usize,
+            max_entries: count(&bounds, "maxEntries", 1..=1_000_000, defaults.max_entries as u64)? as usize,
+            max_bytes: count(&bounds, "maxBytes", 1024..=4_000_000_000, defaults.max_bytes as u64)? as usize,
         })),
         Some(_) => Err(invalid("cache must be a boolean or { maxEntries, maxBytes }")),
     }
@@ -195,7 +196,7 @@ pub fn connect_options(value: &JsValue) -> Result<ConnectSettings, Error> {
         skill_checker: None,
         #[cfg(not(feature = "skills"))]
         skill_checker: Some(std::rc::Rc::new(super::lazy::LazySkillChecker)),
-        max_input_rounds: count(&object, "maxInputRounds", 1.0..=100.0, u64::from(crate::client::DEFAULT_MAX_ROUNDS))? as u32,
+        max_input_rounds: count(&object, "maxInputRounds", 1..=100, u64::from(crate::client::DEFAULT_MAX_ROUNDS))? as u32,
         #[cfg(feature = "modern")]
         cache: cache(&object)?,
         limits: limits(&object)?,
