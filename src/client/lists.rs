@@ -36,7 +36,7 @@ impl ClientState {
                 // parse sends the page to the value checks, which refuse it.
                 let schemas = tools
                     .iter()
-                    .map(|tool| tool.output_schema.map(serde_json::from_str::<Value>).transpose().ok())
+                    .map(|tool| tool.output_schema.map(crate::protocol::json::parse).transpose().ok())
                     .collect::<Option<Vec<_>>>()?;
                 for (tool, output_schema) in tools.into_iter().zip(schemas) {
                     self.learn_tool(tool.name, tool.idempotent, output_schema, None);

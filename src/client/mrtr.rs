@@ -69,7 +69,7 @@ pub async fn request_with_input(
             // small once its parts are taken apart, and is parsed.
             Answer::Text(text) => match complete_text(Rc::try_unwrap(text).unwrap_or_else(|shared| shared.as_ref().clone())) {
                 Ok(done) => return Ok(Outcome::CompleteText(done)),
-                Err(text) => serde_json::from_str(&text).map_err(|e| Error::Protocol(format!("the result: {e}")))?,
+                Err(text) => crate::protocol::json::parse(&text).map_err(|e| Error::Protocol(format!("the result: {e}")))?,
             },
         };
         let (requests, state) = match classify_result(result).map_err(Error::Protocol)? {

@@ -60,7 +60,7 @@ impl From<Value> for Reply {
 /// A result's text parsed; the transport found it to be JSON already, so a
 /// failure here is the parser's depth limit, and reads as `null`.
 fn parse(text: Option<&str>) -> Value {
-    text.and_then(|t| serde_json::from_str(t).ok()).unwrap_or(Value::Null)
+    text.and_then(|t| crate::protocol::json::parse(t).ok()).unwrap_or(Value::Null)
 }
 
 impl Reply {
@@ -101,7 +101,7 @@ impl Reply {
         use crate::protocol::pick::{member, pick_accepted, Pick};
         let picked = self.unparsed_text().and_then(|text| pick_accepted(text, Pick { names: [names[0], names[1], "", ""], items: None }));
         match picked {
-            Some((fields, _)) => [0, 1].map(|slot| member(&fields, slot).and_then(|raw| serde_json::from_str(raw).ok())),
+            Some((fields, _)) => [0, 1].map(|slot| member(&fields, slot).and_then(|raw| crate::protocol::json::parse(raw).ok())),
             None => names.map(|name| self.value().get(name).cloned()),
         }
     }

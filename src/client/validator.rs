@@ -36,7 +36,7 @@ pub trait SchemaValidator {
         instance: &str,
         limits: &Limits,
     ) -> LocalBoxFuture<'static, Result<Result<(), SchemaError>, Error>> {
-        match serde_json::from_str::<Value>(instance) {
+        match crate::protocol::json::parse(instance) {
             Ok(instance) => self.validate(schema, &instance, limits),
             Err(e) => Box::pin(futures::future::ready(Err(Error::Protocol(format!("structuredContent: {e}"))))),
         }

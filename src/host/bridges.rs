@@ -82,7 +82,7 @@ fn arguments_from_string(raw: Option<&Value>, name: &str) -> Result<Value, Strin
     match raw {
         None => Ok(json!({})),
         Some(Value::String(text)) if text.trim().is_empty() => Ok(json!({})),
-        Some(Value::String(text)) => match serde_json::from_str::<Value>(text) {
+        Some(Value::String(text)) => match crate::protocol::json::parse(text) {
             Ok(value @ Value::Object(_)) => Ok(value),
             Ok(_) => Err(format!("the arguments of {name} are not a JSON object")),
             Err(e) => Err(format!("the arguments of {name} are not valid JSON: {e}")),

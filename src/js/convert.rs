@@ -26,7 +26,7 @@ pub fn from_js(value: &JsValue, what: &str) -> Result<Value, Error> {
     if value.is_undefined() {
         return Ok(Value::Null);
     }
-    serde_json::from_str(&json_text(value, what)?).map_err(|e| not_json(what, e.to_string()))
+    crate::protocol::json::parse(&json_text(value, what)?).map_err(|e| not_json(what, e.to_string()))
 }
 
 fn not_json(what: &str, why: String) -> Error {

@@ -35,7 +35,7 @@ pub fn check_skill_file(listed: &[u8], bytes: &[u8]) -> JsValue {
 /// Read as text (`from_str`): serde_json's byte reader would be a second
 /// copy of the parser in this module.
 fn json(bytes: &[u8]) -> Option<Value> {
-    std::str::from_utf8(bytes).ok().and_then(|text| serde_json::from_str(text).ok())
+    std::str::from_utf8(bytes).ok().and_then(|text| crate::protocol::json::parse(text).ok())
 }
 
 fn refused(why: &str) -> JsValue {

@@ -160,8 +160,26 @@ impl Message {
     /// as [`Message::to_value`] would write it, except that params held as
     /// text ([`Params::Text`]) go in as that text.
     pub fn to_json(&self) -> String {
-        // Writing JSON values into a byte buffer cannot fail: keys are strings.
-        serde_json::to_string(self).unwrap_or_default()
+        let (id, method, text) = match self {
+            Self::Request { id, method, params: Some(Params::Text(text)) } => (Some(id), method, text),
+            Self::Notification { method, params: Some(Params::Text(text)) } => (None, method, text),
+            // Writing JSON values into a byte buffer cannot fail: keys are strings.
+            _ => return serde_json::to_string(self).unwrap_or_default(),
+        };
+        // The members in the order `Serialize for Message` writes them.
+        let mut json = String::with_capacity(text.get().len() + method.len() + 64);
+        json.push_str(r#"{"jsonrpc":"2.0","#);
+        if let Some(id) = id {
+            json.push_str(r#""id":"#);
+            json.push_str(&serde_json::to_string(id).unwrap_or_default());
+            json.push(',');
+        }
+        json.push_str(r#""method":"#);
+        json.push_str(&serde_json::to_string(method).unwrap_or_default());
+        json.push_str(r#","params":"#);
+        json.push_str(text.get());
+        json.push('}');
+        json
     }
 
     /// The method name of a request or notification.
@@ -194,7 +212,7 @@ impl fmt::Display for DecodeError {
 /// Decodes one JSON text holding a message or, where `allow_batch` is set (the
 /// 2025-03-26 revision), a non-empty array of messages.
 pub fn decode(text: &str, allow_batch: bool) -> Result<Vec<Message>, DecodeError> {
-    let value: Value = serde_json::from_str(text).map_err(|e| DecodeError::Syntax(e.to_string()))?;
+    let value: Value = crate::protocol::json::parse(text).map_err(|e| DecodeError::Syntax(e.to_string()))?;
     match value {
         Value::Array(items) if allow_batch => {
             if items.is_empty() {

@@ -128,7 +128,7 @@ pub fn first_byte(text: &str) -> Option<u8> {
 /// holds no string. Read as a `Value`, whose parser the module has anyway,
 /// where a typed `String` would bring serde's typed reader into the JS build.
 pub fn string_value(raw: &str) -> Option<String> {
-    match serde_json::from_str(raw) {
+    match crate::protocol::json::parse(raw) {
         Ok(serde_json::Value::String(s)) => Some(s),
         _ => None,
     }

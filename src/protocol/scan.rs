@@ -457,6 +457,22 @@ fn equal_to(w: u64, byte: u8) -> u64 {
     below(w ^ (ONES * u64::from(byte)), 1)
 }
 
+/// Where the run of a string's plain bytes from `at` ends: the offset of the
+/// first quote, backslash or control character, or the end of `bytes`.
+/// Eight bytes at a time, then one at a time near the end.
+pub(crate) fn plain_run_end(bytes: &[u8], mut at: usize) -> usize {
+    while let Some(word) = bytes.get(at..at + 8) {
+        match special_bytes(word) {
+            0 => at += 8,
+            found => return at + (found.trailing_zeros() / 8) as usize,
+        }
+    }
+    while matches!(bytes.get(at), Some(&byte) if byte != b'"' && byte != b'\\' && byte >= 0x20) {
+        at += 1;
+    }
+    at
+}
+
 /// Which of eight bytes of a string (the low bits first) is a quote, a
 /// backslash or a control character: a high bit set for the first of them,
 /// and perhaps for later ones, 0 when there is none.

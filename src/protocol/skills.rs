@@ -265,10 +265,7 @@ mod yaml {
         let whole = whole.trim_start_matches('0');
         let json =
             format!("{sign}{}.{}{exponent}", if whole.is_empty() { "0" } else { whole }, if fraction.is_empty() { "0" } else { fraction });
-        match serde_json::from_str(&json) {
-            Ok(Value::Number(n)) => Some(Value::Number(n)),
-            _ => None,
-        }
+        <serde_json::Number as std::str::FromStr>::from_str(&json).ok().map(Value::Number)
     }
 }
 

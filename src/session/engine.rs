@@ -236,7 +236,7 @@ impl Session {
     pub async fn request(&self, method: &str, params: Option<Value>, options: CallOptions) -> Result<Value, Error> {
         match self.request_params(method, params.map(Params::Parsed), options).await? {
             Answer::Parsed(value) => Ok(value),
-            Answer::Text(text) => serde_json::from_str(&text).map_err(|e| Error::Protocol(format!("the result: {e}"))),
+            Answer::Text(text) => crate::protocol::json::parse(&text).map_err(|e| Error::Protocol(format!("the result: {e}"))),
         }
     }
 
@@ -425,7 +425,7 @@ impl Inner {
                 let trace = self.state.borrow().trace.clone();
                 if let Some(trace) = trace {
                     // The trace sees messages: this one is parsed for it alone.
-                    let result = serde_json::from_str(&text).unwrap_or(Value::Null);
+                    let result = crate::protocol::json::parse(&text).unwrap_or(Value::Null);
                     trace(TraceDirection::In, &Message::Response { id: Some(id.clone()), outcome: Ok(result) });
                 }
                 let pending = {

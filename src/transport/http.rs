@@ -87,7 +87,7 @@ pub fn status_error(status: u16, status_text: &str, body: &str, sent_session_id:
     }
     // Servers explain refusals with a JSON-RPC error body, not always a
     // well-formed response (server-everything leaves out `id`).
-    let error_body = serde_json::from_str::<serde_json::Value>(body).ok().and_then(|v| v.get("error").cloned());
+    let error_body = crate::protocol::json::parse(body).ok().and_then(|v| v.get("error").cloned());
     let explained = error_body.as_ref().and_then(|e| e.get("message")?.as_str().map(str::to_owned));
     let code = error_body.as_ref().and_then(|e| e.get("code")?.as_i64());
     // An unsupported-version refusal lists what the server speaks: keep that in the message.
@@ -131,7 +131,7 @@ pub fn valid_session_id(id: &str) -> bool {
 
 /// The JSON-RPC error object in a response body, if the body is one.
 pub fn json_rpc_error(body: &str) -> Option<crate::protocol::jsonrpc::ErrorObject> {
-    let error = serde_json::from_str::<serde_json::Value>(body).ok()?.get("error")?.clone();
+    let error = crate::protocol::json::parse(body).ok()?.get("error")?.clone();
     Some(crate::protocol::jsonrpc::ErrorObject {
         code: error.get("code")?.as_i64()?,
         message: error.get("message")?.as_str()?.to_owned(),

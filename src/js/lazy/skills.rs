@@ -39,7 +39,7 @@ impl SkillChecker for LazySkillChecker {
                 return Ok(Err(why));
             }
             // Read as a `Value`: a typed read of the map would compile in another deserializer.
-            let frontmatter = field(&answer, "frontmatter").and_then(|text| serde_json::from_str::<Value>(&text).ok());
+            let frontmatter = field(&answer, "frontmatter").and_then(|text| crate::protocol::json::parse(&text).ok());
             match (frontmatter, field(&answer, "body")) {
                 (Some(Value::Object(frontmatter)), Some(body)) => Ok(Ok(SkillFile { frontmatter, body })),
                 _ => Err(Error::Invalid("the validator module's checkSkill gave no frontmatter and body".into())),

@@ -84,5 +84,17 @@ mod tests {
         for message in messages {
             assert_eq!(message.to_json(), message.to_value().to_string(), "{message:?}");
         }
+        // Large params held as their text go in as that text, in the same place.
+        let text = json!({"name": "t\"é", "arguments": {"text": "x".repeat(20_000), "n": [1.5, -0.0]}}).to_string();
+        let params = || Some(super::super::Params::from_text(text.clone()).unwrap());
+        assert!(matches!(params(), Some(super::super::Params::Text(_))));
+        for message in [
+            Message::Request { id: RequestId::String("r\"1".into()), method: "tools/call".into(), params: params() },
+            Message::Request { id: RequestId::Number(-9), method: "m\u{1}".into(), params: params() },
+            Message::Notification { method: "notifications/x".into(), params: params() },
+        ] {
+            assert_eq!(message.to_json(), message.to_value().to_string());
+            assert_eq!(message.to_json(), serde_json::to_string(&message).unwrap());
+        }
     }
 }

@@ -7,7 +7,6 @@ use super::RAW_RESULT_MIN;
 use crate::protocol::pick::{first_byte, member, offset_in, pick, sole_member, Pick, SPACE};
 use crate::protocol::scan;
 use serde::ser::{Serialize, Serializer};
-use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use std::rc::Rc;
 
@@ -21,14 +20,26 @@ pub enum Params {
 }
 
 /// The JSON text of an object that the parser reads back as it is: only
-/// [`Params::from_text`] makes one.
+/// [`Params::from_text`] makes one, of a text that [`scan::plain`] accepted.
 #[derive(Clone, Debug)]
-pub struct ParamsText(Rc<RawValue>);
+pub struct ParamsText(Rc<str>);
 
 impl ParamsText {
+    /// `text`, if [`scan::plain`] accepts it.
+    fn checked(text: String) -> Option<Self> {
+        scan::plain(&text).then(|| Self::trimmed(text))
+    }
+
+    /// JSON `text` without the whitespace around it, which a message has
+    /// no use for.
+    fn trimmed(text: String) -> Self {
+        let inner = text.trim_matches(SPACE);
+        Self(if inner.len() == text.len() { Rc::from(text) } else { Rc::from(inner) })
+    }
+
     /// The text.
     pub fn get(&self) -> &str {
-        self.0.get()
+        &self.0
     }
 }
 
@@ -47,11 +58,13 @@ impl From<Value> for Params {
     }
 }
 
+/// Text params are written as their parsed value here; the message's own
+/// writer ([`super::Message::to_json`]) puts the text in as it is.
 impl Serialize for Params {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
             Self::Parsed(value) => value.serialize(serializer),
-            Self::Text(text) => text.0.as_ref().serialize(serializer),
+            Self::Text(text) => parse(text.get()).serialize(serializer),
         }
     }
 }
@@ -67,9 +80,9 @@ impl Params {
     /// The parser's message, for a text that is not JSON.
     pub fn from_text(text: String) -> Result<Self, String> {
         if text.len() < RAW_RESULT_MIN || first_byte(&text) != Some(b'{') || !scan::plain(&text) {
-            return serde_json::from_str(&text).map(Self::Parsed).map_err(|e| e.to_string());
+            return crate::protocol::json::parse(&text).map(Self::Parsed).map_err(|e| e.to_string());
         }
-        RawValue::from_string(text).map(|raw| Self::Text(ParamsText(Rc::from(raw)))).map_err(|e| e.to_string())
+        Ok(Self::Text(ParamsText::trimmed(text)))
     }
 
     /// The params as a value, parsed from the text if need be.
@@ -152,13 +165,13 @@ fn meta_written_into(text: &str, members: &Map<String, Value>) -> Option<ParamsT
     whole.push_str(text.get(..start)?);
     whole.push_str(written.get());
     whole.push_str(text.get(start + meta.len()..)?);
-    RawValue::from_string(whole).ok().map(|raw| ParamsText(Rc::from(raw)))
+    ParamsText::checked(whole)
 }
 
 /// The text was read as JSON when the params were made: this does not fail
 /// (depth past the parser's limit was sent to the parsed form then).
 fn parse(text: &str) -> Value {
-    serde_json::from_str(text).unwrap_or(Value::Null)
+    crate::protocol::json::parse(text).unwrap_or(Value::Null)
 }
 
 /// An object's text with `members` written in as its last members.
@@ -177,7 +190,7 @@ fn append_members(object: &str, members: &Map<String, Value>) -> Option<ParamsTe
         text.push_str(&serde_json::to_string(value).ok()?);
     }
     text.push('}');
-    RawValue::from_string(text).ok().map(|raw| ParamsText(Rc::from(raw)))
+    ParamsText::checked(text)
 }
 
 #[cfg(test)]
@@ -240,7 +253,7 @@ mod tests {
         // A _meta given twice: the parsed value keeps one; so does the text path, by parsing.
         let doubled = large(json!({})).replacen('{', r#"{"_meta":{"x":1},"#, 1).replacen("\"name\"", r#""_meta":{"y":2},"name""#, 1);
         assert!(matches!(Params::from_text(doubled).unwrap().with_meta(add("progressToken")), Params::Parsed(_)));
-        let empty = Params::Text(ParamsText(serde_json::value::RawValue::from_string(" { } ".into()).unwrap().into())).with_meta(add("p"));
+        let empty = Params::Text(ParamsText::checked(" { } ".into()).unwrap()).with_meta(add("p"));
         assert_eq!(empty.to_json(), r#"{ "_meta":{"p":7}}"#);
     }
 }

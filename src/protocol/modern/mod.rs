@@ -273,7 +273,7 @@ pub enum Verdict {
 /// recognised modern JSON-RPC error means modern; 400, 404 or 405 with an
 /// empty or unrecognised body means legacy; anything else is no evidence.
 pub fn probe_verdict(status: u16, body: &str) -> Verdict {
-    let code = serde_json::from_str::<Value>(body).ok().and_then(|v| v.get("error")?.get("code")?.as_i64());
+    let code = crate::protocol::json::parse(body).ok().and_then(|v| v.get("error")?.get("code")?.as_i64());
     verdict(status, code)
 }
 

@@ -162,9 +162,9 @@ impl<'de> Visitor<'de> for NodeVisitor {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
         let mut members: Vec<(Cow<'de, str>, Node<'de>)> = Vec::new();
         while let Some(key) = map.next_key::<Key<'de>>()? {
-            // serde_json's `Value` (with `raw_value`, as this crate builds it) reads an object
-            // whose first name is this as the JSON in its string: a Rust caller would receive a
-            // different value from the one checked here, so such an object is not read at all.
+            // serde_json's `Value`, in a build with its `raw_value` feature, reads an object whose
+            // first name is this as the JSON in its string: a Rust caller whose serde_json reads
+            // it so would hold a value other than the one checked here, so it is not read at all.
             if members.is_empty() && key.0 == SERDE_RAW_VALUE_NAME {
                 return Err(serde::de::Error::custom("an object named like serde_json's raw value"));
             }

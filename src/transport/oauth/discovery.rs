@@ -63,7 +63,7 @@ impl OAuth {
             return Ok(None);
         }
         let text = read_text_capped(&response, OAUTH_REPLY_LIMIT, "oauthReplyBytes").await?;
-        Ok(serde_json::from_str(&text).ok())
+        Ok(crate::protocol::json::parse(&text).ok())
     }
 
     /// Finds the authorization server, or returns the known one when nothing

@@ -53,7 +53,7 @@ impl Dpop {
         let fail = |e: JsValue| auth_error("DPoP key", crate::transport::fetch::js_message(&e));
         let pair = JsFuture::from(key_pair(name, persist)).await.map_err(fail)?;
         let jwk = JsFuture::from(public_jwk(&pair)).await.map_err(fail)?;
-        let jwk: Value = serde_json::from_str(&jwk.as_string().unwrap_or_default()).map_err(|e| auth_error("DPoP key", e))?;
+        let jwk: Value = crate::protocol::json::parse(&jwk.as_string().unwrap_or_default()).map_err(|e| auth_error("DPoP key", e))?;
         let private_key = js_sys::Reflect::get(&pair, &"privateKey".into()).map_err(fail)?;
         Ok(Self { private_key, jwk, nonces: RefCell::default() })
     }

@@ -59,7 +59,7 @@ impl OAuth {
             let status = response.status();
             let fresh_nonce = key.as_ref().is_some_and(|key| key.note_nonce(url, &response));
             let text = read_text_capped(&response, OAUTH_REPLY_LIMIT, "oauthReplyBytes").await?;
-            let value: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+            let value: Value = crate::protocol::json::parse(&text).unwrap_or(Value::Null);
             if (200..300).contains(&status) {
                 return Ok(value);
             }

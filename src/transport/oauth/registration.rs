@@ -134,7 +134,7 @@ impl OAuth {
         let (_controller, response) = self.send("registration", ("POST", &endpoint), headers, Some(&text), Follow::SameOrigin).await?;
         let status = response.status();
         let answer: Value =
-            serde_json::from_str(&read_text_capped(&response, OAUTH_REPLY_LIMIT, "oauthReplyBytes").await?).unwrap_or(Value::Null);
+            crate::protocol::json::parse(&read_text_capped(&response, OAUTH_REPLY_LIMIT, "oauthReplyBytes").await?).unwrap_or(Value::Null);
         if !(200..300).contains(&status) {
             return Err(auth_error("registration", format!("HTTP {status}: {answer}")));
         }

@@ -1,0 +1,287 @@
+//! JSON text into a [`serde_json::Value`]: what `serde_json::from_str` accepts,
+//! and the same value, from a reader of our own.
+//!
+//! serde_json's reader reports a value of the wrong type (a key that is not a
+//! string, say) through serde's typed error text, which can print a float; that
+//! one message brought core's float printing into the module, 10 KB gzip of the
+//! core for a text nobody reads. This reader gives its own messages. Numbers are
+//! still read by serde_json ([`Number::from_str`]), so every number comes out as
+//! before, and a number out of `f64`'s range is refused as before.
+
+use serde_json::{Map, Number, Value};
+use std::fmt;
+use std::str::FromStr;
+
+/// serde_json refuses the 128th level of nesting, and so does this reader:
+/// a server's message cannot make it recurse deeper.
+const MAX_DEPTH: u32 = 127;
+
+/// Why a text is not JSON, and the byte offset where that was found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct JsonError {
+    /// What is wrong, e.g. "expected a value".
+    pub reason: &'static str,
+    /// The byte offset in the text.
+    pub at: usize,
+}
+
+impl fmt::Display for JsonError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} at byte {}", self.reason, self.at)
+    }
+}
+
+impl std::error::Error for JsonError {}
+
+/// Reads one JSON value, with nothing after it but whitespace.
+///
+/// # Errors
+/// [`JsonError`] where the text is not JSON, where it nests 128 levels deep,
+/// where a number is out of `f64`'s range, or where an escape is a lone
+/// surrogate: what `serde_json::from_str` refuses.
+///
+/// ```
+/// use mcp_wasm::protocol::json::parse;
+/// let value = parse(r#"{"a": [1, -0.5, "\u00e9\ud83d\ude00"], "b": null}"#).unwrap();
+/// assert_eq!(value, serde_json::json!({"a": [1, -0.5, "é😀"], "b": null}));
+/// assert!(parse("[1,]").is_err());
+/// assert!(parse(r#"["\ud800"]"#).is_err());
+/// ```
+pub fn parse(text: &str) -> Result<Value, JsonError> {
+    let mut reader = Reader { text, bytes: text.as_bytes(), at: 0 };
+    reader.skip_space();
+    let value = reader.value(0)?;
+    reader.skip_space();
+    match reader.peek() {
+        None => Ok(value),
+        Some(_) => Err(reader.error("trailing characters")),
+    }
+}
+
+struct Reader<'a> {
+    text: &'a str,
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl Reader<'_> {
+    fn error(&self, reason: &'static str) -> JsonError {
+        JsonError { reason, at: self.at }
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.at).copied()
+    }
+
+    /// The next byte, consumed; the end of the text is an error.
+    fn next(&mut self) -> Result<u8, JsonError> {
+        let byte = self.peek().ok_or_else(|| self.error("unexpected end of the text"))?;
+        self.at += 1;
+        Ok(byte)
+    }
+
+    fn skip_space(&mut self) {
+        while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+            self.at += 1;
+        }
+    }
+
+    /// A value at `depth` containers deep, at a byte that is not whitespace.
+    fn value(&mut self, depth: u32) -> Result<Value, JsonError> {
+        match self.peek() {
+            Some(b'{' | b'[') if depth >= MAX_DEPTH => Err(self.error("nested too deeply")),
+            Some(b'{') => {
+                self.at += 1;
+                self.object(depth + 1)
+            }
+            Some(b'[') => {
+                self.at += 1;
+                self.array(depth + 1)
+            }
+            Some(b'"') => {
+                self.at += 1;
+                self.string().map(Value::String)
+            }
+            Some(b't') => self.literal("true", Value::Bool(true)),
+            Some(b'f') => self.literal("false", Value::Bool(false)),
+            Some(b'n') => self.literal("null", Value::Null),
+            Some(b'-' | b'0'..=b'9') => self.number(),
+            Some(_) => Err(self.error("expected a value")),
+            None => Err(self.error("unexpected end of the text")),
+        }
+    }
+
+    fn literal(&mut self, word: &'static str, value: Value) -> Result<Value, JsonError> {
+        let end = self.at + word.len();
+        if self.bytes.get(self.at..end) != Some(word.as_bytes()) {
+            return Err(self.error("expected a value"));
+        }
+        self.at = end;
+        Ok(value)
+    }
+
+    /// The items after `[`, and the `]`.
+    fn array(&mut self, depth: u32) -> Result<Value, JsonError> {
+        let mut items = Vec::new();
+        self.skip_space();
+        if self.peek() == Some(b']') {
+            self.at += 1;
+            return Ok(Value::Array(items));
+        }
+        loop {
+            items.push(self.value(depth)?);
+            self.skip_space();
+            match self.next()? {
+                b',' => self.skip_space(),
+                b']' => return Ok(Value::Array(items)),
+                _ => return Err(self.error("expected `,` or `]`")),
+            }
+        }
+    }
+
+    /// The members after `{`, and the `}`. A key given twice keeps its first
+    /// place and its last value, as serde_json's map does.
+    fn object(&mut self, depth: u32) -> Result<Value, JsonError> {
+        let mut members = Map::new();
+        self.skip_space();
+        if self.peek() == Some(b'}') {
+            self.at += 1;
+            return Ok(Value::Object(members));
+        }
+        loop {
+            if self.next()? != b'"' {
+                return Err(self.error("expected a key, which is a string"));
+            }
+            let key = self.string()?;
+            self.skip_space();
+            if self.next()? != b':' {
+                return Err(self.error("expected `:`"));
+            }
+            self.skip_space();
+            let value = self.value(depth)?;
+            members.insert(key, value);
+            self.skip_space();
+            match self.next()? {
+                b',' => self.skip_space(),
+                b'}' => return Ok(Value::Object(members)),
+                _ => return Err(self.error("expected `,` or `}`")),
+            }
+        }
+    }
+
+    /// The text up to the next quote, backslash or control character. Those
+    /// are ASCII, so the cut is always at a character boundary.
+    fn run(&mut self) -> &str {
+        let start = self.at;
+        self.at = crate::protocol::scan::plain_run_end(self.bytes, start);
+        self.text.get(start..self.at).unwrap_or_default()
+    }
+
+    /// A string's contents after its opening quote, and the closing quote.
+    fn string(&mut self) -> Result<String, JsonError> {
+        let mut out = String::from(self.run());
+        loop {
+            match self.next()? {
+                b'"' => return Ok(out),
+                b'\\' => out.push(self.escape()?),
+                _ => {
+                    self.at -= 1;
+                    return Err(self.error("a control character in a string"));
+                }
+            }
+            let more = self.run();
+            out.push_str(more);
+        }
+    }
+
+    /// The character an escape stands for, after its backslash.
+    fn escape(&mut self) -> Result<char, JsonError> {
+        let simple = match self.next()? {
+            b'"' => '"',
+            b'\\' => '\\',
+            b'/' => '/',
+            b'b' => '\u{8}',
+            b'f' => '\u{c}',
+            b'n' => '\n',
+            b'r' => '\r',
+            b't' => '\t',
+            b'u' => return self.unicode_escape(),
+            _ => return Err(self.error("an invalid escape")),
+        };
+        Ok(simple)
+    }
+
+    /// `\uXXXX`, after its `u`: a surrogate pair must come whole.
+    fn unicode_escape(&mut self) -> Result<char, JsonError> {
+        let first = self.hex4()?;
+        let code = match first {
+            0xD800..=0xDBFF => {
+                if self.bytes.get(self.at..self.at + 2) != Some(b"\\u") {
+                    return Err(self.error("a lone surrogate escape"));
+                }
+                self.at += 2;
+                let second = self.hex4()?;
+                if !(0xDC00..=0xDFFF).contains(&second) {
+                    return Err(self.error("a lone surrogate escape"));
+                }
+                0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00)
+            }
+            0xDC00..=0xDFFF => return Err(self.error("a lone surrogate escape")),
+            _ => first,
+        };
+        char::from_u32(code).ok_or_else(|| self.error("a lone surrogate escape"))
+    }
+
+    fn hex4(&mut self) -> Result<u32, JsonError> {
+        let mut code = 0;
+        for _ in 0..4 {
+            let digit = char::from(self.next()?).to_digit(16).ok_or_else(|| self.error("an invalid escape"))?;
+            code = code * 16 + digit;
+        }
+        Ok(code)
+    }
+
+    fn digits(&mut self) -> usize {
+        let start = self.at;
+        while matches!(self.peek(), Some(b'0'..=b'9')) {
+            self.at += 1;
+        }
+        self.at - start
+    }
+
+    /// A number, its grammar checked here and its value read by serde_json.
+    fn number(&mut self) -> Result<Value, JsonError> {
+        let start = self.at;
+        if self.peek() == Some(b'-') {
+            self.at += 1;
+        }
+        match self.peek() {
+            Some(b'0') => self.at += 1,
+            Some(b'1'..=b'9') => {
+                self.digits();
+            }
+            _ => return Err(self.error("an invalid number")),
+        }
+        if self.peek() == Some(b'.') {
+            self.at += 1;
+            if self.digits() == 0 {
+                return Err(self.error("an invalid number"));
+            }
+        }
+        if matches!(self.peek(), Some(b'e' | b'E')) {
+            self.at += 1;
+            if matches!(self.peek(), Some(b'+' | b'-')) {
+                self.at += 1;
+            }
+            if self.digits() == 0 {
+                return Err(self.error("an invalid number"));
+            }
+        }
+        let text = self.text.get(start..self.at).unwrap_or_default();
+        Number::from_str(text).map(Value::Number).map_err(|_| JsonError { reason: "a number out of range", at: start })
+    }
+}
+
+#[cfg(test)]
+#[path = "json_tests.rs"]
+mod tests;
