@@ -14,6 +14,7 @@ import { readFileSync, writeFileSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
+import { readU32 as leb, u32 as encode } from "../scripts/wasm-leb.mjs";
 
 const args = process.argv.slice(2);
 const named = args.indexOf("--keep-names");
@@ -21,26 +22,6 @@ const out = named >= 0 ? args.splice(named, 2)[1] : null;
 const input = args[0] ?? "pkg/mcp_wasm_bg.wasm";
 const KEEP = new Set(["memory", "__setParts", "mcpclient_connect", "mcpclient_callTool", "mcpclient_close", "__wbg_mcpclient_free"]);
 const kept = (name) => KEEP.has(name) || /^(__wbindgen|__externref|wasm_bindgen__convert|__abort|__instance)/.test(name);
-
-function leb(bytes, at) {
-  let value = 0, shift = 0, byte;
-  do {
-    byte = bytes[at++];
-    value += (byte & 0x7f) * 2 ** shift;
-    shift += 7;
-  } while (byte & 0x80);
-  return [value, at];
-}
-function encode(value) {
-  const out = [];
-  do {
-    let byte = value & 0x7f;
-    value = Math.floor(value / 128);
-    if (value) byte |= 0x80;
-    out.push(byte);
-  } while (value);
-  return Buffer.from(out);
-}
 
 // The module with its export section rewritten to the kept exports.
 const wasm = readFileSync(input);
