@@ -128,7 +128,7 @@ pub enum CorsProxy {
 }
 
 /// Tokens, and the authorization server that issued them.
-#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Default, serde::Serialize)]
 struct Tokens {
     #[serde(default)]
     issuer: String,
@@ -141,13 +141,44 @@ struct Tokens {
 }
 
 /// An authorization the user has not finished yet (a redirect flow leaves the page).
-#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, serde::Serialize)]
 struct Pending {
     issuer: String,
     state: String,
     verifier: String,
     redirect_uri: String,
     scope: Option<String>,
+}
+
+impl store::Stored for Tokens {
+    fn from_stored(stored: &serde_json::Value) -> Option<Self> {
+        stored.as_object()?;
+        Some(Self {
+            issuer: match stored.get("issuer") {
+                None => String::new(),
+                Some(issuer) => issuer.as_str()?.to_owned(),
+            },
+            access: store::string(stored, "access")?,
+            refresh: store::optional_string(stored, "refresh")?,
+            scope: store::optional_string(stored, "scope")?,
+            dpop: match stored.get("dpop") {
+                None => false,
+                Some(dpop) => dpop.as_bool()?,
+            },
+        })
+    }
+}
+
+impl store::Stored for Pending {
+    fn from_stored(stored: &serde_json::Value) -> Option<Self> {
+        Some(Self {
+            issuer: store::string(stored, "issuer")?,
+            state: store::string(stored, "state")?,
+            verifier: store::string(stored, "verifier")?,
+            redirect_uri: store::string(stored, "redirect_uri")?,
+            scope: store::optional_string(stored, "scope")?,
+        })
+    }
 }
 
 /// The authorization server in use, as discovered.

@@ -12,11 +12,18 @@ use serde_json::{json, Value};
 use web_sys::Headers;
 
 /// A registration as kept in storage, under its issuer.
-#[derive(serde::Serialize, serde::Deserialize)]
+#[derive(serde::Serialize)]
 struct StoredClient {
     id: String,
     secret: Option<String>,
     auth: String,
+}
+
+impl super::store::Stored for StoredClient {
+    fn from_stored(stored: &Value) -> Option<Self> {
+        use super::store::{optional_string, string};
+        Some(Self { id: string(stored, "id")?, secret: optional_string(stored, "secret")?, auth: string(stored, "auth")? })
+    }
 }
 
 fn auth_name(auth: ClientAuth) -> &'static str {

@@ -4,11 +4,42 @@
 //! ever shown to another.
 
 use js_sys::{Function, Promise, Reflect};
+use serde_json::Value;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
+
+/// What the store keeps, read back from its JSON: `None` for a value of
+/// another shape. Written by hand rather than derived: serde's typed readers
+/// report a wrong type through text that can print a float, which brought
+/// core's float printing into the OAuth module.
+pub trait Stored: Sized {
+    /// The value `stored` holds, if it has this shape.
+    fn from_stored(stored: &Value) -> Option<Self>;
+}
+
+impl Stored for String {
+    fn from_stored(stored: &Value) -> Option<Self> {
+        stored.as_str().map(str::to_owned)
+    }
+}
+
+/// The member `name`, a string.
+pub fn string(stored: &Value, name: &str) -> Option<String> {
+    stored.get(name)?.as_str().map(str::to_owned)
+}
+
+/// The member `name`, absent, `null` or a string: `Some(None)` when there is
+/// none, `None` when it is something else.
+pub fn optional_string(stored: &Value, name: &str) -> Option<Option<String>> {
+    match stored.get(name) {
+        None | Some(Value::Null) => Some(None),
+        Some(Value::String(text)) => Some(Some(text.clone())),
+        Some(_) => None,
+    }
+}
 
 /// The backing store.
 #[derive(Debug)]
@@ -88,10 +119,10 @@ impl Store {
         }
     }
 
-    /// Reads `what` (under `issuer`), if it is there and parses.
-    pub async fn load<T: serde::de::DeserializeOwned>(&self, issuer: Option<&str>, what: &str) -> Option<T> {
+    /// Reads `what` (under `issuer`), if it is there and has the shape of a `T`.
+    pub async fn load<T: Stored>(&self, issuer: Option<&str>, what: &str) -> Option<T> {
         let text = self.get(self.key(issuer, what)).await?;
-        serde_json::from_str(&text).ok()
+        T::from_stored(&crate::protocol::json::parse(&text).ok()?)
     }
 
     /// Keeps `value` as `what` (under `issuer`).
