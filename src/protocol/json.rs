@@ -8,6 +8,7 @@
 //! still read by serde_json ([`Number::from_str`]), so every number comes out as
 //! before, and a number out of `f64`'s range is refused as before.
 
+use super::scan;
 use serde_json::{Map, Number, Value};
 use std::fmt;
 use std::str::FromStr;
@@ -81,7 +82,7 @@ impl Reader<'_> {
     }
 
     fn skip_space(&mut self) {
-        while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+        while self.peek().is_some_and(scan::is_space) {
             self.at += 1;
         }
     }
@@ -173,7 +174,7 @@ impl Reader<'_> {
     /// are ASCII, so the cut is always at a character boundary.
     fn run(&mut self) -> &str {
         let start = self.at;
-        self.at = crate::protocol::scan::plain_run_end(self.bytes, start);
+        self.at = scan::plain_run_end(self.bytes, start);
         self.text.get(start..self.at).unwrap_or_default()
     }
 
@@ -211,34 +212,13 @@ impl Reader<'_> {
         Ok(simple)
     }
 
-    /// `\uXXXX`, after its `u`: a surrogate pair must come whole.
+    /// `\uXXXX`, after its `u`, by the scan's rule: a surrogate pair must
+    /// come whole.
     fn unicode_escape(&mut self) -> Result<char, JsonError> {
-        let first = self.hex4()?;
-        let code = match first {
-            0xD800..=0xDBFF => {
-                if self.bytes.get(self.at..self.at + 2) != Some(b"\\u") {
-                    return Err(self.error("a lone surrogate escape"));
-                }
-                self.at += 2;
-                let second = self.hex4()?;
-                if !(0xDC00..=0xDFFF).contains(&second) {
-                    return Err(self.error("a lone surrogate escape"));
-                }
-                0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00)
-            }
-            0xDC00..=0xDFFF => return Err(self.error("a lone surrogate escape")),
-            _ => first,
-        };
-        char::from_u32(code).ok_or_else(|| self.error("a lone surrogate escape"))
-    }
-
-    fn hex4(&mut self) -> Result<u32, JsonError> {
-        let mut code = 0;
-        for _ in 0..4 {
-            let digit = char::from(self.next()?).to_digit(16).ok_or_else(|| self.error("an invalid escape"))?;
-            code = code * 16 + digit;
-        }
-        Ok(code)
+        let (code, end) = scan::unicode_escape(self.bytes, self.at).ok_or_else(|| self.error("an invalid \\u escape"))?;
+        self.at = end;
+        // Never `None`: the scan's rule leaves no lone surrogate.
+        char::from_u32(code).ok_or_else(|| self.error("an invalid \\u escape"))
     }
 
     fn digits(&mut self) -> usize {

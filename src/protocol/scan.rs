@@ -352,26 +352,13 @@ impl Scanner<'_> {
     fn escape(&mut self) -> Option<()> {
         match self.next()? {
             b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => Some(()),
-            b'u' => match self.hex4()? {
-                0xd800..=0xdbff => {
-                    self.literal(b"\\u")?;
-                    matches!(self.hex4()?, 0xdc00..=0xdfff).then_some(())
-                }
-                0xdc00..=0xdfff => None,
-                _ => Some(()),
-            },
+            b'u' => {
+                let (_, end) = unicode_escape(self.bytes, self.at)?;
+                self.at = end;
+                Some(())
+            }
             _ => None,
         }
-    }
-
-    fn hex4(&mut self) -> Option<u32> {
-        let digits = self.bytes.get(self.at..self.at + 4)?;
-        let mut value = 0;
-        for &digit in digits {
-            value = value * 16 + char::from(digit).to_digit(16)?;
-        }
-        self.at += 4;
-        Some(value)
     }
 
     /// A number by JSON's grammar, whose digits and exponent keep it well
@@ -426,6 +413,29 @@ impl Scanner<'_> {
         }
         self.at - start
     }
+}
+
+/// The code point of the `\\uXXXX` escape whose hex digits start at `at`, and
+/// where the escape ends. Half a surrogate pair must be the high half,
+/// followed at once by `\\u` and the low half; `None` for anything else.
+#[inline(always)]
+pub(crate) fn unicode_escape(bytes: &[u8], at: usize) -> Option<(u32, usize)> {
+    match hex4(bytes, at)? {
+        high @ 0xd800..=0xdbff => {
+            (bytes.get(at + 4..at + 6)? == b"\\u").then_some(())?;
+            match hex4(bytes, at + 6)? {
+                low @ 0xdc00..=0xdfff => Some((0x10000 + ((high - 0xd800) << 10) + (low - 0xdc00), at + 10)),
+                _ => None,
+            }
+        }
+        0xdc00..=0xdfff => None,
+        code => Some((code, at + 4)),
+    }
+}
+
+/// The four hex digits at `at`, as a number.
+fn hex4(bytes: &[u8], at: usize) -> Option<u32> {
+    bytes.get(at..at + 4)?.iter().try_fold(0, |value, &digit| Some(value * 16 + char::from(digit).to_digit(16)?))
 }
 
 /// Whether `byte` is JSON whitespace.

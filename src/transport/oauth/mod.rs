@@ -152,7 +152,6 @@ struct Pending {
 
 impl store::Stored for Tokens {
     fn from_stored(stored: &serde_json::Value) -> Option<Self> {
-        stored.as_object()?;
         Some(Self {
             issuer: match stored.get("issuer") {
                 None => String::new(),
