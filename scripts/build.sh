@@ -18,12 +18,13 @@ cd "$(dirname "$0")/.."
 # 4 KB, the validator 1 KB, for 12 KB more raw and no change beyond noise in
 # sequential calls or a 5 MiB read (bench/ab-seq.mjs, bench/ab-read.mjs).
 OPT_FLAGS=(-Oz -ocimfs=20 --enable-reference-types --enable-bulk-memory --enable-nontrapping-float-to-int
-  --enable-sign-ext --enable-mutable-globals --enable-multivalue --strip-debug --strip-producers)
+  --enable-sign-ext --enable-mutable-globals --enable-multivalue --enable-simd --strip-debug --strip-producers)
 
 # Panic locations name the dependencies' source files, by default under the build
 # machine's absolute cargo home (/root/.cargo/registry/src/...): the shipped wasm
-# would carry that path, 30 times. They become relative to `cargo/`.
-REMAP=(--config "build.rustflags=['--remap-path-prefix=${CARGO_HOME:-$HOME/.cargo}/registry/src=cargo']")
+# would carry that path, 30 times. They become relative to `cargo/`. Given for the
+# target, the flag joins .cargo/config.toml's (SIMD) instead of replacing them.
+REMAP=(--config "target.wasm32-unknown-unknown.rustflags=['--remap-path-prefix=${CARGO_HOME:-$HOME/.cargo}/registry/src=cargo']")
 
 # Snippets of an earlier build would ship with this one: start clean.
 rm -rf pkg/snippets

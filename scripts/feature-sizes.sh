@@ -17,7 +17,7 @@ measure() {
   wasm-bindgen target/wasm32-unknown-unknown/release/mcp_wasm.wasm --out-dir "$out" --out-name mcp_wasm --target web
   node_modules/.bin/wasm-opt "$out/mcp_wasm_bg.wasm" -o "$out/mcp_wasm_bg.wasm" -Oz \
     --enable-reference-types --enable-bulk-memory --enable-nontrapping-float-to-int \
-    --enable-sign-ext --enable-mutable-globals --enable-multivalue --strip-debug --strip-producers
+    --enable-sign-ext --enable-mutable-globals --enable-multivalue --enable-simd --strip-debug --strip-producers
   node -e 'const z = require("node:zlib"); const b = require("node:fs").readFileSync(process.argv[1]); console.log(z.gzipSync(b, { level: 9 }).length)' \
     "$out/mcp_wasm_bg.wasm"
 }

@@ -133,7 +133,7 @@
 //! (2024-11-05 to 2025-11-25) over Streamable HTTP, every server feature
 //! except tasks, and handlers, events and snapshots.
 
-#![deny(missing_docs, missing_debug_implementations)]
+#![deny(missing_docs, missing_debug_implementations, unsafe_code)]
 // The docs are written for wasm32, the target docs.rs builds (see Cargo.toml):
 // elsewhere the wasm-only items they link to (`web`, `transport::auth`) do not exist.
 #![cfg_attr(not(target_arch = "wasm32"), allow(rustdoc::broken_intra_doc_links))]

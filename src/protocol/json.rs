@@ -174,7 +174,7 @@ impl Reader<'_> {
     /// are ASCII, so the cut is always at a character boundary.
     fn run(&mut self) -> &str {
         let start = self.at;
-        self.at = scan::plain_run_end(self.bytes, start);
+        self.at = super::wide::plain_run_end(self.bytes, start);
         self.text.get(start..self.at).unwrap_or_default()
     }
 

@@ -29,3 +29,4 @@ pub mod skills;
 pub mod types;
 pub mod uri_template;
 pub mod version;
+pub mod wide;

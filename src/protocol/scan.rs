@@ -12,6 +12,8 @@
 //! for a text already checked, does not check again what it steps over).
 //! Whether the JSON is a JSON-RPC message is the caller's question.
 
+use super::wide;
+
 /// Nesting deeper than this is refused here; serde_json refuses 128 levels.
 const MAX_DEPTH: u32 = 100;
 /// Numbers with more digits than this are refused here.
@@ -243,22 +245,6 @@ impl Scanner<'_> {
         }
     }
 
-    /// Moves eight bytes at a time to the word holding a string's first
-    /// special byte ([`special_bytes`]), and to that byte; near the end of
-    /// the text, the caller goes on a byte at a time.
-    #[inline(always)]
-    fn skip_to_special(&mut self) {
-        while let Some(word) = self.bytes.get(self.at..self.at + 8) {
-            match special_bytes(word) {
-                0 => self.at += 8,
-                found => {
-                    self.at += (found.trailing_zeros() / 8) as usize;
-                    break;
-                }
-            }
-        }
-    }
-
     /// Moves past the container whose bracket is next, by its brackets and
     /// its strings' quotes and backslashes alone. Eight bytes at a time while
     /// a word holds no backslash and cannot close the container: the running
@@ -333,11 +319,10 @@ impl Scanner<'_> {
     fn string(&mut self) -> Option<()> {
         self.at += 1;
         loop {
-            // Eight bytes at a time, and from a word that holds one, straight
-            // to the first byte that ends the string, escapes or is a control
-            // character (one byte at a time, strings were most of a 5 MiB
-            // result's time; a word at a time, short keys still were).
-            self.skip_to_special();
+            // A block at a time to the first byte that ends the string,
+            // escapes or is a control character (one byte at a time, strings
+            // were most of a 5 MiB result's time).
+            self.at = wide::plain_run_end(self.bytes, self.at);
             match self.next()? {
                 b'"' => return Some(()),
                 b'\\' => self.escape()?,
@@ -451,45 +436,6 @@ const HIGHS: u64 = 0x8080_8080_8080_8080;
 #[inline(always)]
 fn word_of(bytes: &[u8]) -> Option<u64> {
     <[u8; 8]>::try_from(bytes).ok().map(u64::from_le_bytes)
-}
-
-/// The high bit of each byte of `w` below `n` (n <= 128): a borrow starts
-/// only at such a byte, so the lowest bit set is exact; a zero byte is one
-/// below 1.
-#[inline(always)]
-fn below(w: u64, n: u8) -> u64 {
-    w.wrapping_sub(ONES * u64::from(n)) & !w & HIGHS
-}
-
-/// The high bit of each byte of `w` equal to `byte`, exact for the lowest.
-#[inline(always)]
-fn equal_to(w: u64, byte: u8) -> u64 {
-    below(w ^ (ONES * u64::from(byte)), 1)
-}
-
-/// Where the run of a string's plain bytes from `at` ends: the offset of the
-/// first quote, backslash or control character, or the end of `bytes`.
-/// Eight bytes at a time, then one at a time near the end.
-pub(crate) fn plain_run_end(bytes: &[u8], mut at: usize) -> usize {
-    while let Some(word) = bytes.get(at..at + 8) {
-        match special_bytes(word) {
-            0 => at += 8,
-            found => return at + (found.trailing_zeros() / 8) as usize,
-        }
-    }
-    while matches!(bytes.get(at), Some(&byte) if byte != b'"' && byte != b'\\' && byte >= 0x20) {
-        at += 1;
-    }
-    at
-}
-
-/// Which of eight bytes of a string (the low bits first) is a quote, a
-/// backslash or a control character: a high bit set for the first of them,
-/// and perhaps for later ones, 0 when there is none.
-#[inline(always)]
-fn special_bytes(word: &[u8]) -> u64 {
-    let Some(w) = word_of(word) else { return HIGHS };
-    equal_to(w, b'"') | equal_to(w, b'\\') | below(w, 0x20)
 }
 
 /// The high bit of each byte of `w` equal to `byte`, and of no other: the

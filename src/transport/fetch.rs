@@ -227,7 +227,7 @@ pub async fn read_text_capped(response: &Response, max: usize, limit: &'static s
         }
     }
     body.bytes.truncate(body.filled);
-    String::from_utf8(body.bytes).map_err(|_| Error::Protocol("the response body is not UTF-8".into()))
+    crate::protocol::wide::into_string(body.bytes).ok_or_else(|| Error::Protocol("the response body is not UTF-8".into()))
 }
 
 /// A response header, if present.

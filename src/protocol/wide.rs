@@ -1,0 +1,133 @@
+//! Sixteen bytes at a time where the target has wasm's SIMD (`simd128`,
+//! which the npm build enables), eight at a time (a `u64`) elsewhere: the
+//! searches that a large body's scans and its UTF-8 check spend their time
+//! in. Each answers with a bit per byte, the first byte lowest, so callers
+//! count trailing zeros whatever the width.
+//!
+//! The only `unsafe` in the crate is here, and it is one kind: reading a
+//! 16-byte array reference as one `v128`, which wasm loads without any
+//! alignment requirement.
+
+/// Bytes per block.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+pub const WIDTH: usize = 16;
+/// Bytes per block.
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+pub const WIDTH: usize = 8;
+
+/// A block of [`WIDTH`] bytes.
+pub type Block = [u8; WIDTH];
+
+/// The block starting at `at`, if `bytes` holds a whole one there.
+#[inline(always)]
+pub fn block_at(bytes: &[u8], at: usize) -> Option<&Block> {
+    bytes.get(at..at.checked_add(WIDTH)?).and_then(|slice| slice.try_into().ok())
+}
+
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[allow(unsafe_code)]
+mod imp {
+    use core::arch::wasm32::{u8x16_bitmask, u8x16_eq, u8x16_lt, u8x16_splat, v128, v128_load, v128_or};
+
+    #[inline(always)]
+    fn load(block: &[u8; 16]) -> v128 {
+        // SAFETY: `block` is a reference to 16 readable bytes, and
+        // `v128.load` has no alignment requirement.
+        unsafe { v128_load(block.as_ptr().cast()) }
+    }
+
+    /// A bit for each quote, backslash or control character.
+    #[inline(always)]
+    pub fn string_specials(block: &[u8; 16]) -> u32 {
+        let v = load(block);
+        let special = v128_or(v128_or(u8x16_eq(v, u8x16_splat(b'"')), u8x16_eq(v, u8x16_splat(b'\\'))), u8x16_lt(v, u8x16_splat(0x20)));
+        u32::from(u8x16_bitmask(special))
+    }
+
+    /// A bit for each byte past ASCII.
+    #[inline(always)]
+    pub fn non_ascii(block: &[u8; 16]) -> u32 {
+        u32::from(u8x16_bitmask(load(block)))
+    }
+}
+
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+mod imp {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+
+    /// The high bit of each byte of `w` below `n` (n <= 128), exact for the
+    /// lowest: a borrow starts only at such a byte.
+    #[inline(always)]
+    fn below(w: u64, n: u8) -> u64 {
+        w.wrapping_sub(ONES * u64::from(n)) & !w & HIGHS
+    }
+
+    /// One bit per byte from the high bits a mask sets: only the lowest needs to be exact.
+    #[inline(always)]
+    fn bits(highs: u64) -> u32 {
+        match highs {
+            0 => 0,
+            found => 1 << (found.trailing_zeros() / 8),
+        }
+    }
+
+    /// The lowest bit for the first quote, backslash or control character.
+    #[inline(always)]
+    pub fn string_specials(block: &[u8; 8]) -> u32 {
+        let w = u64::from_le_bytes(*block);
+        bits(below(w ^ (ONES * u64::from(b'"')), 1) | below(w ^ (ONES * u64::from(b'\\')), 1) | below(w, 0x20))
+    }
+
+    /// The lowest bit for the first byte past ASCII.
+    #[inline(always)]
+    pub fn non_ascii(block: &[u8; 8]) -> u32 {
+        bits(u64::from_le_bytes(*block) & HIGHS)
+    }
+}
+
+/// Where the run of a string's plain bytes from `at` ends: the offset of the
+/// first quote, backslash or control character, or the end of `bytes`.
+#[inline(always)]
+pub fn plain_run_end(bytes: &[u8], mut at: usize) -> usize {
+    while let Some(block) = block_at(bytes, at) {
+        match imp::string_specials(block) {
+            0 => at += WIDTH,
+            found => return at + found.trailing_zeros() as usize,
+        }
+    }
+    while matches!(bytes.get(at), Some(&byte) if byte != b'"' && byte != b'\\' && byte >= 0x20) {
+        at += 1;
+    }
+    at
+}
+
+/// How many of `bytes`' first bytes are ASCII.
+pub fn ascii_prefix(bytes: &[u8]) -> usize {
+    let mut at = 0;
+    while let Some(block) = block_at(bytes, at) {
+        match imp::non_ascii(block) {
+            0 => at += WIDTH,
+            found => return at + found.trailing_zeros() as usize,
+        }
+    }
+    at + bytes.get(at..).map_or(0, |rest| rest.iter().take_while(|b| b.is_ascii()).count())
+}
+
+/// `bytes` as a `String` if they are UTF-8: an ASCII prefix a block at a
+/// time, the rest by `std` (whose own fast path is a `usize`, four bytes on
+/// wasm32).
+///
+/// ```
+/// use mcp_wasm::protocol::wide::into_string;
+/// assert_eq!(into_string(b"plain ascii, then caf\xc3\xa9".to_vec()).as_deref(), Some("plain ascii, then café"));
+/// assert_eq!(into_string(b"sixteen bytes ok \xff".to_vec()), None);
+/// ```
+#[allow(unsafe_code)]
+pub fn into_string(bytes: Vec<u8>) -> Option<String> {
+    let ascii = ascii_prefix(&bytes);
+    std::str::from_utf8(bytes.get(ascii..)?).ok()?;
+    // SAFETY: the first `ascii` bytes are ASCII, each a whole character, and
+    // `from_utf8` accepted the rest: together they are UTF-8.
+    Some(unsafe { String::from_utf8_unchecked(bytes) })
+}
