@@ -4,7 +4,7 @@
 // A test may unwrap and index: a failure here is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
-use mcp_wasm::protocol::wide::{ascii_prefix, into_string, plain_run_end};
+use mcp_wasm::protocol::wide::{ascii_prefix, inside_strings, into_string, plain_run_end, structure, Structure, WIDTH};
 
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
@@ -24,6 +24,10 @@ fn random_bytes(state: &mut u64, length: usize) -> Vec<u8> {
                 3 => 0x80 | byte,
                 4 => 0xc3,
                 5 => 0xa9,
+                6 => b'{',
+                7 => b']',
+                8 => b'[',
+                9 => b'}',
                 _ => b'a' + byte % 26,
             }
         })
@@ -42,6 +46,27 @@ fn block_searches_end_where_a_byte_by_byte_search_does() {
                 assert_eq!(plain_run_end(&bytes, from), plain, "{bytes:?} from {from}");
             }
             assert_eq!(ascii_prefix(&bytes), bytes.iter().position(|b| !b.is_ascii()).unwrap_or(length), "{bytes:?}");
+            for at in [0, 1, length / 2] {
+                let Some(found) = structure(&bytes, at) else {
+                    assert!(at + WIDTH > length);
+                    continue;
+                };
+                let bits = |wanted: &[u8]| (0..WIDTH).filter(|i| wanted.contains(&bytes[at + i])).fold(0, |mask, i| mask | 1 << i);
+                let expected = Structure { backslashes: bits(b"\\"), quotes: bits(b"\""), opens: bits(b"{["), closes: bits(b"}]") };
+                assert_eq!(found, expected, "{bytes:?} at {at}");
+                for starts_inside in [false, true] {
+                    let mut inside = starts_inside;
+                    let expected = (0..WIDTH).fold(0, |mask, i| {
+                        inside ^= bytes[at + i] == b'"';
+                        if inside {
+                            mask | 1 << i
+                        } else {
+                            mask
+                        }
+                    });
+                    assert_eq!(inside_strings(found.quotes, starts_inside), expected, "{bytes:?} at {at}");
+                }
+            }
             assert_eq!(into_string(bytes.clone()), String::from_utf8(bytes).ok());
         }
     }

@@ -246,33 +246,23 @@ impl Scanner<'_> {
     }
 
     /// Moves past the container whose bracket is next, by its brackets and
-    /// its strings' quotes and backslashes alone. Eight bytes at a time while
-    /// a word holds no backslash and cannot close the container: the running
+    /// its strings' quotes and backslashes alone. A block at a time while a
+    /// block holds no backslash and cannot close the container: the running
     /// parity of its quotes tells which of its brackets lie inside strings.
     /// Else, and near the end of the text, a byte at a time.
     fn step_over(&mut self) -> Option<()> {
         let mut open = 0u32;
         let mut in_string = false;
         loop {
-            if let Some(word) = self.bytes.get(self.at..self.at + 8).and_then(word_of) {
-                if exact(word, b'\\') == 0 {
-                    let quotes = exact(word, b'"');
-                    // Bit 0 of each byte: whether an odd number of quotes lies at or before it.
-                    let mut parity = quotes >> 7;
-                    parity ^= parity << 8;
-                    parity ^= parity << 16;
-                    parity ^= parity << 32;
-                    let inside = if in_string { !(parity << 7) & HIGHS } else { (parity << 7) & HIGHS };
-                    // `[` and `]` differ from `{` and `}` by the bit 0x20 alone.
-                    let folded = word | (ONES * 0x20);
-                    let opens = exact(folded, b'{') & !inside;
-                    let closes = exact(folded, b'}') & !inside;
-                    if closes.count_ones() < open {
-                        open = open.checked_add(opens.count_ones())? - closes.count_ones();
-                        in_string ^= quotes.count_ones() % 2 == 1;
-                        self.at += 8;
-                        continue;
-                    }
+            if let Some(block) = wide::structure(self.bytes, self.at).filter(|block| block.backslashes == 0) {
+                let inside = wide::inside_strings(block.quotes, in_string);
+                let opens = block.opens & !inside;
+                let closes = block.closes & !inside;
+                if closes.count_ones() < open {
+                    open = open.checked_add(opens.count_ones())? - closes.count_ones();
+                    in_string ^= block.quotes.count_ones() % 2 == 1;
+                    self.at += wide::WIDTH;
+                    continue;
                 }
             }
             match (self.next()?, in_string) {
@@ -427,24 +417,6 @@ fn hex4(bytes: &[u8], at: usize) -> Option<u32> {
 #[inline(always)]
 pub fn is_space(byte: u8) -> bool {
     matches!(byte, b' ' | b'\t' | b'\n' | b'\r')
-}
-
-const ONES: u64 = 0x0101_0101_0101_0101;
-const HIGHS: u64 = 0x8080_8080_8080_8080;
-
-/// Eight bytes as one word, the first lowest; `None` near the end of a text.
-#[inline(always)]
-fn word_of(bytes: &[u8]) -> Option<u64> {
-    <[u8; 8]>::try_from(bytes).ok().map(u64::from_le_bytes)
-}
-
-/// The high bit of each byte of `w` equal to `byte`, and of no other: the
-/// low seven bits of a byte that differs carry into its high bit, without
-/// a borrow into the next byte as [`below`] has.
-#[inline(always)]
-fn exact(w: u64, byte: u8) -> u64 {
-    let x = w ^ (ONES * u64::from(byte));
-    !(((x & !HIGHS) + !HIGHS) | x) & HIGHS
 }
 
 #[cfg(test)]

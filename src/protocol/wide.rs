@@ -49,6 +49,16 @@ mod imp {
     pub fn non_ascii(block: &[u8; 16]) -> u32 {
         u32::from(u8x16_bitmask(load(block)))
     }
+
+    #[inline(always)]
+    pub fn structure(block: &[u8; 16]) -> super::Structure {
+        let v = load(block);
+        let bits = |byte: u8| u32::from(u8x16_bitmask(u8x16_eq(v, u8x16_splat(byte))));
+        // `[` and `]` differ from `{` and `}` by the bit 0x20 alone.
+        let folded = v128_or(v, u8x16_splat(0x20));
+        let folded_bits = |byte: u8| u32::from(u8x16_bitmask(u8x16_eq(folded, u8x16_splat(byte))));
+        super::Structure { backslashes: bits(b'\\'), quotes: bits(b'"'), opens: folded_bits(b'{'), closes: folded_bits(b'}') }
+    }
 }
 
 #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
@@ -83,6 +93,66 @@ mod imp {
     #[inline(always)]
     pub fn non_ascii(block: &[u8; 8]) -> u32 {
         bits(u64::from_le_bytes(*block) & HIGHS)
+    }
+
+    /// The high bit of each byte of `w` equal to `byte`, and of no other: the
+    /// low seven bits of a byte that differs carry into its high bit, without
+    /// a borrow into the next byte as [`below`] has.
+    #[inline(always)]
+    fn exact(w: u64, byte: u8) -> u32 {
+        let x = w ^ (ONES * u64::from(byte));
+        let highs = !(((x & !HIGHS) + !HIGHS) | x) & HIGHS;
+        // The eight high bits gathered into the top byte by one multiply.
+        ((highs >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32
+    }
+
+    #[inline(always)]
+    pub fn structure(block: &[u8; 8]) -> super::Structure {
+        let w = u64::from_le_bytes(*block);
+        // `[` and `]` differ from `{` and `}` by the bit 0x20 alone.
+        let folded = w | (ONES * 0x20);
+        super::Structure { backslashes: exact(w, b'\\'), quotes: exact(w, b'"'), opens: exact(folded, b'{'), closes: exact(folded, b'}') }
+    }
+}
+
+/// Every bit of a block's mask.
+const ALL: u32 = (1 << WIDTH) - 1;
+
+/// Where a block's backslashes, quotes and brackets are, a bit per byte.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Structure {
+    /// Backslashes.
+    pub backslashes: u32,
+    /// `"`.
+    pub quotes: u32,
+    /// `{` and `[`.
+    pub opens: u32,
+    /// `}` and `]`.
+    pub closes: u32,
+}
+
+/// Where the block starting at `at` has its backslashes, quotes and
+/// brackets, if `bytes` holds a whole block there.
+#[inline(always)]
+pub fn structure(bytes: &[u8], at: usize) -> Option<Structure> {
+    block_at(bytes, at).map(imp::structure)
+}
+
+/// A bit for each byte of a block that lies inside a string (an opening
+/// quote counts as inside, a closing one as outside), given where the
+/// block's `quotes` are and whether it starts inside one; for a block
+/// without a backslash, where every quote opens or closes.
+#[inline(always)]
+pub fn inside_strings(quotes: u32, starts_inside: bool) -> u32 {
+    let mut parity = quotes;
+    parity ^= parity << 1;
+    parity ^= parity << 2;
+    parity ^= parity << 4;
+    parity ^= parity << 8;
+    if starts_inside {
+        !parity & ALL
+    } else {
+        parity & ALL
     }
 }
 
