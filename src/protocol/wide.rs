@@ -4,9 +4,10 @@
 //! in. Each answers with a bit per byte, the first byte lowest, so callers
 //! count trailing zeros whatever the width.
 //!
-//! The only `unsafe` in the crate is here, and it is one kind: reading a
-//! 16-byte array reference as one `v128`, which wasm loads without any
-//! alignment requirement.
+//! The crate denies `unsafe` but in three places, two of them here: reading
+//! a 16-byte array reference as one `v128` (wasm loads it without any
+//! alignment requirement), and [`into_string`]. The third copies a body's
+//! chunks into a buffer's spare room (`transport::fetch`).
 
 /// Bytes per block.
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
