@@ -85,7 +85,10 @@ pub fn sse(data: &[u8]) {
         assert_eq!(run_sse(&seeded, limit, mode), whole, "{mode:?}: chunks {seeded:?} differ from whole");
         let (events, error, _, _) = &whole;
         for event in events {
-            assert!(event.data.len() <= limit, "{mode:?}: {} bytes of data kept with a limit of {limit}", event.data.len());
+            // The limit counts the server's bytes, and each decodes to one character at most
+            // (a byte that is not UTF-8 to a U+FFFD of three).
+            let characters = event.data.chars().count();
+            assert!(characters <= limit, "{mode:?}: {characters} characters of data kept with a limit of {limit}");
             assert!(!event.event.is_empty());
             if event.oversized.is_some() {
                 assert_eq!(mode, Oversize::Skip, "only Skip reports oversized events");

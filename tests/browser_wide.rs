@@ -4,7 +4,7 @@
 // A test may unwrap and index: a failure here is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
-use mcp_wasm::protocol::wide::{ascii_prefix, inside_strings, into_string, plain_run_end, structure, Structure, WIDTH};
+use mcp_wasm::protocol::wide::{ascii_prefix, inside_strings, into_string, line_end, plain_run_end, structure, to_str, Structure, WIDTH};
 
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
@@ -28,6 +28,8 @@ fn random_bytes(state: &mut u64, length: usize) -> Vec<u8> {
                 7 => b']',
                 8 => b'[',
                 9 => b'}',
+                10 => b'\n',
+                11 => b'\r',
                 _ => b'a' + byte % 26,
             }
         })
@@ -67,7 +69,9 @@ fn block_searches_end_where_a_byte_by_byte_search_does() {
                     assert_eq!(inside_strings(found.quotes, starts_inside), expected, "{bytes:?} at {at}");
                 }
             }
-            assert_eq!(into_string(bytes.clone()), String::from_utf8(bytes).ok());
+            assert_eq!(line_end(&bytes), bytes.iter().position(|&b| b == b'\n' || b == b'\r'), "{bytes:?}");
+            assert_eq!(to_str(&bytes), std::str::from_utf8(&bytes).ok());
+            assert_eq!(into_string(bytes.clone()), String::from_utf8(bytes.clone()).map_err(|_| bytes));
         }
     }
 }

@@ -45,6 +45,13 @@ mod imp {
         u32::from(u8x16_bitmask(special))
     }
 
+    /// A bit for each line feed or carriage return.
+    #[inline(always)]
+    pub fn line_ends(block: &[u8; 16]) -> u32 {
+        let v = load(block);
+        u32::from(u8x16_bitmask(v128_or(u8x16_eq(v, u8x16_splat(b'\n')), u8x16_eq(v, u8x16_splat(b'\r')))))
+    }
+
     /// A bit for each byte past ASCII.
     #[inline(always)]
     pub fn non_ascii(block: &[u8; 16]) -> u32 {
@@ -88,6 +95,13 @@ mod imp {
     pub fn string_specials(block: &[u8; 8]) -> u32 {
         let w = u64::from_le_bytes(*block);
         bits(below(w ^ (ONES * u64::from(b'"')), 1) | below(w ^ (ONES * u64::from(b'\\')), 1) | below(w, 0x20))
+    }
+
+    /// The lowest bit for the first line feed or carriage return.
+    #[inline(always)]
+    pub fn line_ends(block: &[u8; 8]) -> u32 {
+        let w = u64::from_le_bytes(*block);
+        bits(below(w ^ (ONES * u64::from(b'\n')), 1) | below(w ^ (ONES * u64::from(b'\r')), 1))
     }
 
     /// The lowest bit for the first byte past ASCII.
@@ -173,6 +187,18 @@ pub fn plain_run_end(bytes: &[u8], mut at: usize) -> usize {
     at
 }
 
+/// Where the first line feed or carriage return in `bytes` is.
+pub fn line_end(bytes: &[u8]) -> Option<usize> {
+    let mut at = 0;
+    while let Some(block) = block_at(bytes, at) {
+        match imp::line_ends(block) {
+            0 => at += WIDTH,
+            found => return Some(at + found.trailing_zeros() as usize),
+        }
+    }
+    bytes.get(at..)?.iter().position(|&b| b == b'\n' || b == b'\r').map(|i| at + i)
+}
+
 /// How many of `bytes`' first bytes are ASCII.
 pub fn ascii_prefix(bytes: &[u8]) -> usize {
     let mut at = 0;
@@ -185,20 +211,30 @@ pub fn ascii_prefix(bytes: &[u8]) -> usize {
     at + bytes.get(at..).map_or(0, |rest| rest.iter().take_while(|b| b.is_ascii()).count())
 }
 
-/// `bytes` as a `String` if they are UTF-8: an ASCII prefix a block at a
+/// `bytes` as a `&str` if they are UTF-8: an ASCII prefix a block at a
 /// time, the rest by `std` (whose own fast path is a `usize`, four bytes on
 /// wasm32).
 ///
 /// ```
-/// use mcp_wasm::protocol::wide::into_string;
-/// assert_eq!(into_string(b"plain ascii, then caf\xc3\xa9".to_vec()).as_deref(), Some("plain ascii, then café"));
-/// assert_eq!(into_string(b"sixteen bytes ok \xff".to_vec()), None);
+/// use mcp_wasm::protocol::wide::to_str;
+/// assert_eq!(to_str(b"plain ascii, then caf\xc3\xa9"), Some("plain ascii, then café"));
+/// assert_eq!(to_str(b"sixteen bytes ok \xff"), None);
 /// ```
 #[allow(unsafe_code)]
-pub fn into_string(bytes: Vec<u8>) -> Option<String> {
-    let ascii = ascii_prefix(&bytes);
+pub fn to_str(bytes: &[u8]) -> Option<&str> {
+    let ascii = ascii_prefix(bytes);
     std::str::from_utf8(bytes.get(ascii..)?).ok()?;
     // SAFETY: the first `ascii` bytes are ASCII, each a whole character, and
     // `from_utf8` accepted the rest: together they are UTF-8.
-    Some(unsafe { String::from_utf8_unchecked(bytes) })
+    Some(unsafe { std::str::from_utf8_unchecked(bytes) })
+}
+
+/// `bytes` as a `String` if [`to_str`] accepts them, else the bytes back.
+#[allow(unsafe_code)]
+pub fn into_string(bytes: Vec<u8>) -> Result<String, Vec<u8>> {
+    if to_str(&bytes).is_none() {
+        return Err(bytes);
+    }
+    // SAFETY: `to_str` accepted these very bytes as UTF-8.
+    Ok(unsafe { String::from_utf8_unchecked(bytes) })
 }

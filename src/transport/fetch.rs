@@ -225,7 +225,7 @@ pub async fn read_text_capped(response: &Response, max: usize, limit: &'static s
             return Err(too_large(length as u64));
         }
     }
-    crate::protocol::wide::into_string(body).ok_or_else(|| Error::Protocol("the response body is not UTF-8".into()))
+    crate::protocol::wide::into_string(body).map_err(|_| Error::Protocol("the response body is not UTF-8".into()))
 }
 
 /// A response header, if present.
@@ -274,12 +274,16 @@ impl BodyReader {
             .map_err(|_| Error::Protocol("the response stream yielded something other than bytes".into()))
     }
 
-    /// The next chunk, or `None` at the end of the body.
+    /// Puts the next chunk in `buffer`, in place of what it held (one
+    /// buffer serves a whole stream); `false` at the end of the body.
     ///
     /// # Errors
     /// [`Error::Network`] if the stream breaks.
-    pub async fn next(&mut self) -> Result<Option<Vec<u8>>, Error> {
-        Ok(self.read_chunk().await?.map(|chunk| chunk.to_vec()))
+    pub async fn next_into(&mut self, buffer: &mut Vec<u8>) -> Result<bool, Error> {
+        buffer.clear();
+        let Some(chunk) = self.read_chunk().await? else { return Ok(false) };
+        append(buffer, &chunk);
+        Ok(true)
     }
 
     /// Appends the next chunk to `body`; `None` at the end of the body, else

@@ -247,9 +247,10 @@ impl Inner {
         let limit = self.config.max_message_bytes;
         let mut parser = SseParser::new(limit, Oversize::Skip);
         let mut events = Vec::new();
+        let mut chunk = Vec::new();
         let ended = loop {
-            match reader.next().await {
-                Ok(Some(chunk)) => {
+            match reader.next_into(&mut chunk).await {
+                Ok(true) => {
                     if let Err(error) = parser.push(&chunk, &mut events) {
                         break Error::Protocol(error.to_string());
                     }
@@ -260,7 +261,7 @@ impl Inner {
                         }
                     }
                 }
-                Ok(None) => break Error::Network { message: "the SSE stream closed".into() },
+                Ok(false) => break Error::Network { message: "the SSE stream closed".into() },
                 Err(error) => break error,
             }
         };

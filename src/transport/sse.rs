@@ -15,8 +15,12 @@
 //! at once.
 
 use crate::protocol::jsonrpc::envelope::{Envelope, EnvelopeScanner};
+use crate::protocol::wide;
 use crate::session::limits::MAX_RETRY_MS;
+use line::LineBuffer;
 use std::fmt;
+
+mod line;
 
 /// One dispatched event.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -92,13 +96,14 @@ enum LineMode {
 /// The parser state for one stream.
 #[derive(Debug)]
 pub struct SseParser {
-    line: Vec<u8>,
+    line: LineBuffer,
     line_mode: LineMode,
     /// The previous chunk ended in CR, so a leading LF belongs to that line end.
     after_cr: bool,
     /// Whether the first bytes (and a possible BOM) have been seen.
     started: bool,
-    data: String,
+    /// The event's data lines so far, joined with `\n`, decoded when it is dispatched.
+    data: Vec<u8>,
     has_data: bool,
     /// The current event's data went past the limit and is being skipped.
     skipped: Option<(EnvelopeScanner, usize)>,
@@ -125,11 +130,11 @@ impl SseParser {
     /// A parser with the given limit and behaviour past it.
     pub fn new(limit: usize, oversize: Oversize) -> Self {
         Self {
-            line: Vec::new(),
+            line: LineBuffer::default(),
             line_mode: LineMode::Buffer,
             after_cr: false,
             started: false,
-            data: String::new(),
+            data: Vec::new(),
             has_data: false,
             skipped: None,
             event: String::new(),
@@ -163,12 +168,12 @@ impl SseParser {
             }
             // A BOM can only be recognised once three bytes are in; keep short
             // beginnings in the line buffer until then.
-            self.line.extend_from_slice(chunk);
-            if self.line.len() < 3 && b"\xEF\xBB\xBF".starts_with(&self.line) {
+            self.line.push(chunk);
+            if self.line.len() < 3 && b"\xEF\xBB\xBF".starts_with(self.line.head()) {
                 return Ok(());
             }
             self.started = true;
-            let buffered = std::mem::take(&mut self.line);
+            let buffered = self.line.take();
             let body = buffered.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&buffered);
             return self.push(body, out);
         }
@@ -179,7 +184,7 @@ impl SseParser {
                 chunk = rest;
             }
         }
-        while let Some(end) = chunk.iter().position(|&b| b == b'\n' || b == b'\r') {
+        while let Some(end) = wide::line_end(chunk) {
             let (content, rest) = chunk.split_at(end);
             self.append_to_line(content)?;
             self.end_line(out)?;
@@ -206,14 +211,14 @@ impl SseParser {
             LineMode::Buffer => {}
         }
         if self.line.len() + bytes.len() <= self.limit {
-            self.line.extend_from_slice(bytes);
+            self.line.push(bytes);
             return Ok(());
         }
         if self.oversize == Oversize::Fail {
             return Err(SseError::LineTooLong { limit: self.limit });
         }
         // Too long to keep. A data line goes on to the scanner; anything else is dropped.
-        let mut line = std::mem::take(&mut self.line);
+        let mut line = self.line.take();
         line.extend_from_slice(bytes);
         match data_value(&line) {
             Some(value) => {
@@ -232,7 +237,7 @@ impl SseParser {
         if self.skipped.is_none() {
             let mut scanner = EnvelopeScanner::default();
             let data = std::mem::take(&mut self.data);
-            scanner.feed(data.as_bytes());
+            scanner.feed(&data);
             self.skipped = Some((scanner, data.len()));
         }
         if self.has_data {
@@ -254,11 +259,18 @@ impl SseParser {
         if mode != LineMode::Buffer {
             return Ok(());
         }
-        let line = std::mem::take(&mut self.line);
+        // An event's first data line, when long, becomes its data: no copy
+        // into the data after the one out of the line's pieces.
+        if self.line.len() >= MOVED_LINE && !self.has_data && self.skipped.is_none() {
+            if let Some(start) = self.line.data_value_start().filter(|start| self.line.len() - start < self.limit) {
+                self.data = self.line.take_from(start);
+                self.has_data = true;
+                return Ok(());
+            }
+        }
+        let line = self.line.take();
         let processed = self.process_line(&line, out);
-        // Keep the allocation for the next line.
-        self.line = line;
-        self.line.clear();
+        self.line.give_back(line);
         processed
     }
 
@@ -278,19 +290,18 @@ impl SseParser {
                     self.skip_data(value);
                     return Ok(());
                 }
-                let value = String::from_utf8_lossy(value);
                 if self.data.len() + value.len() + 1 > self.limit {
                     if self.oversize == Oversize::Fail {
                         return Err(SseError::EventTooLarge { limit: self.limit });
                     }
                     self.start_skipping();
-                    self.skip_data(value.as_bytes());
+                    self.skip_data(value);
                     return Ok(());
                 }
                 if self.has_data {
-                    self.data.push('\n');
+                    self.data.push(b'\n');
                 }
-                self.data.push_str(&value);
+                self.data.extend_from_slice(value);
                 self.has_data = true;
             }
             b"event" => self.event = String::from_utf8_lossy(value).into_owned(),
@@ -319,12 +330,20 @@ impl SseParser {
         self.has_data = false;
         out.push(SseEvent {
             event: if event.is_empty() { "message".to_owned() } else { event },
-            data: std::mem::take(&mut self.data),
+            data: decode(std::mem::take(&mut self.data)),
             id: self.last_id.clone(),
             fresh_id,
             oversized: skipped.map(|(scanner, bytes)| Oversized { bytes, envelope: scanner.finish() }),
         });
     }
+}
+
+/// A line this long that is an event's first data line becomes the data.
+const MOVED_LINE: usize = 4096;
+
+/// Data as text, an invalid sequence as U+FFFD, as the standard decodes.
+fn decode(data: Vec<u8>) -> String {
+    wide::into_string(data).unwrap_or_else(|data| String::from_utf8_lossy(&data).into_owned())
 }
 
 /// A line's field name and value (after the colon and one optional space).

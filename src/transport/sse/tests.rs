@@ -109,6 +109,42 @@ fn huge_lines_are_refused_not_buffered_forever() {
     assert_eq!(parser.push(&chunk, &mut out), Err(SseError::LineTooLong { limit: 1024 }));
 }
 
+/// A long first data line becomes the event's data without a copy: the
+/// events are the same, whatever the chunks, with more lines after it, with
+/// invalid UTF-8 in it.
+#[test]
+fn long_data_lines_give_the_same_events() {
+    // Longer than the line buffer's head, so that it arrives in pieces.
+    let long = format!("{}caf\u{e9} \u{1f980}", "x".repeat(150_000));
+    let mut bytes = format!("id: 1\ndata: {long}\ndata: tail\n\ndata: {long}").into_bytes();
+    // A byte that is not UTF-8 at the end of the second long line: U+FFFD, as line by line.
+    bytes.push(0xff);
+    bytes.extend_from_slice(b"\n\ndata: short\n\n");
+    let expected = vec![
+        ev("message", &format!("{long}\ntail"), Some("1")),
+        ev("message", &format!("{long}\u{fffd}"), Some("1")),
+        ev("message", "short", Some("1")),
+    ];
+    for size in [1, 7, 1000, 4096, bytes.len()] {
+        let mut parser = SseParser::default();
+        let mut out = Vec::new();
+        for chunk in bytes.chunks(size) {
+            parser.push(chunk, &mut out).unwrap();
+        }
+        assert_eq!(plain(out), expected, "chunks of {size}");
+        assert_eq!(parser.line.len(), 0);
+    }
+    // The field's name split from a value that arrives whole: the name is in
+    // the line's head, the value in a piece.
+    for split in [8, 9, 10, 11, 12] {
+        let mut parser = SseParser::default();
+        let mut out = Vec::new();
+        parser.push(&bytes[..split], &mut out).unwrap();
+        parser.push(&bytes[split..], &mut out).unwrap();
+        assert_eq!(plain(out), expected, "split at {split}");
+    }
+}
+
 #[test]
 fn huge_events_are_refused() {
     let mut parser = SseParser::with_limit(100);

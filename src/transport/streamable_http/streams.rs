@@ -170,15 +170,16 @@ impl Inner {
         let mut parser = SseParser::new(limit, if awaited.is_some() { Oversize::Fail } else { Oversize::Skip });
         let mut events = Vec::new();
         let mut drained = Drained::default();
+        let mut chunk = Vec::new();
         while !drained.answered {
-            let chunk = match reader.next().await {
-                Ok(Some(chunk)) => chunk,
-                Ok(None) => break,
+            match reader.next_into(&mut chunk).await {
+                Ok(true) => {}
+                Ok(false) => break,
                 Err(error) => {
                     drained.problem = Some(error);
                     break;
                 }
-            };
+            }
             if let Err(error) = parser.push(&chunk, &mut events) {
                 drained.problem = Some(Error::LimitExceeded { limit: "maxMessageBytes", message: error.to_string() });
                 break;
