@@ -1,13 +1,16 @@
 //! Sixteen bytes at a time where the target has wasm's SIMD (`simd128`,
 //! which the npm build enables), eight at a time (a `u64`) elsewhere: the
-//! searches that a large body's scans and its UTF-8 check spend their time
-//! in. Each answers with a bit per byte, the first byte lowest, so callers
-//! count trailing zeros whatever the width.
+//! searches that a large body's scans, its UTF-8 check and the SSE parser
+//! spend their time in. A block's answer is a mask, a bit per byte with the
+//! first byte lowest, so callers count trailing zeros whatever the width;
+//! the eight-byte searches make only the lowest bit exact, which is all
+//! they are read for.
 //!
-//! The crate denies `unsafe` but in three places, two of them here: reading
-//! a 16-byte array reference as one `v128` (wasm loads it without any
-//! alignment requirement), and [`into_string`]. The third copies a body's
-//! chunks into a buffer's spare room (`transport::fetch`).
+//! The crate denies `unsafe` but in two kinds of blocks, each saying why it
+//! is sound. Here: loading a 16-byte array as one `v128` (wasm loads it
+//! without any alignment requirement), and taking bytes that passed the
+//! UTF-8 check as a `&str` or a `String`. In `transport::fetch`: copying a
+//! chunk into a buffer's spare room.
 
 /// Bytes per block.
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
@@ -17,11 +20,11 @@ pub const WIDTH: usize = 16;
 pub const WIDTH: usize = 8;
 
 /// A block of [`WIDTH`] bytes.
-pub type Block = [u8; WIDTH];
+type Block = [u8; WIDTH];
 
 /// The block starting at `at`, if `bytes` holds a whole one there.
 #[inline(always)]
-pub fn block_at(bytes: &[u8], at: usize) -> Option<&Block> {
+fn block_at(bytes: &[u8], at: usize) -> Option<&Block> {
     bytes.get(at..at.checked_add(WIDTH)?).and_then(|slice| slice.try_into().ok())
 }
 

@@ -2,9 +2,11 @@
 //! "event stream interpretation" rules.
 //!
 //! Bytes go in as they arrive, in chunks split anywhere: inside a line, between
-//! the CR and LF of a CRLF, or inside a UTF-8 sequence. Lines are decoded only
-//! once complete, so a split sequence decodes correctly; an invalid one becomes
-//! U+FFFD, as the standard's UTF-8 decode does.
+//! the CR and LF of a CRLF, or inside a UTF-8 sequence. An event's data is
+//! decoded once, when the event is dispatched, and its other fields once their
+//! line is complete, so a split sequence decodes correctly; an invalid one
+//! becomes U+FFFD, as the standard's UTF-8 decode does. Limits count the
+//! server's bytes.
 //!
 //! A server chooses how long its lines and events are, so both are bounded.
 //! Past the limit the parser either fails ([`Oversize::Fail`], for a stream
@@ -259,8 +261,8 @@ impl SseParser {
         if mode != LineMode::Buffer {
             return Ok(());
         }
-        // An event's first data line, when long, becomes its data: no copy
-        // into the data after the one out of the line's pieces.
+        // An event's first data line, when long, is copied once, from the
+        // line's parts straight into the data (not into a whole line first).
         if self.line.len() >= MOVED_LINE && !self.has_data && self.skipped.is_none() {
             if let Some(start) = self.line.data_value_start().filter(|start| self.line.len() - start < self.limit) {
                 self.data = self.line.take_from(start);
