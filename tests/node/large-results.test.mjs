@@ -62,3 +62,14 @@ test("the same over HTTP+SSE (2024-11-05)", LIMIT, async () => {
   assert.equal(read.contents[0].text.length, 5 * 1024 * 1024);
   await client.close();
 });
+
+test("the same as SSE answers to each POST (the SDK server's default), gathered from many chunks", LIMIT, async () => {
+  const client = await McpClient.connect(`http://127.0.0.1:${PORT}/mcp-stream`, { era: "legacy" });
+  const page = await client.listTools();
+  assert.deepEqual(page, await plain("tools/list", {}));
+  const read = await client.readResource({ uri: "bench://big" });
+  assert.deepEqual(read, await plain("resources/read", { uri: "bench://big" }));
+  const deep = await client.callTool({ name: "deep", arguments: {} });
+  assert.deepEqual(deep, await plain("tools/call", { name: "deep", arguments: {} }));
+  await client.close();
+});
