@@ -86,3 +86,23 @@ export async function dpopPublicJwk(pair) {
   const { kty, crv, x, y } = await crypto.subtle.exportKey("jwk", pair.publicKey);
   return JSON.stringify({ kty, crv, x, y });
 }
+
+// A response body read to its end in one promise, so that a body of many chunks costs wasm
+// one crossing instead of one per chunk. Past `max` bytes the stream is cancelled and no
+// chunk is kept. Resolves to [chunks, total], chunks null past `max`, total -1 for a chunk
+// that is not bytes.
+export async function readChunks(reader, max) {
+  const chunks = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return [chunks, total];
+    if (!(value instanceof Uint8Array)) return [null, -1];
+    total += value.length;
+    if (total > max) {
+      reader.cancel().catch(() => {});
+      return [null, total];
+    }
+    chunks.push(value);
+  }
+}

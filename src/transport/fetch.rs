@@ -20,6 +20,12 @@ extern "C" {
     fn global_fetch(input: &str, init: &RequestInit) -> Result<Promise, JsValue>;
 }
 
+#[wasm_bindgen(module = "/src/glue.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = readChunks)]
+    fn read_chunks(reader: &ReadableStreamDefaultReader, max: f64) -> Promise;
+}
+
 thread_local! {
     // Attached to promises we drop, so a late rejection is never "unhandled"
     // (which terminates a Node process).
@@ -217,14 +223,7 @@ pub async fn read_text_capped(response: &Response, max: usize, limit: &'static s
         return Err(too_large(length));
     }
     let Some(_) = response.body() else { return Ok(String::new()) };
-    let mut reader = BodyReader::new(response)?;
-    // Room for the declared length at once; a body longer than declared grows as without one.
-    let mut body = Vec::with_capacity(declared.map_or(0, |length| length as usize));
-    while let Some(length) = reader.append_to(&mut body, max).await? {
-        if length > max {
-            return Err(too_large(length as u64));
-        }
-    }
+    let body = BodyReader::new(response)?.read_to_end(max).await?.map_err(|length| too_large(length as u64))?;
     crate::protocol::wide::into_string(body).map_err(|_| Error::Protocol("the response body is not UTF-8".into()))
 }
 
@@ -286,19 +285,32 @@ impl BodyReader {
         Ok(true)
     }
 
-    /// Appends the next chunk to `body`; `None` at the end of the body, else
-    /// the length the chunk takes it to. A chunk that would take it past `max`
-    /// is not appended, and the stream is cancelled when the reader drops.
+    /// The rest of the body, read in one JS promise (`readChunks` in
+    /// `glue.js`) and copied in once it is all there; `Err(length)` as soon
+    /// as it passes `max` bytes, the stream then cancelled.
     ///
     /// # Errors
-    /// [`Error::Network`] if the stream breaks.
-    pub async fn append_to(&mut self, body: &mut Vec<u8>, max: usize) -> Result<Option<usize>, Error> {
-        let Some(chunk) = self.read_chunk().await? else { return Ok(None) };
-        let length = body.len().saturating_add(chunk.length() as usize);
-        if length <= max {
-            append(body, &chunk);
+    /// [`Error::Network`] if the stream breaks; [`Error::Protocol`] if it
+    /// yields something other than bytes.
+    pub async fn read_to_end(mut self, max: usize) -> Result<Result<Vec<u8>, usize>, Error> {
+        let read = JsFuture::from(read_chunks(&self.reader, max as f64))
+            .await
+            .map_err(|e| Error::Network { message: format!("the response stream broke: {}", js_message(&e)) })?;
+        // The JS side read the stream to its end or cancelled it.
+        self.done = true;
+        let read = js_sys::Array::from(&read);
+        let total = read.get(1).as_f64().unwrap_or(-1.0);
+        let Ok(chunks) = read.get(0).dyn_into::<js_sys::Array>() else {
+            return match total {
+                t if t < 0.0 => Err(Error::Protocol("the response stream yielded something other than bytes".into())),
+                t => Ok(Err(t as usize)),
+            };
+        };
+        let mut body = Vec::with_capacity(total as usize);
+        for chunk in chunks.iter() {
+            append(&mut body, chunk.unchecked_ref::<Uint8Array>());
         }
-        Ok(Some(length))
+        Ok(Ok(body))
     }
 }
 
