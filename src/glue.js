@@ -106,3 +106,23 @@ export async function readChunks(reader, max) {
     chunks.push(value);
   }
 }
+
+// An event stream read to its end in one promise: each chunk goes to `onChunk` (the core's SSE
+// parser) as it arrives, without a promise of its own crossing into wasm. `onChunk` answers false
+// to stop, and the stream is then cancelled; one that throws (its owner is gone) stops it too.
+export async function pumpChunks(reader, onChunk) {
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return true;
+    let more = false;
+    try {
+      more = value instanceof Uint8Array && onChunk(value);
+    } catch {
+      more = false;
+    }
+    if (!more) {
+      reader.cancel().catch(() => {});
+      return value instanceof Uint8Array;
+    }
+  }
+}

@@ -24,6 +24,8 @@ extern "C" {
 extern "C" {
     #[wasm_bindgen(js_name = readChunks)]
     fn read_chunks(reader: &ReadableStreamDefaultReader, max: f64) -> Promise;
+    #[wasm_bindgen(js_name = pumpChunks)]
+    fn pump_chunks(reader: &ReadableStreamDefaultReader, on_chunk: &Closure<dyn FnMut(Uint8Array) -> bool>) -> Promise;
 }
 
 thread_local! {
@@ -253,36 +255,30 @@ impl BodyReader {
         Ok(Self { reader, done: false })
     }
 
-    /// The next chunk as the stream gives it, or `None` at the end of the body.
-    async fn read_chunk(&mut self) -> Result<Option<Uint8Array>, Error> {
-        if self.done {
-            return Ok(None);
-        }
-        let result = JsFuture::from(self.reader.read())
-            .await
-            .map_err(|e| Error::Network { message: format!("the response stream broke: {}", js_message(&e)) })?;
-        let done = Reflect::get(&result, &JsValue::from_str("done")).ok().and_then(|d| d.as_bool()).unwrap_or(true);
-        if done {
-            self.done = true;
-            return Ok(None);
-        }
-        let value = Reflect::get(&result, &JsValue::from_str("value")).unwrap_or(JsValue::UNDEFINED);
-        value
-            .dyn_into::<Uint8Array>()
-            .map(Some)
-            .map_err(|_| Error::Protocol("the response stream yielded something other than bytes".into()))
-    }
-
-    /// Puts the next chunk in `buffer`, in place of what it held (one
-    /// buffer serves a whole stream); `false` at the end of the body.
+    /// Hands each chunk of the rest of the body to `on_chunk` as it arrives,
+    /// all in one JS promise (`pumpChunks` in `glue.js`), until the body
+    /// ends or `on_chunk` answers `false` (the stream is then cancelled).
+    /// The chunk's bytes are only valid during the call.
     ///
     /// # Errors
-    /// [`Error::Network`] if the stream breaks.
-    pub async fn next_into(&mut self, buffer: &mut Vec<u8>) -> Result<bool, Error> {
-        buffer.clear();
-        let Some(chunk) = self.read_chunk().await? else { return Ok(false) };
-        append(buffer, &chunk);
-        Ok(true)
+    /// [`Error::Network`] if the stream breaks; [`Error::Protocol`] if it
+    /// yields something other than bytes.
+    pub async fn pump(mut self, mut on_chunk: impl FnMut(&[u8]) -> bool + 'static) -> Result<(), Error> {
+        let mut buffer = Vec::new();
+        let on_chunk = Closure::<dyn FnMut(Uint8Array) -> bool>::new(move |chunk: Uint8Array| {
+            buffer.clear();
+            append(&mut buffer, &chunk);
+            on_chunk(&buffer)
+        });
+        let pumped = JsFuture::from(pump_chunks(&self.reader, &on_chunk))
+            .await
+            .map_err(|e| Error::Network { message: format!("the response stream broke: {}", js_message(&e)) })?;
+        // The JS side read the stream to its end or cancelled it.
+        self.done = true;
+        match pumped.as_bool() {
+            Some(false) => Err(Error::Protocol("the response stream yielded something other than bytes".into())),
+            _ => Ok(()),
+        }
     }
 
     /// The rest of the body, read in one JS promise (`readChunks` in
@@ -335,6 +331,16 @@ impl Drop for BodyReader {
             ignore_rejection(&self.reader.cancel());
         }
     }
+}
+
+/// Lets go of a response whose body says nothing (an `Accepted`, an
+/// empty 202): the body is cancelled, which frees the connection, and the
+/// fetch is not aborted, which would cost a `DOMException`, stack and all.
+pub fn release(response: &Response, controller: &AbortOnDrop) {
+    if let Some(body) = response.body() {
+        ignore_rejection(&body.cancel());
+    }
+    controller.finished();
 }
 
 /// An `AbortController` that aborts when dropped, so no fetch outlives its

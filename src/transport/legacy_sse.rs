@@ -8,7 +8,7 @@
 //! web-sys's `EventSource` is used directly rather than gloo-net's wrapper,
 //! which would add a dependency for three listeners.
 
-use super::fetch::{error_text, js_message, AbortOnDrop, BodyReader, Fetch, Follow, HttpRequest};
+use super::fetch::{error_text, js_message, release, AbortOnDrop, BodyReader, Fetch, Follow, HttpRequest};
 use super::headers::HeaderSource;
 use super::http::status_error;
 use super::sse::{Oversize, SseParser};
@@ -176,6 +176,7 @@ impl Inner {
             return Err(status_error(status, &response.status_text(), &text, false));
         }
         // The answer comes on the event stream; the POST's body ("Accepted") says nothing.
+        release(&response, &controller);
         Ok(())
     }
 
@@ -238,7 +239,7 @@ impl Inner {
             }
             BodyReader::new(&response)
         };
-        let mut reader = match opened.await {
+        let reader = match opened.await {
             Ok(reader) => reader,
             Err(error) => return self.on_broken(error),
         };
@@ -247,23 +248,27 @@ impl Inner {
         let limit = self.config.max_message_bytes;
         let mut parser = SseParser::new(limit, Oversize::Skip);
         let mut events = Vec::new();
-        let mut chunk = Vec::new();
-        let ended = loop {
-            match reader.next_into(&mut chunk).await {
-                Ok(true) => {
-                    if let Err(error) = parser.push(&chunk, &mut events) {
-                        break Error::Protocol(error.to_string());
-                    }
-                    for event in events.drain(..) {
-                        match event.oversized {
-                            Some(skipped) => (self.sink)(Inbound::Oversized { envelope: skipped.envelope, bytes: skipped.bytes, limit }),
-                            None => self.on_event(&event.event, event.data),
-                        }
+        let failure = Rc::new(RefCell::new(None));
+        let (inner, failed) = (Rc::clone(&self), Rc::clone(&failure));
+        let pumped = reader
+            .pump(move |chunk| {
+                if let Err(error) = parser.push(chunk, &mut events) {
+                    *failed.borrow_mut() = Some(Error::Protocol(error.to_string()));
+                    return false;
+                }
+                for event in events.drain(..) {
+                    match event.oversized {
+                        Some(skipped) => (inner.sink)(Inbound::Oversized { envelope: skipped.envelope, bytes: skipped.bytes, limit }),
+                        None => inner.on_event(&event.event, event.data),
                     }
                 }
-                Ok(false) => break Error::Network { message: "the SSE stream closed".into() },
-                Err(error) => break error,
-            }
+                true
+            })
+            .await;
+        let failed = failure.borrow_mut().take();
+        let ended = match (failed, pumped) {
+            (Some(error), _) | (None, Err(error)) => error,
+            (None, Ok(())) => Error::Network { message: "the SSE stream closed".into() },
         };
         self.on_broken(ended);
     }

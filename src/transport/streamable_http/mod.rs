@@ -7,7 +7,7 @@ mod streams;
 
 use super::headers::HeaderSource;
 
-use super::fetch::{error_text, header, js_message, read_text_capped, AbortOnDrop, BodyReader, Fetch, Follow, HttpRequest};
+use super::fetch::{error_text, header, js_message, read_text_capped, release, AbortOnDrop, BodyReader, Fetch, Follow, HttpRequest};
 use super::http::{self, classify, status_error_with, Readable, ResponseBody};
 use super::web_runtime::WebRuntime;
 use crate::error::Error;
@@ -354,7 +354,10 @@ impl Inner {
         }
         let content_type = header(&response, "content-type");
         match classify(status, content_type.as_deref(), request_id.is_some())? {
-            ResponseBody::Empty => Ok(()),
+            ResponseBody::Empty => {
+                release(&response, &in_flight.controller);
+                Ok(())
+            }
             ResponseBody::Json => {
                 let text = read_text_capped(&response, self.config.max_message_bytes, "maxMessageBytes").await?;
                 in_flight.controller.finished();

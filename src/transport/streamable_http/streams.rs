@@ -15,9 +15,10 @@ use crate::session::{ConnectionStatus, Inbound, Runtime};
 use crate::transport::fetch::{header, BodyReader, Follow, HttpRequest};
 use crate::transport::http::{classify, status_error_with, ResponseBody};
 use crate::transport::recent_ids::RecentIds;
-use crate::transport::sse::{Oversize, SseParser};
+use crate::transport::sse::{Oversize, SseEvent, SseParser};
 use crate::transport::web_runtime::WebRuntime;
 use futures::future;
+use std::cell::RefCell;
 use std::rc::Rc;
 
 /// How many times in a row a response stream is resumed without progress
@@ -39,6 +40,21 @@ struct Resumption {
     last_event_id: Option<String>,
     retry_ms: Option<u32>,
     recent: RecentIds,
+}
+
+impl Default for Resumption {
+    fn default() -> Self {
+        Self { last_event_id: None, retry_ms: None, recent: RecentIds::new(RECENT_IDS) }
+    }
+}
+
+/// One connection being read: what its chunks change, shared with the
+/// callback the chunks arrive in.
+struct Pumping {
+    parser: SseParser,
+    events: Vec<SseEvent>,
+    drained: Drained,
+    state: Resumption,
 }
 
 /// How one connection ended.
@@ -67,7 +83,7 @@ impl Inner {
         let generation = self.generation.get();
         // The GET stream of an adopted session goes on where the snapshot left it.
         let resume_from = if connection.is_none() { self.listen_event_id.borrow().clone() } else { None };
-        let mut state = Resumption { last_event_id: resume_from, retry_ms: None, recent: RecentIds::new(RECENT_IDS) };
+        let mut state = Resumption { last_event_id: resume_from, ..Resumption::default() };
         let mut problem = None;
         if connection.is_none() {
             // The GET stream's first connection: a 405 means the server has
@@ -86,6 +102,9 @@ impl Inner {
                     self.listen_key.set(Some(in_flight.key));
                 }
                 let drained = self.drain(reader, &purpose, &mut state).await;
+                // The stream was read to its end, cancelled or broken: no
+                // fetch is left to abort, and an abort costs a DOMException.
+                in_flight.controller.finished();
                 drop(in_flight);
                 if drained.answered {
                     return;
@@ -159,59 +178,68 @@ impl Inner {
     }
 
     /// Reads one connection to its end, delivering each new message.
-    async fn drain(&self, mut reader: BodyReader, purpose: &Purpose, state: &mut Resumption) -> Drained {
+    async fn drain(self: &Rc<Self>, reader: BodyReader, purpose: &Purpose, state: &mut Resumption) -> Drained {
         let awaited = match purpose {
-            Purpose::Response(id) => Some(id),
+            Purpose::Response(id) => Some(id.clone()),
             Purpose::Listen => None,
         };
         // A request's own stream can be dropped at the limit; the GET stream
         // carries everyone's messages and skips an oversized one instead.
-        let limit = self.config.max_message_bytes;
-        let mut parser = SseParser::new(limit, if awaited.is_some() { Oversize::Fail } else { Oversize::Skip });
-        let mut events = Vec::new();
-        let mut drained = Drained::default();
-        let mut chunk = Vec::new();
-        while !drained.answered {
-            match reader.next_into(&mut chunk).await {
-                Ok(true) => {}
-                Ok(false) => break,
-                Err(error) => {
-                    drained.problem = Some(error);
-                    break;
-                }
-            }
-            if let Err(error) = parser.push(&chunk, &mut events) {
-                drained.problem = Some(Error::LimitExceeded { limit: "maxMessageBytes", message: error.to_string() });
-                break;
-            }
-            state.retry_ms = parser.retry_ms().or(state.retry_ms);
-            if let Some(id) = parser.last_event_id() {
-                state.last_event_id = Some(id.to_owned());
-                if awaited.is_none() {
-                    *self.listen_event_id.borrow_mut() = Some(id.to_owned());
-                }
-            }
-            for event in events.drain(..) {
-                if event.fresh_id && !state.recent.first_time(event.id.as_deref().unwrap_or_default()) {
-                    continue;
-                }
-                if let (Some(oversized), "message") = (event.oversized, event.event.as_str()) {
-                    drained.received = true;
-                    (self.sink)(Inbound::Oversized { envelope: oversized.envelope, bytes: oversized.bytes, limit });
-                    continue;
-                }
-                // Priming events carry an id and empty data; other event types are not MCP messages.
-                if event.event != "message" || event.data.is_empty() {
-                    continue;
-                }
-                drained.received = true;
-                match self.deliver(event.data, awaited) {
-                    Ok(got_it) => drained.answered |= got_it,
-                    Err(error) => drained.problem = Some(error),
-                }
-            }
+        let oversize = if awaited.is_some() { Oversize::Fail } else { Oversize::Skip };
+        let pumping = Rc::new(RefCell::new(Pumping {
+            parser: SseParser::new(self.config.max_message_bytes, oversize),
+            events: Vec::new(),
+            drained: Drained::default(),
+            state: std::mem::take(state),
+        }));
+        let (inner, shared) = (Rc::clone(self), Rc::clone(&pumping));
+        let pumped = reader.pump(move |chunk| inner.take_chunk(chunk, awaited.as_ref(), &mut shared.borrow_mut())).await;
+        let mut pumping = pumping.borrow_mut();
+        *state = std::mem::take(&mut pumping.state);
+        let mut drained = std::mem::take(&mut pumping.drained);
+        if let Err(error) = pumped {
+            drained.problem = Some(error);
         }
         drained
+    }
+
+    /// Parses one chunk of a stream and delivers the messages it completes;
+    /// `false` once the stream should be left (the response arrived, or it
+    /// went past the limit).
+    fn take_chunk(&self, chunk: &[u8], awaited: Option<&RequestId>, pumping: &mut Pumping) -> bool {
+        let Pumping { parser, events, drained, state } = pumping;
+        let limit = self.config.max_message_bytes;
+        if let Err(error) = parser.push(chunk, events) {
+            drained.problem = Some(Error::LimitExceeded { limit: "maxMessageBytes", message: error.to_string() });
+            return false;
+        }
+        state.retry_ms = parser.retry_ms().or(state.retry_ms);
+        if let Some(id) = parser.last_event_id() {
+            state.last_event_id = Some(id.to_owned());
+            if awaited.is_none() {
+                *self.listen_event_id.borrow_mut() = Some(id.to_owned());
+            }
+        }
+        for event in events.drain(..) {
+            if event.fresh_id && !state.recent.first_time(event.id.as_deref().unwrap_or_default()) {
+                continue;
+            }
+            if let (Some(oversized), "message") = (event.oversized, event.event.as_str()) {
+                drained.received = true;
+                (self.sink)(Inbound::Oversized { envelope: oversized.envelope, bytes: oversized.bytes, limit });
+                continue;
+            }
+            // Priming events carry an id and empty data; other event types are not MCP messages.
+            if event.event != "message" || event.data.is_empty() {
+                continue;
+            }
+            drained.received = true;
+            match self.deliver(event.data, awaited) {
+                Ok(got_it) => drained.answered |= got_it,
+                Err(error) => drained.problem = Some(error),
+            }
+        }
+        !drained.answered
     }
 
     /// Opens a GET stream, resuming after `last_event_id` when given.
