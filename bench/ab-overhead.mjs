@@ -4,9 +4,14 @@
 // HTTP stack, whose timing on a shared machine moves more than a build changes it. A
 // plain-JS client of the same exchange (`fetch`, `json()`) is the floor. Rounds of 300
 // calls per contender in turn; the median of the rounds' means, and the fastest round.
-//   node bench/ab-overhead.mjs <pkg dir> [<pkg dir>…]      (e.g. pkg, /tmp/pkg-a)
+//   node bench/ab-overhead.mjs [--sse] <pkg dir> [<pkg dir>…]      (e.g. pkg, /tmp/pkg-a)
+// With --sse, each tools/call is answered as one SSE event, as an SDK server answers by default.
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+
+const args = process.argv.slice(2);
+const SSE = args[0] === "--sse";
+const dirs = SSE ? args.slice(1) : args;
 
 const ROUNDS = 60;
 const CALLS = 300;
@@ -20,6 +25,9 @@ function answeringFetch(url, init) {
     ? { protocolVersion: VERSION, capabilities: { tools: {} }, serverInfo: { name: "answering", version: "1" } }
     : { content: [{ type: "text", text: "x" }] };
   const body = JSON.stringify({ jsonrpc: "2.0", id: request.id, result });
+  if (SSE && request.method !== "initialize") {
+    return Promise.resolve(new Response(`event: message\ndata: ${body}\n\n`, { status: 200, headers: { "content-type": "text/event-stream", "mcp-session-id": "s1" } }));
+  }
   const headers = { "content-type": "application/json", "content-length": String(body.length), "mcp-session-id": "s1" };
   return Promise.resolve(new Response(body, { status: 200, headers }));
 }
@@ -29,11 +37,12 @@ const contenders = [{
   call: async () => {
     const init = { method: "POST", headers: { "content-type": "application/json" },
       body: JSON.stringify({ jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "echo", arguments: { text: "x" } } }) };
-    return (await (await answeringFetch("http://127.0.0.1/mcp", init)).json()).result;
+    const text = await (await answeringFetch("http://127.0.0.1/mcp", init)).text();
+    return JSON.parse(SSE ? text.slice(text.indexOf("data: ") + 6) : text).result;
   },
 }];
 const clients = [];
-for (const dir of process.argv.slice(2)) {
+for (const dir of dirs) {
   const { McpClient } = await import(pathToFileURL(path.resolve(dir, "node.js")).href);
   const client = await McpClient.connect("http://127.0.0.1/mcp", { era: "legacy", fetch: answeringFetch });
   clients.push(client);
