@@ -174,44 +174,34 @@ pub fn inside_strings(quotes: u32, starts_inside: bool) -> u32 {
     }
 }
 
-/// Where the run of a string's plain bytes from `at` ends: the offset of the
-/// first quote, backslash or control character, or the end of `bytes`.
+/// The offset of the first byte from `at` that `wanted` picks: a block at a
+/// time by `in_block`'s mask, then a byte at a time near the end.
 #[inline(always)]
-pub fn plain_run_end(bytes: &[u8], mut at: usize) -> usize {
+fn first(bytes: &[u8], mut at: usize, in_block: impl Fn(&Block) -> u32, wanted: impl Fn(u8) -> bool) -> Option<usize> {
     while let Some(block) = block_at(bytes, at) {
-        match imp::string_specials(block) {
-            0 => at += WIDTH,
-            found => return at + found.trailing_zeros() as usize,
-        }
-    }
-    while matches!(bytes.get(at), Some(&byte) if byte != b'"' && byte != b'\\' && byte >= 0x20) {
-        at += 1;
-    }
-    at
-}
-
-/// Where the first line feed or carriage return in `bytes` is.
-pub fn line_end(bytes: &[u8]) -> Option<usize> {
-    let mut at = 0;
-    while let Some(block) = block_at(bytes, at) {
-        match imp::line_ends(block) {
+        match in_block(block) {
             0 => at += WIDTH,
             found => return Some(at + found.trailing_zeros() as usize),
         }
     }
-    bytes.get(at..)?.iter().position(|&b| b == b'\n' || b == b'\r').map(|i| at + i)
+    bytes.get(at..)?.iter().position(|&byte| wanted(byte)).map(|i| at + i)
+}
+
+/// Where the run of a string's plain bytes from `at` ends: the offset of the
+/// first quote, backslash or control character, or the end of `bytes`.
+#[inline(always)]
+pub fn plain_run_end(bytes: &[u8], at: usize) -> usize {
+    first(bytes, at, imp::string_specials, |byte| byte == b'"' || byte == b'\\' || byte < 0x20).unwrap_or(bytes.len().max(at))
+}
+
+/// Where the first line feed or carriage return in `bytes` is.
+pub fn line_end(bytes: &[u8]) -> Option<usize> {
+    first(bytes, 0, imp::line_ends, |byte| byte == b'\n' || byte == b'\r')
 }
 
 /// How many of `bytes`' first bytes are ASCII.
 pub fn ascii_prefix(bytes: &[u8]) -> usize {
-    let mut at = 0;
-    while let Some(block) = block_at(bytes, at) {
-        match imp::non_ascii(block) {
-            0 => at += WIDTH,
-            found => return at + found.trailing_zeros() as usize,
-        }
-    }
-    at + bytes.get(at..).map_or(0, |rest| rest.iter().take_while(|b| b.is_ascii()).count())
+    first(bytes, 0, imp::non_ascii, |byte| !byte.is_ascii()).unwrap_or(bytes.len())
 }
 
 /// `bytes` as a `&str` if they are UTF-8: an ASCII prefix a block at a

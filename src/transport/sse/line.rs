@@ -72,20 +72,16 @@ impl LineBuffer {
         line
     }
 
-    /// Where the value of a `data` line starts, if this is one: after the
-    /// colon and one optional space, as every field's value.
-    pub fn data_value_start(&self) -> Option<usize> {
-        let mut first = [0; 6];
+    /// The line's first `N` bytes (fewer if it is shorter), and how many
+    /// there are: enough to tell its field, wherever its parts begin.
+    pub fn first<const N: usize>(&self) -> ([u8; N], usize) {
+        let mut first = [0; N];
         let mut filled = 0;
         for (slot, byte) in first.iter_mut().zip(std::iter::once(&self.head).chain(&self.pieces).flatten()) {
             *slot = *byte;
             filled += 1;
         }
-        match first.get(..filled)? {
-            [b'd', b'a', b't', b'a', b':', b' '] => Some(6),
-            [b'd', b'a', b't', b'a', b':', ..] => Some(5),
-            _ => None,
-        }
+        (first, filled)
     }
 
     /// Keeps `line`'s allocation for the next line if the head has none and
