@@ -137,8 +137,8 @@ impl Server {
         self.seen.borrow().iter().filter(|s| s.message.method().is_none()).map(|s| s.message.to_value()).collect()
     }
 
-    /// Delivers `messages` as the Streamable HTTP transport does: a large
-    /// result as its text alone (`Inbound::RawResponse`), the rest parsed.
+    /// Delivers `messages` as the Streamable HTTP transport does: a result
+    /// as its text alone (`Inbound::RawResponse`), the rest parsed.
     fn deliver_later(&self, sink: &InboundSink, messages: Vec<Value>) {
         let sink = sink.clone();
         let _ = self.spawner.spawn_local(async move {
@@ -421,8 +421,8 @@ where
     }
 }
 
-/// A result padded past 16 KiB, so that it reaches the client as its text
-/// alone, as the Streamable HTTP transport hands large results on.
+/// A result padded past 16 KiB: large results are checked from their text
+/// without a tree, as small ones are, and these tests hold them to that.
 pub(crate) fn padded(mut result: Value) -> Value {
     if let Some(map) = result.as_object_mut() {
         map.insert("padding".into(), json!("x".repeat(20_000)));

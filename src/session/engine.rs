@@ -105,7 +105,7 @@ struct ProgressRoute {
 pub enum Answer {
     /// Parsed.
     Parsed(Value),
-    /// A large result as the server's text alone, for a consumer that reads
+    /// A result as the server's text alone, for a consumer that reads
     /// what it needs of it (`JSON.parse` in JS) rather than a tree.
     Text(ResultText),
 }

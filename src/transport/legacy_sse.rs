@@ -200,7 +200,7 @@ impl Inner {
                 // A message that does not decode cannot be tied to a request;
                 // the request it answered ends in its timeout.
                 match decode_or_raw(data, version::allows_batches(None)) {
-                    // As for Streamable HTTP: a large result goes over as its text alone.
+                    // As for Streamable HTTP: a result goes over as its text alone.
                     Ok(Decoded::RawResult(id, raw)) => (self.sink)(Inbound::RawResponse { id, text: Rc::new(raw) }),
                     Ok(Decoded::Messages(messages)) => {
                         for message in messages {

@@ -142,8 +142,8 @@ fn structured_content_is_checked_against_the_listed_output_schema() {
     assert!(list_then_call(&mut w, &client).is_ok());
 }
 
-/// A tool whose result is large enough (over 16 KiB) to reach the client as
-/// its text alone, as the Streamable HTTP transport hands large results on.
+/// A tool whose result is large (over 16 KiB), which reaches the client as its
+/// text alone, as every result does from the Streamable HTTP transport.
 fn large_typed_tool(structured: Value, content: Value) -> impl Fn(&Seen) -> Option<Answer> {
     move |s| match s.method() {
         "tools/list" => typed_tool(json!(null))(s),

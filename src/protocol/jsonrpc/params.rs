@@ -1,9 +1,8 @@
-//! A request's params as they go out: parsed, or, for large params that
-//! came from JS as `JSON.stringify`'s text, that text itself, which goes
-//! into the message as it is. Building a tree of a large argument only to
-//! write it out again cost more than the rest of a call.
+//! A request's params as they go out: parsed, or, for params that came
+//! from JS as `JSON.stringify`'s text, that text itself, which goes into the
+//! message as it is. Building a tree of an argument only to write it out
+//! again cost more than the rest of a call.
 
-use super::RAW_RESULT_MIN;
 use crate::protocol::pick::{first_byte, member, offset_in, pick, sole_member, Pick, SPACE};
 use crate::protocol::scan;
 use serde::ser::{Serialize, Serializer};
@@ -70,16 +69,15 @@ impl Serialize for Params {
 }
 
 impl Params {
-    /// Params from an object's JSON text: kept as text when it is large
-    /// (at least [`RAW_RESULT_MIN`] bytes); parsed when it is small, or
-    /// when it holds what only parsing refuses or changes (a number out of
-    /// range, a lone surrogate, deep nesting), so that it is refused as
-    /// parsed params would be.
+    /// Params from an object's JSON text: kept as text, or parsed when it
+    /// holds what only parsing refuses or changes (a number out of range, a
+    /// lone surrogate, deep nesting), so that it is refused as parsed params
+    /// would be. Anything but an object is parsed, and refused by the caller.
     ///
     /// # Errors
     /// The parser's message, for a text that is not JSON.
     pub fn from_text(text: String) -> Result<Self, String> {
-        if text.len() < RAW_RESULT_MIN || first_byte(&text) != Some(b'{') || !scan::plain(&text) {
+        if first_byte(&text) != Some(b'{') || !scan::plain(&text) {
             return crate::protocol::json::parse(&text).map(Self::Parsed).map_err(|e| e.to_string());
         }
         Ok(Self::Text(ParamsText::trimmed(text)))
@@ -207,9 +205,12 @@ mod tests {
     }
 
     #[test]
-    fn large_params_stay_text_and_small_ones_are_parsed() {
+    fn params_stay_text_unless_only_parsing_can_read_them() {
         assert!(matches!(Params::from_text(large(json!({}))), Ok(Params::Text(_))));
-        assert!(matches!(Params::from_text(r#"{"name":"t"}"#.into()), Ok(Params::Parsed(_))));
+        assert!(matches!(Params::from_text(r#"{"name":"t"}"#.into()), Ok(Params::Text(_))));
+        // A number out of range is left to the parser, which refuses it, however small the text.
+        assert!(Params::from_text(r#"{"name":"t","arguments":{"n":1e400}}"#.into()).is_err());
+        assert!(matches!(Params::from_text("[1]".into()), Ok(Params::Parsed(_))));
         // What parsing refuses is refused as before, however large.
         let lone = large(json!({})).replacen("xxxx", "\\ud800", 1);
         assert!(Params::from_text(lone).is_err());

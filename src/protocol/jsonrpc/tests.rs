@@ -100,17 +100,18 @@ fn deep_nesting_is_an_error_not_a_stack_overflow() {
 
 #[test]
 fn raw_results_are_the_exact_text_of_single_responses() {
-    // Padded past the threshold with whitespace, which JSON allows anywhere between tokens.
-    let large = |text: &str| format!("{text}{}", " ".repeat(RAW_RESULT_MIN));
-    let text = large(r#"{"jsonrpc":"2.0","id":7,"result":{"z":1, "a":[1,2,{"k":"v"}]}}"#);
+    // Padded with whitespace, which JSON allows anywhere between tokens.
+    let spaced = |text: &str| format!("{text}{}", " ".repeat(64));
+    let text = spaced(r#"{"jsonrpc":"2.0","id":7,"result":{"z":1, "a":[1,2,{"k":"v"}]}}"#);
     assert_eq!(raw_result(&text), Some((RequestId::Number(7), r#"{"z":1, "a":[1,2,{"k":"v"}]}"#)));
-    assert_eq!(raw_result(&large(r#"{"result":{},"id":"x","jsonrpc":"2.0"}"#)), Some((RequestId::String("x".into()), "{}")));
-    assert_eq!(raw_result(&large(r#"{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":"m"}}"#)), None);
-    assert_eq!(raw_result(&large(r#"{"jsonrpc":"2.0","method":"m","params":{}}"#)), None);
-    assert_eq!(raw_result(&large(r#"[{"jsonrpc":"2.0","id":1,"result":{}}]"#)), None);
-    assert_eq!(raw_result(&large(r#"{"jsonrpc":"2.0","id":1,"result":"#)), None);
-    // Small results are cheaper to convert than to find.
-    assert_eq!(raw_result(r#"{"jsonrpc":"2.0","id":7,"result":{}}"#), None);
+    assert_eq!(raw_result(&spaced(r#"{"result":{},"id":"x","jsonrpc":"2.0"}"#)), Some((RequestId::String("x".into()), "{}")));
+    assert_eq!(raw_result(&spaced(r#"{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":"m"}}"#)), None);
+    assert_eq!(raw_result(&spaced(r#"{"jsonrpc":"2.0","method":"m","params":{}}"#)), None);
+    assert_eq!(raw_result(&spaced(r#"[{"jsonrpc":"2.0","id":1,"result":{}}]"#)), None);
+    assert_eq!(raw_result(&spaced(r#"{"jsonrpc":"2.0","id":1,"result":"#)), None);
+    // However small, and a `null` result is left to the parser.
+    assert_eq!(raw_result(r#"{"jsonrpc":"2.0","id":7,"result":{}}"#), Some((RequestId::Number(7), "{}")));
+    assert_eq!(raw_result(r#"{"jsonrpc":"2.0","id":7,"result":null}"#), None);
 }
 
 #[test]
@@ -118,7 +119,7 @@ fn raw_results_only_of_what_decode_reads_as_that_response() {
     // Found by fuzzing (fuzz/regressions/jsonrpc): each of these once gave a
     // raw result, which the session kept for a pending request of that id
     // and handed to JS with the next, unrelated response to it.
-    let large = |text: &str| format!("{text}{}", " ".repeat(RAW_RESULT_MIN));
+    let spaced = |text: &str| format!("{text}{}", " ".repeat(64));
     for text in [
         r#"{"id":3,"result":{}}"#,
         r#"{"jsonrpc":"1.0","id":3,"result":{}}"#,
@@ -129,24 +130,24 @@ fn raw_results_only_of_what_decode_reads_as_that_response() {
         r#"{"jsonrpc":"2.0","id":3,"params":1,"result":{}}"#,
         r#"{"jsonrpc":"2.0","id":3,"params":null,"result":{}}"#,
     ] {
-        let text = large(text);
+        let text = spaced(text);
         assert!(!matches!(decode(&text, true).as_deref(), Ok([Message::Response { id: Some(_), outcome: Ok(_) }])), "{text}");
         assert_eq!(raw_result(&text), None, "{text}");
     }
-    let text = large(r#" {"params":[],"jsonrpc":"2.0","id":3,"result":{"a":1}}"#);
+    let text = spaced(r#" {"params":[],"jsonrpc":"2.0","id":3,"result":{"a":1}}"#);
     assert_eq!(raw_result(&text), Some((RequestId::Number(3), r#"{"a":1}"#)));
 }
 
 #[test]
 fn raw_results_only_for_texts_decode_accepts() {
-    let large = |text: &str| format!("{text}{}", " ".repeat(RAW_RESULT_MIN));
+    let spaced = |text: &str| format!("{text}{}", " ".repeat(64));
     for refused in [r#"{"jsonrpc":"2.0","id":1,"result":{"n":5e700}}"#, r#"{"jsonrpc":"2.0","id":1,"result":{"s":"\ud800"}}"#] {
-        let text = large(refused);
+        let text = spaced(refused);
         assert!(decode(&text, true).is_err(), "{refused}");
         assert_eq!(raw_result(&text), None, "{refused}");
         assert!(decode_or_raw(text, true).is_err(), "{refused}");
     }
-    let text = large(r#"{"jsonrpc":"2.0","id":1,"result":{"n":1e300,"s":"\ud83d\ude00"}}"#);
+    let text = spaced(r#"{"jsonrpc":"2.0","id":1,"result":{"n":1e300,"s":"\ud83d\ude00"}}"#);
     let result = r#"{"n":1e300,"s":"\ud83d\ude00"}"#;
     assert_eq!(decode_or_raw(text.clone(), true), Ok(Decoded::RawResult(RequestId::Number(1), result.to_owned())));
 }
@@ -295,7 +296,7 @@ fn what_the_scan_passes_decodes() {
 fn raw_result_refuses_nesting_that_decode_refuses() {
     let nested = |levels: usize| {
         let result = format!("{}{}", "[".repeat(levels), "]".repeat(levels));
-        format!(r#"{{"jsonrpc":"2.0","id":1,"result":{{"a":{result}}}}}{}"#, " ".repeat(RAW_RESULT_MIN))
+        format!(r#"{{"jsonrpc":"2.0","id":1,"result":{{"a":{result}}}}}{}"#, " ".repeat(64))
     };
     let deep = nested(130);
     assert!(decode(&deep, true).is_err());
@@ -331,7 +332,7 @@ fn the_scan_never_accepts_what_decode_refuses() {
         } else {
             refused += 1;
         }
-        let padded = format!(r#"{{"jsonrpc":"2.0","id":9,"result":{text}}}{}"#, " ".repeat(RAW_RESULT_MIN));
+        let padded = format!(r#"{{"jsonrpc":"2.0","id":9,"result":{text}}}{}"#, " ".repeat(64));
         if let Some((id, raw)) = raw_result(&padded) {
             assert_eq!(id, RequestId::Number(9));
             match decode(&padded, true).as_deref() {
@@ -347,7 +348,7 @@ fn the_scan_never_accepts_what_decode_refuses() {
 
 #[test]
 fn raw_results_leave_unusual_envelopes_to_decode() {
-    let large = |text: &str| format!("{text}{}", " ".repeat(RAW_RESULT_MIN));
+    let spaced = |text: &str| format!("{text}{}", " ".repeat(64));
     for text in [
         r#"{"jsonrpc":"2.0","id":1.0,"result":{}}"#,
         r#"{"jsonrpc":"2.0","id":18446744073709551615,"result":{}}"#,
@@ -361,8 +362,8 @@ fn raw_results_leave_unusual_envelopes_to_decode() {
         // serde_json reads `-0` as a float, which `decode` refuses as an id.
         r#"{"jsonrpc":"2.0","id":-0,"result":{}}"#,
     ] {
-        assert_eq!(raw_result(&large(text)), None, "{text}");
+        assert_eq!(raw_result(&spaced(text)), None, "{text}");
     }
-    let text = large(r#"{"jsonrpc":"2.0","id":-4,"other":{"id":5},"result":[{"result":1}]}"#);
+    let text = spaced(r#"{"jsonrpc":"2.0","id":-4,"other":{"id":5},"result":[{"result":1}]}"#);
     assert_eq!(raw_result(&text), Some((RequestId::Number(-4), r#"[{"result":1}]"#)));
 }

@@ -393,7 +393,7 @@ impl Inner {
     /// Decodes one JSON text and hands its messages to the session. Returns
     /// whether it held the response to `awaited`.
     pub(super) fn deliver(&self, text: String, awaited: Option<&RequestId>) -> Result<bool, Error> {
-        // A large result goes over as its text alone.
+        // A result goes over as its text alone.
         let decoded =
             decode_or_raw(text, version::allows_batches(self.protocol_version.get())).map_err(|e| Error::Protocol(e.to_string()))?;
         let messages = match decoded {
