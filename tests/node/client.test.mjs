@@ -200,6 +200,30 @@ describe("the headers option", () => {
     }
   });
 
+  test("a fetch that changes the headers it is given changes them for that request alone", LIMIT, async () => {
+    // The client builds a POST's headers once and reuses them: a custom fetch gets a copy each time.
+    const seen = [];
+    const client = await McpClient.connect(MCP_URL, {
+      fetch: (url, init) => {
+        if (init.method === "POST") {
+          seen.push({ count: init.headers.get("x-count"), session: init.headers.get("mcp-session-id"), version: init.headers.get("mcp-protocol-version") });
+          init.headers.append("x-count", "1");
+        }
+        return fetch(url, init);
+      },
+    });
+    await client.ping();
+    await client.ping();
+    await client.listTools();
+    const session = client.sessionId;
+    await client.close();
+    assert.ok(seen.length >= 6, `${seen.length} POSTs`);
+    assert.deepEqual(seen.map((s) => s.count), seen.map(() => null));
+    const afterInitialize = seen.slice(-4);
+    assert.deepEqual(afterInitialize.map((s) => s.session), afterInitialize.map(() => session));
+    assert.deepEqual(afterInitialize.map((s) => s.version), afterInitialize.map(() => PROTOCOL));
+  });
+
   test("an async headers function is called before each request", LIMIT, async () => {
     const rec = recordingFetch();
     let calls = 0;

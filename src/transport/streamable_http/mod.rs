@@ -75,6 +75,8 @@ pub(super) struct Inner {
     by_request: RefCell<IdMap<RequestId, u64>>,
     /// The `Authorization` header last sent.
     authorization: RefCell<Option<String>>,
+    /// A POST's headers, kept while nothing they hold can change (see [`Inner::headers`]).
+    post_headers: RefCell<Option<PostHeaders>>,
     /// Woken when the transport closes or its session is reset.
     interruptions: RefCell<Vec<oneshot::Sender<()>>>,
 }
@@ -87,6 +89,13 @@ impl std::fmt::Debug for Inner {
             .field("in_flight", &self.in_flight.borrow().len())
             .finish()
     }
+}
+
+/// The headers of a POST, and what they were built for.
+struct PostHeaders {
+    session: Option<String>,
+    version: Option<&'static str>,
+    headers: Headers,
 }
 
 /// Keeps a controller registered while its fetch or stream is alive.
@@ -124,6 +133,7 @@ impl StreamableHttp {
             interruptions: RefCell::default(),
             by_request: RefCell::default(),
             authorization: RefCell::default(),
+            post_headers: RefCell::default(),
         };
         Self { inner: Rc::new(inner) }
     }
@@ -248,9 +258,25 @@ impl Inner {
         }
     }
 
+    /// The headers of a request: the user's, OAuth's, then ours.
+    ///
+    /// A POST's headers are built once and reused (`fetch` copies them into
+    /// its request) while they cannot change: no user headers, no OAuth, no
+    /// per-message headers of the 2026-07-28 era, and the same session and
+    /// revision. That spares each call about ten crossings into JS (a
+    /// custom `fetch` gets a copy, in one).
     pub(super) async fn headers(&self, method: &str, accept: &str, message: Option<&Message>) -> Result<Headers, Error> {
         let invalid = |e: JsValue| Error::InvalidArgument(format!("invalid headers: {}", js_message(&e)));
         let with_body = method == "POST";
+        let reusable = with_body && matches!(self.config.headers, HeaderSource::None) && self.config.auth.is_none() && !self.is_modern();
+        let fits = |kept: &&PostHeaders| kept.session == *self.session_id.borrow() && kept.version == self.protocol_version.get();
+        if let Some(kept) = self.post_headers.borrow().as_ref().filter(|kept| reusable && fits(kept)) {
+            // A custom `fetch` may change what it is given: it gets a copy.
+            return match self.config.fetch.is_custom() {
+                true => Headers::new_with_headers(&kept.headers).map_err(invalid),
+                false => Ok(kept.headers.clone()),
+            };
+        }
         // Our own headers are set afterwards so that they win.
         let headers = self.config.headers.to_headers().await?;
         if let Some(auth) = &self.config.auth {
@@ -273,6 +299,15 @@ impl Inner {
             for (name, value) in self.standard_headers(message) {
                 headers.set(&name, &value).map_err(invalid)?;
             }
+        }
+        if reusable {
+            let (session, version) = (self.session_id.borrow().clone(), self.protocol_version.get());
+            // What a custom `fetch` is given now, it may change: keep a copy.
+            let kept = match self.config.fetch.is_custom() {
+                true => Headers::new_with_headers(&headers).map_err(invalid)?,
+                false => headers.clone(),
+            };
+            *self.post_headers.borrow_mut() = Some(PostHeaders { session, version, headers: kept });
         }
         Ok(headers)
     }
@@ -304,7 +339,8 @@ impl Inner {
     /// Sends `message` once, with fresh headers (and a fresh OAuth proof).
     async fn send_post(&self, message: &Message, body: &str, signal: &web_sys::AbortSignal) -> Result<Response, Error> {
         let headers = self.headers("POST", http::ACCEPT_POST, Some(message)).await?;
-        let follow = Follow::for_headers(&headers);
+        // `headers` has just noted their Authorization (none when they are reused): no second look.
+        let follow = if self.authorization.borrow().is_some() { Follow::SameOrigin } else { Follow::Any };
         let request = HttpRequest { method: "POST", url: &self.config.url, headers, body: Some(body), signal, follow };
         self.config.fetch.send(request).await
     }
