@@ -289,7 +289,9 @@ impl Session {
         let arm = |ms| if unbounded { future::pending().boxed_local() } else { inner.runtime.sleep(ms) };
         let mut timer = arm(timeout_ms).fuse();
         let (error, reason) = loop {
-            futures::select! {
+            // In this order: an answer that came with the deadline wins, and
+            // no random draw is made on every poll.
+            futures::select_biased! {
                 result = exchange => {
                     guard.cancel_reason = None;
                     let raw = inner.state.borrow_mut().raw.remove(&guard.id);
