@@ -107,6 +107,26 @@ export async function readChunks(reader, max) {
   }
 }
 
+// A request's fetch and, for a 2xx JSON answer, its body, in one promise: the body is read as soon
+// as the headers come (a browser gives the connection to the next request once it is), and the core
+// wakes once for the exchange instead of twice. Resolves to [response] when the body is left to the
+// core (not a JSON answer, or declared longer than `max`), [response, read] with read as readChunks
+// gives it, or [response, undefined, error] if the stream broke. `fetchFn` null is the global fetch.
+export async function fetchAnswer(fetchFn, url, init, max) {
+  const response = await (fetchFn ?? fetch)(url, init);
+  const status = response?.status;
+  const headers = response?.headers;
+  if (!(status >= 200 && status < 300) || status === 202 || status === 204 || typeof headers?.get !== "function") return [response];
+  const type = headers.get("content-type");
+  if (typeof type !== "string" || type.split(";")[0].trim().toLowerCase() !== "application/json") return [response];
+  if (Number(headers.get("content-length")) > max || typeof response.body?.getReader !== "function") return [response];
+  try {
+    return [response, await readChunks(response.body.getReader(), max)];
+  } catch (error) {
+    return [response, undefined, error];
+  }
+}
+
 // An event stream read to its end in one promise: each chunk goes to `onChunk` (the core's SSE
 // parser) as it arrives, without a promise of its own crossing into wasm. `onChunk` answers false
 // to stop, and the stream is then cancelled; one that throws (its owner is gone) stops it too.

@@ -26,6 +26,8 @@ extern "C" {
     fn read_chunks(reader: &ReadableStreamDefaultReader, max: f64) -> Promise;
     #[wasm_bindgen(js_name = pumpChunks)]
     fn pump_chunks(reader: &ReadableStreamDefaultReader, on_chunk: &Closure<dyn FnMut(Uint8Array) -> bool>) -> Promise;
+    #[wasm_bindgen(js_name = fetchAnswer)]
+    fn fetch_answer(fetch: &JsValue, url: &str, init: &RequestInit, max: f64) -> Promise;
 }
 
 thread_local! {
@@ -142,13 +144,7 @@ impl Fetch {
     /// aborted); [`Error::Protocol`] when a custom `fetch` resolves to something
     /// that is not a `Response`, or for a redirect [`Follow`] does not allow.
     pub async fn send(&self, request: HttpRequest<'_>) -> Result<Response, Error> {
-        let init = RequestInit::new();
-        init.set_method(request.method);
-        init.set_headers(&request.headers);
-        init.set_signal(Some(request.signal));
-        if let Some(body) = request.body {
-            init.set_body(&JsValue::from_str(body));
-        }
+        let init = request.init();
         if request.follow == Follow::Any {
             return self.fetch(request.url, &init).await;
         }
@@ -179,21 +175,80 @@ impl Fetch {
         Err(Error::Protocol(format!("{} redirected more than {MAX_REDIRECTS} times", request.url)))
     }
 
+    /// [`Fetch::send`] for a request whose answer may be JSON: a 2xx JSON
+    /// body no longer than `max` bytes comes with the response, read in the
+    /// same JS promise (`fetchAnswer` in `glue.js`) as soon as the headers
+    /// come. Any other body is left unread, as [`Fetch::send`] leaves it; so
+    /// is every body of a request that may be redirected by hand.
+    ///
+    /// # Errors
+    /// As [`Fetch::send`].
+    pub async fn send_for_answer(&self, request: HttpRequest<'_>, max: usize) -> Result<(Response, Option<Answered>), Error> {
+        if request.follow != Follow::Any {
+            return Ok((self.send(request).await?, None));
+        }
+        let fetch = self.custom.as_ref().map_or(JsValue::NULL, |f| f.into());
+        let network = |e: JsValue| network_error(&e, request.url);
+        let parts: js_sys::Array =
+            JsFuture::from(fetch_answer(&fetch, request.url, &request.init(), max as f64)).await.map_err(network)?.unchecked_into();
+        let response = as_response(parts.get(0))?;
+        let answered = match (parts.length(), parts.get(1)) {
+            (1, _) => None,
+            (_, read) if read.is_undefined() => {
+                Some(Answered(Err(Error::Network { message: format!("the response stream broke: {}", js_message(&parts.get(2))) })))
+            }
+            (_, read) => Some(Answered(copy_chunks(&read))),
+        };
+        Ok((response, answered))
+    }
+
     async fn fetch(&self, url: &str, init: &RequestInit) -> Result<Response, Error> {
         let started = match &self.custom {
             Some(fetch) => fetch.call2(&JsValue::UNDEFINED, &JsValue::from_str(url), init).map(|value| Promise::resolve(&value)),
             None => global_fetch(url, init),
         };
         let network = |e: JsValue| network_error(&e, url);
-        let value = JsFuture::from(started.map_err(network)?).await.map_err(network)?;
-        // Duck-typed: a polyfilled or cross-realm Response fails `instanceof`.
-        let is_response = value.is_object()
-            && Reflect::has(&value, &JsValue::from_str("status")).unwrap_or(false)
-            && Reflect::has(&value, &JsValue::from_str("headers")).unwrap_or(false);
-        if !is_response {
-            return Err(Error::Protocol("fetch resolved to a value that is not a Response".into()));
+        as_response(JsFuture::from(started.map_err(network)?).await.map_err(network)?)
+    }
+}
+
+impl HttpRequest<'_> {
+    fn init(&self) -> RequestInit {
+        let init = RequestInit::new();
+        init.set_method(self.method);
+        init.set_headers(&self.headers);
+        init.set_signal(Some(self.signal));
+        if let Some(body) = self.body {
+            init.set_body(&JsValue::from_str(body));
         }
-        Ok(value.unchecked_into())
+        init
+    }
+}
+
+/// What `fetch` resolved to, if it is a `Response`: duck-typed, since a
+/// polyfilled or cross-realm Response fails `instanceof`.
+fn as_response(value: JsValue) -> Result<Response, Error> {
+    let is_response = value.is_object()
+        && Reflect::has(&value, &JsValue::from_str("status")).unwrap_or(false)
+        && Reflect::has(&value, &JsValue::from_str("headers")).unwrap_or(false);
+    if !is_response {
+        return Err(Error::Protocol("fetch resolved to a value that is not a Response".into()));
+    }
+    Ok(value.unchecked_into())
+}
+
+/// A JSON answer's body as [`Fetch::send_for_answer`] read it with its
+/// response: the bytes, or `Err(length)` past the limit.
+#[derive(Debug)]
+pub struct Answered(Result<Result<Vec<u8>, usize>, Error>);
+
+impl Answered {
+    /// The body as text, as [`read_text_capped`] gives it.
+    ///
+    /// # Errors
+    /// As [`read_text_capped`].
+    pub fn text(self, max: usize, limit: &'static str) -> Result<String, Error> {
+        body_text(self.0?, max, limit)
     }
 }
 
@@ -215,18 +270,24 @@ pub async fn error_text(response: &Response) -> String {
 /// [`Error::LimitExceeded`] for a body larger than `max`; [`Error::Network`]
 /// if the body cannot be read; [`Error::Protocol`] if it is not UTF-8.
 pub async fn read_text_capped(response: &Response, max: usize, limit: &'static str) -> Result<String, Error> {
-    let too_large =
-        |bytes: u64| Error::LimitExceeded { limit, message: format!("the response body is larger than {max} bytes (at least {bytes})") };
     let declared = header(response, "content-length").and_then(|v| v.trim().parse::<u64>().ok());
     if let Some(length) = declared.filter(|length| *length > max as u64) {
         if let Some(body) = response.body() {
             ignore_rejection(&body.cancel());
         }
-        return Err(too_large(length));
+        return Err(too_large(length, max, limit));
     }
     let Some(_) = response.body() else { return Ok(String::new()) };
-    let body = BodyReader::new(response)?.read_to_end(max).await?.map_err(|length| too_large(length as u64))?;
+    body_text(BodyReader::new(response)?.read_to_end(max).await?, max, limit)
+}
+
+fn body_text(read: Result<Vec<u8>, usize>, max: usize, limit: &'static str) -> Result<String, Error> {
+    let body = read.map_err(|length| too_large(length as u64, max, limit))?;
     crate::protocol::wide::into_string(body).map_err(|_| Error::Protocol("the response body is not UTF-8".into()))
+}
+
+fn too_large(bytes: u64, max: usize, limit: &'static str) -> Error {
+    Error::LimitExceeded { limit, message: format!("the response body is larger than {max} bytes (at least {bytes})") }
 }
 
 /// A response header, if present.
@@ -294,20 +355,26 @@ impl BodyReader {
             .map_err(|e| Error::Network { message: format!("the response stream broke: {}", js_message(&e)) })?;
         // The JS side read the stream to its end or cancelled it.
         self.done = true;
-        let read = js_sys::Array::from(&read);
-        let total = read.get(1).as_f64().unwrap_or(-1.0);
-        let Ok(chunks) = read.get(0).dyn_into::<js_sys::Array>() else {
-            return match total {
-                t if t < 0.0 => Err(Error::Protocol("the response stream yielded something other than bytes".into())),
-                t => Ok(Err(t as usize)),
-            };
-        };
-        let mut body = Vec::with_capacity(total as usize);
-        for chunk in chunks.iter() {
-            append(&mut body, chunk.unchecked_ref::<Uint8Array>());
-        }
-        Ok(Ok(body))
+        copy_chunks(&read)
     }
+}
+
+/// `readChunks`' answer (`[chunks, total]`) as the body's bytes, or
+/// `Err(length)` past the limit.
+fn copy_chunks(read: &JsValue) -> Result<Result<Vec<u8>, usize>, Error> {
+    let read = js_sys::Array::from(read);
+    let total = read.get(1).as_f64().unwrap_or(-1.0);
+    let Ok(chunks) = read.get(0).dyn_into::<js_sys::Array>() else {
+        return match total {
+            t if t < 0.0 => Err(Error::Protocol("the response stream yielded something other than bytes".into())),
+            t => Ok(Err(t as usize)),
+        };
+    };
+    let mut body = Vec::with_capacity(total as usize);
+    for chunk in chunks.iter() {
+        append(&mut body, chunk.unchecked_ref::<Uint8Array>());
+    }
+    Ok(Ok(body))
 }
 
 /// Copies `chunk` onto the end of `body`, straight into its spare room: a

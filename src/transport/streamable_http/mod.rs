@@ -7,7 +7,9 @@ mod streams;
 
 use super::headers::HeaderSource;
 
-use super::fetch::{error_text, header, js_message, read_text_capped, release, AbortOnDrop, BodyReader, Fetch, Follow, HttpRequest};
+use super::fetch::{
+    error_text, header, js_message, read_text_capped, release, AbortOnDrop, Answered, BodyReader, Fetch, Follow, HttpRequest,
+};
 use super::http::{self, classify, status_error_with, Readable, ResponseBody};
 use super::web_runtime::WebRuntime;
 use crate::error::Error;
@@ -336,13 +338,14 @@ impl Inner {
         headers
     }
 
-    /// Sends `message` once, with fresh headers (and a fresh OAuth proof).
-    async fn send_post(&self, message: &Message, body: &str, signal: &web_sys::AbortSignal) -> Result<Response, Error> {
+    /// Sends `message` once, with fresh headers (and a fresh OAuth proof);
+    /// a JSON answer comes read (see [`Fetch::send_for_answer`]).
+    async fn send_post(&self, message: &Message, body: &str, signal: &web_sys::AbortSignal) -> Result<(Response, Option<Answered>), Error> {
         let headers = self.headers("POST", http::ACCEPT_POST, Some(message)).await?;
         // `headers` has just noted their Authorization (none when they are reused): no second look.
         let follow = if self.authorization.borrow().is_some() { Follow::SameOrigin } else { Follow::Any };
         let request = HttpRequest { method: "POST", url: &self.config.url, headers, body: Some(body), signal, follow };
-        self.config.fetch.send(request).await
+        self.config.fetch.send_for_answer(request, self.config.max_message_bytes).await
     }
 
     async fn post(self: Rc<Self>, message: Message) -> Result<(), Error> {
@@ -362,12 +365,12 @@ impl Inner {
             in_flight.request = Some(id.clone());
         }
         let signal = in_flight.controller.signal();
-        let response = {
+        let (response, answered) = {
             let mut retries = AuthRetries::default();
             loop {
-                let response = self.send_post(&message, &body, &signal).await?;
+                let (response, answered) = self.send_post(&message, &body, &signal).await?;
                 if !self.authorize_again(&response, &mut retries).await? {
-                    break response;
+                    break (response, answered);
                 }
             }
         };
@@ -395,7 +398,11 @@ impl Inner {
                 Ok(())
             }
             ResponseBody::Json => {
-                let text = read_text_capped(&response, self.config.max_message_bytes, "maxMessageBytes").await?;
+                let (max, limit) = (self.config.max_message_bytes, "maxMessageBytes");
+                let text = match answered {
+                    Some(answered) => answered.text(max, limit)?,
+                    None => read_text_capped(&response, max, limit).await?,
+                };
                 in_flight.controller.finished();
                 let answered = self.deliver(text, request_id.as_ref())?;
                 match request_id {
