@@ -194,9 +194,7 @@ impl Fetch {
         let response = as_response(parts.get(0))?;
         let answered = match (parts.length(), parts.get(1)) {
             (1, _) => None,
-            (_, read) if read.is_undefined() => {
-                Some(Answered(Err(Error::Network { message: format!("the response stream broke: {}", js_message(&parts.get(2))) })))
-            }
+            (_, read) if read.is_undefined() => Some(Answered(Err(stream_broke(&parts.get(2))))),
             (_, read) => Some(Answered(copy_chunks(&read))),
         };
         Ok((response, answered))
@@ -331,13 +329,11 @@ impl BodyReader {
             append(&mut buffer, &chunk);
             on_chunk(&buffer)
         });
-        let pumped = JsFuture::from(pump_chunks(&self.reader, &on_chunk))
-            .await
-            .map_err(|e| Error::Network { message: format!("the response stream broke: {}", js_message(&e)) })?;
+        let pumped = JsFuture::from(pump_chunks(&self.reader, &on_chunk)).await.map_err(|e| stream_broke(&e))?;
         // The JS side read the stream to its end or cancelled it.
         self.done = true;
         match pumped.as_bool() {
-            Some(false) => Err(Error::Protocol("the response stream yielded something other than bytes".into())),
+            Some(false) => Err(not_bytes()),
             _ => Ok(()),
         }
     }
@@ -350,13 +346,21 @@ impl BodyReader {
     /// [`Error::Network`] if the stream breaks; [`Error::Protocol`] if it
     /// yields something other than bytes.
     pub async fn read_to_end(mut self, max: usize) -> Result<Result<Vec<u8>, usize>, Error> {
-        let read = JsFuture::from(read_chunks(&self.reader, max as f64))
-            .await
-            .map_err(|e| Error::Network { message: format!("the response stream broke: {}", js_message(&e)) })?;
+        let read = JsFuture::from(read_chunks(&self.reader, max as f64)).await.map_err(|e| stream_broke(&e))?;
         // The JS side read the stream to its end or cancelled it.
         self.done = true;
         copy_chunks(&read)
     }
+}
+
+/// A body's stream failed while it was read (the `glue.js` readers reject with its error).
+fn stream_broke(thrown: &JsValue) -> Error {
+    Error::Network { message: format!("the response stream broke: {}", js_message(thrown)) }
+}
+
+/// A body's stream gave something other than a `Uint8Array`.
+fn not_bytes() -> Error {
+    Error::Protocol("the response stream yielded something other than bytes".into())
 }
 
 /// `readChunks`' answer (`[chunks, total]`) as the body's bytes, or
@@ -366,7 +370,7 @@ fn copy_chunks(read: &JsValue) -> Result<Result<Vec<u8>, usize>, Error> {
     let total = read.get(1).as_f64().unwrap_or(-1.0);
     let Ok(chunks) = read.get(0).dyn_into::<js_sys::Array>() else {
         return match total {
-            t if t < 0.0 => Err(Error::Protocol("the response stream yielded something other than bytes".into())),
+            t if t < 0.0 => Err(not_bytes()),
             t => Ok(Err(t as usize)),
         };
     };
