@@ -184,6 +184,51 @@ describe("cancellation and timeouts against server-everything", () => {
   });
 });
 
+describe("the AbortControllers of finished exchanges", () => {
+  // Without a custom fetch, a request whose answer was read to its end gives its controller to the
+  // next one (Node 20 makes every new AbortSignal transferable, a cost on every call). Seen here by
+  // wrapping the global fetch, which the client calls when no fetch option is given.
+  test("serve the next requests, and no request starts with an aborted signal", LIMIT, async () => {
+    const original = globalThis.fetch;
+    const posts = [];
+    globalThis.fetch = (url, init) => {
+      if (init?.method === "POST") posts.push({ signal: init.signal, abortedAtStart: init.signal?.aborted, body: String(init.body) });
+      return original(url, init);
+    };
+    let client;
+    try {
+      client = await McpClient.connect(MCP_URL);
+      const start = posts.length;
+      for (let i = 0; i < 6; i++) await client.ping();
+      const pings = posts.slice(start).map((p) => p.signal);
+      assert.equal(pings.length, 6);
+      assert.ok(new Set(pings).size <= 2, `six sequential pings used ${new Set(pings).size} controllers`);
+
+      // Calls given up on by a timeout and by the caller's signal, then more calls.
+      const slow = { name: "trigger-long-running-operation", arguments: { duration: 3, steps: 3 } };
+      await assert.rejects(client.callTool(slow, { timeout: 200 }), clientError("timeout"));
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(new Error("given up")), 200);
+      await assert.rejects(client.callTool(slow, { signal: controller.signal }));
+      for (let i = 0; i < 4; i++) {
+        const sum = await client.callTool({ name: "get-sum", arguments: { a: i, b: 1 } });
+        assert.match(textOf(sum), new RegExp(`\\b${i + 1}\\b`));
+      }
+      // close() aborts the exchanges still in flight: their controllers must not serve another client.
+      const pending = client.callTool(slow).catch((e) => e);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await client.close();
+      assert.equal((await pending)?.kind, "closed");
+      client = await McpClient.connect(MCP_URL);
+      for (let i = 0; i < 3; i++) await client.ping();
+      assert.deepEqual(posts.filter((p) => p.abortedAtStart).map((p) => p.body), [], "a request went out with an aborted signal");
+    } finally {
+      globalThis.fetch = original;
+      await client?.close();
+    }
+  });
+});
+
 describe("the headers option", () => {
   test("static headers go on every request, and ours win over theirs", LIMIT, async () => {
     const rec = recordingFetch();

@@ -231,7 +231,7 @@ impl Inner {
     }
 
     pub(super) fn track(self: &Rc<Self>) -> Result<InFlight, Error> {
-        let controller = AbortOnDrop::new()?;
+        let controller = if self.config.fetch.is_custom() { AbortOnDrop::new()? } else { AbortOnDrop::reusable()? };
         let key = self.next_key.get();
         self.next_key.set(key + 1);
         self.in_flight.borrow_mut().insert(key, controller_handle(&controller));
