@@ -455,8 +455,8 @@ impl AbortOnDrop {
     /// A controller that a finished exchange gives back for the next one,
     /// when nobody but this crate sees its signal (not with a custom
     /// `fetch`, which may keep it). Node 20 makes every new `AbortSignal`
-    /// transferable: a fresh controller was about a seventh of a small
-    /// call's CPU in a profile of `bench/ab-overhead.mjs`.
+    /// transferable, a cost on every call (bench/analysis.md, eleventh
+    /// round: Node's sequential calls 4 % nearer a raw `fetch`).
     ///
     /// # Errors
     /// As [`AbortOnDrop::new`].
