@@ -146,3 +146,12 @@ export async function pumpChunks(reader, onChunk) {
     }
   }
 }
+
+// A large result's text that the core found to be ASCII, parsed. Node's Buffer decodes ASCII four to five
+// times faster than TextDecoder (5 MiB: 1.3-1.6 against 6.7-7.6 ms); for ASCII, latin1 is the same text.
+// Elsewhere (browsers, where TextDecoder holds its own) the core does not ask.
+const nodeBuffer = globalThis.process?.versions?.node && typeof globalThis.Buffer?.from === "function" ? globalThis.Buffer : null;
+export function fastAscii() { return nodeBuffer !== null; }
+export function parseAscii(bytes) {
+  return JSON.parse(nodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("latin1"));
+}

@@ -13,6 +13,7 @@ use super::options::{connect_options, endpoint_url, request_options, ConnectSett
 use crate::client::{Client, ClientOptions, Reply, RequestOptions, Snapshot, DEFAULT_EVENT_BUFFER};
 use crate::error::Error;
 use crate::protocol::jsonrpc::Message;
+use crate::protocol::wide::ascii_prefix;
 use crate::session::{Connector, TraceDirection};
 use crate::transport::fetch::Fetch;
 use crate::transport::web_runtime::WebRuntime;
@@ -79,11 +80,29 @@ impl Call {
     }
 }
 
+#[wasm_bindgen(module = "/src/glue.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = fastAscii)]
+    fn fast_ascii() -> bool;
+    #[wasm_bindgen(js_name = parseAscii, catch)]
+    fn parse_ascii(bytes: &[u8]) -> Result<JsValue, JsValue>;
+}
+
+/// Results this long and longer, when ASCII, go to `parseAscii` where it is
+/// faster (Node): below, the check and the call cost more than they save.
+const ASCII_FAST_MIN: usize = 8 * 1024;
+
 /// A result for JS: `JSON.parse` of the server's text when it was kept (one
-/// pass, the server's key order), else the value converted.
+/// pass, the server's key order), else the value converted. A large ASCII
+/// text is decoded by Node's `Buffer` where there is one, from wasm memory
+/// without a copy (`bench/analysis.md`, eleventh round).
 pub(super) fn reply_to_js(reply: &Reply) -> Result<JsValue, Error> {
+    let unconvertible = |_| Error::Protocol("cannot convert a result to JS".into());
     match reply.text() {
-        Some(text) => js_sys::JSON::parse(text).map_err(|_| Error::Protocol("cannot convert a result to JS".into())),
+        Some(text) if text.len() >= ASCII_FAST_MIN && fast_ascii() && ascii_prefix(text.as_bytes()) == text.len() => {
+            parse_ascii(text.as_bytes()).map_err(unconvertible)
+        }
+        Some(text) => js_sys::JSON::parse(text).map_err(unconvertible),
         None => to_js(reply.value()),
     }
 }

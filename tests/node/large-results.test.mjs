@@ -53,6 +53,22 @@ test("a 5 MiB resource and a deep structured result arrive whole, still validate
   await client.close();
 });
 
+test("large texts in every alphabet arrive as the server wrote them (ASCII ones decoded by Node's Buffer)", LIMIT, async () => {
+  const client = await McpClient.connect(URL_, { era: "legacy" });
+  const texts = [
+    "plain ascii with \u0001 control, DEL \u007f, tab\t and \"quotes\" ".repeat(400),
+    "café, naïve, 日本語, emoji 😀, and a lone ascii run after it ".repeat(400),
+    "\u00e9".repeat(9000),
+    "ascii until the very end ".repeat(400) + "é",
+  ];
+  for (const text of texts) {
+    const result = await client.callTool({ name: "echo", arguments: { text } });
+    assert.equal(result.content[0].text, text);
+    assert.deepEqual(result, await plain("tools/call", { name: "echo", arguments: { text } }));
+  }
+  await client.close();
+});
+
 test("the same over HTTP+SSE (2024-11-05)", LIMIT, async () => {
   const client = await McpClient.connect(`http://127.0.0.1:${PORT}/sse`, { transport: "sse" });
   assert.equal(client.transport, "sse");
