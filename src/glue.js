@@ -112,6 +112,8 @@ export async function readChunks(reader, max) {
 // wakes once for the exchange instead of twice. Resolves to [response] when the body is left to the
 // core (not a JSON answer, or declared longer than `max`), [response, read] with read as readChunks
 // gives it, or [response, undefined, error] if the stream broke. `fetchFn` null is the global fetch.
+// Which answers are JSON is read as transport::http::classify reads it; should they ever disagree, the
+// core reads the body itself or lets it go, so a mismatch costs time, never a verdict.
 export async function fetchAnswer(fetchFn, url, init, max) {
   const response = await (fetchFn ?? fetch)(url, init);
   const status = response?.status;

@@ -5,6 +5,11 @@ fn one(text: &str) -> Result<Message, DecodeError> {
     decode(text, false).map(|mut v| v.remove(0))
 }
 
+/// `text` with trailing white space, which JSON allows and every scan must read past.
+fn spaced(text: &str) -> String {
+    format!("{text}{}", " ".repeat(64))
+}
+
 #[test]
 fn decodes_each_message_kind() {
     assert_eq!(
@@ -101,7 +106,6 @@ fn deep_nesting_is_an_error_not_a_stack_overflow() {
 #[test]
 fn raw_results_are_the_exact_text_of_single_responses() {
     // Padded with whitespace, which JSON allows anywhere between tokens.
-    let spaced = |text: &str| format!("{text}{}", " ".repeat(64));
     let text = spaced(r#"{"jsonrpc":"2.0","id":7,"result":{"z":1, "a":[1,2,{"k":"v"}]}}"#);
     assert_eq!(raw_result(&text), Some((RequestId::Number(7), r#"{"z":1, "a":[1,2,{"k":"v"}]}"#)));
     assert_eq!(raw_result(&spaced(r#"{"result":{},"id":"x","jsonrpc":"2.0"}"#)), Some((RequestId::String("x".into()), "{}")));
@@ -119,7 +123,6 @@ fn raw_results_only_of_what_decode_reads_as_that_response() {
     // Found by fuzzing (fuzz/regressions/jsonrpc): each of these once gave a
     // raw result, which the session kept for a pending request of that id
     // and handed to JS with the next, unrelated response to it.
-    let spaced = |text: &str| format!("{text}{}", " ".repeat(64));
     for text in [
         r#"{"id":3,"result":{}}"#,
         r#"{"jsonrpc":"1.0","id":3,"result":{}}"#,
@@ -140,7 +143,6 @@ fn raw_results_only_of_what_decode_reads_as_that_response() {
 
 #[test]
 fn raw_results_only_for_texts_decode_accepts() {
-    let spaced = |text: &str| format!("{text}{}", " ".repeat(64));
     for refused in [r#"{"jsonrpc":"2.0","id":1,"result":{"n":5e700}}"#, r#"{"jsonrpc":"2.0","id":1,"result":{"s":"\ud800"}}"#] {
         let text = spaced(refused);
         assert!(decode(&text, true).is_err(), "{refused}");
@@ -296,7 +298,7 @@ fn what_the_scan_passes_decodes() {
 fn raw_result_refuses_nesting_that_decode_refuses() {
     let nested = |levels: usize| {
         let result = format!("{}{}", "[".repeat(levels), "]".repeat(levels));
-        format!(r#"{{"jsonrpc":"2.0","id":1,"result":{{"a":{result}}}}}{}"#, " ".repeat(64))
+        spaced(&format!(r#"{{"jsonrpc":"2.0","id":1,"result":{{"a":{result}}}}}"#))
     };
     let deep = nested(130);
     assert!(decode(&deep, true).is_err());
@@ -332,7 +334,7 @@ fn the_scan_never_accepts_what_decode_refuses() {
         } else {
             refused += 1;
         }
-        let padded = format!(r#"{{"jsonrpc":"2.0","id":9,"result":{text}}}{}"#, " ".repeat(64));
+        let padded = spaced(&format!(r#"{{"jsonrpc":"2.0","id":9,"result":{text}}}"#));
         if let Some((id, raw)) = raw_result(&padded) {
             assert_eq!(id, RequestId::Number(9));
             match decode(&padded, true).as_deref() {
@@ -348,7 +350,6 @@ fn the_scan_never_accepts_what_decode_refuses() {
 
 #[test]
 fn raw_results_leave_unusual_envelopes_to_decode() {
-    let spaced = |text: &str| format!("{text}{}", " ".repeat(64));
     for text in [
         r#"{"jsonrpc":"2.0","id":1.0,"result":{}}"#,
         r#"{"jsonrpc":"2.0","id":18446744073709551615,"result":{}}"#,
