@@ -1,7 +1,7 @@
 // Browser and bundler entry: instantiate the core module once, with top-level
 // await, so that importers can use the API straight away. Bundlers resolve the
 // `new URL` form and copy the .wasm file next to the bundle. The parts a page
-// may never need (the JSON Schema validator, OAuth) are separate modules,
+// may never need (the JSON Schema checks, OAuth) are separate modules,
 // fetched the first time a call needs one: see lazy.js.
 // wasm-bindgen snippets: scripts/build.sh
 import init, { __setParts } from "./mcp_wasm.js";
@@ -10,6 +10,7 @@ import { lazyParts } from "./lazy.js";
 await init({ module_or_path: new URL("./mcp_wasm_bg.wasm", import.meta.url) });
 __setParts(
   lazyParts({
+    quickCheck: () => import("./quick-check.js"),
     validator: () => import("./validator-part.js").then((part) => part.load()),
     oauth: () => import("./oauth-part.js").then((part) => part.load()),
   }),

@@ -7,6 +7,7 @@ import { lazyParts } from "./lazy.js";
 initSync({ module: readFileSync(new URL("./mcp_wasm_bg.wasm", import.meta.url)) });
 __setParts(
   lazyParts({
+    quickCheck: () => import("./quick-check.js"),
     validator: async () => {
       const part = await import("./mcp_wasm_validator.js");
       part.initSync({ module: readFileSync(new URL("./mcp_wasm_validator_bg.wasm", import.meta.url)) });

@@ -8,11 +8,13 @@ import oauthModule from "./mcp_wasm_oauth_bg.wasm";
 import { __setParts, initSync } from "./mcp_wasm.js";
 import * as validator from "./mcp_wasm_validator.js";
 import * as oauth from "./mcp_wasm_oauth.js";
+import * as quickCheck from "./quick-check.js";
 import { lazyParts } from "./lazy.js";
 
 initSync({ module: wasmModule });
 __setParts(
   lazyParts({
+    quickCheck: async () => quickCheck,
     validator: async () => {
       validator.initSync({ module: validatorModule });
       return validator;

@@ -11,6 +11,7 @@ use super::skill_checker::SkillChecker;
 use super::state::{ClientState, Reply};
 use crate::error::Error;
 use crate::protocol::jsonrpc::Params;
+use crate::protocol::pick::offset_in;
 #[cfg(feature = "validator")]
 use crate::protocol::schema;
 use crate::protocol::schema::SchemaError;
@@ -23,6 +24,7 @@ use crate::protocol::{params, results, skills};
 use futures::future::{self, Either};
 use serde::de::DeserializeOwned;
 use serde_json::{json, Map, Value};
+use std::ops::Range;
 use std::rc::Rc;
 
 /// A skill loaded with [`Client::read_skill`], checked against its listing.
@@ -57,6 +59,32 @@ fn cursor_params(cursor: Option<&str>) -> Option<Value> {
     cursor.map(|c| json!({ "cursor": c }))
 }
 
+/// What is left to check of a `tools/call` result once its shape passed:
+/// its `structuredContent` against the tool's `outputSchema`. From
+/// [`Client::call_tool_reply_deferring_output`], for
+/// [`Client::check_tool_output`].
+#[derive(Debug)]
+pub struct OutputCheck {
+    tool: String,
+    schema: Value,
+    /// Where `structuredContent` is in the reply's text, for a result kept as text.
+    at: Option<Range<usize>>,
+    steps: u64,
+}
+
+impl OutputCheck {
+    /// The tool's `outputSchema`, as last listed.
+    pub fn schema(&self) -> &Value {
+        &self.schema
+    }
+
+    /// The work the connection allows the check (`limits.validationSteps`),
+    /// before the allowance per value of the instance.
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+}
+
 impl ClientState {
     /// Checks a `tools/call` result's shape, then its `structuredContent`
     /// against the tool's listed `outputSchema`, with the validator from the
@@ -64,27 +92,51 @@ impl ClientState {
     /// read once, without building its tree, and its `structuredContent`
     /// goes to the validator as text.
     async fn check_call_tool(&self, name: &str, reply: &Reply) -> Result<(), Error> {
-        let (failed, structured) = match reply.unparsed_text().and_then(results::check_call_tool_text) {
-            Some(shape) => {
+        match self.output_check(name, reply)? {
+            Some(check) => self.check_output(reply, &check).await,
+            None => Ok(()),
+        }
+    }
+
+    /// Checks a `tools/call` result's shape, and says whether its
+    /// `structuredContent` must still be checked.
+    fn output_check(&self, name: &str, reply: &Reply) -> Result<Option<OutputCheck>, Error> {
+        let (failed, structured, at) = match reply.unparsed_text().and_then(|text| Some((text, results::check_call_tool_text(text)?))) {
+            Some((text, shape)) => {
                 let shape = shape.map_err(Error::Protocol)?;
-                (shape.failed, shape.structured.map(Instance::Text))
+                (
+                    shape.failed,
+                    shape.structured.is_some(),
+                    shape.structured.and_then(|s| offset_in(text, s).map(|start| start..start + s.len())),
+                )
             }
             None => {
                 let value = reply.value();
                 results::check_call_tool(value).map_err(Error::Protocol)?;
-                (value.get("isError") == Some(&Value::Bool(true)), value.get("structuredContent").map(Instance::Value))
+                (value.get("isError") == Some(&Value::Bool(true)), value.get("structuredContent").is_some(), None)
             }
         };
         let schema = self.output_schemas.borrow().get(name).cloned();
-        let (Some(schema), true, false) = (schema, self.settings.validate_output, failed) else { return Ok(()) };
-        let structured = structured
-            .ok_or_else(|| Error::Invalid(format!("tool {name:?} declares an outputSchema but returned no structuredContent")))?;
-        let limits = &self.settings.limits.schema;
+        let (Some(schema), true, false) = (schema, self.settings.validate_output, failed) else { return Ok(None) };
+        if !structured {
+            return Err(Error::Invalid(format!("tool {name:?} declares an outputSchema but returned no structuredContent")));
+        }
+        Ok(Some(OutputCheck { tool: name.to_owned(), schema, at, steps: self.settings.limits.schema.steps }))
+    }
+
+    /// Checks `structuredContent` against the tool's `outputSchema`.
+    async fn check_output(&self, reply: &Reply, check: &OutputCheck) -> Result<(), Error> {
+        let text = check.at.clone().and_then(|at| reply.text()?.get(at));
+        let structured = match text {
+            Some(text) => Instance::Text(text),
+            None => Instance::Value(reply.value().get("structuredContent").unwrap_or(&Value::Null)),
+        };
+        let (name, schema, limits) = (&check.tool, &check.schema, &self.settings.limits.schema);
         let checked = match (&self.settings.validator, structured) {
-            (Some(validator), Instance::Value(value)) => validator.validate(&schema, value, limits).await?,
-            (Some(validator), Instance::Text(text)) => validator.validate_text(&schema, text, limits).await?,
-            (None, Instance::Value(value)) => self.builtin_check(&schema, value),
-            (None, Instance::Text(text)) => self.builtin_check_text(&schema, text)?,
+            (Some(validator), Instance::Value(value)) => validator.validate(schema, value, limits).await?,
+            (Some(validator), Instance::Text(text)) => validator.validate_text(schema, text, limits).await?,
+            (None, Instance::Value(value)) => self.builtin_check(schema, value),
+            (None, Instance::Text(text)) => self.builtin_check_text(schema, text)?,
         };
         checked.map_err(|e| match e {
             SchemaError::Mismatch(e) => {
@@ -238,6 +290,37 @@ impl Client {
         let reply = self.state.request_reply("tools/call", Some(params), options).await?;
         self.state.check_call_tool(&name, &reply).await?;
         Ok(reply)
+    }
+
+    /// [`Client::call_tool_reply`] that checks the result's shape and leaves
+    /// the rest to the caller: when the tool has an `outputSchema`, the
+    /// [`OutputCheck`] that [`Client::check_tool_output`] takes. For a binding
+    /// that can tell faster on the result it converted that it surely
+    /// matches, and asks the validator only when it cannot.
+    ///
+    /// # Errors
+    /// As [`Client::call_tool_reply`], but for the `structuredContent` check.
+    pub async fn call_tool_reply_deferring_output(
+        &self,
+        params: impl Into<Params>,
+        options: &RequestOptions,
+    ) -> Result<(Reply, Option<OutputCheck>), Error> {
+        let params = params.into();
+        let name = params::call_tool_name(&params).map_err(Error::InvalidArgument)?;
+        let reply = self.state.request_reply("tools/call", Some(params), options).await?;
+        let check = self.state.output_check(&name, &reply)?;
+        Ok((reply, check))
+    }
+
+    /// The `structuredContent` check that
+    /// [`Client::call_tool_reply_deferring_output`] left, as
+    /// [`Client::call_tool`] makes it.
+    ///
+    /// # Errors
+    /// `invalid-result` for a result that does not match the output schema;
+    /// `limit-exceeded` when checking it costs too much.
+    pub async fn check_tool_output(&self, reply: &Reply, check: &OutputCheck) -> Result<(), Error> {
+        self.state.check_output(reply, check).await
     }
 
     /// One page of the server's resources.

@@ -59,7 +59,7 @@ mod watcher;
 pub use cache::CacheBounds;
 pub use connection::{Client, DEFAULT_EVENT_BUFFER, LOGGING_LEVELS};
 pub use events::{ClientEvent, EventFilter, EventStream, ListenerId, Notification};
-pub use features::LoadedSkill;
+pub use features::{LoadedSkill, OutputCheck};
 pub use handlers::{Handlers, JsonHandler, RequestContext};
 pub use list_changed::{ListChange, ListWatcher};
 pub use lists::{ListKind, PROMPTS, RESOURCES, SKILLS, TEMPLATES, TOOLS};

@@ -3,6 +3,7 @@
 
 use super::client::{fail, promise, reply_to_js, McpClient};
 use super::convert::{from_js, params_from_js, params_text_from_js, to_js};
+use super::lazy::quick_check::surely_valid;
 use crate::client::{PROMPTS, RESOURCES, SKILLS, TEMPLATES, TOOLS};
 use crate::error::Error;
 use js_sys::Promise;
@@ -69,8 +70,16 @@ impl McpClient {
         promise(Box::pin(async move {
             let call = call?;
             let params = params_text_from_js(&params, "callTool").map_err(fail)?;
-            let reply = client.call_tool_reply(params, &call.options).await.map_err(|e| call.reject(e))?;
-            reply_to_js(&reply).map_err(fail)
+            let (reply, check) = client.call_tool_reply_deferring_output(params, &call.options).await.map_err(|e| call.reject(e))?;
+            let result = reply_to_js(&reply).map_err(fail)?;
+            if let Some(check) = check {
+                // The object that the result's one parse built, checked where it lies; the
+                // validator module reads the text again only when the quick check cannot tell.
+                if !surely_valid(&check, &result).await {
+                    client.check_tool_output(&reply, &check).await.map_err(|e| call.reject(e))?;
+                }
+            }
+            Ok(result)
         }))
     }
 

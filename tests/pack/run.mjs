@@ -180,11 +180,14 @@ async function callFromPage(ctx, origin, dist, proxy, label) {
       .catch((e) => { throw new Error(`${label}: the page never ran (${e.message}); page errors: ${errors.join(" | ")}`); });
     const outcome = await page.evaluate(() => window.packResult);
     check(outcome.ok && outcome.text === `Echo: ${MESSAGE}`, `${label}: the bundled page called echo on server-everything in Chromium`, JSON.stringify(outcome));
-    check(outcome.structured?.temperature !== undefined, `${label}: get-structured-content answered, its structuredContent checked by the validator module`, JSON.stringify(outcome));
+    check(outcome.structured?.temperature !== undefined, `${label}: get-structured-content answered, its structuredContent checked`, JSON.stringify(outcome));
     const core = outcome.wasmForEcho ?? [];
     check(core.length === 1 && !core[0].includes("validator"), `${label}: connect and echo fetched the core module alone (${core.join(", ")})`);
-    const later = (outcome.wasmAfterStructured ?? []).filter((p) => !core.includes(p));
-    check(later.length === 1 && later[0].includes("validator"), `${label}: the validator module was fetched when a tool's outputSchema first needed it (${later.join(", ")})`);
+    const structured = (outcome.wasmAfterStructured ?? []).filter((p) => !core.includes(p));
+    check(structured.length === 0, `${label}: a plain outputSchema was checked by quick-check.js, without the validator module (${structured.join(", ")})`);
+    check(/Name: pack/.test(outcome.elicited ?? ""), `${label}: the elicitation was answered, its content checked against the requestedSchema`, outcome.elicited);
+    const later = (outcome.wasmAfterElicitation ?? []).filter((p) => !core.includes(p));
+    check(later.length === 1 && later[0].includes("validator"), `${label}: the validator module was fetched when an elicitation answer first needed it (${later.join(", ")})`);
     const local = requests.filter((u) => u.startsWith(origin)).map((u) => new URL(u).pathname);
     const wasm = local.filter((p) => p.endsWith(".wasm"));
     check(wasm.length === 2 && wasm.every((p) => p.startsWith(`/${dist}/`)), `${label}: both wasm modules came from the bundle's output, and not OAuth's (${wasm.join(", ")})`, wasm.join(", "));

@@ -120,7 +120,7 @@ export default {
       report.tools = (await client.listAllTools()).map((t) => t.name);
       report.sum = await client.callTool({ name: "get-sum", arguments: { a: 2, b: 3 } });
       report.echo = await client.callTool({ name: "echo", arguments: { message: "hello from workerd" } });
-      // A tool with an outputSchema: its structuredContent goes through the validator module.
+      // A tool with an outputSchema: its structuredContent is checked (by quick-check.js, a plain schema).
       report.weather = await client.callTool({ name: "get-structured-content", arguments: { location: "Chicago" } });
 
       // On success, close inline: closing (DELETE of the MCP session) is part of what

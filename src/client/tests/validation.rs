@@ -179,3 +179,44 @@ fn the_budget_stops_one_costly_check_and_leaves_the_next_its_own() {
     *big.borrow_mut() = false;
     assert!(call(&mut w).is_ok(), "each call has the whole budget");
 }
+
+impl Typed {
+    /// The call with its `structuredContent` check left to the caller, then made.
+    fn call_deferring(&mut self, name: &str) -> (Result<bool, Error>, Option<Value>) {
+        let (c, params) = (self.client.clone(), json!({ "name": name }));
+        self.w.run(async move {
+            let (reply, check) = match c.call_tool_reply_deferring_output(params, &RequestOptions::default()).await {
+                Ok(deferred) => deferred,
+                Err(e) => return (Err(e), None),
+            };
+            let schema = check.as_ref().map(|check| check.schema().clone());
+            let checked = match &check {
+                Some(check) => c.check_tool_output(&reply, check).await.map(|()| true),
+                None => Ok(false),
+            };
+            (checked, schema)
+        })
+    }
+}
+
+#[test]
+fn a_deferred_check_is_handed_back_with_the_schema_and_made_on_request() {
+    let (checked, handed) = listed_count(counting(Some(json!({"n": 2})))).call_deferring("count");
+    assert!(checked.unwrap(), "a check was left, and it passed");
+    assert_eq!(handed, Some(schema()));
+
+    let (checked, _) = listed_count(counting(Some(json!({"n": 1.5})))).call_deferring("count");
+    assert_eq!(checked.unwrap_err().kind(), "invalid-result");
+
+    // Nothing is left to check without a listed schema, or for a failed tool.
+    let mut unlisted = typed(json!({ "tools": [tool("count", None)] }), counting(Some(json!({"n": 1.5}))), legacy());
+    unlisted.list();
+    assert!(!unlisted.call_deferring("count").0.unwrap());
+    let failed = json!({"content": [], "isError": true, "structuredContent": {"n": "no"}});
+    assert!(!listed_count(failed).call_deferring("count").0.unwrap());
+
+    // A missing structuredContent is the call's error, before any check.
+    let (checked, handed) = listed_count(counting(None)).call_deferring("count");
+    assert_eq!(checked.unwrap_err().kind(), "invalid-result");
+    assert_eq!(handed, None);
+}

@@ -18,8 +18,8 @@ thread_local! {
 }
 
 /// Hands over the loaders of the lazily loaded parts: an object whose
-/// `validator` and `oauth` are functions returning a Promise of that
-/// module's exports.
+/// `quickCheck`, `validator` and `oauth` are functions returning a Promise
+/// of that module's exports.
 /// For the package's own entries, which call it once after instantiating.
 #[wasm_bindgen(js_name = "__setParts", skip_typescript)]
 pub fn set_parts(loaders: JsValue) {
@@ -52,6 +52,7 @@ fn part_error(thrown: &JsValue) -> Error {
 
 #[cfg(not(feature = "oauth"))]
 mod oauth;
+pub mod quick_check;
 #[cfg(not(feature = "skills"))]
 mod skills;
 #[cfg(not(feature = "validator"))]

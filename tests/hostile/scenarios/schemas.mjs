@@ -17,6 +17,11 @@ export async function schemaBomb(ctx) {
   await expectFailure(check, "an outputSchema whose anyOf refers to itself twice", client.callTool({ name: "ref-cycle" }), "limit-exceeded");
   await expectFailure(check, "an outputSchema of 40 levels of anyOf over a 40-deep array failing at its leaf",
     client.callTool({ name: "deep-anyof" }), "limit-exceeded");
+  const matched = await expectSuccess(check, "a plain outputSchema that the structuredContent matches", client.callTool({ name: "plain-match" }));
+  check(matched?.structuredContent?.n === 2, "its structuredContent arrives", JSON.stringify(matched));
+  const wrong = await expectFailure(check, "a plain outputSchema that the structuredContent does not match",
+    client.callTool({ name: "plain-mismatch" }), "invalid-result");
+  check(/at \/n: expected integer, found a number/.test(wrong?.message ?? ""), "the report names the path and the type", wrong?.message);
   await expectEcho(check, client);
 }
 

@@ -8,7 +8,7 @@ const [url, message] = process.argv.slice(2);
 const client = await McpClient.connect(url);
 try {
   const result = await client.callTool({ name: "echo", arguments: { message } });
-  // A tool with an outputSchema: the validator module is read from the package then.
+  // A tool with an outputSchema: its structuredContent is checked (quick-check.js, from the package).
   await client.listTools();
   const weather = await client.callTool({ name: "get-structured-content", arguments: { location: "Chicago" } });
   console.log(JSON.stringify({ resolved: import.meta.resolve("mcp-wasm"), text: result.content?.[0]?.text, structured: weather.structuredContent }));

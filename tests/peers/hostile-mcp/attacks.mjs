@@ -30,6 +30,7 @@ function nestedArray(depth, leaf) {
   return value;
 }
 
+const PLAIN_INTEGER = { type: "object", properties: { n: { type: "integer" }, note: { type: "string", maxLength: 2 } }, required: ["n"] };
 const stringWithPattern = (pattern) => ({ type: "object", properties: { s: { type: "string", pattern } } });
 
 function tool(name, description, { outputSchema, call }) {
@@ -51,6 +52,10 @@ export const ATTACKS = {
       "ref-cycle": schemaTool("ref-cycle", "outputSchema: anyOf of two $refs to itself", REF_CYCLE, { x: 1 }),
       "deep-anyof": schemaTool("deep-anyof", `outputSchema: ${DEPTH} levels of anyOf over a ${DEPTH}-deep array`, deepAnyOf(DEPTH),
         { x: nestedArray(DEPTH, 1) }),
+      // A plain schema, which quick-check.js reads: it accepts the match, and leaves the mismatch
+      // to the validator module, which words the report.
+      "plain-match": schemaTool("plain-match", "outputSchema: an object whose n is an integer; n is 2", PLAIN_INTEGER, { n: 2, note: "ok" }),
+      "plain-mismatch": schemaTool("plain-mismatch", "outputSchema: an object whose n is an integer; n is 1.5", PLAIN_INTEGER, { n: 1.5 }),
     },
   },
 

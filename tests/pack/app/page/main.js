@@ -1,7 +1,8 @@
 // The page the pack tier bundles with esbuild and with Vite: mcp-wasm as a web app
 // imports it, from the copy installed out of the tarball. ?mcp=<url>&message=<text>
-// says whom to call; the outcome lands in window.packResult and in #result. The
-// validator module must be fetched only when a tool with an outputSchema answers.
+// says whom to call; the outcome lands in window.packResult and in #result. A plain
+// outputSchema is checked by quick-check.js; the validator module must be fetched only
+// when a check needs it, here an elicitation answer.
 import { McpClient } from "mcp-wasm";
 
 const params = new URLSearchParams(location.search);
@@ -10,13 +11,20 @@ const wasmFetched = () =>
   performance.getEntriesByType("resource").map((e) => new URL(e.name).pathname).filter((p) => p.endsWith(".wasm"));
 
 async function run() {
-  const client = await McpClient.connect(params.get("mcp"));
+  // The answer to server-everything's elicitation is checked against its requestedSchema.
+  const elicitation = () => ({ action: "accept", content: { name: "pack" } });
+  const client = await McpClient.connect(params.get("mcp"), { handlers: { elicitation } });
   try {
     const result = await client.callTool({ name: "echo", arguments: { message: params.get("message") } });
     const wasmForEcho = wasmFetched();
     await client.listTools();
     const weather = await client.callTool({ name: "get-structured-content", arguments: { location: "Chicago" } });
-    return { ok: true, text: result.content?.[0]?.text, wasmForEcho, wasmAfterStructured: wasmFetched(), structured: weather.structuredContent };
+    const wasmAfterStructured = wasmFetched();
+    const asked = await client.callTool({ name: "trigger-elicitation-request", arguments: {} });
+    return {
+      ok: true, text: result.content?.[0]?.text, wasmForEcho, wasmAfterStructured, wasmAfterElicitation: wasmFetched(),
+      structured: weather.structuredContent, elicited: asked.content?.map((block) => block.text).join("\n"),
+    };
   } finally {
     await client.close();
   }

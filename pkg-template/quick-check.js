@@ -1,0 +1,207 @@
+// A quick JSON Schema check of a tool's structuredContent, on the object that the result's one
+// JSON.parse already built: the core loads it the first time a result needs checking, before the
+// validator module. It only ever accepts. A schema keyword it does not read (pattern, oneOf, not,
+// if, $ref beyond "#/$defs/…", …) or any doubt makes it answer "cannot tell", and the validator
+// module then decides and words the report, so a verdict is always the validator's. It mirrors
+// that validator (src/protocol/schema/keywords.rs): keywords that it does not know are ignored,
+// a keyword whose value has the wrong type is ignored, `integer` is a number without a fraction,
+// and a length counts code points. tests/node/quick-check.test.mjs holds the two together.
+
+// Stops the check: too much work, or nested too deep. The validator module then runs, within
+// its own limits, and reports what it finds.
+const STOP = Symbol("stop");
+// Below the validator's own depth limit (256), so that a schema this check accepts never makes
+// the validator stop for depth.
+const MAX_DEPTH = 64;
+
+const TYPE_BITS = new Map([["null", 1], ["boolean", 2], ["object", 4], ["array", 8], ["string", 16], ["number", 32], ["integer", 64]]);
+// Keywords the validator reads and this check does not: where one is present, it cannot tell.
+const UNREAD = new Set([
+  "additionalItems", "contains", "dependencies", "dependentRequired", "dependentSchemas", "else", "if", "maxContains",
+  "minContains", "multipleOf", "not", "oneOf", "pattern", "patternProperties", "prefixItems", "propertyNames", "then",
+  "unevaluatedItems", "unevaluatedProperties", "uniqueItems",
+]);
+// Keywords that say something to people and nothing to a check.
+const ANNOTATIONS = new Set(["title", "description", "$comment", "default", "examples", "deprecated", "readOnly", "writeOnly", "format"]);
+// A `$ref` this check follows: a name under the root's `$defs` or `definitions`, with no
+// character that a JSON Pointer or percent-encoding would change.
+const PLAIN_REF = /^#\/(\$defs|definitions)\/([A-Za-z0-9_.-]+)$/;
+
+const isObject = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
+const isNumber = (v) => typeof v === "number";
+
+function typeBits(value) {
+  if (value === null) return 1;
+  switch (typeof value) {
+    case "boolean": return 2;
+    case "string": return 16;
+    case "number": return Number.isInteger(value) ? 96 : 32;
+    default: return Array.isArray(value) ? 8 : 4;
+  }
+}
+
+function codePoints(text, atMost) {
+  let n = 0;
+  for (const _ of text) if (++n > atMost) break;
+  return n;
+}
+
+class Check {
+  constructor(root, steps) {
+    this.root = root;
+    this.left = steps;
+    this.draft7 = isObject(root) && typeof root.$schema === "string" && /draft-0[467]/.test(root.$schema);
+    // Each schema object read once into a rule: a large instance meets the same few schemas
+    // thousands of times.
+    this.rules = new Map();
+  }
+
+  /** The rule of a schema: a function of a value and its depth, true when it surely matches. */
+  ruleOf(schema) {
+    let rule = this.rules.get(schema);
+    if (rule === undefined) {
+      rule = this.read(schema);
+      this.rules.set(schema, rule);
+    }
+    return rule;
+  }
+
+  read(schema) {
+    if (schema === true) {
+      return (value, depth) => {
+        if (depth > MAX_DEPTH || --this.left < 0) throw STOP;
+        return true;
+      };
+    }
+    if (!isObject(schema)) return () => false;
+    for (const key in schema) if (UNREAD.has(key)) return () => false;
+    let ref;
+    if ("$ref" in schema) {
+      const found = PLAIN_REF.exec(schema.$ref);
+      const defs = found && isObject(this.root) ? this.root[found[1]] : undefined;
+      if (!isObject(defs) || !Object.hasOwn(defs, found[2])) return () => false;
+      ref = defs[found[2]];
+    }
+    // Draft-07 ignores every keyword beside `$ref`.
+    const onlyRef = this.draft7 && ref !== undefined;
+    const { type, enum: options, const: expected, items, required, properties, additionalProperties, allOf, anyOf } = onlyRef ? {} : schema;
+    let bits;
+    if (typeof type === "string") bits = TYPE_BITS.get(type) ?? 0;
+    else if (Array.isArray(type)) bits = type.reduce((all, name) => all | (TYPE_BITS.get(name) ?? 0), 0);
+    const oneOfValues = Array.isArray(options) ? options : undefined;
+    const hasConst = !onlyRef && "const" in schema;
+    // Compound values would need the validator's member-by-member comparison.
+    const compound = (v) => typeof v === "object" && v !== null;
+    if (oneOfValues?.some(compound) || (hasConst && compound(expected))) return () => false;
+    // Draft-07's array form is a tuple.
+    if (this.draft7 && Array.isArray(items)) return () => false;
+    const bound = (name) => (!onlyRef && isNumber(schema[name]) ? schema[name] : undefined);
+    const [maximum, minimum, exclusiveMaximum, exclusiveMinimum] = ["maximum", "minimum", "exclusiveMaximum", "exclusiveMinimum"].map(bound);
+    const [maxLength, minLength, maxItems, minItems] = ["maxLength", "minLength", "maxItems", "minItems"].map(bound);
+    const [maxProperties, minProperties] = ["maxProperties", "minProperties"].map(bound);
+    const names = Array.isArray(required) ? required.filter((name) => typeof name === "string") : [];
+    // Rules of the schemas below, read once: a `$ref` only when first followed, as it may lead back here.
+    let refRule;
+    const itemRule = items === undefined ? undefined : this.ruleOf(items);
+    const memberRules = isObject(properties) ? new Map(Object.entries(properties).map(([name, sub]) => [name, this.ruleOf(sub)])) : undefined;
+    const otherRule = additionalProperties === undefined ? undefined : this.ruleOf(additionalProperties);
+    const allRules = Array.isArray(allOf) ? allOf.map((sub) => this.ruleOf(sub)) : undefined;
+    const anyRules = Array.isArray(anyOf) ? anyOf.map((sub) => this.ruleOf(sub)) : undefined;
+
+    // Where a member is the value's own: an inherited name (`toString`, `__proto__`) is asked for.
+    const own = (value, name, inherited) => (inherited ? Object.hasOwn(value, name) : value[name] !== undefined);
+    const neededInherited = names.map((name) => name in Object.prototype);
+    const declaredNames = memberRules === undefined ? [] : [...memberRules.keys()];
+    const declaredRules = declaredNames.map((name) => memberRules.get(name));
+    const declaredInherited = declaredNames.map((name) => name in Object.prototype);
+    const counts = otherRule !== undefined || maxProperties !== undefined || minProperties !== undefined;
+    // A schema of a type alone (and words for people), as most leaves of a schema are.
+    const typeOnly = bits !== undefined && Object.keys(schema).every((key) => key === "type" || ANNOTATIONS.has(key));
+    if (typeOnly) {
+      // Its work is counted by the array or object that holds the value.
+      return (value) => (bits & typeBits(value)) !== 0 && (typeof value !== "number" || Number.isFinite(value));
+    }
+    const object = (value, depth) => {
+      if (counts) {
+        let count = 0;
+        for (const name in value) {
+          count += 1;
+          const rule = memberRules !== undefined && memberRules.has(name) ? memberRules.get(name) : otherRule;
+          if (rule !== undefined && !rule(value[name], depth + 1)) return false;
+        }
+        this.left -= count;
+        if ((maxProperties !== undefined && count > maxProperties) || (minProperties !== undefined && count < minProperties)) return false;
+      } else {
+        // No keyword reads the other members: the declared ones are looked up, as a compiled
+        // validator does, instead of walking every member.
+        this.left -= declaredNames.length;
+        for (let i = 0; i < declaredNames.length; i++) {
+          const name = declaredNames[i];
+          const member = value[name];
+          if (member !== undefined && (!declaredInherited[i] || Object.hasOwn(value, name)) && !declaredRules[i](member, depth + 1)) return false;
+        }
+      }
+      for (let i = 0; i < names.length; i++) if (!own(value, names[i], neededInherited[i])) return false;
+      return true;
+    };
+
+    return (value, depth) => {
+      if (depth > MAX_DEPTH || --this.left < 0) throw STOP;
+      if (ref !== undefined && !(refRule ??= this.ruleOf(ref))(value, depth + 1)) return false;
+      if (onlyRef) return true;
+      if (bits !== undefined && (bits & typeBits(value)) === 0) return false;
+      if (oneOfValues !== undefined) {
+        this.left -= oneOfValues.length;
+        if (!oneOfValues.includes(value)) return false;
+      }
+      if (hasConst && expected !== value) return false;
+      switch (typeof value) {
+        case "number":
+          if (!Number.isFinite(value) || (maximum !== undefined && value > maximum) || (minimum !== undefined && value < minimum)) return false;
+          if ((exclusiveMaximum !== undefined && value >= exclusiveMaximum) || (exclusiveMinimum !== undefined && value <= exclusiveMinimum)) return false;
+          break;
+        case "string":
+          // A string has at most as many code points as UTF-16 units, and at least half as many.
+          if (maxLength !== undefined && value.length > maxLength && codePoints(value, maxLength) > maxLength) return false;
+          if (minLength !== undefined && value.length / 2 < minLength && codePoints(value, minLength) < minLength) return false;
+          break;
+        case "object":
+          if (value === null) break;
+          if (Array.isArray(value)) {
+            if ((maxItems !== undefined && value.length > maxItems) || (minItems !== undefined && value.length < minItems)) return false;
+            this.left -= value.length;
+            if (itemRule !== undefined) for (const item of value) if (!itemRule(item, depth + 1)) return false;
+          } else if (!object(value, depth)) {
+            return false;
+          }
+          break;
+        default:
+      }
+      if (allRules !== undefined) {
+        this.left -= allRules.length;
+        for (const rule of allRules) if (!rule(value, depth + 1)) return false;
+      }
+      if (anyRules === undefined) return true;
+      this.left -= anyRules.length;
+      return anyRules.some((rule) => rule(value, depth + 1));
+    };
+  }
+}
+
+/**
+ * Whether `value` surely matches the JSON Schema `schema`, checked within `steps` units of work:
+ * `true` when it does, `false` when this check cannot tell (the validator module decides then).
+ * @param {unknown} schema
+ * @param {unknown} value
+ * @param {number} steps
+ * @returns {boolean}
+ */
+export function surelyValid(schema, value, steps) {
+  try {
+    const check = new Check(schema, steps);
+    return check.ruleOf(schema)(value, 0) && check.left >= 0;
+  } catch (stop) {
+    if (stop === STOP || stop instanceof RangeError) return false;
+    throw stop;
+  }
+}

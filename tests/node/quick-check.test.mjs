@@ -1,0 +1,182 @@
+// quick-check.js, the check of a structuredContent on the parsed result, held to the validator
+// module: whatever it accepts, the validator accepts; on schemas it reads, it accepts whatever
+// the validator accepts; everything else it leaves to the validator. Then, against
+// server-everything, a plain outputSchema is checked without loading the validator module.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { McpClient } from "mcp-wasm";
+import { __setParts } from "mcp-wasm/raw";
+import { lazyParts } from "../../pkg/lazy.js";
+import { surelyValid } from "../../pkg/quick-check.js";
+
+const URL_ = process.env.MCP_TEST_URL ?? "http://127.0.0.1:38011/mcp";
+const LIMIT = { timeout: 60_000 };
+const STEPS = 1_000_000;
+
+async function validatorModule() {
+  const part = await import("../../pkg/mcp_wasm_validator.js");
+  part.initSync({ module: readFileSync(new URL("../../pkg/mcp_wasm_validator_bg.wasm", import.meta.url)) });
+  return part;
+}
+const validator = await validatorModule();
+const encoder = new TextEncoder();
+/** The validator module's verdict: null when the instance matches. */
+const verdict = (schema, value) => validator.validateJson(encoder.encode(JSON.stringify(schema)), encoder.encode(JSON.stringify(value)), STEPS * 10, 64);
+
+// A small deterministic generator, so that a failure can be replayed.
+function random(seed) {
+  let s = seed >>> 0;
+  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+}
+
+/**
+ * Random schemas and instances. `read` is false once the schema uses something quick-check.js
+ * leaves to the validator, so that the test can also ask it to accept every match it reads.
+ */
+function generator(next) {
+  const pick = (list) => list[Math.floor(next() * list.length)];
+  const NAMES = ["a", "b", "c", "__proto__", "1", "ü"];
+  const STRINGS = ["", "x", "héllo", "😀😀", "abc", "a\u0000b"];
+  const NUMBERS = [0, -0, 1, -1, 2.5, 1e21, 3, 2 ** 53, -7.25];
+  let read = true;
+  function schema(depth) {
+    if (depth > 3 || next() < 0.1) return pick([true, false, {}]);
+    const s = {};
+    const kind = pick(["object", "array", "string", "number", "integer", "boolean", "null", "any"]);
+    if (kind !== "any") s.type = next() < 0.2 ? [kind, pick(["null", "string"])] : kind;
+    if (next() < 0.1) s.enum = [pick(STRINGS), pick(NUMBERS), null];
+    if (next() < 0.05) s.const = pick([pick(STRINGS), pick(NUMBERS), true]);
+    if (kind === "object" || (kind === "any" && next() < 0.3)) {
+      s.properties = Object.fromEntries(NAMES.filter(() => next() < 0.4).map((n) => [n, schema(depth + 1)]));
+      if (next() < 0.5) s.required = NAMES.filter(() => next() < 0.25);
+      if (next() < 0.3) s.additionalProperties = next() < 0.5 ? false : schema(depth + 1);
+      if (next() < 0.1) s.maxProperties = Math.floor(next() * 4);
+      if (next() < 0.1) s.minProperties = Math.floor(next() * 3);
+    }
+    if (kind === "array" && next() < 0.8) s.items = schema(depth + 1);
+    if (kind === "array" && next() < 0.2) s.minItems = Math.floor(next() * 3);
+    if (kind === "array" && next() < 0.2) s.maxItems = Math.floor(next() * 3);
+    if (kind === "string" && next() < 0.3) s.maxLength = Math.floor(next() * 4);
+    if (kind === "string" && next() < 0.3) s.minLength = Math.floor(next() * 3);
+    if ((kind === "number" || kind === "integer") && next() < 0.3) s[pick(["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"])] = pick(NUMBERS);
+    if (next() < 0.1) s.anyOf = [schema(depth + 1), schema(depth + 1)];
+    if (next() < 0.08) s.allOf = [schema(depth + 1)];
+    if (next() < 0.05) s.$ref = "#/$defs/item";
+    if (next() < 0.05) {
+      read = false;
+      const unread = pick(["pattern", "oneOf", "not", "multipleOf", "uniqueItems", "patternProperties", "if", "contains"]);
+      s[unread] = { pattern: "^a", oneOf: [{ type: "string" }, {}], not: { type: "null" }, multipleOf: 2, uniqueItems: true,
+        patternProperties: { "^a": { type: "string" } }, if: { type: "string" }, contains: { type: "number" } }[unread];
+    }
+    if (next() < 0.03) {
+      read = false;
+      s.enum = [{ a: 1 }, [1]];
+    }
+    if (next() < 0.05) s.description = "ignored by both";
+    return s;
+  }
+  function value(depth) {
+    const kind = depth > 3 ? pick(["string", "number", "boolean", "null"]) : pick(["object", "object", "array", "string", "number", "boolean", "null"]);
+    switch (kind) {
+      case "object": return Object.fromEntries(NAMES.filter(() => next() < 0.35).map((n) => [n, value(depth + 1)]));
+      case "array": return Array.from({ length: Math.floor(next() * 4) }, () => value(depth + 1));
+      case "string": return pick(STRINGS);
+      case "number": return pick(NUMBERS);
+      case "boolean": return next() < 0.5;
+      default: return null;
+    }
+  }
+  return {
+    pair() {
+      read = true;
+      const root = schema(0);
+      const dialect = next() < 0.2 ? { $schema: "http://json-schema.org/draft-07/schema#" } : {};
+      const full = typeof root === "object" ? { ...dialect, ...root, $defs: { item: schema(2) } } : root;
+      return { schema: full, value: value(0), read };
+    },
+  };
+}
+
+test("whatever quick-check.js accepts, the validator accepts; what it reads and the validator accepts, it accepts", () => {
+  const gen = generator(random(20261202));
+  let accepted = 0;
+  let valid = 0;
+  for (let i = 0; i < 20_000; i++) {
+    // JSON text in between, as the client sees both: "__proto__" stays an own member.
+    const { schema, value, read } = gen.pair();
+    const [s, v] = [JSON.parse(JSON.stringify(schema)), JSON.parse(JSON.stringify(value))];
+    const quick = surelyValid(s, v, STEPS);
+    const judged = verdict(schema, value);
+    if (quick) {
+      accepted += 1;
+      assert.equal(judged, null, `quick-check accepted what the validator refuses:\n${JSON.stringify(schema)}\n${JSON.stringify(value)}\n${JSON.stringify(judged)}`);
+    }
+    if (judged === null) valid += 1;
+    if (judged === null && read) {
+      assert.ok(quick, `quick-check left a plain match to the validator:\n${JSON.stringify(schema)}\n${JSON.stringify(value)}`);
+    }
+  }
+  // The generator must reach both verdicts often, or the assertions above would hold by default.
+  assert.ok(accepted > 2_000 && valid - accepted > 100, `accepted ${accepted}, valid ${valid}`);
+});
+
+test("quick-check.js on the cases where JS and the validator could part", () => {
+  const ok = (schema, value) => surelyValid(JSON.parse(JSON.stringify(schema)), JSON.parse(JSON.stringify(value)), STEPS);
+  const agree = (schema, value, expected) => {
+    assert.equal(ok(schema, value), expected, `${JSON.stringify(schema)} on ${JSON.stringify(value)}`);
+    if (expected) assert.equal(verdict(schema, value), null);
+  };
+  agree({ type: "integer" }, 3, true);
+  agree({ type: "integer" }, 3.5, false);
+  agree({ type: "integer" }, 1e21, true); // a whole number, however written
+  agree({ type: "string", maxLength: 2 }, "😀😀", true); // code points, not UTF-16 units
+  agree({ type: "string", minLength: 3 }, "😀😀", false);
+  agree({ type: "object", additionalProperties: false }, JSON.parse('{"__proto__": 1}'), false);
+  agree({ type: "object", required: ["__proto__"] }, JSON.parse('{"__proto__": 1}'), true);
+  agree({ type: "object", required: ["toString"] }, {}, false);
+  agree({ type: "constructor" }, {}, false);
+  agree({ enum: ["a", 1, null] }, 1, true);
+  agree({ const: { a: 1 } }, { a: 1 }, false); // compound values: the validator compares them
+  agree({ type: "string", pattern: "^a" }, "abc", false); // patterns: the validator's own engine
+  agree({ $schema: "http://json-schema.org/draft-07/schema#", $ref: "#/$defs/n", type: "string", $defs: { n: { type: "number" } } }, 1, true);
+  agree({ $ref: "#/$defs/n", type: "string", $defs: { n: { type: "number" } } }, 1, false); // 2020-12 reads both
+  agree({ $ref: "#/$defs/a~1b", $defs: { "a/b": {} } }, 1, false); // pointer escapes: the validator's
+  agree({ type: "array", items: [{ type: "string" }] }, ["x"], false); // a tuple
+  agree({ required: "x" }, {}, true); // a keyword of the wrong type is ignored, as the validator ignores it
+  agree({ minimum: "3" }, 1, true);
+  // Too much work or too deep: it stops, and the validator decides.
+  const wide = Array.from({ length: 5000 }, (_, i) => i);
+  assert.equal(surelyValid({ type: "array", items: { type: "integer" } }, wide, 1000), false);
+  assert.equal(surelyValid({ type: "array", items: { type: "integer" } }, wide, STEPS), true);
+  let deep = {};
+  for (let i = 0; i < 80; i++) deep = { anyOf: [deep] };
+  assert.equal(surelyValid(deep, 1, STEPS), false);
+});
+
+test("a plain outputSchema from server-everything is checked without the validator module", LIMIT, async () => {
+  const loads = { quickCheck: 0, validator: 0 };
+  __setParts(
+    lazyParts({
+      quickCheck: async () => {
+        loads.quickCheck += 1;
+        return import("../../pkg/quick-check.js");
+      },
+      validator: async () => {
+        loads.validator += 1;
+        return validatorModule();
+      },
+    }),
+  );
+  const client = await McpClient.connect(URL_);
+  try {
+    await client.listTools();
+    for (const location of ["Chicago", "New York"]) {
+      const weather = await client.callTool({ name: "get-structured-content", arguments: { location } });
+      assert.equal(typeof weather.structuredContent.temperature, "number");
+    }
+    assert.deepEqual(loads, { quickCheck: 1, validator: 0 });
+  } finally {
+    await client.close();
+  }
+});
