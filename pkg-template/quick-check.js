@@ -88,11 +88,11 @@ class Check {
     let bits;
     if (typeof type === "string") bits = TYPE_BITS.get(type) ?? 0;
     else if (Array.isArray(type)) bits = type.reduce((all, name) => all | (TYPE_BITS.get(name) ?? 0), 0);
-    const oneOfValues = Array.isArray(options) ? options : undefined;
+    const allowed = Array.isArray(options) ? options : undefined;
     const hasConst = !onlyRef && "const" in schema;
     // Compound values would need the validator's member-by-member comparison.
     const compound = (v) => typeof v === "object" && v !== null;
-    if (oneOfValues?.some(compound) || (hasConst && compound(expected))) return () => false;
+    if (allowed?.some(compound) || (hasConst && compound(expected))) return () => false;
     // Draft-07's array form is a tuple.
     if (this.draft7 && Array.isArray(items)) return () => false;
     const bound = (name) => (!onlyRef && isNumber(schema[name]) ? schema[name] : undefined);
@@ -111,10 +111,9 @@ class Check {
     // Where a member is the value's own: an inherited name (`toString`, `__proto__`) is asked for.
     const own = (value, name, inherited) => (inherited ? Object.hasOwn(value, name) : value[name] !== undefined);
     const neededInherited = names.map((name) => name in Object.prototype);
-    const declaredNames = memberRules === undefined ? [] : [...memberRules.keys()];
-    const declaredRules = declaredNames.map((name) => memberRules.get(name));
-    const declaredInherited = declaredNames.map((name) => name in Object.prototype);
-    const counts = otherRule !== undefined || maxProperties !== undefined || minProperties !== undefined;
+    // The members are walked when a keyword reads them: for-in reads each by its enumeration index,
+    // which V8 makes cheaper than looking the declared names up.
+    const walks = memberRules !== undefined || otherRule !== undefined || maxProperties !== undefined || minProperties !== undefined;
     // A schema of a type alone (and words for people), as most leaves of a schema are.
     const typeOnly = bits !== undefined && Object.keys(schema).every((key) => key === "type" || ANNOTATIONS.has(key));
     if (typeOnly) {
@@ -122,24 +121,16 @@ class Check {
       return (value) => (bits & typeBits(value)) !== 0 && (typeof value !== "number" || Number.isFinite(value));
     }
     const object = (value, depth) => {
-      if (counts) {
+      if (walks) {
         let count = 0;
         for (const name in value) {
           count += 1;
-          const rule = memberRules !== undefined && memberRules.has(name) ? memberRules.get(name) : otherRule;
+          // A rule is a function, never undefined: a name without one falls to additionalProperties.
+          const rule = memberRules?.get(name) ?? otherRule;
           if (rule !== undefined && !rule(value[name], depth + 1)) return false;
         }
         this.left -= count;
         if ((maxProperties !== undefined && count > maxProperties) || (minProperties !== undefined && count < minProperties)) return false;
-      } else {
-        // No keyword reads the other members: the declared ones are looked up, as a compiled
-        // validator does, instead of walking every member.
-        this.left -= declaredNames.length;
-        for (let i = 0; i < declaredNames.length; i++) {
-          const name = declaredNames[i];
-          const member = value[name];
-          if (member !== undefined && (!declaredInherited[i] || Object.hasOwn(value, name)) && !declaredRules[i](member, depth + 1)) return false;
-        }
       }
       for (let i = 0; i < names.length; i++) if (!own(value, names[i], neededInherited[i])) return false;
       return true;
@@ -150,9 +141,9 @@ class Check {
       if (ref !== undefined && !(refRule ??= this.ruleOf(ref))(value, depth + 1)) return false;
       if (onlyRef) return true;
       if (bits !== undefined && (bits & typeBits(value)) === 0) return false;
-      if (oneOfValues !== undefined) {
-        this.left -= oneOfValues.length;
-        if (!oneOfValues.includes(value)) return false;
+      if (allowed !== undefined) {
+        this.left -= allowed.length;
+        if (!allowed.includes(value)) return false;
       }
       if (hasConst && expected !== value) return false;
       switch (typeof value) {

@@ -14,7 +14,7 @@ use crate::protocol::jsonrpc::Params;
 use crate::protocol::pick::offset_in;
 #[cfg(feature = "validator")]
 use crate::protocol::schema;
-use crate::protocol::schema::SchemaError;
+use crate::protocol::schema::{Limits, SchemaError};
 use crate::protocol::types::{
     CallToolParams, CallToolResult, CompleteResult, GetPromptResult, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
     ListSkillsResult, ListToolsResult, Prompt, ReadResourceResult, Resource, ResourceTemplate, Skill, Tool,
@@ -69,7 +69,7 @@ pub struct OutputCheck {
     schema: Value,
     /// Where `structuredContent` is in the reply's text, for a result kept as text.
     at: Option<Range<usize>>,
-    steps: u64,
+    limits: Limits,
 }
 
 impl OutputCheck {
@@ -78,10 +78,15 @@ impl OutputCheck {
         &self.schema
     }
 
-    /// The work the connection allows the check (`limits.validationSteps`),
-    /// before the allowance per value of the instance.
-    pub fn steps(&self) -> u64 {
-        self.steps
+    /// The work the connection allows the check (`limits.validationSteps` and
+    /// the allowance per value of the instance).
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// The length of `structuredContent`'s text, when the result was kept as text.
+    pub fn text_len(&self) -> Option<usize> {
+        self.at.as_ref().map(ExactSizeIterator::len)
     }
 }
 
@@ -121,7 +126,7 @@ impl ClientState {
         if !structured {
             return Err(Error::Invalid(format!("tool {name:?} declares an outputSchema but returned no structuredContent")));
         }
-        Ok(Some(OutputCheck { tool: name.to_owned(), schema, at, steps: self.settings.limits.schema.steps }))
+        Ok(Some(OutputCheck { tool: name.to_owned(), schema, at, limits: self.settings.limits.schema }))
     }
 
     /// Checks `structuredContent` against the tool's `outputSchema`.

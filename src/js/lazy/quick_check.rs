@@ -10,15 +10,26 @@ use js_sys::{Function, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 
 /// Whether the quick check finds `result`'s `structuredContent` surely
-/// matching the tool's `outputSchema`, within half the check's step budget
-/// (so that what it accepts, the validator would not stop for cost). `false` when it cannot
-/// tell, or is not there (a raw module without the package's entries).
+/// matching the tool's `outputSchema`, within a budget of its own. `false` when it
+/// cannot tell, or is not there (a raw module without the package's entries).
 pub async fn surely_valid(check: &OutputCheck, result: &JsValue) -> bool {
     let Ok(Some(part)) = load("quickCheck").await else { return false };
     let Some(surely_valid) = Reflect::get(&part, &"surelyValid".into()).ok().and_then(|f| f.dyn_into::<Function>().ok()) else {
         return false;
     };
     let (Ok(schema), Ok(structured)) = (to_js(check.schema()), Reflect::get(result, &"structuredContent".into())) else { return false };
-    let verdict = surely_valid.call3(&JsValue::UNDEFINED, &schema, &structured, &JsValue::from_f64((check.steps() / 2) as f64));
+    let verdict = surely_valid.call3(&JsValue::UNDEFINED, &schema, &structured, &JsValue::from_f64(budget(check)));
     verdict.is_ok_and(|v| v.as_bool() == Some(true))
+}
+
+/// The work the quick check may do: half the validator's fixed steps, and
+/// for each byte of the instance's text a sixteenth of the validator's
+/// allowance per value (a value takes some bytes of text), so that a large
+/// instance is not left to the validator for its size alone. It guards the
+/// quick check's own time; what it accepts matches the schema, whatever the
+/// validator would have spent.
+fn budget(check: &OutputCheck) -> f64 {
+    let limits = check.limits();
+    let per_byte = limits.steps_per_value.saturating_mul(check.text_len().unwrap_or(0) as u64) / 16;
+    (limits.steps / 2).saturating_add(per_byte) as f64
 }
