@@ -1,7 +1,7 @@
 // A quick JSON Schema check of a tool's structuredContent, on the object that the result's one
 // JSON.parse already built: the core loads it the first time a result needs checking, before the
-// validator module. It only ever accepts. A schema keyword it does not read (pattern, oneOf, not,
-// if, $ref beyond "#/$defs/…", …) or any doubt makes it answer "cannot tell", and the validator
+// validator module, and on an elicitation answer. It only ever accepts. A schema keyword it does not
+// read (pattern, not, if, a oneOf of more than constants, $ref beyond "#/$defs/…", …) or any doubt makes it answer "cannot tell", and the validator
 // module then decides and words the report, so a verdict is always the validator's. It mirrors
 // that validator (src/protocol/schema/keywords.rs): keywords that it does not know are ignored,
 // a keyword whose value has the wrong type is ignored, `integer` is a number without a fraction,
@@ -18,7 +18,7 @@ const TYPE_BITS = new Map([["null", 1], ["boolean", 2], ["object", 4], ["array",
 // Keywords the validator reads and this check does not: where one is present, it cannot tell.
 const UNREAD = new Set([
   "additionalItems", "contains", "dependencies", "dependentRequired", "dependentSchemas", "else", "if", "maxContains",
-  "minContains", "multipleOf", "not", "oneOf", "pattern", "patternProperties", "prefixItems", "propertyNames", "then",
+  "minContains", "multipleOf", "not", "pattern", "patternProperties", "prefixItems", "propertyNames", "then",
   "unevaluatedItems", "unevaluatedProperties", "uniqueItems",
 ]);
 // Keywords that say something to people and nothing to a check.
@@ -95,6 +95,13 @@ class Check {
     if (allowed?.some(compound) || (hasConst && compound(expected))) return () => false;
     // Draft-07's array form is a tuple.
     if (this.draft7 && Array.isArray(items)) return () => false;
+    // A `oneOf` of constants alone, as a titled enum is written: exactly one must equal the value.
+    let constants;
+    if (!onlyRef && "oneOf" in schema) {
+      const constant = (alt) => isObject(alt) && "const" in alt && !compound(alt.const) && Object.keys(alt).every((key) => key === "const" || ANNOTATIONS.has(key));
+      if (!Array.isArray(schema.oneOf) || !schema.oneOf.every(constant)) return () => false;
+      constants = schema.oneOf.map((alt) => alt.const);
+    }
     const bound = (name) => (!onlyRef && isNumber(schema[name]) ? schema[name] : undefined);
     const [maximum, minimum, exclusiveMaximum, exclusiveMinimum] = ["maximum", "minimum", "exclusiveMaximum", "exclusiveMinimum"].map(bound);
     const [maxLength, minLength, maxItems, minItems] = ["maxLength", "minLength", "maxItems", "minItems"].map(bound);
@@ -146,6 +153,12 @@ class Check {
         if (!allowed.includes(value)) return false;
       }
       if (hasConst && expected !== value) return false;
+      if (constants !== undefined) {
+        this.left -= constants.length;
+        let equal = 0;
+        for (const constant of constants) if (constant === value) equal += 1;
+        if (equal !== 1) return false;
+      }
       switch (typeof value) {
         case "number":
           if (!Number.isFinite(value) || (maximum !== undefined && value > maximum) || (minimum !== undefined && value < minimum)) return false;

@@ -63,11 +63,14 @@ function generator(next) {
     if (next() < 0.1) s.anyOf = [schema(depth + 1), schema(depth + 1)];
     if (next() < 0.08) s.allOf = [schema(depth + 1)];
     if (next() < 0.05) s.$ref = "#/$defs/item";
+    // A titled enum: a oneOf of constants, some of them repeated.
+    if (next() < 0.05) s.oneOf = [pick(STRINGS), pick(STRINGS), pick(NUMBERS)].map((c) => ({ const: c, title: "t" }));
     if (next() < 0.05) {
       read = false;
-      const unread = pick(["pattern", "oneOf", "not", "multipleOf", "uniqueItems", "patternProperties", "if", "contains"]);
-      s[unread] = { pattern: "^a", oneOf: [{ type: "string" }, {}], not: { type: "null" }, multipleOf: 2, uniqueItems: true,
+      const unread = pick(["pattern", "not", "multipleOf", "uniqueItems", "patternProperties", "if", "contains"]);
+      s[unread] = { pattern: "^a", not: { type: "null" }, multipleOf: 2, uniqueItems: true,
         patternProperties: { "^a": { type: "string" } }, if: { type: "string" }, contains: { type: "number" } }[unread];
+      if (next() < 0.3) s.oneOf = [{ type: "string" }, {}];
     }
     if (next() < 0.03) {
       read = false;
@@ -138,6 +141,10 @@ test("quick-check.js on the cases where JS and the validator could part", () => 
   agree({ type: "constructor" }, {}, false);
   agree({ enum: ["a", 1, null] }, 1, true);
   agree({ const: { a: 1 } }, { a: 1 }, false); // compound values: the validator compares them
+  agree({ oneOf: [{ const: "a", title: "A" }, { const: "b" }] }, "a", true);
+  agree({ oneOf: [{ const: "a" }, { const: "b" }] }, "c", false);
+  agree({ oneOf: [{ const: "a" }, { const: "a" }] }, "a", false); // two alternatives match
+  agree({ oneOf: [{ const: "a" }, { type: "string" }] }, "a", false); // not constants alone
   agree({ type: "string", pattern: "^a" }, "abc", false); // patterns: the validator's own engine
   agree({ $schema: "http://json-schema.org/draft-07/schema#", $ref: "#/$defs/n", type: "string", $defs: { n: { type: "number" } } }, 1, true);
   agree({ $ref: "#/$defs/n", type: "string", $defs: { n: { type: "number" } } }, 1, false); // 2020-12 reads both
@@ -176,6 +183,42 @@ test("a plain outputSchema from server-everything is checked without the validat
       assert.equal(typeof weather.structuredContent.temperature, "number");
     }
     assert.deepEqual(loads, { quickCheck: 1, validator: 0 });
+  } finally {
+    await client.close();
+  }
+});
+
+test("an elicitation answer is checked without the validator module, unless it does not match", LIMIT, async () => {
+  const loads = { quickCheck: 0, validator: 0 };
+  __setParts(
+    lazyParts({
+      quickCheck: async () => {
+        loads.quickCheck += 1;
+        return import("../../pkg/quick-check.js");
+      },
+      validator: async () => {
+        loads.validator += 1;
+        return validatorModule();
+      },
+    }),
+  );
+  // server-everything's form: strings with formats, bounded numbers, enums, and titled enums (a oneOf of constants).
+  const answers = [
+    { name: "Ada", integer: 7, number: 2.5, untitledMultipleSelectEnum: ["Piano"], titledSingleSelectEnum: "hero-2", titledMultipleSelectEnum: ["fish-1"] },
+    { name: "Ada", integer: 500 },
+  ];
+  const problems = [];
+  const client = await McpClient.connect(URL_, { handlers: { elicitation: () => ({ action: "accept", content: answers.shift() }) } });
+  client.addEventListener("error", (event) => problems.push(event.error));
+  try {
+    const texts = async () => (await client.callTool({ name: "trigger-elicitation-request", arguments: {} })).content.map((block) => block.text).join("\n");
+    const accepted = await texts();
+    assert.match(accepted, /Name: Ada/);
+    assert.match(accepted, /Favorite Integer: 7/);
+    assert.deepEqual(loads, { quickCheck: 1, validator: 0 }, "a matching answer needs no validator module");
+    await texts().catch(() => {});
+    assert.equal(loads.validator, 1, "the answer outside its schema went to the validator module");
+    assert.ok(problems.some((e) => e?.kind === "invalid-result" || /does not match the requested schema/.test(e?.message ?? "")), problems.map(String).join("; "));
   } finally {
     await client.close();
   }

@@ -186,8 +186,11 @@ async function callFromPage(ctx, origin, dist, proxy, label) {
     const structured = (outcome.wasmAfterStructured ?? []).filter((p) => !core.includes(p));
     check(structured.length === 0, `${label}: a plain outputSchema was checked by quick-check.js, without the validator module (${structured.join(", ")})`);
     check(/Name: pack/.test(outcome.elicited ?? ""), `${label}: the elicitation was answered, its content checked against the requestedSchema`, outcome.elicited);
-    const later = (outcome.wasmAfterElicitation ?? []).filter((p) => !core.includes(p));
-    check(later.length === 1 && later[0].includes("validator"), `${label}: the validator module was fetched when an elicitation answer first needed it (${later.join(", ")})`);
+    const elicited = (outcome.wasmAfterElicitation ?? []).filter((p) => !core.includes(p));
+    check(elicited.length === 0, `${label}: a matching elicitation answer was checked by quick-check.js, without the validator module (${elicited.join(", ")})`);
+    check(outcome.refused === true, `${label}: an elicitation answer outside the requestedSchema was refused`, JSON.stringify(outcome.refused));
+    const later = (outcome.wasmAfterRefusal ?? []).filter((p) => !core.includes(p));
+    check(later.length === 1 && later[0].includes("validator"), `${label}: the validator module was fetched when an answer first needed it (${later.join(", ")})`);
     const local = requests.filter((u) => u.startsWith(origin)).map((u) => new URL(u).pathname);
     const wasm = local.filter((p) => p.endsWith(".wasm"));
     check(wasm.length === 2 && wasm.every((p) => p.startsWith(`/${dist}/`)), `${label}: both wasm modules came from the bundle's output, and not OAuth's (${wasm.join(", ")})`, wasm.join(", "));

@@ -1,24 +1,37 @@
-//! The quick check of a tool's `structuredContent` (`quick-check.js`), run on
-//! the result that the one `JSON.parse` of its text built, before the
-//! validator module. It only accepts; when it cannot tell, the validator
-//! decides.
+//! The quick check of a JSON Schema (`quick-check.js`): run on a tool's
+//! `structuredContent` where the one `JSON.parse` of the result built it, and
+//! on an elicitation answer, before the validator module. It only accepts;
+//! when it cannot tell, the validator decides.
 
 use super::load;
 use crate::client::OutputCheck;
 use crate::js::convert::to_js;
+use crate::protocol::schema::Limits;
 use js_sys::{Function, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 
 /// Whether the quick check finds `result`'s `structuredContent` surely
-/// matching the tool's `outputSchema`, within a budget of its own. `false` when it
-/// cannot tell, or is not there (a raw module without the package's entries).
+/// matching the tool's `outputSchema`, within a budget of its own. `false`
+/// when it cannot tell, or is not there (a raw module without the package's
+/// entries).
 pub async fn surely_valid(check: &OutputCheck, result: &JsValue) -> bool {
+    let (Ok(schema), Ok(structured)) = (to_js(check.schema()), Reflect::get(result, &"structuredContent".into())) else { return false };
+    quick_check(&schema, &structured, budget(check.limits(), check.text_len().unwrap_or(0))).await
+}
+
+/// [`surely_valid`] for a schema and an instance as JSON texts, such as an
+/// elicitation answer's.
+pub async fn surely_valid_text(schema: &str, instance: &str, limits: &Limits) -> bool {
+    let (Ok(schema), Ok(value)) = (js_sys::JSON::parse(schema), js_sys::JSON::parse(instance)) else { return false };
+    quick_check(&schema, &value, budget(limits, instance.len())).await
+}
+
+async fn quick_check(schema: &JsValue, value: &JsValue, budget: f64) -> bool {
     let Ok(Some(part)) = load("quickCheck").await else { return false };
     let Some(surely_valid) = Reflect::get(&part, &"surelyValid".into()).ok().and_then(|f| f.dyn_into::<Function>().ok()) else {
         return false;
     };
-    let (Ok(schema), Ok(structured)) = (to_js(check.schema()), Reflect::get(result, &"structuredContent".into())) else { return false };
-    let verdict = surely_valid.call3(&JsValue::UNDEFINED, &schema, &structured, &JsValue::from_f64(budget(check)));
+    let verdict = surely_valid.call3(&JsValue::UNDEFINED, schema, value, &JsValue::from_f64(budget));
     verdict.is_ok_and(|v| v.as_bool() == Some(true))
 }
 
@@ -28,8 +41,7 @@ pub async fn surely_valid(check: &OutputCheck, result: &JsValue) -> bool {
 /// instance is not left to the validator for its size alone. It guards the
 /// quick check's own time; what it accepts matches the schema, whatever the
 /// validator would have spent.
-fn budget(check: &OutputCheck) -> f64 {
-    let limits = check.limits();
-    let per_byte = limits.steps_per_value.saturating_mul(check.text_len().unwrap_or(0) as u64) / 16;
+fn budget(limits: &Limits, text_len: usize) -> f64 {
+    let per_byte = limits.steps_per_value.saturating_mul(text_len as u64) / 16;
     (limits.steps / 2).saturating_add(per_byte) as f64
 }

@@ -11,8 +11,10 @@ const wasmFetched = () =>
   performance.getEntriesByType("resource").map((e) => new URL(e.name).pathname).filter((p) => p.endsWith(".wasm"));
 
 async function run() {
-  // The answer to server-everything's elicitation is checked against its requestedSchema.
-  const elicitation = () => ({ action: "accept", content: { name: "pack" } });
+  // The answers to server-everything's elicitation are checked against its requestedSchema: the
+  // first matches (quick-check.js says so), the second does not (the validator module says so).
+  const answers = [{ name: "pack", integer: 7 }, { name: "pack", integer: 500 }];
+  const elicitation = () => ({ action: "accept", content: answers.shift() });
   const client = await McpClient.connect(params.get("mcp"), { handlers: { elicitation } });
   try {
     const result = await client.callTool({ name: "echo", arguments: { message: params.get("message") } });
@@ -21,9 +23,11 @@ async function run() {
     const weather = await client.callTool({ name: "get-structured-content", arguments: { location: "Chicago" } });
     const wasmAfterStructured = wasmFetched();
     const asked = await client.callTool({ name: "trigger-elicitation-request", arguments: {} });
+    const wasmAfterElicitation = wasmFetched();
+    const refused = await client.callTool({ name: "trigger-elicitation-request", arguments: {} }).then((r) => r.isError === true, () => true);
     return {
-      ok: true, text: result.content?.[0]?.text, wasmForEcho, wasmAfterStructured, wasmAfterElicitation: wasmFetched(),
-      structured: weather.structuredContent, elicited: asked.content?.map((block) => block.text).join("\n"),
+      ok: true, text: result.content?.[0]?.text, wasmForEcho, wasmAfterStructured, wasmAfterElicitation, wasmAfterRefusal: wasmFetched(),
+      structured: weather.structuredContent, elicited: asked.content?.map((block) => block.text).join("\n"), refused,
     };
   } finally {
     await client.close();
