@@ -24,6 +24,24 @@ const encoder = new TextEncoder();
 /** The validator module's verdict: null when the instance matches. */
 const verdict = (schema, value) => validator.validateJson(encoder.encode(JSON.stringify(schema)), encoder.encode(JSON.stringify(value)), STEPS * 10, 64);
 
+/** The package's loaders of both checks, counting their loads. */
+function countLoads() {
+  const loads = { quickCheck: 0, validator: 0 };
+  __setParts(
+    lazyParts({
+      quickCheck: async () => {
+        loads.quickCheck += 1;
+        return import("../../pkg/quick-check.js");
+      },
+      validator: async () => {
+        loads.validator += 1;
+        return validatorModule();
+      },
+    }),
+  );
+  return loads;
+}
+
 // A small deterministic generator, so that a failure can be replayed.
 function random(seed) {
   let s = seed >>> 0;
@@ -162,19 +180,7 @@ test("quick-check.js on the cases where JS and the validator could part", () => 
 });
 
 test("a plain outputSchema from server-everything is checked without the validator module", LIMIT, async () => {
-  const loads = { quickCheck: 0, validator: 0 };
-  __setParts(
-    lazyParts({
-      quickCheck: async () => {
-        loads.quickCheck += 1;
-        return import("../../pkg/quick-check.js");
-      },
-      validator: async () => {
-        loads.validator += 1;
-        return validatorModule();
-      },
-    }),
-  );
+  const loads = countLoads();
   const client = await McpClient.connect(URL_);
   try {
     await client.listTools();
@@ -189,19 +195,7 @@ test("a plain outputSchema from server-everything is checked without the validat
 });
 
 test("an elicitation answer is checked without the validator module, unless it does not match", LIMIT, async () => {
-  const loads = { quickCheck: 0, validator: 0 };
-  __setParts(
-    lazyParts({
-      quickCheck: async () => {
-        loads.quickCheck += 1;
-        return import("../../pkg/quick-check.js");
-      },
-      validator: async () => {
-        loads.validator += 1;
-        return validatorModule();
-      },
-    }),
-  );
+  const loads = countLoads();
   // server-everything's form: strings with formats, bounded numbers, enums, and titled enums (a oneOf of constants).
   const answers = [
     { name: "Ada", integer: 7, number: 2.5, untitledMultipleSelectEnum: ["Piano"], titledSingleSelectEnum: "hero-2", titledMultipleSelectEnum: ["fish-1"] },
