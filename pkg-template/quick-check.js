@@ -1,13 +1,14 @@
 // A quick JSON Schema check of a tool's structuredContent, on the object that the result's one
-// JSON.parse already built: the core loads it the first time a result needs checking, before the
-// validator module, and on an elicitation answer. It only ever accepts. A schema keyword it does not
-// read (pattern, not, if, a oneOf of more than constants, $ref beyond "#/$defs/…", …) or any doubt makes it answer "cannot tell", and the validator
-// module then decides and words the report, so a mismatch is always the validator's. It mirrors
-// that validator (src/protocol/schema/keywords.rs): keywords that it does not know are ignored,
-// a keyword whose value has the wrong type is ignored, `integer` is a number without a fraction,
-// and a length counts code points. Its guards are its own: an `anyOf` is decided by the first
-// alternative that matches, where the validator tries every one and may stop on a later one that
-// leads back to itself; a value accepted so matches the schema all the same.
+// JSON.parse already built, and of an elicitation answer: the core loads it the first time one
+// needs checking, before the validator module. It only ever accepts. A schema keyword it does not
+// read (pattern, not, if, a oneOf of more than constants, a $ref beyond "#/$defs/…", …) or any
+// doubt makes it answer "cannot tell", and the validator module then decides and words the
+// report, so a mismatch is always the validator's. It mirrors that validator
+// (src/protocol/schema/keywords.rs): keywords that it does not know are ignored, a keyword whose
+// value has the wrong type is ignored, `integer` is a number without a fraction, and a length
+// counts code points. Its guards are its own: an `anyOf` is decided by the first alternative that
+// matches, where the validator tries every one and may stop on a later one that leads back to
+// itself; a value accepted so matches the schema all the same.
 // tests/node/quick-check.test.mjs holds the two together.
 
 // Stops the check: too much work, or nested too deep. The validator module then runs, within
@@ -87,7 +88,8 @@ class Check {
     }
     // Draft-07 ignores every keyword beside `$ref`.
     const onlyRef = this.draft7 && ref !== undefined;
-    const { type, enum: options, const: expected, items, required, properties, additionalProperties, allOf, anyOf } = onlyRef ? {} : schema;
+    const keywords = onlyRef ? {} : schema;
+    const { type, enum: options, const: expected, items, required, properties, additionalProperties, allOf, anyOf } = keywords;
     let bits;
     if (typeof type === "string") bits = TYPE_BITS.get(type) ?? 0;
     else if (Array.isArray(type)) bits = type.reduce((all, name) => all | (TYPE_BITS.get(name) ?? 0), 0);
@@ -101,19 +103,23 @@ class Check {
     // A `oneOf` of constants alone, as a titled enum is written: exactly one must equal the value.
     let constants;
     if (!onlyRef && "oneOf" in schema) {
-      const constant = (alt) => isObject(alt) && "const" in alt && !compound(alt.const) && Object.keys(alt).every((key) => key === "const" || ANNOTATIONS.has(key));
+      const constant = (alt) =>
+        isObject(alt) && "const" in alt && !compound(alt.const) && Object.keys(alt).every((key) => key === "const" || ANNOTATIONS.has(key));
       if (!Array.isArray(schema.oneOf) || !schema.oneOf.every(constant)) return () => false;
       constants = schema.oneOf.map((alt) => alt.const);
     }
     const bound = (name) => (!onlyRef && isNumber(schema[name]) ? schema[name] : undefined);
-    const [maximum, minimum, exclusiveMaximum, exclusiveMinimum] = ["maximum", "minimum", "exclusiveMaximum", "exclusiveMinimum"].map(bound);
+    const [maximum, minimum] = ["maximum", "minimum"].map(bound);
+    const [exclusiveMaximum, exclusiveMinimum] = ["exclusiveMaximum", "exclusiveMinimum"].map(bound);
     const [maxLength, minLength, maxItems, minItems] = ["maxLength", "minLength", "maxItems", "minItems"].map(bound);
     const [maxProperties, minProperties] = ["maxProperties", "minProperties"].map(bound);
     const names = Array.isArray(required) ? required.filter((name) => typeof name === "string") : [];
     // Rules of the schemas below, read once: a `$ref` only when first followed, as it may lead back here.
     let refRule;
     const itemRule = items === undefined ? undefined : this.ruleOf(items);
-    const memberRules = isObject(properties) ? new Map(Object.entries(properties).map(([name, sub]) => [name, this.ruleOf(sub)])) : undefined;
+    const memberRules = isObject(properties)
+      ? new Map(Object.entries(properties).map(([name, sub]) => [name, this.ruleOf(sub)]))
+      : undefined;
     const otherRule = additionalProperties === undefined ? undefined : this.ruleOf(additionalProperties);
     const allRules = Array.isArray(allOf) ? allOf.map((sub) => this.ruleOf(sub)) : undefined;
     const anyRules = Array.isArray(anyOf) ? anyOf.map((sub) => this.ruleOf(sub)) : undefined;
@@ -123,7 +129,8 @@ class Check {
     const neededInherited = names.map((name) => name in Object.prototype);
     // The members are walked when a keyword reads them: for-in reads each by its enumeration index,
     // which V8 makes cheaper than looking the declared names up.
-    const walks = memberRules !== undefined || otherRule !== undefined || maxProperties !== undefined || minProperties !== undefined;
+    const walks = memberRules !== undefined || otherRule !== undefined
+      || maxProperties !== undefined || minProperties !== undefined;
     // A schema of a type alone (and words for people), as most leaves of a schema are.
     const typeOnly = bits !== undefined && Object.keys(schema).every((key) => key === "type" || ANNOTATIONS.has(key));
     if (typeOnly) {
@@ -164,8 +171,10 @@ class Check {
       }
       switch (typeof value) {
         case "number":
-          if (!Number.isFinite(value) || (maximum !== undefined && value > maximum) || (minimum !== undefined && value < minimum)) return false;
-          if ((exclusiveMaximum !== undefined && value >= exclusiveMaximum) || (exclusiveMinimum !== undefined && value <= exclusiveMinimum)) return false;
+          if (!Number.isFinite(value)) return false;
+          if ((maximum !== undefined && value > maximum) || (minimum !== undefined && value < minimum)) return false;
+          if (exclusiveMaximum !== undefined && value >= exclusiveMaximum) return false;
+          if (exclusiveMinimum !== undefined && value <= exclusiveMinimum) return false;
           break;
         case "string":
           // A string has at most as many code points as UTF-16 units, and at least half as many.
