@@ -44,6 +44,12 @@ function typeBits(value) {
   }
 }
 
+// Whether `name` is a member of the parsed object `value` itself: a name that objects inherit
+// (`toString`, `__proto__`) is asked for.
+function ownMember(value, name, inherited) {
+  return inherited ? Object.hasOwn(value, name) : value[name] !== undefined;
+}
+
 function codePoints(text, atMost) {
   let n = 0;
   for (const _ of text) if (++n > atMost) break;
@@ -93,8 +99,13 @@ class Check {
     let bits;
     if (typeof type === "string") bits = TYPE_BITS.get(type) ?? 0;
     else if (Array.isArray(type)) bits = type.reduce((all, name) => all | (TYPE_BITS.get(name) ?? 0), 0);
+    // A schema of a type alone (and words for people), as most leaves of a schema are. Its work is
+    // counted by the array or object that holds the value.
+    if (bits !== undefined && Object.keys(schema).every((key) => key === "type" || ANNOTATIONS.has(key))) {
+      return (value) => (bits & typeBits(value)) !== 0 && (typeof value !== "number" || Number.isFinite(value));
+    }
     const allowed = Array.isArray(options) ? options : undefined;
-    const hasConst = !onlyRef && "const" in schema;
+    const hasConst = "const" in keywords;
     // Compound values would need the validator's member-by-member comparison.
     const compound = (v) => typeof v === "object" && v !== null;
     if (allowed?.some(compound) || (hasConst && compound(expected))) return () => false;
@@ -102,13 +113,13 @@ class Check {
     if (this.draft7 && Array.isArray(items)) return () => false;
     // A `oneOf` of constants alone, as a titled enum is written: exactly one must equal the value.
     let constants;
-    if (!onlyRef && "oneOf" in schema) {
+    if ("oneOf" in keywords) {
       const constant = (alt) =>
         isObject(alt) && "const" in alt && !compound(alt.const) && Object.keys(alt).every((key) => key === "const" || ANNOTATIONS.has(key));
-      if (!Array.isArray(schema.oneOf) || !schema.oneOf.every(constant)) return () => false;
-      constants = schema.oneOf.map((alt) => alt.const);
+      if (!Array.isArray(keywords.oneOf) || !keywords.oneOf.every(constant)) return () => false;
+      constants = keywords.oneOf.map((alt) => alt.const);
     }
-    const bound = (name) => (!onlyRef && isNumber(schema[name]) ? schema[name] : undefined);
+    const bound = (name) => (isNumber(keywords[name]) ? keywords[name] : undefined);
     const [maximum, minimum] = ["maximum", "minimum"].map(bound);
     const [exclusiveMaximum, exclusiveMinimum] = ["exclusiveMaximum", "exclusiveMinimum"].map(bound);
     const [maxLength, minLength, maxItems, minItems] = ["maxLength", "minLength", "maxItems", "minItems"].map(bound);
@@ -124,19 +135,11 @@ class Check {
     const allRules = Array.isArray(allOf) ? allOf.map((sub) => this.ruleOf(sub)) : undefined;
     const anyRules = Array.isArray(anyOf) ? anyOf.map((sub) => this.ruleOf(sub)) : undefined;
 
-    // Where a member is the value's own: an inherited name (`toString`, `__proto__`) is asked for.
-    const own = (value, name, inherited) => (inherited ? Object.hasOwn(value, name) : value[name] !== undefined);
     const neededInherited = names.map((name) => name in Object.prototype);
     // The members are walked when a keyword reads them: for-in reads each by its enumeration index,
     // which V8 makes cheaper than looking the declared names up.
     const walks = memberRules !== undefined || otherRule !== undefined
       || maxProperties !== undefined || minProperties !== undefined;
-    // A schema of a type alone (and words for people), as most leaves of a schema are.
-    const typeOnly = bits !== undefined && Object.keys(schema).every((key) => key === "type" || ANNOTATIONS.has(key));
-    if (typeOnly) {
-      // Its work is counted by the array or object that holds the value.
-      return (value) => (bits & typeBits(value)) !== 0 && (typeof value !== "number" || Number.isFinite(value));
-    }
     const object = (value, depth) => {
       if (walks) {
         let count = 0;
@@ -149,7 +152,7 @@ class Check {
         this.left -= count;
         if ((maxProperties !== undefined && count > maxProperties) || (minProperties !== undefined && count < minProperties)) return false;
       }
-      for (let i = 0; i < names.length; i++) if (!own(value, names[i], neededInherited[i])) return false;
+      for (let i = 0; i < names.length; i++) if (!ownMember(value, names[i], neededInherited[i])) return false;
       return true;
     };
 

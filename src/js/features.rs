@@ -3,7 +3,7 @@
 
 use super::client::{fail, promise, reply_to_js, McpClient};
 use super::convert::{from_js, params_from_js, params_text_from_js, to_js};
-use super::lazy::quick_check::surely_valid;
+use super::lazy::surely_valid;
 use crate::client::{PROMPTS, RESOURCES, SKILLS, TEMPLATES, TOOLS};
 use crate::error::Error;
 use js_sys::Promise;

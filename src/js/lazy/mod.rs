@@ -52,7 +52,7 @@ fn part_error(thrown: &JsValue) -> Error {
 
 #[cfg(not(feature = "oauth"))]
 mod oauth;
-pub mod quick_check;
+mod quick_check;
 #[cfg(not(feature = "skills"))]
 mod skills;
 #[cfg(not(feature = "validator"))]
@@ -60,6 +60,7 @@ mod validator;
 
 #[cfg(not(feature = "oauth"))]
 pub use oauth::LazyOAuth;
+pub(crate) use quick_check::surely_valid;
 #[cfg(not(feature = "skills"))]
 pub use skills::LazySkillChecker;
 #[cfg(not(feature = "validator"))]
