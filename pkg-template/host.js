@@ -1,7 +1,8 @@
 // McpHost: several MCP servers behind one registry, in plain JS over McpClient.
-// The names come from qualifiedNames (Rust, host::naming); everything else here is
+// The names come from qualifiedNames (naming.js); everything else here is
 // bookkeeping: connection state per server, re-listing, routing. Types: host.d.ts.
-import { McpClient, McpClientError, UriTemplate, qualifiedNames } from "./mcp_wasm.js";
+import { McpClient, McpClientError, UriTemplate } from "./mcp_wasm.js";
+import { qualifiedNames } from "./naming.js";
 
 const SNAPSHOT_FORMAT = 1;
 const LIST_NOTIFICATIONS = {

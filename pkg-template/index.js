@@ -19,4 +19,5 @@ __setParts(
 export * from "./mcp_wasm.js";
 export * from "./browser-auth.js";
 export * from "./tool-loop.js";
+export * from "./bridges.js";
 export * from "./host.js";

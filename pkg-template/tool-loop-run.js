@@ -2,7 +2,8 @@
 // offer the tools, run the calls the model makes (those `approve` allows), feed
 // the results back, and repeat until the model answers without calling a tool.
 // Loaded by tool-loop.js the first time the loop runs. Types: tool-loop.d.ts.
-import { McpClientError, ToolBridge } from "./mcp_wasm.js";
+import { McpClientError } from "./mcp_wasm.js";
+import { ToolBridge } from "./bridges.js";
 
 // How each API's transcript grows: the model's turn as it must be replayed,
 // then the tool results (Anthropic and Gemini want all of them in one turn).

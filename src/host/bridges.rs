@@ -187,7 +187,7 @@ fn media_parts(
             (Some("image"), Some(mime), Some(data)) => image(&mime, &data),
             (Some("text"), ..) => text(as_text(block)),
             (kind, ..) => {
-                notes.push(format!("{tool}: a {} block was sent as text", kind.unwrap_or("unknown")));
+                notes.push(format!("{tool}: a block of type {} was sent as text", kind.unwrap_or("unknown")));
                 text(as_text(block))
             }
         })
@@ -203,7 +203,7 @@ pub fn tool_result(provider: Provider, call: &ToolCall, result: &Value) -> Conve
         for block in blocks {
             let kind = block.get("type").and_then(Value::as_str).unwrap_or("unknown");
             if kind != "text" {
-                notes.push(format!("{}: {what} take text only; a {kind} block was sent as a placeholder", call.name));
+                notes.push(format!("{}: {what} take text only; a block of type {kind} was sent as a placeholder", call.name));
             }
         }
         blocks.iter().map(as_text).collect::<Vec<_>>().join("\n")

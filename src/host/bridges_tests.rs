@@ -137,3 +137,85 @@ fn structured_content_and_errors_reach_the_model() {
         json!({"error": "city not found"})
     );
 }
+
+/// The cases the npm package's ToolBridge and qualifiedNames are held to as well
+/// (tests/node/bridges-cases.test.mjs): the two implementations agree.
+mod shared_cases {
+    use super::*;
+    use crate::host::naming::{self, NameRules, Prefix};
+
+    fn cases(kind: &str) -> Vec<Value> {
+        let all: Value = serde_json::from_str(include_str!("../../tests/fixtures/bridges.json")).unwrap();
+        all[kind].as_array().unwrap().clone()
+    }
+
+    fn text(value: &Value) -> &str {
+        value.as_str().unwrap()
+    }
+
+    fn provider(name: &Value) -> (Provider, NameRules) {
+        match text(name) {
+            "openai-chat" => (Provider::OpenAiChat, naming::OPENAI),
+            "openai-responses" => (Provider::OpenAiResponses, naming::OPENAI),
+            "anthropic" => (Provider::Anthropic, naming::ANTHROPIC),
+            _ => (Provider::Gemini, naming::GEMINI),
+        }
+    }
+
+    #[test]
+    fn names() {
+        for case in cases("names") {
+            let pairs: Vec<(&str, &str)> = case["pairs"].as_array().unwrap().iter().map(|p| (text(&p[0]), text(&p[1]))).collect();
+            let rules = match text(&case["rules"]) {
+                "openai" => naming::OPENAI,
+                "anthropic" => naming::ANTHROPIC,
+                "gemini" => naming::GEMINI,
+                _ => naming::PORTABLE,
+            };
+            let prefix = if case["prefix"] == "on-collision" { Prefix::OnCollision } else { Prefix::Always };
+            assert_eq!(json!(naming::assign_with(&pairs, text(&case["separator"]), &rules, prefix)), case["names"], "{case}");
+        }
+    }
+
+    #[test]
+    fn definitions() {
+        for case in cases("definitions") {
+            let (provider, rules) = provider(&case["provider"]);
+            let tools = case["tools"].as_array().unwrap();
+            let pairs: Vec<(&str, &str)> = tools.iter().map(|t| ("", text(&t["name"]))).collect();
+            let offered = naming::assign(&pairs, "", &rules);
+            assert_eq!(json!(offered), case["offered"]);
+            let converted = tool_definitions(provider, &offered.into_iter().zip(tools.iter().cloned()).collect::<Vec<_>>());
+            assert_eq!(converted.value, case["definitions"]);
+            assert_eq!(json!(converted.notes), case["notes"]);
+        }
+    }
+
+    #[test]
+    fn calls() {
+        for case in cases("calls") {
+            match tool_calls(provider(&case["provider"]).0, &case["reply"]) {
+                Ok(calls) => {
+                    let calls: Vec<Value> =
+                        calls.into_iter().map(|c| json!({"id": c.id, "name": c.name, "arguments": c.arguments})).collect();
+                    assert_eq!(json!(calls), case["calls"], "{case}");
+                }
+                Err(why) => assert!(why.contains(text(&case["error"])), "{why} for {case}"),
+            }
+        }
+    }
+
+    #[test]
+    fn results() {
+        for case in cases("results") {
+            let call = ToolCall {
+                id: case["call"]["id"].as_str().map(str::to_owned),
+                name: text(&case["call"]["name"]).to_owned(),
+                arguments: Value::Null,
+            };
+            let converted = tool_result(provider(&case["provider"]).0, &call, &case["result"]);
+            assert_eq!(converted.value, case["message"], "{case}");
+            assert_eq!(json!(converted.notes), case["notes"], "{case}");
+        }
+    }
+}

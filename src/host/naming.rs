@@ -68,11 +68,12 @@ pub fn assign(pairs: &[(&str, &str)], separator: &str, rules: &NameRules) -> Vec
             with_suffix(name, &suffix, rules.max_len);
         }
     }
-    // Only the same pair listed twice can still clash here: number the copies.
-    for i in 0..names.len() {
-        let (earlier, rest) = names.split_at_mut(i);
-        let Some(name) = rest.first_mut() else { continue };
-        let copies = earlier.iter().filter(|n| **n == *name).count();
+    // Only the same pair listed more than once can still clash here: number the copies, each
+    // by how many equal names came before it (counted before any was numbered, so that a third
+    // copy becomes `_2`, not a second `_1`).
+    let settled = names.clone();
+    for (i, name) in names.iter_mut().enumerate() {
+        let copies = settled.iter().take(i).filter(|n| **n == *name).count();
         if copies > 0 {
             with_suffix(name, &format!("_{copies}"), rules.max_len);
         }
@@ -199,6 +200,16 @@ mod tests {
         let names = assign(&[("s", "t"), ("s", "t")], "__", &PORTABLE);
         assert_ne!(names[0], names[1]);
         assert!(names.iter().all(|n| fits(n, &PORTABLE)));
+    }
+
+    #[test]
+    fn every_copy_of_a_pair_gets_a_number_of_its_own() {
+        let names = assign(&[("s", "t"), ("s", "t"), ("s", "t"), ("s", "t")], "__", &PORTABLE);
+        let mut unique = names.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), 4, "{names:?}");
+        assert!(names[3].ends_with("_3"), "{names:?}");
     }
 
     #[test]

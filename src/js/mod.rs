@@ -19,8 +19,6 @@
 pub mod abort;
 #[cfg(feature = "oauth")]
 pub(crate) mod auth_options;
-#[cfg(all(feature = "js", feature = "bridges"))]
-pub mod bridges;
 #[cfg(feature = "js")]
 pub mod client;
 #[cfg(feature = "js")]
@@ -43,8 +41,6 @@ pub mod lazy;
 mod list_watchers;
 #[cfg(feature = "js")]
 mod lists;
-#[cfg(all(feature = "js", feature = "host"))]
-mod naming;
 #[cfg(feature = "js")]
 pub mod options;
 #[cfg(all(feature = "js", feature = "tasks"))]

@@ -62,7 +62,7 @@ describe("ToolBridge with server-everything", () => {
     const chat = new ToolBridge("openai-chat", tools);
     const [c] = chat.parseToolCalls(replies["openai-chat"]("get-tiny-image", {}));
     assert.match(chat.toolResultMessage(c, result).content, /\[image image\/png\]/);
-    assert.ok(chat.notes.some((n) => /get-tiny-image: .*image block/.test(n)), chat.notes.join("; "));
+    assert.ok(chat.notes.some((n) => /get-tiny-image: .*block of type image/.test(n)), chat.notes.join("; "));
   });
 
   test("names an API refuses are rewritten, mapped back, and reported", LIMIT, () => {

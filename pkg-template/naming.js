@@ -1,0 +1,100 @@
+// The names under which a host or a ToolBridge offers tools and prompts to a model: plain JS,
+// since choosing names is string work that the engine's JSON and strings do in a few hundred
+// bytes. The same rules are the Rust API's host::naming (src/host/naming.rs), and both are held
+// to the cases in tests/fixtures/bridges.json.
+import { McpClientError } from "./mcp_wasm.js";
+
+/** What an LLM API accepts as a function name. */
+export const NAME_RULES = {
+  portable: { maxLen: 64, extra: "_-", letterFirst: true },
+  openai: { maxLen: 64, extra: "_-", letterFirst: false },
+  anthropic: { maxLen: 64, extra: "_-", letterFirst: false },
+  gemini: { maxLen: 64, extra: "_.:-", letterFirst: true },
+};
+
+const utf8 = new TextEncoder();
+
+// FNV-1a over the parts' UTF-8 bytes, a zero byte between parts, as eight hex digits: a short,
+// stable suffix that keeps two cut or clashing names apart.
+function hash(parts) {
+  let h = 0x811c9dc5;
+  parts.forEach((part, i) => {
+    if (i > 0) h = Math.imul(h, 0x01000193) >>> 0;
+    for (const byte of utf8.encode(part)) h = Math.imul(h ^ byte, 0x01000193) >>> 0;
+  });
+  return `_${h.toString(16).padStart(8, "0")}`;
+}
+
+// Every character the rules refuse becomes "_", so a name is ASCII from here on.
+function withSuffix(name, suffix, maxLen) {
+  return name.slice(0, Math.max(0, Math.min(name.length, maxLen - suffix.length))) + suffix;
+}
+
+function qualify(server, tool, separator, rules) {
+  let name = "";
+  for (const c of server + separator + tool) name += /^[A-Za-z0-9]$/.test(c) || rules.extra.includes(c) ? c : "_";
+  if (name === "" || (rules.letterFirst && !/^[A-Za-z_]/.test(name))) name = `_${name}`;
+  return name.length > rules.maxLen ? withSuffix(name, hash([server, tool]), rules.maxLen) : name;
+}
+
+function clashes(names) {
+  const seen = new Map();
+  for (const name of names) seen.set(name, (seen.get(name) ?? 0) + 1);
+  return names.flatMap((name, i) => (seen.get(name) > 1 ? [i] : []));
+}
+
+/** Distinct names for `[server, tool]` pairs, each `server + separator + tool` where it fits. */
+export function assignNames(pairs, separator, rules) {
+  const names = pairs.map(([server, tool]) => qualify(server, tool, separator, rules));
+  for (let round = 0; round < 3; round++) {
+    const clashing = clashes(names);
+    if (clashing.length === 0) return names;
+    for (const i of clashing) names[i] = withSuffix(names[i], hash([pairs[i][0], pairs[i][1], names[i]]), rules.maxLen);
+  }
+  // Only the same pair given more than once can still clash: number the copies, each by how many
+  // equal names came before it, counted before any was numbered.
+  return names.map((name, i) => {
+    const copies = names.slice(0, i).filter((earlier) => earlier === name).length;
+    return copies > 0 ? withSuffix(name, `_${copies}`, rules.maxLen) : name;
+  });
+}
+
+// Only the names that several servers share carry their server's name.
+function assignOnCollision(pairs, separator, rules) {
+  const shared = (server, tool) => pairs.some(([s, t]) => t === tool && s !== server);
+  const names = pairs.map(([server, tool]) => (shared(server, tool) ? qualify(server, tool, separator, rules) : qualify("", tool, "", rules)));
+  const clashing = clashes(names);
+  if (clashing.length === 0) return names;
+  const settled = assignNames(clashing.map((i) => pairs[i]), separator, rules);
+  clashing.forEach((i, k) => (names[i] = settled[k]));
+  return clashes(names).length === 0 ? names : assignNames(pairs, separator, rules);
+}
+
+const invalid = (message) => new McpClientError("invalid-argument", message);
+
+function readNaming(naming) {
+  if (naming === undefined || naming === null) return { rules: NAME_RULES.portable, separator: "__", onCollision: false };
+  if (typeof naming !== "object") throw invalid("naming must be an object");
+  // A member that is null counts as left out, as in the client's options.
+  const rules = naming.rules ?? "portable";
+  const separator = naming.separator ?? "__";
+  const prefix = naming.prefix ?? "always";
+  if (typeof rules !== "string" || !Object.hasOwn(NAME_RULES, rules)) throw invalid('naming.rules must be "portable", "openai", "anthropic" or "gemini"');
+  if (typeof separator !== "string" || utf8.encode(separator).length > 8) throw invalid("naming.separator must be a string of at most 8 characters");
+  if (prefix !== "always" && prefix !== "on-collision") throw invalid('naming.prefix must be "always" or "on-collision"');
+  return { rules: NAME_RULES[rules], separator, onCollision: prefix === "on-collision" };
+}
+
+/**
+ * The names under which a host offers each `[server, name]` entry to a model: deterministic (the
+ * same entries give the same names in any order), distinct, and within the chosen LLM API's rules
+ * for length and characters. A name two entries would share gets a short hash suffix on both.
+ * `McpHost` uses this for its registry.
+ * @throws {McpClientError} `invalid-argument` for a bad entry or option.
+ */
+export function qualifiedNames(entries, naming) {
+  const { rules, separator, onCollision } = readNaming(naming);
+  const pair = (entry) => Array.isArray(entry) && entry.length === 2 && entry.every((part) => typeof part === "string");
+  if (!Array.isArray(entries) || !entries.every(pair)) throw invalid("entries must be an array of [server, name] string pairs");
+  return (onCollision ? assignOnCollision : assignNames)(entries, separator, rules);
+}
