@@ -5,7 +5,7 @@
 //! [`pick_accepted`] trusts that an earlier pass checked it.
 
 pub use super::scan::is_space;
-use super::scan::{scan, scan_accepted};
+use super::scan::{scan, scan_accepted_entering};
 
 /// Some members of an object, each as the server's text, in the order of
 /// the names asked for. The last of a member given twice is kept, as the
@@ -85,7 +85,15 @@ fn read<'a>(text: &'a str, pick: Pick<'_>, accepted: bool) -> Option<Read<'a>> {
         }
         true
     };
-    let read = if accepted { scan_accepted(text, keep_member) } else { scan(text, keep_member) };
+    // Only the items array and its objects are entered: every other member is kept or skipped whole,
+    // and a text already checked lets the pass step over it by its brackets (a large
+    // `structuredContent` beside the content blocks).
+    let enter = |path: &[Option<&str>]| match path {
+        [] => true,
+        [Some(key)] | [Some(key), None] => Some(*key) == items_field,
+        _ => false,
+    };
+    let read = if accepted { scan_accepted_entering(text, &enter, keep_member) } else { scan(text, keep_member) };
     read.then_some((picked, items))
 }
 

@@ -61,7 +61,7 @@ pub const REPORTED_DEPTH: usize = 3;
 /// assert_eq!(names, [r#""echo""#, r#""add""#]);
 /// ```
 pub fn scan<'a>(text: &'a str, found: impl FnMut(&[Option<&'a str>], &'a str) -> bool) -> bool {
-    walk(text, false, found)
+    walk(text, None, found)
 }
 
 /// [`scan`] for a text that [`scan`] (or serde_json) has accepted already,
@@ -83,10 +83,38 @@ pub fn scan<'a>(text: &'a str, found: impl FnMut(&[Option<&'a str>], &'a str) ->
 /// assert_eq!(schemas, [r#"{"type": "object", "properties": {"x": {}}}"#]);
 /// ```
 pub fn scan_accepted<'a>(text: &'a str, found: impl FnMut(&[Option<&'a str>], &'a str) -> bool) -> bool {
-    walk(text, true, found)
+    walk(text, Some(&|_: &[Option<&str>]| true), found)
 }
 
-fn walk<'a>(text: &'a str, accepted: bool, mut found: impl FnMut(&[Option<&'a str>], &'a str) -> bool) -> bool {
+/// [`scan_accepted`] that enters a container above [`REPORTED_DEPTH`] only
+/// where `enter(path)` says so: the others are stepped over by their
+/// brackets and strings, as the deeper levels are, and reported whole. A
+/// check that reads `content`'s blocks steps over a large
+/// `structuredContent` this way instead of walking its first levels.
+///
+/// ```
+/// use mcp_wasm::protocol::scan::scan_accepted_entering;
+/// let text = r#"{"content": [{"type": "text"}], "structuredContent": {"items": [1, 2, 3]}}"#;
+/// let mut seen = Vec::new();
+/// let enter = |path: &[Option<&str>]| matches!(path, [] | [Some("content")] | [Some("content"), None]);
+/// assert!(scan_accepted_entering(text, &enter, |path, value| {
+///     seen.push((path.len(), value));
+///     true
+/// }));
+/// assert!(seen.contains(&(3, r#""text""#)));
+/// assert!(seen.contains(&(1, r#"{"items": [1, 2, 3]}"#)));
+/// assert!(!seen.iter().any(|&(_, value)| value == "[1, 2, 3]"), "not entered");
+/// ```
+pub fn scan_accepted_entering<'a>(text: &'a str, enter: Enter<'_>, found: impl FnMut(&[Option<&'a str>], &'a str) -> bool) -> bool {
+    walk(text, Some(enter), found)
+}
+
+/// Which containers above [`REPORTED_DEPTH`] a pass enters, by their path.
+pub type Enter<'e> = &'e dyn Fn(&[Option<&str>]) -> bool;
+
+/// One pass over `text`. `accepted` is `None` for a text not checked yet
+/// (every byte is), else which containers to enter.
+fn walk<'a>(text: &'a str, accepted: Option<Enter<'_>>, mut found: impl FnMut(&[Option<&'a str>], &'a str) -> bool) -> bool {
     let mut scanner = Scanner { bytes: text.as_bytes(), at: 0, objects: 0, depth: 0 };
     // Where each reported level's current value lies: `path[d - 1]` and
     // `starts[d - 1]` for a value nested `d` levels deep.
@@ -100,7 +128,9 @@ fn walk<'a>(text: &'a str, accepted: bool, mut found: impl FnMut(&[Option<&'a st
             *start = scanner.at;
         }
         let Some(opened) = scanner.value() else { return false };
-        if opened && accepted && scanner.depth as usize >= REPORTED_DEPTH {
+        let depth = scanner.depth as usize;
+        let skipped = |enter: Enter<'_>| depth >= REPORTED_DEPTH || !path.get(..depth).is_some_and(enter);
+        if opened && accepted.is_some_and(skipped) {
             // Nothing inside is reported, and the text was checked before.
             if scanner.step_over().is_none() {
                 return false;

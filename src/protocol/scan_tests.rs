@@ -1,4 +1,4 @@
-use super::{plain, scan, scan_accepted};
+use super::{plain, scan, scan_accepted, scan_accepted_entering};
 
 #[test]
 fn refuses_what_serde_json_refuses() {
@@ -202,4 +202,27 @@ fn random_containers_are_stepped_over_as_the_strict_pass_reads_them() {
         assert_eq!(reports(&text, stepping), strict_reports, "{text}");
     }
     assert!(stepped > 1_000, "only {stepped} texts were JSON the scan accepts");
+}
+
+#[test]
+fn entering_only_some_containers_reports_the_others_whole() {
+    let text = r#"{"content": [{"type": "text", "x": {"deep": [1]}}, {"type": "image"}], "structuredContent": {"items": [{"a": 1}]}, "isError": false}"#;
+    let all = |text| {
+        let mut seen = Vec::new();
+        assert!(scan_accepted(text, |path: &[Option<&str>], value| {
+            seen.push((path.to_vec(), value));
+            true
+        }));
+        seen
+    };
+    let enter = |path: &[Option<&str>]| matches!(path, [] | [Some("content")] | [Some("content"), None]);
+    let mut entered = Vec::new();
+    assert!(scan_accepted_entering(text, &enter, |path, value| {
+        entered.push((path.to_vec(), value));
+        true
+    }));
+    // What lies in an entered container is reported as before; nothing inside one that is not.
+    let expected: Vec<_> = all(text).into_iter().filter(|(path, _)| path.len() == 1 || path.first() == Some(&Some("content"))).collect();
+    assert_eq!(entered, expected);
+    assert!(entered.contains(&(vec![Some("structuredContent")], r#"{"items": [{"a": 1}]}"#)));
 }
