@@ -19,6 +19,8 @@ const STOP = Symbol("stop");
 const MAX_DEPTH = 64;
 
 const TYPE_BITS = new Map([["null", 1], ["boolean", 2], ["object", 4], ["array", 8], ["string", 16], ["number", 32], ["integer", 64]]);
+// The most common leaf, checked without typeBits.
+const STRING = 16;
 // Keywords the validator reads and this check does not: where one is present, it cannot tell.
 const UNREAD = new Set([
   "additionalItems", "contains", "dependencies", "dependentRequired", "dependentSchemas", "else", "if", "maxContains",
@@ -50,6 +52,11 @@ function ownMember(value, name, inherited) {
   return inherited ? Object.hasOwn(value, name) : value[name] !== undefined;
 }
 
+// Whether `value` has one of the types in `bits` (and, a number, is finite).
+function leafMatches(bits, value) {
+  return (bits & typeBits(value)) !== 0 && (typeof value !== "number" || Number.isFinite(value));
+}
+
 function codePoints(text, atMost) {
   let n = 0;
   for (const _ of text) if (++n > atMost) break;
@@ -64,6 +71,9 @@ class Check {
     // Each schema object read once into a rule: a large instance meets the same few schemas
     // thousands of times.
     this.rules = new Map();
+    // The type bits of each rule that checks a type alone: the array or object that holds such
+    // values checks them in its own loop, without a call for each.
+    this.leaves = new Map();
   }
 
   /** The rule of a schema: a function of a value and its depth, true when it surely matches. */
@@ -102,7 +112,9 @@ class Check {
     // A schema of a type alone (and words for people), as most leaves of a schema are. Its work is
     // counted by the array or object that holds the value.
     if (bits !== undefined && Object.keys(schema).every((key) => key === "type" || ANNOTATIONS.has(key))) {
-      return (value) => (bits & typeBits(value)) !== 0 && (typeof value !== "number" || Number.isFinite(value));
+      const leaf = (value) => leafMatches(bits, value);
+      this.leaves.set(leaf, bits);
+      return leaf;
     }
     const allowed = Array.isArray(options) ? options : undefined;
     const hasConst = "const" in keywords;
@@ -128,9 +140,14 @@ class Check {
     // Rules of the schemas below, read once: a `$ref` only when first followed, as it may lead back here.
     let refRule;
     const itemRule = items === undefined ? undefined : this.ruleOf(items);
+    // Each member's rule, or its type bits where the rule checks a type alone.
     const memberRules = isObject(properties)
-      ? new Map(Object.entries(properties).map(([name, sub]) => [name, this.ruleOf(sub)]))
+      ? new Map(Object.entries(properties).map(([name, sub]) => {
+        const rule = this.ruleOf(sub);
+        return [name, this.leaves.get(rule) ?? rule];
+      }))
       : undefined;
+    const itemBits = this.leaves.get(itemRule);
     const otherRule = additionalProperties === undefined ? undefined : this.ruleOf(additionalProperties);
     const allRules = Array.isArray(allOf) ? allOf.map((sub) => this.ruleOf(sub)) : undefined;
     const anyRules = Array.isArray(anyOf) ? anyOf.map((sub) => this.ruleOf(sub)) : undefined;
@@ -145,9 +162,14 @@ class Check {
         let count = 0;
         for (const name in value) {
           count += 1;
-          // A rule is a function, never undefined: a name without one falls to additionalProperties.
+          // A name without a rule of its own falls to additionalProperties.
           const rule = memberRules?.get(name) ?? otherRule;
-          if (rule !== undefined && !rule(value[name], depth + 1)) return false;
+          if (typeof rule === "number") {
+            const member = value[name];
+            if (rule === STRING ? typeof member !== "string" : !leafMatches(rule, member)) return false;
+          } else if (rule !== undefined && !rule(value[name], depth + 1)) {
+            return false;
+          }
         }
         this.left -= count;
         if ((maxProperties !== undefined && count > maxProperties) || (minProperties !== undefined && count < minProperties)) return false;
@@ -189,7 +211,11 @@ class Check {
           if (Array.isArray(value)) {
             if ((maxItems !== undefined && value.length > maxItems) || (minItems !== undefined && value.length < minItems)) return false;
             this.left -= value.length;
-            if (itemRule !== undefined) for (const item of value) if (!itemRule(item, depth + 1)) return false;
+            if (itemBits !== undefined) {
+              for (const item of value) if (itemBits === STRING ? typeof item !== "string" : !leafMatches(itemBits, item)) return false;
+            } else if (itemRule !== undefined) {
+              for (const item of value) if (!itemRule(item, depth + 1)) return false;
+            }
           } else if (!object(value, depth)) {
             return false;
           }
