@@ -53,16 +53,25 @@ export function assignNames(pairs, separator, rules) {
   }
   // Only the same pair given more than once can still clash: number the copies, each by how many
   // equal names came before it, counted before any was numbered.
-  return names.map((name, i) => {
-    const copies = names.slice(0, i).filter((earlier) => earlier === name).length;
+  const seen = new Map();
+  return names.map((name) => {
+    const copies = seen.get(name) ?? 0;
+    seen.set(name, copies + 1);
     return copies > 0 ? withSuffix(name, `_${copies}`, rules.maxLen) : name;
   });
 }
 
 // Only the names that several servers share carry their server's name.
 function assignOnCollision(pairs, separator, rules) {
-  const shared = (server, tool) => pairs.some(([s, t]) => t === tool && s !== server);
-  const names = pairs.map(([server, tool]) => (shared(server, tool) ? qualify(server, tool, separator, rules) : qualify("", tool, "", rules)));
+  // Each tool's first server, and whether another server lists it too: one pass, not a search per
+  // pair, since a server can list a hundred thousand tools.
+  const servers = new Map();
+  for (const [server, tool] of pairs) {
+    const seen = servers.get(tool);
+    if (seen === undefined) servers.set(tool, { server, shared: false });
+    else seen.shared ||= seen.server !== server;
+  }
+  const names = pairs.map(([server, tool]) => (servers.get(tool).shared ? qualify(server, tool, separator, rules) : qualify("", tool, "", rules)));
   const clashing = clashes(names);
   if (clashing.length === 0) return names;
   const settled = assignNames(clashing.map((i) => pairs[i]), separator, rules);

@@ -4,6 +4,8 @@
 //! same names in any order) and never collide; the host keeps the map back to
 //! `(server, tool)`, so a name need not be reversible.
 
+use std::collections::HashMap;
+
 /// What an LLM API accepts as a function or tool name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct NameRules {
@@ -71,20 +73,26 @@ pub fn assign(pairs: &[(&str, &str)], separator: &str, rules: &NameRules) -> Vec
     // Only the same pair listed more than once can still clash here: number the copies, each
     // by how many equal names came before it (counted before any was numbered, so that a third
     // copy becomes `_2`, not a second `_1`).
-    let settled = names.clone();
-    for (i, name) in names.iter_mut().enumerate() {
-        let copies = settled.iter().take(i).filter(|n| **n == *name).count();
-        if copies > 0 {
-            with_suffix(name, &format!("_{copies}"), rules.max_len);
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    for name in &mut names {
+        let copies = seen.entry(name.clone()).or_default();
+        if *copies > 0 {
+            let suffix = format!("_{copies}");
+            with_suffix(name, &suffix, rules.max_len);
         }
+        *copies += 1;
     }
     names
 }
 
 /// The positions of names that another position also has.
 fn clashes(names: &[String]) -> Vec<usize> {
-    let shared = |i: usize, name: &String| names.iter().enumerate().any(|(j, other)| j != i && other == name);
-    names.iter().enumerate().filter(|(i, name)| shared(*i, name)).map(|(i, _)| i).collect()
+    // Counted in one pass: a server can list a hundred thousand tools.
+    let mut counts: HashMap<&str, usize> = HashMap::new();
+    for name in names {
+        *counts.entry(name.as_str()).or_default() += 1;
+    }
+    names.iter().enumerate().filter(|(_, name)| counts.get(name.as_str()).is_some_and(|&n| n > 1)).map(|(i, _)| i).collect()
 }
 
 /// Ends `name` with `suffix`, cutting it (at a character boundary) to stay
@@ -113,9 +121,16 @@ pub fn assign_with(pairs: &[(&str, &str)], separator: &str, rules: &NameRules, p
     if prefix == Prefix::Always {
         return assign(pairs, separator, rules);
     }
-    let shared = |tool: &str, server: &str| pairs.iter().any(|(s, t)| *t == tool && *s != server);
+    // Whether some other server lists the tool too: the first server seen for each tool, and
+    // whether a second one was (one pass, not a search per pair).
+    let mut servers: HashMap<&str, (&str, bool)> = HashMap::new();
+    for (server, tool) in pairs {
+        let entry = servers.entry(tool).or_insert((server, false));
+        entry.1 |= entry.0 != *server;
+    }
+    let shared = |tool: &str| servers.get(tool).is_some_and(|&(_, two)| two);
     let chosen: Vec<(&str, &str, &str)> =
-        pairs.iter().map(|(server, tool)| if shared(tool, server) { (*server, separator, *tool) } else { ("", "", *tool) }).collect();
+        pairs.iter().map(|(server, tool)| if shared(tool) { (*server, separator, *tool) } else { ("", "", *tool) }).collect();
     let mut names: Vec<String> = chosen.iter().map(|(server, sep, tool)| qualify(server, tool, sep, rules)).collect();
     // A bare name may still meet a prefixed one, or lose its difference to
     // the character rules: settle those as `assign` does.
@@ -200,6 +215,18 @@ mod tests {
         let names = assign(&[("s", "t"), ("s", "t")], "__", &PORTABLE);
         assert_ne!(names[0], names[1]);
         assert!(names.iter().all(|n| fits(n, &PORTABLE)));
+    }
+
+    #[test]
+    fn a_hundred_thousand_tools_are_named_in_one_pass() {
+        // A server can list this many in a few pages; a search per pair would take minutes.
+        let tools: Vec<String> = (0..50_000).map(|i| format!("tool{i}")).collect();
+        let mut pairs: Vec<(&str, &str)> = tools.iter().flat_map(|t| [("a", t.as_str()), ("b", t.as_str())]).collect();
+        let names = assign_with(&pairs, "__", &PORTABLE, Prefix::OnCollision);
+        assert_eq!((names[0].as_str(), names[1].as_str()), ("a__tool0", "b__tool0"));
+        pairs.iter_mut().for_each(|pair| *pair = ("s", "same"));
+        let names = assign(&pairs, "__", &PORTABLE);
+        assert!(names[99_999].ends_with("_99999"), "{}", names[99_999]);
     }
 
     #[test]

@@ -79,6 +79,17 @@ describe("the JS surface", () => {
     assert.deepEqual(bridge.parseToolCalls({ content: [] }), [], "free() releases nothing: the bridge is plain JS");
   });
 
+  // A server can list this many tools in a few pages: naming them is one pass, not a search per pair
+  // (which would take minutes; the timeout only keeps a regression from hanging the run).
+  test("a hundred thousand entries are named in one pass", { timeout: 30_000 }, () => {
+    const pairs = Array.from({ length: 50_000 }, (_, i) => [["a", `tool${i}`], ["b", `tool${i}`]]).flat();
+    const names = qualifiedNames(pairs, { prefix: "on-collision" });
+    assert.deepEqual(names.slice(0, 2), ["a__tool0", "b__tool0"]);
+    const same = qualifiedNames(pairs.map(() => ["s", "same"]));
+    assert.equal(new Set(same).size, same.length);
+    assert.match(same.at(-1), /_99999$/);
+  });
+
   test("bad arguments are McpClientError invalid-argument", () => {
     assert.throws(() => new ToolBridge("palm", []), invalid(/unknown provider "palm"/));
     assert.throws(() => new ToolBridge(["anthropic"], []), invalid(/unknown provider/));
