@@ -5,11 +5,13 @@
 import { McpClientError } from "./mcp_wasm.js";
 
 /** What an LLM API accepts as a function name. */
+// `refused` matches each code point a name may not hold (ASCII letters and digits are allowed, and the
+// characters after them).
 export const NAME_RULES = {
-  portable: { maxLen: 64, extra: "_-", letterFirst: true },
-  openai: { maxLen: 64, extra: "_-", letterFirst: false },
-  anthropic: { maxLen: 64, extra: "_-", letterFirst: false },
-  gemini: { maxLen: 64, extra: "_.:-", letterFirst: true },
+  portable: { maxLen: 64, refused: /[^A-Za-z0-9_-]/gu, letterFirst: true },
+  openai: { maxLen: 64, refused: /[^A-Za-z0-9_-]/gu, letterFirst: false },
+  anthropic: { maxLen: 64, refused: /[^A-Za-z0-9_-]/gu, letterFirst: false },
+  gemini: { maxLen: 64, refused: /[^A-Za-z0-9_.:-]/gu, letterFirst: true },
 };
 
 const utf8 = new TextEncoder();
@@ -20,7 +22,8 @@ function hash(parts) {
   let h = 0x811c9dc5;
   parts.forEach((part, i) => {
     if (i > 0) h = Math.imul(h, 0x01000193) >>> 0;
-    for (const byte of utf8.encode(part)) h = Math.imul(h ^ byte, 0x01000193) >>> 0;
+    const bytes = utf8.encode(part);
+    for (let k = 0; k < bytes.length; k++) h = Math.imul(h ^ bytes[k], 0x01000193) >>> 0;
   });
   return `_${h.toString(16).padStart(8, "0")}`;
 }
@@ -31,10 +34,18 @@ function withSuffix(name, suffix, maxLen) {
 }
 
 function qualify(server, tool, separator, rules) {
-  let name = "";
-  for (const c of server + separator + tool) name += /^[A-Za-z0-9]$/.test(c) || rules.extra.includes(c) ? c : "_";
+  // Only the first maxLen + 1 code points can reach the name (a longer one is cut); the rest of a
+  // name a server made megabytes long is not mapped, only hashed.
+  let head = "";
+  let count = 0;
+  for (const c of server + separator + tool) {
+    if (++count > rules.maxLen + 1) break;
+    head += c;
+  }
+  let name = head.replace(rules.refused, "_");
   if (name === "" || (rules.letterFirst && !/^[A-Za-z_]/.test(name))) name = `_${name}`;
-  return name.length > rules.maxLen ? withSuffix(name, hash([server, tool]), rules.maxLen) : name;
+  const cut = count > rules.maxLen + 1 || name.length > rules.maxLen;
+  return cut ? withSuffix(name, hash([server, tool]), rules.maxLen) : name;
 }
 
 function clashes(names) {
