@@ -178,6 +178,17 @@ class Check {
       return true;
     };
 
+    // An object of declared members, as most of a generated schema is: the keywords that a value
+    // of that type alone could fail are all in `object`.
+    const plainObject = bits === TYPE_BITS.get("object") && ref === undefined && allowed === undefined && !hasConst
+      && constants === undefined && allRules === undefined && anyRules === undefined;
+    if (plainObject) {
+      return (value, depth) => {
+        if (depth > MAX_DEPTH || --this.left < 0) throw STOP;
+        return typeof value === "object" && value !== null && !Array.isArray(value) && object(value, depth);
+      };
+    }
+
     return (value, depth) => {
       if (depth > MAX_DEPTH || --this.left < 0) throw STOP;
       if (ref !== undefined && !(refRule ??= this.ruleOf(ref))(value, depth + 1)) return false;
