@@ -133,7 +133,8 @@ function asText(block) {
     case "resource": {
       const resource = at(block, "resource");
       const blob = textOf(resource, "blob");
-      return textOf(resource, "text") ?? `[resource ${textOf(resource, "uri") ?? ""} (${blob === undefined ? 0 : byteLength(blob)} bytes base64)]`;
+      const size = blob === undefined ? 0 : byteLength(blob);
+      return textOf(resource, "text") ?? `[resource ${textOf(resource, "uri") ?? ""} (${size} bytes base64)]`;
     }
     case "image":
     case "audio":
@@ -178,8 +179,8 @@ function toolResult(provider, call, result, notes) {
     case "openai-chat":
       return { role: "tool", tool_call_id: id, content: textOnly("OpenAI chat tool messages") };
     case "openai-responses": {
-      const output = mediaParts(blocks, call.name, notes, (mime, data) => ({ type: "input_image", image_url: `data:${mime};base64,${data}` }),
-        (text) => ({ type: "input_text", text }));
+      const image = (mime, data) => ({ type: "input_image", image_url: `data:${mime};base64,${data}` });
+      const output = mediaParts(blocks, call.name, notes, image, (text) => ({ type: "input_text", text }));
       return { type: "function_call_output", call_id: id, output };
     }
     case "anthropic": {

@@ -4,9 +4,10 @@
 // to the cases in tests/fixtures/bridges.json.
 import { McpClientError } from "./mcp_wasm.js";
 
-/** What an LLM API accepts as a function name. */
-// `refused` matches each code point a name may not hold (ASCII letters and digits are allowed, and the
-// characters after them).
+/**
+ * What each LLM API accepts as a function name: at most `maxLen` characters, none that `refused`
+ * matches (each refused code point becomes one "_"), and a letter or "_" first where `letterFirst`.
+ */
 export const NAME_RULES = {
   portable: { maxLen: 64, refused: /[^A-Za-z0-9_-]/gu, letterFirst: true },
   openai: { maxLen: 64, refused: /[^A-Za-z0-9_-]/gu, letterFirst: false },
@@ -28,7 +29,8 @@ function hash(parts) {
   return `_${h.toString(16).padStart(8, "0")}`;
 }
 
-// Every character the rules refuse becomes "_", so a name is ASCII from here on.
+// `name` ends with `suffix`, cut to fit `maxLen`. Names are ASCII once qualified, so UTF-16 units are
+// characters here.
 function withSuffix(name, suffix, maxLen) {
   return name.slice(0, Math.max(0, Math.min(name.length, maxLen - suffix.length))) + suffix;
 }
@@ -82,7 +84,8 @@ function assignOnCollision(pairs, separator, rules) {
     if (seen === undefined) servers.set(tool, { server, shared: false });
     else seen.shared ||= seen.server !== server;
   }
-  const names = pairs.map(([server, tool]) => (servers.get(tool).shared ? qualify(server, tool, separator, rules) : qualify("", tool, "", rules)));
+  const names = pairs.map(([server, tool]) =>
+    servers.get(tool).shared ? qualify(server, tool, separator, rules) : qualify("", tool, "", rules));
   const clashing = clashes(names);
   if (clashing.length === 0) return names;
   const settled = assignNames(clashing.map((i) => pairs[i]), separator, rules);
@@ -99,8 +102,12 @@ function readNaming(naming) {
   const rules = naming.rules ?? "portable";
   const separator = naming.separator ?? "__";
   const prefix = naming.prefix ?? "always";
-  if (typeof rules !== "string" || !Object.hasOwn(NAME_RULES, rules)) throw invalid('naming.rules must be "portable", "openai", "anthropic" or "gemini"');
-  if (typeof separator !== "string" || utf8.encode(separator).length > 8) throw invalid("naming.separator must be a string of at most 8 characters");
+  if (typeof rules !== "string" || !Object.hasOwn(NAME_RULES, rules)) {
+    throw invalid('naming.rules must be "portable", "openai", "anthropic" or "gemini"');
+  }
+  if (typeof separator !== "string" || utf8.encode(separator).length > 8) {
+    throw invalid("naming.separator must be a string of at most 8 characters");
+  }
   if (prefix !== "always" && prefix !== "on-collision") throw invalid('naming.prefix must be "always" or "on-collision"');
   return { rules: NAME_RULES[rules], separator, onCollision: prefix === "on-collision" };
 }

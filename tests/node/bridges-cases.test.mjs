@@ -33,7 +33,8 @@ describe("the cases shared with the Rust API", () => {
       const bridge = new ToolBridge(provider, tools);
       assert.deepEqual(bridge.definitions, definitions, provider);
       assert.deepEqual(offeredNames[provider](bridge.definitions), offered);
-      const renamed = tools.flatMap((tool, i) => (tool.name === offered[i] ? [] : [`${tool.name}: offered as ${offered[i]}, a name the API accepts`]));
+      const renamed = tools.flatMap((tool, i) =>
+        tool.name === offered[i] ? [] : [`${tool.name}: offered as ${offered[i]}, a name the API accepts`]);
       assert.deepEqual(bridge.notes, [...renamed, ...notes], provider);
     }
   });
@@ -97,7 +98,8 @@ describe("the JS surface", () => {
     assert.throws(() => new ToolBridge("gemini", [{ description: "nameless" }]), invalid(/every tool needs a name/));
     assert.throws(() => new ToolBridge("gemini", [{ name: "n", inputSchema: { default: 1n } }]), invalid(/tools is not JSON-compatible/));
     const bridge = new ToolBridge("openai-chat", [{ name: "echo" }]);
-    assert.throws(() => bridge.parseToolCalls({ tool_calls: [{ id: "c", function: { name: "rm", arguments: "{}" } }] }), invalid(/called rm, which was not offered/));
+    const unknown = { tool_calls: [{ id: "c", function: { name: "rm", arguments: "{}" } }] };
+    assert.throws(() => bridge.parseToolCalls(unknown), invalid(/called rm, which was not offered/));
     assert.throws(() => bridge.toolResultMessage({ name: "echo" }, () => {}), invalid(/result is not JSON-compatible/));
     assert.throws(() => qualifiedNames([["a"]]), invalid(/entries must be an array of \[server, name\] string pairs/));
     assert.throws(() => qualifiedNames("a__b"), invalid(/entries must be/));
