@@ -23,8 +23,18 @@ function hash(parts) {
   let h = 0x811c9dc5;
   parts.forEach((part, i) => {
     if (i > 0) h = Math.imul(h, 0x01000193) >>> 0;
-    const bytes = utf8.encode(part);
-    for (let k = 0; k < bytes.length; k++) h = Math.imul(h ^ bytes[k], 0x01000193) >>> 0;
+    // An ASCII prefix is its own UTF-8, read without encoding: a host may hash a hundred thousand
+    // names, and most are ASCII.
+    let k = 0;
+    for (; k < part.length; k++) {
+      const unit = part.charCodeAt(k);
+      if (unit >= 0x80) break;
+      h = Math.imul(h ^ unit, 0x01000193) >>> 0;
+    }
+    if (k < part.length) {
+      const bytes = utf8.encode(part.slice(k));
+      for (let b = 0; b < bytes.length; b++) h = Math.imul(h ^ bytes[b], 0x01000193) >>> 0;
+    }
   });
   return `_${h.toString(16).padStart(8, "0")}`;
 }
