@@ -7,6 +7,7 @@ import { credentialRedirect, issuerSwitch, pinnedIssuer } from "./scenarios/oaut
 import { elicitationBomb, regexBomb, schemaBomb } from "./scenarios/schemas.mjs";
 import { legacyEventSource, legacyFetchReader, oversizeJson, oversizeSseEvent } from "./scenarios/sizes.mjs";
 import { closedClientHoldsNoTimer, floodDefault, floodOfFour, retryOverflow } from "./scenarios/streams.mjs";
+import { toolFlood } from "./scenarios/names.mjs";
 import { templateBomb } from "./scenarios/templates.mjs";
 
 const SCENARIOS = [
@@ -14,6 +15,7 @@ const SCENARIOS = [
   { name: "elicit-bomb", run: elicitationBomb },
   { name: "regex-bomb", run: regexBomb },
   { name: "template-bomb", run: templateBomb },
+  { name: "tool-flood", run: toolFlood },
   { name: "oversize-json", run: oversizeJson },
   { name: "oversize-sse", run: oversizeSseEvent },
   { name: "legacy-sse-fetch", run: legacyFetchReader },

@@ -4,7 +4,7 @@
 // bodies and events past any sane size, a `retry` past what a timer holds, and
 // a flood of requests to the client. What each one saw goes into its stats.
 import { openEventStream } from "./http.mjs";
-import { textResult } from "./jsonrpc.mjs";
+import { ECHO, textResult } from "./jsonrpc.mjs";
 
 const DEPTH = 40;
 
@@ -147,4 +147,16 @@ export const ATTACKS = {
       }),
     },
   },
+
+  // 100,000 tools under one name, in four pages of 25,000 (about 1.2 MB each), then echo: a host must
+  // give each a name of its own without a search per tool, which would take minutes.
+  "tool-flood": {
+    listTools(cursor) {
+      const page = Number(cursor ?? 0);
+      const tools = Array.from({ length: TOOL_FLOOD_PAGE }, () => ({ name: "same", inputSchema: { type: "object" } }));
+      return page < 3 ? { tools, nextCursor: String(page + 1) } : { tools: [...tools, ECHO] };
+    },
+  },
 };
+
+const TOOL_FLOOD_PAGE = 25_000;

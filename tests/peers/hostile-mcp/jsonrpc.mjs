@@ -5,7 +5,7 @@
 // the client still works after an attack.
 export const PROTOCOL_VERSION = "2025-11-25";
 
-const ECHO = {
+export const ECHO = {
   name: "echo",
   description: "Answers with its message: the harmless call after each attack",
   inputSchema: { type: "object", properties: { message: { type: "string" } } },
@@ -48,6 +48,7 @@ export function answerCommon(message, attack) {
     case "ping":
       return ok({});
     case "tools/list":
+      if (attack.listTools) return ok(attack.listTools(params.cursor));
       return ok({ tools: [ECHO, ...Object.values(attack.tools ?? {}).map((t) => t.definition)] });
     case "tools/call":
       return params.name === "echo" ? ok(textResult(`echo: ${params.arguments?.message ?? ""}`)) : undefined;
