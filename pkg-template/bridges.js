@@ -120,7 +120,8 @@ function toolCalls(provider, reply) {
 }
 
 // UTF-8 bytes, as a base64 text's size is given.
-const byteLength = (text) => new TextEncoder().encode(text).length;
+const utf8 = new TextEncoder();
+const byteLength = (text) => utf8.encode(text).length;
 
 // One content block as text, for APIs (or block types) that take only text.
 function asText(block) {

@@ -20,7 +20,7 @@ const MAX_DEPTH = 64;
 
 const TYPE_BITS = new Map([["null", 1], ["boolean", 2], ["object", 4], ["array", 8], ["string", 16], ["number", 32], ["integer", 64]]);
 // The most common leaf, checked without typeBits.
-const STRING = 16;
+const STRING = TYPE_BITS.get("string");
 // Keywords the validator reads and this check does not: where one is present, it cannot tell.
 const UNREAD = new Set([
   "additionalItems", "contains", "dependencies", "dependentRequired", "dependentSchemas", "else", "if", "maxContains",
