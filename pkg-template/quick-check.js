@@ -140,13 +140,16 @@ class Check {
     // Rules of the schemas below, read once: a `$ref` only when first followed, as it may lead back here.
     let refRule;
     const itemRule = items === undefined ? undefined : this.ruleOf(items);
-    // Each member's rule, or its type bits where the rule checks a type alone.
-    const memberRules = isObject(properties)
-      ? new Map(Object.entries(properties).map(([name, sub]) => {
+    // Each member that a keyword names: its rule (or its type bits where the rule checks a type
+    // alone; undefined for additionalProperties' rule) and whether it is required.
+    let members;
+    if (isObject(properties)) {
+      members = new Map();
+      for (const [name, sub] of Object.entries(properties)) {
         const rule = this.ruleOf(sub);
-        return [name, this.leaves.get(rule) ?? rule];
-      }))
-      : undefined;
+        members.set(name, { rule: this.leaves.get(rule) ?? rule, required: false });
+      }
+    }
     const itemBits = this.leaves.get(itemRule);
     const otherRule = additionalProperties === undefined ? undefined : this.ruleOf(additionalProperties);
     const allRules = Array.isArray(allOf) ? allOf.map((sub) => this.ruleOf(sub)) : undefined;
@@ -155,15 +158,32 @@ class Check {
     const neededInherited = names.map((name) => name in Object.prototype);
     // The members are walked when a keyword reads them: for-in reads each by its enumeration index,
     // which V8 makes cheaper than looking the declared names up.
-    const walks = memberRules !== undefined || otherRule !== undefined
+    const walks = members !== undefined || otherRule !== undefined
       || maxProperties !== undefined || minProperties !== undefined;
+    // Where the members are walked, the walk counts the required ones it meets (a parsed object's
+    // names are distinct): a name looked up on an object costs more than one the walk reads.
+    const requiredCount = walks ? new Set(names).size : 0;
+    if (walks) {
+      members ??= new Map();
+      for (const name of names) {
+        const entry = members.get(name);
+        if (entry === undefined) members.set(name, { rule: undefined, required: true });
+        else entry.required = true;
+      }
+    }
     const object = (value, depth) => {
       if (walks) {
         let count = 0;
+        let required = 0;
         for (const name in value) {
           count += 1;
+          const entry = members.get(name);
           // A name without a rule of its own falls to additionalProperties.
-          const rule = memberRules?.get(name) ?? otherRule;
+          let rule = otherRule;
+          if (entry !== undefined) {
+            if (entry.required) required += 1;
+            if (entry.rule !== undefined) rule = entry.rule;
+          }
           if (typeof rule === "number") {
             const member = value[name];
             if (rule === STRING ? typeof member !== "string" : !leafMatches(rule, member)) return false;
@@ -173,6 +193,7 @@ class Check {
         }
         this.left -= count;
         if ((maxProperties !== undefined && count > maxProperties) || (minProperties !== undefined && count < minProperties)) return false;
+        return required === requiredCount;
       }
       for (let i = 0; i < names.length; i++) if (!ownMember(value, names[i], neededInherited[i])) return false;
       return true;

@@ -54,7 +54,7 @@ function random(seed) {
  */
 function generator(next) {
   const pick = (list) => list[Math.floor(next() * list.length)];
-  const NAMES = ["a", "b", "c", "__proto__", "1", "ü"];
+  const NAMES = ["a", "b", "c", "__proto__", "toString", "1", "ü"];
   const STRINGS = ["", "x", "héllo", "😀😀", "abc", "a\u0000b"];
   const NUMBERS = [0, -0, 1, -1, 2.5, 1e21, 3, 2 ** 53, -7.25];
   let read = true;
@@ -68,6 +68,8 @@ function generator(next) {
     if (kind === "object" || (kind === "any" && next() < 0.3)) {
       s.properties = Object.fromEntries(NAMES.filter(() => next() < 0.4).map((n) => [n, schema(depth + 1)]));
       if (next() < 0.5) s.required = NAMES.filter(() => next() < 0.25);
+      // A name required twice counts once.
+      if (s.required?.length > 0 && next() < 0.2) s.required.push(s.required[0]);
       if (next() < 0.3) s.additionalProperties = next() < 0.5 ? false : schema(depth + 1);
       if (next() < 0.1) s.maxProperties = Math.floor(next() * 4);
       if (next() < 0.1) s.minProperties = Math.floor(next() * 3);
