@@ -21,6 +21,8 @@ __setParts(
   }),
 );
 
+import "./tasks.js";
+
 export * from "./mcp_wasm.js";
 export * from "./browser-auth.js";
 export * from "./tool-loop.js";

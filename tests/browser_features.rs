@@ -192,30 +192,6 @@ export async function resourcesPromptsCompletion(client) {
   check(names.completion.values.length > 0, "context.arguments steers the completion");
 }
 
-export async function tasksFlow(client, host) {
-  check(client.serverCapabilities.tasks?.requests?.tools?.call, "the server runs tool calls as tasks");
-  const statuses = [];
-  const result = await client.callToolAsTask({ name: "simulate-research-query", arguments: { topic: "rust", ambiguous: false } },
-    { ontaskstatus: (task) => statuses.push(task.status), pollInterval: 300, timeout: 20000 });
-  check(textOf(result).includes("Research Report"), textOf(result).slice(0, 200));
-  check(statuses[0] === "working" && statuses.length >= 2, statuses.join());
-  // An ambiguous query makes the task ask the user, through tasks/result.
-  const before = host.seen.elicitation.length;
-  const clarified = await client.callToolAsTask({ name: "simulate-research-query", arguments: { topic: "python", ambiguous: true } },
-    { pollInterval: 300, timeout: 20000 });
-  check(host.seen.elicitation.length === before + 1, "the elicitation handler answered the task's question");
-  check(textOf(clarified).includes("Clarification"), textOf(clarified).slice(0, 400));
-  const listed = await client.listTasks();
-  check(Array.isArray(listed.tasks) && listed.tasks.length >= 2, JSON.stringify(listed).slice(0, 200));
-  // Aborting sends tasks/cancel and rejects with the reason.
-  const controller = new AbortController();
-  const pending = client.callToolAsTask({ name: "simulate-research-query", arguments: { topic: "go" } }, { signal: controller.signal, pollInterval: 200 });
-  setTimeout(() => controller.abort("stop"), 500);
-  try { await pending; check(false, "the aborted task resolved"); } catch (e) { check(e === "stop", `rejected with ${e}`); }
-  const cancelled = (await client.listTasks()).tasks.find((t) => t.status === "cancelled");
-  check(cancelled, "the server cancelled the task");
-}
-
 export async function structuredContent(client) {
   const tools = await client.listAllTools();
   check(tools.find((t) => t.name === "get-structured-content")?.outputSchema, "the tool declares an outputSchema");
@@ -239,8 +215,6 @@ extern "C" {
     fn logging_and_events(client: &JsValue) -> js_sys::Promise;
     #[wasm_bindgen(js_name = resourcesPromptsCompletion)]
     fn resources_prompts_completion(client: &JsValue) -> js_sys::Promise;
-    #[wasm_bindgen(js_name = tasksFlow)]
-    fn tasks_flow(client: &JsValue, host: &JsValue) -> js_sys::Promise;
     #[wasm_bindgen(js_name = structuredContent)]
     fn structured_content(client: &JsValue) -> js_sys::Promise;
 }
@@ -288,9 +262,4 @@ async fn resources_subscriptions_prompts_and_completion() {
 #[wasm_bindgen_test]
 async fn structured_content_and_tool_iteration() {
     run(|client, _| structured_content(client)).await;
-}
-
-#[wasm_bindgen_test]
-async fn tasks_polled_to_completion_with_input_and_cancellation() {
-    run(tasks_flow).await;
 }

@@ -13,7 +13,7 @@ use super::requests::already_cancelled;
 use super::snapshot::Snapshot;
 use super::state::{ClientState, Reply, Settings};
 use crate::error::Error;
-use crate::protocol::capabilities::{check_server_supports, client_capabilities};
+use crate::protocol::capabilities::{check_declared, check_server_supports, client_capabilities};
 use crate::protocol::jsonrpc::Params;
 use crate::protocol::lifecycle::ServerIdentity;
 use crate::protocol::{methods, results};
@@ -250,6 +250,26 @@ impl Client {
     /// The request's error.
     pub async fn request(&self, method: &str, params: Option<Value>, options: &RequestOptions) -> Result<Reply, Error> {
         self.request_params(method, params.map(Params::Parsed), options).await
+    }
+
+    /// Fails as a method of this client would before sending `method`: with
+    /// `unsupported` when the client checks capabilities (`strict`) and the
+    /// server did not declare `path`, or, without a path, the capability
+    /// `method` needs. A part of the client written on top of
+    /// [`Client::request`] (the npm package's tasks) checks with this first.
+    ///
+    /// # Errors
+    /// `unsupported`, as above.
+    pub fn require_capability(&self, method: &str, path: Option<&[&str]>) -> Result<(), Error> {
+        if !self.state.settings.strict {
+            return Ok(());
+        }
+        let declared = &self.state.identity.borrow().capabilities;
+        match path {
+            None => check_server_supports(declared, method),
+            Some(path) => check_declared(declared, method, path),
+        }
+        .map_err(Error::Unsupported)
     }
 
     /// [`Client::request`] with params that may be text

@@ -17,6 +17,10 @@ use std::rc::Rc;
 const DEFAULT_POLL_MS: u32 = 1_000;
 /// Polling faster than this helps nobody and loads the server.
 const MIN_POLL_MS: u32 = 100;
+/// A server's `pollInterval` is followed up to a minute: a longer one would
+/// leave the call asleep, out of its timeout's reach, as long as the server
+/// liked.
+const MAX_POLL_MS: u32 = 60_000;
 
 /// Hears a task's state on creation and after every poll.
 pub type TaskStatusListener = Rc<dyn Fn(&Value)>;
@@ -40,9 +44,14 @@ impl std::fmt::Debug for TaskOptions {
     }
 }
 
+/// The task a result holds (`{ "task": … }`), or the result itself.
+fn task_of(value: &Value) -> &Value {
+    value.get("task").filter(|task| task.is_object()).unwrap_or(value)
+}
+
 /// Checks a task (or a result holding one): a string `taskId` and `status`.
 pub(crate) fn check_task(value: &Value) -> Result<(), String> {
-    let task = value.get("task").unwrap_or(value);
+    let task = task_of(value);
     let ok = task.get("taskId").is_some_and(Value::is_string) && task.get("status").is_some_and(Value::is_string);
     ok.then_some(()).ok_or_else(|| "a task needs a string taskId and status".into())
 }
@@ -60,7 +69,7 @@ impl ClientState {
         }
         let created = self.request_reply("tools/call", Some(Params::Parsed(params)), request).await?.into_value();
         check_task(&created).map_err(Error::Protocol)?;
-        let mut task = created.get("task").cloned().unwrap_or(Value::Null);
+        let mut task = task_of(&created).clone();
         let task_id = task.get("taskId").and_then(Value::as_str).unwrap_or_default().to_owned();
         loop {
             if let Some(on_status) = &options.on_status {
@@ -78,7 +87,7 @@ impl ClientState {
                 results::check_call_tool(&result).map_err(Error::Protocol)?;
                 return Ok(result);
             }
-            let suggested = task.get("pollInterval").and_then(Value::as_f64).map(|ms| (ms as u32).max(MIN_POLL_MS));
+            let suggested = task.get("pollInterval").and_then(Value::as_f64).map(|ms| (ms as u32).clamp(MIN_POLL_MS, MAX_POLL_MS));
             let wait = options.poll_interval_ms.map(|ms| ms.max(MIN_POLL_MS)).or(suggested).unwrap_or(DEFAULT_POLL_MS);
             let sleep = self.context.runtime.sleep(wait);
             if let Some(source) = &request.cancel {
@@ -95,7 +104,7 @@ impl ClientState {
             }
             let current = self.request_reply("tasks/get", Some(json!({ "taskId": task_id }).into()), request).await?.into_value();
             check_task(&current).map_err(Error::Protocol)?;
-            task = current;
+            task = task_of(&current).clone();
         }
     }
 }

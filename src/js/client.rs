@@ -23,6 +23,7 @@ use js_sys::{Function, Promise};
 use serde_json::Value;
 use std::rc::{Rc, Weak};
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::future_to_promise;
 use web_sys::AbortSignal;
 
@@ -365,8 +366,12 @@ impl McpClient {
     /// call, and the era's rules apply (`_meta` and input rounds in
     /// 2026-07-28, session renewal in the legacy era); no capability check
     /// is made and the result is not validated.
+    ///
+    /// The package's own JS parts (tasks) pass `requires`, which is not in the
+    /// typings: `true` for the capability check `method`'s own method makes,
+    /// or the path of the capability to check (`["tasks", "list"]`).
     #[wasm_bindgen(skip_typescript)]
-    pub fn request(&self, method: JsValue, params: JsValue, options: JsValue) -> Promise {
+    pub fn request(&self, method: JsValue, params: JsValue, options: JsValue, requires: JsValue) -> Promise {
         let (client, call) = (self.client.clone(), self.call(&options));
         promise(Box::pin(async move {
             let call = call?;
@@ -374,10 +379,24 @@ impl McpClient {
                 .as_string()
                 .filter(|m| !m.is_empty())
                 .ok_or_else(|| fail(Error::InvalidArgument("request needs a method name".into())))?;
+            if requires.is_truthy() {
+                let steps: Option<Vec<String>> =
+                    requires.dyn_ref::<js_sys::Array>().map(|steps| steps.iter().filter_map(|step| step.as_string()).collect());
+                let path: Option<Vec<&str>> = steps.as_ref().map(|steps| steps.iter().map(String::as_str).collect());
+                client.require_capability(&method, path.as_deref()).map_err(fail)?;
+            }
             let params = optional_params_text_from_js(&params).map_err(fail)?;
             let reply = client.request_params(&method, params, &call.options).await.map_err(|e| call.reject(e))?;
             reply_to_js(&reply).map_err(fail)
         }))
+    }
+
+    /// Reports `error` as an `error` event, as a throwing callback of the
+    /// client's own is reported: for the package's JS parts (a task's
+    /// `ontaskstatus`), not in the typings.
+    #[wasm_bindgen(js_name = __reportError, skip_typescript)]
+    pub fn report_error(&self, error: JsValue) {
+        self.events.dispatch_error(&error);
     }
 
     /// Sends a notification the library has no method for.

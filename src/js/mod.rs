@@ -5,8 +5,8 @@
 //! * [`error`]: `McpError` and `McpClientError`.
 //! * [`events`]: `addEventListener` and the `notifications()` iterator.
 //! * [`handlers`]: the user's sampling, elicitation and roots functions.
-//! * `features`, `lists`, `list_watchers`, `tasks`: the server features,
-//!   paging, auto-refresh, tasks.
+//! * `features`, `lists`, `list_watchers`: the server features, paging,
+//!   auto-refresh. Tasks are plain JS in the npm package (`tasks.js`).
 //! * [`custom_transport`]: a transport written in JS.
 //! * `auth_options`: the `auth` option.
 //! * [`lazy`]: the parts of the package that load on first use.
@@ -43,8 +43,6 @@ mod list_watchers;
 mod lists;
 #[cfg(feature = "js")]
 pub mod options;
-#[cfg(all(feature = "js", feature = "tasks"))]
-mod tasks;
 #[cfg(feature = "js")]
 mod typescript;
 #[cfg(feature = "js")]

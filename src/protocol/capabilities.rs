@@ -36,12 +36,16 @@ pub fn declares(capabilities: &Value, path: &[&str]) -> bool {
 
 /// Checks that the server declared what `method` needs; the message names it.
 pub fn check_server_supports(capabilities: &Value, method: &str) -> Result<(), String> {
-    match required_by(method) {
-        Some(path) if !declares(capabilities, path) => {
-            Err(format!("{method}: the server did not declare the \"{}\" capability", path.join(".")))
-        }
-        _ => Ok(()),
+    required_by(method).map_or(Ok(()), |path| check_declared(capabilities, method, path))
+}
+
+/// Checks that the server declared `path`, which `method` needs; the message
+/// names both.
+pub fn check_declared(capabilities: &Value, method: &str, path: &[&str]) -> Result<(), String> {
+    if declares(capabilities, path) {
+        return Ok(());
     }
+    Err(format!("{method}: the server did not declare the \"{}\" capability", path.join(".")))
 }
 
 /// Which client handlers exist.

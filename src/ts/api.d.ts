@@ -306,6 +306,25 @@ export interface McpClient {
   /** Sends a notification the library has no method for. */
   notify(method: string, params?: { [key: string]: unknown }): Promise<void>;
   /**
+   * Calls a tool as a task (2025-11-25, experimental) and resolves with its
+   * final result: the client polls `tasks/get` (at the server's
+   * `pollInterval`, at most a minute, or `options.pollInterval`), reports
+   * each status to `options.ontaskstatus`, and fetches `tasks/result` at the
+   * end, answering any input the task asks for with the client's handlers.
+   * Aborting `options.signal` sends `tasks/cancel` and rejects with the
+   * signal's reason. `timeout` applies to each request. Loaded the first time
+   * a page uses a task method.
+   */
+  callToolAsTask(params: CallToolRequestParams, options?: TaskCallOptions): Promise<CallToolResult>;
+  /** `tasks/get`: a task's current state. */
+  getTask(params: { taskId: string }, options?: RequestOptions): Promise<GetTaskResult>;
+  /** `tasks/result`: waits for a task to end and returns its result. */
+  getTaskResult(params: { taskId: string }, options?: RequestOptions): Promise<CallToolResult>;
+  /** `tasks/cancel`: asks the server to cancel a task. */
+  cancelTask(params: { taskId: string }, options?: RequestOptions): Promise<CancelTaskResult>;
+  /** `tasks/list`: one page of the tasks the server keeps for this client. */
+  listTasks(params?: PaginatedRequestParams, options?: RequestOptions): Promise<ListTasksResult>;
+  /**
    * Adds a listener for a notification method (e.g. `"notifications/message"`),
    * `"notification"` for all of them, `"close"` or `"error"`. `once` and
    * `signal` work as for `EventTarget`. A listener that throws is reported

@@ -237,4 +237,34 @@ export async function suspendAndResume({ McpHost }) {
   return done;
 }
 
-export const SCENARIOS = { registryAndRouting, namingUnderCollisions, refreshOnListChanged, refreshOnReconnect, suspendAndResume };
+/**
+ * A host's client runs a tool call as a task (the package's tasks-run.js, loaded on this first
+ * use): polled to its report with each status told, then a second one aborted, which sends
+ * tasks/cancel and rejects with the signal's reason.
+ */
+export async function tasksThroughAClient({ McpHost }) {
+  const { check, done } = checker();
+  const host = await McpHost.connect({ http: { url: PEERS.http } });
+  try {
+    const client = host.client("http");
+    const statuses = [];
+    const report = await within(20_000, client.callToolAsTask({ name: "simulate-research-query", arguments: { topic: "rust" } },
+      { pollInterval: 300, ontaskstatus: (task) => statuses.push(task.status) }), "callToolAsTask");
+    check(textOf(report).includes("Research Report"), "the task's report came back", textOf(report).slice(0, 120));
+    check(statuses[0] === "working" && statuses.at(-1) === "completed", "each status was told", statuses.join());
+    const controller = new AbortController();
+    let taskId;
+    const pending = client.callToolAsTask({ name: "simulate-research-query", arguments: { topic: "go" } },
+      { signal: controller.signal, pollInterval: 200, ontaskstatus: (task) => (taskId = task.taskId) });
+    setTimeout(() => controller.abort("stop"), 500);
+    check(await within(5_000, rejection(pending), "the aborted task") === "stop", "an aborted task rejects with the signal's reason");
+    check((await client.getTask({ taskId })).status === "cancelled", "the server cancelled it");
+  } finally {
+    await host.close();
+  }
+  return done;
+}
+
+export const SCENARIOS = {
+  registryAndRouting, namingUnderCollisions, refreshOnListChanged, refreshOnReconnect, suspendAndResume, tasksThroughAClient,
+};

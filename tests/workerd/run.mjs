@@ -159,12 +159,15 @@ async function exercise(target, transport) {
   if (report.sum?.isError || !/\b5\b/.test(text(report.sum))) problems.push(`get-sum(2,3) gave ${JSON.stringify(report.sum)}`);
   if (report.echo?.isError || !text(report.echo).includes("hello from workerd")) problems.push(`echo gave ${JSON.stringify(report.echo)}`);
   if (typeof report.weather?.structuredContent?.temperature !== "number") problems.push(`get-structured-content gave ${JSON.stringify(report.weather)}`);
+  if (!text(report.task).includes("Research Report") || report.taskStatuses?.at(-1) !== "completed") {
+    problems.push(`callToolAsTask gave ${JSON.stringify(report.task)?.slice(0, 300)} after ${report.taskStatuses}`);
+  }
   if (report.closed !== true) problems.push("close() did not complete");
   if (problems.length) throw new Error(`${target}: ${problems.join("; ")}\nreport: ${JSON.stringify(report)}`);
 
   console.log(`${target}: server ${report.serverInfo.name} ${report.serverInfo.version ?? ""}, ${report.transport}, protocol ${report.protocolVersion}, ` +
     `${report.tools.length} tools, get-sum: ${JSON.stringify(text(report.sum))}, echo: ${JSON.stringify(text(report.echo))}`);
-  return `${report.serverInfo.name} over ${report.transport} via ${target}: listTools, callTool(get-sum, echo, get-structured-content), close OK`;
+  return `${report.serverInfo.name} over ${report.transport} via ${target}: listTools, callTool(get-sum, echo, get-structured-content), callToolAsTask, close OK`;
 }
 
 // client_credentials from inside workerd: discovery, the token request and the

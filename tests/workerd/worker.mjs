@@ -122,6 +122,13 @@ export default {
       report.echo = await client.callTool({ name: "echo", arguments: { message: "hello from workerd" } });
       // A tool with an outputSchema: its structuredContent is checked (by quick-check.js, a plain schema).
       report.weather = await client.callTool({ name: "get-structured-content", arguments: { location: "Chicago" } });
+      // A tool call as a task: the package's tasks-run.js, which workerd.js loads with import().
+      if (client.serverCapabilities.tasks?.requests?.tools?.call) {
+        const statuses = [];
+        report.task = await client.callToolAsTask({ name: "simulate-research-query", arguments: { topic: "workerd" } },
+          { pollInterval: 300, ontaskstatus: (task) => statuses.push(task.status) });
+        report.taskStatuses = statuses;
+      }
 
       // On success, close inline: closing (DELETE of the MCP session) is part of what
       // this test covers, so its failure must show up in the report.

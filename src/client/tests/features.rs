@@ -445,6 +445,50 @@ fn a_poll_interval_below_the_floor_is_raised() {
 
 #[cfg(feature = "tasks")]
 #[test]
+fn a_servers_poll_interval_is_followed_up_to_a_minute() {
+    let server = |s: &Seen| match s.method() {
+        "tools/call" | "tasks/get" => Some(Answer::Result(json!({"task": {"taskId": "t1", "status": "working", "pollInterval": 4e9}}))),
+        _ => None,
+    };
+    let (mut w, client) = connect(server, task_capabilities(), legacy_options());
+    let _pending = w.start(async move { client.call_tool_as_task(json!({"name": "slow"}), &TaskOptions::default()).await });
+    w.advance(59_999);
+    assert_eq!(w.server.count("tasks/get"), 0);
+    w.advance(1);
+    assert_eq!(w.server.count("tasks/get"), 1);
+}
+
+#[cfg(feature = "tasks")]
+#[test]
+fn a_task_created_without_its_wrapper_is_polled_by_its_id() {
+    let server = |s: &Seen| match s.method() {
+        "tools/call" => Some(Answer::Result(json!({"taskId": "bare", "status": "working", "pollInterval": 100}))),
+        "tasks/get" => Some(Answer::Result(json!({"taskId": "bare", "status": "completed"}))),
+        "tasks/result" => Some(Answer::Result(text_result("done"))),
+        _ => None,
+    };
+    let (mut w, client) = connect(server, task_capabilities(), legacy_options());
+    let pending = w.start(async move { client.call_tool_as_task(json!({"name": "slow"}), &TaskOptions::default()).await });
+    w.advance(100);
+    assert_eq!(w.server.last("tasks/get").unwrap().params(), json!({"taskId": "bare"}));
+    assert_eq!(pending.borrow_mut().take().unwrap().unwrap()["content"][0]["text"], "done");
+    assert_eq!(w.server.last("tasks/result").unwrap().params(), json!({"taskId": "bare"}));
+}
+
+#[test]
+fn a_capability_is_required_only_when_strict() {
+    let (_w, client) = connect(|_: &Seen| None, json!({"tools": {}}), legacy_options());
+    assert!(client.require_capability("tools/call", None).is_ok());
+    assert!(matches!(client.require_capability("tasks/list", None), Err(Error::Unsupported(_))));
+    let declared = client.require_capability("tools/call", Some(&["tasks", "requests", "tools", "call"]));
+    assert!(matches!(declared, Err(Error::Unsupported(message)) if message.contains("tasks.requests.tools.call")));
+    let lenient = ClientOptions { strict: false, ..legacy_options() };
+    let (_w, client) = connect(|_: &Seen| None, json!({}), lenient);
+    assert!(client.require_capability("tasks/list", Some(&["tasks", "list"])).is_ok());
+}
+
+#[cfg(feature = "tasks")]
+#[test]
 fn cancelling_a_task_sends_tasks_cancel() {
     let (mut w, client) = connect(task_server(100), task_capabilities(), legacy_options());
     let token = crate::client::CancelToken::new();

@@ -1,0 +1,194 @@
+// Tasks (2025-11-25, experimental) on McpClient, in plain JS over `McpClient.request`: a tool call
+// that runs as a task, polled to completion behind one awaitable call, and the low-level task
+// methods. tasks.js loads this module the first time a page uses a task; the core module carries
+// none of it. The Rust API's client::tasks (src/client/tasks.rs) keeps the same rules, and
+// tests/node/tasks.test.mjs holds these to a server that runs tasks.
+import { McpClientError } from "./mcp_wasm.js";
+
+// How often to poll when neither the caller nor the server says.
+const DEFAULT_POLL_MS = 1_000;
+// Polling faster than this helps nobody and loads the server.
+const MIN_POLL_MS = 100;
+// A server's pollInterval is followed up to a minute: a longer one would leave the call asleep,
+// out of its timeout's reach, for as long as the server liked.
+const MAX_POLL_MS = 60_000;
+// The longest delay setTimeout keeps, as the core's own `milliseconds` options allow.
+const MAX_TIMER_MS = 2_147_483_647;
+// Statuses after which tasks/result answers at once (input_required: the task's questions arrive
+// on that request's stream and go to the client's handlers).
+const ENDED = new Set(["completed", "failed", "cancelled", "input_required"]);
+// What a tool call as a task needs the server to declare, when the client checks capabilities.
+const TOOL_CALL_TASKS = ["tasks", "requests", "tools", "call"];
+
+const invalid = (message) => new McpClientError("invalid-argument", `invalid argument: ${message}`);
+const broken = (message) => new McpClientError("protocol", `protocol error: ${message}`);
+const isObject = (value) => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** How a JSON value is named in messages, as the core names it. */
+function kind(value) {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return { boolean: "a boolean", number: "a number", string: "a string" }[typeof value] ?? "an object";
+}
+
+function objectResult(value, method) {
+  if (!isObject(value)) throw broken(`the ${method} result is ${kind(value)}, not an object`);
+  return value;
+}
+
+/** A task, or a result holding one: its string `taskId` and `status`, else a protocol error. */
+function taskOf(value) {
+  const task = isObject(value) && isObject(value.task) ? value.task : value;
+  if (!isObject(task) || typeof task.taskId !== "string" || typeof task.status !== "string") {
+    throw broken("a task needs a string taskId and status");
+  }
+  return task;
+}
+
+function checkCallToolResult(value) {
+  const { content, isError } = objectResult(value, "tools/call");
+  if (content === undefined) throw broken("tools/call: the result has no content array");
+  if (!Array.isArray(content)) throw broken(`tools/call: content is ${kind(content)}, not an array`);
+  const untyped = content.findIndex((block) => typeof block?.type !== "string");
+  if (untyped >= 0) throw broken(`tools/call: content[${untyped}] has no string type`);
+  if (isError !== undefined && typeof isError !== "boolean") throw broken(`tools/call: isError is ${kind(isError)}, not a boolean`);
+}
+
+function checkTaskList(value) {
+  const { nextCursor, tasks } = objectResult(value, "tasks/list");
+  if (nextCursor !== undefined && nextCursor !== null && typeof nextCursor !== "string") {
+    throw broken(`tasks/list.nextCursor is ${kind(nextCursor)}, not a string`);
+  }
+  if (tasks === undefined) throw broken("tasks/list: the result has no tasks array");
+  if (!Array.isArray(tasks)) throw broken(`tasks/list: tasks is ${kind(tasks)}, not an array`);
+  const stray = tasks.findIndex((task) => !isObject(task));
+  if (stray >= 0) throw broken(`tasks/list: tasks[${stray}] is not an object`);
+}
+
+/** `params`, an object or nothing; what else would go out is refused as the core refuses it. */
+function paramsObject(params) {
+  if (params === undefined || params === null) return undefined;
+  if (!isObject(params)) throw invalid(`params must be an object, not ${kind(params)}`);
+  return params;
+}
+
+function milliseconds(options, name) {
+  const value = options[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== "number" || !(value > 0 && value <= MAX_TIMER_MS)) {
+    throw invalid(`${name} must be a positive number of milliseconds, at most ${MAX_TIMER_MS} (about 24.8 days)`);
+  }
+  return Math.ceil(value);
+}
+
+/** `ttl`, `pollInterval`, `ontaskstatus` and `signal` of a callToolAsTask options bag. */
+function taskOptions(options) {
+  if (options === undefined || options === null) return {};
+  if (typeof options !== "object") throw invalid("options must be an object");
+  const { ttl, ontaskstatus, signal } = options;
+  if (ttl !== undefined && !(typeof ttl === "number" && Number.isFinite(ttl) && ttl >= 0)) {
+    throw invalid("ttl must be a number of milliseconds, zero or more");
+  }
+  if (ontaskstatus !== undefined && typeof ontaskstatus !== "function") throw invalid("ontaskstatus must be a function");
+  return { ttl, ontaskstatus, signal, pollInterval: milliseconds(options, "pollInterval") };
+}
+
+/**
+ * Waits `ms`, or less: false when `signal` aborts first, true when the time is up or the client
+ * closes (its next request then fails with `closed`). The timer and both listeners go either way.
+ */
+function sleep(client, ms, signal) {
+  return new Promise((resolve) => {
+    let timer;
+    const done = (slept) => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", aborted);
+      try {
+        client.removeEventListener("close", closed);
+      } catch {
+        // The client was freed meanwhile: nothing is left to remove.
+      }
+      resolve(slept);
+    };
+    const aborted = () => done(false);
+    const closed = () => done(true);
+    if (signal?.aborted) return done(false);
+    timer = setTimeout(() => done(true), Math.min(ms, MAX_TIMER_MS));
+    signal?.addEventListener("abort", aborted, { once: true });
+    client.addEventListener("close", closed, { once: true });
+  });
+}
+
+/** Tells `ontaskstatus`; a callback that throws is reported as the client's `error` event. */
+function report(client, ontaskstatus, task) {
+  if (ontaskstatus === undefined) return;
+  try {
+    ontaskstatus(task);
+  } catch (thrown) {
+    client.__reportError(thrown);
+  }
+}
+
+export async function callToolAsTask(client, params, options) {
+  const { ttl, ontaskstatus, signal, pollInterval } = taskOptions(options);
+  if (paramsObject(params) === undefined) throw invalid("callToolAsTask needs params");
+  if (typeof params.name !== "string") throw invalid("callTool needs params.name, the tool's name as a string");
+  if (params.arguments !== undefined && params.arguments !== null && !isObject(params.arguments)) {
+    throw invalid("params.arguments must be an object");
+  }
+  const created = await client.request("tools/call", { ...params, task: ttl === undefined ? {} : { ttl } }, options, TOOL_CALL_TASKS);
+  let task = taskOf(created);
+  const { taskId } = task;
+  for (;;) {
+    // Read before the callback sees the task, which it may change.
+    const { status, pollInterval: suggested } = task;
+    report(client, ontaskstatus, task);
+    if (ENDED.has(status)) {
+      const result = await client.request("tasks/result", { taskId }, options, true);
+      if (status === "cancelled") throw broken(`the server cancelled task ${taskId} of tool ${JSON.stringify(params.name)}`);
+      checkCallToolResult(result);
+      return result;
+    }
+    const fromServer = typeof suggested === "number" ? Math.min(Math.max(suggested, MIN_POLL_MS), MAX_POLL_MS) : undefined;
+    const wait = pollInterval === undefined ? (fromServer ?? DEFAULT_POLL_MS) : Math.max(pollInterval, MIN_POLL_MS);
+    if (!(await sleep(client, wait, signal))) {
+      // Tell the server, best effort, then fail with the caller's reason.
+      await client.request("tasks/cancel", { taskId }, undefined, true).catch(() => {});
+      throw signal.reason;
+    }
+    if (signal?.aborted) throw signal.reason;
+    task = taskOf(await client.request("tasks/get", { taskId }, options, true));
+  }
+}
+
+function taskRequest(client, method, name, params, options) {
+  const { taskId } = paramsObject(params) ?? {};
+  if (typeof taskId !== "string") throw invalid(`${name} needs params.taskId as a string`);
+  return client.request(method, { taskId }, options, true);
+}
+
+export async function getTask(client, params, options) {
+  const result = await taskRequest(client, "tasks/get", "getTask", params, options);
+  taskOf(result);
+  return result;
+}
+
+export async function getTaskResult(client, params, options) {
+  return objectResult(await taskRequest(client, "tasks/result", "getTaskResult", params, options), "tasks/result");
+}
+
+export async function cancelTask(client, params, options) {
+  const result = await taskRequest(client, "tasks/cancel", "cancelTask", params, options);
+  taskOf(result);
+  return result;
+}
+
+export async function listTasks(client, params, options) {
+  const given = paramsObject(params);
+  if (given?.cursor !== undefined && given.cursor !== null && typeof given.cursor !== "string") {
+    throw invalid("params.cursor must be a string");
+  }
+  const result = await client.request("tasks/list", given, options, true);
+  checkTaskList(result);
+  return result;
+}
