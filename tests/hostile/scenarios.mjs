@@ -6,7 +6,7 @@ import { peerOf } from "./peer.mjs";
 import { credentialRedirect, issuerSwitch, pinnedIssuer } from "./scenarios/oauth.mjs";
 import { elicitationBomb, regexBomb, schemaBomb } from "./scenarios/schemas.mjs";
 import { legacyEventSource, legacyFetchReader, oversizeJson, oversizeSseEvent } from "./scenarios/sizes.mjs";
-import { closedClientHoldsNoTimer, floodDefault, floodOfFour, retryOverflow } from "./scenarios/streams.mjs";
+import { closedClientHoldsNoTimer, floodDefault, floodOfFour, retryOverflow, taskForever } from "./scenarios/streams.mjs";
 import { toolFlood } from "./scenarios/names.mjs";
 import { templateBomb } from "./scenarios/templates.mjs";
 
@@ -22,6 +22,7 @@ const SCENARIOS = [
   { name: "legacy-sse-eventsource", run: legacyEventSource, runtimes: ["chromium"] }, // a browser API
   { name: "retry-overflow", run: retryOverflow },
   { name: "retry-timer-after-close", run: closedClientHoldsNoTimer, runtimes: ["node"] }, // needs a process to exit
+  { name: "task-forever", run: taskForever },
   { name: "flood", run: floodDefault },
   { name: "flood-limit-4", run: floodOfFour },
   { name: "oauth-issuer-switch", run: issuerSwitch },

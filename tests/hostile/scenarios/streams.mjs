@@ -1,7 +1,7 @@
 // What a server can do to the client's timers and handlers: a `retry` past what
 // a timer holds, and a flood of requests to the client's handlers.
 import { McpClient } from "mcp-wasm";
-import { expectEcho, expectFailure, expectSuccess } from "../expect.mjs";
+import { describe, expectEcho, expectFailure, expectSuccess, settle } from "../expect.mjs";
 
 const MAX_TIMER_MS = 2_147_483_647;
 const TEN_MINUTES_MS = 600_000;
@@ -80,3 +80,26 @@ async function flood({ check, peer, track }, limits) {
 
 export const floodDefault = (ctx) => flood(ctx);
 export const floodOfFour = (ctx) => flood(ctx, { maxServerRequests: 4 });
+
+/**
+ * A task that stays `working` and asks to be polled every 4e9 ms: the client waits at most a minute
+ * between polls, and neither an abort nor close() waits for that sleep to end.
+ */
+export async function taskForever({ check, peer, track }) {
+  const client = track(await McpClient.connect(peer.url("task-forever"), { timeout: 5_000 }));
+  const controller = new AbortController();
+  const aborted = client.callToolAsTask({ name: "forever" }, { signal: controller.signal });
+  await sleep(300);
+  controller.abort("enough");
+  const outcome = await settle(aborted);
+  check(!outcome.hung && outcome.error === "enough", "a task call aborted while it sleeps out the server's pollInterval: rejects with the reason within 2 s",
+    outcome.hung ? "still pending" : describe(outcome.error));
+  const { tasks } = await peer.stats("task-forever");
+  check(tasks.created === 1 && tasks.gets === 0 && tasks.cancels === 1, "the client sends tasks/cancel, and polled not once in 300 ms", JSON.stringify(tasks));
+  await expectEcho(check, client);
+
+  const sleeping = client.callToolAsTask({ name: "forever" });
+  await sleep(300);
+  await client.close();
+  await expectFailure(check, "a task call asleep when the client closes", sleeping, "closed");
+}

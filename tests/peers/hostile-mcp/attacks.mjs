@@ -150,6 +150,28 @@ export const ATTACKS = {
 
   // 100,000 tools under one name, in four pages of 25,000 (about 1.2 MB each), then echo: a host must
   // give each a name of its own without a search per tool, which would take minutes.
+  // A task that never ends and asks to be polled every 4e9 ms (46 days, past what a timer holds).
+  "task-forever": {
+    capabilities: { tasks: { requests: { tools: { call: {} } }, cancel: {}, list: {} } },
+    answer(message, stats) {
+      const task = { taskId: "forever", status: "working", createdAt: "2026-12-02T00:00:00Z", ttl: null, pollInterval: 4e9 };
+      stats.tasks ??= { created: 0, gets: 0, cancels: 0 };
+      switch (message.method) {
+        case "tools/call":
+          if (message.params?.name !== "forever") return undefined;
+          stats.tasks.created += 1;
+          return { task };
+        case "tasks/get":
+          stats.tasks.gets += 1;
+          return task;
+        case "tasks/cancel":
+          stats.tasks.cancels += 1;
+          return { ...task, status: "cancelled" };
+        default:
+          return undefined;
+      }
+    },
+  },
   "tool-flood": {
     listTools(cursor) {
       const page = Number(cursor ?? 0);

@@ -1,8 +1,9 @@
 // The plain part of the hostile peer's MCP: what every endpoint answers the same
 // way, whichever transport carries it. An attack adds tools (`tools`), listed
 // resources (`resources`), templates (`templates`) and what reading through a
-// template returns (`readTemplated`); `echo` is always there, so a test can show
-// the client still works after an attack.
+// template returns (`readTemplated`), capabilities to declare (`capabilities`) and
+// answers of its own to any request (`answer`); `echo` is always there, so a test
+// can show the client still works after an attack.
 export const PROTOCOL_VERSION = "2025-11-25";
 
 export const ECHO = {
@@ -29,7 +30,7 @@ export const idLastTextEvent = (id) => ({
 });
 
 export function initializeResult(attack) {
-  const capabilities = { tools: {} };
+  const capabilities = { tools: {}, ...attack.capabilities };
   if (attack.resources || attack.templates) capabilities.resources = {};
   return { protocolVersion: PROTOCOL_VERSION, capabilities, serverInfo: { name: `hostile ${attack.name}`, version: "1.0.0" } };
 }

@@ -43,6 +43,8 @@ export function streamableEndpoint(attack, stats) {
       waiting.delete(message.id);
       return res.writeHead(202).end();
     }
+    const own = attack.answer?.(message, stats);
+    if (own) return sendJson(res, 200, { jsonrpc: "2.0", id: message.id, result: own });
     const common = answerCommon(message, attack);
     if (common) return sendJson(res, 200, common);
     const tool = message.method === "tools/call" && attack.tools?.[message.params?.name];
