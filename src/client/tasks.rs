@@ -89,7 +89,8 @@ impl ClientState {
             }
             let suggested = task.get("pollInterval").and_then(Value::as_f64).map(|ms| (ms as u32).clamp(MIN_POLL_MS, MAX_POLL_MS));
             let wait = options.poll_interval_ms.map(|ms| ms.max(MIN_POLL_MS)).or(suggested).unwrap_or(DEFAULT_POLL_MS);
-            let sleep = self.context.runtime.sleep(wait);
+            // A close wakes the wait: the poll after it fails with `closed`.
+            let sleep = future::select(self.context.runtime.sleep(wait), Box::pin(self.session.closed()));
             if let Some(source) = &request.cancel {
                 if let Either::Right((reason, _)) = future::select(sleep, source()).await {
                     // Tell the server, best effort, then fail with the caller's reason.

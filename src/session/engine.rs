@@ -120,6 +120,8 @@ struct State {
     /// Server requests being handled, with the sender that cancels each.
     inbound: IdMap<RequestId, oneshot::Sender<String>>,
     closed: bool,
+    /// Who waits for the session to close ([`Session::closed`]).
+    close_waiters: Vec<oneshot::Sender<()>>,
     listener: Option<NotificationListener>,
     problems: Option<ProblemListener>,
     status: Option<StatusListener>,
@@ -337,6 +339,29 @@ impl Session {
         self.inner.send(message).await
     }
 
+    /// Resolves when the session closes, at once if it has: what waits
+    /// between requests (a task's poll) wakes then, and its next request
+    /// fails with [`Error::Closed`]. Waiters that were dropped are let go
+    /// whenever another one comes, so a long task does not pile them up.
+    pub fn closed(&self) -> impl std::future::Future<Output = ()> {
+        let waiting = {
+            let mut state = self.inner.state.borrow_mut();
+            if state.closed {
+                None
+            } else {
+                state.close_waiters.retain(|waiter| !waiter.is_canceled());
+                let (tx, rx) = oneshot::channel();
+                state.close_waiters.push(tx);
+                Some(rx)
+            }
+        };
+        async move {
+            if let Some(rx) = waiting {
+                let _ = rx.await;
+            }
+        }
+    }
+
     /// Fails every pending request with [`Error::Closed`] and closes the
     /// transport. Idempotent: later calls return at once.
     pub async fn close(&self) {
@@ -353,6 +378,9 @@ impl Session {
             state.progress.clear();
             for (_, cancel) in state.inbound.drain() {
                 let _ = cancel.send("the client closed".to_owned());
+            }
+            for waiter in state.close_waiters.drain(..) {
+                let _ = waiter.send(());
             }
             std::mem::take(&mut state.pending)
         };

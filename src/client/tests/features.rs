@@ -460,6 +460,20 @@ fn a_servers_poll_interval_is_followed_up_to_a_minute() {
 
 #[cfg(feature = "tasks")]
 #[test]
+fn closing_wakes_a_task_call_between_polls() {
+    let (mut w, client) = connect(task_server(100), task_capabilities(), legacy_options());
+    let options = TaskOptions { poll_interval_ms: Some(60_000), ..TaskOptions::default() };
+    let task_client = client.clone();
+    let pending = w.start(async move { task_client.call_tool_as_task(json!({"name": "slow"}), &options).await });
+    w.advance(1_000);
+    assert!(pending.borrow().is_none(), "asleep until its poll");
+    w.run(async move { client.close().await });
+    assert!(matches!(pending.borrow_mut().take(), Some(Err(Error::Closed))), "failed at the close, not at its poll");
+    assert_eq!(w.server.count("tasks/get"), 0);
+}
+
+#[cfg(feature = "tasks")]
+#[test]
 fn a_task_created_without_its_wrapper_is_polled_by_its_id() {
     let server = |s: &Seen| match s.method() {
         "tools/call" => Some(Answer::Result(json!({"taskId": "bare", "status": "working", "pollInterval": 100}))),

@@ -71,6 +71,20 @@ fn caller_cancellation_sends_the_reason() {
 }
 
 #[test]
+fn closed_resolves_at_the_close_and_lets_dropped_waiters_go() {
+    let mut h = harness();
+    let session = h.session.clone();
+    for _ in 0..1_000 {
+        drop(session.closed());
+    }
+    let waiting = session.closed();
+    assert_eq!(session.inner.state.borrow().close_waiters.len(), 1, "dropped waiters do not pile up");
+    h.pool.run_until(session.close());
+    h.pool.run_until(waiting);
+    h.pool.run_until(session.closed());
+}
+
+#[test]
 fn close_rejects_pending_and_is_idempotent() {
     let mut h = harness();
     let call = h.start("tools/list", CallOptions::default());
