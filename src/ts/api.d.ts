@@ -312,8 +312,9 @@ export interface McpClient {
    * each status to `options.ontaskstatus`, and fetches `tasks/result` at the
    * end, answering any input the task asks for with the client's handlers.
    * Aborting `options.signal` sends `tasks/cancel` and rejects with the
-   * signal's reason. `timeout` applies to each request. Loaded the first time
-   * a page uses a task method.
+   * signal's reason. `timeout` applies to each request. The task methods are
+   * plain JS that the package's entries add, loaded the first time a page
+   * uses one; `mcp-wasm/raw` has none of them.
    */
   callToolAsTask(params: CallToolRequestParams, options?: TaskCallOptions): Promise<CallToolResult>;
   /** `tasks/get`: a task's current state. */
