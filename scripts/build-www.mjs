@@ -37,11 +37,12 @@ if (existsSync(out) && readdirSync(out).length > 0) {
 }
 
 // The package files the page can load: pkg/index.js and what it imports,
-// statically or dynamically, and the .wasm it fetches by URL.
+// statically or dynamically (minified: `import"./x.js"`, with no space), and the
+// .wasm it fetches by URL.
 function packageFiles() {
   const seen = new Set();
   const queue = ["index.js"];
-  const reference = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|new URL\(\s*)["'](\.\/[^"']+)["']/g;
+  const reference = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s*|new URL\(\s*)["'](\.\/[^"']+)["']/g;
   while (queue.length) {
     const file = queue.shift();
     if (seen.has(file)) continue;
