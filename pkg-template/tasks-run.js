@@ -156,7 +156,7 @@ export async function callToolAsTask(client, params, options) {
       await client.request("tasks/cancel", { taskId }, undefined, true).catch(() => {});
       throw signal.reason;
     }
-    if (signal?.aborted) throw signal.reason;
+    // An abort that came as the wait ended: this request rejects with its reason before sending.
     task = taskOf(await client.request("tasks/get", { taskId }, options, true));
   }
 }
