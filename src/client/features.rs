@@ -131,7 +131,7 @@ impl ClientState {
 
     /// Checks `structuredContent` against the tool's `outputSchema`.
     async fn check_output(&self, reply: &Reply, check: &OutputCheck) -> Result<(), Error> {
-        let text = check.at.clone().and_then(|at| reply.text()?.get(at));
+        let text = check.at.clone().and_then(|at| reply.checked_text()?.get(at));
         let structured = match text {
             Some(text) => Instance::Text(text),
             None => Instance::Value(reply.value().get("structuredContent").unwrap_or(&Value::Null)),

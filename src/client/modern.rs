@@ -12,7 +12,7 @@ use crate::error::Error;
 use crate::protocol::jsonrpc::Params;
 use crate::protocol::modern::{self, Outcome, Recovery, RequestMeta, VersionAnswer};
 use crate::session::handler::ClientHandler;
-use crate::session::Answer;
+use crate::session::{Answer, LargeResult};
 use serde_json::Value;
 use std::rc::Rc;
 
@@ -92,7 +92,7 @@ impl ClientState {
         }
         match outcome? {
             Outcome::Complete(result) | Outcome::Task(result) => Ok(Reply::from(result)),
-            Outcome::CompleteText(text) => Ok(Reply::from(Answer::Text(Rc::new(text)))),
+            Outcome::CompleteText(text) => Ok(Reply::from(Answer::Text(LargeResult { text: Rc::new(text), kept: None }))),
             Outcome::InputRequired { .. } => Err(Error::Protocol("input was still required after the last round".into())),
         }
     }

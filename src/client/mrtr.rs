@@ -9,7 +9,7 @@ use crate::protocol::jsonrpc::Params;
 use crate::protocol::jsonrpc::RequestId;
 use crate::protocol::modern::{classify_result, complete_text, retry_params, Outcome};
 use crate::session::handler::{ClientHandler, InboundContext};
-use crate::session::{Answer, CallOptions, Session};
+use crate::session::{Answer, CallOptions, LargeResult, Session};
 use futures::future::{self, Either, FutureExt, LocalBoxFuture, Shared};
 use serde_json::{Map, Value};
 use std::rc::Rc;
@@ -67,10 +67,14 @@ pub async fn request_with_input(
             Answer::Parsed(value) => value,
             // A large result: a complete one stays text; anything else is
             // small once its parts are taken apart, and is parsed.
-            Answer::Text(text) => match complete_text(Rc::try_unwrap(text).unwrap_or_else(|shared| shared.as_ref().clone())) {
-                Ok(done) => return Ok(Outcome::CompleteText(done)),
-                Err(text) => crate::protocol::json::parse(&text).map_err(|e| Error::Protocol(format!("the result: {e}")))?,
-            },
+            Answer::Text(LargeResult { text, kept: None }) => {
+                match complete_text(Rc::try_unwrap(text).unwrap_or_else(|shared| shared.as_ref().clone())) {
+                    Ok(done) => return Ok(Outcome::CompleteText(done)),
+                    Err(text) => crate::protocol::json::parse(&text).map_err(|e| Error::Protocol(format!("the result: {e}")))?,
+                }
+            }
+            // The transport keeps messages outside wasm only in the legacy era; read one whole.
+            Answer::Text(large) => large.parse().map_err(|e| Error::Protocol(format!("the result: {e}")))?,
         };
         let (requests, state) = match classify_result(result).map_err(Error::Protocol)? {
             Outcome::InputRequired { requests, state } => (requests, state),

@@ -18,8 +18,7 @@ use crate::protocol::lifecycle::ServerIdentity;
 #[cfg(feature = "validator")]
 use crate::protocol::schema::LinearPatterns;
 use crate::session::limits::Limits;
-use crate::session::ResultText;
-use crate::session::{Answer, Channel, Connector, OpenContext, Session, ToolSchemas};
+use crate::session::{Answer, Channel, Connector, Kept, LargeResult, OpenContext, Session, ToolSchemas};
 use futures::future::{LocalBoxFuture, Shared};
 use serde_json::Value;
 use std::cell::{OnceCell, RefCell};
@@ -32,35 +31,38 @@ pub(crate) type Renewal = Shared<LocalBoxFuture<'static, Result<(), Error>>>;
 /// A result as the server sent it: parsed, or for a large result its
 /// original text, which a consumer (`JSON.parse`) reads faster than the value
 /// could be written out again, and which is parsed here only if something
-/// needs the value.
+/// needs the value. A large message may also be kept outside wasm (in JS),
+/// with only a text lacking its long content strings handed on: the checks
+/// read that text, and the value is read in whole when something needs it.
 #[derive(Clone, Debug)]
 pub struct Reply {
     /// The parsed result; `None` while only its text is known (a large
     /// result the transport kept as text), until something needs the value.
     value: Option<Value>,
     parsed: OnceCell<Value>,
-    text: Option<ResultText>,
+    large: Option<LargeResult>,
 }
 
 impl From<Answer> for Reply {
     fn from(answer: Answer) -> Self {
         match answer {
             Answer::Parsed(value) => Self::from(value),
-            Answer::Text(text) => Self { value: None, parsed: OnceCell::new(), text: Some(text) },
+            Answer::Text(large) => Self { value: None, parsed: OnceCell::new(), large: Some(large) },
         }
     }
 }
 
 impl From<Value> for Reply {
     fn from(value: Value) -> Self {
-        Self { value: Some(value), parsed: OnceCell::new(), text: None }
+        Self { value: Some(value), parsed: OnceCell::new(), large: None }
     }
 }
 
-/// A result's text parsed; the transport found it to be JSON already, so a
-/// failure here is the parser's depth limit, and reads as `null`.
-fn parse(text: Option<&str>) -> Value {
-    text.and_then(|t| crate::protocol::json::parse(t).ok()).unwrap_or(Value::Null)
+/// A large result parsed; the transport found it to be JSON already, so a
+/// failure here is the parser's depth limit (or a kept body gone), and
+/// reads as `null`.
+fn parse(large: Option<&LargeResult>) -> Value {
+    large.and_then(|large| large.parse().ok()).unwrap_or(Value::Null)
 }
 
 impl Reply {
@@ -68,7 +70,7 @@ impl Reply {
     pub fn value(&self) -> &Value {
         match &self.value {
             Some(value) => value,
-            None => self.parsed.get_or_init(|| parse(self.text.as_deref().map(String::as_str))),
+            None => self.parsed.get_or_init(|| parse(self.large.as_ref())),
         }
     }
 
@@ -76,20 +78,32 @@ impl Reply {
     pub fn into_value(self) -> Value {
         match self.value {
             Some(value) => value,
-            None => self.parsed.into_inner().unwrap_or_else(|| parse(self.text.as_deref().map(String::as_str))),
+            None => self.parsed.into_inner().unwrap_or_else(|| parse(self.large.as_ref())),
         }
     }
 
-    /// The server's own text of the result, when it was kept.
+    /// The server's own text of the result, when it was kept as text in
+    /// wasm (not for a message kept outside it, see [`Reply::kept`]).
     pub fn text(&self) -> Option<&str> {
-        self.text.as_deref().map(String::as_str)
+        self.large.as_ref().filter(|large| large.kept.is_none()).map(|large| large.text.as_str())
+    }
+
+    /// The whole message, when the transport kept it outside wasm.
+    pub fn kept(&self) -> Option<&Kept> {
+        self.large.as_ref().and_then(|large| large.kept.as_ref())
+    }
+
+    /// The text the checks read: the server's, or for a kept message the one
+    /// without its long content strings, which a shape check reads alike.
+    pub(crate) fn checked_text(&self) -> Option<&str> {
+        self.large.as_ref().map(|large| large.text.as_str())
     }
 
     /// The text, while nothing has parsed it yet: a check that can read what
     /// it needs from the text saves building the tree.
     pub(crate) fn unparsed_text(&self) -> Option<&str> {
         match (&self.value, self.parsed.get()) {
-            (None, None) => self.text.as_deref().map(String::as_str),
+            (None, None) => self.checked_text(),
             _ => None,
         }
     }
@@ -99,7 +113,9 @@ impl Reply {
     #[cfg(feature = "modern")]
     pub(crate) fn members(&self, names: [&str; 2]) -> [Option<Value>; 2] {
         use crate::protocol::pick::{member, pick_accepted, Pick};
-        let picked = self.unparsed_text().and_then(|text| pick_accepted(text, Pick { names: [names[0], names[1], "", ""], items: None }));
+        // A kept message's text lacks strings a member may hold.
+        let text = self.unparsed_text().filter(|_| self.kept().is_none());
+        let picked = text.and_then(|text| pick_accepted(text, Pick { names: [names[0], names[1], "", ""], items: None }));
         match picked {
             Some((fields, _)) => [0, 1].map(|slot| member(&fields, slot).and_then(|raw| crate::protocol::json::parse(raw).ok())),
             None => names.map(|name| self.value().get(name).cloned()),
@@ -115,10 +131,10 @@ impl Reply {
     /// The value to change, which makes the kept text stale: it is dropped.
     pub(crate) fn value_mut(&mut self) -> &mut Value {
         if self.value.is_none() {
-            let parsed = self.parsed.take().unwrap_or_else(|| parse(self.text.as_deref().map(String::as_str)));
+            let parsed = self.parsed.take().unwrap_or_else(|| parse(self.large.as_ref()));
             self.value = Some(parsed);
         }
-        self.text = None;
+        self.large = None;
         self.value.get_or_insert(Value::Null)
     }
 }

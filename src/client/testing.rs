@@ -12,7 +12,7 @@ use crate::error::Error;
 use crate::protocol::jsonrpc::{ErrorObject, Message, RequestId};
 use crate::protocol::modern;
 use crate::session::testing::ManualRuntime;
-use crate::session::{Channel, Connector, Inbound, InboundSink, OpenContext, Session, Transport};
+use crate::session::{Channel, Connector, Inbound, InboundSink, Kept, KeptMessage, OpenContext, Session, Transport};
 use futures::executor::{LocalPool, LocalSpawner};
 use futures::future::{self, LocalBoxFuture};
 use futures::task::LocalSpawnExt;
@@ -144,8 +144,12 @@ impl Server {
         let _ = self.spawner.spawn_local(async move {
             for message in messages {
                 let text = message.to_string();
+                if let Some((id, raw, kept)) = kept(&text) {
+                    sink(Inbound::RawResponse { id, text: Rc::new(raw), kept: Some(kept) });
+                    continue;
+                }
                 match crate::protocol::jsonrpc::raw_result(&text) {
-                    Some((id, raw)) => sink(Inbound::RawResponse { id, text: Rc::new(raw.to_owned()) }),
+                    Some((id, raw)) => sink(Inbound::RawResponse { id, text: Rc::new(raw.to_owned()), kept: None }),
                     None => {
                         if let Ok(message) = crate::protocol::jsonrpc::decode_value(message) {
                             sink(Inbound::Message(message));
@@ -155,6 +159,34 @@ impl Server {
             }
         });
     }
+}
+
+/// A large message kept "outside wasm", as the web transport keeps a JSON
+/// body in JS: the session gets the text without its long content strings.
+#[derive(Debug)]
+pub struct KeptText(pub String);
+
+impl KeptMessage for KeptText {
+    fn read(&self) -> Option<String> {
+        Some(self.0.clone())
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
+/// What the web transport hands on for a body it keeps: the result's text
+/// with its long content strings left out, and the whole message.
+fn kept(text: &str) -> Option<(RequestId, String, Kept)> {
+    use crate::protocol::jsonrpc::elide::{elide, KEEP_MIN_BYTES};
+    if text.len() < KEEP_MIN_BYTES {
+        return None;
+    }
+    let elided = elide([text.as_bytes()]);
+    let compact = String::from_utf8(elided.text).ok().filter(|_| elided.elided > 0)?;
+    let (id, raw) = crate::protocol::jsonrpc::raw_result(&compact)?;
+    Some((id, raw.to_owned(), Rc::new(KeptText(text.to_owned()))))
 }
 
 struct FakeTransport {

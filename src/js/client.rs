@@ -15,7 +15,8 @@ use crate::error::Error;
 use crate::protocol::jsonrpc::Message;
 use crate::protocol::wide::ascii_prefix;
 use crate::session::{Connector, TraceDirection};
-use crate::transport::fetch::Fetch;
+use crate::transport::fetch::{js_message, Fetch};
+use crate::transport::kept::KeptBody;
 use crate::transport::web_runtime::WebRuntime;
 use crate::web::WebOptions;
 use futures::future::LocalBoxFuture;
@@ -94,11 +95,16 @@ extern "C" {
 const ASCII_FAST_MIN: usize = 8 * 1024;
 
 /// A result for JS: `JSON.parse` of the server's text when it was kept (one
-/// pass, the server's key order), else the value converted. A large ASCII
+/// pass, the server's key order), in JS when the body stayed there, else the
+/// value converted. A large ASCII
 /// text is decoded by Node's `Buffer` where there is one, from wasm memory
 /// without a copy (`bench/analysis.md`, eleventh round).
 pub(super) fn reply_to_js(reply: &Reply) -> Result<JsValue, Error> {
     let unconvertible = |_| Error::Protocol("cannot convert a result to JS".into());
+    // A body the transport left in JS: parsed there, once.
+    if let Some(body) = reply.kept().and_then(|kept| kept.as_any().downcast_ref::<KeptBody>()) {
+        return body.result().map_err(|thrown| Error::Protocol(format!("the result: {}", js_message(&thrown))));
+    }
     match reply.text() {
         Some(text) if text.len() >= ASCII_FAST_MIN && fast_ascii() && ascii_prefix(text.as_bytes()) == text.len() => {
             parse_ascii(text.as_bytes()).map_err(unconvertible)

@@ -5,6 +5,7 @@
 //! stay `serde_json::Value` so that fields this crate does not interpret
 //! (`_meta`, extensions) reach the user untouched.
 
+pub mod elide;
 mod encode;
 pub mod envelope;
 mod params;

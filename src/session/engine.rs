@@ -1,6 +1,6 @@
 use super::handler::{ClientHandler, InboundContext};
 use super::id_map::IdMap;
-use super::{ConnectionStatus, Inbound, InboundSink, ResultText, Runtime, Transport};
+use super::{ConnectionStatus, Inbound, InboundSink, Kept, ResultText, Runtime, Transport};
 use crate::error::Error;
 use crate::protocol::jsonrpc::envelope::Envelope;
 use crate::protocol::jsonrpc::{codes, ErrorObject, Message, Params, RequestId};
@@ -107,7 +107,30 @@ pub enum Answer {
     Parsed(Value),
     /// A result as the server's text alone, for a consumer that reads
     /// what it needs of it (`JSON.parse` in JS) rather than a tree.
-    Text(ResultText),
+    Text(LargeResult),
+}
+
+/// A large result as the transport handed it on.
+#[derive(Clone, Debug)]
+pub struct LargeResult {
+    /// The result's JSON text; without its long content strings when the
+    /// message is `kept`.
+    pub text: ResultText,
+    /// The whole message, kept outside the session.
+    pub kept: Option<Kept>,
+}
+
+impl LargeResult {
+    /// The result's value, whole: read from the kept message when there is one.
+    ///
+    /// # Errors
+    /// The parser's or the kept message's complaint.
+    pub fn parse(&self) -> Result<Value, String> {
+        let Some(kept) = &self.kept else { return crate::protocol::json::parse(&self.text).map_err(|e| e.to_string()) };
+        let whole = kept.read().ok_or("the response body can no longer be read")?;
+        let (_, result) = crate::protocol::jsonrpc::raw_result(&whole).ok_or("the response is not the one its checks read")?;
+        crate::protocol::json::parse(result).map_err(|e| e.to_string())
+    }
 }
 
 #[derive(Default)]
@@ -115,7 +138,7 @@ struct State {
     next_id: i64,
     pending: IdMap<RequestId, oneshot::Sender<Result<Value, Error>>>,
     /// The text of large results, by request, until the request takes it.
-    raw: IdMap<RequestId, ResultText>,
+    raw: IdMap<RequestId, LargeResult>,
     progress: IdMap<RequestId, ProgressRoute>,
     /// Server requests being handled, with the sender that cancels each.
     inbound: IdMap<RequestId, oneshot::Sender<String>>,
@@ -238,7 +261,7 @@ impl Session {
     pub async fn request(&self, method: &str, params: Option<Value>, options: CallOptions) -> Result<Value, Error> {
         match self.request_params(method, params.map(Params::Parsed), options).await? {
             Answer::Parsed(value) => Ok(value),
-            Answer::Text(text) => crate::protocol::json::parse(&text).map_err(|e| Error::Protocol(format!("the result: {e}"))),
+            Answer::Text(large) => large.parse().map_err(|e| Error::Protocol(format!("the result: {e}"))),
         }
     }
 
@@ -298,7 +321,7 @@ impl Session {
                     guard.cancel_reason = None;
                     let raw = inner.state.borrow_mut().raw.remove(&guard.id);
                     return result.map(|value| match raw {
-                        Some(text) => Answer::Text(text),
+                        Some(large) => Answer::Text(large),
                         None => Answer::Parsed(value),
                     });
                 }
@@ -451,18 +474,19 @@ impl Inner {
             }
             Inbound::Message(Message::Request { id, method, params }) => self.answer(id, &method, params.map(Params::into_value)),
             Inbound::RequestFailed { id, error } => self.settle(&id, Err(error)),
-            Inbound::RawResponse { id, text } => {
+            Inbound::RawResponse { id, text, kept } => {
+                let large = LargeResult { text, kept };
                 let trace = self.state.borrow().trace.clone();
                 if let Some(trace) = trace {
                     // The trace sees messages: this one is parsed for it alone.
-                    let result = crate::protocol::json::parse(&text).unwrap_or(Value::Null);
+                    let result = large.parse().unwrap_or(Value::Null);
                     trace(TraceDirection::In, &Message::Response { id: Some(id.clone()), outcome: Ok(result) });
                 }
                 let pending = {
                     let mut state = self.state.borrow_mut();
                     let pending = state.pending.contains_key(&id);
                     if pending {
-                        state.raw.insert(id.clone(), text);
+                        state.raw.insert(id.clone(), large);
                     }
                     pending
                 };

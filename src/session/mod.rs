@@ -26,10 +26,11 @@ mod transport;
 
 pub use connector::{Channel, Connector, OpenContext, ToolSchemas};
 pub use engine::{
-    Answer, CallOptions, NotificationListener, ProblemListener, ProgressListener, Session, StatusListener, TraceDirection, TraceListener,
+    Answer, CallOptions, LargeResult, NotificationListener, ProblemListener, ProgressListener, Session, StatusListener, TraceDirection,
+    TraceListener,
 };
 pub use runtime::Runtime;
-pub use transport::{ConnectionStatus, Inbound, InboundSink, ResultText, Transport};
+pub use transport::{ConnectionStatus, Inbound, InboundSink, Kept, KeptMessage, ResultText, Transport};
 
 /// The default per-request timeout, as in the official TypeScript SDK.
 pub const DEFAULT_TIMEOUT_MS: u32 = 60_000;

@@ -25,6 +25,20 @@ pub enum ConnectionStatus {
 /// it, so a 5 MiB result does not take another 5 MiB of wasm memory.
 pub type ResultText = Rc<String>;
 
+/// A large message that the transport keeps outside the session (in JS),
+/// having handed on a text with its long content strings left out
+/// (`protocol::jsonrpc::elide`): the checks read that text, and whoever needs
+/// the full value reads the message in.
+pub trait KeptMessage: std::fmt::Debug {
+    /// The whole message's text, copied in; `None` if it cannot be read.
+    fn read(&self) -> Option<String>;
+    /// The concrete type, for the binding that hands the kept message to its caller.
+    fn as_any(&self) -> &dyn std::any::Any;
+}
+
+/// A [`KeptMessage`], shared by the session, the reply and JS.
+pub type Kept = Rc<dyn KeptMessage>;
+
 /// What a transport hands back to the session.
 #[derive(Debug)]
 pub enum Inbound {
@@ -46,6 +60,8 @@ pub enum Inbound {
         id: RequestId,
         /// The result's JSON text.
         text: ResultText,
+        /// The whole message, when `text` lacks its long content strings.
+        kept: Option<Kept>,
     },
     /// The one channel every response arrives on broke (the HTTP+SSE event
     /// stream, a user transport): no pending request can be answered now.

@@ -195,7 +195,7 @@ impl Fetch {
         let answered = match (parts.length(), parts.get(1)) {
             (1, _) => None,
             (_, read) if read.is_undefined() => Some(Answered(Err(stream_broke(&parts.get(2))))),
-            (_, read) => Some(Answered(copy_chunks(&read))),
+            (_, read) => Some(Answered(Ok(read))),
         };
         Ok((response, answered))
     }
@@ -236,9 +236,9 @@ fn as_response(value: JsValue) -> Result<Response, Error> {
 }
 
 /// A JSON answer's body as [`Fetch::send_for_answer`] read it with its
-/// response: the bytes, or `Err(length)` past the limit.
+/// response, still in JS (`readChunks`' `[chunks, total]`).
 #[derive(Debug)]
-pub struct Answered(Result<Result<Vec<u8>, usize>, Error>);
+pub struct Answered(Result<JsValue, Error>);
 
 impl Answered {
     /// The body as text, as [`read_text_capped`] gives it.
@@ -246,7 +246,16 @@ impl Answered {
     /// # Errors
     /// As [`read_text_capped`].
     pub fn text(self, max: usize, limit: &'static str) -> Result<String, Error> {
-        body_text(self.0?, max, limit)
+        body_text(copy_chunks(&self.0?)?, max, limit)
+    }
+
+    /// The body as text, or a long one kept in JS but for the text its
+    /// checks read ([`super::kept::body`]).
+    ///
+    /// # Errors
+    /// As [`read_text_capped`].
+    pub fn body(self, max: usize, limit: &'static str) -> Result<super::kept::Body, Error> {
+        super::kept::body(&self.0?, max, limit)
     }
 }
 
@@ -279,7 +288,7 @@ pub async fn read_text_capped(response: &Response, max: usize, limit: &'static s
     body_text(BodyReader::new(response)?.read_to_end(max).await?, max, limit)
 }
 
-fn body_text(read: Result<Vec<u8>, usize>, max: usize, limit: &'static str) -> Result<String, Error> {
+pub(super) fn body_text(read: Result<Vec<u8>, usize>, max: usize, limit: &'static str) -> Result<String, Error> {
     let body = read.map_err(|length| too_large(length as u64, max, limit))?;
     crate::protocol::wide::into_string(body).map_err(|_| Error::Protocol("the response body is not UTF-8".into()))
 }
@@ -365,7 +374,7 @@ fn not_bytes() -> Error {
 
 /// `readChunks`' answer (`[chunks, total]`) as the body's bytes, or
 /// `Err(length)` past the limit.
-fn copy_chunks(read: &JsValue) -> Result<Result<Vec<u8>, usize>, Error> {
+pub(super) fn copy_chunks(read: &JsValue) -> Result<Result<Vec<u8>, usize>, Error> {
     let read = js_sys::Array::from(read);
     let total = read.get(1).as_f64().unwrap_or(-1.0);
     let Ok(chunks) = read.get(0).dyn_into::<js_sys::Array>() else {

@@ -201,7 +201,7 @@ impl Inner {
                 // the request it answered ends in its timeout.
                 match decode_or_raw(data, version::allows_batches(None)) {
                     // As for Streamable HTTP: a result goes over as its text alone.
-                    Ok(Decoded::RawResult(id, raw)) => (self.sink)(Inbound::RawResponse { id, text: Rc::new(raw) }),
+                    Ok(Decoded::RawResult(id, raw)) => (self.sink)(Inbound::RawResponse { id, text: Rc::new(raw), kept: None }),
                     Ok(Decoded::Messages(messages)) => {
                         for message in messages {
                             (self.sink)(Inbound::Message(message));

@@ -7,6 +7,7 @@
 //!   wasm implementations over the platform's `fetch`, `ReadableStream`,
 //!   `EventSource`, WebCrypto and `setTimeout`.
 //! * `headers`: the user's extra headers, shared by both HTTP transports.
+//! * `kept`: a large JSON body left in JS, with the text its checks read.
 //! * `auth`: the [`auth::Authorizer`] Streamable HTTP asks for each request's
 //!   credentials and for an answer to a refusal; `oauth` is one.
 //! * `connector`: the web [`crate::session::Connector`], which opens those
@@ -24,6 +25,8 @@ pub mod connector;
 pub mod fetch;
 #[cfg(target_arch = "wasm32")]
 pub mod headers;
+#[cfg(target_arch = "wasm32")]
+pub mod kept;
 #[cfg(all(target_arch = "wasm32", feature = "legacy-sse"))]
 pub mod legacy_sse;
 #[cfg(all(target_arch = "wasm32", feature = "oauth"))]

@@ -5,7 +5,7 @@ import { checker, describe, settle } from "./expect.mjs";
 import { peerOf } from "./peer.mjs";
 import { credentialRedirect, issuerSwitch, pinnedIssuer } from "./scenarios/oauth.mjs";
 import { elicitationBomb, regexBomb, schemaBomb } from "./scenarios/schemas.mjs";
-import { legacyEventSource, legacyFetchReader, oversizeJson, oversizeSseEvent } from "./scenarios/sizes.mjs";
+import { keptGarbage, legacyEventSource, legacyFetchReader, oversizeJson, oversizeSseEvent } from "./scenarios/sizes.mjs";
 import { closedClientHoldsNoTimer, floodDefault, floodOfFour, retryOverflow, taskForever } from "./scenarios/streams.mjs";
 import { toolFlood } from "./scenarios/names.mjs";
 import { templateBomb } from "./scenarios/templates.mjs";
@@ -17,6 +17,7 @@ const SCENARIOS = [
   { name: "template-bomb", run: templateBomb },
   { name: "tool-flood", run: toolFlood },
   { name: "oversize-json", run: oversizeJson },
+  { name: "kept-garbage", run: keptGarbage },
   { name: "oversize-sse", run: oversizeSseEvent },
   { name: "legacy-sse-fetch", run: legacyFetchReader },
   { name: "legacy-sse-eventsource", run: legacyEventSource, runtimes: ["chromium"] }, // a browser API

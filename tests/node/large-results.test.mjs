@@ -6,6 +6,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { startPeer } from "../support/peer-process.mjs";
 import { McpClient } from "mcp-wasm";
+import { initSync } from "mcp-wasm/raw";
 import { Floor } from "../../bench/floor.mjs";
 
 let PORT; // picked by the OS: a fixed port can be taken by an outgoing connection
@@ -26,6 +27,25 @@ async function plain(method, params) {
   await floor.close();
   return answer;
 }
+
+// wasm linear memory never shrinks: its size shows the most any result ever took.
+const wasmMiB = () => initSync().memory.buffer.byteLength / 2 ** 20;
+
+test("a 5 MiB JSON body stays in JS: the checks read it without its text, and wasm memory does not grow", LIMIT, async () => {
+  // First in this file: no large result has been in wasm yet.
+  const before = wasmMiB();
+  const client = await McpClient.connect(URL_, { era: "legacy" });
+  try {
+    for (let i = 0; i < 3; i++) {
+      const read = await client.readResource({ uri: "bench://big" });
+      assert.deepEqual(read, await plain("resources/read", { uri: "bench://big" }));
+    }
+    // Before the body stayed in JS, a read copied its 5 MiB in, and memory ended 5 MiB higher.
+    assert.ok(wasmMiB() - before < 1, `wasm memory grew from ${before} to ${wasmMiB()} MiB`);
+  } finally {
+    await client.close();
+  }
+});
 
 test("a 2 MiB tools/list equals the server's JSON, in its key order", LIMIT, async () => {
   const client = await McpClient.connect(URL_, { era: "legacy" });
@@ -66,6 +86,32 @@ test("large texts in every alphabet arrive as the server wrote them (ASCII ones 
     assert.equal(result.content[0].text, text);
     assert.deepEqual(result, await plain("tools/call", { name: "echo", arguments: { text } }));
   }
+  await client.close();
+});
+
+test("long tool texts in every alphabet stay in JS and arrive as the server wrote them", LIMIT, async () => {
+  const client = await McpClient.connect(URL_, { era: "legacy" });
+  const texts = [
+    "plain ascii with \u0001 control, DEL \u007f, tab\t and \"quotes\" and \\ ".repeat(6000),
+    "café, naïve, 日本語, emoji 😀, and a lone ascii run after it ".repeat(6000),
+    "ascii until the very end ".repeat(12000) + "é",
+  ];
+  for (const text of texts) {
+    const result = await client.callTool({ name: "echo", arguments: { text } });
+    assert.equal(result.content[0].text, text);
+    assert.deepEqual(result, await plain("tools/call", { name: "echo", arguments: { text } }));
+  }
+  await client.close();
+});
+
+test("a trace sees a kept response whole", LIMIT, async () => {
+  const seen = [];
+  const client = await McpClient.connect(URL_, { era: "legacy", trace: (entry) => seen.push(entry) });
+  const read = await client.readResource({ uri: "bench://big" });
+  const answer = seen.find((entry) => entry.direction === "in" && entry.id === seen.at(-2)?.id);
+  assert.ok(answer, "the response was traced");
+  assert.ok(answer.bytes > 5 * 1024 * 1024, `the trace saw ${answer.bytes} bytes`);
+  assert.deepEqual(JSON.parse(answer.json).result, read);
   await client.close();
 });
 

@@ -550,3 +550,55 @@ fn closing_during_the_listen_backoff_leaves_no_timer() {
     w.advance(120_000);
     assert_eq!(w.server.count("subscriptions/listen"), 1);
 }
+
+/// A tool whose result's text content is longer than a transport keeps in
+/// wasm: the message is kept "outside" (as the web transport keeps it in JS),
+/// with the text its checks read lacking that content.
+fn kept_typed_tool(structured: Value, content: Value) -> impl Fn(&Seen) -> Option<Answer> {
+    move |s| match s.method() {
+        "tools/list" => typed_tool(json!(null))(s),
+        "tools/call" => Some(Answer::Result(json!({"content": content, "structuredContent": structured}))),
+        "resources/read" => Some(Answer::Result(json!({"contents": content}))),
+        _ => None,
+    }
+}
+
+fn long_text() -> String {
+    "kept ".repeat(60_000)
+}
+
+#[test]
+fn a_kept_result_is_checked_from_the_text_without_its_content_and_read_whole_when_needed() {
+    let content = json!([{"type": "text", "uri": "file:///big", "text": long_text()}]);
+    let (mut w, client) =
+        connect(kept_typed_tool(json!({"n": 3}), content.clone()), json!({"tools": {}, "resources": {}}), legacy_options());
+    let c = client.clone();
+    w.run(async move { c.list_all_tools(&RequestOptions::default()).await }).unwrap();
+    let c = client.clone();
+    let reply = w.run(async move { c.call_tool_reply(json!({"name": "count"}), &RequestOptions::default()).await }).unwrap();
+    assert!(reply.kept().is_some() && reply.text().is_none(), "the message is kept whole, outside");
+    assert_eq!(reply.value()["content"], content, "the value is read whole");
+    // Typed calls, which read the value, see the whole text.
+    assert_eq!(list_then_call(&mut w, &client).unwrap().text(), long_text());
+    let read = w.run(async move { client.read_resource("file:///big", &RequestOptions::default()).await }).unwrap();
+    assert_eq!(read.contents[0].text.as_deref(), Some(long_text().as_str()));
+}
+
+#[test]
+fn a_kept_result_still_fails_its_checks() {
+    // The shape: the one content that lacks its uri, beside a kept text.
+    let contents = json!([{"text": long_text()}]);
+    let (mut w, client) = connect(kept_typed_tool(json!({"n": 3}), contents), json!({"tools": {}, "resources": {}}), legacy_options());
+    let error = w.run(async move { client.read_resource("file:///big", &RequestOptions::default()).await }).unwrap_err();
+    assert!(error.to_string().contains("contents[0] has no string uri"), "{error}");
+}
+
+#[cfg(feature = "validator")]
+#[test]
+fn a_kept_result_still_has_its_structured_content_validated() {
+    let content = json!([{"type": "text", "text": long_text()}]);
+    let (mut w, client) = connect(kept_typed_tool(json!({"n": "three"}), content), json!({"tools": {}}), legacy_options());
+    let error = list_then_call(&mut w, &client).unwrap_err();
+    assert_eq!(error.kind(), "invalid-result");
+    assert!(error.to_string().contains("/n"), "{error}");
+}

@@ -11,12 +11,13 @@ use super::fetch::{
     error_text, header, js_message, read_text_capped, release, AbortOnDrop, Answered, BodyReader, Fetch, Follow, HttpRequest,
 };
 use super::http::{self, classify, status_error_with, Readable, ResponseBody};
+use super::kept::{Body, KeptBody};
 use super::web_runtime::WebRuntime;
 use crate::error::Error;
 use crate::protocol::jsonrpc::{decode_or_raw, Decoded, Message, RequestId};
 use crate::protocol::{methods, modern, version};
 use crate::session::id_map::IdMap;
-use crate::session::{Inbound, InboundSink, Runtime, ToolSchemas, Transport};
+use crate::session::{Inbound, InboundSink, KeptMessage, Runtime, ToolSchemas, Transport};
 use futures::channel::oneshot;
 use futures::future::{self, LocalBoxFuture};
 use std::cell::{Cell, RefCell};
@@ -399,12 +400,17 @@ impl Inner {
             }
             ResponseBody::Json => {
                 let (max, limit) = (self.config.max_message_bytes, "maxMessageBytes");
-                let text = match answered {
-                    Some(answered) => answered.text(max, limit)?,
-                    None => read_text_capped(&response, max, limit).await?,
+                let body = match answered {
+                    // The modern era rewrites results, which a body left in JS would not see.
+                    Some(answered) if !self.is_modern() => answered.body(max, limit)?,
+                    Some(answered) => Body::Text(answered.text(max, limit)?),
+                    None => Body::Text(read_text_capped(&response, max, limit).await?),
                 };
                 in_flight.controller.finished();
-                let answered = self.deliver(text, request_id.as_ref())?;
+                let answered = match body {
+                    Body::Text(text) => self.deliver(text, request_id.as_ref())?,
+                    Body::Kept { text, body } => self.deliver_kept(text, body, request_id.as_ref())?,
+                };
                 match request_id {
                     Some(id) if !answered => Err(Error::Protocol(format!("the JSON response does not answer request {id}"))),
                     _ => Ok(()),
@@ -443,7 +449,7 @@ impl Inner {
             Decoded::Messages(messages) => messages,
             Decoded::RawResult(id, raw) => {
                 let answered = awaited == Some(&id);
-                (self.sink)(Inbound::RawResponse { id, text: Rc::new(raw) });
+                (self.sink)(Inbound::RawResponse { id, text: Rc::new(raw), kept: None });
                 return Ok(answered);
             }
         };
@@ -455,6 +461,19 @@ impl Inner {
             (self.sink)(Inbound::Message(message));
         }
         Ok(answered)
+    }
+
+    /// [`Inner::deliver`] for a body left in JS: a successful response goes
+    /// on with the text its checks read; anything else (no text holds what
+    /// the checks need then) is read in whole and delivered so.
+    fn deliver_kept(&self, text: String, body: Rc<KeptBody>, awaited: Option<&RequestId>) -> Result<bool, Error> {
+        if let Ok(Decoded::RawResult(id, raw)) = decode_or_raw(text, false) {
+            let answered = awaited == Some(&id);
+            (self.sink)(Inbound::RawResponse { id, text: Rc::new(raw), kept: Some(body) });
+            return Ok(answered);
+        }
+        let whole = body.read().ok_or_else(|| Error::Protocol("the response body can no longer be read".into()))?;
+        self.deliver(whole, awaited)
     }
 
     async fn delete_session(self: Rc<Self>, session: String) {

@@ -75,3 +75,17 @@ async function sharedStreamEvent(ctx, sseReader) {
 
 export const legacyFetchReader = (ctx) => sharedStreamEvent(ctx, "fetch");
 export const legacyEventSource = (ctx) => sharedStreamEvent(ctx, "eventsource");
+
+/** Large results the client keeps in JS, broken only inside the text its checks never read. */
+export async function keptGarbage(ctx) {
+  const { check, peer, track } = ctx;
+  const client = track(await McpClient.connect(peer.url("kept-garbage"), { timeout: 5_000 }));
+  const call = (name) => client.callTool({ name, arguments: {} });
+  await expectFailure(check, "a kept 300 KiB result with an invalid escape in its text", call("bad-escape"), "protocol");
+  await expectEcho(check, client);
+  await expectFailure(check, "a kept 300 KiB result with a byte that is not UTF-8 in its text", call("bad-utf8"), "protocol");
+  await expectEcho(check, client);
+  const lone = await call("lone-surrogate");
+  check(lone.content[0].text.length === 300 * 1024 + 1 && lone.content[0].text.charCodeAt(150 * 1024) === 0xd800,
+    "a kept result whose text holds a lone surrogate reads as JSON.parse reads it");
+}

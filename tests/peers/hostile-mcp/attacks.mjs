@@ -44,6 +44,13 @@ const schemaTool = (name, description, outputSchema, structuredContent) =>
 // args.bytesPerMs paces the body (see writeHuge); 0 or none writes as fast as the socket takes it.
 const pace = (args) => Math.max(Number(args.bytesPerMs) || 0, 0);
 
+/** A tools/call result of 300 KiB of text with `middle` in the middle of it, as raw bytes. */
+function keptBody(id, middle) {
+  const filler = "k".repeat(150 * 1024);
+  const head = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[{"type":"text","text":"${filler}`;
+  return Buffer.concat([Buffer.from(head), middle, Buffer.from(`${filler}"}]}}`)]);
+}
+
 const SAMPLING_PARAMS = { messages: [{ role: "user", content: { type: "text", text: "flood" } }], maxTokens: 8 };
 
 export const ATTACKS = {
@@ -102,6 +109,22 @@ export const ATTACKS = {
           (stats.bodies ??= []).push(record);
           await reply.hugeJson(args.bytes, record, { declareLength: record.declaredLength, bytesPerMs: pace(args) });
         },
+      }),
+    },
+  },
+
+  // A body long enough that the client keeps it in JS and checks it without its content's text:
+  // the text itself is what is broken, so only the one JSON.parse of the body can tell.
+  "kept-garbage": {
+    tools: {
+      "bad-escape": tool("bad-escape", "A 300 KiB application/json result whose text holds the escape \\q", {
+        call: (_args, reply) => reply.rawJson(keptBody(reply.id, Buffer.from("\\q"))),
+      }),
+      "bad-utf8": tool("bad-utf8", "A 300 KiB application/json result whose text holds the byte 0xFF", {
+        call: (_args, reply) => reply.rawJson(keptBody(reply.id, Buffer.from([0xff]))),
+      }),
+      "lone-surrogate": tool("lone-surrogate", "A 300 KiB result whose text holds \\ud800, which JSON.parse reads", {
+        call: (_args, reply) => reply.rawJson(keptBody(reply.id, Buffer.from("\\ud800"))),
       }),
     },
   },

@@ -57,7 +57,10 @@ export function streamableEndpoint(attack, stats) {
 function reply(res, id, waiting) {
   let asked = 0;
   return {
+    id,
     json: (result) => sendJson(res, 200, { jsonrpc: "2.0", id, result }),
+    /** An application/json body of these bytes, as they are. */
+    rawJson: (bytes) => res.writeHead(200, { "Content-Type": "application/json", "Content-Length": bytes.length }).end(bytes),
 
     /** A JSON body of `bytes` (or more) carrying the result, streamed; `declareLength` sends Content-Length first. */
     hugeJson(bytes, record, { declareLength = false, bytesPerMs } = {}) {

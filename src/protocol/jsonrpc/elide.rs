@@ -1,0 +1,319 @@
+//! A large response's text with its long content strings left out, read in
+//! chunks as the body lies in JS: the client's checks read every member of a
+//! result but only the type of a content's `text`, `blob` or `data`, so a
+//! 5 MiB resource need not enter wasm for them. What is left out becomes an
+//! empty string; the JS side parses the whole body once for the caller.
+//!
+//! The pass is a lexer, not a validator. On JSON it splits the text exactly
+//! as a parser does, so the text it writes is the message with those strings
+//! emptied. On anything else the strict decode of what it writes, or the
+//! caller's `JSON.parse` of the whole body, refuses it.
+//!
+//! Memory is the text it writes; time is one pass, a string's plain run
+//! [`wide::WIDTH`](crate::protocol::wide) bytes at a time.
+
+use crate::protocol::wide;
+
+/// A content string at least this long is left out.
+pub const ELIDE_MIN_BYTES: usize = 1024;
+/// A body shorter than this is not worth keeping outside wasm: it is read in
+/// as it is, without this pass.
+pub const KEEP_MIN_BYTES: usize = 256 * 1024;
+
+/// How many levels of nesting the paths below need.
+const TRACKED_DEPTH: usize = 5;
+
+/// The keys the paths are made of; any other is [`Key::Other`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Key {
+    #[default]
+    Other,
+    Result,
+    Contents,
+    Content,
+    Resource,
+    Text,
+    Blob,
+    Data,
+}
+
+impl Key {
+    fn of(name: &[u8]) -> Self {
+        match name {
+            b"result" => Self::Result,
+            b"contents" => Self::Contents,
+            b"content" => Self::Content,
+            b"resource" => Self::Resource,
+            b"text" => Self::Text,
+            b"blob" => Self::Blob,
+            b"data" => Self::Data,
+            _ => Self::Other,
+        }
+    }
+}
+
+/// An open object or array, and in an object the key of the member being read.
+#[derive(Clone, Copy, Debug, Default)]
+struct Frame {
+    object: bool,
+    key: Key,
+}
+
+/// The longest key compared; longer ones are [`Key::Other`].
+const KEY_BYTES: usize = 8;
+
+/// The lexer. Feed it the body in any chunks, then take [`Eliding::finish`].
+#[derive(Debug)]
+pub struct Eliding {
+    out: Vec<u8>,
+    /// Open objects and arrays.
+    depth: usize,
+    /// The first [`TRACKED_DEPTH`] of them, outermost first.
+    frames: [Frame; TRACKED_DEPTH],
+    /// In an object, the next string is a key.
+    expect_key: bool,
+    in_string: bool,
+    escaped: bool,
+    /// The current string is a key of a tracked object.
+    is_key: bool,
+    key: [u8; KEY_BYTES],
+    /// The key's length so far; past [`KEY_BYTES`] it is no key looked for.
+    key_len: usize,
+    /// The current string lies where a content's payload does.
+    elidable: bool,
+    /// Where the current string's opening quote was written.
+    string_start: usize,
+    string_len: usize,
+    /// The current string is being left out.
+    skipping: bool,
+    elided: usize,
+    ascii: bool,
+    /// Whether the body's length was given.
+    known_length: bool,
+    /// Bytes of the body not fed yet, when its length is known.
+    remaining: usize,
+    /// Bytes of the body from the one being read on.
+    ahead: usize,
+}
+
+/// What [`Eliding`] wrote.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Elided {
+    /// The body with its long content strings emptied.
+    pub text: Vec<u8>,
+    /// How many bytes were left out.
+    pub elided: usize,
+    /// Every byte of the body was ASCII.
+    pub ascii: bool,
+}
+
+impl Default for Eliding {
+    fn default() -> Self {
+        Self::for_body(0)
+    }
+}
+
+/// The output's first room, for a body of known length.
+const FIRST_ROOM: usize = 64 * 1024;
+
+impl Eliding {
+    /// A lexer for a body of `length` bytes (0: unknown). Its output grows
+    /// at most once, straight to what the rest of the body could need: a
+    /// body with nothing left out costs one copy and no more room than it
+    /// takes, and one that loses a long string early never reserves it.
+    pub fn for_body(length: usize) -> Self {
+        Self {
+            out: Vec::with_capacity(length.min(FIRST_ROOM)),
+            depth: 0,
+            frames: [Frame::default(); TRACKED_DEPTH],
+            expect_key: false,
+            in_string: false,
+            escaped: false,
+            is_key: false,
+            key: [0; KEY_BYTES],
+            key_len: 0,
+            elidable: false,
+            string_start: 0,
+            string_len: 0,
+            skipping: false,
+            elided: 0,
+            ascii: true,
+            known_length: length > 0,
+            remaining: length,
+            ahead: 0,
+        }
+    }
+
+    /// Reads the next bytes of the body.
+    pub fn feed(&mut self, chunk: &[u8]) {
+        let after = self.remaining.saturating_sub(chunk.len());
+        self.remaining = after;
+        self.ascii &= wide::ascii_prefix(chunk) == chunk.len();
+        let mut at = 0;
+        while let Some(&byte) = chunk.get(at) {
+            self.ahead = after + (chunk.len() - at);
+            if !self.in_string {
+                self.structural(byte);
+                at += 1;
+                continue;
+            }
+            if self.escaped {
+                self.escaped = false;
+                self.take(&[byte]);
+                at += 1;
+                continue;
+            }
+            let end = wide::plain_run_end(chunk, at);
+            if end > at {
+                self.take(chunk.get(at..end).unwrap_or_default());
+                at = end;
+                continue;
+            }
+            match byte {
+                b'"' => self.end_string(),
+                b'\\' => {
+                    self.escaped = true;
+                    self.take(&[byte]);
+                }
+                // A control character: JSON refuses it, and whoever parses the text says so.
+                _ => self.take(&[byte]),
+            }
+            at += 1;
+        }
+    }
+
+    /// Makes room to write `n` more bytes: for a body of known length, room
+    /// for all of it that is still ahead, so that the output grows once.
+    fn room(&mut self, n: usize) {
+        if self.out.capacity() - self.out.len() < n {
+            match self.known_length {
+                true => self.out.reserve_exact(self.ahead.max(n)),
+                false => self.out.reserve(n),
+            }
+        }
+    }
+
+    /// What was written; room it no longer needs is given back.
+    pub fn finish(mut self) -> Elided {
+        if self.elided > 0 {
+            self.out.shrink_to_fit();
+        }
+        Elided { text: self.out, elided: self.elided, ascii: self.ascii }
+    }
+
+    fn frame(&self) -> Option<&Frame> {
+        self.frames.get(self.depth.checked_sub(1)?)
+    }
+
+    fn structural(&mut self, byte: u8) {
+        self.room(1);
+        self.out.push(byte);
+        match byte {
+            b'"' => self.start_string(),
+            b'{' | b'[' => {
+                self.depth = self.depth.saturating_add(1);
+                if let Some(frame) = self.depth.checked_sub(1).and_then(|d| self.frames.get_mut(d)) {
+                    *frame = Frame { object: byte == b'{', key: Key::Other };
+                }
+                self.expect_key = byte == b'{';
+            }
+            b'}' | b']' => {
+                self.depth = self.depth.saturating_sub(1);
+                self.expect_key = false;
+            }
+            b':' => self.expect_key = false,
+            b',' => self.expect_key = self.frame().is_some_and(|f| f.object),
+            _ => {}
+        }
+    }
+
+    fn start_string(&mut self) {
+        self.in_string = true;
+        self.string_start = self.out.len().saturating_sub(1);
+        self.string_len = 0;
+        self.skipping = false;
+        self.is_key = self.expect_key && self.frame().is_some_and(|f| f.object);
+        self.key_len = 0;
+        self.elidable = !self.is_key && self.at_payload();
+    }
+
+    fn end_string(&mut self) {
+        self.in_string = false;
+        self.room(1);
+        self.out.push(b'"');
+        if self.is_key {
+            let name = if self.key_len <= KEY_BYTES { self.key.get(..self.key_len).unwrap_or_default() } else { &[] };
+            let key = Key::of(name);
+            if let Some(frame) = self.depth.checked_sub(1).and_then(|d| self.frames.get_mut(d)) {
+                frame.key = key;
+            }
+        }
+    }
+
+    /// Takes bytes of the current string.
+    fn take(&mut self, bytes: &[u8]) {
+        self.string_len = self.string_len.saturating_add(bytes.len());
+        if self.is_key {
+            for &byte in bytes {
+                if let Some(slot) = self.key.get_mut(self.key_len) {
+                    *slot = byte;
+                }
+                self.key_len = self.key_len.saturating_add(1);
+            }
+        }
+        if self.skipping {
+            self.elided = self.elided.saturating_add(bytes.len());
+            return;
+        }
+        self.room(bytes.len());
+        self.out.extend_from_slice(bytes);
+        if self.elidable && self.string_len >= ELIDE_MIN_BYTES {
+            // Everything after the opening quote goes.
+            let kept = self.string_start + 1;
+            self.elided = self.elided.saturating_add(self.out.len().saturating_sub(kept));
+            self.out.truncate(kept);
+            self.skipping = true;
+        }
+    }
+
+    /// Whether a string value here is a content's payload: `result.contents[i].text`
+    /// or `.blob` (a resource read), `result.content[i].text` or `.data` (a tool's
+    /// result), or `result.content[i].resource.text` or `.blob` (a resource it embeds).
+    fn at_payload(&self) -> bool {
+        let Some(frames) = self.frames.get(..self.depth) else { return false };
+        let keys = |f: &Frame| (f.object, f.key);
+        match frames {
+            [root, result, list, item] => {
+                keys(root) == (true, Key::Result)
+                    && !list.object
+                    && item.object
+                    && matches!(
+                        (result.object, result.key, item.key),
+                        (true, Key::Contents, Key::Text | Key::Blob) | (true, Key::Content, Key::Text | Key::Data)
+                    )
+            }
+            [root, result, list, item, resource] => {
+                keys(root) == (true, Key::Result)
+                    && keys(result) == (true, Key::Content)
+                    && !list.object
+                    && keys(item) == (true, Key::Resource)
+                    && resource.object
+                    && matches!(resource.key, Key::Text | Key::Blob)
+            }
+            _ => false,
+        }
+    }
+}
+
+/// [`Eliding`] over `chunks` at once.
+pub fn elide<'a>(chunks: impl IntoIterator<Item = &'a [u8]>) -> Elided {
+    let mut eliding = Eliding::default();
+    for chunk in chunks {
+        eliding.feed(chunk);
+    }
+    eliding.finish()
+}
+
+#[cfg(test)]
+#[path = "elide_tests.rs"]
+mod tests;

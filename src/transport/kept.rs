@@ -1,0 +1,102 @@
+//! A large JSON body left in JS. Its chunks are lexed in wasm a window at a
+//! time (`protocol::jsonrpc::elide`), and only the text without its long
+//! content strings is copied in for the checks; the caller's `JSON.parse`
+//! reads the body once, where it lies. A 5 MiB resource then never takes
+//! 5 MiB of wasm memory, which never shrinks.
+
+use super::fetch::{body_text, copy_chunks};
+use crate::error::Error;
+use crate::protocol::jsonrpc::elide::{Eliding, KEEP_MIN_BYTES};
+use crate::session::KeptMessage;
+use js_sys::{Array, Uint8Array};
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+#[wasm_bindgen(module = "/src/glue.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = parseKept, catch)]
+    fn parse_kept(chunks: &Array, total: f64, ascii: bool) -> Result<JsValue, JsValue>;
+}
+
+/// How much of a chunk is in wasm at once.
+const WINDOW_BYTES: u32 = 64 * 1024;
+
+/// A JSON body as a transport hands it on.
+#[derive(Debug)]
+pub enum Body {
+    /// All of it, in wasm.
+    Text(String),
+    /// A text without the body's long content strings, and the body itself, in JS.
+    Kept {
+        /// What the checks read.
+        text: String,
+        /// The whole body.
+        body: Rc<KeptBody>,
+    },
+}
+
+/// The chunks of a body that stays in JS.
+#[derive(Debug)]
+pub struct KeptBody {
+    chunks: Array,
+    total: usize,
+    /// Every byte is ASCII: Node decodes it faster as latin1.
+    ascii: bool,
+}
+
+impl KeptBody {
+    /// The body's `result`, parsed in JS.
+    ///
+    /// # Errors
+    /// What `TextDecoder` (bytes that are not UTF-8) or `JSON.parse` threw.
+    pub fn result(&self) -> Result<JsValue, JsValue> {
+        parse_kept(&self.chunks, self.total as f64, self.ascii)
+    }
+}
+
+impl KeptMessage for KeptBody {
+    fn read(&self) -> Option<String> {
+        let read = Array::of2(&self.chunks, &JsValue::from_f64(self.total as f64));
+        let bytes = copy_chunks(&read).ok()?.ok()?;
+        crate::protocol::wide::into_string(bytes).ok()
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
+/// `readChunks`' answer (`[chunks, total]`) as a [`Body`]: a long body whose
+/// long content strings could be left out stays in JS.
+///
+/// # Errors
+/// As [`super::fetch::Answered::text`].
+pub fn body(read: &JsValue, max: usize, limit: &'static str) -> Result<Body, Error> {
+    let parts = Array::from(read);
+    let total = parts.get(1).as_f64().unwrap_or(-1.0);
+    let chunks = match parts.get(0).dyn_into::<Array>() {
+        Ok(chunks) if total >= KEEP_MIN_BYTES as f64 => chunks,
+        _ => return body_text(copy_chunks(read)?, max, limit).map(Body::Text),
+    };
+    let mut eliding = Eliding::for_body(total as usize);
+    let mut window = Vec::new();
+    for chunk in chunks.iter() {
+        let Some(chunk) = chunk.dyn_ref::<Uint8Array>() else { return body_text(copy_chunks(read)?, max, limit).map(Body::Text) };
+        let length = chunk.length();
+        let mut at = 0;
+        while at < length {
+            let end = length.min(at.saturating_add(WINDOW_BYTES));
+            window.resize((end - at) as usize, 0);
+            chunk.subarray(at, end).copy_to(&mut window);
+            eliding.feed(&window);
+            at = end;
+        }
+    }
+    let elided = eliding.finish();
+    let text = crate::protocol::wide::into_string(elided.text).map_err(|_| Error::Protocol("the response body is not UTF-8".into()))?;
+    if elided.elided == 0 {
+        return Ok(Body::Text(text));
+    }
+    Ok(Body::Kept { text, body: Rc::new(KeptBody { chunks, total: total as usize, ascii: elided.ascii }) })
+}
