@@ -149,10 +149,11 @@ export async function pumpChunks(reader, onChunk) {
   }
 }
 
-// A large JSON body that the core left here (src/transport/kept.rs): its result, parsed once. The
-// core checked the body without its long content strings; `fatal` refuses bytes that are not UTF-8,
-// and JSON.parse anything that is not JSON. An ASCII body is latin1 to Node's faster Buffer.
-export function parseKept(chunks, total, ascii) {
+// A large JSON body or SSE event data that the core left here (src/transport/kept.rs): its result,
+// parsed once. The core checked it without its long content strings; JSON.parse refuses anything
+// that is not JSON, and a body's bytes that are not UTF-8 are refused too (`lossy` is an event's
+// data, which the SSE standard decodes with U+FFFD). ASCII is latin1 to Node's faster Buffer.
+export function parseKept(chunks, total, ascii, lossy) {
   if (ascii && nodeBuffer) return JSON.parse(nodeBuffer.concat(chunks, total).toString("latin1")).result;
   let bytes = chunks[0];
   if (chunks.length !== 1) {
@@ -163,7 +164,7 @@ export function parseKept(chunks, total, ascii) {
       at += chunk.length;
     }
   }
-  return JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes)).result;
+  return JSON.parse(new TextDecoder("utf-8", { fatal: !lossy }).decode(bytes)).result;
 }
 
 // A large result's text that the core found to be ASCII, parsed. Node's Buffer decodes ASCII four to five

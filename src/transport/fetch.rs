@@ -302,6 +302,9 @@ pub fn header(response: &Response, name: &str) -> Option<String> {
     response.headers().get(name).ok().flatten()
 }
 
+/// How much of a streamed chunk is in wasm at once.
+pub const WINDOW_BYTES: u32 = 64 * 1024;
+
 /// Reads a response body chunk by chunk; cancels the stream if dropped early.
 #[derive(Debug)]
 pub struct BodyReader {
@@ -326,17 +329,34 @@ impl BodyReader {
     /// Hands each chunk of the rest of the body to `on_chunk` as it arrives,
     /// all in one JS promise (`pumpChunks` in `glue.js`), until the body
     /// ends or `on_chunk` answers `false` (the stream is then cancelled).
-    /// The chunk's bytes are only valid during the call.
+    /// A long chunk goes in windows of at most 64 KiB, each as its bytes
+    /// (valid only during the call) and as the JS view they were copied
+    /// from: a browser may hand over megabytes at once, and the copy is the
+    /// wasm memory a stream takes.
     ///
     /// # Errors
     /// [`Error::Network`] if the stream breaks; [`Error::Protocol`] if it
     /// yields something other than bytes.
-    pub async fn pump(mut self, mut on_chunk: impl FnMut(&[u8]) -> bool + 'static) -> Result<(), Error> {
+    pub async fn pump(mut self, mut on_chunk: impl FnMut(&[u8], &Uint8Array) -> bool + 'static) -> Result<(), Error> {
         let mut buffer = Vec::new();
         let on_chunk = Closure::<dyn FnMut(Uint8Array) -> bool>::new(move |chunk: Uint8Array| {
-            buffer.clear();
-            append(&mut buffer, &chunk);
-            on_chunk(&buffer)
+            let length = chunk.length();
+            if length <= WINDOW_BYTES {
+                buffer.clear();
+                append(&mut buffer, &chunk);
+                return on_chunk(&buffer, &chunk);
+            }
+            let mut at = 0;
+            while at < length {
+                let window = chunk.subarray(at, length.min(at.saturating_add(WINDOW_BYTES)));
+                buffer.clear();
+                append(&mut buffer, &window);
+                if !on_chunk(&buffer, &window) {
+                    return false;
+                }
+                at = at.saturating_add(WINDOW_BYTES);
+            }
+            true
         });
         let pumped = JsFuture::from(pump_chunks(&self.reader, &on_chunk)).await.map_err(|e| stream_broke(&e))?;
         // The JS side read the stream to its end or cancelled it.

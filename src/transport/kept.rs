@@ -4,7 +4,7 @@
 //! reads the body once, where it lies. A 5 MiB resource then never takes
 //! 5 MiB of wasm memory, which never shrinks.
 
-use super::fetch::{body_text, copy_chunks};
+use super::fetch::{body_text, copy_chunks, WINDOW_BYTES};
 use crate::error::Error;
 use crate::protocol::jsonrpc::elide::{Eliding, KEEP_MIN_BYTES};
 use crate::session::KeptMessage;
@@ -16,11 +16,11 @@ use wasm_bindgen::JsCast;
 #[wasm_bindgen(module = "/src/glue.js")]
 extern "C" {
     #[wasm_bindgen(js_name = parseKept, catch)]
-    fn parse_kept(chunks: &Array, total: f64, ascii: bool) -> Result<JsValue, JsValue>;
+    fn parse_kept(chunks: &Array, total: f64, ascii: bool, lossy: bool) -> Result<JsValue, JsValue>;
 }
 
-/// How much of a chunk is in wasm at once.
-const WINDOW_BYTES: u32 = 64 * 1024;
+/// Where the lexer stops if it has left nothing out.
+const GIVE_UP_BYTES: usize = 64 * 1024;
 
 /// A JSON body as a transport hands it on.
 #[derive(Debug)]
@@ -43,15 +43,24 @@ pub struct KeptBody {
     total: usize,
     /// Every byte is ASCII: Node decodes it faster as latin1.
     ascii: bool,
+    /// Bytes that are not UTF-8 decode as U+FFFD (an event's data, as the
+    /// SSE standard decodes it) instead of failing (a JSON body).
+    lossy: bool,
 }
 
 impl KeptBody {
+    /// The data of an SSE event, in `chunks` (`Uint8Array`s, `total` bytes
+    /// in all), decoded as the SSE standard decodes it.
+    pub fn event_data(chunks: Array, total: usize, ascii: bool) -> Self {
+        Self { chunks, total, ascii, lossy: true }
+    }
+
     /// The body's `result`, parsed in JS.
     ///
     /// # Errors
     /// What `TextDecoder` (bytes that are not UTF-8) or `JSON.parse` threw.
     pub fn result(&self) -> Result<JsValue, JsValue> {
-        parse_kept(&self.chunks, self.total as f64, self.ascii)
+        parse_kept(&self.chunks, self.total as f64, self.ascii, self.lossy)
     }
 }
 
@@ -59,7 +68,11 @@ impl KeptMessage for KeptBody {
     fn read(&self) -> Option<String> {
         let read = Array::of2(&self.chunks, &JsValue::from_f64(self.total as f64));
         let bytes = copy_chunks(&read).ok()?.ok()?;
-        crate::protocol::wide::into_string(bytes).ok()
+        match crate::protocol::wide::into_string(bytes) {
+            Ok(text) => Some(text),
+            Err(bytes) if self.lossy => Some(String::from_utf8_lossy(&bytes).into_owned()),
+            Err(_) => None,
+        }
     }
 
     fn as_any(&self) -> &dyn std::any::Any {
@@ -79,13 +92,15 @@ pub fn body(read: &JsValue, max: usize, limit: &'static str) -> Result<Body, Err
         Ok(chunks) if total >= KEEP_MIN_BYTES as f64 => chunks,
         _ => return body_text(copy_chunks(read)?, max, limit).map(Body::Text),
     };
-    let mut eliding = Eliding::for_body(total as usize);
+    // A body whose first 64 KiB leave nothing out (a long list) is read in
+    // as it is: lexing all of it would cost more than it saves.
+    let mut eliding = Eliding::for_body(total as usize).give_up_at(GIVE_UP_BYTES);
     let mut window = Vec::new();
     for chunk in chunks.iter() {
         let Some(chunk) = chunk.dyn_ref::<Uint8Array>() else { return body_text(copy_chunks(read)?, max, limit).map(Body::Text) };
         let length = chunk.length();
         let mut at = 0;
-        while at < length {
+        while at < length && !eliding.gave_up() {
             let end = length.min(at.saturating_add(WINDOW_BYTES));
             window.resize((end - at) as usize, 0);
             chunk.subarray(at, end).copy_to(&mut window);
@@ -94,9 +109,12 @@ pub fn body(read: &JsValue, max: usize, limit: &'static str) -> Result<Body, Err
         }
     }
     let elided = eliding.finish();
+    if elided.gave_up {
+        return body_text(copy_chunks(read)?, max, limit).map(Body::Text);
+    }
     let text = crate::protocol::wide::into_string(elided.text).map_err(|_| Error::Protocol("the response body is not UTF-8".into()))?;
     if elided.elided == 0 {
         return Ok(Body::Text(text));
     }
-    Ok(Body::Kept { text, body: Rc::new(KeptBody { chunks, total: total as usize, ascii: elided.ascii }) })
+    Ok(Body::Kept { text, body: Rc::new(KeptBody { chunks, total: total as usize, ascii: elided.ascii, lossy: false }) })
 }

@@ -16,6 +16,7 @@
 //! said about itself (its JSON-RPC id), so the request it answered can fail
 //! at once.
 
+use crate::protocol::jsonrpc::elide::Eliding;
 use crate::protocol::jsonrpc::envelope::{Envelope, EnvelopeScanner};
 use crate::protocol::wide;
 use crate::session::limits::MAX_RETRY_MS;
@@ -37,6 +38,34 @@ pub struct SseEvent {
     pub fresh_id: bool,
     /// Set when the data went past the limit and was skipped.
     pub oversized: Option<Oversized>,
+    /// Set when the data was kept by the caller ([`SseParser::keep_data_over`]):
+    /// `data` is then the text without its long content strings.
+    pub kept: Option<KeptEvent>,
+}
+
+/// What the parser learned of an event whose data its caller kept.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KeptEvent {
+    /// How many bytes `data` lacks (0: it is all there, and the kept bytes can go).
+    pub elided: usize,
+    /// The kept bytes' length.
+    pub bytes: usize,
+    /// Every kept byte is ASCII.
+    pub ascii: bool,
+    /// The data grew long with nothing left out, and the parser stopped
+    /// lexing it: `data` is empty, and the caller reads its own bytes whole.
+    pub whole: bool,
+}
+
+/// Where a kept event's data is, in the order it goes ([`SseParser::take_kept`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum KeptPiece {
+    /// Bytes the parser had already (the start of the line, a joining line feed).
+    Held(Vec<u8>),
+    /// Bytes `start..end` of the chunk just pushed.
+    InChunk(usize, usize),
+    /// The event these pieces make up was dispatched, with its `kept` set.
+    Dispatched,
 }
 
 /// What is known of an event whose data was too large to keep.
@@ -93,6 +122,8 @@ enum LineMode {
     OversizedData,
     /// Another field past the limit: nowhere.
     Discard,
+    /// A long first `data` line the caller keeps: to the lexer.
+    KeptData,
 }
 
 /// The parser state for one stream.
@@ -115,6 +146,14 @@ pub struct SseParser {
     retry_ms: Option<u32>,
     limit: usize,
     oversize: Oversize,
+    /// A first data line at least this long is kept by the caller (0: never).
+    keep_over: usize,
+    /// The current event's data, lexed as it goes past, when it is kept.
+    kept: Option<(Eliding, usize)>,
+    /// Where the kept data lies, since the caller last took it.
+    pieces: Vec<KeptPiece>,
+    /// The chunk being pushed, as an address range, to place kept bytes in it.
+    chunk: (usize, usize),
 }
 
 impl Default for SseParser {
@@ -145,7 +184,29 @@ impl SseParser {
             retry_ms: None,
             limit,
             oversize,
+            keep_over: 0,
+            kept: None,
+            pieces: Vec::new(),
+            chunk: (0, 0),
         }
+    }
+
+    /// Leaves an event's data that starts with a data line of at least
+    /// `bytes` bytes with the caller: the parser lexes it as it goes past
+    /// (`protocol::jsonrpc::elide`), says where it lies ([`SseParser::take_kept`])
+    /// and dispatches the text without its long content strings. Only for a
+    /// parser that fails past its limit (a stream one request's answer is on).
+    #[must_use]
+    pub fn keep_data_over(mut self, bytes: usize) -> Self {
+        if self.oversize == Oversize::Fail {
+            self.keep_over = bytes;
+        }
+        self
+    }
+
+    /// Where the kept data of the chunks pushed since the last call lies.
+    pub fn take_kept(&mut self) -> Vec<KeptPiece> {
+        std::mem::take(&mut self.pieces)
     }
 
     /// The last `retry` value the stream sent, in milliseconds.
@@ -163,7 +224,7 @@ impl SseParser {
     /// # Errors
     /// In [`Oversize::Fail`] mode, a line or event larger than the limit. The
     /// parser should then be dropped.
-    pub fn push(&mut self, mut chunk: &[u8], out: &mut Vec<SseEvent>) -> Result<(), SseError> {
+    pub fn push(&mut self, chunk: &[u8], out: &mut Vec<SseEvent>) -> Result<(), SseError> {
         if !self.started {
             if chunk.is_empty() {
                 return Ok(());
@@ -177,8 +238,16 @@ impl SseParser {
             self.started = true;
             let buffered = self.line.take();
             let body = buffered.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&buffered);
-            return self.push(body, out);
+            // A copy, not the caller's chunk: kept bytes in it are handed over.
+            self.chunk = (0, 0);
+            return self.push_started(body, out);
         }
+        let start = chunk.as_ptr() as usize;
+        self.chunk = (start, start.saturating_add(chunk.len()));
+        self.push_started(chunk, out)
+    }
+
+    fn push_started(&mut self, mut chunk: &[u8], out: &mut Vec<SseEvent>) -> Result<(), SseError> {
         // An empty chunk must not clear the pending CR: the LF may come next.
         if self.after_cr && !chunk.is_empty() {
             self.after_cr = false;
@@ -210,7 +279,19 @@ impl SseParser {
                 self.skip_data(bytes);
                 return Ok(());
             }
+            LineMode::KeptData => return self.keep(bytes),
             LineMode::Buffer => {}
+        }
+        if self.keep_over > 0 && self.line.len() + bytes.len() >= self.keep_over && !self.has_data && self.skipped.is_none() {
+            if let Some(start) = self.data_start(bytes) {
+                let buffered = self.line.len();
+                let held = self.line.take_from(start);
+                self.kept = Some((Eliding::for_body(0).give_up_at(KEPT_GIVE_UP), 0));
+                self.has_data = true;
+                self.line_mode = LineMode::KeptData;
+                self.keep_held(held)?;
+                return self.keep(bytes.get(start.saturating_sub(buffered)..).unwrap_or_default());
+            }
         }
         if self.line.len() + bytes.len() <= self.limit {
             self.line.push(bytes);
@@ -230,6 +311,51 @@ impl SseParser {
             }
             None => self.line_mode = LineMode::Discard,
         }
+        Ok(())
+    }
+
+    /// Where the value of the line that `bytes` continues starts, if it is a
+    /// `data` line ("data: " is the longest start a value can have).
+    fn data_start(&self, bytes: &[u8]) -> Option<usize> {
+        let (mut first, mut filled) = self.line.first::<6>();
+        for (slot, &byte) in first.iter_mut().skip(filled).zip(bytes) {
+            *slot = byte;
+            filled += 1;
+        }
+        first.get(..filled).and_then(data_value).map(|value| filled - value.len())
+    }
+
+    /// Lexes `bytes` of the kept data, which the caller has in the chunk.
+    fn keep(&mut self, bytes: &[u8]) -> Result<(), SseError> {
+        let at = bytes.as_ptr() as usize;
+        let (start, end) = self.chunk;
+        if at < start || at.saturating_add(bytes.len()) > end {
+            return self.keep_held(bytes.to_vec());
+        }
+        self.count_kept(bytes)?;
+        if !bytes.is_empty() {
+            self.pieces.push(KeptPiece::InChunk(at - start, at - start + bytes.len()));
+        }
+        Ok(())
+    }
+
+    /// Lexes bytes of the kept data that the parser holds, which go to the caller.
+    fn keep_held(&mut self, bytes: Vec<u8>) -> Result<(), SseError> {
+        self.count_kept(&bytes)?;
+        if !bytes.is_empty() {
+            self.pieces.push(KeptPiece::Held(bytes));
+        }
+        Ok(())
+    }
+
+    fn count_kept(&mut self, bytes: &[u8]) -> Result<(), SseError> {
+        let limit = self.limit;
+        let Some((eliding, count)) = self.kept.as_mut() else { return Ok(()) };
+        *count = count.saturating_add(bytes.len());
+        if *count > limit {
+            return Err(SseError::EventTooLarge { limit });
+        }
+        eliding.feed(bytes);
         Ok(())
     }
 
@@ -290,6 +416,10 @@ impl SseParser {
         let (field, value) = split_field(line);
         match field {
             b"data" => {
+                if self.kept.is_some() {
+                    self.keep_held(b"\n".to_vec())?;
+                    return self.keep_held(value.to_vec());
+                }
                 if self.skipped.is_some() {
                     self.start_skipping();
                     self.skip_data(value);
@@ -333,15 +463,28 @@ impl SseParser {
             return;
         }
         self.has_data = false;
+        let (data, kept) = match self.kept.take() {
+            Some((eliding, bytes)) => {
+                self.pieces.push(KeptPiece::Dispatched);
+                let elided = eliding.finish();
+                (elided.text, Some(KeptEvent { elided: elided.elided, bytes, ascii: elided.ascii, whole: elided.gave_up }))
+            }
+            None => (std::mem::take(&mut self.data), None),
+        };
         out.push(SseEvent {
             event: if event.is_empty() { "message".to_owned() } else { event },
-            data: decode(std::mem::take(&mut self.data)),
+            data: decode(data),
             id: self.last_id.clone(),
             fresh_id,
             oversized: skipped.map(|(scanner, bytes)| Oversized { bytes, envelope: scanner.finish() }),
+            kept,
         });
     }
 }
+
+/// Kept data whose text grows this long with nothing left out (a long list)
+/// is no longer lexed: its text would grow by doubling, and the caller has it.
+const KEPT_GIVE_UP: usize = 128 * 1024;
 
 /// A line this long that is an event's first data line becomes the data.
 const MOVED_LINE: usize = 4096;

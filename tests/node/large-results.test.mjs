@@ -31,7 +31,7 @@ async function plain(method, params) {
 // wasm linear memory never shrinks: its size shows the most any result ever took.
 const wasmMiB = () => initSync().memory.buffer.byteLength / 2 ** 20;
 
-test("a 5 MiB JSON body stays in JS: the checks read it without its text, and wasm memory does not grow", LIMIT, async () => {
+test("a 5 MiB result stays in JS, as a JSON body or an SSE event: the checks read it without its text, and wasm memory does not grow", LIMIT, async () => {
   // First in this file: no large result has been in wasm yet.
   const before = wasmMiB();
   const client = await McpClient.connect(URL_, { era: "legacy" });
@@ -44,6 +44,15 @@ test("a 5 MiB JSON body stays in JS: the checks read it without its text, and wa
     assert.ok(wasmMiB() - before < 1, `wasm memory grew from ${before} to ${wasmMiB()} MiB`);
   } finally {
     await client.close();
+  }
+  // The same as an SSE answer, the SDK server's default: the event's data stays in JS.
+  const streamed = await McpClient.connect(`${URL_}-stream`, { era: "legacy" });
+  try {
+    const read = await streamed.readResource({ uri: "bench://big" });
+    assert.deepEqual(read, await plain("resources/read", { uri: "bench://big" }));
+    assert.ok(wasmMiB() - before < 1, `wasm memory grew from ${before} to ${wasmMiB()} MiB over SSE`);
+  } finally {
+    await streamed.close();
   }
 });
 

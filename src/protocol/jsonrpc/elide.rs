@@ -18,7 +18,7 @@ use crate::protocol::wide;
 pub const ELIDE_MIN_BYTES: usize = 1024;
 /// A body shorter than this is not worth keeping outside wasm: it is read in
 /// as it is, without this pass.
-pub const KEEP_MIN_BYTES: usize = 256 * 1024;
+pub const KEEP_MIN_BYTES: usize = 64 * 1024;
 
 /// How many levels of nesting the paths below need.
 const TRACKED_DEPTH: usize = 5;
@@ -94,6 +94,9 @@ pub struct Eliding {
     remaining: usize,
     /// Bytes of the body from the one being read on.
     ahead: usize,
+    /// Past this much output with nothing left out, the lexer stops (0: never).
+    give_up_at: usize,
+    gave_up: bool,
 }
 
 /// What [`Eliding`] wrote.
@@ -105,6 +108,9 @@ pub struct Elided {
     pub elided: usize,
     /// Every byte of the body was ASCII.
     pub ascii: bool,
+    /// The lexer stopped ([`Eliding::give_up_at`]): `text` is empty, and the
+    /// body must be read whole.
+    pub gave_up: bool,
 }
 
 impl Default for Eliding {
@@ -141,16 +147,33 @@ impl Eliding {
             known_length: length > 0,
             remaining: length,
             ahead: 0,
+            give_up_at: 0,
+            gave_up: false,
         }
+    }
+
+    /// Stops once the output reaches `bytes` with nothing left out: for a
+    /// body of unknown length, whose output would grow by doubling, and which
+    /// can then be read whole from where it lies.
+    #[must_use]
+    pub fn give_up_at(mut self, bytes: usize) -> Self {
+        self.give_up_at = bytes;
+        self
     }
 
     /// Reads the next bytes of the body.
     pub fn feed(&mut self, chunk: &[u8]) {
+        if self.gave_up {
+            return;
+        }
         let after = self.remaining.saturating_sub(chunk.len());
         self.remaining = after;
         self.ascii &= wide::ascii_prefix(chunk) == chunk.len();
         let mut at = 0;
         while let Some(&byte) = chunk.get(at) {
+            if self.gave_up {
+                return;
+            }
             self.ahead = after + (chunk.len() - at);
             if !self.in_string {
                 self.structural(byte);
@@ -184,13 +207,29 @@ impl Eliding {
 
     /// Makes room to write `n` more bytes: for a body of known length, room
     /// for all of it that is still ahead, so that the output grows once.
-    fn room(&mut self, n: usize) {
+    /// `false` once the lexer gives up ([`Eliding::give_up_at`]): nothing
+    /// more is written.
+    fn room(&mut self, n: usize) -> bool {
+        if self.gave_up {
+            return false;
+        }
+        if self.give_up_at > 0 && self.elided == 0 && self.out.len() + n > self.give_up_at {
+            self.gave_up = true;
+            self.out = Vec::new();
+            return false;
+        }
         if self.out.capacity() - self.out.len() < n {
             match self.known_length {
                 true => self.out.reserve_exact(self.ahead.max(n)),
                 false => self.out.reserve(n),
             }
         }
+        true
+    }
+
+    /// Whether the lexer gave up ([`Eliding::give_up_at`]); feeding it more does nothing.
+    pub fn gave_up(&self) -> bool {
+        self.gave_up
     }
 
     /// What was written; room it no longer needs is given back.
@@ -198,7 +237,7 @@ impl Eliding {
         if self.elided > 0 {
             self.out.shrink_to_fit();
         }
-        Elided { text: self.out, elided: self.elided, ascii: self.ascii }
+        Elided { text: self.out, elided: self.elided, ascii: self.ascii && !self.gave_up, gave_up: self.gave_up }
     }
 
     fn frame(&self) -> Option<&Frame> {
@@ -206,7 +245,9 @@ impl Eliding {
     }
 
     fn structural(&mut self, byte: u8) {
-        self.room(1);
+        if !self.room(1) {
+            return;
+        }
         self.out.push(byte);
         match byte {
             b'"' => self.start_string(),
@@ -239,7 +280,9 @@ impl Eliding {
 
     fn end_string(&mut self) {
         self.in_string = false;
-        self.room(1);
+        if !self.room(1) {
+            return;
+        }
         self.out.push(b'"');
         if self.is_key {
             let name = if self.key_len <= KEY_BYTES { self.key.get(..self.key_len).unwrap_or_default() } else { &[] };
@@ -265,7 +308,9 @@ impl Eliding {
             self.elided = self.elided.saturating_add(bytes.len());
             return;
         }
-        self.room(bytes.len());
+        if !self.room(bytes.len()) {
+            return;
+        }
         self.out.extend_from_slice(bytes);
         if self.elidable && self.string_len >= ELIDE_MIN_BYTES {
             // Everything after the opening quote goes.

@@ -32,7 +32,7 @@ fn a_read_result_loses_its_long_text_and_blob_only() {
         expected["result"]["contents"][1]["blob"] = json!("");
         assert_eq!(parsed(&elided), expected, "chunks of {size}");
         assert_eq!(elided.text.len() + elided.elided, text.len());
-        assert!(elided.ascii);
+        assert!(elided.ascii && !elided.gave_up);
     }
 }
 
@@ -147,4 +147,23 @@ fn a_known_length_reserves_once_and_never_the_left_out_string() {
         assert_eq!(kept.text, whole.as_bytes());
         assert_eq!(kept.text.capacity(), whole.len(), "one growth, to the body's length, in chunks of {size}");
     }
+}
+
+#[test]
+fn a_lexer_of_unknown_length_gives_up_on_a_long_text_with_nothing_to_leave_out() {
+    let list = format!("{{\"result\":{{\"tools\":[{}]}}}}", "{\"name\":\"t\"},".repeat(5000).trim_end_matches(','));
+    let mut eliding = Eliding::default().give_up_at(10_000);
+    for chunk in list.as_bytes().chunks(1000) {
+        eliding.feed(chunk);
+    }
+    let elided = eliding.finish();
+    assert!(elided.gave_up && elided.text.is_empty() && elided.elided == 0);
+    // Once something is left out, it goes on to the end.
+    let read = json!({ "result": { "contents": [{ "text": long("r") }], "tools": list } }).to_string();
+    let mut eliding = Eliding::default().give_up_at(10_000);
+    for chunk in read.as_bytes().chunks(1000) {
+        eliding.feed(chunk);
+    }
+    let elided = eliding.finish();
+    assert!(!elided.gave_up && elided.elided > 0 && elided.text.len() > list.len());
 }

@@ -10,7 +10,7 @@ fn parse_chunks(chunks: &[&[u8]]) -> Vec<SseEvent> {
 }
 
 fn ev(event: &str, data: &str, id: Option<&str>) -> SseEvent {
-    SseEvent { event: event.into(), data: data.into(), id: id.map(Into::into), fresh_id: false, oversized: None }
+    SseEvent { event: event.into(), data: data.into(), id: id.map(Into::into), fresh_id: false, oversized: None, kept: None }
 }
 
 /// Compares ignoring `fresh_id`, which only some tests look at.
@@ -209,4 +209,76 @@ fn fresh_ids_mark_events_that_set_their_own_id() {
     parser.push(b"id: 1\ndata: a\n\ndata: b\n\nid: 2\ndata: c\n\n", &mut out).unwrap();
     let marks: Vec<(Option<&str>, bool)> = out.iter().map(|e| (e.id.as_deref(), e.fresh_id)).collect();
     assert_eq!(marks, [(Some("1"), true), (Some("1"), false), (Some("2"), true)]);
+}
+
+/// Feeds `stream` to a keeping parser in chunks of `size`, and rebuilds each
+/// kept event's data from the pieces the parser named, as its caller does.
+fn kept_events(stream: &[u8], size: usize, limit: usize) -> Result<Vec<(SseEvent, Vec<u8>)>, SseError> {
+    let mut parser = SseParser::with_limit(limit).keep_data_over(1000);
+    let (mut out, mut groups, mut pending) = (Vec::new(), Vec::new(), Vec::new());
+    for chunk in stream.chunks(size) {
+        parser.push(chunk, &mut out)?;
+        for piece in parser.take_kept() {
+            match piece {
+                KeptPiece::Held(bytes) => pending.extend_from_slice(&bytes),
+                KeptPiece::InChunk(start, end) => pending.extend_from_slice(&chunk[start..end]),
+                KeptPiece::Dispatched => groups.push(std::mem::take(&mut pending)),
+            }
+        }
+    }
+    let mut groups = groups.into_iter();
+    Ok(out.into_iter().map(|event| (event.clone(), if event.kept.is_some() { groups.next().unwrap() } else { Vec::new() })).collect())
+}
+
+fn big_read(fill: usize) -> String {
+    format!(r#"{{"jsonrpc":"2.0","id":4,"result":{{"contents":[{{"uri":"u","text":"{}"}}]}}}}"#, "é".repeat(fill))
+}
+
+#[test]
+fn a_long_first_data_line_is_left_with_the_caller_wherever_the_chunks_split() {
+    let data = big_read(3000);
+    let stream = format!("\u{FEFF}event: message\nid: 9\ndata: {data}\ndata: {{\"tail\":1}}\n\ndata: small\n\n");
+    for size in [1, 2, 7, 100, 999, 1000, 1001, 4096, stream.len()] {
+        let events = kept_events(stream.as_bytes(), size, 1 << 20).unwrap();
+        assert_eq!(events.len(), 2, "chunks of {size}");
+        let (first, kept) = &events[0];
+        assert_eq!(kept, format!("{data}\n{{\"tail\":1}}").as_bytes(), "chunks of {size}");
+        let compact = r#"{"jsonrpc":"2.0","id":4,"result":{"contents":[{"uri":"u","text":""}]}}"#;
+        assert_eq!(first.data, format!("{compact}\n{{\"tail\":1}}"));
+        let info = first.kept.as_ref().unwrap();
+        assert_eq!((info.bytes, info.elided, info.ascii, info.whole), (kept.len(), 6000, false, false));
+        assert_eq!(first.id.as_deref(), Some("9"));
+        assert_eq!(events[1].0, SseEvent { id: Some("9".into()), ..ev("message", "small", None) });
+    }
+}
+
+#[test]
+fn kept_data_with_nothing_left_out_is_dispatched_whole_and_counts_against_the_limit() {
+    let list = format!("{{\"result\":{{\"tools\":[{}]}}}}", "{\"name\":\"t\"},".repeat(200).trim_end_matches(','));
+    let stream = format!("data: {list}\n\n");
+    let events = kept_events(stream.as_bytes(), 333, 1 << 20).unwrap();
+    assert_eq!(events[0].0.data, list);
+    assert_eq!(events[0].0.kept.as_ref().map(|k| k.elided), Some(0));
+    assert_eq!(events[0].1, list.as_bytes());
+    let too_large = kept_events(stream.as_bytes(), 333, list.len() - 1);
+    assert_eq!(too_large.err(), Some(SseError::EventTooLarge { limit: list.len() - 1 }));
+}
+
+#[test]
+fn a_parser_that_skips_past_its_limit_keeps_nothing() {
+    let mut parser = SseParser::new(1 << 20, Oversize::Skip).keep_data_over(1000);
+    let mut out = Vec::new();
+    parser.push(format!("data: {}\n\n", big_read(3000)).as_bytes(), &mut out).unwrap();
+    assert!(parser.take_kept().is_empty());
+    assert_eq!(out[0].data, big_read(3000));
+    assert_eq!(out[0].kept, None);
+}
+
+#[test]
+fn kept_data_past_half_a_mebibyte_with_nothing_left_out_is_left_whole_with_the_caller() {
+    let list = format!("{{\"result\":{{\"tools\":[{}]}}}}", "{\"name\":\"t\"},".repeat(100_000).trim_end_matches(','));
+    let events = kept_events(format!("data: {list}\n\n").as_bytes(), 64 * 1024, 4 << 20).unwrap();
+    let (event, kept) = &events[0];
+    assert!(event.data.is_empty() && event.kept.as_ref().is_some_and(|k| k.whole && k.elided == 0 && k.bytes == list.len()));
+    assert_eq!(kept, list.as_bytes());
 }

@@ -9,16 +9,20 @@
 use super::readable;
 use super::{InFlight, Inner};
 use crate::error::Error;
+use crate::protocol::jsonrpc::elide::KEEP_MIN_BYTES;
 use crate::protocol::jsonrpc::RequestId;
 use crate::session::backoff;
-use crate::session::{ConnectionStatus, Inbound, Runtime};
+use crate::session::{ConnectionStatus, Inbound, KeptMessage, Runtime};
 use crate::transport::fetch::{header, BodyReader, Follow, HttpRequest};
 use crate::transport::http::{classify, status_error_with, ResponseBody};
+use crate::transport::kept::KeptBody;
 use crate::transport::recent_ids::RecentIds;
-use crate::transport::sse::{Oversize, SseEvent, SseParser};
+use crate::transport::sse::{KeptPiece, Oversize, SseEvent, SseParser};
 use crate::transport::web_runtime::WebRuntime;
 use futures::future;
+use js_sys::Uint8Array;
 use std::cell::RefCell;
+use std::collections::VecDeque;
 use std::rc::Rc;
 
 /// How many times in a row a response stream is resumed without progress
@@ -55,6 +59,36 @@ struct Pumping {
     events: Vec<SseEvent>,
     drained: Drained,
     state: Resumption,
+    kept: KeptEvents,
+}
+
+/// The data of events the parser left in JS ([`SseParser::keep_data_over`]):
+/// the one it is in the middle of, and the ones it has dispatched.
+#[derive(Default)]
+struct KeptEvents {
+    /// The pieces of the event being read, and their length.
+    pending: Option<(js_sys::Array, usize)>,
+    /// Dispatched events' pieces, in order.
+    done: VecDeque<(js_sys::Array, usize)>,
+}
+
+impl KeptEvents {
+    /// Takes the pieces the parser named for the chunk `window` it was just given.
+    fn take(&mut self, parser: &mut SseParser, window: &Uint8Array) {
+        for piece in parser.take_kept() {
+            let (pieces, length) = self.pending.get_or_insert_with(|| (js_sys::Array::new(), 0));
+            let bytes = match piece {
+                KeptPiece::Held(bytes) => Uint8Array::from(bytes.as_slice()),
+                KeptPiece::InChunk(start, end) => window.subarray(start as u32, end as u32),
+                KeptPiece::Dispatched => {
+                    self.done.extend(self.pending.take());
+                    continue;
+                }
+            };
+            *length += bytes.length() as usize;
+            pieces.push(&bytes);
+        }
+    }
 }
 
 /// How one connection ended.
@@ -186,14 +220,17 @@ impl Inner {
         // A request's own stream can be dropped at the limit; the GET stream
         // carries everyone's messages and skips an oversized one instead.
         let oversize = if awaited.is_some() { Oversize::Fail } else { Oversize::Skip };
+        // The modern era rewrites results, which data left in JS would not see.
+        let keep_over = if self.is_modern() { 0 } else { KEEP_MIN_BYTES };
         let pumping = Rc::new(RefCell::new(Pumping {
-            parser: SseParser::new(self.config.max_message_bytes, oversize),
+            parser: SseParser::new(self.config.max_message_bytes, oversize).keep_data_over(keep_over),
             events: Vec::new(),
             drained: Drained::default(),
             state: std::mem::take(state),
+            kept: KeptEvents::default(),
         }));
         let (inner, shared) = (Rc::clone(self), Rc::clone(&pumping));
-        let pumped = reader.pump(move |chunk| inner.take_chunk(chunk, awaited.as_ref(), &mut shared.borrow_mut())).await;
+        let pumped = reader.pump(move |chunk, window| inner.take_chunk(chunk, window, awaited.as_ref(), &mut shared.borrow_mut())).await;
         let mut pumping = pumping.borrow_mut();
         *state = std::mem::take(&mut pumping.state);
         let mut drained = std::mem::take(&mut pumping.drained);
@@ -206,13 +243,14 @@ impl Inner {
     /// Parses one chunk of a stream and delivers the messages it completes;
     /// `false` once the stream should be left (the response arrived, or it
     /// went past the limit).
-    fn take_chunk(&self, chunk: &[u8], awaited: Option<&RequestId>, pumping: &mut Pumping) -> bool {
-        let Pumping { parser, events, drained, state } = pumping;
+    fn take_chunk(&self, chunk: &[u8], window: &Uint8Array, awaited: Option<&RequestId>, pumping: &mut Pumping) -> bool {
+        let Pumping { parser, events, drained, state, kept } = pumping;
         let limit = self.config.max_message_bytes;
         if let Err(error) = parser.push(chunk, events) {
             drained.problem = Some(Error::LimitExceeded { limit: "maxMessageBytes", message: error.to_string() });
             return false;
         }
+        kept.take(parser, window);
         state.retry_ms = parser.retry_ms().or(state.retry_ms);
         if let Some(id) = parser.last_event_id() {
             state.last_event_id = Some(id.to_owned());
@@ -221,6 +259,8 @@ impl Inner {
             }
         }
         for event in events.drain(..) {
+            // A kept event's pieces, taken in order whatever becomes of the event.
+            let pieces = event.kept.as_ref().and_then(|_| kept.done.pop_front());
             if event.fresh_id && !state.recent.first_time(event.id.as_deref().unwrap_or_default()) {
                 continue;
             }
@@ -230,11 +270,25 @@ impl Inner {
                 continue;
             }
             // Priming events carry an id and empty data; other event types are not MCP messages.
-            if event.event != "message" || event.data.is_empty() {
+            if event.event != "message" || (event.data.is_empty() && event.kept.is_none()) {
                 continue;
             }
             drained.received = true;
-            match self.deliver(event.data, awaited) {
+            let delivered = match (event.kept, pieces) {
+                (Some(kept), Some((chunks, total))) if kept.elided > 0 || kept.whole => {
+                    let body = Rc::new(KeptBody::event_data(chunks, total, kept.ascii));
+                    match kept.whole {
+                        // Read in at its length, once the parser has let it go.
+                        true => body
+                            .read()
+                            .ok_or_else(|| Error::Protocol("an event's data can no longer be read".into()))
+                            .and_then(|data| self.deliver(data, awaited)),
+                        false => self.deliver_kept(event.data, body, awaited),
+                    }
+                }
+                _ => self.deliver(event.data, awaited),
+            };
+            match delivered {
                 Ok(got_it) => drained.answered |= got_it,
                 Err(error) => drained.problem = Some(error),
             }

@@ -126,6 +126,12 @@ export const ATTACKS = {
       "lone-surrogate": tool("lone-surrogate", "A 300 KiB result whose text holds \\ud800, which JSON.parse reads", {
         call: (_args, reply) => reply.rawJson(keptBody(reply.id, Buffer.from("\\ud800"))),
       }),
+      "bad-escape-event": tool("bad-escape-event", "The same as bad-escape, as one SSE event", {
+        call: (_args, reply) => reply.rawEvent(keptBody(reply.id, Buffer.from("\\q"))),
+      }),
+      "bad-utf8-event": tool("bad-utf8-event", "The same as bad-utf8, as one SSE event (whose data decodes 0xFF as U+FFFD)", {
+        call: (_args, reply) => reply.rawEvent(keptBody(reply.id, Buffer.from([0xff]))),
+      }),
     },
   },
 

@@ -61,6 +61,13 @@ function reply(res, id, waiting) {
     json: (result) => sendJson(res, 200, { jsonrpc: "2.0", id, result }),
     /** An application/json body of these bytes, as they are. */
     rawJson: (bytes) => res.writeHead(200, { "Content-Type": "application/json", "Content-Length": bytes.length }).end(bytes),
+    /** An SSE response of one event whose data is these bytes, written in 16 KiB pieces. */
+    async rawEvent(bytes) {
+      openEventStream(res);
+      const event = Buffer.concat([Buffer.from("event: message\ndata: "), bytes, Buffer.from("\n\n")]);
+      for (let at = 0; at < event.length; at += 16 * 1024) res.write(event.subarray(at, at + 16 * 1024));
+      res.end();
+    },
 
     /** A JSON body of `bytes` (or more) carrying the result, streamed; `declareLength` sends Content-Length first. */
     hugeJson(bytes, record, { declareLength = false, bytesPerMs } = {}) {
