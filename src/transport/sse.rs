@@ -285,11 +285,12 @@ impl SseParser {
         if self.keep_over > 0 && self.line.len() + bytes.len() >= self.keep_over && !self.has_data && self.skipped.is_none() {
             if let Some(start) = self.data_start(bytes) {
                 let buffered = self.line.len();
-                let held = self.line.take_from(start);
                 self.kept = Some((Eliding::for_body(0).give_up_at(KEPT_GIVE_UP), 0));
                 self.has_data = true;
                 self.line_mode = LineMode::KeptData;
-                self.keep_held(held)?;
+                for part in self.line.take_parts_from(start) {
+                    self.keep_held(part)?;
+                }
                 return self.keep(bytes.get(start.saturating_sub(buffered)..).unwrap_or_default());
             }
         }

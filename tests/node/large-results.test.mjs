@@ -50,7 +50,8 @@ test("a 5 MiB result stays in JS, as a JSON body or an SSE event: the checks rea
   try {
     const read = await streamed.readResource({ uri: "bench://big" });
     assert.deepEqual(read, await plain("resources/read", { uri: "bench://big" }));
-    assert.ok(wasmMiB() - before < 1, `wasm memory grew from ${before} to ${wasmMiB()} MiB over SSE`);
+    // The event's first MiB waits in the parser's line until it is known to be that long.
+    assert.ok(wasmMiB() - before < 2, `wasm memory grew from ${before} to ${wasmMiB()} MiB over SSE`);
   } finally {
     await streamed.close();
   }
@@ -101,9 +102,9 @@ test("large texts in every alphabet arrive as the server wrote them (ASCII ones 
 test("long tool texts in every alphabet stay in JS and arrive as the server wrote them", LIMIT, async () => {
   const client = await McpClient.connect(URL_, { era: "legacy" });
   const texts = [
-    "plain ascii with \u0001 control, DEL \u007f, tab\t and \"quotes\" and \\ ".repeat(6000),
-    "café, naïve, 日本語, emoji 😀, and a lone ascii run after it ".repeat(6000),
-    "ascii until the very end ".repeat(12000) + "é",
+    "plain ascii with \u0001 control, DEL \u007f, tab\t and \"quotes\" and \\ ".repeat(20000),
+    "café, naïve, 日本語, emoji 😀, and a lone ascii run after it ".repeat(20000),
+    "ascii until the very end ".repeat(45000) + "é",
   ];
   for (const text of texts) {
     const result = await client.callTool({ name: "echo", arguments: { text } });

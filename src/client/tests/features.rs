@@ -564,7 +564,7 @@ fn kept_typed_tool(structured: Value, content: Value) -> impl Fn(&Seen) -> Optio
 }
 
 fn long_text() -> String {
-    "kept ".repeat(60_000)
+    "kept ".repeat(250_000)
 }
 
 #[test]

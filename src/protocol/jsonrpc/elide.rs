@@ -18,7 +18,7 @@ use crate::protocol::wide;
 pub const ELIDE_MIN_BYTES: usize = 1024;
 /// A body shorter than this is not worth keeping outside wasm: it is read in
 /// as it is, without this pass.
-pub const KEEP_MIN_BYTES: usize = 64 * 1024;
+pub const KEEP_MIN_BYTES: usize = 1024 * 1024;
 
 /// How many levels of nesting the paths below need.
 const TRACKED_DEPTH: usize = 5;

@@ -72,6 +72,18 @@ impl LineBuffer {
         line
     }
 
+    /// The line from byte `start` of its head on, as its parts (the head's
+    /// rest copied, the pieces moved), leaving this empty: a long line is
+    /// handed on without being joined into one more buffer of its length.
+    pub fn take_parts_from(&mut self, start: usize) -> Vec<Vec<u8>> {
+        let mut parts = Vec::with_capacity(self.pieces.len() + 1);
+        parts.push(self.head.get(start..).unwrap_or_default().to_vec());
+        parts.append(&mut self.pieces);
+        self.head.clear();
+        self.len = 0;
+        parts
+    }
+
     /// The line's first `N` bytes (fewer if it is shorter), and how many
     /// there are: enough to tell its field, wherever its parts begin.
     pub fn first<const N: usize>(&self) -> ([u8; N], usize) {

@@ -22,7 +22,6 @@ use crate::transport::web_runtime::WebRuntime;
 use futures::future;
 use js_sys::Uint8Array;
 use std::cell::RefCell;
-use std::collections::VecDeque;
 use std::rc::Rc;
 
 /// How many times in a row a response stream is resumed without progress
@@ -68,8 +67,8 @@ struct Pumping {
 struct KeptEvents {
     /// The pieces of the event being read, and their length.
     pending: Option<(js_sys::Array, usize)>,
-    /// Dispatched events' pieces, in order.
-    done: VecDeque<(js_sys::Array, usize)>,
+    /// Dispatched events' pieces, in order (a few at most: a chunk's worth).
+    done: Vec<(js_sys::Array, usize)>,
 }
 
 impl KeptEvents {
@@ -260,7 +259,7 @@ impl Inner {
         }
         for event in events.drain(..) {
             // A kept event's pieces, taken in order whatever becomes of the event.
-            let pieces = event.kept.as_ref().and_then(|_| kept.done.pop_front());
+            let pieces = event.kept.as_ref().and_then(|_| (!kept.done.is_empty()).then(|| kept.done.remove(0)));
             if event.fresh_id && !state.recent.first_time(event.id.as_deref().unwrap_or_default()) {
                 continue;
             }

@@ -81,16 +81,16 @@ export async function keptGarbage(ctx) {
   const { check, peer, track } = ctx;
   const client = track(await McpClient.connect(peer.url("kept-garbage"), { timeout: 5_000 }));
   const call = (name) => client.callTool({ name, arguments: {} });
-  await expectFailure(check, "a kept 300 KiB result with an invalid escape in its text", call("bad-escape"), "protocol");
+  await expectFailure(check, "a kept 1.2 MiB result with an invalid escape in its text", call("bad-escape"), "protocol");
   await expectEcho(check, client);
-  await expectFailure(check, "a kept 300 KiB result with a byte that is not UTF-8 in its text", call("bad-utf8"), "protocol");
+  await expectFailure(check, "a kept 1.2 MiB result with a byte that is not UTF-8 in its text", call("bad-utf8"), "protocol");
   await expectEcho(check, client);
   await expectFailure(check, "the same as one SSE event", call("bad-escape-event"), "protocol");
   await expectEcho(check, client);
   const replaced = await call("bad-utf8-event");
-  check(replaced.content[0].text.charCodeAt(150 * 1024) === 0xfffd,
+  check(replaced.content[0].text.charCodeAt(600 * 1024) === 0xfffd,
     "as one SSE event, a byte that is not UTF-8 reads as U+FFFD, as the SSE standard decodes event data");
   const lone = await call("lone-surrogate");
-  check(lone.content[0].text.length === 300 * 1024 + 1 && lone.content[0].text.charCodeAt(150 * 1024) === 0xd800,
+  check(lone.content[0].text.length === 1200 * 1024 + 1 && lone.content[0].text.charCodeAt(600 * 1024) === 0xd800,
     "a kept result whose text holds a lone surrogate reads as JSON.parse reads it");
 }

@@ -44,9 +44,9 @@ const schemaTool = (name, description, outputSchema, structuredContent) =>
 // args.bytesPerMs paces the body (see writeHuge); 0 or none writes as fast as the socket takes it.
 const pace = (args) => Math.max(Number(args.bytesPerMs) || 0, 0);
 
-/** A tools/call result of 300 KiB of text with `middle` in the middle of it, as raw bytes. */
+/** A tools/call result of 1.2 MiB of text with `middle` in the middle of it, as raw bytes. */
 function keptBody(id, middle) {
-  const filler = "k".repeat(150 * 1024);
+  const filler = "k".repeat(600 * 1024);
   const head = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[{"type":"text","text":"${filler}`;
   return Buffer.concat([Buffer.from(head), middle, Buffer.from(`${filler}"}]}}`)]);
 }
@@ -117,13 +117,13 @@ export const ATTACKS = {
   // the text itself is what is broken, so only the one JSON.parse of the body can tell.
   "kept-garbage": {
     tools: {
-      "bad-escape": tool("bad-escape", "A 300 KiB application/json result whose text holds the escape \\q", {
+      "bad-escape": tool("bad-escape", "A 1.2 MiB application/json result whose text holds the escape \\q", {
         call: (_args, reply) => reply.rawJson(keptBody(reply.id, Buffer.from("\\q"))),
       }),
-      "bad-utf8": tool("bad-utf8", "A 300 KiB application/json result whose text holds the byte 0xFF", {
+      "bad-utf8": tool("bad-utf8", "A 1.2 MiB application/json result whose text holds the byte 0xFF", {
         call: (_args, reply) => reply.rawJson(keptBody(reply.id, Buffer.from([0xff]))),
       }),
-      "lone-surrogate": tool("lone-surrogate", "A 300 KiB result whose text holds \\ud800, which JSON.parse reads", {
+      "lone-surrogate": tool("lone-surrogate", "A 1.2 MiB result whose text holds \\ud800, which JSON.parse reads", {
         call: (_args, reply) => reply.rawJson(keptBody(reply.id, Buffer.from("\\ud800"))),
       }),
       "bad-escape-event": tool("bad-escape-event", "The same as bad-escape, as one SSE event", {
