@@ -339,25 +339,8 @@ impl BodyReader {
     /// yields something other than bytes.
     pub async fn pump(mut self, mut on_chunk: impl FnMut(&[u8], &Uint8Array) -> bool + 'static) -> Result<(), Error> {
         let mut buffer = Vec::new();
-        let on_chunk = Closure::<dyn FnMut(Uint8Array) -> bool>::new(move |chunk: Uint8Array| {
-            let length = chunk.length();
-            if length <= WINDOW_BYTES {
-                buffer.clear();
-                append(&mut buffer, &chunk);
-                return on_chunk(&buffer, &chunk);
-            }
-            let mut at = 0;
-            while at < length {
-                let window = chunk.subarray(at, length.min(at.saturating_add(WINDOW_BYTES)));
-                buffer.clear();
-                append(&mut buffer, &window);
-                if !on_chunk(&buffer, &window) {
-                    return false;
-                }
-                at = at.saturating_add(WINDOW_BYTES);
-            }
-            true
-        });
+        let on_chunk =
+            Closure::<dyn FnMut(Uint8Array) -> bool>::new(move |chunk: Uint8Array| in_windows(&chunk, &mut buffer, &mut on_chunk));
         let pumped = JsFuture::from(pump_chunks(&self.reader, &on_chunk)).await.map_err(|e| stream_broke(&e))?;
         // The JS side read the stream to its end or cancelled it.
         self.done = true;
@@ -380,6 +363,29 @@ impl BodyReader {
         self.done = true;
         copy_chunks(&read)
     }
+}
+
+/// Hands `chunk` to `on_window` [`WINDOW_BYTES`] at a time, each as its bytes
+/// (copied into `buffer`) and as its JS view, until `on_window` answers
+/// `false`; answers whether it went to the end.
+pub fn in_windows(chunk: &Uint8Array, buffer: &mut Vec<u8>, on_window: &mut impl FnMut(&[u8], &Uint8Array) -> bool) -> bool {
+    let length = chunk.length();
+    if length <= WINDOW_BYTES {
+        buffer.clear();
+        append(buffer, chunk);
+        return on_window(buffer, chunk);
+    }
+    let mut at = 0;
+    while at < length {
+        let window = chunk.subarray(at, length.min(at.saturating_add(WINDOW_BYTES)));
+        buffer.clear();
+        append(buffer, &window);
+        if !on_window(buffer, &window) {
+            return false;
+        }
+        at = at.saturating_add(WINDOW_BYTES);
+    }
+    true
 }
 
 /// A body's stream failed while it was read (the `glue.js` readers reject with its error).

@@ -4,7 +4,7 @@
 //! reads the body once, where it lies. A 5 MiB resource then never takes
 //! 5 MiB of wasm memory, which never shrinks.
 
-use super::fetch::{body_text, copy_chunks, WINDOW_BYTES};
+use super::fetch::{body_text, copy_chunks, in_windows};
 use crate::error::Error;
 use crate::protocol::jsonrpc::elide::{Eliding, KEEP_MIN_BYTES};
 use crate::session::KeptMessage;
@@ -88,29 +88,28 @@ impl KeptMessage for KeptBody {
 pub fn body(read: &JsValue, max: usize, limit: &'static str) -> Result<Body, Error> {
     let parts = Array::from(read);
     let total = parts.get(1).as_f64().unwrap_or(-1.0);
+    let whole = || body_text(copy_chunks(read)?, max, limit).map(Body::Text);
     let chunks = match parts.get(0).dyn_into::<Array>() {
         Ok(chunks) if total >= KEEP_MIN_BYTES as f64 => chunks,
-        _ => return body_text(copy_chunks(read)?, max, limit).map(Body::Text),
+        _ => return whole(),
     };
     // A body whose first 64 KiB leave nothing out (a long list) is read in
     // as it is: lexing all of it would cost more than it saves.
     let mut eliding = Eliding::for_body(total as usize).give_up_at(GIVE_UP_BYTES);
-    let mut window = Vec::new();
+    let mut buffer = Vec::new();
     for chunk in chunks.iter() {
-        let Some(chunk) = chunk.dyn_ref::<Uint8Array>() else { return body_text(copy_chunks(read)?, max, limit).map(Body::Text) };
-        let length = chunk.length();
-        let mut at = 0;
-        while at < length && !eliding.gave_up() {
-            let end = length.min(at.saturating_add(WINDOW_BYTES));
-            window.resize((end - at) as usize, 0);
-            chunk.subarray(at, end).copy_to(&mut window);
-            eliding.feed(&window);
-            at = end;
+        if eliding.gave_up() {
+            break;
         }
+        let Some(chunk) = chunk.dyn_ref::<Uint8Array>() else { return whole() };
+        in_windows(chunk, &mut buffer, &mut |window, _| {
+            eliding.feed(window);
+            !eliding.gave_up()
+        });
     }
     let elided = eliding.finish();
     if elided.gave_up {
-        return body_text(copy_chunks(read)?, max, limit).map(Body::Text);
+        return whole();
     }
     let text = crate::protocol::wide::into_string(elided.text).map_err(|_| Error::Protocol("the response body is not UTF-8".into()))?;
     if elided.elided == 0 {

@@ -391,10 +391,7 @@ impl SseParser {
         // An event's first data line, when long, is copied once, from the
         // line's parts straight into the data (not into a whole line first).
         if self.line.len() >= MOVED_LINE && !self.has_data && self.skipped.is_none() {
-            // "data: " is the longest start a data line's value can have.
-            let (first, filled) = self.line.first::<6>();
-            let start = first.get(..filled).and_then(data_value).map(|value| filled - value.len());
-            if let Some(start) = start.filter(|start| self.line.len() - start < self.limit) {
+            if let Some(start) = self.data_start(&[]).filter(|start| self.line.len() - start < self.limit) {
                 self.data = self.line.take_from(start);
                 self.has_data = true;
                 return Ok(());

@@ -83,35 +83,37 @@ test("a 5 MiB resource and a deep structured result arrive whole, still validate
   await client.close();
 });
 
-test("large texts in every alphabet arrive as the server wrote them (ASCII ones decoded by Node's Buffer)", LIMIT, async () => {
+/** Each text comes back from the echo tool as the server wrote it, and as a plain JSON.parse reads it. */
+async function echoesAsWritten(texts) {
   const client = await McpClient.connect(URL_, { era: "legacy" });
+  try {
+    for (const text of texts) {
+      const result = await client.callTool({ name: "echo", arguments: { text } });
+      assert.equal(result.content[0].text, text);
+      assert.deepEqual(result, await plain("tools/call", { name: "echo", arguments: { text } }));
+    }
+  } finally {
+    await client.close();
+  }
+}
+
+test("large texts in every alphabet arrive as the server wrote them (ASCII ones decoded by Node's Buffer)", LIMIT, async () => {
   const texts = [
     "plain ascii with \u0001 control, DEL \u007f, tab\t and \"quotes\" ".repeat(400),
     "café, naïve, 日本語, emoji 😀, and a lone ascii run after it ".repeat(400),
     "\u00e9".repeat(9000),
     "ascii until the very end ".repeat(400) + "é",
   ];
-  for (const text of texts) {
-    const result = await client.callTool({ name: "echo", arguments: { text } });
-    assert.equal(result.content[0].text, text);
-    assert.deepEqual(result, await plain("tools/call", { name: "echo", arguments: { text } }));
-  }
-  await client.close();
+  await echoesAsWritten(texts);
 });
 
 test("long tool texts in every alphabet stay in JS and arrive as the server wrote them", LIMIT, async () => {
-  const client = await McpClient.connect(URL_, { era: "legacy" });
   const texts = [
     "plain ascii with \u0001 control, DEL \u007f, tab\t and \"quotes\" and \\ ".repeat(20000),
     "café, naïve, 日本語, emoji 😀, and a lone ascii run after it ".repeat(20000),
     "ascii until the very end ".repeat(45000) + "é",
   ];
-  for (const text of texts) {
-    const result = await client.callTool({ name: "echo", arguments: { text } });
-    assert.equal(result.content[0].text, text);
-    assert.deepEqual(result, await plain("tools/call", { name: "echo", arguments: { text } }));
-  }
-  await client.close();
+  await echoesAsWritten(texts);
 });
 
 test("a trace sees a kept response whole", LIMIT, async () => {

@@ -244,6 +244,10 @@ impl Eliding {
         self.frames.get(self.depth.checked_sub(1)?)
     }
 
+    fn frame_mut(&mut self) -> Option<&mut Frame> {
+        self.frames.get_mut(self.depth.checked_sub(1)?)
+    }
+
     fn structural(&mut self, byte: u8) {
         if !self.room(1) {
             return;
@@ -253,7 +257,7 @@ impl Eliding {
             b'"' => self.start_string(),
             b'{' | b'[' => {
                 self.depth = self.depth.saturating_add(1);
-                if let Some(frame) = self.depth.checked_sub(1).and_then(|d| self.frames.get_mut(d)) {
+                if let Some(frame) = self.frame_mut() {
                     *frame = Frame { object: byte == b'{', key: Key::Other };
                 }
                 self.expect_key = byte == b'{';
@@ -287,7 +291,7 @@ impl Eliding {
         if self.is_key {
             let name = if self.key_len <= KEY_BYTES { self.key.get(..self.key_len).unwrap_or_default() } else { &[] };
             let key = Key::of(name);
-            if let Some(frame) = self.depth.checked_sub(1).and_then(|d| self.frames.get_mut(d)) {
+            if let Some(frame) = self.frame_mut() {
                 frame.key = key;
             }
         }
