@@ -8,6 +8,7 @@
 //! reports it as a crash, the test as a failure.
 
 use mcp_wasm::protocol::encoding::{base64, base64_decode, base64url, percent_decode, Escapes};
+use mcp_wasm::protocol::jsonrpc::elide::{elide, ELIDE_MIN_BYTES};
 use mcp_wasm::protocol::jsonrpc::envelope::{scan, EnvelopeScanner};
 use mcp_wasm::protocol::jsonrpc::{decode, raw_result, Message, Params};
 use mcp_wasm::protocol::modern;
@@ -216,6 +217,79 @@ pub fn jsonrpc(data: &[u8]) {
         }
         assert_eq!(scanner.finish(), whole, "the scanner depends on the split");
     }
+    elide_properties(data, seed);
+}
+
+/// The lexer that leaves in JS what a large result's checks do not read
+/// (`jsonrpc::elide`): for any bytes, the same output however they are split,
+/// each byte written or counted as left out; for a JSON text, exactly the
+/// text with those values emptied, which parses.
+fn elide_properties(data: &[u8], seed: u8) {
+    let whole = elide([data]);
+    assert!(!whole.gave_up);
+    assert_eq!(whole.text.len() + whole.elided, data.len(), "bytes neither written nor left out");
+    for pieces in [data.chunks(1).collect::<Vec<_>>(), chunks(data, seed, 1 + usize::from(seed % 64))] {
+        assert_eq!(elide(pieces), whole, "the lexer depends on the split");
+    }
+    let Ok(value) = serde_json::from_slice::<Value>(data) else { return };
+    // As serde_json writes it, no key carries an escape the lexer would read as written.
+    let canonical = value.to_string();
+    let elided = elide([canonical.as_bytes()]);
+    let parsed: Value =
+        serde_json::from_slice(&elided.text).unwrap_or_else(|e| panic!("{canonical:?} elides to a text that is not JSON: {e}"));
+    // Read again from the same digits: serde_json's floats need not survive writing and reading.
+    let again: Value = serde_json::from_str(&canonical).unwrap_or(value);
+    assert_eq!(parsed, emptied(again), "{canonical:?}");
+}
+
+/// What the lexer leaves of a message: see `jsonrpc::elide`.
+fn emptied(mut message: Value) -> Value {
+    const ITEMS: [&str; 4] = ["tools", "resources", "resourceTemplates", "prompts"];
+    const READ: [&str; 5] = ["name", "uri", "uriTemplate", "outputSchema", "annotations"];
+    let empty = |value: &mut Value| match value {
+        Value::String(s) => s.clear(),
+        Value::Array(a) => a.clear(),
+        Value::Object(o) => o.clear(),
+        _ => {}
+    };
+    // A content string at least 1 KiB long, as written between its quotes.
+    let payload = |value: &mut Value| {
+        if value.as_str().is_some_and(|s| Value::from(s).to_string().len() - 2 >= ELIDE_MIN_BYTES) {
+            *value = Value::from("");
+        }
+    };
+    let Some(Value::Object(result)) = message.get_mut("result") else { return message };
+    for (key, member) in result.iter_mut() {
+        match (key.as_str(), member) {
+            ("structuredContent", value) => empty(value),
+            (items, Value::Array(list)) if ITEMS.contains(&items) => {
+                for item in list.iter_mut().filter_map(Value::as_object_mut) {
+                    item.iter_mut().filter(|(name, _)| !READ.contains(&name.as_str())).for_each(|(_, value)| empty(value));
+                }
+            }
+            ("contents", Value::Array(list)) => {
+                for item in list.iter_mut().filter_map(Value::as_object_mut) {
+                    item.iter_mut().filter(|(name, _)| matches!(name.as_str(), "text" | "blob")).for_each(|(_, value)| payload(value));
+                }
+            }
+            ("content", Value::Array(list)) => {
+                for item in list.iter_mut().filter_map(Value::as_object_mut) {
+                    for (name, value) in item.iter_mut() {
+                        match (name.as_str(), value) {
+                            ("text" | "data", value) => payload(value),
+                            ("resource", Value::Object(resource)) => resource
+                                .iter_mut()
+                                .filter(|(name, _)| matches!(name.as_str(), "text" | "blob"))
+                                .for_each(|(_, value)| payload(value)),
+                            _ => {}
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    message
 }
 
 // --- schema ------------------------------------------------------------------

@@ -69,6 +69,8 @@ pub struct OutputCheck {
     schema: Value,
     /// Where `structuredContent` is in the reply's text, for a result kept as text.
     at: Option<Range<usize>>,
+    /// The length of a message kept outside wasm, whose text lacks `structuredContent`.
+    kept_bytes: Option<usize>,
     limits: Limits,
 }
 
@@ -84,9 +86,10 @@ impl OutputCheck {
         &self.limits
     }
 
-    /// The length of `structuredContent`'s text, when the result was kept as text.
+    /// The length of `structuredContent`'s text, when the result was kept as
+    /// text; for a message kept outside wasm, the whole message's, which holds it.
     pub fn text_len(&self) -> Option<usize> {
-        self.at.as_ref().map(ExactSizeIterator::len)
+        self.at.as_ref().map(ExactSizeIterator::len).or(self.kept_bytes)
     }
 }
 
@@ -112,7 +115,11 @@ impl ClientState {
                 (
                     shape.failed,
                     shape.structured.is_some(),
-                    shape.structured.and_then(|s| offset_in(text, s).map(|start| start..start + s.len())),
+                    // A kept message's text lacks it (see `protocol::jsonrpc::elide`): the value has it.
+                    shape
+                        .structured
+                        .filter(|_| reply.kept().is_none())
+                        .and_then(|s| offset_in(text, s).map(|start| start..start + s.len())),
                 )
             }
             None => {
@@ -126,7 +133,8 @@ impl ClientState {
         if !structured {
             return Err(Error::Invalid(format!("tool {name:?} declares an outputSchema but returned no structuredContent")));
         }
-        Ok(Some(OutputCheck { tool: name.to_owned(), schema, at, limits: self.settings.limits.schema }))
+        let kept_bytes = reply.kept().map(|kept| kept.bytes());
+        Ok(Some(OutputCheck { tool: name.to_owned(), schema, at, kept_bytes, limits: self.settings.limits.schema }))
     }
 
     /// Checks `structuredContent` against the tool's `outputSchema`.

@@ -32,7 +32,7 @@ pub(crate) type Renewal = Shared<LocalBoxFuture<'static, Result<(), Error>>>;
 /// original text, which a consumer (`JSON.parse`) reads faster than the value
 /// could be written out again, and which is parsed here only if something
 /// needs the value. A large message may also be kept outside wasm (in JS),
-/// with only a text lacking its long content strings handed on: the checks
+/// with only a text lacking what the checks do not read handed on: the checks
 /// read that text, and the value is read in whole when something needs it.
 #[derive(Clone, Debug)]
 pub struct Reply {
@@ -94,7 +94,7 @@ impl Reply {
     }
 
     /// The text the checks read: the server's, or for a kept message the one
-    /// without its long content strings, which a shape check reads alike.
+    /// without what its checks do not read, which a shape check reads alike.
     pub(crate) fn checked_text(&self) -> Option<&str> {
         self.large.as_ref().map(|large| large.text.as_str())
     }

@@ -162,7 +162,7 @@ impl Server {
 }
 
 /// A large message kept "outside wasm", as the web transport keeps a JSON
-/// body in JS: the session gets the text without its long content strings.
+/// body in JS: the session gets the text without what its checks do not read.
 #[derive(Debug)]
 pub struct KeptText(pub String);
 
@@ -171,13 +171,17 @@ impl KeptMessage for KeptText {
         Some(self.0.clone())
     }
 
+    fn bytes(&self) -> usize {
+        self.0.len()
+    }
+
     fn as_any(&self) -> &dyn std::any::Any {
         self
     }
 }
 
 /// What the web transport hands on for a body it keeps: the result's text
-/// with its long content strings left out, and the whole message.
+/// with what its checks do not read left out, and the whole message.
 fn kept(text: &str) -> Option<(RequestId, String, Kept)> {
     use crate::protocol::jsonrpc::elide::{elide, KEEP_MIN_BYTES};
     if text.len() < KEEP_MIN_BYTES {

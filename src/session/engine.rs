@@ -113,7 +113,7 @@ pub enum Answer {
 /// A large result as the transport handed it on.
 #[derive(Clone, Debug)]
 pub struct LargeResult {
-    /// The result's JSON text; without its long content strings when the
+    /// The result's JSON text; without what the checks do not read when the
     /// message is `kept`.
     pub text: ResultText,
     /// The whole message, kept outside the session.

@@ -26,12 +26,14 @@ pub enum ConnectionStatus {
 pub type ResultText = Rc<String>;
 
 /// A large message that the transport keeps outside the session (in JS),
-/// having handed on a text with its long content strings left out
+/// having handed on a text without what its checks do not read
 /// (`protocol::jsonrpc::elide`): the checks read that text, and whoever needs
 /// the full value reads the message in.
 pub trait KeptMessage: std::fmt::Debug {
     /// The whole message's text, copied in; `None` if it cannot be read.
     fn read(&self) -> Option<String>;
+    /// The whole message's length in bytes.
+    fn bytes(&self) -> usize;
     /// The concrete type, for the binding that hands the kept message to its caller.
     fn as_any(&self) -> &dyn std::any::Any;
 }
@@ -60,7 +62,7 @@ pub enum Inbound {
         id: RequestId,
         /// The result's JSON text.
         text: ResultText,
-        /// The whole message, when `text` lacks its long content strings.
+        /// The whole message, when `text` lacks what its checks do not read.
         kept: Option<Kept>,
     },
     /// The one channel every response arrives on broke (the HTTP+SSE event

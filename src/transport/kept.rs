@@ -27,7 +27,7 @@ const GIVE_UP_BYTES: usize = 64 * 1024;
 pub enum Body {
     /// All of it, in wasm.
     Text(String),
-    /// A text without the body's long content strings, and the body itself, in JS.
+    /// A text without what the checks do not read, and the body itself, in JS.
     Kept {
         /// What the checks read.
         text: String,
@@ -75,13 +75,17 @@ impl KeptMessage for KeptBody {
         }
     }
 
+    fn bytes(&self) -> usize {
+        self.total
+    }
+
     fn as_any(&self) -> &dyn std::any::Any {
         self
     }
 }
 
 /// `readChunks`' answer (`[chunks, total]`) as a [`Body`]: a long body whose
-/// long content strings could be left out stays in JS.
+/// unread values could be left out stays in JS.
 ///
 /// # Errors
 /// As [`super::fetch::Answered::text`].

@@ -39,7 +39,7 @@ pub struct SseEvent {
     /// Set when the data went past the limit and was skipped.
     pub oversized: Option<Oversized>,
     /// Set when the data was kept by the caller ([`SseParser::keep_data_over`]):
-    /// `data` is then the text without its long content strings.
+    /// `data` is then the text without what its checks do not read.
     pub kept: Option<KeptEvent>,
 }
 
@@ -194,7 +194,7 @@ impl SseParser {
     /// Leaves an event's data that starts with a data line of at least
     /// `bytes` bytes with the caller: the parser lexes it as it goes past
     /// (`protocol::jsonrpc::elide`), says where it lies ([`SseParser::take_kept`])
-    /// and dispatches the text without its long content strings. Only for a
+    /// and dispatches the text without what its checks do not read. Only for a
     /// parser that fails past its limit (a stream one request's answer is on).
     #[must_use]
     pub fn keep_data_over(mut self, bytes: usize) -> Self {

@@ -57,6 +57,29 @@ test("a 5 MiB result stays in JS, as a JSON body or an SSE event: the checks rea
   }
 });
 
+test("a 2 MiB tools/list and a 652 KiB structured result stay in JS too: the checks read what they need, and wasm memory stays small", LIMIT, async () => {
+  // Second in this file: only the reads above have been in wasm.
+  const before = wasmMiB();
+  // JSON bodies first, then SSE answers, whose parser holds an event's first 256 KiB in its line.
+  for (const [path, most] of [["", 1], ["-stream", 2]]) {
+    const client = await McpClient.connect(`${URL_}${path}`, { era: "legacy" });
+    try {
+      for (let i = 0; i < 3; i++) {
+        const page = await client.listTools();
+        assert.equal(page.tools.length, 2003);
+        assert.equal(Object.keys(page.tools[10].inputSchema.properties).length > 0, true);
+        const deep = await client.callTool({ name: "deep", arguments: {} });
+        assert.equal(deep.structuredContent.items.length, 1500);
+      }
+      assert.equal((await client.listAllTools()).length, 2003);
+    } finally {
+      await client.close();
+    }
+    // Before a page stayed in JS, the list alone took wasm memory 2 to 5 MiB higher.
+    assert.ok(wasmMiB() - before < most, `wasm memory grew from ${before} to ${wasmMiB()} MiB (${path || "JSON"})`);
+  }
+});
+
 test("a 2 MiB tools/list equals the server's JSON, in its key order", LIMIT, async () => {
   const client = await McpClient.connect(URL_, { era: "legacy" });
   const page = await client.listTools();

@@ -1,8 +1,20 @@
-//! A large response's text with its long content strings left out, read in
+//! A large response's text with what its checks do not read left out, read in
 //! chunks as the body lies in JS: the client's checks read every member of a
 //! result but only the type of a content's `text`, `blob` or `data`, so a
 //! 5 MiB resource need not enter wasm for them. What is left out becomes an
 //! empty string; the JS side parses the whole body once for the caller.
+//!
+//! Of a list page's items (`tools`, `resources`, `resourceTemplates`,
+//! `prompts`) the checks read the key (`name`, `uri`, `uriTemplate`), a
+//! tool's `outputSchema` and `annotations`, and only that its `inputSchema`
+//! is an object: every other member's string, object or array value is
+//! emptied (`""`, `{}`, `[]`), however short, so that a 2 MiB `tools/list`
+//! need not enter wasm either.
+//!
+//! A tool result's `structuredContent` is emptied the same way: its shape
+//! check reads only that it is there, and its `outputSchema` is checked on
+//! the value JS parsed (or, where only the validator can tell, on the whole
+//! message read in).
 //!
 //! The pass is a lexer, not a validator. On JSON it splits the text exactly
 //! as a parser does, so the text it writes is the message with those strings
@@ -10,6 +22,7 @@
 //! caller's `JSON.parse` of the whole body, refuses it.
 //!
 //! Memory is the text it writes; time is one pass, a string's plain run
+//! and a left-out container's blocks without a backslash
 //! [`wide::WIDTH`](crate::protocol::wide) bytes at a time.
 
 use crate::protocol::wide;
@@ -17,8 +30,9 @@ use crate::protocol::wide;
 /// A content string at least this long is left out.
 pub const ELIDE_MIN_BYTES: usize = 1024;
 /// A body shorter than this is not worth keeping outside wasm: it is read in
-/// as it is, without this pass.
-pub const KEEP_MIN_BYTES: usize = 1024 * 1024;
+/// as it is, without this pass. At 256 KiB the 652 KiB structured result of
+/// `bench/` is kept, and is faster so (bench/analysis.md, sixteenth round).
+pub const KEEP_MIN_BYTES: usize = 256 * 1024;
 
 /// How many levels of nesting the paths below need.
 const TRACKED_DEPTH: usize = 5;
@@ -35,6 +49,12 @@ enum Key {
     Text,
     Blob,
     Data,
+    /// An array of list items: `tools`, `resources`, `resourceTemplates`, `prompts`.
+    Items,
+    /// A member of a list item that its checks read whole.
+    Read,
+    /// A tool result's `structuredContent`.
+    Structured,
 }
 
 impl Key {
@@ -47,6 +67,9 @@ impl Key {
             b"text" => Self::Text,
             b"blob" => Self::Blob,
             b"data" => Self::Data,
+            b"tools" | b"resources" | b"resourceTemplates" | b"prompts" => Self::Items,
+            b"name" | b"uri" | b"uriTemplate" | b"outputSchema" | b"annotations" => Self::Read,
+            b"structuredContent" => Self::Structured,
             _ => Self::Other,
         }
     }
@@ -59,8 +82,8 @@ struct Frame {
     key: Key,
 }
 
-/// The longest key compared; longer ones are [`Key::Other`].
-const KEY_BYTES: usize = 8;
+/// The longest key compared (`resourceTemplates`); longer ones are [`Key::Other`].
+const KEY_BYTES: usize = 17;
 
 /// The lexer. Feed it the body in any chunks, then take [`Eliding::finish`].
 #[derive(Debug)]
@@ -79,8 +102,11 @@ pub struct Eliding {
     key: [u8; KEY_BYTES],
     /// The key's length so far; past [`KEY_BYTES`] it is no key looked for.
     key_len: usize,
-    /// The current string lies where a content's payload does.
-    elidable: bool,
+    /// The current string lies where a content's payload does: it is left
+    /// out from this many bytes on.
+    elidable: Option<usize>,
+    /// The nesting of a container value being left out (0: none).
+    muted: usize,
     /// Where the current string's opening quote was written.
     string_start: usize,
     string_len: usize,
@@ -102,7 +128,7 @@ pub struct Eliding {
 /// What [`Eliding`] wrote.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Elided {
-    /// The body with its long content strings emptied.
+    /// The body with what its checks do not read emptied.
     pub text: Vec<u8>,
     /// How many bytes were left out.
     pub elided: usize,
@@ -138,7 +164,8 @@ impl Eliding {
             is_key: false,
             key: [0; KEY_BYTES],
             key_len: 0,
-            elidable: false,
+            elidable: None,
+            muted: 0,
             string_start: 0,
             string_len: 0,
             skipping: false,
@@ -175,6 +202,10 @@ impl Eliding {
                 return;
             }
             self.ahead = after + (chunk.len() - at);
+            if self.muted > 0 && !self.escaped && self.skip_block(chunk, at) {
+                at += wide::WIDTH;
+                continue;
+            }
             if !self.in_string {
                 self.structural(byte);
                 at += 1;
@@ -206,7 +237,9 @@ impl Eliding {
     }
 
     /// Makes room to write `n` more bytes: for a body of known length, room
-    /// for all of it that is still ahead, so that the output grows once.
+    /// for all of it that is still ahead, so that the output grows once; once
+    /// something has been left out, room for the share of it the output has
+    /// kept so far.
     /// `false` once the lexer gives up ([`Eliding::give_up_at`]): nothing
     /// more is written.
     fn room(&mut self, n: usize) -> bool {
@@ -219,9 +252,17 @@ impl Eliding {
             return false;
         }
         if self.out.capacity() - self.out.len() < n {
-            match self.known_length {
-                true => self.out.reserve_exact(self.ahead.max(n)),
-                false => self.out.reserve(n),
+            match (self.known_length, self.elided) {
+                (true, 0) => self.out.reserve_exact(self.ahead.max(n)),
+                // A list page loses a little of every item: what is ahead will
+                // lose as much, and a quarter more room covers the odd long item.
+                (true, elided) => {
+                    let written = self.out.len();
+                    let share = self.ahead as u128 * written as u128 / (written as u128 + elided as u128);
+                    let estimate = usize::try_from(share).unwrap_or(usize::MAX);
+                    self.out.reserve_exact(n.max(estimate.saturating_add(estimate / 4)));
+                }
+                (false, _) => self.out.reserve(n),
             }
         }
         true
@@ -249,12 +290,22 @@ impl Eliding {
     }
 
     fn structural(&mut self, byte: u8) {
+        if self.muted > 0 {
+            return self.muted_structural(byte);
+        }
         if !self.room(1) {
             return;
         }
         self.out.push(byte);
         match byte {
             b'"' => self.start_string(),
+            b'{' | b'[' if self.at_unread() => {
+                // Its strings are left out too, whatever their length.
+                self.muted = 1;
+                self.is_key = false;
+                self.elidable = None;
+                self.skipping = true;
+            }
             b'{' | b'[' => {
                 self.depth = self.depth.saturating_add(1);
                 if let Some(frame) = self.frame_mut() {
@@ -272,6 +323,41 @@ impl Eliding {
         }
     }
 
+    /// Moves past the block of a left-out container at `at` in one step, by
+    /// its brackets and quotes alone, while the block holds no backslash and
+    /// cannot close the container: the running parity of its quotes tells
+    /// which of its brackets lie inside strings. Whether it did.
+    fn skip_block(&mut self, chunk: &[u8], at: usize) -> bool {
+        let Some(block) = wide::structure(chunk, at).filter(|block| block.backslashes == 0) else { return false };
+        let inside = wide::inside_strings(block.quotes, self.in_string);
+        let (opens, closes) = ((block.opens & !inside).count_ones() as usize, (block.closes & !inside).count_ones() as usize);
+        if closes >= self.muted {
+            return false;
+        }
+        self.muted = self.muted.saturating_add(opens) - closes;
+        self.in_string ^= block.quotes.count_ones() % 2 == 1;
+        self.elided = self.elided.saturating_add(wide::WIDTH);
+        true
+    }
+
+    /// A byte inside a container value being left out: only its nesting
+    /// and its strings are followed, until it closes.
+    fn muted_structural(&mut self, byte: u8) {
+        match byte {
+            b'"' => self.in_string = true,
+            b'{' | b'[' => self.muted = self.muted.saturating_add(1),
+            b'}' | b']' => self.muted = self.muted.saturating_sub(1),
+            _ => {}
+        }
+        if self.muted > 0 {
+            self.elided = self.elided.saturating_add(1);
+        } else if self.room(1) {
+            // The container's own close, after its open: `{}` or `[]`.
+            self.out.push(byte);
+            self.expect_key = false;
+        }
+    }
+
     fn start_string(&mut self) {
         self.in_string = true;
         self.string_start = self.out.len().saturating_sub(1);
@@ -279,11 +365,19 @@ impl Eliding {
         self.skipping = false;
         self.is_key = self.expect_key && self.frame().is_some_and(|f| f.object);
         self.key_len = 0;
-        self.elidable = !self.is_key && self.at_payload();
+        self.elidable = match self.is_key {
+            true => None,
+            false if self.at_unread() => Some(1),
+            false => self.at_payload().then_some(ELIDE_MIN_BYTES),
+        };
     }
 
     fn end_string(&mut self) {
         self.in_string = false;
+        if self.muted > 0 {
+            self.elided = self.elided.saturating_add(1);
+            return;
+        }
         if !self.room(1) {
             return;
         }
@@ -316,7 +410,7 @@ impl Eliding {
             return;
         }
         self.out.extend_from_slice(bytes);
-        if self.elidable && self.string_len >= ELIDE_MIN_BYTES {
+        if self.elidable.is_some_and(|from| self.string_len >= from) {
             // Everything after the opening quote goes.
             let kept = self.string_start + 1;
             self.elided = self.elided.saturating_add(self.out.len().saturating_sub(kept));
@@ -348,6 +442,23 @@ impl Eliding {
                     && keys(item) == (true, Key::Resource)
                     && resource.object
                     && matches!(resource.key, Key::Text | Key::Blob)
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether a value here is one the checks do not read: a list item's
+    /// member but `result.tools[i].name` and the like, or
+    /// `result.structuredContent` (see the module docs).
+    fn at_unread(&self) -> bool {
+        match self.frames.get(..self.depth) {
+            Some([root, result]) => (root.object, root.key, result.object, result.key) == (true, Key::Result, true, Key::Structured),
+            Some([root, result, list, item]) => {
+                (root.object, root.key) == (true, Key::Result)
+                    && (result.object, result.key) == (true, Key::Items)
+                    && !list.object
+                    && item.object
+                    && !matches!(item.key, Key::Read)
             }
             _ => false,
         }

@@ -59,6 +59,8 @@ fn a_tool_result_loses_text_data_and_embedded_resources() {
         expected["result"]["content"][1]["data"] = json!("");
         expected["result"]["content"][2]["resource"]["text"] = json!("");
         expected["result"]["content"][3]["resource"]["blob"] = json!("");
+        // Its shape check reads only that it is there; its schema is checked on the parsed value.
+        expected["result"]["structuredContent"] = json!({});
         assert_eq!(parsed(&elided), expected, "chunks of {size}");
         assert!(!elided.ascii, "é is not ASCII");
     }
@@ -71,7 +73,7 @@ fn strings_elsewhere_stay_whole() {
         "text": long("top"),
         "result": {
             "text": long("a"),
-            "tools": [{ "name": "t", "description": long("d"), "text": long("e") }],
+            "things": [{ "name": "t", "description": long("d"), "text": long("e") }],
             "contents": { "text": long("not a list") },
             "content": [[{ "text": long("nested list") }], { "deeper": { "text": long("g") } }],
             long("key"): [{ "text": long("h") }],
@@ -82,6 +84,90 @@ fn strings_elsewhere_stay_whole() {
     let elided = elided_in_chunks(&text, 3);
     assert_eq!(elided.elided, 0);
     assert_eq!(elided.text, text.as_bytes());
+}
+
+/// A `tools/list` page whose members the checks do not read hold strings,
+/// objects and arrays with brackets, quotes and escapes inside their strings.
+fn tools_page() -> Value {
+    json!({
+        "jsonrpc": "2.0", "id": 3,
+        "result": {
+            "tools": [
+                {
+                    "name": "search",
+                    "title": "Search [beta] {x}",
+                    "description": "Finds \"things\" \\ in ]brackets[ and {braces}: é",
+                    "inputSchema": { "type": "object", "properties": { "q": { "type": "string", "pattern": "^[a-z]{2,}\\]$" } }, "required": ["q"] },
+                    "outputSchema": { "type": "object", "properties": { "hits": { "type": "array", "items": { "type": "string" } } } },
+                    "annotations": { "idempotentHint": true, "title": "kept" },
+                    "icons": [{ "src": "data:image/png;base64,iVBO", "sizes": ["48x48"] }],
+                    "_meta": { "nested": [[], {}, [{ "a": "}" }]] },
+                    "order": 3, "beta": true, "gone": null,
+                },
+                { "name": "empty", "description": "", "inputSchema": {}, "icons": [] },
+            ],
+            "nextCursor": "page-2",
+        },
+    })
+}
+
+#[test]
+fn a_list_page_keeps_only_what_its_checks_read() {
+    let message = tools_page();
+    let text = message.to_string();
+    let mut expected = message.clone();
+    let tool = &mut expected["result"]["tools"][0];
+    for (member, emptied) in
+        [("title", json!("")), ("description", json!("")), ("inputSchema", json!({})), ("icons", json!([])), ("_meta", json!({}))]
+    {
+        tool[member] = emptied;
+    }
+    for size in [1, 2, 3, 5, 7, 9, 64, text.len()] {
+        let elided = elided_in_chunks(&text, size);
+        assert_eq!(parsed(&elided), expected, "chunks of {size}");
+        assert_eq!(elided.text.len() + elided.elided, text.len(), "chunks of {size}");
+        assert!(!elided.ascii && !elided.gave_up);
+    }
+}
+
+#[test]
+fn every_list_kind_keeps_its_key() {
+    for (items, key) in [("resources", "uri"), ("resourceTemplates", "uriTemplate"), ("prompts", "name")] {
+        let message = json!({ "jsonrpc": "2.0", "id": 1, "result": { items: [
+            { key: "k", "description": "d", "arguments": [{ "name": "a", "required": true }], "size": 12 },
+        ] } });
+        let elided = elided_in_chunks(&message.to_string(), 4);
+        let expected =
+            json!({ "jsonrpc": "2.0", "id": 1, "result": { items: [{ key: "k", "description": "", "arguments": [], "size": 12 }] } });
+        assert_eq!(parsed(&elided), expected, "{items}");
+    }
+}
+
+#[test]
+fn a_list_check_reads_an_elided_page_as_the_page() {
+    use crate::protocol::list_text::{list_items, tool_facts};
+    let text = tools_page().to_string();
+    let elided = String::from_utf8(elided_in_chunks(&text, 5).text).unwrap();
+    let result = |text: &str| crate::protocol::jsonrpc::raw_result(text).map(|(_, raw)| raw.to_owned()).unwrap();
+    let (whole, part) = (result(&text), result(&elided));
+    let (whole, part) = (list_items(&whole, "tools", "name").unwrap(), list_items(&part, "tools", "name").unwrap());
+    assert_eq!(part.next_cursor.as_deref(), Some("page-2"));
+    let facts = |page: &crate::protocol::list_text::ListText<'_>| {
+        tool_facts(&page.items).unwrap().into_iter().map(|t| (t.name, t.idempotent, t.output_schema.map(str::to_owned))).collect::<Vec<_>>()
+    };
+    assert_eq!(facts(&part), facts(&whole));
+}
+
+#[test]
+fn a_list_member_of_the_wrong_type_stays_wrong() {
+    // The checks refuse a tool whose inputSchema is no object: emptied, it is still none.
+    let text = r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a","inputSchema":"x"},{"name":"b","inputSchema":[1]}]}}"#;
+    let page = parsed(&elided_in_chunks(text, 3));
+    assert_eq!(page["result"]["tools"][0]["inputSchema"], json!(""));
+    assert_eq!(page["result"]["tools"][1]["inputSchema"], json!([]));
+    // A left-out value closed by the wrong bracket leaves a text no parser accepts.
+    let broken = r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a","inputSchema":{"p":[1}]}]}}"#;
+    assert!(serde_json::from_slice::<Value>(&elided_in_chunks(broken, 2).text).is_err());
 }
 
 #[test]
@@ -150,6 +236,22 @@ fn a_known_length_reserves_once_and_never_the_left_out_string() {
 }
 
 #[test]
+fn a_list_page_reserves_for_what_it_keeps() {
+    let tool = |i: usize| json!({ "name": format!("tool_{i}"), "description": "d".repeat(200), "inputSchema": { "type": "object", "properties": { "q": { "type": "string" } } } });
+    let page = json!({ "jsonrpc": "2.0", "id": 1, "result": { "tools": (0..20_000).map(tool).collect::<Vec<_>>() } }).to_string();
+    for size in [16 * 1024, 64 * 1024] {
+        let mut eliding = Eliding::for_body(page.len());
+        for chunk in page.as_bytes().chunks(size) {
+            eliding.feed(chunk);
+        }
+        let room = eliding.out.capacity();
+        let elided = eliding.finish();
+        assert!(elided.text.len() * 4 < page.len(), "{} of {}", elided.text.len(), page.len());
+        assert!(room < 2 * elided.text.len(), "room {room} for {} in chunks of {size}", elided.text.len());
+    }
+}
+
+#[test]
 fn a_lexer_of_unknown_length_gives_up_on_a_long_text_with_nothing_to_leave_out() {
     let list = format!("{{\"result\":{{\"tools\":[{}]}}}}", "{\"name\":\"t\"},".repeat(5000).trim_end_matches(','));
     let mut eliding = Eliding::default().give_up_at(10_000);
@@ -166,4 +268,45 @@ fn a_lexer_of_unknown_length_gives_up_on_a_long_text_with_nothing_to_leave_out()
     }
     let elided = eliding.finish();
     assert!(!elided.gave_up && elided.elided > 0 && elided.text.len() > list.len());
+}
+
+/// A random value whose strings are made of brackets, quotes, backslashes
+/// and plain bytes, nested up to `depth`.
+fn random_value(next: &mut impl FnMut() -> usize, depth: usize) -> Value {
+    const PIECES: [&str; 9] = ["{", "}", "[", "]", "\"", "\\", "a", "é", "plain text "];
+    match next() % if depth == 0 { 3 } else { 5 } {
+        0 => json!(next() % 1000),
+        1 => Value::Bool(next() % 2 == 0),
+        2 => Value::String((0..next() % 40).map(|_| PIECES[next() % PIECES.len()]).collect()),
+        3 => Value::Array((0..next() % 5).map(|_| random_value(next, depth - 1)).collect()),
+        _ => Value::Object((0..next() % 5).map(|i| (format!("k{i}"), random_value(next, depth - 1))).collect()),
+    }
+}
+
+#[test]
+fn generated_list_pages_lose_exactly_what_the_checks_do_not_read() {
+    let mut next = crate::protocol::jsonrpc::tests::xorshift(0x51a7_e1de_u64);
+    for round in 0..300 {
+        let tools: Vec<Value> = (0..next() % 6)
+            .map(|i| json!({ "name": format!("t{i}"), "inputSchema": random_value(&mut next, 4), "outputSchema": random_value(&mut next, 3), "x": random_value(&mut next, 3) }))
+            .collect();
+        let message = json!({ "jsonrpc": "2.0", "id": round, "result": { "tools": tools } });
+        let mut expected = message.clone();
+        for tool in expected["result"]["tools"].as_array_mut().unwrap() {
+            for member in ["inputSchema", "x"] {
+                tool[member] = match &tool[member] {
+                    Value::String(_) => json!(""),
+                    Value::Array(_) => json!([]),
+                    Value::Object(_) => json!({}),
+                    scalar => scalar.clone(),
+                };
+            }
+        }
+        let text = message.to_string();
+        for size in [1, 3, 16, 17, 100, text.len()] {
+            let elided = elided_in_chunks(&text, size);
+            assert_eq!(parsed(&elided), expected, "round {round}, chunks of {size}: {text}");
+            assert_eq!(elided.text.len() + elided.elided, text.len(), "round {round}, chunks of {size}");
+        }
+    }
 }

@@ -4,7 +4,7 @@
 // answered fails at once. The peer records how much it got out before the client
 // hung up; it paces its writes so that socket buffers do not hide that.
 import { McpClient } from "mcp-wasm";
-import { expectEcho, expectFailure } from "../expect.mjs";
+import { expectEcho, expectFailure, expectSuccess } from "../expect.mjs";
 
 const MIB = 1 << 20;
 const DEFAULT_CAP = 32 * MIB;
@@ -90,6 +90,15 @@ export async function keptGarbage(ctx) {
   const replaced = await call("bad-utf8-event");
   check(replaced.content[0].text.charCodeAt(600 * 1024) === 0xfffd,
     "as one SSE event, a byte that is not UTF-8 reads as U+FFFD, as the SSE standard decodes event data");
+  // A half-MiB structuredContent is kept too, and left out of the text the checks read: its
+  // outputSchema is checked on the value, and only JSON.parse reads its strings.
+  await client.listTools();
+  await expectFailure(check, "a kept structuredContent with one item against its outputSchema", call("kept-mismatch"), "invalid-result");
+  await expectEcho(check, client);
+  const matched = await expectSuccess(check, "a kept structuredContent that matches its outputSchema", call("kept-match"));
+  check(matched?.structuredContent?.items?.length === 12_000, "a kept structuredContent arrives whole");
+  await expectFailure(check, "a kept structuredContent with an invalid escape in a string", call("structured-bad-escape"), "protocol");
+  await expectEcho(check, client);
   const lone = await call("lone-surrogate");
   check(lone.content[0].text.length === 1200 * 1024 + 1 && lone.content[0].text.charCodeAt(600 * 1024) === 0xd800,
     "a kept result whose text holds a lone surrogate reads as JSON.parse reads it");

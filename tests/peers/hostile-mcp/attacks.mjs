@@ -51,6 +51,21 @@ function keptBody(id, middle) {
   return Buffer.concat([Buffer.from(head), middle, Buffer.from(`${filler}"}]}}`)]);
 }
 
+// 12,000 items, half a MiB: kept in JS, its structuredContent left out of the text the checks read.
+const KEPT_ITEMS_SCHEMA = {
+  type: "object",
+  properties: { items: { type: "array", items: { type: "object", properties: { id: { type: "integer" } }, required: ["id"] } } },
+  required: ["items"],
+};
+const keptItems = (bad) => ({ items: Array.from({ length: 12_000 }, (_, i) => ({ id: i === bad ? "nine thousand" : i, name: "an item of a kept list" })) });
+
+/** A tools/call result whose structuredContent holds 12,000 items and `middle` in one of their names, as raw bytes. */
+function keptStructured(id, middle) {
+  const items = JSON.stringify(keptItems(-1).items);
+  const head = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[{"type":"text","text":"items"}],"structuredContent":{"items":${items.slice(0, -1)},{"id":0,"name":"`;
+  return Buffer.concat([Buffer.from(head), middle, Buffer.from(`"}]}}}`)]);
+}
+
 const SAMPLING_PARAMS = { messages: [{ role: "user", content: { type: "text", text: "flood" } }], maxTokens: 8 };
 
 export const ATTACKS = {
@@ -131,6 +146,17 @@ export const ATTACKS = {
       }),
       "bad-utf8-event": tool("bad-utf8-event", "The same as bad-utf8, as one SSE event (whose data decodes 0xFF as U+FFFD)", {
         call: (_args, reply) => reply.rawEvent(keptBody(reply.id, Buffer.from([0xff]))),
+      }),
+      "kept-mismatch": tool("kept-mismatch", "A half-MiB structuredContent whose item 9000 has a string id, against integer ids", {
+        outputSchema: KEPT_ITEMS_SCHEMA,
+        call: (_args, reply) => reply.json({ ...textResult("items"), structuredContent: keptItems(9000) }),
+      }),
+      "kept-match": tool("kept-match", "The same, every id an integer", {
+        outputSchema: KEPT_ITEMS_SCHEMA,
+        call: (_args, reply) => reply.json({ ...textResult("items"), structuredContent: keptItems(-1) }),
+      }),
+      "structured-bad-escape": tool("structured-bad-escape", "A half-MiB structuredContent whose last item's name holds the escape \\q", {
+        call: (_args, reply) => reply.rawJson(keptStructured(reply.id, Buffer.from("\\q"))),
       }),
     },
   },
