@@ -50,7 +50,7 @@ test("a 5 MiB result stays in JS, as a JSON body or an SSE event: the checks rea
   try {
     const read = await streamed.readResource({ uri: "bench://big" });
     assert.deepEqual(read, await plain("resources/read", { uri: "bench://big" }));
-    // The event's first MiB waits in the parser's line until it is known to be that long.
+    // The event's first 256 KiB wait in the parser's line until it is known to be that long.
     assert.ok(wasmMiB() - before < 2, `wasm memory grew from ${before} to ${wasmMiB()} MiB over SSE`);
   } finally {
     await streamed.close();
