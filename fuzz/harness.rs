@@ -237,6 +237,10 @@ fn elide_properties(data: &[u8], seed: u8) {
     let elided = elide([canonical.as_bytes()]);
     let parsed: Value =
         serde_json::from_slice(&elided.text).unwrap_or_else(|e| panic!("{canonical:?} elides to a text that is not JSON: {e}"));
+    // The structuredContent it left out is told by its length (the last, if there are more).
+    let structured = value.get("result").filter(|r| r.is_object()).and_then(|r| r.get("structuredContent"));
+    let told = structured.filter(|s| s.is_string() || s.is_array() || s.is_object()).map(|s| s.to_string().len());
+    assert_eq!(elided.structured, told, "{canonical:?}");
     // Read again from the same digits: serde_json's floats need not survive writing and reading.
     let again: Value = serde_json::from_str(&canonical).unwrap_or(value);
     assert_eq!(parsed, emptied(again), "{canonical:?}");

@@ -69,8 +69,8 @@ pub struct OutputCheck {
     schema: Value,
     /// Where `structuredContent` is in the reply's text, for a result kept as text.
     at: Option<Range<usize>>,
-    /// The length of a message kept outside wasm, whose text lacks `structuredContent`.
-    kept_bytes: Option<usize>,
+    /// The length of `structuredContent` in a message kept outside wasm, whose text lacks it.
+    structured_bytes: Option<usize>,
     limits: Limits,
 }
 
@@ -87,9 +87,9 @@ impl OutputCheck {
     }
 
     /// The length of `structuredContent`'s text, when the result was kept as
-    /// text; for a message kept outside wasm, the whole message's, which holds it.
+    /// text or outside wasm.
     pub fn text_len(&self) -> Option<usize> {
-        self.at.as_ref().map(ExactSizeIterator::len).or(self.kept_bytes)
+        self.at.as_ref().map(ExactSizeIterator::len).or(self.structured_bytes)
     }
 }
 
@@ -133,16 +133,25 @@ impl ClientState {
         if !structured {
             return Err(Error::Invalid(format!("tool {name:?} declares an outputSchema but returned no structuredContent")));
         }
-        let kept_bytes = reply.kept().map(|kept| kept.bytes());
-        Ok(Some(OutputCheck { tool: name.to_owned(), schema, at, kept_bytes, limits: self.settings.limits.schema }))
+        let structured_bytes = reply.kept().and_then(|kept| kept.structured_bytes());
+        Ok(Some(OutputCheck { tool: name.to_owned(), schema, at, structured_bytes, limits: self.settings.limits.schema }))
     }
 
     /// Checks `structuredContent` against the tool's `outputSchema`.
     async fn check_output(&self, reply: &Reply, check: &OutputCheck) -> Result<(), Error> {
         let text = check.at.clone().and_then(|at| reply.checked_text()?.get(at));
-        let structured = match text {
-            Some(text) => Instance::Text(text),
-            None => Instance::Value(reply.value().get("structuredContent").unwrap_or(&Value::Null)),
+        let whole;
+        let structured = match (text, reply.read_kept()) {
+            (Some(text), _) => Instance::Text(text),
+            // What JS parsed the reader may refuse (a number past f64, a lone surrogate,
+            // nesting past its limit): then nothing is checked, and the call fails.
+            (None, Some(read)) => {
+                let cannot =
+                    |e| Error::Protocol(format!("the result of tool {:?} cannot be read to check its outputSchema: {e}", check.tool));
+                whole = read.map_err(cannot)?;
+                Instance::Value(whole.get("structuredContent").unwrap_or(&Value::Null))
+            }
+            (None, None) => Instance::Value(reply.value().get("structuredContent").unwrap_or(&Value::Null)),
         };
         let (name, schema, limits) = (&check.tool, &check.schema, &self.settings.limits.schema);
         let checked = match (&self.settings.validator, structured) {

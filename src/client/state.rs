@@ -93,6 +93,13 @@ impl Reply {
         self.large.as_ref().and_then(|large| large.kept.as_ref())
     }
 
+    /// The result read whole from a message kept outside wasm, for a check
+    /// that needs what the text it read lacks. Unlike [`Reply::value`], a
+    /// message the reader refuses is an error, not `null`.
+    pub(crate) fn read_kept(&self) -> Option<Result<Value, String>> {
+        self.large.as_ref().filter(|large| large.kept.is_some()).map(LargeResult::parse)
+    }
+
     /// The text the checks read: the server's, or for a kept message the one
     /// without what its checks do not read, which a shape check reads alike.
     pub(crate) fn checked_text(&self) -> Option<&str> {

@@ -164,15 +164,15 @@ impl Server {
 /// A large message kept "outside wasm", as the web transport keeps a JSON
 /// body in JS: the session gets the text without what its checks do not read.
 #[derive(Debug)]
-pub struct KeptText(pub String);
+pub struct KeptText(pub String, pub Option<usize>);
 
 impl KeptMessage for KeptText {
     fn read(&self) -> Option<String> {
         Some(self.0.clone())
     }
 
-    fn bytes(&self) -> usize {
-        self.0.len()
+    fn structured_bytes(&self) -> Option<usize> {
+        self.1
     }
 
     fn as_any(&self) -> &dyn std::any::Any {
@@ -190,7 +190,7 @@ fn kept(text: &str) -> Option<(RequestId, String, Kept)> {
     let elided = elide([text.as_bytes()]);
     let compact = String::from_utf8(elided.text).ok().filter(|_| elided.elided > 0)?;
     let (id, raw) = crate::protocol::jsonrpc::raw_result(&compact)?;
-    Some((id, raw.to_owned(), Rc::new(KeptText(text.to_owned()))))
+    Some((id, raw.to_owned(), Rc::new(KeptText(text.to_owned(), elided.structured))))
 }
 
 struct FakeTransport {

@@ -32,8 +32,9 @@ pub type ResultText = Rc<String>;
 pub trait KeptMessage: std::fmt::Debug {
     /// The whole message's text, copied in; `None` if it cannot be read.
     fn read(&self) -> Option<String>;
-    /// The whole message's length in bytes.
-    fn bytes(&self) -> usize;
+    /// The length in bytes of the result's `structuredContent`, when the
+    /// text the checks read lacks it: for what checks it in its place.
+    fn structured_bytes(&self) -> Option<usize>;
     /// The concrete type, for the binding that hands the kept message to its caller.
     fn as_any(&self) -> &dyn std::any::Any;
 }

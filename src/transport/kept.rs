@@ -46,13 +46,17 @@ pub struct KeptBody {
     /// Bytes that are not UTF-8 decode as U+FFFD (an event's data, as the
     /// SSE standard decodes it) instead of failing (a JSON body).
     lossy: bool,
+    /// The length of the `result.structuredContent` the checks' text lacks.
+    structured: Option<usize>,
 }
 
 impl KeptBody {
     /// The data of an SSE event, in `chunks` (`Uint8Array`s, `total` bytes
-    /// in all), decoded as the SSE standard decodes it.
-    pub fn event_data(chunks: Array, total: usize, ascii: bool) -> Self {
-        Self { chunks, total, ascii, lossy: true }
+    /// in all), decoded as the SSE standard decodes it; `structured` is the
+    /// length of the `result.structuredContent` the parser left out of the
+    /// text it dispatched.
+    pub fn event_data(chunks: Array, total: usize, ascii: bool, structured: Option<usize>) -> Self {
+        Self { chunks, total, ascii, lossy: true, structured }
     }
 
     /// The body's `result`, parsed in JS.
@@ -75,8 +79,8 @@ impl KeptMessage for KeptBody {
         }
     }
 
-    fn bytes(&self) -> usize {
-        self.total
+    fn structured_bytes(&self) -> Option<usize> {
+        self.structured
     }
 
     fn as_any(&self) -> &dyn std::any::Any {
@@ -119,5 +123,6 @@ pub fn body(read: &JsValue, max: usize, limit: &'static str) -> Result<Body, Err
     if elided.elided == 0 {
         return Ok(Body::Text(text));
     }
-    Ok(Body::Kept { text, body: Rc::new(KeptBody { chunks, total: total as usize, ascii: elided.ascii, lossy: false }) })
+    let body = KeptBody { chunks, total: total as usize, ascii: elided.ascii, lossy: false, structured: elided.structured };
+    Ok(Body::Kept { text, body: Rc::new(body) })
 }

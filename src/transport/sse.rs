@@ -55,6 +55,8 @@ pub struct KeptEvent {
     /// The data grew long with nothing left out, and the parser stopped
     /// lexing it: `data` is empty, and the caller reads its own bytes whole.
     pub whole: bool,
+    /// The length of the `result.structuredContent` that `data` lacks.
+    pub structured: Option<usize>,
 }
 
 /// Where a kept event's data is, in the order it goes ([`SseParser::take_kept`]).
@@ -465,7 +467,9 @@ impl SseParser {
             Some((eliding, bytes)) => {
                 self.pieces.push(KeptPiece::Dispatched);
                 let elided = eliding.finish();
-                (elided.text, Some(KeptEvent { elided: elided.elided, bytes, ascii: elided.ascii, whole: elided.gave_up }))
+                let kept =
+                    KeptEvent { elided: elided.elided, bytes, ascii: elided.ascii, whole: elided.gave_up, structured: elided.structured };
+                (elided.text, Some(kept))
             }
             None => (std::mem::take(&mut self.data), None),
         };

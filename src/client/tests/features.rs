@@ -602,3 +602,18 @@ fn a_kept_result_still_has_its_structured_content_validated() {
     assert_eq!(error.kind(), "invalid-result");
     assert!(error.to_string().contains("/n"), "{error}");
 }
+
+#[cfg(feature = "validator")]
+#[test]
+fn a_kept_structured_content_the_reader_refuses_fails_the_call_rather_than_passing_unchecked() {
+    // JSON.parse reads nesting past the reader's limit; the schema is then checked on nothing.
+    let mut deep = json!(1);
+    for _ in 0..150 {
+        deep = json!([deep]);
+    }
+    let content = json!([{"type": "text", "text": long_text()}]);
+    let (mut w, client) = connect(kept_typed_tool(json!({"n": 3, "deep": deep}), content), json!({"tools": {}}), legacy_options());
+    let error = list_then_call(&mut w, &client).unwrap_err();
+    assert_eq!(error.kind(), "protocol", "{error}");
+    assert!(error.to_string().contains("cannot be read to check its outputSchema"), "{error}");
+}

@@ -107,6 +107,11 @@ pub struct Eliding {
     elidable: Option<usize>,
     /// The nesting of a container value being left out (0: none).
     muted: usize,
+    /// The value being left out is `result.structuredContent`: `elided`
+    /// when it began.
+    muting_structured: Option<usize>,
+    /// How long `result.structuredContent` was, in bytes, once left out.
+    structured: Option<usize>,
     /// Where the current string's opening quote was written.
     string_start: usize,
     string_len: usize,
@@ -137,6 +142,9 @@ pub struct Elided {
     /// The lexer stopped ([`Eliding::give_up_at`]): `text` is empty, and the
     /// body must be read whole.
     pub gave_up: bool,
+    /// The length in bytes of the `result.structuredContent` that `text`
+    /// lacks (the last one, if given twice), for what checks it in its place.
+    pub structured: Option<usize>,
 }
 
 impl Default for Eliding {
@@ -166,6 +174,8 @@ impl Eliding {
             key_len: 0,
             elidable: None,
             muted: 0,
+            muting_structured: None,
+            structured: None,
             string_start: 0,
             string_len: 0,
             skipping: false,
@@ -260,7 +270,10 @@ impl Eliding {
                     let written = self.out.len();
                     let share = self.ahead as u128 * written as u128 / (written as u128 + elided as u128);
                     let estimate = usize::try_from(share).unwrap_or(usize::MAX);
-                    self.out.reserve_exact(n.max(estimate.saturating_add(estimate / 4)));
+                    // At least as much again as it has: a long value left out
+                    // early makes the share small, and growth must stay geometric.
+                    let room = estimate.saturating_add(estimate / 4).max(self.out.capacity());
+                    self.out.reserve_exact(n.max(room));
                 }
                 (false, _) => self.out.reserve(n),
             }
@@ -278,7 +291,13 @@ impl Eliding {
         if self.elided > 0 {
             self.out.shrink_to_fit();
         }
-        Elided { text: self.out, elided: self.elided, ascii: self.ascii && !self.gave_up, gave_up: self.gave_up }
+        Elided {
+            text: self.out,
+            elided: self.elided,
+            ascii: self.ascii && !self.gave_up,
+            gave_up: self.gave_up,
+            structured: self.structured,
+        }
     }
 
     fn frame(&self) -> Option<&Frame> {
@@ -302,6 +321,7 @@ impl Eliding {
             b'{' | b'[' if self.at_unread() => {
                 // Its strings are left out too, whatever their length.
                 self.muted = 1;
+                self.start_structured();
                 self.is_key = false;
                 self.elidable = None;
                 self.skipping = true;
@@ -355,6 +375,7 @@ impl Eliding {
             // The container's own close, after its open: `{}` or `[]`.
             self.out.push(byte);
             self.expect_key = false;
+            self.end_structured();
         }
     }
 
@@ -370,6 +391,24 @@ impl Eliding {
             false if self.at_unread() => Some(1),
             false => self.at_payload().then_some(ELIDE_MIN_BYTES),
         };
+        if self.elidable == Some(1) {
+            self.start_structured();
+        }
+    }
+
+    /// A value begins that is left out whole: if it is `structuredContent`,
+    /// what is left out of it is counted from here.
+    fn start_structured(&mut self) {
+        let structured = matches!(self.frames.get(..self.depth), Some([_, result]) if result.key == Key::Structured);
+        self.muting_structured = structured.then_some(self.elided);
+    }
+
+    /// A value left out whole has ended, its closing byte written: its length
+    /// is what was left out of it and the two bytes that stand for it.
+    fn end_structured(&mut self) {
+        if let Some(from) = self.muting_structured.take() {
+            self.structured = Some(self.elided.saturating_sub(from).saturating_add(2));
+        }
     }
 
     fn end_string(&mut self) {
@@ -382,6 +421,7 @@ impl Eliding {
             return;
         }
         self.out.push(b'"');
+        self.end_structured();
         if self.is_key {
             let name = if self.key_len <= KEY_BYTES { self.key.get(..self.key_len).unwrap_or_default() } else { &[] };
             let key = Key::of(name);

@@ -310,3 +310,20 @@ fn generated_list_pages_lose_exactly_what_the_checks_do_not_read() {
         }
     }
 }
+
+#[test]
+fn the_length_of_a_left_out_structured_content_is_told() {
+    for structured in [json!({ "items": [{ "s": "}\"]" }, 2, null], "n": 1.5 }), json!([[], {}]), json!("a \\ \" string"), json!({})] {
+        let message = json!({ "jsonrpc": "2.0", "id": 1, "result": { "content": [], "structuredContent": structured } });
+        let text = message.to_string();
+        for size in [1, 2, 5, 16, text.len()] {
+            assert_eq!(elided_in_chunks(&text, size).structured, Some(structured.to_string().len()), "{structured} in chunks of {size}");
+        }
+    }
+    // A scalar stays, and nothing is told; nor for a structuredContent elsewhere.
+    for message in
+        [json!({ "id": 1, "result": { "structuredContent": 7 } }), json!({ "id": 1, "result": { "x": { "structuredContent": {} } } })]
+    {
+        assert_eq!(elided_in_chunks(&message.to_string(), 3).structured, None, "{message}");
+    }
+}

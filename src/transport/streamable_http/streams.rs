@@ -275,7 +275,7 @@ impl Inner {
             drained.received = true;
             let delivered = match (event.kept, pieces) {
                 (Some(kept), Some((chunks, total))) if kept.elided > 0 || kept.whole => {
-                    let body = Rc::new(KeptBody::event_data(chunks, total, kept.ascii));
+                    let body = Rc::new(KeptBody::event_data(chunks, total, kept.ascii, kept.structured));
                     match kept.whole {
                         // Read in at its length, once the parser has let it go.
                         true => body

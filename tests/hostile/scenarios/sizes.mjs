@@ -99,6 +99,10 @@ export async function keptGarbage(ctx) {
   check(matched?.structuredContent?.items?.length === 12_000, "a kept structuredContent arrives whole");
   await expectFailure(check, "a kept structuredContent with an invalid escape in a string", call("structured-bad-escape"), "protocol");
   await expectEcho(check, client);
+  // Only the validator can tell, and only from the whole message, which the core's reader refuses.
+  await expectFailure(check, "a kept mismatching structuredContent beside a number past f64, under a schema without type",
+    call("structured-out-of-range"), "protocol");
+  await expectEcho(check, client);
   const lone = await call("lone-surrogate");
   check(lone.content[0].text.length === 1200 * 1024 + 1 && lone.content[0].text.charCodeAt(600 * 1024) === 0xd800,
     "a kept result whose text holds a lone surrogate reads as JSON.parse reads it");

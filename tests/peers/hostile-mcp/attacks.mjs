@@ -57,11 +57,13 @@ const KEPT_ITEMS_SCHEMA = {
   properties: { items: { type: "array", items: { type: "object", properties: { id: { type: "integer" } }, required: ["id"] } } },
   required: ["items"],
 };
+// The same without `type`: `null` would pass it, so what the client cannot read must not be checked as `null`.
+const KEPT_UNTYPED_SCHEMA = { properties: KEPT_ITEMS_SCHEMA.properties, required: KEPT_ITEMS_SCHEMA.required };
 const keptItems = (bad) => ({ items: Array.from({ length: 12_000 }, (_, i) => ({ id: i === bad ? "nine thousand" : i, name: "an item of a kept list" })) });
 
-/** A tools/call result whose structuredContent holds 12,000 items and `middle` in one of their names, as raw bytes. */
-function keptStructured(id, middle) {
-  const items = JSON.stringify(keptItems(-1).items);
+/** A tools/call result whose structuredContent holds 12,000 items (one bad at `bad`) and `middle` in one of their names, as raw bytes. */
+function keptStructured(id, middle, bad = -1) {
+  const items = JSON.stringify(keptItems(bad).items);
   const head = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[{"type":"text","text":"items"}],"structuredContent":{"items":${items.slice(0, -1)},{"id":0,"name":"`;
   return Buffer.concat([Buffer.from(head), middle, Buffer.from(`"}]}}}`)]);
 }
@@ -154,6 +156,10 @@ export const ATTACKS = {
       "kept-match": tool("kept-match", "The same, every id an integer", {
         outputSchema: KEPT_ITEMS_SCHEMA,
         call: (_args, reply) => reply.json({ ...textResult("items"), structuredContent: keptItems(-1) }),
+      }),
+      "structured-out-of-range": tool("structured-out-of-range", "The mismatch again, under an outputSchema without type, beside a number past f64 (1e400) that JSON.parse reads as Infinity", {
+        outputSchema: KEPT_UNTYPED_SCHEMA,
+        call: (_args, reply) => reply.rawJson(keptStructured(reply.id, Buffer.from('x","z":1e400,"w":"'), 9000)),
       }),
       "structured-bad-escape": tool("structured-bad-escape", "A half-MiB structuredContent whose last item's name holds the escape \\q", {
         call: (_args, reply) => reply.rawJson(keptStructured(reply.id, Buffer.from("\\q"))),
