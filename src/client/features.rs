@@ -141,17 +141,19 @@ impl ClientState {
     async fn check_output(&self, reply: &Reply, check: &OutputCheck) -> Result<(), Error> {
         let text = check.at.clone().and_then(|at| reply.checked_text()?.get(at));
         let whole;
-        let structured = match (text, reply.read_kept()) {
-            (Some(text), _) => Instance::Text(text),
-            // What JS parsed the reader may refuse (a number past f64, a lone surrogate,
-            // nesting past its limit): then nothing is checked, and the call fails.
-            (None, Some(read)) => {
-                let cannot =
-                    |e| Error::Protocol(format!("the result of tool {:?} cannot be read to check its outputSchema: {e}", check.tool));
-                whole = read.map_err(cannot)?;
-                Instance::Value(whole.get("structuredContent").unwrap_or(&Value::Null))
-            }
-            (None, None) => Instance::Value(reply.value().get("structuredContent").unwrap_or(&Value::Null)),
+        let structured = match text {
+            Some(text) => Instance::Text(text),
+            None => match reply.read_kept() {
+                // What JS parsed the reader may refuse (a number past f64, a lone surrogate,
+                // nesting past its limit): then nothing is checked, and the call fails.
+                Some(read) => {
+                    let cannot =
+                        |e| Error::Protocol(format!("the result of tool {:?} cannot be read to check its outputSchema: {e}", check.tool));
+                    whole = read.map_err(cannot)?;
+                    Instance::Value(whole.get("structuredContent").unwrap_or(&Value::Null))
+                }
+                None => Instance::Value(reply.value().get("structuredContent").unwrap_or(&Value::Null)),
+            },
         };
         let (name, schema, limits) = (&check.tool, &check.schema, &self.settings.limits.schema);
         let checked = match (&self.settings.validator, structured) {

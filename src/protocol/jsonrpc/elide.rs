@@ -386,12 +386,13 @@ impl Eliding {
         self.skipping = false;
         self.is_key = self.expect_key && self.frame().is_some_and(|f| f.object);
         self.key_len = 0;
-        self.elidable = match self.is_key {
-            true => None,
-            false if self.at_unread() => Some(1),
-            false => self.at_payload().then_some(ELIDE_MIN_BYTES),
+        let unread = !self.is_key && self.at_unread();
+        self.elidable = match (self.is_key, unread) {
+            (true, _) => None,
+            (false, true) => Some(1),
+            (false, false) => self.at_payload().then_some(ELIDE_MIN_BYTES),
         };
-        if self.elidable == Some(1) {
+        if unread {
             self.start_structured();
         }
     }
