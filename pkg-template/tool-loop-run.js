@@ -2,8 +2,9 @@
 // offer the tools, run the calls the model makes (those `approve` allows), feed
 // the results back, and repeat until the model answers without calling a tool.
 // Loaded by tool-loop.js the first time the loop runs. Types: tool-loop.d.ts.
+// ToolBridge comes from tool-loop.js rather than an import of bridges.js: the browser entry has
+// bridges.js bundled into it (scripts/build.sh), and a second copy would be a second class.
 import { McpClientError } from "./mcp_wasm.js";
-import { ToolBridge } from "./bridges.js";
 
 // How each API's transcript grows: the model's turn as it must be replayed,
 // then the tool results (Anthropic and Gemini want all of them in one turn).
@@ -72,7 +73,7 @@ async function refusals(calls, { client, approve, step, signal }) {
   return refused;
 }
 
-export async function runToolLoop({ client, provider, ask, messages = [], tools, maxSteps = 10, signal, approve }) {
+export async function runToolLoop(ToolBridge, { client, provider, ask, messages = [], tools, maxSteps = 10, signal, approve }) {
   const transcript = TRANSCRIPT[provider];
   if (!transcript) throw new McpClientError("invalid-argument", `unknown provider ${JSON.stringify(provider)}`);
   if (approve !== undefined && typeof approve !== "function") throw new McpClientError("invalid-argument", "approve must be a function");

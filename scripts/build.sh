@@ -71,6 +71,26 @@ node -e '
   const lines = [...paths].map((path) => `import "${path}";\n`).join("");
   fs.writeFileSync("pkg/index.js", index.replace("// wasm-bindgen snippets: scripts/build.sh\n", lines));
 '
+# The browser entry is one file with the plain-JS helpers it imports statically (host, bridges,
+# naming, browser-auth, the task and tool-loop stubs) bundled in: a module's imports are found only
+# once it has arrived, and a fresh page fetched those eight files a round after index.js, and
+# naming.js a round after them, before the wasm could start (six connections to an HTTP/1.1
+# origin). The wasm-bindgen glue (shared with `mcp-wasm/raw` and the lazy parts, which must see its
+# classes), its snippets and every module loaded on first use stay files of their own. Node and
+# workerd read their entries from disk and keep the separate files.
+node -e '
+  const { build } = require("esbuild");
+  const own = new Set(["./mcp_wasm.js", "./quick-check.js", "./validator-part.js", "./oauth-part.js", "./tasks-run.js", "./tool-loop-run.js"]);
+  const separate = {
+    name: "separate-modules",
+    setup(build) {
+      build.onResolve({ filter: /^\.\// }, (args) =>
+        own.has(args.path) || args.path.startsWith("./snippets/") ? { path: args.path, external: true } : undefined);
+    },
+  };
+  build({ entryPoints: ["pkg/index.js"], outfile: "pkg/index.js", allowOverwrite: true, bundle: true, format: "esm",
+    plugins: [separate], legalComments: "none", logLevel: "warning" }).catch(() => process.exit(1));
+'
 # What a page downloads is the JS as shipped, so it goes without comments and spaces
 # (wasm-bindgen also writes every export's doc comment into the glue, where nothing
 # reads it: editors and TypeScript read the .d.ts). Names are kept, for stack traces.

@@ -2,7 +2,9 @@
 // what a page fetches before its first tools/call; allGzip, everything the
 // package can load) grows more than 5% above the figure recorded in
 // bench/size-baseline.json. After a deliberate change, record the new figures
-// with `node scripts/size-check.mjs --record` and say why in the commit.
+// with `node scripts/size-check.mjs --record` and say why in the commit. It also
+// fails when the browser entry's modules take more rounds of fetches than
+// recorded (moduleRounds): each round delays the wasm fetch on a fresh page.
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 
@@ -12,8 +14,8 @@ const MEASURES = ["firstCallGzip", "allGzip"];
 const now = JSON.parse(execFileSync(process.execPath, [new URL("./size.mjs", import.meta.url).pathname, "--json"]).toString());
 
 if (process.argv.includes("--record")) {
-  const { firstCallGzip, allGzip, gzip, brotli, raw } = now;
-  writeFileSync(BASELINE, `${JSON.stringify({ firstCallGzip, allGzip, gzip, brotli, raw }, null, 2)}\n`);
+  const { firstCallGzip, allGzip, gzip, brotli, raw, moduleRounds } = now;
+  writeFileSync(BASELINE, `${JSON.stringify({ firstCallGzip, allGzip, gzip, brotli, raw, moduleRounds }, null, 2)}\n`);
   console.log(`size-check: recorded ${firstCallGzip} bytes gzip for the first call, ${allGzip} for everything`);
   process.exit(0);
 }
@@ -29,6 +31,14 @@ for (const measure of MEASURES) {
     console.log(`FAIL size-check: ${measure} ${now[measure]} bytes, ${change}% above the recorded ${recorded} (limit ${limit})`);
   } else {
     console.log(`size-check: ${measure} ${now[measure]} bytes, ${change}% against the recorded ${recorded} (limit +${ALLOWED_GROWTH * 100}%)`);
+  }
+}
+if (baseline.moduleRounds !== undefined) {
+  if (now.moduleRounds > baseline.moduleRounds) {
+    failed = true;
+    console.log(`FAIL size-check: the browser entry's modules arrive in ${now.moduleRounds} rounds of fetches, not ${baseline.moduleRounds}`);
+  } else {
+    console.log(`size-check: the browser entry's modules arrive in ${now.moduleRounds} rounds of fetches (recorded ${baseline.moduleRounds})`);
   }
 }
 process.exit(failed ? 1 : 0);

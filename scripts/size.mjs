@@ -5,18 +5,21 @@
 //                  imports statically, and the wasm modules those refer to;
 //   allGzip        everything the package can load: the above plus what is
 //                  reachable through dynamic import().
+//   moduleRounds   how many rounds of JS module fetches the first set takes: a
+//                  browser finds a module's imports only once it has the module,
+//                  and the wasm fetch starts after the last round;
 // raw, gzip and brotli describe the second set (gzip equals allGzip).
 // The sets come from the import statements themselves, so a module made lazy
 // (import()) leaves the first set without this script changing. A wasm file
 // named by `new URL(..., import.meta.url)` counts where the module naming it
 // counts: conservative when an eager module fetches it late.
-// Usage: node scripts/size.mjs [--json]
+// Usage: node scripts/size.mjs [--json]   (SIZE_PKG=<dir> measures another copy of pkg/)
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 
-const pkg = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "pkg");
+const pkg = process.env.SIZE_PKG ?? path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "pkg");
 const ENTRY = "index.js";
 
 const STATIC_IMPORT = /(?:^|[;\s])(?:import|export)\s*(?:[\w*{}\s,$]+?\s*from\s*)?["']([^"']+)["']/g;
@@ -50,6 +53,21 @@ function walk() {
   return { eager: [...eager].sort(), lazy: [...lazy].sort() };
 }
 
+// The round in which a browser first learns of each eagerly imported module: the entry is round 1.
+function moduleRounds() {
+  const round = new Map([[ENTRY, 1]]);
+  const queue = [ENTRY];
+  while (queue.length > 0) {
+    const file = queue.shift();
+    for (const next of references(file).eager) {
+      if (!next.endsWith(".js") || round.has(next)) continue;
+      round.set(next, round.get(file) + 1);
+      queue.push(next);
+    }
+  }
+  return Math.max(...round.values());
+}
+
 const gzip = (file) => gzipSync(readFileSync(path.join(pkg, file)), { level: 9 }).length;
 const brotli = (file) =>
   brotliCompressSync(readFileSync(path.join(pkg, file)), { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
@@ -63,6 +81,7 @@ const size = {
   raw: sum(all, (f) => readFileSync(path.join(pkg, f)).length),
   gzip: sum(all, gzip),
   brotli: sum(all, brotli),
+  moduleRounds: moduleRounds(),
   firstCall: sets.eager,
   lazy: sets.lazy,
 };
@@ -70,5 +89,5 @@ if (process.argv.includes("--json")) {
   console.log(JSON.stringify(size));
 } else {
   const kb = (n) => `${(n / 1024).toFixed(1)} KiB`;
-  console.log(`size: first call ${kb(size.firstCallGzip)} gzip (${sets.eager.length} files); everything ${kb(size.allGzip)} gzip, ${kb(size.raw)} raw, ${kb(size.brotli)} brotli`);
+  console.log(`size: first call ${kb(size.firstCallGzip)} gzip (${sets.eager.length} files, ${size.moduleRounds} rounds of modules); everything ${kb(size.allGzip)} gzip, ${kb(size.raw)} raw, ${kb(size.brotli)} brotli`);
 }
