@@ -1,6 +1,7 @@
 // A/B of builds on 64 calls in flight in Node: rounds of 640 `tools/call echo` (64 loops of 10),
 // the builds in turn, so that a drift of the machine's speed falls on all of them alike. Prints
-// each build's median time per call over the rounds (the full run's "64 in flight" metric).
+// each build's median time per call over the rounds (the full run's "64 in flight" metric), and
+// the process's CPU time per call (process.cpuUsage: the client's side only, the server runs apart).
 //   PORT=38290 node bench/server.mjs &
 //   node bench/ab-flight.mjs http://127.0.0.1:38290 <pkg dir> [<pkg dir>…]
 import path from "node:path";
@@ -15,13 +16,20 @@ for (const dir of dirs) {
   calls[dir] = () => client.callTool({ name: "echo", arguments: { text: "hello" } });
 }
 const times = Object.fromEntries(dirs.map((dir) => [dir, []]));
+const cpu = Object.fromEntries(dirs.map((dir) => [dir, []]));
 for (let round = 0; round < ROUNDS; round++) {
   for (const [dir, call] of Object.entries(calls)) {
     const start = performance.now();
+    const before = process.cpuUsage();
     await Promise.all(Array.from({ length: 64 }, async () => { for (let i = 0; i < 10; i++) await call(); }));
-    if (round > 0) times[dir].push((performance.now() - start) / 640); // round 0 warms up
+    const used = process.cpuUsage(before);
+    if (round === 0) continue; // warms up
+    times[dir].push((performance.now() - start) / 640);
+    cpu[dir].push((used.user + used.system) / 640);
   }
 }
 const median = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];
-for (const [dir, list] of Object.entries(times)) console.log(dir.padEnd(24), (median(list) * 1000).toFixed(0).padStart(5), "µs a call");
+for (const [dir, list] of Object.entries(times)) {
+  console.log(dir.padEnd(24), (median(list) * 1000).toFixed(0).padStart(5), "µs a call,", median(cpu[dir]).toFixed(0).padStart(5), "µs of CPU");
+}
 process.exit(0);
