@@ -128,6 +128,7 @@
 //! | `skills` | the checks [`client::Client::read_skill`] and `read_skill_file` make on a skill's files (`protocol::skills::check_skill`: size, `sha256:` digest, the frontmatter's YAML); without it they need a [`client::SkillChecker`] in the options, and refuse with `unsupported` rather than hand over an unchecked file |
 //! | `host` | [`host::naming`], the names a multi-server host offers its tools under |
 //! | `bridges` | [`host`]'s LLM bridges, with the naming rules they need |
+//! | `small-allocator` | not a default: makes [talc](https://crates.io/crates/talc) the program's global allocator on single-threaded wasm32, as the npm package's modules are built; a Rust program picks its own allocator, so leave it off unless this crate's choice should be the program's |
 //!
 //! The npm package's `McpHost`, `ToolBridge` and `qualifiedNames` are plain JS
 //! (`pkg-template/`) that follows the same rules as `host`, held to the same
@@ -145,6 +146,12 @@
 // The docs are written for wasm32, the target docs.rs builds (see Cargo.toml):
 // elsewhere the wasm-only items they link to (`web`, `transport::auth`) do not exist.
 #![cfg_attr(not(target_arch = "wasm32"), allow(rustdoc::broken_intra_doc_links))]
+
+// Only for the npm package's modules (feature `small-allocator`): talc is a
+// third of dlmalloc's code and serves a small call's allocations faster.
+#[cfg(all(feature = "small-allocator", target_arch = "wasm32", not(target_feature = "atomics")))]
+#[global_allocator]
+static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
 
 pub mod client;
 pub mod error;
