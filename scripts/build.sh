@@ -73,9 +73,9 @@ node -e '
 '
 # The browser entry is one file with the plain-JS helpers it imports statically (host, bridges,
 # naming, browser-auth, the task and tool-loop stubs) bundled in: a module's imports are found only
-# once it has arrived, and a fresh page fetched those eight files a round after index.js, and
-# naming.js a round after them, before the wasm could start (six connections to an HTTP/1.1
-# origin). The wasm-bindgen glue (shared with `mcp-wasm/raw` and the lazy parts, which must see its
+# once it has arrived, and a fresh page fetched six of them with the glue and its snippet, eight
+# files a round after index.js, and naming.js a round after those, before the wasm could start
+# (six connections to an HTTP/1.1 origin). The wasm-bindgen glue (shared with `mcp-wasm/raw` and the lazy parts, which must see its
 # classes), its snippets and every module loaded on first use stay files of their own. Node and
 # workerd read their entries from disk and keep the separate files.
 node -e '
