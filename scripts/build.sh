@@ -71,8 +71,8 @@ node -e '
   const lines = [...paths].map((path) => `import "${path}";\n`).join("");
   fs.writeFileSync("pkg/index.js", index.replace("// wasm-bindgen snippets: scripts/build.sh\n", lines));
 '
-# The browser entry is one file with the plain-JS helpers it imports statically (host, bridges,
-# naming, browser-auth, the task and tool-loop stubs) bundled in: a module's imports are found only
+# The browser entry is one file with the plain-JS helpers it imports statically (lazy, host,
+# bridges, naming, browser-auth, the task and tool-loop stubs) bundled in: a module's imports are found only
 # once it has arrived, and a fresh page fetched six of them with the glue and its snippet, eight
 # files a round after index.js, and naming.js a round after those, before the wasm could start
 # (six connections to an HTTP/1.1 origin). The wasm-bindgen glue (shared with `mcp-wasm/raw` and the lazy parts, which must see its

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Prints what each Cargo feature costs in the shipped wasm: the module built
-# as scripts/build.sh builds it (release profile, wasm-bindgen, wasm-opt -Oz,
-# names stripped), gzip level 9, with the default features, with the defaults
+# much as scripts/build.sh builds it (release profile, wasm-bindgen, wasm-opt -Oz,
+# names stripped; without -ocimfs=20, short import names or the validator's speed
+# profile, so the npm rows are larger than the shipped files), gzip level 9, with the default features, with the defaults
 # minus each feature, and with none. Leaves pkg/ alone; works in
 # target/feature-sizes/. Usage: bash scripts/feature-sizes.sh
 set -euo pipefail

@@ -22,7 +22,9 @@ import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 const pkg = process.env.SIZE_PKG ?? path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "pkg");
 const ENTRY = "index.js";
 
-const STATIC_IMPORT = /(?:^|[;\s])(?:import|export)\s*(?:[\w*{}\s,$]+?\s*from\s*)?["']([^"']+)["']/g;
+// A statement starts a file or follows `;`, `}` or a space: esbuild's bundle puts an inlined
+// helper's imports straight after the `}` that ends the helper before it.
+const STATIC_IMPORT = /(?:^|[;}\s])(?:import|export)\s*(?:[\w*{}\s,$]+?\s*from\s*)?["']([^"']+)["']/g;
 const DYNAMIC_IMPORT = /\bimport\(\s*["']([^"']+)["']\s*\)/g;
 const ASSET_URL = /new\s+URL\(\s*["']([^"']+\.wasm)["']\s*,\s*import\.meta\.url\s*\)/g;
 

@@ -113,9 +113,11 @@
 //!
 //! # Cargo features
 //!
-//! Each part a build may leave out is a feature; all are on by default, and
-//! the npm package is built with the defaults. Without one, the public API
-//! simply lacks its items (and the JS binding its methods):
+//! Each part a build may leave out is a feature; all but `small-allocator`
+//! are on by default (the npm package's three modules are built with
+//! `core-module`, `validator-module` and `oauth-module`, see `scripts/build.sh`).
+//! Without one, the public API simply lacks its items (and the JS binding its
+//! methods):
 //!
 //! | feature | what it brings |
 //! |---|---|
