@@ -387,10 +387,12 @@ impl Eliding {
         self.is_key = self.expect_key && self.frame().is_some_and(|f| f.object);
         self.key_len = 0;
         let unread = !self.is_key && self.at_unread();
-        self.elidable = match (self.is_key, unread) {
-            (true, _) => None,
-            (false, true) => Some(1),
-            (false, false) => self.at_payload().then_some(ELIDE_MIN_BYTES),
+        self.elidable = if self.is_key {
+            None
+        } else if unread {
+            Some(1)
+        } else {
+            self.at_payload().then_some(ELIDE_MIN_BYTES)
         };
         if unread {
             self.start_structured();
