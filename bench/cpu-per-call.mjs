@@ -10,6 +10,7 @@ import { Client as Client1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as Transport1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { Client as Client2, StreamableHTTPClientTransport as Transport2 } from "@modelcontextprotocol/client";
 import { contenders } from "./contenders.mjs";
+import { median } from "./metrics.mjs";
 
 const args = process.argv.slice(2);
 const base = args.find((a) => !a.startsWith("--")) ?? "http://127.0.0.1:38290";
@@ -40,7 +41,6 @@ for (let round = 0; round < ROUNDS; round++) {
     wall[name].push(((performance.now() - start) * 1000) / calls);
   }
 }
-const median = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];
 console.log(`${sequential ? "sequential" : "64 in flight"}, medians of ${ROUNDS - 1} rounds of ${LOOPS * PER_LOOP} calls`);
 for (const [name] of clients) {
   console.log(`${name.padEnd(12)} CPU ${median(cpu[name]).toFixed(0).padStart(4)} µs a call, wall ${median(wall[name]).toFixed(0).padStart(4)} µs a call`);

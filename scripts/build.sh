@@ -75,17 +75,19 @@ node -e '
 # bridges, naming, browser-auth, the task and tool-loop stubs) bundled in: a module's imports are found only
 # once it has arrived, and a fresh page fetched six of them with the glue and its snippet, eight
 # files a round after index.js, and naming.js a round after those, before the wasm could start
-# (six connections to an HTTP/1.1 origin). The wasm-bindgen glue (shared with `mcp-wasm/raw` and the lazy parts, which must see its
-# classes), its snippets and every module loaded on first use stay files of their own. Node and
-# workerd read their entries from disk and keep the separate files.
+# (six connections to an HTTP/1.1 origin). The wasm-bindgen glue (shared with `mcp-wasm/raw` and
+# the lazy parts, which must see its classes), its snippets and every module loaded on first use
+# (any `import()`) stay files of their own. Node and workerd read their entries from disk and keep
+# the separate files.
 node -e '
   const { build } = require("esbuild");
-  const own = new Set(["./mcp_wasm.js", "./quick-check.js", "./validator-part.js", "./oauth-part.js", "./tasks-run.js", "./tool-loop-run.js"]);
   const separate = {
     name: "separate-modules",
     setup(build) {
       build.onResolve({ filter: /^\.\// }, (args) =>
-        own.has(args.path) || args.path.startsWith("./snippets/") ? { path: args.path, external: true } : undefined);
+        args.kind === "dynamic-import" || args.path === "./mcp_wasm.js" || args.path.startsWith("./snippets/")
+          ? { path: args.path, external: true }
+          : undefined);
     },
   };
   build({ entryPoints: ["pkg/index.js"], outfile: "pkg/index.js", allowOverwrite: true, bundle: true, format: "esm",

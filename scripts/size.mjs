@@ -28,7 +28,14 @@ const STATIC_IMPORT = /(?:^|[;}\s])(?:import|export)\s*(?:[\w*{}\s,$]+?\s*from\s
 const DYNAMIC_IMPORT = /\bimport\(\s*["']([^"']+)["']\s*\)/g;
 const ASSET_URL = /new\s+URL\(\s*["']([^"']+\.wasm)["']\s*,\s*import\.meta\.url\s*\)/g;
 
+// Each file's references, read once: the walk and the rounds both ask.
+const read = new Map();
 function references(file) {
+  if (!read.has(file)) read.set(file, readReferences(file));
+  return read.get(file);
+}
+
+function readReferences(file) {
   const text = readFileSync(path.join(pkg, file), "utf8");
   const dir = path.dirname(file);
   const resolve = (spec) => path.normalize(path.join(dir, spec));
