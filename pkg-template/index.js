@@ -1,13 +1,20 @@
 // Browser and bundler entry: instantiate the core module once, with top-level
 // await, so that importers can use the API straight away. Bundlers resolve the
-// `new URL` form and copy the .wasm file next to the bundle. The parts a page
-// may never need (the JSON Schema checks, OAuth) are separate modules,
-// fetched the first time a call needs one: see lazy.js.
+// `new URL` form and copy the .wasm files next to the bundle. The core's rest
+// (rest-gate.js) and the parts a page may never need (the JSON Schema checks,
+// OAuth) are separate modules, fetched the first time a call needs one: see
+// lazy.js.
 // wasm-bindgen snippets: scripts/build.sh
-import init, { __setParts } from "./mcp_wasm.js";
+import init, { __setParts, __setRestLoader, loadRest } from "./mcp_wasm.js";
 import { lazyParts } from "./lazy.js";
+import { prefetchAfterFirstCall } from "./rest-gate.js";
+import { webRestLoader } from "./rest-web.js";
 
 await init({ module_or_path: new URL("./mcp_wasm_bg.wasm", import.meta.url) });
+__setRestLoader(webRestLoader(new URL("./mcp_wasm_rest_bg.wasm", import.meta.url)));
+// Where nothing can fetch synchronously (a service worker, Deno), the rest loads now.
+if (typeof XMLHttpRequest === "function") prefetchAfterFirstCall();
+else await loadRest();
 __setParts(
   lazyParts({
     quickCheck: () => import("./quick-check.js"),

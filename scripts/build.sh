@@ -57,6 +57,23 @@ for part in validator oauth; do
   node scripts/short-imports.mjs "pkg/mcp_wasm_${part}_bg.wasm" "pkg/mcp_wasm_${part}.js"
 done
 
+# The core in two halves that share one memory and one function table (scripts/split/):
+# the primary, with every function that connecting and a first tool call ran in a
+# profile (scripts/split/scenarios.js, in Node and Chromium, against server-everything
+# and the 2026-07-28 peers), and the rest, which a page fetches when it first needs it
+# (pkg-template/rest-gate.js). The profile runs an instrumented copy of the package.
+SPLIT=target/split
+rm -rf "$SPLIT" && mkdir -p "$SPLIT/profile-pkg"
+cp -r pkg/. pkg-template/. "$SPLIT/profile-pkg/"
+node scripts/split/instrument.mjs pkg/mcp_wasm_bg.wasm "$SPLIT/profile-pkg/mcp_wasm_bg.wasm"
+node scripts/split/glue.mjs "$SPLIT/profile-pkg/mcp_wasm.js" profile
+node scripts/split/profile.mjs "$SPLIT/profile-pkg" "$SPLIT/profile.json"
+node scripts/split/split.mjs pkg/mcp_wasm_bg.wasm "$SPLIT/profile.json" pkg/mcp_wasm_bg.wasm pkg/mcp_wasm_rest_bg.wasm
+for half in mcp_wasm_bg mcp_wasm_rest_bg; do
+  node_modules/.bin/wasm-opt "pkg/$half.wasm" -o "pkg/$half.wasm" "${OPT_FLAGS[@]}"
+done
+node scripts/split/glue.mjs pkg/mcp_wasm.js split
+
 node scripts/finish-dts.mjs
 cp pkg-template/* pkg/
 # A browser finds a module's imports only once it has fetched that module, and the

@@ -5,6 +5,7 @@
 //   PORT=0 node scripts/serve.mjs     # any free port; the line below tells which
 //   WWW_DIR=tests/browser-oauth node scripts/serve.mjs   # other pages at / (browser tests)
 //   DEMO_SERVER=<mcp url> node scripts/serve.mjs         # / without a query opens the inspector on it
+//   PKG_DIR=target/split/profile-pkg node scripts/serve.mjs   # another copy of the package at /pkg/
 //
 // Prints `demo: http://127.0.0.1:<port>/` once listening (the browser tests wait for it).
 import { createReadStream } from "node:fs";
@@ -18,7 +19,7 @@ const PORT = Number(process.env.PORT ?? 38031);
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 // Longest prefix first.
 const MOUNTS = [
-  ["/pkg/", path.join(repo, "pkg")],
+  ["/pkg/", path.resolve(repo, process.env.PKG_DIR ?? "pkg")],
   ["/", path.resolve(repo, process.env.WWW_DIR ?? "www")],
 ];
 

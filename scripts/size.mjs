@@ -9,6 +9,10 @@
 //                  browser finds a module's imports only once it has the module,
 //                  and the wasm fetch starts after the last round;
 // raw, gzip and brotli describe the second set (gzip equals allGzip).
+// The rest of the core (scripts/split) is named by the entry and the glue with `new URL`,
+// because a bundler must see it and a page may need it synchronously, but it is fetched
+// when a method first needs it or after the first tool call has settled: it counts as
+// lazy. The pack tier holds this to what Chromium fetches (tests/pack/first-call.mjs).
 // The sets come from the import statements themselves, so a module made lazy
 // (import()) leaves the first set without this script changing. A wasm file
 // named by `new URL(..., import.meta.url)` counts where the module naming it
@@ -27,6 +31,7 @@ const ENTRY = "index.js";
 const STATIC_IMPORT = /(?:^|[;}\s])(?:import|export)\s*(?:[\w*{}\s,$]+?\s*from\s*)?["']([^"']+)["']/g;
 const DYNAMIC_IMPORT = /\bimport\(\s*["']([^"']+)["']\s*\)/g;
 const ASSET_URL = /new\s+URL\(\s*["']([^"']+\.wasm)["']\s*,\s*import\.meta\.url\s*\)/g;
+const FETCHED_ON_DEMAND = new Set(["mcp_wasm_rest_bg.wasm"]);
 
 // Each file's references, read once: the walk and the rounds both ask.
 const read = new Map();
@@ -41,7 +46,12 @@ function readReferences(file) {
   const resolve = (spec) => path.normalize(path.join(dir, spec));
   const local = (spec) => spec.startsWith("./") || spec.startsWith("../") || (!spec.includes("/") && spec.endsWith(".wasm"));
   const pick = (re) => [...text.matchAll(re)].map((m) => m[1]).filter(local).map(resolve);
-  return { eager: [...pick(STATIC_IMPORT), ...pick(ASSET_URL)], lazy: pick(DYNAMIC_IMPORT) };
+  const assets = pick(ASSET_URL);
+  const onDemand = (file) => FETCHED_ON_DEMAND.has(file);
+  return {
+    eager: [...pick(STATIC_IMPORT), ...assets.filter((f) => !onDemand(f))],
+    lazy: [...pick(DYNAMIC_IMPORT), ...assets.filter(onDemand)],
+  };
 }
 
 // Walks the module graph from the entry; a file reached eagerly is never counted as lazy.

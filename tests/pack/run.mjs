@@ -141,8 +141,8 @@ async function upstreamServer() {
   return { url: `${peer.origin}/mcp` };
 }
 
-// The core module and the two it loads on first use (the validator, OAuth).
-const WASM_MODULES = ["mcp_wasm_bg.wasm", "mcp_wasm_validator_bg.wasm", "mcp_wasm_oauth_bg.wasm"];
+// The core's two halves (scripts/split) and the two modules it loads on first use (the validator, OAuth).
+const WASM_MODULES = ["mcp_wasm_bg.wasm", "mcp_wasm_rest_bg.wasm", "mcp_wasm_validator_bg.wasm", "mcp_wasm_oauth_bg.wasm"];
 
 async function bundleWithEsbuild(app, installed) {
   const out = path.join(app, "dist-esbuild");
@@ -162,11 +162,13 @@ async function bundleWithVite(app, installed) {
   await viteBuild({ root: path.join(app, "page"), base: "./", configFile: false, logLevel: "warn", build: { outDir: out, emptyOutDir: true, target: "es2022" } });
   const wasm = filesUnder(out).filter((f) => f.endsWith(".wasm"));
   const emitted = (name) => wasm.some((f) => readFileSync(path.join(out, f)).equals(readFileSync(path.join(installed, name))));
-  check(wasm.length === WASM_MODULES.length && WASM_MODULES.every(emitted), "Vite emitted the package's three wasm modules as assets", wasm.join(", "));
+  check(wasm.length === WASM_MODULES.length && WASM_MODULES.every(emitted), "Vite emitted the package's four wasm modules as assets", wasm.join(", "));
   return "dist-vite";
 }
 
-async function callFromPage(ctx, origin, dist, proxy, label) {
+// `dist` is the folder of the page (a bundle's output, or `page` for the unbundled one),
+// `html` its file, `pkg` where its copy of the package is served from.
+async function callFromPage(ctx, origin, { dist, html = "index.html", pkg = `/${dist}/` }, proxy, label) {
   const page = await ctx.newPage();
   const requests = [];
   const errors = [];
@@ -175,14 +177,17 @@ async function callFromPage(ctx, origin, dist, proxy, label) {
   page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
   const query = new URLSearchParams({ mcp: `${proxy}/${label}/mcp`, message: MESSAGE });
   try {
-    await page.goto(`${origin}/${dist}/index.html?${query}`);
+    await page.goto(`${origin}/${dist}/${html}?${query}`);
     await page.waitForFunction(() => window.packResult !== undefined, null, { timeout: PAGE_TIMEOUT_MS })
       .catch((e) => { throw new Error(`${label}: the page never ran (${e.message}); page errors: ${errors.join(" | ")}`); });
     const outcome = await page.evaluate(() => window.packResult);
-    check(outcome.ok && outcome.text === `Echo: ${MESSAGE}`, `${label}: the bundled page called echo on server-everything in Chromium`, JSON.stringify(outcome));
+    check(outcome.ok && outcome.text === `Echo: ${MESSAGE}`, `${label}: the page called echo on server-everything in Chromium`, JSON.stringify(outcome));
     check(outcome.structured?.temperature !== undefined, `${label}: get-structured-content answered, its structuredContent checked`, JSON.stringify(outcome));
-    const core = outcome.wasmForEcho ?? [];
-    check(core.length === 1 && !core[0].includes("validator"), `${label}: connect and echo fetched the core module alone (${core.join(", ")})`);
+    const primary = outcome.wasmForEcho ?? [];
+    check(primary.length === 1 && /mcp_wasm_bg[-.]/.test(primary[0]), `${label}: connect and echo fetched the core's primary half alone (${primary.join(", ")})`);
+    const rest = (outcome.wasmAfterIdle ?? []).filter((p) => !primary.includes(p));
+    check(rest.length === 1 && rest[0].includes("mcp_wasm_rest_bg"), `${label}: the core's rest was fetched once the first call had settled (${rest.join(", ")})`);
+    const core = [...primary, ...rest];
     const structured = (outcome.wasmAfterStructured ?? []).filter((p) => !core.includes(p));
     check(structured.length === 0, `${label}: a plain outputSchema was checked by quick-check.js, without the validator module (${structured.join(", ")})`);
     check(/Name: pack/.test(outcome.elicited ?? ""), `${label}: the elicitation was answered, its content checked against the requestedSchema`, outcome.elicited);
@@ -193,9 +198,10 @@ async function callFromPage(ctx, origin, dist, proxy, label) {
     check(later.length === 1 && later[0].includes("validator"), `${label}: the validator module was fetched when an answer first needed it (${later.join(", ")})`);
     const local = requests.filter((u) => u.startsWith(origin)).map((u) => new URL(u).pathname);
     const wasm = local.filter((p) => p.endsWith(".wasm"));
-    check(wasm.length === 2 && wasm.every((p) => p.startsWith(`/${dist}/`)), `${label}: both wasm modules came from the bundle's output, and not OAuth's (${wasm.join(", ")})`, wasm.join(", "));
-    const elsewhere = local.filter((p) => !p.startsWith(`/${dist}/`));
-    check(elsewhere.length === 0, `${label}: the page loaded nothing outside its bundle (no pkg/, no node_modules/)`, elsewhere.join(", "));
+    check(wasm.length === 3 && wasm.every((p) => p.startsWith(pkg)), `${label}: the core's halves and the validator came from ${pkg}, and not OAuth's (${wasm.join(", ")})`, wasm.join(", "));
+    const elsewhere = local.filter((p) => !p.startsWith(`/${dist}/`) && !p.startsWith(pkg));
+    check(elsewhere.length === 0, `${label}: the page loaded nothing outside ${dist === "page" ? "its page and the installed package" : "its bundle (no pkg/, no node_modules/)"}`, elsewhere.join(", "));
+    return outcome;
   } finally {
     await page.close();
   }
@@ -279,9 +285,17 @@ async function main() {
   cleanups.push(() => releaseBrowser(browser));
   await step("Chromium pages", async () => {
     const ctx = await openBrowser(browser, { wwwDir: app, profilePrefix: "mcp-wasm-pack-chromium-" });
-    for (const [label, dist] of Object.entries(bundles)) await callFromPage(ctx, browser.origin, dist, proxy.origin, label);
+    for (const [label, dist] of Object.entries(bundles)) await callFromPage(ctx, browser.origin, { dist }, proxy.origin, label);
+    // The installed files as they are: what connect and echo fetched is what scripts/size.mjs
+    // counts as the first call (firstCallGzip), and no more.
+    const pkg = "/node_modules/mcp-wasm/";
+    const outcome = await callFromPage(ctx, browser.origin, { dist: "page", html: "unbundled.html", pkg }, proxy.origin, "unbundled");
+    const fetchedFirst = outcome.filesForEcho.filter((p) => p.startsWith(pkg)).map((p) => p.slice(pkg.length)).sort();
+    const { stdout } = await run(process.execPath, [path.join(repo, "scripts/size.mjs"), "--json"], { env: { ...cleanEnv, SIZE_PKG: installed } });
+    const counted = JSON.parse(stdout).firstCall;
+    check(JSON.stringify(fetchedFirst) === JSON.stringify(counted), `unbundled: connect and echo fetched what scripts/size.mjs counts as the first call (${counted.join(", ")})`, fetchedFirst.join(", "));
   });
-  for (const label of Object.keys(bundles)) checkClientInfo(proxy, label, version);
+  for (const label of [...Object.keys(bundles), "unbundled"]) checkClientInfo(proxy, label, version);
 
   const crate = await step("cargo package (verified for wasm32)", () => packCrate(version));
 

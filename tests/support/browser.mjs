@@ -15,11 +15,11 @@ const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
 const FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
   "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 
-function serve(port, wwwDir, session) {
-  if (!existsSync(path.join(repo, "pkg/index.js"))) throw new Error("pkg/index.js missing: build the package first");
+function serve(port, wwwDir, session, pkgDir = "pkg") {
+  if (!existsSync(path.resolve(repo, pkgDir, "index.js"))) throw new Error(`${pkgDir}/index.js missing: build the package first`);
   return new Promise((resolve, reject) => {
     const server = spawn(process.execPath, [path.join(repo, "scripts/serve.mjs")], {
-      env: { ...process.env, PORT: String(port), WWW_DIR: wwwDir },
+      env: { ...process.env, PORT: String(port), WWW_DIR: wwwDir, PKG_DIR: pkgDir },
       stdio: ["ignore", "pipe", "inherit"],
     });
     session.server = server;
@@ -34,12 +34,13 @@ function serve(port, wwwDir, session) {
 
 /**
  * Serves `wwwDir` and launches Chromium (or, with `browser: "firefox"`, Firefox), recording both in
- * `session` (`session.origin` is the pages' origin); resolves with the browser context. Without a
+ * `session` (`session.origin` is the pages' origin; `pkgDir` puts another copy of the package at
+ * /pkg/); resolves with the browser context. Without a
  * `port` the OS picks one: a fixed port in the ephemeral range can be held by an outgoing connection
  * by the time a late tier starts.
  */
-export async function openBrowser(session, { port = 0, wwwDir, profilePrefix, viewport, args = [], browser = "chromium" }) {
-  session.origin = await serve(port, wwwDir, session);
+export async function openBrowser(session, { port = 0, wwwDir, pkgDir, profilePrefix, viewport, args = [], browser = "chromium" }) {
+  session.origin = await serve(port, wwwDir, session, pkgDir);
   if (browser === "firefox") {
     session.ctx = await launchFirefox({ profilePrefix });
     return session.ctx;

@@ -1,24 +1,42 @@
-// The page the pack tier bundles with esbuild and with Vite: mcp-wasm as a web app
-// imports it, from the copy installed out of the tarball. ?mcp=<url>&message=<text>
-// says whom to call; the outcome lands in window.packResult and in #result. A plain
-// outputSchema is checked by quick-check.js; the validator module must be fetched only
-// when a check needs it, here an elicitation answer.
+// The page the pack tier bundles with esbuild and with Vite, and also loads unbundled
+// (page/unbundled.html, through an import map): mcp-wasm as a web app imports it, from
+// the copy installed out of the tarball. ?mcp=<url>&message=<text> says whom to call; the
+// outcome lands in window.packResult and in #result. A first client connects and calls
+// echo with the core's primary half alone; the rest of the core is fetched once that call
+// has settled. A second client, with an elicitation handler, waits for the rest before it
+// connects. A plain outputSchema is checked by quick-check.js; the validator module must be
+// fetched only when a check needs it, here an elicitation answer.
 import { McpClient } from "mcp-wasm";
 
 const params = new URLSearchParams(location.search);
 
-const wasmFetched = () =>
-  performance.getEntriesByType("resource").map((e) => new URL(e.name).pathname).filter((p) => p.endsWith(".wasm"));
+const fetched = () => performance.getEntriesByType("resource").map((e) => new URL(e.name).pathname);
+const wasmFetched = () => fetched().filter((p) => p.endsWith(".wasm"));
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function firstCall() {
+  const client = await McpClient.connect(params.get("mcp"));
+  try {
+    const result = await client.callTool({ name: "echo", arguments: { message: params.get("message") } });
+    return { text: result.content?.[0]?.text, firstCall: fetched() };
+  } finally {
+    await client.close();
+  }
+}
 
 async function run() {
+  const { text, firstCall: filesForEcho } = await firstCall();
+  const wasmForEcho = filesForEcho.filter((p) => p.endsWith(".wasm"));
+  // The rest is fetched when the page is idle after the first call.
+  for (let i = 0; i < 100 && wasmFetched().length === wasmForEcho.length; i++) await sleep(50);
+  const wasmAfterIdle = wasmFetched();
+
   // The answers to server-everything's elicitation are checked against its requestedSchema: the
   // first matches (quick-check.js says so), the second does not (the validator module says so).
   const answers = [{ name: "pack", integer: 7 }, { name: "pack", integer: 500 }];
   const elicitation = () => ({ action: "accept", content: answers.shift() });
   const client = await McpClient.connect(params.get("mcp"), { handlers: { elicitation } });
   try {
-    const result = await client.callTool({ name: "echo", arguments: { message: params.get("message") } });
-    const wasmForEcho = wasmFetched();
     await client.listTools();
     const weather = await client.callTool({ name: "get-structured-content", arguments: { location: "Chicago" } });
     const wasmAfterStructured = wasmFetched();
@@ -26,7 +44,7 @@ async function run() {
     const wasmAfterElicitation = wasmFetched();
     const refused = await client.callTool({ name: "trigger-elicitation-request", arguments: {} }).then((r) => r.isError === true, () => true);
     return {
-      ok: true, text: result.content?.[0]?.text, wasmForEcho, wasmAfterStructured, wasmAfterElicitation, wasmAfterRefusal: wasmFetched(),
+      ok: true, text, filesForEcho, wasmForEcho, wasmAfterIdle, wasmAfterStructured, wasmAfterElicitation, wasmAfterRefusal: wasmFetched(),
       structured: weather.structuredContent, elicited: asked.content?.map((block) => block.text).join("\n"), refused,
     };
   } finally {

@@ -1,0 +1,28 @@
+// The browser entry's loader for the rest of the core (rest-gate.js): fetched and compiled
+// off the page's thread when a method first needs it or the first tool call has settled,
+// or, if the primary reaches it before that, fetched synchronously (a synchronous
+// XMLHttpRequest; the rest's compile, sized well under any engine's limit, is too).
+export function webRestLoader(url) {
+  return {
+    sync() {
+      const request = new XMLHttpRequest();
+      request.open("GET", url, false);
+      // A synchronous request on a page's thread cannot ask for an ArrayBuffer: this
+      // charset hands each byte over as one character.
+      request.overrideMimeType("text/plain; charset=x-user-defined");
+      request.send();
+      if (request.status !== 200) throw new Error(`mcp-wasm: fetching ${url} failed: ${request.status}`);
+      const text = request.responseText;
+      const bytes = new Uint8Array(text.length);
+      for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+      return bytes;
+    },
+    async load() {
+      const response = await fetch(url);
+      if (!response.ok) throw new Error(`mcp-wasm: fetching ${url} failed: ${response.status}`);
+      return response.headers.get("content-type") === "application/wasm"
+        ? WebAssembly.compileStreaming(response)
+        : response.arrayBuffer();
+    },
+  };
+}

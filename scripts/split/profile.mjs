@@ -1,0 +1,73 @@
+// Runs scripts/split/scenarios.js with an instrumented copy of the package (its core
+// from scripts/split/instrument.mjs, its glue from `glue.mjs profile`) in Node and in
+// headless Chromium, against real servers started here on ports the OS picks
+// (server-everything over Streamable HTTP and HTTP+SSE, and the 2026-07-28 servers of
+// tests/peers/modern-server.mjs), and writes the ordinals of the functions either run
+// entered: what scripts/split/split.mjs keeps in the primary.
+//   node scripts/split/profile.mjs <instrumented package dir> <profile.json>
+import { writeFileSync } from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { openBrowser, releaseBrowser } from "../../tests/support/browser.mjs";
+import { startPeer } from "../../tests/support/peer-process.mjs";
+import { runScenarios } from "./scenarios.js";
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const [pkgDir, output] = process.argv.slice(2);
+if (!output) throw new Error("usage: node scripts/split/profile.mjs <instrumented package dir> <profile.json>");
+
+const EVERYTHING = "node_modules/@modelcontextprotocol/server-everything/dist/index.js";
+const PRELOADS = ["--import", path.join(repo, "tests/peers/loopback.mjs")];
+const ANNOUNCE = ["--import", path.join(repo, "tests/peers/announce-port.mjs")];
+
+// A port nothing listens on: taken from the OS, then let go.
+function closedPort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+    server.on("error", reject);
+  });
+}
+
+const peers = [];
+const session = {};
+try {
+  const start = async (script, args, nodeArgs = PRELOADS) => {
+    const peer = await startPeer(script, { args, nodeArgs });
+    peers.push(peer.child);
+    return peer.origin;
+  };
+  const servers = {
+    everything: `${await start(EVERYTHING, ["streamableHttp"], [...PRELOADS, ...ANNOUNCE])}/mcp`,
+    everythingSse: `${await start(EVERYTHING, ["sse"], [...PRELOADS, ...ANNOUNCE])}/sse`,
+    modern: `${await start("tests/peers/modern-server.mjs", ["modern"])}/mcp`,
+    dual: `${await start("tests/peers/modern-server.mjs", ["dual"])}/mcp`,
+    closedPort: `http://127.0.0.1:${await closedPort()}/mcp`,
+  };
+
+  const inNode = new Set();
+  globalThis.__mcpWasmProfile = (ordinal) => inNode.add(ordinal);
+  const mcp = await import(pathToFileURL(path.resolve(pkgDir, "node.js")).href);
+  await runScenarios(mcp, servers);
+
+  const ctx = await openBrowser(session, { wwwDir: "scripts/split", pkgDir, profilePrefix: "mcp-split-" });
+  const page = await ctx.newPage();
+  const errors = [];
+  page.on("pageerror", (error) => errors.push(error));
+  await page.goto(`${session.origin}/profile.html?servers=${encodeURIComponent(JSON.stringify(servers))}`);
+  const result = await page.waitForFunction(() => globalThis.profileResult, null, { timeout: 120_000 }).then((handle) => handle.jsonValue());
+  if (result.error) throw new Error(`split profile in Chromium: ${result.error}`);
+  if (errors.length) throw new Error(`split profile in Chromium: ${errors[0]}`);
+
+  const ordinals = [...new Set([...inNode, ...result.ordinals])].sort((a, b) => a - b);
+  writeFileSync(output, JSON.stringify({ node: inNode.size, chromium: result.ordinals.length, ordinals }) + "\n");
+  console.log(`split profile: ${ordinals.length} functions entered (Node ${inNode.size}, Chromium ${result.ordinals.length})`);
+} finally {
+  await releaseBrowser(session);
+  for (const child of peers) child.kill("SIGTERM");
+}
+// The Node run leaves the module's timers and the servers' sockets behind.
+process.exit(0);

@@ -1,0 +1,116 @@
+// What a page does before and during its first tool call, run by scripts/split/profile.mjs
+// in Node and in Chromium against real servers: every function these runs enter goes
+// into the primary half of the core; the rest loads when a page first needs it. Each
+// step checks its outcome, so that a server that misbehaves fails the build instead of
+// leaving a primary too small to make a first call without the rest.
+//
+// Besides connecting (each era and transport, with the options a first call may pass)
+// and calling a tool, this covers what can happen during that call (progress, a tool's
+// error, a JSON-RPC error, an abort, a timeout, a network error, an HTTP error), and the
+// synchronous API, which cannot wait for the rest to load: the getters, event listeners,
+// `snapshot()`, `notifications()`, `UriTemplate`, `close()` and `free()`.
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function check(condition, what) {
+  if (!condition) throw new Error(`split profile: ${what}`);
+}
+
+async function rejects(promise, what) {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error(`split profile: ${what} did not fail`);
+}
+
+/** Connects, calls tools the ways a first call may, and closes; `slow` names a tool that takes a while. */
+async function firstCall({ McpClient, McpError }, url, options, { echo, slow, progress }) {
+  const client = await McpClient.connect(url, options);
+  check(typeof client.era === "string" && typeof client.transport === "string", "getters");
+  void client.serverInfo, client.serverCapabilities, client.protocolVersion, client.sessionId, client.instructions;
+  const seen = [];
+  const listener = (event) => seen.push(event.type);
+  for (const type of ["notification", "error", "close", "reconnecting", "reconnected", "sessionrenewed", "notifications/progress"]) {
+    client.addEventListener(type, listener);
+  }
+  client.removeEventListener("reconnecting", listener);
+
+  const result = await client.callTool({ name: echo.name, arguments: echo.arguments });
+  check(Array.isArray(result.content), `${echo.name} answered`);
+  const updates = [];
+  const withProgress = await client.callTool(
+    { name: progress.name, arguments: progress.arguments },
+    { onprogress: (update) => updates.push(update), timeout: 20_000, signal: new AbortController().signal },
+  );
+  check(Array.isArray(withProgress.content), `${progress.name} answered`);
+  check(updates.length > 0, `${progress.name} reported progress`);
+
+  // Servers answer these with a JSON-RPC error or with a result that is an error.
+  for (const [params, what] of [[{ name: "no-such-tool", arguments: {} }, "an unknown tool"], [{ name: echo.name, arguments: { unexpected: 1 } }, "wrong arguments"]]) {
+    const outcome = await client.callTool(params).catch((error) => error);
+    check(outcome instanceof McpError || outcome?.isError === true, `${what}: an error`);
+  }
+
+  const controller = new AbortController();
+  const aborted = client.callTool({ name: slow.name, arguments: slow.arguments }, { signal: controller.signal });
+  await sleep(20);
+  controller.abort(new Error("profile abort"));
+  await rejects(aborted, "an aborted call");
+  await rejects(client.callTool({ name: slow.name, arguments: slow.arguments }, { timeout: 30 }), "a call past its timeout");
+
+  const snapshot = client.snapshot();
+  check(typeof snapshot === "object" && snapshot !== null, "snapshot");
+  const iterator = client.notifications({ method: "notifications/message" });
+  await iterator.return?.();
+
+  await client.close();
+  await client.close();
+  await rejects(client.callTool({ name: echo.name, arguments: echo.arguments }), "a call after close");
+  client.free();
+  return seen;
+}
+
+/** Every scenario, against `servers`: `{ everything, everythingSse, modern, dual, closedPort }` URLs. */
+export async function runScenarios(mcp, servers) {
+  const everythingTools = {
+    echo: { name: "echo", arguments: { message: "hi" } },
+    slow: { name: "trigger-long-running-operation", arguments: { duration: 5, steps: 5 } },
+    progress: { name: "trigger-long-running-operation", arguments: { duration: 0.2, steps: 2 } },
+  };
+  const modernTools = {
+    echo: { name: "echo", arguments: { message: "hi" } },
+    slow: { name: "slow", arguments: { steps: 50 } },
+    progress: { name: "slow", arguments: { steps: 2 } },
+  };
+  const options = {
+    clientInfo: { name: "split-profile", version: "1.0.0" },
+    headers: async () => ({ "x-profile": "1" }),
+    timeout: 20_000,
+    capabilities: {},
+  };
+  const runs = [
+    [servers.everything, {}, everythingTools],
+    [servers.everything, { era: "legacy", transport: "streamable-http", ...options }, everythingTools],
+    [servers.everythingSse, {}, everythingTools],
+    [servers.everythingSse, { transport: "sse", sseReader: "fetch", ...options }, everythingTools],
+    [servers.modern, {}, modernTools],
+    [servers.modern, { era: "modern", ...options }, modernTools],
+    [servers.dual, {}, modernTools],
+    [servers.dual, { era: "legacy", headers: { "x-profile": "1" } }, modernTools],
+  ];
+  for (const [url, opts, tools] of runs) await firstCall(mcp, url, opts, tools);
+
+  const { McpClient, McpClientError, UriTemplate } = mcp;
+  const refused = await rejects(McpClient.connect(servers.closedPort, { timeout: 5_000 }), "a closed port");
+  check(refused instanceof McpClientError, "a closed port: McpClientError");
+  const missing = await rejects(McpClient.connect(new URL("/no-such-endpoint", servers.everything).href, { timeout: 5_000 }), "a missing endpoint");
+  check(missing instanceof McpClientError, "a missing endpoint: McpClientError");
+
+  const template = new UriTemplate("file:///{+path}{?q,lang}");
+  check(template.expand({ path: "a/b", q: "x" }) === "file:///a/b?q=x", "UriTemplate.expand");
+  check(template.match("file:///a/b?q=x")?.path === "a/b", "UriTemplate.match");
+  check(template.variableNames.length === 3 && typeof template.template === "string", "UriTemplate getters");
+  template.free();
+}

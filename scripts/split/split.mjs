@@ -1,0 +1,142 @@
+// Splits the core module in two that share one memory and one function table: the
+// primary, with the functions a profile saw run (scripts/split/profile.mjs), and the
+// rest, with every other function. A page fetches the primary before its first call
+// and the rest when it first needs it (scripts/split/rest-loader.js).
+//
+//   node scripts/split/split.mjs <core.wasm> <profile.json> <primary.wasm> <rest.wasm>
+//
+// How the halves meet:
+// - In the primary, a function that moved keeps its name and type, and its body becomes
+//   a stub: load the rest if `~ready` is still 0 (the import `__split.l`, which instantiates
+//   the rest synchronously), then call the moved function through the function table,
+//   at a slot past the table's original end. Calls and table entries that named the
+//   function name the stub, so nothing else changes.
+// - The rest defines the moved functions and imports everything else from the primary's
+//   exports (module "p"): its functions (the primary's own and the JS imports it
+//   re-exports), globals, memory and tables. Its element segments put each moved
+//   function at its new slot, and at its original slots too, so that a call through a
+//   Rust vtable stops going through the stub once the rest is in.
+// - The memory's data stays in the primary: the rest has no data segments, so nothing
+//   it holds can be read before it is loaded.
+import { readFileSync, writeFileSync } from "node:fs";
+import { allFunctions, binaryen, definedFunctions, functionTable, readModule } from "./binaryen.mjs";
+
+const [input, profilePath, primaryPath, restPath] = process.argv.slice(2);
+if (!restPath) throw new Error("usage: node scripts/split/split.mjs <core.wasm> <profile.json> <primary.wasm> <rest.wasm>");
+const bytes = readFileSync(input);
+const ran = new Set(JSON.parse(readFileSync(profilePath, "utf8")).ordinals);
+const primary = readModule(bytes);
+const rest = readModule(bytes);
+
+const defined = definedFunctions(primary);
+const start = primary.getStart() ? binaryen.getFunctionInfo(primary.getStart()).name : null;
+const moved = defined.filter((fn, ordinal) => !ran.has(ordinal) && fn.name !== start);
+const movedNames = new Set(moved.map((fn) => fn.name));
+const table = functionTable(primary);
+if (table.module) throw new Error("split: the function table is imported; expected the module to define it");
+const firstSlot = table.initial;
+const tableSize = firstSlot + moved.length;
+
+// Export names the rest imports by: `~` and a number, which no wasm-bindgen export starts with.
+let exportCount = 0;
+const exportNames = new Map(); // "kind:internal name" -> export name in the primary
+function exportName(kind, internal) {
+  const key = `${kind}:${internal}`;
+  if (!exportNames.has(key)) exportNames.set(key, `~${(exportCount++).toString(36)}`);
+  return exportNames.get(key);
+}
+const existingExports = new Map(); // "kind:internal name" -> an export the primary already has
+for (let i = 0; i < primary.getNumExports(); i++) {
+  const e = binaryen.getExportInfo(primary.getExportByIndex(i));
+  existingExports.set(`${e.kind}:${e.value}`, e.name);
+}
+const exportFor = (kind, internal) => existingExports.get(`${kind}:${internal}`) ?? exportName(kind, internal);
+
+// --- the rest
+for (const fn of allFunctions(rest)) {
+  if (movedNames.has(fn.name)) continue;
+  rest.removeFunction(fn.name);
+  rest.addFunctionImport(fn.name, "p", fn.name, fn.params, fn.results);
+}
+for (let i = rest.getNumExports() - 1; i >= 0; i--) rest.removeExport(binaryen.getExportInfo(rest.getExportByIndex(i)).name);
+const segments = [];
+for (let i = 0; i < rest.getNumElementSegments(); i++) segments.push(binaryen.getElementSegmentInfo(rest.getElementSegmentByIndex(i)));
+for (const segment of segments) rest.removeElementSegment(segment.name);
+rest.addActiveElementSegment(table.name, "~moved", moved.map((fn) => fn.name), rest.i32.const(firstSlot));
+for (const segment of segments) {
+  const offset = binaryen.getExpressionInfo(segment.offset);
+  if (offset.id !== binaryen.ConstId) throw new Error(`split: element segment ${segment.name} has no constant offset`);
+  let run = [];
+  let runStart = 0;
+  const flush = () => {
+    if (run.length) rest.addActiveElementSegment(table.name, `~at${runStart}`, run, rest.i32.const(runStart));
+    run = [];
+  };
+  segment.data.forEach((name, i) => {
+    if (!movedNames.has(name)) return flush();
+    if (!run.length) runStart = offset.value + i;
+    run.push(name);
+  });
+  flush();
+}
+const memory = rest.getMemoryInfo();
+// wasm-bindgen exports the memory as "memory".
+const memoryName = binaryen.getExportInfo(primary.getExport("memory")).value;
+rest.setMemory(memory.initial, memory.max ?? -1, null, [], memory.shared, memory.is64, memoryName);
+rest.addMemoryImport(memoryName, "p", exportFor(binaryen.ExternalMemory, memoryName));
+for (let i = 0; i < rest.getNumTables(); i++) {
+  const t = binaryen.getTableInfo(rest.getTableByIndex(i));
+  rest.addTableImport(t.name, "p", exportFor(binaryen.ExternalTable, t.name));
+}
+{
+  const ref = rest.getTable(table.name);
+  binaryen._BinaryenTableSetInitial(ref, tableSize);
+  binaryen._BinaryenTableSetMax(ref, tableSize);
+}
+const globals = [];
+for (let i = 0; i < rest.getNumGlobals(); i++) globals.push(binaryen.getGlobalInfo(rest.getGlobalByIndex(i)));
+for (const g of globals) {
+  rest.removeGlobal(g.name);
+  rest.addGlobalImport(g.name, "p", exportFor(binaryen.ExternalGlobal, g.name), g.type, g.mutable);
+}
+// Whatever no moved function reaches goes, imports included: what remains is what the
+// primary must export.
+rest.runPasses(["remove-unused-module-elements"]);
+for (const fn of allFunctions(rest)) {
+  if (fn.module !== "p") continue;
+  rest.removeFunction(fn.name);
+  rest.addFunctionImport(fn.name, "p", exportFor(binaryen.ExternalFunction, fn.base), fn.params, fn.results);
+}
+
+// --- the primary
+{
+  const ref = primary.getTable(table.name);
+  binaryen._BinaryenTableSetInitial(ref, tableSize);
+  if (table.max !== undefined) binaryen._BinaryenTableSetMax(ref, tableSize);
+}
+const READY = "__split_ready";
+const LOAD = "__split_load";
+primary.addGlobal(READY, binaryen.i32, true, primary.i32.const(0));
+primary.addGlobalExport(READY, "~ready");
+primary.addFunctionImport(LOAD, "__split", "l", binaryen.none, binaryen.none);
+moved.forEach((fn, i) => {
+  const args = binaryen.expandType(fn.params).map((type, index) => primary.local.get(index, type));
+  const stub = primary.block(null, [
+    primary.if(primary.i32.eqz(primary.global.get(READY, binaryen.i32)), primary.call(LOAD, [], binaryen.none)),
+    primary.call_indirect(table.name, primary.i32.const(firstSlot + i), args, fn.params, fn.results),
+  ], fn.results);
+  binaryen._BinaryenFunctionSetBody(primary.getFunction(fn.name), stub);
+});
+const addExport = { [binaryen.ExternalFunction]: "addFunctionExport", [binaryen.ExternalGlobal]: "addGlobalExport",
+  [binaryen.ExternalTable]: "addTableExport", [binaryen.ExternalMemory]: "addMemoryExport" };
+for (const [key, name] of exportNames) {
+  const kind = Number(key.slice(0, key.indexOf(":")));
+  primary[addExport[kind]](key.slice(key.indexOf(":") + 1), name);
+}
+primary.runPasses(["remove-unused-module-elements"]);
+
+if (!rest.validate()) throw new Error("split: the rest does not validate");
+if (!primary.validate()) throw new Error("split: the primary does not validate");
+writeFileSync(primaryPath, primary.emitBinary());
+writeFileSync(restPath, rest.emitBinary());
+console.log(`split: ${defined.length - moved.length} of ${defined.length} functions in the primary, ${moved.length} in the rest; ${exportNames.size} exports for the rest`);

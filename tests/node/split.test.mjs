@@ -1,0 +1,72 @@
+// The core in two halves (scripts/split, pkg-template/rest-gate.js), in Node against
+// server-everything and the 2026-07-28 peer. Each test file runs in a process of its
+// own, so the rest is not loaded when this one starts; the tests run in order.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { McpClient } from "mcp-wasm";
+import { __restReady, __setRestLoader } from "mcp-wasm/raw";
+import { GATED_ITERATORS, GATED_METHODS } from "../../pkg/rest-gate.js";
+
+const SERVERS = [
+  process.env.MCP_TEST_URL ?? "http://127.0.0.1:38011/mcp",
+  process.env.MCP_SSE_TEST_URL ?? "http://127.0.0.1:38012/sse",
+  process.env.MCP_MODERN_TEST_URL ?? "http://127.0.0.1:38013/mcp",
+];
+const LIMIT = { timeout: 30_000 };
+const REST = new URL("../../pkg/mcp_wasm_rest_bg.wasm", import.meta.url);
+
+test("a first tool call, over each era and transport, runs in the primary alone", LIMIT, async () => {
+  for (const url of SERVERS) {
+    const client = await McpClient.connect(url);
+    const result = await client.callTool({ name: "echo", arguments: { message: "split" } });
+    assert.match(result.content[0].text, /split/);
+    assert.equal(typeof client.snapshot(), "object");
+    await client.close();
+    assert.equal(__restReady(), false, `${url}: the rest was not needed`);
+  }
+});
+
+test("a method of the rest fails with the loader's error while the rest cannot load, and loads it once it can", LIMIT, async () => {
+  let loads = 0;
+  __setRestLoader({
+    sync: () => { throw new Error("the primary must not need the rest here"); },
+    load: async () => {
+      loads += 1;
+      throw new Error("offline");
+    },
+  });
+  const client = await McpClient.connect(SERVERS[0]);
+  await assert.rejects(client.listTools(), /offline/);
+  assert.equal(__restReady(), false);
+  __setRestLoader({
+    sync: () => { throw new Error("the primary must not need the rest here"); },
+    load: async () => {
+      loads += 1;
+      return readFileSync(REST);
+    },
+  });
+  const [tools, resources, templates] = await Promise.all([client.listTools(), client.listResources(), client.listResourceTemplates()]);
+  assert.ok(tools.tools.some((tool) => tool.name === "echo"));
+  assert.ok(Array.isArray(resources.resources) && Array.isArray(templates.resourceTemplates));
+  assert.equal(loads, 2, "one failed load, then one load shared by the three calls");
+  assert.equal(__restReady(), true);
+  const names = [];
+  for await (const tool of client.iterateTools()) names.push(tool.name);
+  assert.ok(names.includes("echo"));
+  await client.close();
+});
+
+test("every method of McpClient runs in the primary or waits for the rest", () => {
+  // What scripts/split/scenarios.js runs, so the primary has it; and the task methods of
+  // tasks.js, which send through `request`.
+  const primary = new Set(["constructor", "callTool", "close", "free", "snapshot", "notifications", "addEventListener",
+    "removeEventListener", "__reportError", "__destroy_into_raw", "era", "transport", "serverInfo", "serverCapabilities",
+    "protocolVersion", "sessionId", "instructions"]);
+  const tasks = new Set(["callToolAsTask", "getTask", "getTaskResult", "cancelTask", "listTasks"]);
+  const gated = new Set([...GATED_METHODS, ...GATED_ITERATORS]);
+  for (const name of Object.getOwnPropertyNames(McpClient.prototype)) {
+    assert.ok(primary.has(name) || tasks.has(name) || gated.has(name), `McpClient.prototype.${name} is in neither list`);
+  }
+  for (const name of gated) assert.equal(typeof McpClient.prototype[name], "function", `${name} exists`);
+});
