@@ -3,11 +3,12 @@
 // holds everything else and loads when a page first needs it. Each method below runs
 // code of the rest, so it waits for the rest to load first; every one of them returns a
 // Promise (or an async iterator) already, so the wait changes nothing for the caller.
-// What is not listed (connect with the options a first call passes, callTool, close,
-// the getters, the listeners, snapshot, notifications, free) runs in the primary. Should
-// a page reach the rest another way before it has loaded, the core loads it
-// synchronously (the entries' `sync` loaders); tests/node/split.test.mjs holds the
-// lists to McpClient's methods.
+// So do `connect` with an option a first call does not pass (handlers, auth, a cache…)
+// and `callTool` with `onprogress`. What is not listed (connect, callTool, close, the
+// getters, the listeners, snapshot, notifications, free) runs in the primary. Should a
+// page reach the rest another way before it has loaded (`UriTemplate`, whose methods are
+// synchronous, or a path no profile took), the core loads it synchronously (the entries'
+// `sync` loaders); tests/node/split.test.mjs holds the lists to McpClient's methods.
 import { McpClient, __restReady, loadRest } from "./mcp_wasm.js";
 
 export const GATED_METHODS = [
@@ -61,25 +62,31 @@ replace(McpClient, "resume", {
   resume(snapshot, options) { return gated(() => statics.resume.call(this, snapshot, options)); },
 }.resume);
 
+// Progress notifications are handled by the rest: a call that asks for them waits for it.
+let afterCall;
+const callTool = proto.callTool;
+replace(proto, "callTool", {
+  callTool(params, options) {
+    const run = () => callTool.call(this, params, options);
+    const result = options?.onprogress ? gated(run) : run();
+    afterCall?.(result);
+    return result;
+  },
+}.callTool);
+
 /**
  * Where fetching the rest ahead of need pays (a browser), it starts once the first tool
  * call settles, when the page is idle: never before that call, whose bytes it would
  * otherwise compete with.
  */
 export function prefetchAfterFirstCall() {
-  const callTool = proto.callTool;
-  let scheduled = false;
   const schedule = () => {
-    if (scheduled || __restReady()) return;
-    scheduled = true;
+    if (__restReady()) return;
     const later = globalThis.requestIdleCallback ?? ((run) => setTimeout(run, 0));
     later(() => loadRest().catch(() => {})); // a failed fetch is tried again when something needs the rest
   };
-  replace(proto, "callTool", {
-    callTool(params, options) {
-      const result = callTool.call(this, params, options);
-      if (!scheduled) result.then(schedule, schedule);
-      return result;
-    },
-  }.callTool);
+  afterCall = (result) => {
+    afterCall = undefined;
+    result.then(schedule, schedule);
+  };
 }

@@ -38,6 +38,9 @@ test("a method of the rest fails with the loader's error while the rest cannot l
   });
   const client = await McpClient.connect(SERVERS[0]);
   await assert.rejects(client.listTools(), /offline/);
+  const progress = [];
+  const slow = { name: "trigger-long-running-operation", arguments: { duration: 0.2, steps: 2 } };
+  await assert.rejects(client.callTool(slow, { onprogress: (update) => progress.push(update) }), /offline/, "a call with onprogress waits for the rest");
   assert.equal(__restReady(), false);
   __setRestLoader({
     sync: () => { throw new Error("the primary must not need the rest here"); },
@@ -49,11 +52,13 @@ test("a method of the rest fails with the loader's error while the rest cannot l
   const [tools, resources, templates] = await Promise.all([client.listTools(), client.listResources(), client.listResourceTemplates()]);
   assert.ok(tools.tools.some((tool) => tool.name === "echo"));
   assert.ok(Array.isArray(resources.resources) && Array.isArray(templates.resourceTemplates));
-  assert.equal(loads, 2, "one failed load, then one load shared by the three calls");
+  assert.equal(loads, 3, "two failed loads, then one load shared by the three calls");
   assert.equal(__restReady(), true);
   const names = [];
   for await (const tool of client.iterateTools()) names.push(tool.name);
   assert.ok(names.includes("echo"));
+  await client.callTool(slow, { onprogress: (update) => progress.push(update) });
+  assert.equal(progress.length, 2, "progress reached the listener");
   await client.close();
 });
 
