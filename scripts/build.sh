@@ -25,13 +25,20 @@ OPT_FLAGS=(-Oz -ocimfs=20 --enable-reference-types --enable-bulk-memory --enable
 # would carry that path, 30 times. They become relative to `cargo/`. Given for the
 # target, the flag joins .cargo/config.toml's (SIMD) instead of replacing them.
 REMAP=(--config "target.wasm32-unknown-unknown.rustflags=['--remap-path-prefix=${CARGO_HOME:-$HOME/.cargo}/registry/src=cargo']")
+# The core's link also writes the linker's map, which says where each static object lies:
+# the split moves what only the rest of the core reads (scripts/split/data.mjs).
+SPLIT=target/split
+LINKER=(--config "target.wasm32-unknown-unknown.linker='$PWD/scripts/split/link-with-map.sh'")
 
 # Snippets of an earlier build would ship with this one: start clean.
 rm -rf pkg/snippets
-wasm-pack build --release --target web --out-dir pkg --out-name mcp_wasm --no-pack -- \
-  --no-default-features --features core-module "${REMAP[@]}" 2>&1 \
+rm -rf "$SPLIT/profile-pkg" && mkdir -p "$SPLIT"
+MCP_WASM_LINK_MAP="$PWD/$SPLIT/core.map" wasm-pack build --release --target web --out-dir pkg --out-name mcp_wasm --no-pack -- \
+  --no-default-features --features core-module "${REMAP[@]}" "${LINKER[@]}" 2>&1 \
   | grep -vE '^\[INFO\]: (Checking|Compiling|Installing|Optimizing)' || true
 test -f pkg/mcp_wasm_bg.wasm || { echo "build: wasm-pack produced no pkg/mcp_wasm_bg.wasm" >&2; exit 1; }
+# A build cargo found fresh did not link, and kept the map of the link that made it.
+test -f "$SPLIT/core.map" || { echo "build: no linker map at $SPLIT/core.map: cargo clean -p mcp-wasm --release --target wasm32-unknown-unknown, then build again" >&2; exit 1; }
 
 # -Oz with the features wasm-bindgen's output uses (externref tables and friends);
 # the name section and producers metadata are dropped: they only serve debuggers.
@@ -51,7 +58,7 @@ node scripts/short-imports.mjs pkg/mcp_wasm_bg.wasm pkg/mcp_wasm.js
 for part in validator oauth; do
   opt=(--config "profile.release.opt-level='z'")
   [ "$part" = validator ] && opt=(--config "profile.release.opt-level='s'" --config "profile.release.package.mcp-wasm.opt-level=3")
-  cargo build "${opt[@]}" "${REMAP[@]}" --quiet --release --target wasm32-unknown-unknown --lib --no-default-features --features "$part-module"
+  cargo build "${opt[@]}" "${REMAP[@]}" "${LINKER[@]}" --quiet --release --target wasm32-unknown-unknown --lib --no-default-features --features "$part-module"
   wasm-bindgen "${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release/mcp_wasm.wasm" --out-dir pkg --out-name "mcp_wasm_$part" --target web --no-typescript
   node_modules/.bin/wasm-opt "pkg/mcp_wasm_${part}_bg.wasm" -o "pkg/mcp_wasm_${part}_bg.wasm" "${OPT_FLAGS[@]}"
   node scripts/short-imports.mjs "pkg/mcp_wasm_${part}_bg.wasm" "pkg/mcp_wasm_${part}.js"
@@ -62,13 +69,13 @@ done
 # profile (scripts/split/scenarios.js, in Node and Chromium, against server-everything
 # and the 2026-07-28 peers), and the rest, which a page fetches when it first needs it
 # (pkg-template/rest-gate.js). The profile runs an instrumented copy of the package.
-SPLIT=target/split
-rm -rf "$SPLIT" && mkdir -p "$SPLIT/profile-pkg"
+mkdir -p "$SPLIT/profile-pkg"
+cp pkg/mcp_wasm_bg.wasm "$SPLIT/core.wasm"
 cp -r pkg/. pkg-template/. "$SPLIT/profile-pkg/"
 node scripts/split/instrument.mjs pkg/mcp_wasm_bg.wasm "$SPLIT/profile-pkg/mcp_wasm_bg.wasm"
 node scripts/split/glue.mjs "$SPLIT/profile-pkg/mcp_wasm.js" profile
 node scripts/split/profile.mjs "$SPLIT/profile-pkg" "$SPLIT/profile.json"
-node scripts/split/split.mjs pkg/mcp_wasm_bg.wasm "$SPLIT/profile.json" pkg/mcp_wasm_bg.wasm pkg/mcp_wasm_rest_bg.wasm
+node scripts/split/split.mjs "$SPLIT/core.wasm" "$SPLIT/profile.json" pkg/mcp_wasm_bg.wasm pkg/mcp_wasm_rest_bg.wasm "$SPLIT/core.map"
 for half in mcp_wasm_bg mcp_wasm_rest_bg; do
   node_modules/.bin/wasm-opt "pkg/$half.wasm" -o "pkg/$half.wasm" "${OPT_FLAGS[@]}"
 done

@@ -3,7 +3,7 @@
 // rest, with every other function. A page fetches the primary before its first call
 // and the rest when it first needs it (scripts/split/rest-loader.js).
 //
-//   node scripts/split/split.mjs <core.wasm> <profile.json> <primary.wasm> <rest.wasm>
+//   node scripts/split/split.mjs <core.wasm> <profile.json> <primary.wasm> <rest.wasm> [<linker map>]
 //
 // How the halves meet:
 // - In the primary, a function that moved keeps its name and type, and its body becomes
@@ -16,13 +16,14 @@
 //   re-exports), globals, memory and tables. Its element segments put each moved
 //   function at its new slot, and at its original slots too, so that a call through a
 //   Rust vtable stops going through the stub once the rest is in.
-// - The memory's data stays in the primary: the rest has no data segments, so nothing
-//   it holds can be read before it is loaded.
+// - Given the linker's map, the static data that only the rest reads moves into the rest
+//   too (scripts/split/data.mjs); without it, all of it stays in the primary.
 import { readFileSync, writeFileSync } from "node:fs";
 import { allFunctions, binaryen, definedFunctions, functionTable, readModule } from "./binaryen.mjs";
+import { mapObjects, movedObjects, splitSegments } from "./data.mjs";
 
-const [input, profilePath, primaryPath, restPath] = process.argv.slice(2);
-if (!restPath) throw new Error("usage: node scripts/split/split.mjs <core.wasm> <profile.json> <primary.wasm> <rest.wasm>");
+const [input, profilePath, primaryPath, restPath, mapPath] = process.argv.slice(2);
+if (!restPath) throw new Error("usage: node scripts/split/split.mjs <core.wasm> <profile.json> <primary.wasm> <rest.wasm> [<linker map>]");
 const bytes = readFileSync(input);
 const ran = new Set(JSON.parse(readFileSync(profilePath, "utf8")).ordinals);
 const primary = readModule(bytes);
@@ -59,11 +60,11 @@ for (const fn of allFunctions(rest)) {
   rest.addFunctionImport(fn.name, "p", fn.name, fn.params, fn.results);
 }
 for (let i = rest.getNumExports() - 1; i >= 0; i--) rest.removeExport(binaryen.getExportInfo(rest.getExportByIndex(i)).name);
-const segments = [];
-for (let i = 0; i < rest.getNumElementSegments(); i++) segments.push(binaryen.getElementSegmentInfo(rest.getElementSegmentByIndex(i)));
-for (const segment of segments) rest.removeElementSegment(segment.name);
+const elements = [];
+for (let i = 0; i < rest.getNumElementSegments(); i++) elements.push(binaryen.getElementSegmentInfo(rest.getElementSegmentByIndex(i)));
+for (const segment of elements) rest.removeElementSegment(segment.name);
 rest.addActiveElementSegment(table.name, "~moved", moved.map((fn) => fn.name), rest.i32.const(firstSlot));
-for (const segment of segments) {
+for (const segment of elements) {
   const offset = binaryen.getExpressionInfo(segment.offset);
   if (offset.id !== binaryen.ConstId) throw new Error(`split: element segment ${segment.name} has no constant offset`);
   let run = [];
@@ -82,8 +83,6 @@ for (const segment of segments) {
 const memory = rest.getMemoryInfo();
 // wasm-bindgen exports the memory as "memory".
 const memoryName = binaryen.getExportInfo(primary.getExport("memory")).value;
-rest.setMemory(memory.initial, memory.max ?? -1, null, [], memory.shared, memory.is64, memoryName);
-rest.addMemoryImport(memoryName, "p", exportFor(binaryen.ExternalMemory, memoryName));
 for (let i = 0; i < rest.getNumTables(); i++) {
   const t = binaryen.getTableInfo(rest.getTableByIndex(i));
   rest.addTableImport(t.name, "p", exportFor(binaryen.ExternalTable, t.name));
@@ -127,6 +126,26 @@ moved.forEach((fn, i) => {
   ], fn.results);
   binaryen._BinaryenFunctionSetBody(primary.getFunction(fn.name), stub);
 });
+// The data: all of it in the primary, or, given the map, what only the rest reads in the rest.
+const segments = [];
+for (let i = 0; i < primary.getNumDataSegments(); i++) {
+  const info = primary.getDataSegmentInfo(primary.getDataSegmentByIndex(i));
+  if (info.passive) throw new Error(`split: data segment ${info.name} is passive; expected active segments only`);
+  segments.push({ offset: info.offset, data: new Uint8Array(info.data) });
+}
+let data = { primary: segments, rest: [] };
+if (mapPath) {
+  const moved = movedObjects(mapObjects(readFileSync(mapPath, "utf8")), segments, primary.emitText());
+  data = splitSegments(segments, moved);
+  const bytes = (list) => list.reduce((n, s) => n + s.data.length, 0);
+  console.log(`split: ${moved.length} static objects, ${bytes(data.rest)} bytes, in the rest; ${bytes(data.primary)} bytes of data in the primary`);
+}
+const toSegments = (module, list) => list.map((s, i) => ({ name: `d${i}`, offset: module.i32.const(s.offset), data: s.data, passive: false }));
+rest.setMemory(memory.initial, memory.max ?? -1, null, toSegments(rest, data.rest), memory.shared, memory.is64, memoryName);
+rest.addMemoryImport(memoryName, "p", exportFor(binaryen.ExternalMemory, memoryName));
+primary.removeExport("memory");
+primary.setMemory(memory.initial, memory.max ?? -1, "memory", toSegments(primary, data.primary), memory.shared, memory.is64, memoryName);
+
 const addExport = { [binaryen.ExternalFunction]: "addFunctionExport", [binaryen.ExternalGlobal]: "addGlobalExport",
   [binaryen.ExternalTable]: "addTableExport", [binaryen.ExternalMemory]: "addMemoryExport" };
 for (const [key, name] of exportNames) {

@@ -1,0 +1,130 @@
+// The data half of the split (scripts/split/split.mjs): the static data only the rest
+// reads moves into the rest, which writes it into the shared memory when it is
+// instantiated. The linker's map (rust-lld's --Map, which scripts/build.sh asks for)
+// names each static object: its address and size. An object stays in the primary when
+// the primary can reach it:
+// - a constant in the primary's code (an i32.const, a load's or store's offset, either
+//   half of an i64.const, a lane of a v128.const) lies in it, or within SLACK bytes of
+//   it: a loop may start from a pointer just before an array, or end one past it;
+// - a 4-byte-aligned word of an object that stays holds an address in it (vtables,
+//   string slices in statics, panic locations).
+// Anything the map does not name stays too. Data is read-only but for a few statics,
+// and a moved one is one the primary never touches, so writing its first value when the
+// rest loads is what the program would have seen.
+const SLACK = 32;
+
+/** The data objects a rust-lld map names, as [start, end) address ranges, in address order. */
+export function mapObjects(mapText) {
+  const objects = [];
+  for (const line of mapText.split("\n")) {
+    // "    Addr      Off     Size Out     In": an input section's line ends in "file:(section)".
+    const m = line.match(/^\s*([0-9a-f]+)\s+[0-9a-f]+\s+([0-9a-f]+)\s+\S.*:\((\.(?:rodata|data)[^)]*)\)\s*$/);
+    if (!m) continue;
+    const start = parseInt(m[1], 16);
+    const size = parseInt(m[2], 16);
+    if (size > 0) objects.push({ start, end: start + size });
+  }
+  objects.sort((a, b) => a.start - b.start);
+  return objects;
+}
+
+// Every number in the module's text that could be an address: see the list above.
+function codeConstants(text) {
+  const out = [];
+  for (const line of text.split("\n")) {
+    if (line.startsWith(" (data ")) continue; // a segment's own offset is no reference
+    for (const m of line.matchAll(/i32\.const (-?\d+)|offset=(\d+)/g)) out.push(Number(BigInt.asUintN(32, BigInt(m[1] ?? m[2]))));
+    for (const m of line.matchAll(/i64\.const (-?\d+)/g)) {
+      const v = BigInt.asUintN(64, BigInt(m[1]));
+      out.push(Number(v & 0xffffffffn), Number(v >> 32n));
+    }
+    for (const m of line.matchAll(/v128\.const i32x4 ((?:\S+\s*){4})/g)) {
+      for (const lane of m[1].trim().split(/\s+/)) out.push(Number(BigInt.asUintN(32, BigInt(lane.replace(/\)+$/, "")))));
+    }
+  }
+  return out;
+}
+
+/**
+ * Decides which objects move. `segments` are the primary's active data segments
+ * ({ offset, data }); `text` is the primary's code as binaryen prints it. Returns the moved
+ * objects, or throws where the module is not as this expects.
+ */
+export function movedObjects(objects, segments, text) {
+  const byte = (address) => {
+    for (const s of segments) if (address >= s.offset && address < s.offset + s.data.length) return s.data[address - s.offset];
+    return 0;
+  };
+  const low = Math.min(...segments.map((s) => s.offset));
+  const high = Math.max(...segments.map((s) => s.offset + s.data.length));
+  // The objects within `slack` bytes of an address, by binary search over their starts.
+  const longest = Math.max(...objects.map((o) => o.end - o.start));
+  const near = (address, slack) => {
+    const found = [];
+    let lo = 0, hi = objects.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (objects[mid].start <= address + slack) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo - 1; i >= 0 && objects[i].start >= address - slack - longest; i--) {
+      if (address <= objects[i].end + slack) found.push(i);
+    }
+    return found;
+  };
+  const kept = new Set();
+  const queue = [];
+  const keep = (address, slack) => {
+    if (address < low - slack || address > high + slack) return;
+    for (const i of near(address, slack)) if (!kept.has(i)) { kept.add(i); queue.push(i); }
+  };
+  for (const c of codeConstants(text)) keep(c, SLACK);
+  while (queue.length) {
+    const { start, end } = objects[queue.pop()];
+    for (let a = start + ((4 - (start % 4)) % 4); a + 4 <= end; a += 4) {
+      keep((byte(a) | (byte(a + 1) << 8) | (byte(a + 2) << 16) | (byte(a + 3) << 24)) >>> 0, 0);
+    }
+  }
+  return objects.filter((o, i) => {
+    if (kept.has(i)) return false;
+    for (let a = o.start; a < o.end; a++) if (byte(a) !== 0) return true;
+    return false; // all zeros: nothing to move
+  });
+}
+
+/**
+ * The primary's segments without the moved bytes (split at runs of 16 zeros, which need no
+ * segment), and the rest's: one per run of adjacent moved objects.
+ */
+export function splitSegments(segments, moved) {
+  const primary = [];
+  for (const s of segments) {
+    const data = Uint8Array.from(s.data);
+    for (const o of moved) {
+      for (let a = Math.max(o.start, s.offset); a < Math.min(o.end, s.offset + data.length); a++) data[a - s.offset] = 0;
+    }
+    for (let i = 0; i < data.length;) {
+      while (i < data.length && data[i] === 0) i++;
+      if (i === data.length) break;
+      const start = i;
+      let end = i;
+      for (let zeros = 0; i < data.length && zeros < 16; i++) {
+        if (data[i] === 0) zeros++;
+        else zeros = 0, end = i + 1;
+      }
+      primary.push({ offset: s.offset + start, data: data.subarray(start, end) });
+    }
+  }
+  const byte = (a) => {
+    for (const s of segments) if (a >= s.offset && a < s.offset + s.data.length) return s.data[a - s.offset];
+    return 0;
+  };
+  const rest = [];
+  for (const o of moved) {
+    const last = rest.at(-1);
+    const bytes = Array.from({ length: o.end - o.start }, (_, k) => byte(o.start + k));
+    if (last && last.offset + last.bytes.length === o.start) last.bytes.push(...bytes);
+    else rest.push({ offset: o.start, bytes });
+  }
+  return { primary, rest: rest.map(({ offset, bytes }) => ({ offset, data: Uint8Array.from(bytes) })) };
+}

@@ -1,0 +1,48 @@
+// scripts/split/data.mjs, on made-up modules: which static objects the primary can reach,
+// and the segments each half gets. The real module's split is tested by running it
+// (split.test.mjs and every tier that loads the package).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mapObjects, movedObjects, splitSegments } from "../../scripts/split/data.mjs";
+
+const MAP = `    Addr      Off     Size Out     In      Symbol
+       -    bb63e     ad83 DATA
+  100000    bb63f       30 .rodata
+  100000    bb649       10         /x/a.o:(.rodata..Lanon.1)
+  100010    bb659       10         /x/a.o:(.rodata..Lanon.2)
+                                           _ZN1a3fooE
+  100020    bb669        8         <internal>:(.rodata)
+  100040    bb689       10         /x/a.o:(.data.counter)
+  100050    bb699       10         /x/a.o:(.rodata..Lanon.3)
+  100100    bb799      100         /x/a.o:(.bss.zeroes)`;
+
+const word = (n) => [n & 0xff, (n >> 8) & 0xff, (n >> 16) & 0xff, (n >>> 24) & 0xff];
+
+test("the map names each data object, not .bss, not symbols", () => {
+  assert.deepEqual(mapObjects(MAP).map((o) => [o.start.toString(16), o.end - o.start]),
+    [["100000", 16], ["100010", 16], ["100020", 8], ["100040", 16], ["100050", 16]]);
+});
+
+test("an object stays where code or a kept object points into or near it; the rest moves", () => {
+  const objects = mapObjects(MAP);
+  const data = new Uint8Array(0x60).fill(7);
+  data.set(word(0x100054), 0x10); // Lanon.2 holds a pointer into Lanon.3
+  const segments = [{ offset: 0x100000, data }];
+  const code = (text) => movedObjects(objects, segments, text).map((o) => o.start.toString(16));
+  // Nothing in the code: everything that is not zero moves.
+  assert.deepEqual(code("(i32.const 0)"), ["100000", "100010", "100020", "100040", "100050"]);
+  // A constant inside Lanon.2 keeps it and, through its word, Lanon.3; the slack keeps Lanon.1 and the merged strings.
+  assert.deepEqual(code("(i32.load offset=1048596 (local.get $0))"), ["100040"]);
+  // An i64's halves: the high half points into .data.counter, which keeps its neighbours within the slack.
+  assert.deepEqual(code(`(i64.const ${(0x100044n << 32n) | 5n})`), ["100000", "100010"]);
+  // A segment's own offset is no reference.
+  assert.deepEqual(code(" (data $0 (i32.const 1048576) \"\")"), ["100000", "100010", "100020", "100040", "100050"]);
+});
+
+test("the halves: zeroed bytes leave the primary's segments, runs of moved objects make the rest's", () => {
+  const data = new Uint8Array(0x60).fill(1);
+  const { primary, rest } = splitSegments([{ offset: 0x100000, data }], [{ start: 0x100000, end: 0x100010 }, { start: 0x100010, end: 0x100020 }, { start: 0x100050, end: 0x100060 }]);
+  assert.deepEqual(rest.map((s) => [s.offset.toString(16), s.data.length]), [["100000", 32], ["100050", 16]]);
+  assert.deepEqual(primary.map((s) => [s.offset.toString(16), s.data.length]), [["100020", 48]]);
+  assert.ok(primary[0].data.every((b) => b === 1));
+});
