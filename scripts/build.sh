@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the npm package into pkg/: the core module with wasm-pack (release
-# profile), the validator module with cargo and wasm-bindgen, wasm-opt -Oz,
-# then the committed scaffold from pkg-template/ on top. Links
+# profile), the validator and OAuth modules with cargo and wasm-bindgen, wasm-opt
+# -Oz, the core split in two (scripts/split/), then the committed scaffold from
+# pkg-template/ on top. Links
 # node_modules/mcp-wasm -> pkg so tests import the package by its name, and
 # prints the gzipped size of the wasm plus its JS glue.
 set -euo pipefail

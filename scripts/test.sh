@@ -9,7 +9,8 @@
 #   native      cargo test: protocol, session, the client against a scripted
 #               server on a manual clock, SSE parser, HTTP rules, doctests; the unit tests
 #               again with --no-default-features
-#   build       scripts/build.sh: the npm package into pkg/ (wasm-pack, wasm-opt -Oz,
+#   build       scripts/build.sh: the npm package into pkg/ (wasm-pack, wasm-opt -Oz, the core
+#               split in two after a profile of first calls against the peers,
 #               the .d.ts finished, pkg-template/ on top)
 #   size        the gzipped package against bench/size-baseline.json (+5% at most)
 #   chromium    wasm-bindgen-test in headless Chromium vs server-everything

@@ -11,11 +11,12 @@
 //   the rest synchronously), then call the moved function through the function table,
 //   at a slot past the table's original end. Calls and table entries that named the
 //   function name the stub, so nothing else changes.
-// - The rest defines the moved functions and imports everything else from the primary's
-//   exports (module "p"): its functions (the primary's own and the JS imports it
-//   re-exports), globals, memory and tables. Its element segments put each moved
-//   function at its new slot, and at its original slots too, so that a call through a
-//   Rust vtable stops going through the stub once the rest is in.
+// - The rest defines the moved functions and imports the primary's memory, tables and
+//   globals from its exports (module "p"). It calls the primary's functions (the
+//   primary's own and its JS imports) through the table, at slots the primary fills.
+//   Its element segments put each moved function at its new slot, and at its original
+//   slots too, so that a call through a Rust vtable stops going through the stub once
+//   the rest is in.
 // - Given the linker's map, the static data that only the rest reads moves into the rest
 //   too (scripts/split/data.mjs); without it, all of it stays in the primary.
 import { readFileSync, writeFileSync } from "node:fs";
@@ -87,11 +88,6 @@ for (let i = 0; i < rest.getNumTables(); i++) {
   const t = binaryen.getTableInfo(rest.getTableByIndex(i));
   rest.addTableImport(t.name, "p", exportFor(binaryen.ExternalTable, t.name));
 }
-{
-  const ref = rest.getTable(table.name);
-  binaryen._BinaryenTableSetInitial(ref, tableSize);
-  binaryen._BinaryenTableSetMax(ref, tableSize);
-}
 const globals = [];
 for (let i = 0; i < rest.getNumGlobals(); i++) globals.push(binaryen.getGlobalInfo(rest.getGlobalByIndex(i)));
 for (const g of globals) {
@@ -99,20 +95,32 @@ for (const g of globals) {
   rest.addGlobalImport(g.name, "p", exportFor(binaryen.ExternalGlobal, g.name), g.type, g.mutable);
 }
 // Whatever no moved function reaches goes, imports included: what remains is what the
-// primary must export.
+// rest needs of the primary.
 rest.runPasses(["remove-unused-module-elements"]);
-for (const fn of allFunctions(rest)) {
-  if (fn.module !== "p") continue;
+// The rest calls the primary's functions through the table, not through exports: each
+// gets a slot past the moved ones, which the primary fills (two bytes of its element
+// segment, against about six for an export), and the rest a function of the same name
+// that calls that slot (wasm-opt inlines them).
+const linked = allFunctions(rest).filter((fn) => fn.module === "p");
+const fullSize = tableSize + linked.length;
+linked.forEach((fn, i) => {
   rest.removeFunction(fn.name);
-  rest.addFunctionImport(fn.name, "p", exportFor(binaryen.ExternalFunction, fn.base), fn.params, fn.results);
+  const args = binaryen.expandType(fn.params).map((type, index) => rest.local.get(index, type));
+  rest.addFunction(fn.name, fn.params, fn.results, [], rest.call_indirect(table.name, rest.i32.const(tableSize + i), args, fn.params, fn.results));
+});
+{
+  const ref = rest.getTable(table.name);
+  binaryen._BinaryenTableSetInitial(ref, fullSize);
+  binaryen._BinaryenTableSetMax(ref, fullSize);
 }
 
 // --- the primary
 {
   const ref = primary.getTable(table.name);
-  binaryen._BinaryenTableSetInitial(ref, tableSize);
-  if (table.max !== undefined) binaryen._BinaryenTableSetMax(ref, tableSize);
+  binaryen._BinaryenTableSetInitial(ref, fullSize);
+  if (table.max !== undefined) binaryen._BinaryenTableSetMax(ref, fullSize);
 }
+primary.addActiveElementSegment(table.name, "~linked", linked.map((fn) => fn.base), primary.i32.const(tableSize));
 const READY = "__split_ready";
 const LOAD = "__split_load";
 primary.addGlobal(READY, binaryen.i32, true, primary.i32.const(0));
@@ -158,4 +166,4 @@ if (!rest.validate()) throw new Error("split: the rest does not validate");
 if (!primary.validate()) throw new Error("split: the primary does not validate");
 writeFileSync(primaryPath, primary.emitBinary());
 writeFileSync(restPath, rest.emitBinary());
-console.log(`split: ${defined.length - moved.length} of ${defined.length} functions in the primary, ${moved.length} in the rest; ${exportNames.size} exports for the rest`);
+console.log(`split: ${defined.length - moved.length} of ${defined.length} functions in the primary, ${moved.length} in the rest; the rest calls ${linked.length} of the primary's`);

@@ -67,6 +67,22 @@ function recordingHandlers() {
   };
 }
 
+/**
+ * Run first, in a page (or process) that has not loaded the rest of the core yet: a
+ * `UriTemplate`, whose methods are synchronous, loads it synchronously (a synchronous
+ * XMLHttpRequest in a browser, the file in Node), and works (scripts/split).
+ */
+export async function restLoadedSynchronously({ UriTemplate, __restReady }) {
+  const { check, done } = checker();
+  check(__restReady() === false, "the rest of the core is not loaded before anything needs it");
+  const template = new UriTemplate("file:///{+path}{?q}");
+  check(__restReady() === true, "a UriTemplate loaded it synchronously");
+  check(template.expand({ path: "a/b", q: "x" }) === "file:///a/b?q=x", "and expands");
+  check(template.match("file:///a/b?q=x")?.path === "a/b", "and matches");
+  template.free();
+  return done;
+}
+
 /** Three servers and a dead one: states, merged registry, naming, routing, shared handlers. */
 export async function registryAndRouting({ McpHost, McpClientError }) {
   const { check, done } = checker();
@@ -266,5 +282,5 @@ export async function tasksThroughAClient({ McpHost }) {
 }
 
 export const SCENARIOS = {
-  registryAndRouting, namingUnderCollisions, refreshOnListChanged, refreshOnReconnect, suspendAndResume, tasksThroughAClient,
+  restLoadedSynchronously, registryAndRouting, namingUnderCollisions, refreshOnListChanged, refreshOnReconnect, suspendAndResume, tasksThroughAClient,
 };
