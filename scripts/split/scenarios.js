@@ -59,8 +59,11 @@ async function firstCall({ McpClient, McpError }, url, options, { echo, slow }) 
 
   const snapshot = client.snapshot();
   check(typeof snapshot === "object" && snapshot !== null, "snapshot");
+  // A page that loops over notifications from the start waits in next() during its first call.
   const iterator = client.notifications({ method: "notifications/message" });
+  const waiting = iterator.next();
   await iterator.return?.();
+  check((await waiting).done === true, "notifications(): return() ends a pending next()");
 
   await client.close();
   await client.close();
