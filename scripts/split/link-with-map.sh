@@ -7,7 +7,10 @@
 set -e
 host=$(rustc -vV | sed -n 's/^host: //p')
 lld="$(rustc --print sysroot)/lib/rustlib/$host/bin/rust-lld"
+# -O0 after rustc's -O2 keeps each string constant a section of its own instead of
+# merging them all into one: the map then names each, and those only the rest reads
+# can move there (else the error messages' pieces stay in the primary together).
 if [ -n "${MCP_WASM_LINK_MAP:-}" ]; then
-  exec "$lld" "$@" "--Map=$MCP_WASM_LINK_MAP"
+  exec "$lld" "$@" -O0 "--Map=$MCP_WASM_LINK_MAP"
 fi
 exec "$lld" "$@"

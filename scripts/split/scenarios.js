@@ -88,9 +88,19 @@ export async function runScenarios(mcp, servers) {
     timeout: 20_000,
     capabilities: {},
   };
+  // The rest of the options rest-gate.js lets connect pass without the rest.
+  const more = {
+    fetch: (url, init) => fetch(url, init),
+    signal: new AbortController().signal,
+    strictCapabilities: false,
+    validateToolOutput: false,
+    maxInputRounds: 4,
+  };
   const runs = [
     [servers.everything, {}, everythingTools],
     [servers.everything, { era: "legacy", transport: "streamable-http", ...options }, everythingTools],
+    [servers.everything, { protocolVersion: "2025-06-18", ...more }, everythingTools],
+    [servers.modern, { protocolVersion: "2026-07-28", ...more }, modernTools],
     [servers.everythingSse, {}, everythingTools],
     [servers.everythingSse, { transport: "sse", sseReader: "fetch", ...options }, everythingTools],
     [servers.modern, {}, modernTools],

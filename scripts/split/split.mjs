@@ -39,7 +39,8 @@ if (table.module) throw new Error("split: the function table is imported; expect
 const firstSlot = table.initial;
 const tableSize = firstSlot + moved.length;
 
-// Export names the rest imports by: `~` and a number, which no wasm-bindgen export starts with.
+// Export names the rest imports the primary's memory, tables and globals by: `~` and a
+// number, which no wasm-bindgen export starts with.
 let exportCount = 0;
 const exportNames = new Map(); // "kind:internal name" -> export name in the primary
 function exportName(kind, internal) {
@@ -143,10 +144,10 @@ for (let i = 0; i < primary.getNumDataSegments(); i++) {
 }
 let data = { primary: segments, rest: [] };
 if (mapPath) {
-  const moved = movedObjects(mapObjects(readFileSync(mapPath, "utf8")), segments, primary.emitText());
-  data = splitSegments(segments, moved);
-  const bytes = (list) => list.reduce((n, s) => n + s.data.length, 0);
-  console.log(`split: ${moved.length} static objects, ${bytes(data.rest)} bytes, in the rest; ${bytes(data.primary)} bytes of data in the primary`);
+  const objects = movedObjects(mapObjects(readFileSync(mapPath, "utf8")), segments, primary.emitText());
+  data = splitSegments(segments, objects);
+  const length = (list) => list.reduce((n, s) => n + s.data.length, 0);
+  console.log(`split: ${objects.length} static objects, ${length(data.rest)} bytes, in the rest; ${length(data.primary)} bytes of data in the primary`);
 }
 const toSegments = (module, list) => list.map((s, i) => ({ name: `d${i}`, offset: module.i32.const(s.offset), data: s.data, passive: false }));
 rest.setMemory(memory.initial, memory.max ?? -1, null, toSegments(rest, data.rest), memory.shared, memory.is64, memoryName);
@@ -154,8 +155,8 @@ rest.addMemoryImport(memoryName, "p", exportFor(binaryen.ExternalMemory, memoryN
 primary.removeExport("memory");
 primary.setMemory(memory.initial, memory.max ?? -1, "memory", toSegments(primary, data.primary), memory.shared, memory.is64, memoryName);
 
-const addExport = { [binaryen.ExternalFunction]: "addFunctionExport", [binaryen.ExternalGlobal]: "addGlobalExport",
-  [binaryen.ExternalTable]: "addTableExport", [binaryen.ExternalMemory]: "addMemoryExport" };
+const addExport = { [binaryen.ExternalGlobal]: "addGlobalExport", [binaryen.ExternalTable]: "addTableExport",
+  [binaryen.ExternalMemory]: "addMemoryExport" };
 for (const [key, name] of exportNames) {
   const kind = Number(key.slice(0, key.indexOf(":")));
   primary[addExport[kind]](key.slice(key.indexOf(":") + 1), name);

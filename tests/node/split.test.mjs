@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { McpClient } from "mcp-wasm";
 import { __restReady, __setRestLoader } from "mcp-wasm/raw";
-import { GATED_ITERATORS, GATED_METHODS } from "../../pkg/rest-gate.js";
+import { FIRST_CALL_OPTIONS, GATED_ITERATORS, GATED_METHODS } from "../../pkg/rest-gate.js";
 
 const SERVERS = [
   process.env.MCP_TEST_URL ?? "http://127.0.0.1:38011/mcp",
@@ -74,4 +74,9 @@ test("every method of McpClient runs in the primary or waits for the rest", () =
     assert.ok(primary.has(name) || tasks.has(name) || gated.has(name), `McpClient.prototype.${name} is in neither list`);
   }
   for (const name of gated) assert.equal(typeof McpClient.prototype[name], "function", `${name} exists`);
+});
+
+test("every option connect passes without waiting for the rest is one the split's profile connects with", () => {
+  const scenarios = readFileSync(new URL("../../scripts/split/scenarios.js", import.meta.url), "utf8");
+  for (const option of FIRST_CALL_OPTIONS) assert.match(scenarios, new RegExp(`\\b${option}:`), `scripts/split/scenarios.js passes ${option}`);
 });
