@@ -4,8 +4,8 @@
 //   node scripts/split/glue.mjs <glue.js> split     the shipped glue, for a split core
 //   node scripts/split/glue.mjs <glue.js> profile   the glue of an instrumented core
 //                                                   (scripts/split/instrument.mjs), which
-//                                                   reports each function it enters to
-//                                                   globalThis.__mcpWasmProfile
+//                                                   reports what it runs and the static
+//                                                   data it touches (profile-hooks.js)
 import { readFileSync, writeFileSync } from "node:fs";
 
 const [gluePath, mode] = process.argv.slice(2);
@@ -22,5 +22,5 @@ function edit(pattern, replace) {
 }
 edit(/("\.\/mcp_wasm_bg\.js": import0,)/, '$1\n        "__split": __split,');
 glue += loader.replace("__SPLIT__", mode === "split" ? "true" : "false");
-if (mode === "profile") glue += "__split.m = (ordinal) => globalThis.__mcpWasmProfile(ordinal);\n";
+if (mode === "profile") glue += readFileSync(new URL("./profile-hooks.js", import.meta.url), "utf8");
 writeFileSync(gluePath, glue);

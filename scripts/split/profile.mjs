@@ -3,14 +3,16 @@
 // headless Chromium, against real servers started here on ports the OS picks
 // (server-everything over Streamable HTTP and HTTP+SSE, and the 2026-07-28 servers of
 // tests/peers/modern-server.mjs), and writes the ordinals of the functions either run
-// entered: what scripts/split/split.mjs keeps in the primary.
+// entered, which scripts/split/split.mjs keeps in the primary, and the 8-byte blocks of
+// static data they touched, whose objects stay there too.
 //   node scripts/split/profile.mjs <instrumented package dir> <profile.json>
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { openBrowser, releaseBrowser } from "../../tests/support/browser.mjs";
 import { startPeer } from "../../tests/support/peer-process.mjs";
+import { readModule } from "./binaryen.mjs";
 import { runScenarios } from "./scenarios.js";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -48,8 +50,16 @@ try {
     closedPort: `http://127.0.0.1:${await closedPort()}/mcp`,
   };
 
-  const inNode = new Set();
-  globalThis.__mcpWasmProfile = (ordinal) => inNode.add(ordinal);
+  // Where the static data lies: the blocks outside it are the stack's and the heap's.
+  const core = readModule(readFileSync(path.resolve(pkgDir, "mcp_wasm_bg.wasm")));
+  const range = [Infinity, 0];
+  for (let i = 0; i < core.getNumDataSegments(); i++) {
+    const { offset, data } = core.getDataSegmentInfo(core.getDataSegmentByIndex(i));
+    range[0] = Math.min(range[0], offset);
+    range[1] = Math.max(range[1], offset + data.byteLength);
+  }
+  const inNode = { functions: new Set(), data: new Set() };
+  globalThis.__mcpWasmProfile = { range, enter: (o) => inNode.functions.add(o), data: (b) => inNode.data.add(b) };
   const mcp = await import(pathToFileURL(path.resolve(pkgDir, "node.js")).href);
   await runScenarios(mcp, servers);
 
@@ -57,14 +67,16 @@ try {
   const page = await ctx.newPage();
   const errors = [];
   page.on("pageerror", (error) => errors.push(error));
-  await page.goto(`${session.origin}/profile.html?servers=${encodeURIComponent(JSON.stringify(servers))}`);
+  await page.goto(`${session.origin}/profile.html?${new URLSearchParams({ servers: JSON.stringify(servers), range: JSON.stringify(range) })}`);
   const result = await page.waitForFunction(() => globalThis.profileResult, null, { timeout: 120_000 }).then((handle) => handle.jsonValue());
   if (result.error) throw new Error(`split profile in Chromium: ${result.error}`);
   if (errors.length) throw new Error(`split profile in Chromium: ${errors[0]}`);
 
-  const ordinals = [...new Set([...inNode, ...result.ordinals])].sort((a, b) => a - b);
-  writeFileSync(output, JSON.stringify({ node: inNode.size, chromium: result.ordinals.length, ordinals }) + "\n");
-  console.log(`split profile: ${ordinals.length} functions entered (Node ${inNode.size}, Chromium ${result.ordinals.length})`);
+  const union = (a, b) => [...new Set([...a, ...b])].sort((x, y) => x - y);
+  const ordinals = union(inNode.functions, result.ordinals);
+  const data = union(inNode.data, result.data);
+  writeFileSync(output, JSON.stringify({ node: inNode.functions.size, chromium: result.ordinals.length, ordinals, data }) + "\n");
+  console.log(`split profile: ${ordinals.length} functions entered (Node ${inNode.functions.size}, Chromium ${result.ordinals.length}), ${data.length} blocks of static data touched`);
 } finally {
   await releaseBrowser(session);
   for (const child of peers) child.kill("SIGTERM");

@@ -26,7 +26,8 @@ import { mapObjects, movedObjects, splitSegments } from "./data.mjs";
 const [input, profilePath, primaryPath, restPath, mapPath] = process.argv.slice(2);
 if (!restPath) throw new Error("usage: node scripts/split/split.mjs <core.wasm> <profile.json> <primary.wasm> <rest.wasm> [<linker map>]");
 const bytes = readFileSync(input);
-const ran = new Set(JSON.parse(readFileSync(profilePath, "utf8")).ordinals);
+const profile = JSON.parse(readFileSync(profilePath, "utf8"));
+const ran = new Set(profile.ordinals);
 const primary = readModule(bytes);
 const rest = readModule(bytes);
 
@@ -144,10 +145,14 @@ for (let i = 0; i < primary.getNumDataSegments(); i++) {
 }
 let data = { primary: segments, rest: [] };
 if (mapPath) {
-  const objects = movedObjects(mapObjects(readFileSync(mapPath, "utf8")), segments, primary.emitText());
+  const { moved: objects, missed } = movedObjects(mapObjects(readFileSync(mapPath, "utf8")), segments, primary.emitText(), profile.data ?? [], rest.emitText());
   data = splitSegments(segments, objects);
   const length = (list) => list.reduce((n, s) => n + s.data.length, 0);
   console.log(`split: ${objects.length} static objects, ${length(data.rest)} bytes, in the rest; ${length(data.primary)} bytes of data in the primary`);
+  if (missed.length) {
+    const where = missed.map((o) => `0x${o.start.toString(16)}+${o.end - o.start}`).join(" ");
+    console.log(`split: ${missed.length} objects stay only because the profile touched them; the code's analysis missed them: ${where}`);
+  }
 }
 const toSegments = (module, list) => list.map((s, i) => ({ name: `d${i}`, offset: module.i32.const(s.offset), data: s.data, passive: false }));
 rest.setMemory(memory.initial, memory.max ?? -1, null, toSegments(rest, data.rest), memory.shared, memory.is64, memoryName);

@@ -28,15 +28,22 @@ test("an object stays where code or a kept object points into or near it; the re
   const data = new Uint8Array(0x60).fill(7);
   data.set(word(0x100054), 0x10); // Lanon.2 holds a pointer into Lanon.3
   const segments = [{ offset: 0x100000, data }];
-  const code = (text) => movedObjects(objects, segments, text).map((o) => o.start.toString(16));
-  // Nothing in the code: everything that is not zero moves.
-  assert.deepEqual(code("(i32.const 0)"), ["100000", "100010", "100020", "100040", "100050"]);
-  // A constant inside Lanon.2 keeps it and, through its word, Lanon.3; the slack keeps Lanon.1 and the merged strings.
-  assert.deepEqual(code("(i32.load offset=1048596 (local.get $0))"), ["100040"]);
+  // The rest's code names every object but .data.counter, unless told otherwise.
+  const REST = [0x100004, 0x100014, 0x100024, 0x100054].map((a) => `(i32.const ${a})`).join(" ");
+  const code = (text, touched, rest = REST) => movedObjects(objects, segments, text, touched, rest).moved.map((o) => o.start.toString(16));
+  // Nothing in the primary's code: everything the rest's names moves; .data.counter, which no code names, stays.
+  assert.deepEqual(code("(i32.const 0)"), ["100000", "100010", "100020", "100050"]);
+  // A constant inside Lanon.2 keeps it and, through its word, Lanon.3; the slack keeps its neighbours.
+  assert.deepEqual(code("(i32.load offset=1048596 (local.get $0))", [], REST + " (i32.const 1048640)"), []);
   // An i64's halves: the high half points into .data.counter, which keeps its neighbours within the slack.
-  assert.deepEqual(code(`(i64.const ${(0x100044n << 32n) | 5n})`), ["100000", "100010"]);
+  assert.deepEqual(code(`(i64.const ${(0x100044n << 32n) | 5n})`), []);
+  // Far from everything, a constant keeps nothing.
+  assert.deepEqual(code("(i32.const 1050000)"), ["100000", "100010", "100020", "100050"]);
+  // A block the profile touched keeps its object, and says the analysis missed it.
+  assert.deepEqual(code("(i32.const 0)", [0x100050 / 8]), ["100000", "100010", "100020"]);
+  assert.deepEqual(movedObjects(objects, segments, "(i32.const 0)", [0x100050 / 8], REST).missed.map((o) => o.start.toString(16)), ["100040", "100050"]);
   // A segment's own offset is no reference.
-  assert.deepEqual(code(" (data $0 (i32.const 1048576) \"\")"), ["100000", "100010", "100020", "100040", "100050"]);
+  assert.deepEqual(code(" (data $0 (i32.const 1048576) \"\")"), ["100000", "100010", "100020", "100050"]);
 });
 
 test("the halves: zeroed bytes leave the primary's segments, runs of moved objects make the rest's", () => {
