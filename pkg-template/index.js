@@ -12,7 +12,7 @@ import { webRestLoader } from "./rest-web.js";
 
 await init({ module_or_path: new URL("./mcp_wasm_bg.wasm", import.meta.url) });
 __setRestLoader(webRestLoader(new URL("./mcp_wasm_rest_bg.wasm", import.meta.url)));
-// Where nothing can fetch synchronously (a service worker, Deno), the rest loads now.
+// Where nothing can fetch synchronously (Deno has no XMLHttpRequest), the rest loads now.
 if (typeof XMLHttpRequest === "function") prefetchAfterFirstCall();
 else await loadRest();
 __setParts(

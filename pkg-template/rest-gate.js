@@ -1,15 +1,18 @@
 // The core is two wasm modules (scripts/split): the primary, which each entry loads
 // before handing out the API, holds what connecting and a first tool call run; the rest
 // holds everything else and loads when a page first needs it. Each method below runs
-// code of the rest, so it waits for the rest to load first; every one of them returns a
-// Promise (or an async iterator) already, so the wait changes nothing for the caller.
-// So do `connect` with an option a first call does not pass (handlers, auth, a cache…)
-// and `callTool` with `onprogress`. What is not listed (connect, callTool, close, the
-// getters, the listeners, snapshot, notifications, free) runs in the primary. Should a
-// page reach the rest another way before it has loaded (`UriTemplate`, whose methods are
-// synchronous, or a path no profile took), the core loads it synchronously (the entries'
-// `sync` loaders); tests/node/split.test.mjs holds the lists to McpClient's methods.
-import { McpClient, __restReady, loadRest } from "./mcp_wasm.js";
+// code of the rest, so it waits for the rest to load first. Every one of them returns a
+// Promise (or an async iterator) already; what one used to throw at once (a closed
+// client's `suspend`, an iterator's bad options) still throws at once, and calls made
+// on a client while one waits keep their order behind it. So do `connect` with an
+// option a first call does not pass (handlers, auth, a cache…) and `callTool` with
+// `onprogress`. What is not listed (connect, callTool, close, the getters, the
+// listeners, snapshot, notifications, free) runs in the primary. Should a page reach
+// the rest another way before it has loaded (`UriTemplate`, whose methods are
+// synchronous, or a path no profile took), the core loads it synchronously (the
+// entries' `sync` loaders); tests/node/split.test.mjs holds the lists to McpClient's
+// methods.
+import { McpClient, McpClientError, __restReady, loadRest } from "./mcp_wasm.js";
 
 export const GATED_METHODS = [
   "listTools", "listAllTools", "listResources", "listAllResources", "listResourceTemplates",
@@ -25,41 +28,89 @@ export const FIRST_CALL_OPTIONS = new Set([
 ]);
 
 const proto = McpClient.prototype;
-const gated = (run) => (__restReady() ? run() : loadRest().then(run));
-
 const replace = (target, name, value) => Object.defineProperty(target, name, { value, writable: true, configurable: true });
+
+// The calls made while the rest loads all wait on this one promise, so they run in the
+// order they were made: those that need the rest, and those of the primary made after
+// one of them. It resolves when the load settles, with its failure if it failed.
+let line = null;
+const signalOf = (options) => (options !== null && typeof options === "object" ? options.signal : undefined);
+const isSignal = (signal) => signal != null && typeof signal.addEventListener === "function";
+
+function waitThen(run, needsRest, options) {
+  if (__restReady() || (!needsRest && line === null)) return run();
+  if (line === null) {
+    const current = loadRest().then(() => null, (error) => error ?? new Error("failed"));
+    line = current;
+    current.then(() => { if (line === current) line = null; });
+  }
+  const signal = signalOf(options);
+  const result = line.then((failure) => {
+    if (isSignal(signal) && signal.aborted) throw signal.reason;
+    // As for the package's other parts, a failed load is a `network` error; a call of the
+    // primary's runs anyway (close() must close).
+    if (needsRest && failure) {
+      throw new McpClientError("network", `network error: the rest of the core module could not be loaded: ${failure.message ?? failure}`);
+    }
+    return run();
+  });
+  if (!needsRest || !isSignal(signal)) return result;
+  // The call's signal also aborts its wait.
+  return new Promise((resolve, reject) => {
+    const abort = () => reject(signal.reason);
+    if (signal.aborted) return abort();
+    signal.addEventListener("abort", abort, { once: true });
+    result.then(resolve, reject).finally(() => signal.removeEventListener("abort", abort));
+  });
+}
+const gated = (run, options) => waitThen(run, true, options);
+const inOrder = (run) => waitThen(run, false);
 
 for (const name of GATED_METHODS) {
   const method = proto[name];
-  replace(proto, name, { [name](...args) { return gated(() => method.apply(this, args)); } }[name]);
+  replace(proto, name, { [name](...args) { return gated(() => method.apply(this, args), args.at(-1)); } }[name]);
 }
+// A closed client's suspend() throws at once: the check is snapshot()'s, in the primary.
+const suspend = proto.suspend;
+replace(proto, "suspend", {
+  suspend() {
+    if (!__restReady()) this.snapshot();
+    return suspend.call(this);
+  },
+}.suspend);
+// An iterator is made at once (its options checked, in the primary); its first page waits.
 for (const name of GATED_ITERATORS) {
   const method = proto[name];
   replace(proto, name, {
-    [name](...args) {
-      if (__restReady()) return method.apply(this, args);
-      const self = this;
+    [name](options) {
+      const pages = method.call(this, options);
+      if (__restReady()) return pages;
       return (async function* () {
-        await loadRest();
-        yield* method.apply(self, args);
+        await gated(() => undefined, options);
+        yield* pages;
       })();
     },
   }[name]);
 }
+const close = proto.close;
+replace(proto, "close", { close() { return inOrder(() => close.call(this)); } }.close);
 
 const needsRest = (target, options) =>
   (typeof target !== "string" && !(target instanceof URL))
   || (options != null && typeof options === "object" && Object.keys(options).some((key) => !FIRST_CALL_OPTIONS.has(key)));
 
+let afterConnect;
 const statics = { connect: McpClient.connect, resume: McpClient.resume };
 replace(McpClient, "connect", {
   connect(target, options) {
     const run = () => statics.connect.call(this, target, options);
-    return needsRest(target, options) ? gated(run) : run();
+    const client = needsRest(target, options) ? gated(run, options) : run();
+    afterConnect?.(client);
+    return client;
   },
 }.connect);
 replace(McpClient, "resume", {
-  resume(snapshot, options) { return gated(() => statics.resume.call(this, snapshot, options)); },
+  resume(snapshot, options) { return gated(() => statics.resume.call(this, snapshot, options), options); },
 }.resume);
 
 // Progress notifications are handled by the rest: a call that asks for them waits for it.
@@ -68,25 +119,33 @@ const callTool = proto.callTool;
 replace(proto, "callTool", {
   callTool(params, options) {
     const run = () => callTool.call(this, params, options);
-    const result = options?.onprogress ? gated(run) : run();
+    const result = options?.onprogress ? gated(run, options) : inOrder(run);
     afterCall?.(result);
     return result;
   },
 }.callTool);
 
 /**
- * Where fetching the rest ahead of need pays (a browser), it starts once the first tool
- * call settles, when the page is idle: never before that call, whose bytes it would
- * otherwise compete with.
+ * Where fetching the rest ahead of need pays (a browser), it starts when the page is idle
+ * once the first tool call has settled, never before that call, whose bytes it would
+ * compete with; or, if a page connects and calls nothing, two seconds after connecting,
+ * so that a path of the rest a connection takes later (a reconnection, a server's
+ * request) finds it loaded rather than fetching it synchronously.
  */
 export function prefetchAfterFirstCall() {
-  const schedule = () => {
-    if (__restReady()) return;
+  let done = false;
+  const prefetch = () => {
+    if (done || __restReady()) return;
+    done = true;
+    afterCall = afterConnect = undefined;
     const later = globalThis.requestIdleCallback ?? ((run) => setTimeout(run, 0));
     later(() => loadRest().catch(() => {})); // a failed fetch is tried again when something needs the rest
   };
   afterCall = (result) => {
     afterCall = undefined;
-    result.then(schedule, schedule);
+    result.then(prefetch, prefetch);
+  };
+  afterConnect = (client) => {
+    client.then(() => setTimeout(() => afterCall && prefetch(), 2_000), () => {});
   };
 }

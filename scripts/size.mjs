@@ -12,7 +12,8 @@
 // The rest of the core (scripts/split) is named by the entry and the glue with `new URL`,
 // because a bundler must see it and a page may need it synchronously, but it is fetched
 // when a method first needs it or after the first tool call has settled: it counts as
-// lazy. The pack tier holds this to what Chromium fetches (tests/pack/first-call.mjs).
+// lazy. The pack tier holds this to what Chromium fetches (tests/pack/run.mjs, its page
+// tests/pack/app/page/unbundled.html).
 // The sets come from the import statements themselves, so a module made lazy
 // (import()) leaves the first set without this script changing. A wasm file
 // named by `new URL(..., import.meta.url)` counts where the module naming it

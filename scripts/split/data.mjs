@@ -13,7 +13,8 @@
 // - the profile's runs read or wrote it (the 8-byte blocks instrument.mjs reports).
 // An object moves only when, besides, the rest's code points into it (or into an object
 // that points to it): an object no code names is reached by arithmetic from another,
-// which may be the primary's. Anything the map does not name stays too. Data is
+// which may be the primary's. Anything the map does not name stays too, and so does what
+// a pointer in it points to. Data is
 // read-only but for a few statics, and a moved one is one the primary never touches, so
 // writing its first value when the rest loads is what the program would have seen.
 //
@@ -100,7 +101,15 @@ export function movedObjects(objects, segments, text, touchedBlocks = [], restTe
     }
     return set;
   };
-  const kept = reach(new Set(), codeConstants(text).map((c) => [c, SLACK]));
+  // Bytes the map does not name stay, and a pointer among them keeps what it points to.
+  const covered = new Uint8Array(high - low);
+  for (const o of objects) covered.fill(1, Math.max(0, o.start - low), Math.max(0, Math.min(high, o.end) - low));
+  const unnamed = [];
+  for (let a = low + ((4 - (low % 4)) % 4); a + 4 <= high; a += 4) {
+    if (covered[a - low] && covered[a + 3 - low]) continue;
+    unnamed.push([(byte(a) | (byte(a + 1) << 8) | (byte(a + 2) << 16) | (byte(a + 3) << 24)) >>> 0, 0]);
+  }
+  const kept = reach(new Set(), [...codeConstants(text).map((c) => [c, SLACK]), ...unnamed]);
   // What the profile's runs touched stays whatever the code says; an object only they
   // found is a reference the analysis above missed, reported by the caller.
   const found = new Set(kept);

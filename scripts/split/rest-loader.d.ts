@@ -15,6 +15,7 @@ export function initRestSync(module: { module: SyncInitInput }): void;
 
 /**
  * With `mcp-wasm/raw`: fetches and instantiates the rest of the core (by default
- * `mcp_wasm_rest_bg.wasm` beside the glue), after `init`.
+ * `mcp_wasm_rest_bg.wasm` beside the glue), after `init`. Through the package's own
+ * entries it loads the rest as `loadRest()` does.
  */
 export function initRest(module_or_path?: { module_or_path?: InitInput | Promise<InitInput> }): Promise<void>;

@@ -55,25 +55,24 @@ export function loadRest() {
 
 /** `mcp-wasm/raw`: instantiates the rest of the core from its bytes or module, after `initSync`. */
 export function initRestSync({ module }) {
-  restLoader = { sync: () => module };
-  loadRestNow();
+  instantiateRest(toModule(module));
 }
 
-/** `mcp-wasm/raw`: fetches and instantiates the rest of the core, after `init`. */
+/**
+ * `mcp-wasm/raw`: fetches and instantiates the rest of the core, after `init`: from
+ * `module_or_path`, else with the loader an entry handed over, else from
+ * `mcp_wasm_rest_bg.wasm` beside the glue.
+ */
 export async function initRest({ module_or_path } = {}) {
-  restLoader = {
-    sync: () => { throw new Error("mcp-wasm: the rest of the core module is still loading"); },
-    load: async () => {
-      let input = await (module_or_path ?? new URL("mcp_wasm_rest_bg.wasm", import.meta.url));
-      if (typeof input === "string" || input instanceof URL || (typeof Request === "function" && input instanceof Request)) input = await fetch(input);
-      if (typeof Response === "function" && input instanceof Response) {
-        if (!input.ok) throw new Error(`mcp-wasm: fetching ${input.url} failed: ${input.status}`);
-        return input.arrayBuffer();
-      }
-      return input;
-    },
-  };
-  await loadRest();
+  if (restReady) return;
+  if (module_or_path === undefined && restLoader !== undefined) return loadRest();
+  let input = await (module_or_path ?? new URL("mcp_wasm_rest_bg.wasm", import.meta.url));
+  if (typeof input === "string" || input instanceof URL || (typeof Request === "function" && input instanceof Request)) input = await fetch(input);
+  if (typeof Response === "function" && input instanceof Response) {
+    if (!input.ok) throw new Error(`mcp-wasm: fetching ${input.url} failed: ${input.status}`);
+    input = await input.arrayBuffer();
+  }
+  instantiateRest(input instanceof WebAssembly.Module ? input : await WebAssembly.compile(input));
 }
 
 /** Whether the rest of the core is instantiated (always, for a core that is not split). */

@@ -8,7 +8,7 @@
 // and calling a tool, this covers what can happen during that call (a tool's error, a
 // JSON-RPC error, an abort, a timeout, a network error, an HTTP error), and the
 // synchronous API a page uses around it: the getters, event listeners, `snapshot()`,
-// `notifications()`, `close()` and `free()`. Not progress: a call with `onprogress` waits
+// `notifications()`, an iterator's making, `close()` and `free()`. Not progress: a call with `onprogress` waits
 // for the rest (pkg-template/rest-gate.js). Not `UriTemplate`, which a page needs once
 // it has listed templates: before the rest has loaded, it loads it synchronously.
 
@@ -56,6 +56,10 @@ async function firstCall({ McpClient, McpError }, url, options, { echo, slow }) 
   controller.abort(new Error("profile abort"));
   await rejects(aborted, "an aborted call");
   await rejects(client.callTool({ name: slow.name, arguments: slow.arguments }, { timeout: 30 }), "a call past its timeout");
+
+  // An iterator is made at once, its options read; its first page waits for the rest.
+  const pages = client.iterateTools({ timeout: 20_000 });
+  await pages.return?.();
 
   const snapshot = client.snapshot();
   check(typeof snapshot === "object" && snapshot !== null, "snapshot");

@@ -113,7 +113,7 @@ linked.forEach((fn, i) => {
 {
   const ref = rest.getTable(table.name);
   binaryen._BinaryenTableSetInitial(ref, fullSize);
-  binaryen._BinaryenTableSetMax(ref, fullSize);
+  if (table.max !== undefined) binaryen._BinaryenTableSetMax(ref, fullSize);
 }
 
 // --- the primary
@@ -145,7 +145,12 @@ for (let i = 0; i < primary.getNumDataSegments(); i++) {
 }
 let data = { primary: segments, rest: [] };
 if (mapPath) {
-  const { moved: objects, missed } = movedObjects(mapObjects(readFileSync(mapPath, "utf8")), segments, primary.emitText(), profile.data ?? [], rest.emitText());
+  const named = mapObjects(readFileSync(mapPath, "utf8"));
+  // A map of another link would move the wrong bytes: its objects must start where the
+  // data does and end within it (or in the zeros after it, which no segment holds).
+  const low = Math.min(...segments.map((s) => s.offset));
+  if (!named.length || named[0].start !== low) throw new Error(`split: ${mapPath} does not describe this module's data (its first object is not at ${low})`);
+  const { moved: objects, missed } = movedObjects(named, segments, primary.emitText(), profile.data ?? [], rest.emitText());
   data = splitSegments(segments, objects);
   const length = (list) => list.reduce((n, s) => n + s.data.length, 0);
   console.log(`split: ${objects.length} static objects, ${length(data.rest)} bytes, in the rest; ${length(data.primary)} bytes of data in the primary`);
