@@ -8,8 +8,9 @@
 // and calling a tool, this covers what can happen during that call (a tool's error, a
 // JSON-RPC error, an abort, a timeout, a network error, an HTTP error), and the
 // synchronous API a page uses around it: the getters, event listeners, `snapshot()`,
-// `notifications()`, an iterator's making, `close()` and `free()`. Not progress: a call with `onprogress` waits
-// for the rest (pkg-template/rest-gate.js). Not `UriTemplate`, which a page needs once
+// `notifications()`, an iterator's making, `close()` and `free()`, and a client the page
+// lets go of. Not progress: a call with `onprogress` waits for the rest
+// (pkg-template/rest-gate.js). Not `UriTemplate`, which a page needs once
 // it has listed templates: before the rest has loaded, it loads it synchronously.
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -76,6 +77,20 @@ async function firstCall({ McpClient, McpError }, url, options, { echo, slow }) 
   return seen;
 }
 
+/**
+ * A page that lets go of a closed client: the garbage collector's finalizer frees it as
+ * `free()` does, once what the connection had in flight has settled. The client then
+ * holds the last reference to its connection, so its drop runs the code that tears the
+ * connection down, which `free()` right after `close()` leaves to the tasks still running.
+ */
+async function letGo({ McpClient }, url, { echo }) {
+  const client = await McpClient.connect(url);
+  check(Array.isArray((await client.callTool({ name: echo.name, arguments: echo.arguments })).content), `${echo.name} answered`);
+  await client.close();
+  await sleep(150);
+  client.free();
+}
+
 /** Every scenario, against `servers`: `{ everything, everythingSse, modern, dual, closedPort }` URLs. */
 export async function runScenarios(mcp, servers) {
   const everythingTools = {
@@ -113,6 +128,9 @@ export async function runScenarios(mcp, servers) {
     [servers.dual, { era: "legacy", headers: { "x-profile": "1" } }, modernTools],
   ];
   for (const [url, opts, tools] of runs) await firstCall(mcp, url, opts, tools);
+  for (const [url, tools] of [[servers.everything, everythingTools], [servers.everythingSse, everythingTools], [servers.modern, modernTools], [servers.dual, modernTools]]) {
+    await letGo(mcp, url, tools);
+  }
 
   const { McpClient, McpClientError } = mcp;
   const refused = await rejects(McpClient.connect(servers.closedPort, { timeout: 5_000 }), "a closed port");

@@ -4,6 +4,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { McpClient, McpClientError } from "mcp-wasm";
 import { __restReady, __setRestLoader } from "mcp-wasm/raw";
 import { FIRST_CALL_OPTIONS, GATED_ITERATORS, GATED_METHODS } from "../../pkg/rest-gate.js";
@@ -15,6 +17,20 @@ const SERVERS = [
 ];
 const LIMIT = { timeout: 30_000 };
 const REST = new URL("../../pkg/mcp_wasm_rest_bg.wasm", import.meta.url);
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// Where the primary reached for the rest: it then loads it synchronously, as the entries'
+// loaders do, rather than leave the instance broken, and the tests below say where.
+const needs = [];
+const loadsNow = () => {
+  needs.push(new Error("the primary needed the rest").stack);
+  return readFileSync(REST);
+};
+__setRestLoader({ sync: loadsNow, load: async () => readFileSync(REST) });
+function assertPrimaryAlone(what) {
+  assert.equal(needs.length, 0, `${what}: the primary needed the rest at\n${needs[0]}`);
+  assert.equal(__restReady(), false, `${what}: the rest was not needed`);
+}
 
 test("a first tool call, over each era and transport, runs in the primary alone", LIMIT, async () => {
   for (const url of SERVERS) {
@@ -23,14 +39,38 @@ test("a first tool call, over each era and transport, runs in the primary alone"
     assert.match(result.content[0].text, /split/);
     assert.equal(typeof client.snapshot(), "object");
     await client.close();
-    assert.equal(__restReady(), false, `${url}: the rest was not needed`);
+    assertPrimaryAlone(url);
   }
+});
+
+test("a closed client the page lets go of is finalized in the primary", LIMIT, async () => {
+  setFlagsFromString("--expose-gc");
+  const gc = runInNewContext("gc");
+  let finalized = 0;
+  const watch = new FinalizationRegistry(() => { finalized += 1; });
+  const connect = async (url) => {
+    const client = await McpClient.connect(url);
+    await client.callTool({ name: "echo", arguments: { message: "dropped" } });
+    await client.close();
+    watch.register(client, url);
+  };
+  for (const url of SERVERS) await connect(url);
+  await sleep(200);
+  // The package's finalizers run in the same collections as this one, in tasks of their own.
+  for (let round = 0; round < 50 && finalized < SERVERS.length; round++) {
+    gc();
+    await sleep(20);
+  }
+  gc();
+  await sleep(50);
+  assert.equal(finalized, SERVERS.length, "the clients were collected");
+  assertPrimaryAlone("the finalizers");
 });
 
 test("a method of the rest fails with the loader's error while the rest cannot load, and loads it once it can", LIMIT, async () => {
   let loads = 0;
   __setRestLoader({
-    sync: () => { throw new Error("the primary must not need the rest here"); },
+    sync: loadsNow,
     load: async () => {
       loads += 1;
       throw new Error("offline");
@@ -45,10 +85,10 @@ test("a method of the rest fails with the loader's error while the rest cannot l
   const progress = [];
   const slow = { name: "trigger-long-running-operation", arguments: { duration: 0.2, steps: 2 } };
   await assert.rejects(client.callTool(slow, { onprogress: (update) => progress.push(update) }), /offline/, "a call with onprogress waits for the rest");
-  assert.equal(__restReady(), false);
+  assertPrimaryAlone("a failed load");
   const failed = loads;
   __setRestLoader({
-    sync: () => { throw new Error("the primary must not need the rest here"); },
+    sync: loadsNow,
     load: async () => {
       loads += 1;
       return readFileSync(REST);
@@ -66,6 +106,7 @@ test("a method of the rest fails with the loader's error while the rest cannot l
   assert.ok(tools.tools.some((tool) => tool.name === "echo"));
   assert.ok(Array.isArray(resources.resources) && Array.isArray(templates.resourceTemplates));
   assert.equal(loads - failed, 1, "one load, shared by every call after the loader works");
+  assert.equal(needs.length, 0, `the primary needed the rest at\n${needs[0]}`);
   assert.equal(__restReady(), true);
   const names = [];
   for await (const tool of client.iterateTools()) names.push(tool.name);
