@@ -78,17 +78,21 @@ async function firstCall({ McpClient, McpError }, url, options, { echo, slow }) 
 }
 
 /**
- * A page that lets go of a closed client: the garbage collector's finalizer frees it as
- * `free()` does, once what the connection had in flight has settled. The client then
- * holds the last reference to its connection, so its drop runs the code that tears the
- * connection down, which `free()` right after `close()` leaves to the tasks still running.
+ * A page that lets go of a client, closed or not: the garbage collector's finalizer frees
+ * it as `free()` does, once what the connection had in flight has settled. The client
+ * then holds the last reference to its connection, so its drop runs the code that tears
+ * the connection down (for an open one, ends its streams), which `free()` right after
+ * `close()` leaves to the tasks still running.
  */
 async function letGo({ McpClient }, url, { echo }) {
-  const client = await McpClient.connect(url);
-  check(Array.isArray((await client.callTool({ name: echo.name, arguments: echo.arguments })).content), `${echo.name} answered`);
-  await client.close();
-  await sleep(150);
-  client.free();
+  for (const close of [true, false]) {
+    const client = await McpClient.connect(url);
+    check(Array.isArray((await client.callTool({ name: echo.name, arguments: echo.arguments })).content), `${echo.name} answered`);
+    if (close) await client.close();
+    await sleep(150);
+    client.free();
+    await sleep(50);
+  }
 }
 
 /** Every scenario, against `servers`: `{ everything, everythingSse, modern, dual, closedPort }` URLs. */

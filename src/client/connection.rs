@@ -34,7 +34,10 @@ pub const LOGGING_LEVELS: [&str; 8] = ["debug", "info", "notice", "warning", "er
 /// [`Runtime`]); on the web, `mcp_wasm::connect` opens the platform's
 /// transports. Every call takes [`RequestOptions`]; server notifications
 /// arrive as [`ClientEvent`]s through [`Client::events`] or
-/// [`Client::on_event`]. Call [`Client::close`] when done.
+/// [`Client::on_event`]. Call [`Client::close`] when done: dropping the last
+/// clone (once its calls have settled) ends the connection's streams and
+/// releases its transport, but leaves the server's session open, as
+/// [`Client::suspend`] does.
 #[derive(Clone, Debug)]
 pub struct Client {
     pub(crate) state: Rc<ClientState>,

@@ -54,7 +54,7 @@ impl ClientState {
 async fn listen_loop(state: Weak<ClientState>, generation: u64, filter: Value) {
     let mut attempt = 0;
     loop {
-        let (outcome, runtime) = {
+        let (session, params, call, runtime) = {
             let Some(state) = state.upgrade() else { return };
             if state.session.is_closed() || state.listening.generation.get() != generation {
                 return;
@@ -64,8 +64,12 @@ async fn listen_loop(state: Weak<ClientState>, generation: u64, filter: Value) {
             let cancel = stopped.map(|reason| reason.unwrap_or_else(|_| "stopped".into())).boxed_local();
             let params = state.modern_params(Some(json!({ "notifications": filter }).into()));
             let call = CallOptions { cancel: Some(cancel), unbounded: true, ..CallOptions::default() };
-            (state.session.request("subscriptions/listen", Some(params.into_value()), call).await, state.context.runtime.clone())
+            (state.session.clone(), params, call, state.context.runtime.clone())
         };
+        // The stream holds the session, not the client: a client whose owners let go of it
+        // drops its `stop`, which ends the stream, and the transport with it.
+        let outcome = session.request("subscriptions/listen", Some(params.into_value()), call).await;
+        drop(session);
         match outcome {
             Err(Error::Cancelled { .. } | Error::Closed) => return,
             // A graceful end: the server closed the subscription; open it again.

@@ -96,6 +96,21 @@ fn closing_ends_the_open_stream_for_good() {
 }
 
 #[test]
+fn a_client_its_owners_let_go_of_ends_its_stream_and_releases_the_transport() {
+    let (mut w, client) = modern(|_| None, json!({"tools": {"listChanged": true}}));
+    assert_eq!(listens(&w), 1);
+    let state = std::rc::Rc::downgrade(&client.state);
+    let before = std::rc::Rc::strong_count(&w.server);
+    drop(client);
+    w.settle();
+    assert!(state.upgrade().is_none(), "the open stream does not keep the client");
+    assert!(std::rc::Rc::strong_count(&w.server) < before, "the transport is dropped");
+    w.advance(120_000);
+    assert_eq!(listens(&w), 1, "and the stream is not opened again");
+    assert_eq!(w.runtime.pending_timers(), 0);
+}
+
+#[test]
 fn a_subscription_waits_for_the_acknowledgement_of_the_new_stream() {
     let (mut w, client) = modern(|_| None, json!({"resources": {"subscribe": true, "listChanged": true}}));
     let first = w.server.last("subscriptions/listen").unwrap().id().unwrap();

@@ -51,7 +51,8 @@ impl std::fmt::Debug for StreamableHttpConfig {
     }
 }
 
-/// The transport. Dropping it aborts every request and stream it started.
+/// The transport. Dropping it aborts every request and stream it started, and
+/// opens none again.
 #[derive(Debug)]
 pub struct StreamableHttp {
     inner: Rc<Inner>,
@@ -144,7 +145,11 @@ impl StreamableHttp {
 
 impl Drop for StreamableHttp {
     fn drop(&mut self) {
+        // Closed first, or a stream's task, which holds the inner part, would take the
+        // aborted stream for a dropped one and open it again.
+        self.inner.closed.set(true);
         self.inner.abort_all();
+        self.inner.interrupt();
     }
 }
 
