@@ -28,8 +28,11 @@ async function rejects(promise, what) {
   throw new Error(`split profile: ${what} did not fail`);
 }
 
-/** Connects, calls tools the ways a first call may, and closes; `slow` names a tool that takes a while. */
-async function firstCall({ McpClient, McpError }, url, options, { echo, slow }) {
+/**
+ * Connects, calls tools the ways a first call may, and closes; `slow` names a tool that takes
+ * a while, and `notify()` the arguments of a call after which the server sends a notification.
+ */
+async function firstCall({ McpClient, McpError }, url, options, { echo, slow, notify }) {
   const client = await McpClient.connect(url, options);
   check(typeof client.era === "string" && typeof client.transport === "string", "getters");
   void client.serverInfo, client.serverCapabilities, client.protocolVersion, client.sessionId, client.instructions;
@@ -64,11 +67,19 @@ async function firstCall({ McpClient, McpError }, url, options, { echo, slow }) 
 
   const snapshot = client.snapshot();
   check(typeof snapshot === "object" && snapshot !== null, "snapshot");
-  // A page that loops over notifications from the start waits in next() during its first call.
+  // A page that loops over notifications from the start waits in next() during its first call,
+  // and a server may notify during that call (a log message, a list change).
   const iterator = client.notifications({ method: "notifications/message" });
   const waiting = iterator.next();
   await iterator.return?.();
   check((await waiting).done === true, "notifications(): return() ends a pending next()");
+  const notifications = client.notifications();
+  const next = notifications.next();
+  const notifying = notify();
+  check(Array.isArray((await client.callTool(notifying)).content), `${notifying.name} answered`);
+  const delivered = await Promise.race([next, sleep(5_000).then(() => ({ timedOut: true }))]);
+  check(delivered.done === false && typeof delivered.value?.method === "string", `the notification after ${notifying.name} reached notifications()`);
+  await notifications.return?.();
 
   await client.close();
   await client.close();
@@ -100,10 +111,15 @@ export async function runScenarios(mcp, servers) {
   const everythingTools = {
     echo: { name: "echo", arguments: { message: "hi" } },
     slow: { name: "trigger-long-running-operation", arguments: { duration: 5, steps: 5 } },
+    // Logs at once, then every 5 s until the session ends.
+    notify: () => ({ name: "toggle-simulated-logging", arguments: {} }),
   };
   const modernTools = {
     echo: { name: "echo", arguments: { message: "hi" } },
     slow: { name: "slow", arguments: { steps: 50 } },
+    // Registers a tool and announces it (notifications/tools/list_changed); one name per call,
+    // as the servers keep what is added, and Node's run and Chromium's share them.
+    notify: () => ({ name: "add-tool", arguments: { name: `split-${Math.random().toString(36).slice(2, 12)}` } }),
   };
   const options = {
     clientInfo: { name: "split-profile", version: "1.0.0" },

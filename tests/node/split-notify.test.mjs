@@ -1,0 +1,34 @@
+// A server that notifies during a page's first tool call, while the page waits in
+// `notifications()`: the notification reaches it with the primary half of the core alone
+// (scripts/split/scenarios.js has servers notify). In a process of its own, so the rest is
+// not loaded when it starts; against server-everything (a log message) and the 2026-07-28
+// peer (a tool added, announced over subscriptions/listen).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { McpClient } from "mcp-wasm";
+import { __restReady } from "mcp-wasm/raw";
+
+const RUNS = [
+  [process.env.MCP_TEST_URL ?? "http://127.0.0.1:38011/mcp", { name: "toggle-simulated-logging", arguments: {} }],
+  [process.env.MCP_MODERN_TEST_URL ?? "http://127.0.0.1:38013/mcp", { name: "add-tool", arguments: { name: `split-notify-${process.pid}` } }],
+];
+
+test("a notification during the first tool call reaches notifications() without the rest", { timeout: 30_000 }, async () => {
+  for (const [url, notifying] of RUNS) {
+    const client = await McpClient.connect(url);
+    const notifications = client.notifications();
+    const next = notifications.next();
+    assert.match((await client.callTool({ name: "echo", arguments: { message: "first" } })).content[0].text, /first/);
+    await client.callTool(notifying);
+    // The 2026-07-28 peer acknowledges its listen stream first.
+    const methods = [(await next).value.method];
+    while (!/^notifications\/(message|tools\/list_changed)$/.test(methods.at(-1)) && methods.length < 5) {
+      methods.push((await notifications.next()).value.method);
+    }
+    assert.match(methods.at(-1), /^notifications\/(message|tools\/list_changed)$/, `${url}: ${methods}`);
+    assert.equal(__restReady(), false, `${url}: the notification needed the rest`);
+    await notifications.return();
+    // The logging server's interval ends with its session.
+    await client.close();
+  }
+});
