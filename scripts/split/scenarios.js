@@ -5,13 +5,14 @@
 // leaving a primary too small to make a first call without the rest.
 //
 // Besides connecting (each era and transport, with the options a first call may pass)
-// and calling a tool, this covers what can happen during that call (a tool's error, a
-// JSON-RPC error, an abort, a timeout, a network error, an HTTP error), and the
-// synchronous API a page uses around it: the getters, event listeners, `snapshot()`,
-// `notifications()`, an iterator's making, `close()` and `free()`, and a client the page
-// lets go of. Not progress: a call with `onprogress` waits for the rest
-// (pkg-template/rest-gate.js). Not `UriTemplate`, which a page needs once
-// it has listed templates: before the rest has loaded, it loads it synchronously.
+// and calling a tool (with small and large results), this covers what can happen during
+// that call (a tool's error, a JSON-RPC error, an abort, a timeout, a network error, an
+// HTTP error, a server's notification), and the synchronous API a page uses around it:
+// the getters, event listeners, `snapshot()`, `notifications()`, an iterator's making,
+// `close()` and `free()`, and a client the page lets go of. Not progress: a call with
+// `onprogress` waits for the rest (pkg-template/rest-gate.js). Not `UriTemplate`, which a
+// page needs once it has listed templates: before the rest has loaded, it loads it
+// synchronously.
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -47,6 +48,12 @@ async function firstCall({ McpClient, McpError }, url, options, { echo, slow, no
   check(Array.isArray(result.content), `${echo.name} answered`);
   const withOptions = await client.callTool({ name: echo.name, arguments: echo.arguments }, { timeout: 20_000, signal: new AbortController().signal });
   check(Array.isArray(withOptions.content), `${echo.name} answered a call with options`);
+  // Larger results: in several chunks, past the 8 KiB of the ASCII fast path, and past the
+  // 1 MiB from which a result stays in JS.
+  for (const size of [20_000, 300_000, 1_200_000]) {
+    const large = await client.callTool({ name: echo.name, arguments: { ...echo.arguments, message: "x".repeat(size) } });
+    check(large.content?.[0]?.text?.length >= size, `${echo.name} answered ${size} characters`);
+  }
 
   // Servers answer these with a JSON-RPC error or with a result that is an error.
   for (const [params, what] of [[{ name: "no-such-tool", arguments: {} }, "an unknown tool"], [{ name: echo.name, arguments: { unexpected: 1 } }, "wrong arguments"]]) {

@@ -1,8 +1,8 @@
-// A server that notifies during a page's first tool call, while the page waits in
-// `notifications()`: the notification reaches it with the primary half of the core alone
-// (scripts/split/scenarios.js has servers notify). In a process of its own, so the rest is
-// not loaded when it starts; against server-everything (a log message) and the 2026-07-28
-// peer (a tool added, announced over subscriptions/listen).
+// What a page's first tool call may meet, with the primary half of the core alone
+// (scripts/split/scenarios.js runs the same): a large result, and a server that notifies
+// while the page waits in `notifications()`. In a process of its own, so the rest is not
+// loaded when it starts; against server-everything over Streamable HTTP and HTTP+SSE (a
+// log message) and the 2026-07-28 peer (a tool added, announced over subscriptions/listen).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { McpClient } from "mcp-wasm";
@@ -10,8 +10,21 @@ import { __restReady } from "mcp-wasm/raw";
 
 const RUNS = [
   [process.env.MCP_TEST_URL ?? "http://127.0.0.1:38011/mcp", { name: "toggle-simulated-logging", arguments: {} }],
+  [process.env.MCP_SSE_TEST_URL ?? "http://127.0.0.1:38012/sse", { name: "toggle-simulated-logging", arguments: {} }],
   [process.env.MCP_MODERN_TEST_URL ?? "http://127.0.0.1:38013/mcp", { name: "add-tool", arguments: { name: `split-notify-${process.pid}` } }],
 ];
+
+test("a first tool call's large result is read without the rest", { timeout: 60_000 }, async () => {
+  for (const [url] of RUNS) {
+    const client = await McpClient.connect(url);
+    for (const size of [20_000, 300_000, 1_200_000]) {
+      const result = await client.callTool({ name: "echo", arguments: { message: "y".repeat(size) } });
+      assert.ok(result.content[0].text.includes("y".repeat(size)), `${url}: ${size} characters came back`);
+    }
+    await client.close();
+    assert.equal(__restReady(), false, `${url}: a large result needed the rest`);
+  }
+});
 
 test("a notification during the first tool call reaches notifications() without the rest", { timeout: 30_000 }, async () => {
   for (const [url, notifying] of RUNS) {
