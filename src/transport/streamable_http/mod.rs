@@ -145,11 +145,7 @@ impl StreamableHttp {
 
 impl Drop for StreamableHttp {
     fn drop(&mut self) {
-        // Closed first, or a stream's task, which holds the inner part, would take the
-        // aborted stream for a dropped one and open it again.
-        self.inner.closed.set(true);
-        self.inner.abort_all();
-        self.inner.interrupt();
+        self.inner.shut();
     }
 }
 
@@ -215,11 +211,10 @@ impl Transport for StreamableHttp {
     fn close(&self) -> LocalBoxFuture<'static, ()> {
         let inner = self.inner.clone();
         Box::pin(async move {
-            if inner.closed.replace(true) {
+            if inner.closed.get() {
                 return;
             }
-            inner.abort_all();
-            inner.interrupt();
+            inner.shut();
             let session = inner.session_id.borrow().clone();
             if let Some(session) = session {
                 let delete = Box::pin(inner.clone().delete_session(session));
@@ -257,6 +252,15 @@ impl Inner {
         for sender in self.interruptions.borrow_mut().drain(..) {
             let _ = sender.send(());
         }
+    }
+
+    /// Marks the transport closed, then aborts what it has in flight and wakes what
+    /// waits to retry: closed first, or a stream's task, which holds this part, would
+    /// take its aborted stream for a dropped one and open it again.
+    fn shut(&self) {
+        self.closed.set(true);
+        self.abort_all();
+        self.interrupt();
     }
 
     fn abort_all(&self) {
