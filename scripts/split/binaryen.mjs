@@ -39,6 +39,13 @@ export function allFunctions(module) {
   return out;
 }
 
+/** The module's data segments, in order, with binaryen's `getDataSegmentInfo` (`offset`, `data`, `passive`, `name`). */
+export function dataSegments(module) {
+  const out = [];
+  for (let i = 0; i < module.getNumDataSegments(); i++) out.push(module.getDataSegmentInfo(module.getDataSegmentByIndex(i)));
+  return out;
+}
+
 /** The table that the module's element segments fill with functions: the function table. */
 export function functionTable(module) {
   const tables = new Set();

@@ -24,6 +24,12 @@
 // did not run.
 const SLACK = 64;
 
+/** The byte at `address` in `segments` ({ offset, data }); 0 outside them, as memory starts. */
+function byteAt(segments, address) {
+  for (const s of segments) if (address >= s.offset && address < s.offset + s.data.length) return s.data[address - s.offset];
+  return 0;
+}
+
 /** The data objects a rust-lld map names, as [start, end) address ranges, in address order. */
 export function mapObjects(mapText) {
   const objects = [];
@@ -63,10 +69,8 @@ function codeConstants(text) {
  * move, and those only the touched blocks kept: references the analysis of the code missed.
  */
 export function movedObjects(objects, segments, text, touchedBlocks = [], restText = "") {
-  const byte = (address) => {
-    for (const s of segments) if (address >= s.offset && address < s.offset + s.data.length) return s.data[address - s.offset];
-    return 0;
-  };
+  const byte = (address) => byteAt(segments, address);
+  const word = (address) => (byte(address) | (byte(address + 1) << 8) | (byte(address + 2) << 16) | (byte(address + 3) << 24)) >>> 0;
   const low = Math.min(...segments.map((s) => s.offset));
   const high = Math.max(...segments.map((s) => s.offset + s.data.length));
   // The objects within `slack` bytes of an address, by binary search over their starts.
@@ -96,7 +100,7 @@ export function movedObjects(objects, segments, text, touchedBlocks = [], restTe
     while (queue.length) {
       const { start, end } = objects[queue.pop()];
       for (let a = start + ((4 - (start % 4)) % 4); a + 4 <= end; a += 4) {
-        add((byte(a) | (byte(a + 1) << 8) | (byte(a + 2) << 16) | (byte(a + 3) << 24)) >>> 0, 0);
+        add(word(a), 0);
       }
     }
     return set;
@@ -107,7 +111,7 @@ export function movedObjects(objects, segments, text, touchedBlocks = [], restTe
   const unnamed = [];
   for (let a = low + ((4 - (low % 4)) % 4); a + 4 <= high; a += 4) {
     if (covered[a - low] && covered[a + 3 - low]) continue;
-    unnamed.push([(byte(a) | (byte(a + 1) << 8) | (byte(a + 2) << 16) | (byte(a + 3) << 24)) >>> 0, 0]);
+    unnamed.push([word(a), 0]);
   }
   const kept = reach(new Set(), [...codeConstants(text).map((c) => [c, SLACK]), ...unnamed]);
   // What the profile's runs touched stays whatever the code says; an object only they
@@ -146,14 +150,10 @@ export function splitSegments(segments, moved) {
       primary.push({ offset: s.offset + start, data: data.subarray(start, end) });
     }
   }
-  const byte = (a) => {
-    for (const s of segments) if (a >= s.offset && a < s.offset + s.data.length) return s.data[a - s.offset];
-    return 0;
-  };
   const rest = [];
   for (const o of moved) {
     const last = rest.at(-1);
-    const bytes = Array.from({ length: o.end - o.start }, (_, k) => byte(o.start + k));
+    const bytes = Array.from({ length: o.end - o.start }, (_, k) => byteAt(segments, o.start + k));
     if (last && last.offset + last.bytes.length === o.start) last.bytes.push(...bytes);
     else rest.push({ offset: o.start, bytes });
   }

@@ -11,11 +11,10 @@ import { readFileSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
 import { openBrowser, releaseBrowser } from "../../tests/support/browser.mjs";
+import { collectGarbage } from "../../tests/support/gc.mjs";
 import { startPeer } from "../../tests/support/peer-process.mjs";
-import { readModule } from "./binaryen.mjs";
+import { dataSegments, readModule } from "./binaryen.mjs";
 import { runScenarios } from "./scenarios.js";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -54,10 +53,8 @@ try {
   };
 
   // Where the static data lies: the blocks outside it are the stack's and the heap's.
-  const core = readModule(readFileSync(path.resolve(pkgDir, "mcp_wasm_bg.wasm")));
   const range = [Infinity, 0];
-  for (let i = 0; i < core.getNumDataSegments(); i++) {
-    const { offset, data } = core.getDataSegmentInfo(core.getDataSegmentByIndex(i));
+  for (const { offset, data } of dataSegments(readModule(readFileSync(path.resolve(pkgDir, "mcp_wasm_bg.wasm"))))) {
     range[0] = Math.min(range[0], offset);
     range[1] = Math.max(range[1], offset + data.byteLength);
   }
@@ -70,12 +67,7 @@ try {
   // What the scenarios let go of (clients, iterators, the closures handed to JS) is freed by the
   // garbage collector's finalizers, which run code of their own: collect it, so a page's
   // collection never needs the rest.
-  setFlagsFromString("--expose-gc");
-  const gc = runInNewContext("gc");
-  for (let round = 0; round < 10; round++) {
-    gc();
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await collectGarbage();
 
   const ctx = await openBrowser(session, { wwwDir: "scripts/split", pkgDir, profilePrefix: "mcp-split-" });
   const page = await ctx.newPage();

@@ -20,6 +20,7 @@ function instantiateRest(module) {
 }
 
 const toModule = (source) => (source instanceof WebAssembly.Module ? source : new WebAssembly.Module(source));
+const compiled = async (source) => (source instanceof WebAssembly.Module ? source : WebAssembly.compile(source));
 
 function loadRestNow() {
   if (restReady) return;
@@ -45,7 +46,7 @@ export function loadRest() {
   if (restLoader === undefined) return Promise.reject(new Error("mcp-wasm: no loader for the rest of the core module"));
   restPending ??= (async () => {
     const source = await (restLoader.load ?? restLoader.sync)();
-    instantiateRest(source instanceof WebAssembly.Module ? source : await WebAssembly.compile(source));
+    instantiateRest(await compiled(source));
   })().catch((error) => {
     restPending = undefined;
     throw error;
@@ -72,7 +73,7 @@ export async function initRest({ module_or_path } = {}) {
     if (!input.ok) throw new Error(`mcp-wasm: fetching ${input.url} failed: ${input.status}`);
     input = await input.arrayBuffer();
   }
-  instantiateRest(input instanceof WebAssembly.Module ? input : await WebAssembly.compile(input));
+  instantiateRest(await compiled(input));
 }
 
 /** Whether the rest of the core is instantiated (always, for a core that is not split). */

@@ -20,7 +20,7 @@
 // - Given the linker's map, the static data that only the rest reads moves into the rest
 //   too (scripts/split/data.mjs); without it, all of it stays in the primary.
 import { readFileSync, writeFileSync } from "node:fs";
-import { allFunctions, binaryen, definedFunctions, functionTable, readModule } from "./binaryen.mjs";
+import { allFunctions, binaryen, dataSegments, definedFunctions, functionTable, readModule } from "./binaryen.mjs";
 import { mapObjects, movedObjects, splitSegments } from "./data.mjs";
 
 const [input, profilePath, primaryPath, restPath, mapPath] = process.argv.slice(2);
@@ -137,12 +137,10 @@ moved.forEach((fn, i) => {
   binaryen._BinaryenFunctionSetBody(primary.getFunction(fn.name), stub);
 });
 // The data: all of it in the primary, or, given the map, what only the rest reads in the rest.
-const segments = [];
-for (let i = 0; i < primary.getNumDataSegments(); i++) {
-  const info = primary.getDataSegmentInfo(primary.getDataSegmentByIndex(i));
+const segments = dataSegments(primary).map((info) => {
   if (info.passive) throw new Error(`split: data segment ${info.name} is passive; expected active segments only`);
-  segments.push({ offset: info.offset, data: new Uint8Array(info.data) });
-}
+  return { offset: info.offset, data: new Uint8Array(info.data) };
+});
 let data = { primary: segments, rest: [] };
 if (mapPath) {
   const named = mapObjects(readFileSync(mapPath, "utf8"));

@@ -5,13 +5,10 @@
 // The file runs in a process of its own, so the rest of the core is not loaded here.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
 import { McpClient } from "mcp-wasm";
 import { __restReady } from "mcp-wasm/raw";
+import { collectGarbage } from "../support/gc.mjs";
 
-setFlagsFromString("--expose-gc");
-const gc = runInNewContext("gc");
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const SERVERS = [
   process.env.MCP_TEST_URL ?? "http://127.0.0.1:38011/mcp",
@@ -64,10 +61,7 @@ for (const url of SERVERS) {
     })();
     await sleep(100);
     assert.ok(tracker.open.size > 0, `${era}: the connection holds a stream open`);
-    for (let round = 0; round < 50 && (!finalized || tracker.open.size > 0); round++) {
-      gc();
-      await sleep(20);
-    }
+    await collectGarbage({ rounds: 50, done: () => finalized && tracker.open.size === 0 });
     assert.ok(finalized, "the client was collected");
     assert.deepEqual([...tracker.open], [], `${era}: no stream stays open`);
     // Past the first delay before a dropped stream is opened again (about a second).

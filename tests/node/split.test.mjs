@@ -4,10 +4,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
 import { McpClient, McpClientError } from "mcp-wasm";
 import { __restReady, __setRestLoader } from "mcp-wasm/raw";
+import { collectGarbage } from "../support/gc.mjs";
 import { FIRST_CALL_OPTIONS, GATED_ITERATORS, GATED_METHODS } from "../../pkg/rest-gate.js";
 
 const SERVERS = [
@@ -46,8 +45,6 @@ test("a first tool call, over each era and transport, runs in the primary alone"
 });
 
 test("a closed client the page lets go of is finalized in the primary", LIMIT, async () => {
-  setFlagsFromString("--expose-gc");
-  const gc = runInNewContext("gc");
   let finalized = 0;
   const watch = new FinalizationRegistry(() => { finalized += 1; });
   const connect = async (url) => {
@@ -59,12 +56,8 @@ test("a closed client the page lets go of is finalized in the primary", LIMIT, a
   for (const url of SERVERS) await connect(url);
   await sleep(200);
   // The package's finalizers run in the same collections as this one, in tasks of their own.
-  for (let round = 0; round < 50 && finalized < SERVERS.length; round++) {
-    gc();
-    await sleep(20);
-  }
-  gc();
-  await sleep(50);
+  await collectGarbage({ rounds: 50, done: () => finalized === SERVERS.length });
+  await collectGarbage({ rounds: 1 });
   assert.equal(finalized, SERVERS.length, "the clients were collected");
   assertPrimaryAlone("the finalizers");
 });
