@@ -43,6 +43,8 @@ test -f "$SPLIT/core.map" || { echo "build: no linker map at $SPLIT/core.map: ca
 
 # -Oz with the features wasm-bindgen's output uses (externref tables and friends);
 # the name section and producers metadata are dropped: they only serve debuggers.
+# The copy with its names serves scripts/split/names.sh, which says what each half holds.
+cp pkg/mcp_wasm_bg.wasm "$SPLIT/core-named.wasm"
 node_modules/.bin/wasm-opt pkg/mcp_wasm_bg.wasm -o pkg/mcp_wasm_bg.wasm "${OPT_FLAGS[@]}"
 # Imports renamed from wasm-bindgen's hashed names to short ones, in the wasm and
 # its glue: 3 KB gzip off the first call (bench/analysis.md, "Eighth round").
@@ -115,25 +117,16 @@ node -e '
           : undefined);
     },
   };
-  build({ entryPoints: ["pkg/index.js"], outfile: "pkg/index.js", allowOverwrite: true, bundle: true, format: "esm",
+  build({ entryPoints: ["pkg/index.js"], outfile: "pkg/index.js", allowOverwrite: true, bundle: true, format: "esm", sourcemap: true,
     plugins: [separate], legalComments: "none", logLevel: "warning" }).catch(() => process.exit(1));
 '
-# What a page downloads is the JS as shipped, so it goes without comments and spaces
-# (wasm-bindgen also writes every export's doc comment into the glue, where nothing
-# reads it: editors and TypeScript read the .d.ts). Names are kept, for stack traces.
-# First call: 256.1 -> 246.5 KiB gzip (bench/analysis.md, "Seventh round").
-node -e '
-  const fs = require("fs");
-  const { transformSync } = require("esbuild");
-  const files = fs.readdirSync("pkg", { recursive: true }).filter((f) => f.endsWith(".js")).map((f) => `pkg/${f}`);
-  for (const file of files) {
-    const source = fs.readFileSync(file, "utf8");
-    // Deno finds the glue'"'"'s types through this comment.
-    const selfTypes = source.match(/^\/\* @ts-self-types="[^"]+" \*\/\n/)?.[0] ?? "";
-    const { code } = transformSync(source, { format: "esm", minifyWhitespace: true, minifySyntax: true, legalComments: "none" });
-    fs.writeFileSync(file, selfTypes + code);
-  }
-'
+# What a page downloads is the JS as shipped: terser drops comments and spaces and shortens
+# local names (class names stay), with a source map beside each file for stack traces and
+# debuggers (wasm-bindgen also writes every export's doc comment into the glue, where
+# nothing reads it: editors and TypeScript read the .d.ts). First call: 256.1 -> 246.5 KiB
+# gzip without comments and spaces (bench/analysis.md, "Seventh round"), and 2.9 KB less
+# with the short names ("Nineteenth round").
+node scripts/minify.mjs pkg
 cp README.md CHANGELOG.md LICENSE-MIT LICENSE-APACHE pkg/
 rm -f pkg/.gitignore
 mkdir -p node_modules

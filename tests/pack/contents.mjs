@@ -21,6 +21,7 @@ const MODULE_SPECIFIERS = [
   /\bimport\s*\(\s*["']([^"']+)["']\s*\)/g, // import("x"), in code and in .d.ts types
 ];
 const ASSET_URL = /\bnew URL\(\s*["']([^"']+)["']\s*,\s*import\.meta\.url\s*\)/g;
+const SOURCE_MAP = /^\/\/# sourceMappingURL=(\S+)\s*$/gm; // scripts/minify.mjs
 
 function targets(value, into) {
   if (typeof value === "string") into.push(value);
@@ -35,6 +36,7 @@ function relativeSpecifiers(text) {
   }
   // new URL("x", import.meta.url) resolves any scheme-less string against the module.
   for (const m of text.matchAll(ASSET_URL)) if (!m[1].includes(":")) found.push(m[1]);
+  for (const m of text.matchAll(SOURCE_MAP)) if (!m[1].includes(":")) found.push(`./${m[1]}`);
   return found;
 }
 

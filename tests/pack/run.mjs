@@ -196,6 +196,10 @@ async function callFromPage(ctx, origin, { dist, html = "index.html", pkg = `/${
     check(outcome.refused === true, `${label}: an elicitation answer outside the requestedSchema was refused`, JSON.stringify(outcome.refused));
     const later = (outcome.wasmAfterRefusal ?? []).filter((p) => !core.includes(p));
     check(later.length === 1 && later[0].includes("validator"), `${label}: the validator module was fetched when an answer first needed it (${later.join(", ")})`);
+    if (dist === "page") {
+      const renamed = await page.evaluate(() => window.renamedExports);
+      check(Array.isArray(renamed) && renamed.length === 0, `${label}: every class and function the package exports keeps its name`, JSON.stringify(renamed));
+    }
     const local = requests.filter((u) => u.startsWith(origin)).map((u) => new URL(u).pathname);
     const wasm = local.filter((p) => p.endsWith(".wasm"));
     check(wasm.length === 3 && wasm.every((p) => p.startsWith(pkg)), `${label}: the core's halves and the validator came from ${pkg}, and not OAuth's (${wasm.join(", ")})`, wasm.join(", "));
