@@ -18,6 +18,7 @@ use crate::error::Error;
 use crate::protocol::lifecycle::ServerIdentity;
 use crate::protocol::modern;
 use crate::session::{CallOptions, Channel, ConnectionStatus, Connector, OpenContext, Session};
+use futures::future::LocalBoxFuture;
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
 
@@ -212,7 +213,15 @@ impl Attempt<'_> {
     /// its last event id), the modern era reuses the kept `server/discover`
     /// result. HTTP+SSE sessions end with their stream, so an `sse` snapshot
     /// connects anew.
-    pub(crate) async fn resume(&self, snapshot: Snapshot) -> Result<Connected, Error> {
+    ///
+    /// A future of its own, not awaited inline: a page that connects anew never polls it,
+    /// and the core's split (scripts/split/) leaves it out of the module a page loads first.
+    #[inline(never)]
+    pub(crate) fn resume(&self, snapshot: Snapshot) -> LocalBoxFuture<'_, Result<Connected, Error>> {
+        Box::pin(self.resume_from(snapshot))
+    }
+
+    async fn resume_from(&self, snapshot: Snapshot) -> Result<Connected, Error> {
         if snapshot.transport == Channel::Sse.name() {
             let options = ClientOptions { transport: TransportChoice::Sse, era: EraChoice::Legacy, ..self.options.clone() };
             return Attempt { options: &options, ..*self }.establish().await;

@@ -7,7 +7,7 @@
 use crate::error::Error;
 use crate::protocol::jsonrpc::Params;
 use crate::protocol::jsonrpc::RequestId;
-use crate::protocol::modern::{classify_result, complete_text, retry_params, Outcome};
+use crate::protocol::modern::{classify_result, complete_text, retry_params, InputRequest, Outcome};
 use crate::session::handler::{ClientHandler, InboundContext};
 use crate::session::{Answer, CallOptions, LargeResult, Session};
 use futures::future::{self, Either, FutureExt, LocalBoxFuture, Shared};
@@ -80,6 +80,27 @@ pub async fn request_with_input(
             Outcome::InputRequired { requests, state } => (requests, state),
             done => return Ok(done),
         };
+        let answers = gather_input(session, handler, requests, call).await?;
+        let answers = answers.into_iter().collect::<Map<String, Value>>();
+        params = Some(Params::Parsed(retry_params(params.map(Params::into_value), answers, state)));
+    }
+    Err(Error::InputRoundsExceeded { rounds: max_rounds })
+}
+
+/// Answers one round's input requests with `handler`, within the round's cancellation
+/// and timeout.
+///
+/// A future of its own, not awaited inline: a call whose server asks for no input
+/// never polls it, and the core's split (scripts/split/) leaves it out of the module
+/// a page loads first.
+#[inline(never)]
+fn gather_input<'a>(
+    session: &'a Session,
+    handler: Option<&'a dyn ClientHandler>,
+    requests: Vec<InputRequest>,
+    call: &'a dyn Fn() -> CallOptions,
+) -> LocalBoxFuture<'a, Result<Vec<(String, Value)>, Error>> {
+    async move {
         let max = session.max_server_requests();
         if requests.len() > max {
             return Err(Error::LimitExceeded {
@@ -109,14 +130,12 @@ pub async fn request_with_input(
         if let Some(stop) = stopped.peek() {
             return Err(stop.clone().into_error());
         }
-        let answers = match finished {
-            Either::Left((answers, _)) => answers?,
-            Either::Right((stop, _)) => return Err(stop.into_error()),
-        };
-        let answers = answers.into_iter().collect::<Map<String, Value>>();
-        params = Some(Params::Parsed(retry_params(params.map(Params::into_value), answers, state)));
+        match finished {
+            Either::Left((answers, _)) => answers,
+            Either::Right((stop, _)) => Err(stop.into_error()),
+        }
     }
-    Err(Error::InputRoundsExceeded { rounds: max_rounds })
+    .boxed_local()
 }
 
 /// Completes when the caller cancels or the round's timeout runs out,

@@ -4,10 +4,12 @@
 use super::client::{fail, promise, reply_to_js, McpClient};
 use super::convert::{from_js, params_from_js, params_text_from_js, to_js};
 use super::lazy::surely_valid;
-use crate::client::{PROMPTS, RESOURCES, SKILLS, TEMPLATES, TOOLS};
+use crate::client::{Client, OutputCheck, Reply, PROMPTS, RESOURCES, SKILLS, TEMPLATES, TOOLS};
 use crate::error::Error;
 use js_sys::Promise;
 use serde_json::Value;
+use std::future::Future;
+use std::pin::Pin;
 use wasm_bindgen::prelude::*;
 
 /// Params that must be an object.
@@ -22,6 +24,28 @@ fn params_with(value: &JsValue, method: &str, field: &str) -> Result<Value, Erro
         Some(Value::String(_)) => Ok(params),
         _ => Err(Error::InvalidArgument(format!("{method} needs params.{field} as a string"))),
     }
+}
+
+/// A tool result checked against the tool's `outputSchema`: the object that the result's
+/// one parse built, where it lies; the validator module reads the text again only when
+/// the quick check cannot tell.
+///
+/// A future of its own, not awaited inline: most tools have no `outputSchema`, and the
+/// core's split (scripts/split/) leaves the code a first call to such a tool never runs
+/// out of the module a page loads first.
+#[inline(never)]
+fn checked_output<'a>(
+    client: &'a Client,
+    reply: &'a Reply,
+    check: &'a OutputCheck,
+    result: &'a JsValue,
+) -> Pin<Box<dyn Future<Output = Result<(), Error>> + 'a>> {
+    Box::pin(async move {
+        if !surely_valid(check, result).await {
+            client.check_tool_output(reply, check).await?;
+        }
+        Ok(())
+    })
 }
 
 #[wasm_bindgen]
@@ -73,11 +97,7 @@ impl McpClient {
             let (reply, check) = client.call_tool_reply_deferring_output(params, &call.options).await.map_err(|e| call.reject(e))?;
             let result = reply_to_js(&reply).map_err(fail)?;
             if let Some(check) = check {
-                // The object that the result's one parse built, checked where it lies; the
-                // validator module reads the text again only when the quick check cannot tell.
-                if !surely_valid(&check, &result).await {
-                    client.check_tool_output(&reply, &check).await.map_err(|e| call.reject(e))?;
-                }
+                checked_output(&client, &reply, &check, &result).await.map_err(|e| call.reject(e))?;
             }
             Ok(result)
         }))

@@ -22,6 +22,14 @@ pub fn watchers_from_js(config: &JsValue, events: Weak<Events>) -> Result<Vec<Li
     if config.is_undefined() || config.is_null() {
         return Ok(Vec::new());
     }
+    given_watchers(config, events)
+}
+
+// Apart from the check above, which every connect runs: the core's split (scripts/split/)
+// leaves a function that a first call never enters out of the module a page loads first,
+// and a connect with `listChanged` waits for the rest anyway (pkg-template/rest-gate.js).
+#[inline(never)]
+fn given_watchers(config: &JsValue, events: Weak<Events>) -> Result<Vec<ListWatcher>, Error> {
     let invalid = |what: String| Error::InvalidArgument(format!("listChanged.{what}"));
     let mut watchers = Vec::new();
     for (key, kind) in [("tools", TOOLS), ("prompts", PROMPTS), ("resources", RESOURCES)] {

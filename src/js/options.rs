@@ -43,36 +43,53 @@ fn signal(object: &JsValue) -> Result<Option<AbortSignal>, Error> {
 
 /// `limits`: each bound, or its default.
 fn limits(object: &JsValue) -> Result<Limits, Error> {
+    match field(object, "limits") {
+        None => Ok(Limits::DEFAULT),
+        Some(limits) => given_limits(&limits),
+    }
+}
+
+// Kept out of `connect_options`: a first call passes no limits, and the core's split
+// (scripts/split/) leaves what a first call never runs out of the module a page loads first.
+#[inline(never)]
+fn given_limits(limits: &JsValue) -> Result<Limits, Error> {
     let defaults = Limits::DEFAULT;
-    let Some(limits) = field(object, "limits") else { return Ok(defaults) };
     if !limits.is_object() {
         return Err(invalid("limits must be an object"));
     }
     let usize_max = usize::MAX as u64;
     Ok(Limits {
-        max_message_bytes: count(&limits, "maxMessageBytes", 1024..=usize_max.min(4_000_000_000), defaults.max_message_bytes as u64)?
+        max_message_bytes: count(limits, "maxMessageBytes", 1024..=usize_max.min(4_000_000_000), defaults.max_message_bytes as u64)?
             as usize,
-        max_server_requests: count(&limits, "maxServerRequests", 1..=1024, defaults.max_server_requests as u64)? as usize,
+        max_server_requests: count(limits, "maxServerRequests", 1..=1024, defaults.max_server_requests as u64)? as usize,
         schema: crate::protocol::schema::Limits {
-            steps: count(&limits, "validationSteps", 1..=1_000_000_000_000_000, defaults.schema.steps)?,
+            steps: count(limits, "validationSteps", 1..=1_000_000_000_000_000, defaults.schema.steps)?,
             ..defaults.schema
         },
-        template_steps: count(&limits, "templateSteps", 1..=1_000_000_000_000_000, defaults.template_steps)?,
+        template_steps: count(limits, "templateSteps", 1..=1_000_000_000_000_000, defaults.template_steps)?,
     })
 }
 
 /// `cache`: `true` for the default bounds, an object to set them, `false` for none.
 #[cfg(feature = "modern")]
 fn cache(object: &JsValue) -> Result<Option<CacheBounds>, Error> {
+    field(object, "cache").map_or(Ok(None), |cache| given_cache(&cache))
+}
+
+// Out of `connect_options`, as `given_limits` is.
+#[cfg(feature = "modern")]
+#[inline(never)]
+fn given_cache(cache: &JsValue) -> Result<Option<CacheBounds>, Error> {
     let defaults = CacheBounds::DEFAULT;
-    match field(object, "cache") {
-        None => Ok(None),
-        Some(flag) if flag.as_bool().is_some() => Ok(flag.as_bool().filter(|on| *on).map(|_| defaults)),
-        Some(bounds) if bounds.is_object() => Ok(Some(CacheBounds {
-            max_entries: count(&bounds, "maxEntries", 1..=1_000_000, defaults.max_entries as u64)? as usize,
-            max_bytes: count(&bounds, "maxBytes", 1024..=4_000_000_000, defaults.max_bytes as u64)? as usize,
-        })),
-        Some(_) => Err(invalid("cache must be a boolean or { maxEntries, maxBytes }")),
+    if let Some(on) = cache.as_bool() {
+        Ok(on.then_some(defaults))
+    } else if cache.is_object() {
+        Ok(Some(CacheBounds {
+            max_entries: count(cache, "maxEntries", 1..=1_000_000, defaults.max_entries as u64)? as usize,
+            max_bytes: count(cache, "maxBytes", 1024..=4_000_000_000, defaults.max_bytes as u64)? as usize,
+        }))
+    } else {
+        Err(invalid("cache must be a boolean or { maxEntries, maxBytes }"))
     }
 }
 

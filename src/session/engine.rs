@@ -512,6 +512,9 @@ impl Inner {
 
     /// A message too large to read: fail the request it answers, refuse the
     /// request it is, or report it.
+    // Not inlined into `receive`: the core's split (scripts/split/) leaves a function that a
+    // first call never enters out of the module a page loads first.
+    #[inline(never)]
     fn oversized(self: Rc<Self>, envelope: &Envelope, bytes: usize, limit: usize) {
         let error = |what: &str| Error::LimitExceeded {
             limit: "maxMessageBytes",
@@ -546,6 +549,9 @@ impl Inner {
         }
     }
 
+    // Not inlined into `receive`: the core's split (scripts/split/) leaves a function that a
+    // first call never enters out of the module a page loads first.
+    #[inline(never)]
     fn cancel_inbound(&self, params: Option<&Value>) {
         let Some(id) = params.and_then(|p| p.get("requestId")).and_then(RequestId::from_token) else { return };
         let reason = params.and_then(|p| p.get("reason")).and_then(Value::as_str).unwrap_or("cancelled by the server");
@@ -554,6 +560,9 @@ impl Inner {
         }
     }
 
+    // Not inlined into `receive`: the core's split (scripts/split/) leaves a function that a
+    // first call never enters out of the module a page loads first.
+    #[inline(never)]
     fn answer(self: Rc<Self>, id: RequestId, method: &str, params: Option<Value>) {
         if method == methods::PING {
             return self.send_in_background(Message::Response { id: Some(id), outcome: Ok(json!({})) });

@@ -379,7 +379,7 @@ impl Inner {
             let mut retries = AuthRetries::default();
             loop {
                 let (response, answered) = self.send_post(&message, &body, &signal).await?;
-                if !self.authorize_again(&response, &mut retries).await? {
+                if self.config.auth.is_none() || !self.authorize_again(&response, &mut retries).await? {
                     break (response, answered);
                 }
             }
@@ -520,21 +520,27 @@ struct AuthRetries {
 impl Inner {
     /// Whether `response` is a refusal that authorization has answered, so
     /// that the request should go out again.
-    async fn authorize_again(&self, response: &Response, retries: &mut AuthRetries) -> Result<bool, Error> {
-        let Some(auth) = &self.config.auth else { return Ok(false) };
-        let needs_nonce = auth.needs_nonce(&self.config.url, response);
-        match response.status() {
-            401 if needs_nonce && !retries.nonced => retries.nonced = true,
-            401 if !retries.reauthorized => {
-                retries.reauthorized = true;
-                auth.clone().unauthorized(response).await?;
+    ///
+    /// A future of its own, not awaited inline: a page without `auth` never polls it, and
+    /// the core's split (scripts/split/) leaves it out of the module a page loads first.
+    #[inline(never)]
+    fn authorize_again<'a>(&'a self, response: &'a Response, retries: &'a mut AuthRetries) -> LocalBoxFuture<'a, Result<bool, Error>> {
+        Box::pin(async move {
+            let Some(auth) = &self.config.auth else { return Ok(false) };
+            let needs_nonce = auth.needs_nonce(&self.config.url, response);
+            match response.status() {
+                401 if needs_nonce && !retries.nonced => retries.nonced = true,
+                401 if !retries.reauthorized => {
+                    retries.reauthorized = true;
+                    auth.clone().unauthorized(response).await?;
+                }
+                403 if !retries.stepped_up => {
+                    retries.stepped_up = true;
+                    return auth.clone().step_up(response).await;
+                }
+                _ => return Ok(false),
             }
-            403 if !retries.stepped_up => {
-                retries.stepped_up = true;
-                return auth.clone().step_up(response).await;
-            }
-            _ => return Ok(false),
-        }
-        Ok(true)
+            Ok(true)
+        })
     }
 }
