@@ -18,8 +18,10 @@ cd "$(dirname "$0")/.."
 # which gzip folds: the core is 13 KB smaller gzipped (276.9 -> 263.8 KB), OAuth
 # 4 KB, the validator 1 KB, for 12 KB more raw and no change beyond noise in
 # sequential calls or a 5 MiB read (bench/ab-seq.mjs, bench/ab-read.mjs).
-OPT_FLAGS=(-Oz -ocimfs=20 --enable-reference-types --enable-bulk-memory --enable-nontrapping-float-to-int
-  --enable-sign-ext --enable-mutable-globals --enable-multivalue --enable-simd --strip-debug --strip-producers)
+FEATURES=(--enable-reference-types --enable-bulk-memory --enable-nontrapping-float-to-int
+  --enable-sign-ext --enable-mutable-globals --enable-multivalue --enable-simd)
+OPT_FLAGS=(-Oz -ocimfs=20 "${FEATURES[@]}" --strip-producers --strip-debug)
+OPT_KEEPING_NAMES=(-Oz -ocimfs=20 "${FEATURES[@]}" --strip-producers -g)
 
 # Panic locations name the dependencies' source files, by default under the build
 # machine's absolute cargo home (/root/.cargo/registry/src/...): the shipped wasm
@@ -42,10 +44,11 @@ test -f pkg/mcp_wasm_bg.wasm || { echo "build: wasm-pack produced no pkg/mcp_was
 test -f "$SPLIT/core.map" || { echo "build: no linker map at $SPLIT/core.map: cargo clean -p mcp-wasm --release --target wasm32-unknown-unknown, then build again" >&2; exit 1; }
 
 # -Oz with the features wasm-bindgen's output uses (externref tables and friends);
-# the name section and producers metadata are dropped: they only serve debuggers.
-# The copy with its names serves scripts/split/names.sh, which says what each half holds.
-cp pkg/mcp_wasm_bg.wasm "$SPLIT/core-named.wasm"
-node_modules/.bin/wasm-opt pkg/mcp_wasm_bg.wasm -o pkg/mcp_wasm_bg.wasm "${OPT_FLAGS[@]}"
+# the name section and producers metadata are dropped: they only serve debuggers. The
+# core keeps its function names until it is split, and the halves are kept with them in
+# target/split/ (primary-named.wasm, rest-named.wasm): the wasm functions in a stack
+# trace of the shipped halves are named there, at the same index.
+node_modules/.bin/wasm-opt pkg/mcp_wasm_bg.wasm -o pkg/mcp_wasm_bg.wasm "${OPT_KEEPING_NAMES[@]}"
 # Imports renamed from wasm-bindgen's hashed names to short ones, in the wasm and
 # its glue: 3 KB gzip off the first call (bench/analysis.md, "Eighth round").
 node scripts/short-imports.mjs pkg/mcp_wasm_bg.wasm pkg/mcp_wasm.js
@@ -80,7 +83,13 @@ node scripts/split/glue.mjs "$SPLIT/profile-pkg/mcp_wasm.js" profile
 node scripts/split/profile.mjs "$SPLIT/profile-pkg" "$SPLIT/profile.json"
 node scripts/split/split.mjs "$SPLIT/core.wasm" "$SPLIT/profile.json" pkg/mcp_wasm_bg.wasm pkg/mcp_wasm_rest_bg.wasm "$SPLIT/core.map"
 for half in mcp_wasm_bg mcp_wasm_rest_bg; do
-  node_modules/.bin/wasm-opt "pkg/$half.wasm" -o "pkg/$half.wasm" "${OPT_FLAGS[@]}"
+  node_modules/.bin/wasm-opt "pkg/$half.wasm" -o "pkg/$half.wasm" "${OPT_KEEPING_NAMES[@]}"
+done
+cp pkg/mcp_wasm_bg.wasm "$SPLIT/primary-named.wasm"
+cp pkg/mcp_wasm_rest_bg.wasm "$SPLIT/rest-named.wasm"
+# Stripping alone (no pass) leaves every function where it was.
+for half in mcp_wasm_bg mcp_wasm_rest_bg; do
+  node_modules/.bin/wasm-opt "pkg/$half.wasm" -o "pkg/$half.wasm" "${FEATURES[@]}" --strip-debug --strip-producers
 done
 node scripts/split/glue.mjs pkg/mcp_wasm.js split
 

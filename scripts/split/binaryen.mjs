@@ -9,6 +9,10 @@ const F = binaryen.Features;
 export const FEATURES = F.ReferenceTypes | F.BulkMemory | F.BulkMemoryOpt | F.NontrappingFPToInt
   | F.SignExt | F.MutableGlobals | F.Multivalue | F.SIMD128;
 
+// Function names, where the module has them, are written out again: scripts/build.sh
+// strips them only from the halves it ships.
+binaryen.setDebugInfo(true);
+
 export { binaryen };
 
 /** The module in `bytes`, with the shipped features. */
@@ -20,8 +24,9 @@ export function readModule(bytes) {
 
 /**
  * The functions a module defines (not its imports), in index order, each with binaryen's
- * `getFunctionInfo`. A stripped module's functions are named by binaryen after their
- * index, so two reads of the same bytes agree, and so do instrument.mjs and split.mjs.
+ * `getFunctionInfo`. Two reads of the same bytes agree on the names (a module without a
+ * name section has its functions named by binaryen after their index), and so do
+ * instrument.mjs and split.mjs.
  */
 export function definedFunctions(module) {
   const out = [];
