@@ -5,7 +5,8 @@
 // leaving a primary too small to make a first call without the rest.
 //
 // Besides connecting (each era and transport, with the options a first call may pass)
-// and calling a tool (with small and large results), this covers what can happen during
+// and calling a tool (with small and large results, many at once, bodies cut anywhere and
+// JSON written as other servers write it), this covers what can happen during
 // that call (a tool's error, a JSON-RPC error, an abort, a timeout, a network error, an
 // HTTP error, a server's notification), and the synchronous API a page uses around it:
 // the getters, event listeners, `snapshot()`, `notifications()`, an iterator's making,
@@ -48,6 +49,9 @@ async function firstCall({ McpClient, McpError }, url, options, { echo, slow, no
   check(Array.isArray(result.content), `${echo.name} answered`);
   const withOptions = await client.callTool({ name: echo.name, arguments: echo.arguments }, { timeout: 20_000, signal: new AbortController().signal });
   check(Array.isArray(withOptions.content), `${echo.name} answered a call with options`);
+  // A page may make its first calls all at once: the client's tables of pending requests grow.
+  const many = await Promise.all(Array.from({ length: 24 }, () => client.callTool({ name: echo.name, arguments: echo.arguments })));
+  check(many.every((r) => Array.isArray(r.content)), `${echo.name} answered 24 calls at once`);
   // Larger results: in several chunks, past the 8 KiB of the ASCII fast path, and past the
   // 1 MiB from which a result stays in JS.
   for (const size of [20_000, 300_000, 1_200_000]) {
@@ -93,6 +97,79 @@ async function firstCall({ McpClient, McpError }, url, options, { echo, slow, no
   await rejects(client.callTool({ name: echo.name, arguments: echo.arguments }), "a call after close");
   client.free();
   return seen;
+}
+
+// A JSON text as another server may write it: a space after each `,` and `:` (as Python's
+// json module does), and every character past ASCII as a \u escape.
+function spaced(value) {
+  if (Array.isArray(value)) return `[${value.map(spaced).join(", ")}]`;
+  if (value !== null && typeof value === "object") {
+    return `{${Object.entries(value).map(([key, item]) => `${spaced(key)}: ${spaced(item)}`).join(", ")}}`;
+  }
+  return JSON.stringify(value).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+const PIECES = [1, 3, 17, 97, 1024, 16_384];
+
+/**
+ * A `fetch` that hands the client every JSON and event-stream body re-cut into pieces of 1
+ * byte to 16 KiB, its JSON written as `spaced` writes it: the network cuts a body where it
+ * will, and servers format their JSON their own way, so that the code these take (a chunk
+ * that ends inside a field or a line, spaces between tokens, escapes) is in the profile
+ * rather than met by a page's first call.
+ */
+function reshapingFetch(fetch) {
+  const encoder = new TextEncoder();
+  const reshapeLine = (line) => {
+    const data = /^data: ?(.*)$/s.exec(line);
+    if (!data) return line;
+    try {
+      return `data: ${spaced(JSON.parse(data[1]))}`;
+    } catch {
+      return line;
+    }
+  };
+  return async (input, init) => {
+    const response = await fetch(input, init);
+    const type = response.headers.get("content-type") ?? "";
+    const stream = type.includes("text/event-stream");
+    if (!response.body || !(stream || type.includes("json"))) return response;
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    let piece = 0;
+    let pending = "";
+    const body = new ReadableStream({
+      // A pull that enqueues nothing is not called again: it reads until it has text.
+      async pull(controller) {
+        let text = "";
+        let done = false;
+        while (!text && !done) {
+          const read = await reader.read();
+          done = read.done;
+          pending += read.value ?? "";
+          if (stream) {
+            const end = done ? pending.length : pending.lastIndexOf("\n") + 1;
+            text = pending.slice(0, end).split("\n").map(reshapeLine).join("\n");
+            pending = pending.slice(end);
+          } else if (done) {
+            text = pending.trim() ? spaced(JSON.parse(pending)) : pending;
+          }
+        }
+        const bytes = encoder.encode(text);
+        for (let at = 0; at < bytes.length; piece++) {
+          const size = PIECES[piece % PIECES.length];
+          controller.enqueue(bytes.subarray(at, at + size));
+          at += size;
+        }
+        if (done) controller.close();
+      },
+      cancel(reason) {
+        return reader.cancel(reason);
+      },
+    });
+    const headers = new Headers(response.headers);
+    headers.delete("content-length");
+    return new Response(body, { status: response.status, statusText: response.statusText, headers });
+  };
 }
 
 /**
@@ -154,6 +231,15 @@ export async function runScenarios(mcp, servers) {
     [servers.dual, {}, modernTools],
     [servers.dual, { era: "legacy", headers: { "x-profile": "1" } }, modernTools],
   ];
+  // Bodies cut anywhere and JSON written otherwise, with text past ASCII to escape.
+  const reshaped = { fetch: reshapingFetch((url, init) => fetch(url, init)) };
+  const unicode = (tools) => ({ ...tools, echo: { ...tools.echo, arguments: { ...tools.echo.arguments, message: "naïve ✓ 😀 \u0001" } } });
+  runs.push(
+    [servers.everything, { era: "legacy", ...reshaped }, unicode(everythingTools)],
+    [servers.everythingSse, { transport: "sse", sseReader: "fetch", ...reshaped }, unicode(everythingTools)],
+    [servers.modern, { era: "modern", ...reshaped }, unicode(modernTools)],
+    [servers.dual, reshaped, unicode(modernTools)],
+  );
   for (const [url, opts, tools] of runs) await firstCall(mcp, url, opts, tools);
   for (const [url, tools] of [[servers.everything, everythingTools], [servers.everythingSse, everythingTools], [servers.modern, modernTools], [servers.dual, modernTools]]) {
     await letGo(mcp, url, tools);

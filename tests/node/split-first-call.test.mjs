@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { McpClient } from "mcp-wasm";
-import { __restReady } from "mcp-wasm/raw";
+import { assertPrimaryAlone } from "../support/primary-alone.mjs";
 
 const RUNS = [
   [process.env.MCP_TEST_URL ?? "http://127.0.0.1:38011/mcp", { name: "toggle-simulated-logging", arguments: {} }],
@@ -22,7 +22,7 @@ test("a first tool call's large result is read without the rest", { timeout: 60_
       assert.ok(result.content[0].text.includes("y".repeat(size)), `${url}: ${size} characters came back`);
     }
     await client.close();
-    assert.equal(__restReady(), false, `${url}: a large result needed the rest`);
+    assertPrimaryAlone(`${url}: large results`);
   }
 });
 
@@ -39,7 +39,7 @@ test("a notification during the first tool call reaches notifications() without 
       methods.push((await notifications.next()).value.method);
     }
     assert.match(methods.at(-1), /^notifications\/(message|tools\/list_changed)$/, `${url}: ${methods}`);
-    assert.equal(__restReady(), false, `${url}: the notification needed the rest`);
+    assertPrimaryAlone(`${url}: a notification`);
     await notifications.return();
     // The logging server's interval ends with its session.
     await client.close();

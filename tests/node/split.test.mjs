@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { McpClient, McpClientError } from "mcp-wasm";
 import { __restReady, __setRestLoader } from "mcp-wasm/raw";
 import { collectGarbage } from "../support/gc.mjs";
+import { REST, assertPrimaryAlone, loadsNow, needs } from "../support/primary-alone.mjs";
 import { FIRST_CALL_OPTIONS, GATED_ITERATORS, GATED_METHODS } from "../../pkg/rest-gate.js";
 
 const SERVERS = [
@@ -15,23 +16,7 @@ const SERVERS = [
   process.env.MCP_MODERN_TEST_URL ?? "http://127.0.0.1:38013/mcp",
 ];
 const LIMIT = { timeout: 30_000 };
-const REST = new URL("../../pkg/mcp_wasm_rest_bg.wasm", import.meta.url);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-// Where the primary reached for the rest: it then loads it synchronously, as the entries'
-// loaders do, rather than leave the instance broken, and the tests below say where (the
-// whole stack, whose bottom says what started it: a call, a stream's chunk, a finalizer).
-Error.stackTraceLimit = 60;
-const needs = [];
-const loadsNow = () => {
-  needs.push(new Error("the primary needed the rest").stack);
-  return readFileSync(REST);
-};
-__setRestLoader({ sync: loadsNow, load: async () => readFileSync(REST) });
-function assertPrimaryAlone(what) {
-  assert.equal(needs.length, 0, `${what}: the primary needed the rest at\n${needs[0]}`);
-  assert.equal(__restReady(), false, `${what}: the rest was not needed`);
-}
 
 test("a first tool call, over each era and transport, runs in the primary alone", LIMIT, async () => {
   for (const url of SERVERS) {
