@@ -12,8 +12,8 @@ use super::state::{ClientState, Reply};
 use crate::error::Error;
 use crate::protocol::capabilities::check_server_supports;
 use crate::protocol::jsonrpc::Params;
-use crate::session::CallOptions;
-use futures::future::FutureExt;
+use crate::session::{Answer, CallOptions};
+use futures::future::{FutureExt, LocalBoxFuture};
 use serde_json::Value;
 
 /// Checks a result's shape.
@@ -46,32 +46,67 @@ impl ClientState {
         let session_used = self.session.transport().session_id();
         let mut outcome = self.session.request_params(method, params.clone(), call()).await;
         if let Err(Error::SessionExpired { .. }) = outcome {
-            // The server forgot the session, so it never saw the request:
-            // start a new one (unless another request already did), send again.
+            outcome = self.renew_and_resend(method, params, options, session_used).await;
+        }
+        outcome.map(Reply::from)
+    }
+
+    /// The server forgot the session, so it never saw the request: start a new one
+    /// (unless another request already did), and send the request again.
+    ///
+    /// A future of its own, not awaited inline: a session that lives never polls it,
+    /// and the core's split (scripts/split/) leaves it out of the module a page loads first.
+    #[inline(never)]
+    fn renew_and_resend<'a>(
+        &'a self,
+        method: &'a str,
+        params: Option<Params>,
+        options: &'a RequestOptions,
+        session_used: Option<String>,
+    ) -> LocalBoxFuture<'a, Result<Answer, Error>> {
+        Box::pin(async move {
             if self.session.transport().session_id() == session_used {
                 self.renew_session().await?;
             } else {
                 self.wait_for_renewal().await;
             }
-            outcome = self.session.request_params(method, params, call()).await;
-        }
-        outcome.map(Reply::from)
+            self.session.request_params(method, params, self.call_options(options)).await
+        })
     }
 
     /// The modern request path, through the cache when there is one.
     #[cfg(feature = "modern")]
     async fn request_cached(&self, method: &str, params: Option<Params>, options: &RequestOptions) -> Result<Reply, Error> {
-        let Some(cache) = self.cache.as_ref().filter(|_| super::cache::CACHEABLE.contains(&method)) else {
-            return self.request_modern(method, params, options).await;
-        };
-        let auth = super::cache::auth_context(self.session.transport().authorization().as_deref());
-        let now = self.context.runtime.now_ms();
-        if let Some(hit) = cache.get_reply(method, params.as_ref(), &auth, now) {
-            return Ok(hit);
+        match self.cache.as_ref().filter(|_| super::cache::CACHEABLE.contains(&method)) {
+            None => self.request_modern(method, params, options).await,
+            Some(cache) => self.through_cache(cache, method, params, options).await,
         }
-        let result = self.request_modern(method, params.clone(), options).await?;
-        cache.put_reply(method, params.as_ref(), &auth, &result, now);
-        Ok(result)
+    }
+
+    /// A cacheable request with the cache on: its answer from the cache, or from the server
+    /// and then kept.
+    ///
+    /// A future of its own, as `renew_and_resend` is: the `cache` option
+    /// waits for the rest of the core anyway (pkg-template/rest-gate.js).
+    #[cfg(feature = "modern")]
+    #[inline(never)]
+    fn through_cache<'a>(
+        &'a self,
+        cache: &'a super::cache::ResponseCache,
+        method: &'a str,
+        params: Option<Params>,
+        options: &'a RequestOptions,
+    ) -> LocalBoxFuture<'a, Result<Reply, Error>> {
+        Box::pin(async move {
+            let auth = super::cache::auth_context(self.session.transport().authorization().as_deref());
+            let now = self.context.runtime.now_ms();
+            if let Some(hit) = cache.get_reply(method, params.as_ref(), &auth, now) {
+                return Ok(hit);
+            }
+            let result = self.request_modern(method, params.clone(), options).await?;
+            cache.put_reply(method, params.as_ref(), &auth, &result, now);
+            Ok(result)
+        })
     }
 
     /// [`ClientState::request_reply`], then the result's shape checked.

@@ -291,10 +291,8 @@ impl Inner {
         }
         // Our own headers are set afterwards so that they win.
         let headers = self.config.headers.to_headers().await?;
-        if let Some(auth) = &self.config.auth {
-            for (name, value) in auth.clone().request_headers(method, &self.config.url).await? {
-                headers.set(&name, &value).map_err(invalid)?;
-            }
+        if self.config.auth.is_some() {
+            self.set_auth_headers(&headers, method).await?;
         }
         *self.authorization.borrow_mut() = headers.get("authorization").ok().flatten();
         headers.set("accept", accept).map_err(invalid)?;
@@ -322,6 +320,21 @@ impl Inner {
             *self.post_headers.borrow_mut() = Some(PostHeaders { session, version, headers: kept });
         }
         Ok(headers)
+    }
+
+    /// Sets the headers OAuth adds to a request (`authorization`, `dpop`).
+    ///
+    /// A future of its own, not awaited inline: a page without `auth` never polls it, and
+    /// the core's split (scripts/split/) leaves it out of the module a page loads first.
+    #[inline(never)]
+    fn set_auth_headers<'a>(&'a self, headers: &'a Headers, method: &'a str) -> LocalBoxFuture<'a, Result<(), Error>> {
+        Box::pin(async move {
+            let Some(auth) = &self.config.auth else { return Ok(()) };
+            for (name, value) in auth.clone().request_headers(method, &self.config.url).await? {
+                headers.set(&name, &value).map_err(|e| Error::InvalidArgument(format!("invalid headers: {}", js_message(&e))))?;
+            }
+            Ok(())
+        })
     }
 
     /// The 2026-07-28 standard headers: `Mcp-Method`, `Mcp-Name`, and an

@@ -30,6 +30,17 @@ const MAX_RESUME_ATTEMPTS: u32 = 5;
 /// How many event ids are remembered to drop duplicates.
 const RECENT_IDS: usize = 256;
 
+/// How a reconnection of a stream ended.
+enum Reopened {
+    /// The stream is open again.
+    Connection((BodyReader, InFlight)),
+    /// It failed, and counts as an attempt.
+    Failed(Error),
+    /// The stream is done: the client closed, the session was reset or ended, or the
+    /// server has no GET stream.
+    Done,
+}
+
 /// What a stream is for.
 pub(crate) enum Purpose {
     /// It carries the response to this request (and what precedes it).
@@ -168,46 +179,67 @@ impl Inner {
             if let Purpose::Listen = purpose {
                 self.status(ConnectionStatus::Reconnecting { attempt, delay_ms: delay });
             }
+            match self.reconnect(delay, generation, &purpose, state.last_event_id.as_deref()).await {
+                Reopened::Connection(opened) => connection = Some(opened),
+                // A refused or failed reconnection counts as an attempt; try again later.
+                Reopened::Failed(error) => problem = Some(error),
+                Reopened::Done => return,
+            }
+        }
+    }
+
+    /// Waits out `delay`, then opens the GET stream again after `last_event_id`.
+    ///
+    /// A future of its own, not awaited inline: a stream that is never dropped never polls
+    /// it, and the core's split (scripts/split/) leaves it out of the module a page loads first.
+    #[inline(never)]
+    fn reconnect<'a>(
+        self: &'a Rc<Self>,
+        delay: u32,
+        generation: u64,
+        purpose: &'a Purpose,
+        last_event_id: Option<&'a str>,
+    ) -> future::LocalBoxFuture<'a, Reopened> {
+        Box::pin(async move {
             // Closing or resetting the session wakes the wait: no timer
             // outlives the client, and a call does not wait out a delay for
             // a stream that can no longer be resumed.
             let _ = future::select(WebRuntime.sleep(delay), self.interruption()).await;
             if self.closed.get() {
-                return;
+                return Reopened::Done;
             }
             if self.generation.get() != generation {
-                if let Purpose::Response(id) = &purpose {
+                if let Purpose::Response(id) = purpose {
                     (self.sink)(Inbound::RequestFailed { id: id.clone(), error: lost_with_session() });
                 }
-                return;
+                return Reopened::Done;
             }
-            match self.open_get(state.last_event_id.as_deref()).await {
+            match self.open_get(last_event_id).await {
                 Ok(Some(opened)) => {
                     if let Purpose::Listen = purpose {
                         self.status(ConnectionStatus::Reconnected);
                     }
-                    connection = Some(opened);
+                    Reopened::Connection(opened)
                 }
                 Ok(None) => {
-                    if let Purpose::Response(id) = &purpose {
+                    if let Purpose::Response(id) = purpose {
                         let error = Error::Protocol("the response stream broke and the server offers no GET stream to resume it".into());
                         (self.sink)(Inbound::RequestFailed { id: id.clone(), error });
                     }
-                    return;
+                    Reopened::Done
                 }
                 Err(Error::SessionExpired { .. }) => {
-                    match &purpose {
+                    match purpose {
                         // Unlike a refused POST, the server had this request:
                         // sending it again in a new session could run it twice.
                         Purpose::Response(id) => (self.sink)(Inbound::RequestFailed { id: id.clone(), error: lost_with_session() }),
                         Purpose::Listen => self.status(ConnectionStatus::SessionExpired),
                     }
-                    return;
+                    Reopened::Done
                 }
-                // A refused or failed reconnection counts as an attempt; try again later.
-                Err(error) => problem = Some(error),
+                Err(error) => Reopened::Failed(error),
             }
-        }
+        })
     }
 
     /// Reads one connection to its end, delivering each new message.
