@@ -13,6 +13,7 @@ use crate::protocol::jsonrpc::Params;
 use crate::protocol::modern::{self, Outcome, Recovery, RequestMeta, VersionAnswer};
 use crate::session::handler::ClientHandler;
 use crate::session::{Answer, LargeResult};
+use futures::future::LocalBoxFuture;
 use serde_json::Value;
 use std::rc::Rc;
 
@@ -55,45 +56,77 @@ impl ClientState {
         if LEGACY_ONLY.contains(&method) {
             return Err(removed(method));
         }
-        let call = || self.call_options(options);
-        let prepare = |p: Option<Params>| self.modern_params(p);
-        let handler: &dyn ClientHandler = self.answering.as_ref();
-        let run =
-            || request_with_input(&self.session, Some(handler), method, params.clone(), &prepare, &call, self.settings.max_input_rounds);
-        let mut outcome = run().await;
-        if let (Err(Error::Network { .. }), true) = (&outcome, self.replayable(method, params.as_ref())) {
-            // No resumption in this revision: a broken stream loses the
-            // request, which the client sends again under a new id.
-            outcome = run().await;
-        }
-        if let Err(Error::Rpc(error)) = &outcome {
-            if let Some(answer) = modern::version_answer(error) {
-                // The server refused the revision: once more if it lists ours.
-                outcome = match answer {
-                    VersionAnswer::Retry => run().await,
-                    VersionAnswer::Unsupported(versions) => return Err(Error::UnsupportedVersion(versions.join(", "))),
-                };
-            }
-        }
-        if let Err(Error::Rpc(error)) = &outcome {
-            match modern::recovery(error) {
-                Some(Recovery::RelistAndRetry) => {
-                    // The headers disagreed with the tool as we knew it: learn
-                    // it again, then retry once. Boxed: listing comes back here.
-                    let quiet = RequestOptions::default();
-                    let relist: futures::future::LocalBoxFuture<'_, _> = Box::pin(self.list_all_pages(TOOLS, &quiet));
-                    relist.await?;
-                    outcome = run().await;
-                }
-                Some(Recovery::OtherVersions(versions)) => return Err(Error::UnsupportedVersion(versions.join(", "))),
-                Some(Recovery::MissingCapabilities(needed)) => return Err(Error::MissingCapability(needed.to_string())),
-                None => {}
-            }
-        }
+        let outcome = match self.send_modern(method, params.clone(), options).await {
+            Err(error) if self.recoverable(&error, method, params.as_ref()) => self.recover_modern(error, method, params, options).await,
+            done => done,
+        };
         match outcome? {
             Outcome::Complete(result) | Outcome::Task(result) => Ok(Reply::from(result)),
             Outcome::CompleteText(text) => Ok(Reply::from(Answer::Text(LargeResult { text: Rc::new(text), kept: None }))),
             Outcome::InputRequired { .. } => Err(Error::Protocol("input was still required after the last round".into())),
         }
+    }
+
+    /// One try of a request, its rounds of input included.
+    async fn send_modern(&self, method: &str, params: Option<Params>, options: &RequestOptions) -> Result<Outcome, Error> {
+        let call = || self.call_options(options);
+        let prepare = |p: Option<Params>| self.modern_params(p);
+        let handler: &dyn ClientHandler = self.answering.as_ref();
+        request_with_input(&self.session, Some(handler), method, params, &prepare, &call, self.settings.max_input_rounds).await
+    }
+
+    /// Whether [`ClientState::recover_modern`] has something to do after `error`.
+    fn recoverable(&self, error: &Error, method: &str, params: Option<&Params>) -> bool {
+        match error {
+            Error::Network { .. } => self.replayable(method, params),
+            Error::Rpc(error) => modern::recovery(error).is_some(),
+            _ => false,
+        }
+    }
+
+    /// After a first try failed with `error`: a request lost with its stream is sent again
+    /// (no resumption in this revision: under a new id), a refused revision once more if
+    /// the server lists ours, a request whose headers disagreed with the tool once the
+    /// tools are listed again; other refusals become their errors.
+    ///
+    /// A future of its own, not awaited inline: a request that succeeds never polls it,
+    /// and the core's split (scripts/split/) leaves it out of the module a page loads first.
+    #[inline(never)]
+    fn recover_modern<'a>(
+        &'a self,
+        error: Error,
+        method: &'a str,
+        params: Option<Params>,
+        options: &'a RequestOptions,
+    ) -> LocalBoxFuture<'a, Result<Outcome, Error>> {
+        Box::pin(async move {
+            let mut outcome = Err(error);
+            if let (Err(Error::Network { .. }), true) = (&outcome, self.replayable(method, params.as_ref())) {
+                outcome = self.send_modern(method, params.clone(), options).await;
+            }
+            if let Err(Error::Rpc(error)) = &outcome {
+                if let Some(answer) = modern::version_answer(error) {
+                    outcome = match answer {
+                        VersionAnswer::Retry => self.send_modern(method, params.clone(), options).await,
+                        VersionAnswer::Unsupported(versions) => return Err(Error::UnsupportedVersion(versions.join(", "))),
+                    };
+                }
+            }
+            if let Err(Error::Rpc(error)) = &outcome {
+                match modern::recovery(error) {
+                    Some(Recovery::RelistAndRetry) => {
+                        // Boxed: listing comes back here.
+                        let quiet = RequestOptions::default();
+                        let relist: LocalBoxFuture<'_, _> = Box::pin(self.list_all_pages(TOOLS, &quiet));
+                        relist.await?;
+                        outcome = self.send_modern(method, params, options).await;
+                    }
+                    Some(Recovery::OtherVersions(versions)) => return Err(Error::UnsupportedVersion(versions.join(", "))),
+                    Some(Recovery::MissingCapabilities(needed)) => return Err(Error::MissingCapability(needed.to_string())),
+                    None => {}
+                }
+            }
+            outcome
+        })
     }
 }

@@ -154,6 +154,16 @@ fn trace_listener(callback: Function, events: Weak<Events>) -> crate::session::T
     })
 }
 
+/// The client `snapshot` describes, resumed.
+///
+/// A future of its own, not awaited inline: `resume` waits for the rest of the core
+/// anyway (pkg-template/rest-gate.js), and the core's split (scripts/split/) leaves what a
+/// first call never runs out of the module a page loads first.
+#[inline(never)]
+fn resumed(snapshot: Snapshot, connector: Rc<dyn Connector>, options: ClientOptions) -> LocalBoxFuture<'static, Result<Client, Error>> {
+    Box::pin(Client::resume_with(snapshot, connector, Rc::new(WebRuntime), options))
+}
+
 impl McpClient {
     /// Reads a call's options, with `onprogress` wired to this client's events.
     pub(super) fn call(&self, options: &JsValue) -> Result<Call, JsValue> {
@@ -198,7 +208,7 @@ impl McpClient {
             Self::web_connector(endpoint_url(&target).map_err(fail)?, &settings).map_err(fail)?
         };
         let connected = match snapshot {
-            Some(snapshot) => Client::resume_with(snapshot, connector, Rc::new(WebRuntime), client_options).await,
+            Some(snapshot) => resumed(snapshot, connector, client_options).await,
             None => Client::connect_with(connector, Rc::new(WebRuntime), client_options).await,
         };
         let client = connected.map_err(|error| match (&error, &settings.signal) {
