@@ -6,6 +6,7 @@
 //! sets `mode`, `credentials` or `cache`: Cloudflare Workers reject them.
 
 use crate::error::Error;
+use futures::future::LocalBoxFuture;
 use js_sys::{Function, Promise, Reflect, Uint8Array};
 use std::cell::{Cell, RefCell};
 use wasm_bindgen::prelude::*;
@@ -149,30 +150,50 @@ impl Fetch {
             return self.fetch(request.url, &init).await;
         }
         let _ = Reflect::set(&init, &JsValue::from_str("redirect"), &JsValue::from_str("manual"));
-        let mut url = request.url.to_owned();
-        for _ in 0..=MAX_REDIRECTS {
-            let response = self.fetch(&url, &init).await?;
-            let status = response.status();
-            // A browser shows a manual redirect as an opaque response, status 0.
-            let kind = Reflect::get(&response, &JsValue::from_str("type")).ok().and_then(|t| t.as_string());
-            if kind.as_deref() != Some("opaqueredirect") && !(300..400).contains(&status) {
-                return Ok(response);
-            }
-            let target = header(&response, "location").and_then(|location| web_sys::Url::new_with_base(&location, &url).ok());
-            let same_origin = target.as_ref().is_some_and(|t| web_sys::Url::new(&url).is_ok_and(|here| here.origin() == t.origin()));
-            match target {
-                Some(target) if same_origin && matches!(status, 307 | 308) => url = target.href(),
-                _ => {
-                    let to = target.map(|t| format!(" to {}", t.href())).unwrap_or_default();
-                    // The server answered, wrongly: this is no network failure.
-                    return Err(Error::Protocol(format!(
-                        "{} redirected a request that carries credentials{to}; the client does not follow it",
-                        request.url
-                    )));
+        let response = self.fetch(request.url, &init).await?;
+        if !is_redirect(&response) {
+            return Ok(response);
+        }
+        self.follow_redirects(request.url, &init, response).await
+    }
+
+    /// Follows a redirect of a request that carries credentials by hand: only to the same
+    /// origin, and only with 307 or 308, which keep the method and body.
+    ///
+    /// A future of its own, not awaited inline: a server that does not redirect never
+    /// polls it, and the core's split (scripts/split/) leaves it out of the module a page
+    /// loads first.
+    #[inline(never)]
+    fn follow_redirects<'a>(
+        &'a self,
+        first_url: &'a str,
+        init: &'a RequestInit,
+        first: Response,
+    ) -> LocalBoxFuture<'a, Result<Response, Error>> {
+        Box::pin(async move {
+            let mut url = first_url.to_owned();
+            let mut response = first;
+            for _ in 0..MAX_REDIRECTS {
+                let status = response.status();
+                let target = header(&response, "location").and_then(|location| web_sys::Url::new_with_base(&location, &url).ok());
+                let same_origin = target.as_ref().is_some_and(|t| web_sys::Url::new(&url).is_ok_and(|here| here.origin() == t.origin()));
+                match target {
+                    Some(target) if same_origin && matches!(status, 307 | 308) => url = target.href(),
+                    _ => {
+                        let to = target.map(|t| format!(" to {}", t.href())).unwrap_or_default();
+                        // The server answered, wrongly: this is no network failure.
+                        return Err(Error::Protocol(format!(
+                            "{first_url} redirected a request that carries credentials{to}; the client does not follow it"
+                        )));
+                    }
+                }
+                response = self.fetch(&url, init).await?;
+                if !is_redirect(&response) {
+                    return Ok(response);
                 }
             }
-        }
-        Err(Error::Protocol(format!("{} redirected more than {MAX_REDIRECTS} times", request.url)))
+            Err(Error::Protocol(format!("{first_url} redirected more than {MAX_REDIRECTS} times")))
+        })
     }
 
     /// [`Fetch::send`] for a request whose answer may be JSON: a 2xx JSON
@@ -221,6 +242,13 @@ impl HttpRequest<'_> {
         }
         init
     }
+}
+
+/// Whether `response` redirects: a browser shows a manual redirect as an opaque response,
+/// status 0.
+fn is_redirect(response: &Response) -> bool {
+    let kind = Reflect::get(response, &JsValue::from_str("type")).ok().and_then(|t| t.as_string());
+    kind.as_deref() == Some("opaqueredirect") || (300..400).contains(&response.status())
 }
 
 /// What `fetch` resolved to, if it is a `Response`: duck-typed, since a
