@@ -207,7 +207,8 @@ export async function runScenarios(mcp, servers) {
   };
   const options = {
     clientInfo: { name: "split-profile", version: "1.0.0" },
-    headers: async () => ({ "x-profile": "1" }),
+    // With credentials, a request follows redirects by hand (src/transport/fetch.rs).
+    headers: async () => ({ "x-profile": "1", authorization: "Bearer split-profile" }),
     timeout: 20_000,
     capabilities: {},
   };
@@ -221,6 +222,7 @@ export async function runScenarios(mcp, servers) {
   };
   const runs = [
     [servers.everything, {}, everythingTools],
+    [new URL(servers.everything), {}, everythingTools],
     [servers.everything, { era: "legacy", transport: "streamable-http", ...options }, everythingTools],
     [servers.everything, { protocolVersion: "2025-06-18", ...more }, everythingTools],
     [servers.modern, { protocolVersion: "2026-07-28", ...more }, modernTools],
@@ -229,7 +231,7 @@ export async function runScenarios(mcp, servers) {
     [servers.modern, {}, modernTools],
     [servers.modern, { era: "modern", ...options }, modernTools],
     [servers.dual, {}, modernTools],
-    [servers.dual, { era: "legacy", headers: { "x-profile": "1" } }, modernTools],
+    [servers.dual, { era: "legacy", headers: { "x-profile": "1", authorization: "Bearer split-profile" } }, modernTools],
   ];
   // Bodies cut anywhere and JSON written otherwise, with text past ASCII to escape.
   const reshaped = { fetch: reshapingFetch((url, init) => fetch(url, init)) };

@@ -7,8 +7,11 @@ import http from "node:http";
 
 const META_CLIENT_INFO = "io.modelcontextprotocol/clientInfo";
 
-/** Resolves with `{ origin, seen(label), close() }`; `seen` lists `{ method, clientInfo }`. */
-export function startRecordingProxy(upstreamUrl) {
+/**
+ * Resolves with `{ origin, seen(label), close() }`; `seen` lists `{ method, clientInfo }`.
+ * `redirects` answers a label's requests with a redirect instead: `{ label: [status, location] }`.
+ */
+export function startRecordingProxy(upstreamUrl, { redirects = {} } = {}) {
   const upstream = new URL(upstreamUrl);
   const records = new Map();
 
@@ -36,6 +39,12 @@ export function startRecordingProxy(upstreamUrl) {
     const label = url.pathname.split("/")[1];
     if (!label) {
       res.writeHead(404).end();
+      return;
+    }
+    if (Object.hasOwn(redirects, label)) {
+      const [status, location] = redirects[label];
+      req.resume();
+      res.writeHead(status, { location }).end();
       return;
     }
     const chunks = [];
