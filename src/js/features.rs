@@ -6,10 +6,9 @@ use super::convert::{from_js, params_from_js, params_text_from_js, to_js};
 use super::lazy::surely_valid;
 use crate::client::{Client, OutputCheck, Reply, PROMPTS, RESOURCES, SKILLS, TEMPLATES, TOOLS};
 use crate::error::Error;
+use futures::future::LocalBoxFuture;
 use js_sys::Promise;
 use serde_json::Value;
-use std::future::Future;
-use std::pin::Pin;
 use wasm_bindgen::prelude::*;
 
 /// Params that must be an object.
@@ -39,7 +38,7 @@ fn checked_output<'a>(
     reply: &'a Reply,
     check: &'a OutputCheck,
     result: &'a JsValue,
-) -> Pin<Box<dyn Future<Output = Result<(), Error>> + 'a>> {
+) -> LocalBoxFuture<'a, Result<(), Error>> {
     Box::pin(async move {
         if !surely_valid(check, result).await {
             client.check_tool_output(reply, check).await?;

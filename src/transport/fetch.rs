@@ -173,7 +173,7 @@ impl Fetch {
         Box::pin(async move {
             let mut url = first_url.to_owned();
             let mut response = first;
-            for _ in 0..MAX_REDIRECTS {
+            for followed in 0..=MAX_REDIRECTS {
                 let status = response.status();
                 let target = header(&response, "location").and_then(|location| web_sys::Url::new_with_base(&location, &url).ok());
                 let same_origin = target.as_ref().is_some_and(|t| web_sys::Url::new(&url).is_ok_and(|here| here.origin() == t.origin()));
@@ -186,6 +186,9 @@ impl Fetch {
                             "{first_url} redirected a request that carries credentials{to}; the client does not follow it"
                         )));
                     }
+                }
+                if followed == MAX_REDIRECTS {
+                    break;
                 }
                 response = self.fetch(&url, init).await?;
                 if !is_redirect(&response) {

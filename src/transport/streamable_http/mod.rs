@@ -5,6 +5,7 @@
 
 mod streams;
 
+use super::auth::Authorizer;
 use super::headers::HeaderSource;
 
 use super::fetch::{
@@ -40,7 +41,7 @@ pub struct StreamableHttpConfig {
     /// Tool input schemas, for `Mcp-Param-*` headers.
     pub tool_schemas: ToolSchemas,
     /// Authorization (OAuth), when the server requires it.
-    pub auth: Option<Rc<dyn crate::transport::auth::Authorizer>>,
+    pub auth: Option<Rc<dyn Authorizer>>,
     /// The largest JSON body or SSE event read (`maxMessageBytes`).
     pub max_message_bytes: usize,
 }
@@ -278,43 +279,42 @@ impl Inner {
     /// revision. That spares each call about ten crossings into JS (a
     /// custom `fetch` gets a copy, in one).
     pub(super) async fn headers(&self, method: &str, accept: &str, message: Option<&Message>) -> Result<Headers, Error> {
-        let invalid = |e: JsValue| Error::InvalidArgument(format!("invalid headers: {}", js_message(&e)));
         let with_body = method == "POST";
         let reusable = with_body && matches!(self.config.headers, HeaderSource::None) && self.config.auth.is_none() && !self.is_modern();
         let fits = |kept: &&PostHeaders| kept.session == *self.session_id.borrow() && kept.version == self.protocol_version.get();
         if let Some(kept) = self.post_headers.borrow().as_ref().filter(|kept| reusable && fits(kept)) {
             // A custom `fetch` may change what it is given: it gets a copy.
             return match self.config.fetch.is_custom() {
-                true => Headers::new_with_headers(&kept.headers).map_err(invalid),
+                true => Headers::new_with_headers(&kept.headers).map_err(invalid_headers),
                 false => Ok(kept.headers.clone()),
             };
         }
         // Our own headers are set afterwards so that they win.
         let headers = self.config.headers.to_headers().await?;
-        if self.config.auth.is_some() {
-            self.set_auth_headers(&headers, method).await?;
+        if let Some(auth) = &self.config.auth {
+            self.set_auth_headers(auth, &headers, method).await?;
         }
         *self.authorization.borrow_mut() = headers.get("authorization").ok().flatten();
-        headers.set("accept", accept).map_err(invalid)?;
+        headers.set("accept", accept).map_err(invalid_headers)?;
         if with_body {
-            headers.set("content-type", "application/json").map_err(invalid)?;
+            headers.set("content-type", "application/json").map_err(invalid_headers)?;
         }
         if let Some(id) = self.session_id.borrow().as_deref() {
-            headers.set(http::SESSION_ID, id).map_err(invalid)?;
+            headers.set(http::SESSION_ID, id).map_err(invalid_headers)?;
         }
         if let Some(version) = self.protocol_version.get() {
-            headers.set(http::PROTOCOL_VERSION, version).map_err(invalid)?;
+            headers.set(http::PROTOCOL_VERSION, version).map_err(invalid_headers)?;
         }
         if let (true, Some(message)) = (self.is_modern(), message) {
             for (name, value) in self.standard_headers(message) {
-                headers.set(&name, &value).map_err(invalid)?;
+                headers.set(&name, &value).map_err(invalid_headers)?;
             }
         }
         if reusable {
             let (session, version) = (self.session_id.borrow().clone(), self.protocol_version.get());
             // What a custom `fetch` is given now, it may change: keep a copy.
             let kept = match self.config.fetch.is_custom() {
-                true => Headers::new_with_headers(&headers).map_err(invalid)?,
+                true => Headers::new_with_headers(&headers).map_err(invalid_headers)?,
                 false => headers.clone(),
             };
             *self.post_headers.borrow_mut() = Some(PostHeaders { session, version, headers: kept });
@@ -327,11 +327,15 @@ impl Inner {
     /// A future of its own, not awaited inline: a page without `auth` never polls it, and
     /// the core's split (scripts/split/) leaves it out of the module a page loads first.
     #[inline(never)]
-    fn set_auth_headers<'a>(&'a self, headers: &'a Headers, method: &'a str) -> LocalBoxFuture<'a, Result<(), Error>> {
+    fn set_auth_headers<'a>(
+        &'a self,
+        auth: &'a Rc<dyn Authorizer>,
+        headers: &'a Headers,
+        method: &'a str,
+    ) -> LocalBoxFuture<'a, Result<(), Error>> {
         Box::pin(async move {
-            let Some(auth) = &self.config.auth else { return Ok(()) };
             for (name, value) in auth.clone().request_headers(method, &self.config.url).await? {
-                headers.set(&name, &value).map_err(|e| Error::InvalidArgument(format!("invalid headers: {}", js_message(&e))))?;
+                headers.set(&name, &value).map_err(invalid_headers)?;
             }
             Ok(())
         })
@@ -392,7 +396,11 @@ impl Inner {
             let mut retries = AuthRetries::default();
             loop {
                 let (response, answered) = self.send_post(&message, &body, &signal).await?;
-                if self.config.auth.is_none() || !self.authorize_again(&response, &mut retries).await? {
+                let again = match &self.config.auth {
+                    Some(auth) => self.authorize_again(auth, &response, &mut retries).await?,
+                    None => false,
+                };
+                if !again {
                     break (response, answered);
                 }
             }
@@ -516,6 +524,11 @@ fn readable(response: &Response) -> Readable {
     Readable { www_authenticate: header(response, "www-authenticate").is_some(), without_session: false }
 }
 
+/// A header the platform refused, as the caller's mistake.
+fn invalid_headers(e: JsValue) -> Error {
+    Error::InvalidArgument(format!("invalid headers: {}", js_message(&e)))
+}
+
 fn controller_handle(controller: &AbortOnDrop) -> AbortController {
     controller.handle()
 }
@@ -537,9 +550,13 @@ impl Inner {
     /// A future of its own, not awaited inline: a page without `auth` never polls it, and
     /// the core's split (scripts/split/) leaves it out of the module a page loads first.
     #[inline(never)]
-    fn authorize_again<'a>(&'a self, response: &'a Response, retries: &'a mut AuthRetries) -> LocalBoxFuture<'a, Result<bool, Error>> {
+    fn authorize_again<'a>(
+        &'a self,
+        auth: &'a Rc<dyn Authorizer>,
+        response: &'a Response,
+        retries: &'a mut AuthRetries,
+    ) -> LocalBoxFuture<'a, Result<bool, Error>> {
         Box::pin(async move {
-            let Some(auth) = &self.config.auth else { return Ok(false) };
             let needs_nonce = auth.needs_nonce(&self.config.url, response);
             match response.status() {
                 401 if needs_nonce && !retries.nonced => retries.nonced = true,
