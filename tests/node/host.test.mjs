@@ -52,3 +52,42 @@ test("McpHost: suspend drops a connection in progress; reconnect and removal do 
   assert.deepEqual(other.servers(), []);
   await other.close();
 });
+
+// The registry (host-run.js) loads with a host's first server: until it is in, what a page
+// reads synchronously comes from the servers added so far, and each is handed over in order.
+test("McpHost: servers added before the registry is in are listed, renamed and saved, then connect", LIMIT, async () => {
+  const host = new mcp.McpHost();
+  const events = [];
+  host.addEventListener("change", (e) => events.push(`${e.reason}:${e.previous}->${e.server}`));
+  host.addEventListener("status", (e) => events.push(`${e.server}:${e.status}`));
+  const first = host.addServer("first", new URL(PEERS.http));
+  const second = host.addServer("second", PEERS.modern);
+  await assert.rejects(host.addServer("first", PEERS.http), (e) => e.kind === "invalid-argument" && /already added/.test(e.message));
+  assert.deepEqual(host.servers(), [
+    { name: "first", url: PEERS.http, status: "connecting" },
+    { name: "second", url: PEERS.modern, status: "connecting" },
+  ]);
+  assert.deepEqual(host.renameServer("first", "renamed"), { name: "renamed", url: PEERS.http, status: "connecting" });
+  assert.throws(() => host.renameServer("renamed", "second"), (e) => e.kind === "invalid-argument");
+  assert.throws(() => host.renameServer("nobody", "x"), (e) => e.kind === "invalid-argument");
+  assert.deepEqual(host.snapshot(), { format: 1, servers: [{ name: "renamed", url: PEERS.http }, { name: "second", url: PEERS.modern }] });
+  assert.equal(host.client("renamed"), undefined);
+  assert.deepEqual([host.tools, host.prompts, host.resources, host.resourceTemplates], [[], [], [], []]);
+
+  const [a, b] = await Promise.all([first, second]);
+  assert.equal(a.name, "renamed");
+  assert.equal(a.status, "connected");
+  assert.equal(b.status, "connected");
+  assert.deepEqual(host.servers().map((s) => s.name), ["renamed", "second"]);
+  assert.ok(host.tools.some((t) => t.server === "renamed") && host.tools.some((t) => t.server === "second"));
+  assert.ok(host.client("renamed") instanceof mcp.McpClient);
+  assert.deepEqual(events.slice(0, 3), ["renamed:first->renamed", "renamed:connecting", "second:connecting"]);
+  await host.close();
+
+  // Closed before its registry was in: nothing is added, and closing again does nothing.
+  const closed = new mcp.McpHost();
+  await closed.close();
+  await assert.rejects(closed.addServer("late", PEERS.http), (e) => e.kind === "closed");
+  await assert.rejects(closed.reconnect("late"), (e) => e.kind === "closed");
+  await closed.close();
+});

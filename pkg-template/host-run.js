@@ -1,0 +1,490 @@
+// McpHost's registry (host.js is the class a page imports): several MCP servers,
+// their connection state, re-listing and routing, in plain JS over McpClient. It
+// loads with the first server a host adds, so a page that only calls tools does not
+// fetch it before its first call. What host.js also needs (names, checks, the event
+// class) comes in as `shared`, so the browser's bundled entry and this file use one
+// copy of each. Types: host.d.ts.
+import { McpClient, McpClientError, UriTemplate } from "./mcp_wasm.js";
+
+const LIST_NOTIFICATIONS = {
+  "notifications/tools/list_changed": ["tools"],
+  "notifications/prompts/list_changed": ["prompts"],
+  "notifications/resources/list_changed": ["resources", "resourceTemplates"],
+};
+const EMPTY_LISTS = () => ({ tools: [], prompts: [], resources: [], resourceTemplates: [] });
+
+// Keeps `promise` among the entry's work in progress until it settles, for ready() to wait on.
+function track(entry, promise) {
+  const tracked = promise.finally(() => entry.work.delete(tracked));
+  entry.work.add(tracked);
+  return tracked;
+}
+
+// Ends the wait for scheduled re-listings.
+function settle(entry) {
+  const resolve = entry.settle;
+  entry.settle = undefined;
+  resolve?.();
+}
+
+// Which lists a server offers, from its declared capabilities.
+function offeredLists(client) {
+  const caps = client.serverCapabilities ?? {};
+  return {
+    tools: Boolean(caps.tools),
+    prompts: Boolean(caps.prompts),
+    resources: Boolean(caps.resources),
+    resourceTemplates: Boolean(caps.resources),
+  };
+}
+
+const LISTERS = {
+  tools: (c, o) => c.listAllTools(o),
+  prompts: (c, o) => c.listAllPrompts(o),
+  resources: (c, o) => c.listAllResources(o),
+  resourceTemplates: (c, o) => c.listAllResourceTemplates(o),
+};
+
+// Set by the first registry made: host.js's copies.
+let McpHostEvent, qualifiedNames, handlersFor, checkName, checkTarget, invalid, SNAPSHOT_FORMAT;
+
+/** A host's registry, for host.js: `options` are checked already, and events go to `dispatch`. */
+export function registry(shared, options, dispatch) {
+  ({ McpHostEvent, qualifiedNames, handlersFor, checkName, checkTarget, invalid, SNAPSHOT_FORMAT } = shared);
+  return new HostRegistry(options, dispatch);
+}
+
+/** The servers behind one McpHost; see host.d.ts for the documentation of each member. */
+class HostRegistry {
+  #servers = new Map();
+  #options;
+  #tell;
+  #registry = { tools: [], prompts: [], resources: [], resourceTemplates: [], toolRoutes: new Map(), promptRoutes: new Map() };
+  #closed = false;
+
+  constructor(options, dispatch) {
+    this.#options = options;
+    this.#tell = dispatch;
+  }
+
+  addServer(name, url, options = {}) {
+    try {
+      checkName(name);
+      if (this.#closed) throw new McpClientError("closed", "the host is closed");
+      if (this.#servers.has(name)) throw invalid(`a server named ${JSON.stringify(name)} is already added`);
+      checkTarget(name, url);
+      handlersFor(() => name, this.#options.handlers, options?.handlers);
+      return this.#add(name, url, options, undefined);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  // A server of a host snapshot, taken over without a new initialize when `snapshot` is its client's.
+  resumeServer(name, url, options, snapshot) {
+    return this.#add(name, url, options, snapshot);
+  }
+
+  async #add(name, url, options, snapshot) {
+    checkName(name);
+    if (this.#servers.has(name)) throw invalid(`a server named ${JSON.stringify(name)} is already added`);
+    const entry = { name, url: String(url instanceof URL ? url.href : typeof url === "string" ? url : "custom"), target: url,
+      options, status: "connecting", error: undefined, client: undefined, lists: EMPTY_LISTS(), listed: new Set(), timers: new Map(), attempt: 0,
+      work: new Set(), sequence: {} };
+    this.#servers.set(name, entry);
+    await track(entry, this.#open(entry, snapshot));
+    return this.#state(entry);
+  }
+
+  // Whether `entry` is still the host's and `attempt` its latest connection.
+  #current(entry, attempt) {
+    return !this.#closed && this.#servers.get(entry.name) === entry && entry.attempt === attempt;
+  }
+
+  async #open(entry, snapshot) {
+    const attempt = ++entry.attempt;
+    this.#setStatus(entry, "connecting");
+    const { handlers, ...own } = entry.options ?? {};
+    let client;
+    try {
+      const options = { ...this.#options.clientOptions, ...own, handlers: handlersFor(() => entry.name, this.#options.handlers, handlers) };
+      const hostTrace = this.#options.trace;
+      if (hostTrace) {
+        const serverTrace = options.trace;
+        // Each entry is told the server's name as it is when the message passes.
+        options.trace = (message) => {
+          serverTrace?.(message);
+          message.server = entry.name;
+          hostTrace(message);
+        };
+      }
+      client = snapshot ? await McpClient.resume(snapshot, options) : await McpClient.connect(entry.target, options);
+    } catch (error) {
+      if (!this.#current(entry, attempt)) return;
+      entry.error = error;
+      this.#setStatus(entry, "failed");
+      return;
+    }
+    if (!this.#current(entry, attempt)) {
+      client.close();
+      return;
+    }
+    entry.client = client;
+    entry.error = undefined;
+    this.#watch(entry, client);
+    this.#setStatus(entry, "connected");
+    // A resumed server is listed when a list is first needed: a Worker that
+    // only calls a tool should not pay for four list requests per server.
+    if (!snapshot) await this.#relist(entry, Object.keys(LISTERS), "connected");
+  }
+
+  #watch(entry, client) {
+    const current = () => entry.client === client && this.#servers.get(entry.name) === entry;
+    client.addEventListener("notification", (event) => {
+      if (!current()) return;
+      this.#dispatch(new McpHostEvent("notification", { server: entry.name, notification: event.notification }));
+      const kinds = LIST_NOTIFICATIONS[event.notification?.method];
+      if (kinds) this.#schedule(entry, kinds);
+    });
+    // A new session or a re-opened stream may have missed list changes.
+    for (const type of ["sessionrenewed", "reconnected"]) {
+      client.addEventListener(type, () => current() && entry.listed.size > 0 && this.#schedule(entry, [...entry.listed], type));
+    }
+    client.addEventListener("error", (event) => current() && this.#dispatch(new McpHostEvent("error", { server: entry.name, error: event.error })));
+    client.addEventListener("close", () => {
+      if (!current() || entry.closing) return;
+      entry.error = new McpClientError("closed", `the connection to ${entry.name} closed`);
+      entry.client = undefined;
+      this.#forget(entry);
+      this.#setStatus(entry, "failed");
+    });
+  }
+
+  // Takes a server's entries out of the registry (it disconnected, or is reconnecting).
+  #forget(entry) {
+    for (const timer of entry.timers.values()) clearTimeout(timer);
+    entry.timers.clear();
+    settle(entry);
+    entry.lists = EMPTY_LISTS();
+    entry.listed.clear();
+    this.#rebuild();
+    this.#dispatch(new McpHostEvent("change", { server: entry.name, reason: "disconnected" }));
+  }
+
+  // Waits out a burst of notifications, then re-lists what they concern.
+  #schedule(entry, kinds, reason = "list_changed") {
+    for (const kind of kinds) {
+      clearTimeout(entry.timers.get(kind));
+      entry.timers.set(kind, setTimeout(() => {
+        entry.timers.delete(kind);
+        this.#relist(entry, [kind], reason).finally(() => {
+          if (entry.timers.size === 0) settle(entry);
+        });
+      }, this.#options.debounceMs));
+    }
+    if (!entry.settle) {
+      track(entry, new Promise((resolve) => { entry.settle = resolve; }));
+    }
+  }
+
+  async #relist(entry, kinds, reason) {
+    const client = entry.client;
+    if (!client) return;
+    const offered = offeredLists(client);
+    const work = kinds.map(async (kind) => {
+      // A later listing of the same kind wins, whichever answer arrives first.
+      const sequence = (entry.sequence[kind] ?? 0) + 1;
+      entry.sequence[kind] = sequence;
+      if (!offered[kind]) {
+        entry.lists[kind] = [];
+        entry.listed.add(kind);
+        return;
+      }
+      try {
+        const items = await LISTERS[kind](client, { timeout: this.#options.listTimeout });
+        if (entry.client !== client || entry.sequence[kind] !== sequence) return;
+        entry.lists[kind] = items;
+        entry.listed.add(kind);
+      } catch (error) {
+        if (entry.client === client) this.#dispatch(new McpHostEvent("error", { server: entry.name, error }));
+      }
+    });
+    await track(entry, Promise.all(work));
+    if (entry.client !== client || this.#servers.get(entry.name) !== entry) return;
+    this.#rebuild();
+    this.#dispatch(new McpHostEvent("change", { server: entry.name, reason, lists: kinds }));
+  }
+
+  #rebuild() {
+    const live = [...this.#servers.values()].filter((e) => e.client);
+    const named = (kind, routes) => {
+      const items = live.flatMap((e) => e.lists[kind].map((item) => [e.name, item]));
+      const names = qualifiedNames(items.map(([server, item]) => [server, String(item.name)]), this.#options.naming);
+      routes.clear();
+      return items.map(([server, item], i) => {
+        routes.set(names[i], { server, name: item.name });
+        return { ...item, name: names[i], server, serverName: item.name };
+      });
+    };
+    const registry = { toolRoutes: new Map(), promptRoutes: new Map() };
+    registry.tools = named("tools", registry.toolRoutes);
+    registry.prompts = named("prompts", registry.promptRoutes);
+    registry.resources = live.flatMap((e) => e.lists.resources.map((r) => ({ ...r, server: e.name })));
+    registry.resourceTemplates = live.flatMap((e) => e.lists.resourceTemplates.map((t) => ({ ...t, server: e.name })));
+    this.#registry = registry;
+  }
+
+  #setStatus(entry, status) {
+    if (entry.status === status && status !== "connecting") return;
+    entry.status = status;
+    this.#dispatch(new McpHostEvent("status", { server: entry.name, status, error: entry.error }));
+  }
+
+  #state(entry) {
+    const client = entry.client;
+    const state = { name: entry.name, url: entry.url, status: entry.status };
+    if (entry.error !== undefined) state.error = entry.error;
+    if (client) {
+      Object.assign(state, { era: client.era, transport: client.transport, protocolVersion: client.protocolVersion, serverInfo: client.serverInfo });
+      if (client.sessionId !== undefined) state.sessionId = client.sessionId;
+    }
+    return state;
+  }
+
+  // Waits for connections and re-listings in progress, so the registry is current.
+  async ready() {
+    for (;;) {
+      const waits = [...this.#servers.values()].flatMap((e) => [...e.work]);
+      if (waits.length === 0) return;
+      await Promise.all(waits);
+    }
+  }
+
+  // Lists what `kinds` no connected server has listed yet (after a resume).
+  async #need(kinds) {
+    await this.ready();
+    const work = [...this.#servers.values()].filter((e) => e.client).map((e) => {
+      const offered = offeredLists(e.client);
+      const missing = kinds.filter((k) => offered[k] && !e.listed.has(k));
+      return missing.length > 0 && this.#relist(e, missing, "connected");
+    }).filter(Boolean);
+    await Promise.all(work);
+  }
+
+  async removeServer(name) {
+    const entry = this.#servers.get(name);
+    if (!entry) return false;
+    this.#servers.delete(name);
+    entry.attempt++;
+    for (const timer of entry.timers.values()) clearTimeout(timer);
+    settle(entry);
+    const client = entry.client;
+    entry.client = undefined;
+    entry.closing = true;
+    this.#rebuild();
+    entry.status = "closed";
+    this.#dispatch(new McpHostEvent("status", { server: name, status: "closed" }));
+    this.#dispatch(new McpHostEvent("change", { server: name, reason: "removed" }));
+    await client?.close();
+    return true;
+  }
+
+  async reconnect(name) {
+    if (this.#closed) throw new McpClientError("closed", "the host is closed");
+    const entry = this.#servers.get(name);
+    if (!entry) throw invalid(`no server named ${JSON.stringify(name)}`);
+    const attempt = ++entry.attempt; // a connection still in progress is dropped
+    const old = entry.client;
+    entry.client = undefined;
+    this.#forget(entry);
+    if (old) {
+      entry.closing = true;
+      await old.close();
+      entry.closing = false;
+    }
+    if (!this.#current(entry, attempt)) throw new McpClientError("closed", `server ${name} was removed or the host closed while reconnecting`);
+    await track(entry, this.#open(entry, undefined));
+    return this.#state(entry);
+  }
+
+  renameServer(name, newName) {
+    const entry = this.#servers.get(name);
+    if (!entry) throw invalid(`no server named ${JSON.stringify(name)}`);
+    checkName(newName);
+    if (newName === name) return this.#state(entry);
+    if (this.#servers.has(newName)) throw invalid(`a server named ${JSON.stringify(newName)} is already added`);
+    // The same place in the order servers() reports.
+    this.#servers = new Map([...this.#servers].map(([key, value]) => (key === name ? [newName, value] : [key, value])));
+    entry.name = newName;
+    this.#rebuild();
+    this.#dispatch(new McpHostEvent("change", { server: newName, reason: "renamed", previous: name }));
+    return this.#state(entry);
+  }
+
+  servers() {
+    return [...this.#servers.values()].map((e) => this.#state(e));
+  }
+
+  client(name) {
+    return this.#servers.get(name)?.client;
+  }
+
+  get tools() { return this.#registry.tools; }
+  get prompts() { return this.#registry.prompts; }
+  get resources() { return this.#registry.resources; }
+  get resourceTemplates() { return this.#registry.resourceTemplates; }
+
+  async listAllTools() { await this.#need(["tools"]); return this.#registry.tools; }
+  async listAllPrompts() { await this.#need(["prompts"]); return this.#registry.prompts; }
+  async listAllResources() { await this.#need(["resources"]); return this.#registry.resources; }
+  async listAllResourceTemplates() { await this.#need(["resourceTemplates"]); return this.#registry.resourceTemplates; }
+
+  // Where a qualified name leads now, listing first if a resumed host has not yet.
+  async #lookup(routes, name) {
+    const route = this.#registry[routes].get(name);
+    if (route) return route;
+    await this.#need([routes === "toolRoutes" ? "tools" : "prompts"]);
+    return this.#registry[routes].get(name);
+  }
+
+  async #route(routes, name, what) {
+    if (typeof name !== "string") throw invalid(`the ${what} name must be a string`);
+    const route = await this.#lookup(routes, name);
+    if (!route) throw invalid(`no connected server offers a ${what} named ${JSON.stringify(name)}`);
+    const client = this.#servers.get(route.server)?.client;
+    if (!client) throw new McpClientError("closed", `server ${route.server} is not connected`);
+    return { client, route };
+  }
+
+  // The server callTool would send `name` to: what runToolLoop tells approve as ctx.server.
+  async toolServer(name) {
+    if (typeof name !== "string") return undefined;
+    return (await this.#lookup("toolRoutes", name))?.server;
+  }
+
+  // callTool(name, args?, options?) or callTool({ name, arguments }, options?), as on McpClient.
+  async callTool(nameOrParams, args, options) {
+    const byName = typeof nameOrParams === "string";
+    const params = byName ? (args === undefined ? { name: nameOrParams } : { name: nameOrParams, arguments: args }) : nameOrParams;
+    const requestOptions = byName ? options : args;
+    if (params === null || typeof params !== "object") throw invalid("callTool needs a tool name");
+    const { client, route } = await this.#route("toolRoutes", params.name, "tool");
+    return client.callTool({ ...params, name: route.name }, requestOptions);
+  }
+
+  async getPrompt(params, options) {
+    if (params === null || typeof params !== "object") throw invalid("getPrompt needs { name, arguments }");
+    const { client, route } = await this.#route("promptRoutes", params.name, "prompt");
+    return client.getPrompt({ ...params, name: route.name }, options);
+  }
+
+  // The server that owns `uri`: the one given, the one that listed it, or the
+  // one whose template matches; more than one candidate is ambiguous.
+  async #owner(params) {
+    if (params === null || typeof params !== "object" || typeof params.uri !== "string") throw invalid("a resource request needs { uri }");
+    const { server, ...rest } = params;
+    if (server !== undefined) {
+      const client = this.#servers.get(server)?.client;
+      if (!client) throw invalid(`no connected server named ${JSON.stringify(server)}`);
+      return { client, rest };
+    }
+    await this.#need(["resources", "resourceTemplates"]);
+    const listed = new Set(this.#registry.resources.filter((r) => r.uri === params.uri).map((r) => r.server));
+    // A template built to backtrack stops at its step budget and matches
+    // nothing, so one server's template cannot hold up the others.
+    let tooCostly;
+    if (listed.size === 0) {
+      for (const t of this.#registry.resourceTemplates) {
+        try {
+          if (new UriTemplate(t.uriTemplate).match(params.uri)) listed.add(t.server);
+        } catch (error) {
+          // A template the server got wrong matches nothing either.
+          if (error instanceof McpClientError && error.kind === "limit-exceeded") tooCostly ??= error;
+        }
+      }
+    }
+    if (listed.size > 1) throw invalid(`${params.uri} is offered by ${[...listed].join(", ")}: pass { server }`);
+    const [owner] = listed;
+    const client = owner && this.#servers.get(owner)?.client;
+    if (!client && tooCostly) throw tooCostly;
+    if (!client) throw invalid(`no connected server offers ${params.uri}`);
+    return { client, rest };
+  }
+
+  // complete({ ref, argument, context? }): a prompt by its qualified name, a
+  // template by the server that listed it (or `server`).
+  async complete(params, options) {
+    const ref = params?.ref;
+    if (ref?.type === "ref/prompt") {
+      const { client, route } = await this.#route("promptRoutes", ref.name, "prompt");
+      return client.complete({ ...params, ref: { ...ref, name: route.name } }, options);
+    }
+    if (ref?.type !== "ref/resource" || typeof ref.uri !== "string") throw invalid("complete needs a ref of type ref/prompt or ref/resource");
+    const { server, ...rest } = params;
+    let owner = server;
+    if (owner === undefined) {
+      await this.#need(["resourceTemplates"]);
+      const owners = new Set(this.#registry.resourceTemplates.filter((t) => t.uriTemplate === ref.uri).map((t) => t.server));
+      if (owners.size > 1) throw invalid(`${ref.uri} is offered by ${[...owners].join(", ")}: pass { server }`);
+      [owner] = owners;
+    }
+    const client = owner !== undefined && this.#servers.get(owner)?.client;
+    if (!client) throw invalid(`no connected server offers the template ${ref.uri}`);
+    return client.complete(rest, options);
+  }
+
+  async readResource(params, options) {
+    const { client, rest } = await this.#owner(params);
+    return client.readResource(rest, options);
+  }
+
+  async subscribeResource(params, options) {
+    const { client, rest } = await this.#owner(params);
+    return client.subscribeResource(rest, options);
+  }
+
+  async unsubscribeResource(params, options) {
+    const { client, rest } = await this.#owner(params);
+    return client.unsubscribeResource(rest, options);
+  }
+
+  snapshot() {
+    const servers = [...this.#servers.values()].map((e) => {
+      let snapshot;
+      try {
+        snapshot = e.client?.snapshot();
+      } catch {
+        // A custom transport cannot be saved; the server is kept by name only.
+      }
+      return snapshot ? { name: e.name, snapshot } : { name: e.name, url: e.url };
+    });
+    return { format: SNAPSHOT_FORMAT, servers };
+  }
+
+  async suspend() {
+    const snapshot = this.snapshot();
+    this.#closed = true;
+    await Promise.all([...this.#servers.values()].map((e) => {
+      e.attempt++; // a connection still in progress is dropped when it lands
+      for (const timer of e.timers.values()) clearTimeout(timer);
+      settle(e);
+      e.closing = true;
+      this.#setStatus(e, "closed");
+      const client = e.client;
+      e.client = undefined;
+      const saved = snapshot.servers.some((s) => s.name === e.name && s.snapshot);
+      return saved ? client.suspend() : client?.close();
+    }));
+    return snapshot;
+  }
+
+  async close() {
+    if (this.#closed && this.#servers.size === 0) return;
+    this.#closed = true;
+    await Promise.all([...this.#servers.keys()].map((name) => this.removeServer(name)));
+  }
+
+  #dispatch(event) {
+    this.#tell(event);
+  }
+}
