@@ -60,8 +60,8 @@ pub const REPORTED_DEPTH: usize = 3;
 /// assert!(accepted);
 /// assert_eq!(names, [r#""echo""#, r#""add""#]);
 /// ```
-pub fn scan<'a>(text: &'a str, found: impl FnMut(&[Option<&'a str>], &'a str) -> bool) -> bool {
-    walk(text, None, found)
+pub fn scan<'a>(text: &'a str, mut found: impl FnMut(&[Option<&'a str>], &'a str) -> bool) -> bool {
+    walk(text, None, &mut found)
 }
 
 /// [`scan`] for a text that [`scan`] (or serde_json) has accepted already,
@@ -82,8 +82,8 @@ pub fn scan<'a>(text: &'a str, found: impl FnMut(&[Option<&'a str>], &'a str) ->
 /// assert!(read);
 /// assert_eq!(schemas, [r#"{"type": "object", "properties": {"x": {}}}"#]);
 /// ```
-pub fn scan_accepted<'a>(text: &'a str, found: impl FnMut(&[Option<&'a str>], &'a str) -> bool) -> bool {
-    walk(text, Some(&|_: &[Option<&str>]| true), found)
+pub fn scan_accepted<'a>(text: &'a str, mut found: impl FnMut(&[Option<&'a str>], &'a str) -> bool) -> bool {
+    walk(text, Some(&|_: &[Option<&str>]| true), &mut found)
 }
 
 /// [`scan_accepted`] that enters a container above [`REPORTED_DEPTH`] only
@@ -105,16 +105,17 @@ pub fn scan_accepted<'a>(text: &'a str, found: impl FnMut(&[Option<&'a str>], &'
 /// assert!(seen.contains(&(1, r#"{"items": [1, 2, 3]}"#)));
 /// assert!(!seen.iter().any(|&(_, value)| value == "[1, 2, 3]"), "not entered");
 /// ```
-pub fn scan_accepted_entering<'a>(text: &'a str, enter: Enter<'_>, found: impl FnMut(&[Option<&'a str>], &'a str) -> bool) -> bool {
-    walk(text, Some(enter), found)
+pub fn scan_accepted_entering<'a>(text: &'a str, enter: Enter<'_>, mut found: impl FnMut(&[Option<&'a str>], &'a str) -> bool) -> bool {
+    walk(text, Some(enter), &mut found)
 }
 
 /// Which containers above [`REPORTED_DEPTH`] a pass enters, by their path.
 pub type Enter<'e> = &'e dyn Fn(&[Option<&str>]) -> bool;
 
 /// One pass over `text`. `accepted` is `None` for a text not checked yet
-/// (every byte is), else which containers to enter.
-fn walk<'a>(text: &'a str, accepted: Option<Enter<'_>>, mut found: impl FnMut(&[Option<&'a str>], &'a str) -> bool) -> bool {
+/// (every byte is), else which containers to enter. `found` is a trait object
+/// so that the four callers share one copy of the walk (3.2 KB of code each).
+fn walk<'a>(text: &'a str, accepted: Option<Enter<'_>>, found: &mut dyn FnMut(&[Option<&'a str>], &'a str) -> bool) -> bool {
     let mut scanner = Scanner { bytes: text.as_bytes(), at: 0, objects: 0, depth: 0 };
     // Where each reported level's current value lies: `path[d - 1]` and
     // `starts[d - 1]` for a value nested `d` levels deep.
