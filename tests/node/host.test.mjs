@@ -62,7 +62,8 @@ test("McpHost: servers added before the registry is in are listed, renamed and s
   host.addEventListener("status", (e) => events.push(`${e.server}:${e.status}`));
   const first = host.addServer("first", new URL(PEERS.http));
   const second = host.addServer("second", PEERS.modern);
-  await assert.rejects(host.addServer("first", PEERS.http), (e) => e.kind === "invalid-argument" && /already added/.test(e.message));
+  // Synchronous from here to the first await: the registry can only come in at an await.
+  const twice = host.addServer("first", PEERS.http);
   assert.deepEqual(host.servers(), [
     { name: "first", url: PEERS.http, status: "connecting" },
     { name: "second", url: PEERS.modern, status: "connecting" },
@@ -74,6 +75,7 @@ test("McpHost: servers added before the registry is in are listed, renamed and s
   assert.equal(host.client("renamed"), undefined);
   assert.deepEqual([host.tools, host.prompts, host.resources, host.resourceTemplates], [[], [], [], []]);
 
+  await assert.rejects(twice, (e) => e.kind === "invalid-argument" && /already added/.test(e.message));
   const [a, b] = await Promise.all([first, second]);
   assert.equal(a.name, "renamed");
   assert.equal(a.status, "connected");
