@@ -20,7 +20,7 @@ use std::collections::HashMap;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
-#[wasm_bindgen(module = "/src/glue.js")]
+#[wasm_bindgen(module = "/src/dpop.js")]
 extern "C" {
     #[wasm_bindgen(js_name = dpopKeyPair)]
     fn key_pair(name: &str, persist: bool) -> Promise;
