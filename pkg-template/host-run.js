@@ -46,11 +46,11 @@ const LISTERS = {
 };
 
 // Set by the first registry made: host.js's copies.
-let McpHostEvent, qualifiedNames, handlersFor, checkName, checkTarget, invalid, SNAPSHOT_FORMAT;
+let McpHostEvent, qualifiedNames, handlersFor, checkName, invalid, urlOf, SNAPSHOT_FORMAT;
 
 /** A host's registry, for host.js: `options` are checked already, and events go to `dispatch`. */
 export function registry(shared, options, dispatch) {
-  ({ McpHostEvent, qualifiedNames, handlersFor, checkName, checkTarget, invalid, SNAPSHOT_FORMAT } = shared);
+  ({ McpHostEvent, qualifiedNames, handlersFor, checkName, invalid, urlOf, SNAPSHOT_FORMAT } = shared);
   return new HostRegistry(options, dispatch);
 }
 
@@ -67,28 +67,16 @@ class HostRegistry {
     this.#tell = dispatch;
   }
 
-  addServer(name, url, options = {}) {
-    try {
-      checkName(name);
-      if (this.#closed) throw new McpClientError("closed", "the host is closed");
-      if (this.#servers.has(name)) throw invalid(`a server named ${JSON.stringify(name)} is already added`);
-      checkTarget(name, url);
-      handlersFor(() => name, this.#options.handlers, options?.handlers);
-      return this.#add(name, url, options, undefined);
-    } catch (error) {
-      return Promise.reject(error);
-    }
+  has(name) {
+    return this.#servers.has(name);
   }
 
-  // A server of a host snapshot, taken over without a new initialize when `snapshot` is its client's.
-  resumeServer(name, url, options, snapshot) {
-    return this.#add(name, url, options, snapshot);
-  }
-
-  async #add(name, url, options, snapshot) {
+  // Adds a server host.js has checked; one of a host snapshot is taken over without a new
+  // initialize when `snapshot` is its client's.
+  async add(name, url, options, snapshot) {
     checkName(name);
     if (this.#servers.has(name)) throw invalid(`a server named ${JSON.stringify(name)} is already added`);
-    const entry = { name, url: String(url instanceof URL ? url.href : typeof url === "string" ? url : "custom"), target: url,
+    const entry = { name, url: urlOf(url), target: url,
       options, status: "connecting", error: undefined, client: undefined, lists: EMPTY_LISTS(), listed: new Set(), timers: new Map(), attempt: 0,
       work: new Set(), sequence: {} };
     this.#servers.set(name, entry);

@@ -46,9 +46,10 @@ function handlersFor(nameOf, shared = {}, own = {}) {
   return handlers;
 }
 
+// A server's URL as the host reports it.
 const urlOf = (url) => String(url instanceof URL ? url.href : typeof url === "string" ? url : "custom");
 
-const SHARED = { McpHostEvent, qualifiedNames, handlersFor, checkName, checkTarget, invalid, SNAPSHOT_FORMAT };
+const SHARED = { McpHostEvent, qualifiedNames, handlersFor, checkName, invalid, urlOf, SNAPSHOT_FORMAT };
 
 // One load for every host of the page; a failed load is tried again by the next host that needs it.
 let loading;
@@ -111,8 +112,8 @@ export class McpHost {
     await Promise.all(snapshot.servers.map((saved) => {
       const own = options.servers?.[saved?.name] ?? {};
       return saved?.snapshot
-        ? registry.resumeServer(saved.name, saved.snapshot.url, own, saved.snapshot)
-        : registry.addServer(saved?.name, saved?.url, own);
+        ? registry.add(saved.name, saved.snapshot.url, own, saved.snapshot)
+        : host.addServer(saved?.name, saved?.url, own);
     }));
     return host;
   }
@@ -125,7 +126,7 @@ export class McpHost {
         this.#registry = registry(SHARED, this.#options, (event) => this.#dispatch(event));
         const waiting = this.#waiting;
         this.#waiting = [];
-        for (const server of waiting) server.settle(this.#registry.addServer(server.name, server.url, server.options));
+        for (const server of waiting) server.settle(this.#registry.add(server.name, server.url, server.options));
         // A host closed before it had a server did not wait for its registry.
         if (this.#closed && waiting.length === 0) this.#registry.close();
         return this.#registry;
@@ -142,16 +143,17 @@ export class McpHost {
   }
 
   addServer(name, url, options = {}) {
-    if (this.#registry) return this.#registry.addServer(name, url, options);
     try {
       checkName(name);
       if (this.#closed) throw new McpClientError("closed", "the host is closed");
-      if (this.#waiting.some((s) => s.name === name)) throw invalid(`a server named ${JSON.stringify(name)} is already added`);
+      const taken = this.#registry ? this.#registry.has(name) : this.#waiting.some((s) => s.name === name);
+      if (taken) throw invalid(`a server named ${JSON.stringify(name)} is already added`);
       checkTarget(name, url);
       handlersFor(() => name, this.#options.handlers, options?.handlers);
     } catch (error) {
       return Promise.reject(error);
     }
+    if (this.#registry) return this.#registry.add(name, url, options);
     return new Promise((settle) => {
       this.#waiting.push({ name, url, options, settle });
       this.#load().catch(() => {}); // each waiting server is told of a failed load
@@ -191,18 +193,24 @@ export class McpHost {
     return this.#registry?.snapshot() ?? { format: SNAPSHOT_FORMAT, servers: this.#waiting.map((s) => ({ name: s.name, url: urlOf(s.url) })) };
   }
 
+  // A member of the registry: at once when it is in, else once it has loaded. Run at once,
+  // a member's synchronous part happens at the call, as it did before there was a registry
+  // to load (reconnect's servers leave the registry at the call).
+  #inRegistry(name, args) {
+    return this.#registry ? this.#registry[name](...args) : this.#load().then((registry) => registry[name](...args));
+  }
+
   // Closing marks the host at once, as the registry does, so that a server added
   // while the registry loads is refused.
   suspend() {
     this.#closed = true;
-    return this.#registry ? this.#registry.suspend() : this.#load().then((registry) => registry.suspend());
+    return this.#inRegistry("suspend", []);
   }
 
   close() {
     this.#closed = true;
-    if (this.#registry) return this.#registry.close();
-    if (this.#waiting.length === 0) return Promise.resolve();
-    return this.#load().then((registry) => registry.close());
+    if (!this.#registry && this.#waiting.length === 0) return Promise.resolve();
+    return this.#inRegistry("close", []);
   }
 
   addEventListener(type, listener, options) {
@@ -244,11 +252,9 @@ export class McpHost {
       "listAllResourceTemplates", "toolServer", "callTool", "getPrompt", "complete", "readResource",
       "subscribeResource", "unsubscribeResource",
     ]) {
-      // Once the registry is in, a member runs at once, as its synchronous part did before
-      // there was a registry to load (reconnect's servers leave the registry at the call).
       const method = {
         [name](...args) {
-          return this.#registry ? this.#registry[name](...args) : this.#load().then((registry) => registry[name](...args));
+          return this.#inRegistry(name, args);
         },
       }[name];
       Object.defineProperty(McpHost.prototype, name, { value: method, writable: true, configurable: true });
