@@ -48,6 +48,9 @@ test -f "$SPLIT/core.map" || { echo "build: no linker map at $SPLIT/core.map: ca
 # core keeps its function names until it is split, and the halves are kept with them in
 # target/split/ (primary-named.wasm, rest-named.wasm): the wasm functions in a stack
 # trace of the shipped halves are named there, at the same index.
+# Panics trap at once, as they would after formatting a message no one reads
+# (scripts/trap-panics.mjs); the -Oz after it drops what fed them.
+node scripts/trap-panics.mjs pkg/mcp_wasm_bg.wasm
 node_modules/.bin/wasm-opt pkg/mcp_wasm_bg.wasm -o pkg/mcp_wasm_bg.wasm "${OPT_KEEPING_NAMES[@]}"
 # Imports renamed from wasm-bindgen's hashed names to short ones, in the wasm and
 # its glue: 3 KB gzip off the first call (bench/analysis.md, "Eighth round").
@@ -66,6 +69,7 @@ for part in validator oauth; do
   [ "$part" = validator ] && opt=(--config "profile.release.opt-level='s'" --config "profile.release.package.mcp-wasm.opt-level=3")
   cargo build "${opt[@]}" "${REMAP[@]}" "${LINKER[@]}" --quiet --release --target wasm32-unknown-unknown --lib --no-default-features --features "$part-module"
   wasm-bindgen "${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release/mcp_wasm.wasm" --out-dir pkg --out-name "mcp_wasm_$part" --target web --no-typescript
+  node scripts/trap-panics.mjs "pkg/mcp_wasm_${part}_bg.wasm"
   node_modules/.bin/wasm-opt "pkg/mcp_wasm_${part}_bg.wasm" -o "pkg/mcp_wasm_${part}_bg.wasm" "${OPT_FLAGS[@]}"
   node scripts/short-imports.mjs "pkg/mcp_wasm_${part}_bg.wasm" "pkg/mcp_wasm_${part}.js"
 done
