@@ -63,6 +63,58 @@ function codeConstants(text) {
 }
 
 /**
+ * The panics' static locations that no code passes any more, and the source paths only
+ * they named: scripts/trap-panics.mjs made the panic entry points trap, and -Oz dropped
+ * the location every call site handed them. A location is a 16-byte object (the file as
+ * a pointer and a length, the line, the column) whose file is a string object ending in
+ * `.rs`; it is dead when no constant of either half's code (`texts`) lies in it and no
+ * other object points into it. A path is dead when no constant lies in it and only dead
+ * locations point to it. Returns the dead objects, which hold bytes nothing can read.
+ */
+export function deadPanicLocations(objects, segments, texts) {
+  const byte = (address) => byteAt(segments, address);
+  const word = (address) => (byte(address) | (byte(address + 1) << 8) | (byte(address + 2) << 16) | (byte(address + 3) << 24)) >>> 0;
+  // Whether one of the sorted `addresses` lies in the object `o`.
+  const liesIn = (addresses, o) => {
+    let lo = 0, hi = addresses.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (addresses[mid] < o.start) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < addresses.length && addresses[lo] < o.end;
+  };
+  const constants = texts.flatMap(codeConstants).sort((a, b) => a - b);
+  const named = (o) => liesIn(constants, o);
+  const index = new Map(objects.map((o, i) => [o.start, i]));
+  const endsInRs = (start, length) => length > 3 && length < 512
+    && [0x2e, 0x72, 0x73].every((c, k) => byte(start + length - 3 + k) === c);
+  const locations = new Set();
+  objects.forEach((o, i) => {
+    if (o.end - o.start !== 16 || named(o)) return;
+    const file = index.get(word(o.start));
+    if (file !== undefined && word(o.start + 4) <= objects[file].end - objects[file].start && endsInRs(word(o.start), word(o.start + 4))) locations.add(i);
+  });
+  // Pointers held by every object that stays: into a location keeps it; into a path keeps it.
+  const pointers = [];
+  objects.forEach((o, i) => {
+    if (locations.has(i)) return;
+    for (let a = o.start + ((4 - (o.start % 4)) % 4); a + 4 <= o.end; a += 4) pointers.push(word(a));
+  });
+  pointers.sort((a, b) => a - b);
+  const within = (o) => liesIn(pointers, o);
+  const dead = new Set();
+  const paths = new Set();
+  for (const i of locations) {
+    if (within(objects[i])) continue;
+    dead.add(i);
+    paths.add(index.get(word(objects[i].start)));
+  }
+  for (const i of paths) if (!named(objects[i]) && !within(objects[i])) dead.add(i);
+  return [...dead].sort((a, b) => a - b).map((i) => objects[i]);
+}
+
+/**
  * Decides which objects move. `segments` are the primary's active data segments
  * ({ offset, data }); `text` is the primary's code as binaryen prints it; `touchedBlocks`
  * the 8-byte blocks of data the profile's runs read or wrote. Returns the objects that

@@ -21,7 +21,7 @@
 //   too (scripts/split/data.mjs); without it, all of it stays in the primary.
 import { readFileSync, writeFileSync } from "node:fs";
 import { allFunctions, binaryen, dataSegments, definedFunctions, functionTable, readModule } from "./binaryen.mjs";
-import { mapObjects, movedObjects, splitSegments } from "./data.mjs";
+import { deadPanicLocations, mapObjects, movedObjects, splitSegments } from "./data.mjs";
 
 const [input, profilePath, primaryPath, restPath, mapPath] = process.argv.slice(2);
 if (!restPath) throw new Error("usage: node scripts/split/split.mjs <core.wasm> <profile.json> <primary.wasm> <rest.wasm> [<linker map>]");
@@ -148,7 +148,13 @@ if (mapPath) {
   // data does and end within it (or in the zeros after it, which no segment holds).
   const low = Math.min(...segments.map((s) => s.offset));
   if (!named.length || named[0].start !== low) throw new Error(`split: ${mapPath} does not describe this module's data (its first object is not at ${low})`);
-  const { moved: objects, missed } = movedObjects(named, segments, primary.emitText(), profile.data ?? [], rest.emitText());
+  const primaryText = primary.emitText();
+  const restText = rest.emitText();
+  // Dead bytes are written by neither half.
+  const dead = deadPanicLocations(named, segments, [primaryText, restText]);
+  for (const s of segments) for (const o of dead) s.data.fill(0, Math.max(0, o.start - s.offset), Math.max(0, Math.min(s.data.length, o.end - s.offset)));
+  console.log(`split: ${dead.length} panic locations and paths no code names any more, ${dead.reduce((n, o) => n + o.end - o.start, 0)} bytes, dropped`);
+  const { moved: objects, missed } = movedObjects(named, segments, primaryText, profile.data ?? [], restText);
   data = splitSegments(segments, objects);
   const length = (list) => list.reduce((n, s) => n + s.data.length, 0);
   console.log(`split: ${objects.length} static objects, ${length(data.rest)} bytes, in the rest; ${length(data.primary)} bytes of data in the primary`);
