@@ -67,10 +67,12 @@ node scripts/short-imports.mjs pkg/mcp_wasm_bg.wasm pkg/mcp_wasm.js
 for part in validator oauth; do
   opt=(--config "profile.release.opt-level='z'")
   [ "$part" = validator ] && opt=(--config "profile.release.opt-level='s'" --config "profile.release.package.mcp-wasm.opt-level=3")
-  cargo build "${opt[@]}" "${REMAP[@]}" "${LINKER[@]}" --quiet --release --target wasm32-unknown-unknown --lib --no-default-features --features "$part-module"
+  MCP_WASM_LINK_MAP="$PWD/$SPLIT/$part.map" cargo build "${opt[@]}" "${REMAP[@]}" "${LINKER[@]}" --quiet --release --target wasm32-unknown-unknown --lib --no-default-features --features "$part-module"
   wasm-bindgen "${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release/mcp_wasm.wasm" --out-dir pkg --out-name "mcp_wasm_$part" --target web --no-typescript
+  test -f "$SPLIT/$part.map" || { echo "build: no linker map at $SPLIT/$part.map: cargo clean -p mcp-wasm --release --target wasm32-unknown-unknown, then build again" >&2; exit 1; }
   node scripts/trap-panics.mjs "pkg/mcp_wasm_${part}_bg.wasm"
   node_modules/.bin/wasm-opt "pkg/mcp_wasm_${part}_bg.wasm" -o "pkg/mcp_wasm_${part}_bg.wasm" "${OPT_FLAGS[@]}"
+  node scripts/split/dead-data.mjs "pkg/mcp_wasm_${part}_bg.wasm" "$SPLIT/$part.map"
   node scripts/short-imports.mjs "pkg/mcp_wasm_${part}_bg.wasm" "pkg/mcp_wasm_${part}.js"
 done
 

@@ -1,0 +1,31 @@
+// Drops from a module that is not split (the validator's, OAuth's) the panics' static
+// locations and the source paths that no code names any more, as split.mjs does for the
+// core's halves (data.mjs, deadPanicLocations): after scripts/trap-panics.mjs and -Oz,
+// nothing reads them.
+//   node scripts/split/dead-data.mjs <module.wasm> <linker map>    (rewrites the module in place)
+import { readFileSync, writeFileSync } from "node:fs";
+import { binaryen, dataSegments, readModule } from "./binaryen.mjs";
+import { deadPanicLocations, mapObjects, splitSegments } from "./data.mjs";
+
+const [file, mapPath] = process.argv.slice(2);
+if (!mapPath) throw new Error("usage: node scripts/split/dead-data.mjs <module.wasm> <linker map>");
+const module = readModule(readFileSync(file));
+const segments = dataSegments(module).map((info) => {
+  if (info.passive) throw new Error(`dead-data: data segment ${info.name} of ${file} is passive; expected active segments only`);
+  return { offset: info.offset, data: new Uint8Array(info.data) };
+});
+const objects = mapObjects(readFileSync(mapPath, "utf8"));
+const low = Math.min(...segments.map((s) => s.offset));
+if (!objects.length || objects[0].start !== low) throw new Error(`dead-data: ${mapPath} does not describe ${file}'s data (its first object is not at ${low})`);
+const dead = deadPanicLocations(objects, segments, [module.emitText()]);
+const { primary: kept } = splitSegments(segments, dead);
+const memory = module.getMemoryInfo();
+// wasm-bindgen exports the memory as "memory"; setMemory writes that export again.
+const memoryName = binaryen.getExportInfo(module.getExport("memory")).value;
+module.removeExport("memory");
+const toSegments = kept.map((s, i) => ({ name: `d${i}`, offset: module.i32.const(s.offset), data: s.data, passive: false }));
+module.setMemory(memory.initial, memory.max ?? -1, "memory", toSegments, memory.shared, memory.is64, memoryName);
+if (!module.validate()) throw new Error(`dead-data: ${file} does not validate`);
+writeFileSync(file, module.emitBinary());
+const bytes = dead.reduce((n, o) => n + o.end - o.start, 0);
+console.log(`dead-data: ${dead.length} panic locations and paths of ${file} no code names any more, ${bytes} bytes, dropped`);
