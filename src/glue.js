@@ -41,10 +41,77 @@ export class McpConnectionEvent extends Event {
     Object.assign(this, detail);
   }
 }
-export function asyncIterable(next, done) {
-  return { next, return: done, [Symbol.asyncIterator]() { return this; } };
+
+// notifications(): an async iterator fed by a listener that the core adds to the client's events
+// (src/js/events.rs). It keeps at most `capacity` notifications its reader has not taken; one more
+// and it unsubscribes, and once the reader has taken what it kept, next() rejects with `lagged`.
+// The core calls `end` when the listener goes: the client closed (what was kept is still read) or
+// was freed, or the iterator unsubscribed. return() and the reader's `signal` end it at once.
+// Returns [iterator, listener, end, the signal that unsubscribes].
+export function notificationStream(capacity, signal) {
+  const kept = [];
+  const waiting = [];
+  const unsubscribe = new AbortController();
+  let ended = false;
+  let lagged = false;
+  let finished = false;
+  const done = () => ({ done: true, value: undefined });
+  const settle = () => {
+    while (waiting.length && (kept.length || ended || finished)) {
+      const { resolve, reject } = waiting.shift();
+      if (kept.length) resolve({ done: false, value: kept.shift() });
+      else if (lagged && !finished) {
+        finished = true;
+        reject(new McpClientError("lagged", `the notification subscriber lagged more than ${capacity} notifications behind`));
+      } else resolve(done());
+    }
+  };
+  // Ends the iteration now: what was kept is dropped, pending next() calls settle.
+  const finish = (reason) => {
+    if (finished) return;
+    finished = true;
+    kept.length = 0;
+    if (reason !== undefined) for (const { reject } of waiting.splice(0)) reject(reason);
+    settle();
+    signal?.removeEventListener("abort", onAbort);
+    // The core removes the listener at once, and calls `end`: nothing is left to settle.
+    unsubscribe.abort();
+  };
+  const onAbort = () => finish(signal.reason);
+  signal?.addEventListener("abort", onAbort, { once: true });
+  const listener = (event) => {
+    if (ended || finished) return;
+    if (waiting.length === 0 && kept.length >= capacity) {
+      ended = lagged = true;
+      unsubscribe.abort();
+    } else kept.push({ ...event.notification });
+    settle();
+  };
+  const end = () => {
+    ended = true;
+    settle();
+  };
+  const iterator = {
+    next() {
+      if (finished) return Promise.resolve(done());
+      if (signal?.aborted) {
+        const reason = signal.reason;
+        finish();
+        return Promise.reject(reason);
+      }
+      return new Promise((resolve, reject) => {
+        waiting.push({ resolve, reject });
+        settle();
+      });
+    },
+    return() {
+      finish();
+      return Promise.resolve(done());
+    },
+    [Symbol.asyncIterator]() { return this; },
+  };
+  return [iterator, listener, end, unsubscribe.signal];
 }
-export function iteratorResult(done, value) { return { done, value }; }
 
 // Paginated lists as async generators.
 export function pageItems(fetchPage, field) {

@@ -475,7 +475,7 @@ impl McpClient {
         if self.client.is_closed() {
             return Err(fail(Error::Closed));
         }
-        Ok(iterator(&self.client, method, buffer, signal))
+        Ok(iterator(&self.events, method.as_deref(), buffer, signal))
     }
 
     /// Closes the connection: rejects every pending request with an

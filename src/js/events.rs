@@ -7,9 +7,8 @@
 
 use super::abort::is_signal;
 use super::convert::to_js;
-use crate::client::{Client, ClientEvent, EventFilter, EventStream, Notification};
-use futures::StreamExt;
-use js_sys::{Function, Object, Promise, Reflect};
+use crate::client::{Client, ClientEvent, Notification};
+use js_sys::{Function, Object, Reflect};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -40,10 +39,9 @@ extern "C" {
 
     #[wasm_bindgen(js_name = plainEvent)]
     fn plain_event(kind: &str) -> JsValue;
-    #[wasm_bindgen(js_name = asyncIterable)]
-    fn async_iterable(next: &JsValue, done: &JsValue) -> JsValue;
-    #[wasm_bindgen(js_name = iteratorResult)]
-    pub(crate) fn iterator_result(done: bool, value: &JsValue) -> JsValue;
+    /// `[iterator, listener, end, unsubscribe]` of a `notifications()` iterator.
+    #[wasm_bindgen(js_name = notificationStream)]
+    fn notification_stream(capacity: usize, signal: Option<AbortSignal>) -> js_sys::Array;
 }
 
 struct Listener {
@@ -53,6 +51,19 @@ struct Listener {
     once: bool,
     /// Removes the listener when the caller's `signal` aborts.
     _on_abort: Option<AbortHook>,
+    /// Tells a `notifications()` iterator that its listener is gone.
+    _on_removed: Option<EndOnDrop>,
+}
+
+/// Calls a JS function when dropped: however a listener goes (removed, the client
+/// closed or freed), its iterator learns it. The function must not call back into
+/// the client: it runs while the listener list is borrowed.
+struct EndOnDrop(Function);
+
+impl Drop for EndOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.call0(&JsValue::UNDEFINED);
+    }
 }
 
 struct AbortHook {
@@ -87,6 +98,10 @@ impl Events {
     /// `addEventListener(type, listener, options)` with DOM semantics: the
     /// same listener is added once; `once` and `signal` are honoured.
     pub fn add(self: &Rc<Self>, kind: &str, callback: JsValue, options: &JsValue) {
+        self.add_ending(kind, callback, options, None);
+    }
+
+    fn add_ending(self: &Rc<Self>, kind: &str, callback: JsValue, options: &JsValue, on_removed: Option<EndOnDrop>) {
         let callable = callback.is_function() || Reflect::get(&callback, &JsValue::from_str("handleEvent")).is_ok_and(|h| h.is_function());
         if !callable || self.listeners.borrow().iter().any(|l| l.kind == kind && l.callback == callback) {
             return;
@@ -116,7 +131,14 @@ impl Events {
                 signal.add_event_listener_with_callback_and_add_event_listener_options("abort", callback.as_ref().unchecked_ref(), &listen);
             AbortHook { signal, callback }
         });
-        self.listeners.borrow_mut().push(Listener { id, kind: kind.to_owned(), callback, once, _on_abort: on_abort });
+        self.listeners.borrow_mut().push(Listener {
+            id,
+            kind: kind.to_owned(),
+            callback,
+            once,
+            _on_abort: on_abort,
+            _on_removed: on_removed,
+        });
     }
 
     /// `removeEventListener(type, listener)`.
@@ -205,80 +227,16 @@ impl Events {
     }
 }
 
-/// An async iterator over the client's notifications, optionally of one method.
-pub fn iterator(client: &Client, method: Option<String>, capacity: usize, signal: Option<AbortSignal>) -> JsValue {
-    let state = Rc::new(IteratorState {
-        subscription: RefCell::new(Some(client.events(EventFilter::Notifications(method), capacity))),
-        ended: Cell::new(false),
-        signal,
-    });
-    let next = {
-        let state = state.clone();
-        Closure::<dyn FnMut() -> Promise>::new(move || next_item(state.clone()))
-    };
-    let done = Closure::<dyn FnMut() -> Promise>::new(move || {
-        state.end();
-        Promise::resolve(&iterator_result(true, &JsValue::UNDEFINED))
-    });
-    async_iterable(&next.into_js_value(), &done.into_js_value())
-}
-
-struct IteratorState {
-    subscription: RefCell<Option<EventStream>>,
-    /// Set by `return()` or the end of the stream; a pending `next()` then
-    /// does not put the subscription back.
-    ended: Cell<bool>,
-    signal: Option<AbortSignal>,
-}
-
-impl IteratorState {
-    fn end(&self) {
-        self.ended.set(true);
-        self.subscription.borrow_mut().take();
-    }
-}
-
-fn next_item(state: Rc<IteratorState>) -> Promise {
-    wasm_bindgen_futures::future_to_promise(async move {
-        let finished = || Ok(iterator_result(true, &JsValue::UNDEFINED));
-        if let Some(signal) = state.signal.as_ref().filter(|s| s.aborted()) {
-            state.end();
-            return Err(signal.reason());
-        }
-        // Take the subscription out while waiting, so no borrow spans the await.
-        let taken = state.subscription.borrow_mut().take();
-        let Some(mut current) = taken else { return finished() };
-        let item = match &state.signal {
-            Some(signal) => {
-                let aborted = super::abort::aborted(signal);
-                match futures::future::select(Box::pin(current.next()), aborted).await {
-                    futures::future::Either::Left((item, _)) => item,
-                    futures::future::Either::Right(_) => {
-                        state.end();
-                        return Err(signal.reason());
-                    }
-                }
-            }
-            None => current.next().await,
-        };
-        match item {
-            Some(Ok(event)) => {
-                if !state.ended.get() {
-                    *state.subscription.borrow_mut() = Some(current);
-                }
-                let value = event.notification().map_or(JsValue::UNDEFINED, notification_object);
-                Ok(iterator_result(false, &value))
-            }
-            Some(Err(error)) => {
-                state.end();
-                Err(super::error::to_js_error(&error))
-            }
-            None => {
-                state.end();
-                finished()
-            }
-        }
-    })
+/// An async iterator over the client's notifications, optionally of one method: a
+/// listener of its own feeds it (`notificationStream` in src/glue.js), so that
+/// iterators cost the core no queue of their own.
+pub fn iterator(events: &Rc<Events>, method: Option<&str>, capacity: usize, signal: Option<AbortSignal>) -> JsValue {
+    let parts = notification_stream(capacity, signal);
+    let options = Object::new();
+    let _ = Reflect::set(&options, &JsValue::from_str("signal"), &parts.get(3));
+    let end = EndOnDrop(parts.get(2).unchecked_into());
+    events.add_ending(method.unwrap_or("notification"), parts.get(1), &options, Some(end));
+    parts.get(0)
 }
 
 fn notification_object(notification: &Notification) -> JsValue {
