@@ -42,16 +42,79 @@ export class McpConnectionEvent extends Event {
   }
 }
 
-// notifications(): an async iterator fed by a listener that the core adds to the client's events
-// (src/js/events.rs). It keeps at most `capacity` notifications its reader has not taken; one more
-// and it unsubscribes, and once the reader has taken what it kept, next() rejects with `lagged`.
-// The core calls `end` when the listener goes: the client closed (what was kept is still read) or
-// was freed, or the iterator unsubscribed. return() and the reader's `signal` end it at once.
-// Returns [iterator, listener, end, the signal that unsubscribes].
-export function notificationStream(capacity, signal) {
+// A client's event listeners (src/js/events.rs), with DOM semantics for `once`, `signal` and
+// `handleEvent`, and the same listener added once per type. Kept here rather than on an
+// EventTarget: Node reports an exception thrown by an EventTarget listener as uncaught and may end
+// the process. A listener that throws is reported as an `error` event instead, and dispatch goes on.
+export class Listeners {
+  constructor() {
+    this.list = [];
+  }
+  add(type, callback, options) {
+    const callable = typeof callback === "function" || typeof callback?.handleEvent === "function";
+    if (!callable || this.list.some((l) => l.type === type && l.callback === callback)) return;
+    const object = typeof options === "object" && options !== null;
+    const given = object ? options.signal : undefined;
+    const signal = typeof given === "object" && given !== null && "aborted" in given && "addEventListener" in given ? given : undefined;
+    if (signal?.aborted) return;
+    const entry = { type, callback, once: object && !!options.once };
+    if (signal) {
+      entry.stop = () => signal.removeEventListener("abort", onAbort);
+      const onAbort = () => this.drop(entry);
+      signal.addEventListener("abort", onAbort, { once: true });
+    }
+    this.list.push(entry);
+  }
+  remove(type, callback) {
+    for (const entry of this.list.filter((l) => l.type === type && l.callback === callback)) this.drop(entry);
+  }
+  drop(entry) {
+    const at = this.list.indexOf(entry);
+    if (at < 0) return;
+    this.list.splice(at, 1);
+    entry.stop?.();
+  }
+  clear() {
+    for (const entry of this.list.splice(0)) entry.stop?.();
+  }
+  hears(method) {
+    return this.list.some((l) => l.type === method || l.type === "notification");
+  }
+  // Listeners removed while it runs are still called, as they were when it started.
+  dispatch(type, event) {
+    for (const entry of this.list.filter((l) => l.type === type)) {
+      if (entry.once) this.drop(entry);
+      try {
+        if (typeof entry.callback === "function") entry.callback.call(undefined, event);
+        else entry.callback.handleEvent(event);
+      } catch (thrown) {
+        if (type !== "error") this.dispatch("error", new McpErrorEvent(thrown));
+      }
+    }
+  }
+  notify(method, message) {
+    this.dispatch(method, new McpNotificationEvent(method, message));
+    this.dispatch("notification", new McpNotificationEvent("notification", message));
+  }
+  // notifications(): an async iterator fed by a listener of its own, which it removes when it ends;
+  // when the listener is removed otherwise (the client closed), the iterator ends once read.
+  notifications(method, capacity, signal) {
+    const entry = { type: method ?? "notification", once: false };
+    const stream = notificationStream(capacity, signal, () => this.drop(entry));
+    entry.callback = stream.listener;
+    entry.stop = stream.end;
+    this.list.push(entry);
+    return stream.iterator;
+  }
+}
+
+// A notifications() iterator. It keeps at most `capacity` notifications its reader has not taken;
+// one more and it unsubscribes, and once the reader has taken what it kept, next() rejects with
+// `lagged`. `end` says no more will come (what was kept is still read); return() and the reader's
+// `signal` end it at once.
+function notificationStream(capacity, signal, unsubscribe) {
   const kept = [];
   const waiting = [];
-  const unsubscribe = new AbortController();
   let ended = false;
   let lagged = false;
   let finished = false;
@@ -74,8 +137,7 @@ export function notificationStream(capacity, signal) {
     if (reason !== undefined) for (const { reject } of waiting.splice(0)) reject(reason);
     settle();
     signal?.removeEventListener("abort", onAbort);
-    // The core removes the listener at once, and calls `end`: nothing is left to settle.
-    unsubscribe.abort();
+    unsubscribe();
   };
   const onAbort = () => finish(signal.reason);
   signal?.addEventListener("abort", onAbort, { once: true });
@@ -83,7 +145,7 @@ export function notificationStream(capacity, signal) {
     if (ended || finished) return;
     if (waiting.length === 0 && kept.length >= capacity) {
       ended = lagged = true;
-      unsubscribe.abort();
+      unsubscribe();
     } else kept.push({ ...event.notification });
     settle();
   };
@@ -110,7 +172,7 @@ export function notificationStream(capacity, signal) {
     },
     [Symbol.asyncIterator]() { return this; },
   };
-  return [iterator, listener, end, unsubscribe.signal];
+  return { iterator, listener, end };
 }
 
 // Paginated lists as async generators.

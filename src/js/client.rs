@@ -6,7 +6,7 @@
 use super::convert::{from_js, optional_params_text_from_js, params_from_js, to_js};
 use super::custom_transport::{is_transport, JsConnector};
 use super::error::to_js_error;
-use super::events::{iterator, Events};
+use super::events::Events;
 use super::handlers::handlers_from_js;
 use super::list_watchers::watchers_from_js;
 use super::options::{connect_options, endpoint_url, request_options, ConnectSettings, JsRequestOptions};
@@ -437,7 +437,7 @@ impl McpClient {
     /// never breaks the client.
     #[wasm_bindgen(js_name = addEventListener, skip_typescript)]
     pub fn add_event_listener(&self, kind: &str, listener: JsValue, options: JsValue) {
-        self.events.add(kind, listener, &options);
+        self.events.add(kind, &listener, &options);
     }
 
     /// Removes an event listener added with {@link McpClient.addEventListener}.
@@ -475,7 +475,7 @@ impl McpClient {
         if self.client.is_closed() {
             return Err(fail(Error::Closed));
         }
-        Ok(iterator(&self.events, method.as_deref(), buffer, signal))
+        Ok(self.events.iterator(method, buffer, signal))
     }
 
     /// Closes the connection: rejects every pending request with an
