@@ -205,6 +205,7 @@ export async function runScenarios(mcp, servers) {
     // as the servers keep what is added, and Node's run and Chromium's share them.
     notify: () => ({ name: "add-tool", arguments: { name: `split-${Math.random().toString(36).slice(2, 12)}` } }),
   };
+  const statelessTools = { ...modernTools, notify: () => ({ name: "slow", arguments: { steps: 2 } }) };
   const options = {
     clientInfo: { name: "split-profile", version: "1.0.0" },
     // With credentials, a request follows redirects by hand (src/transport/fetch.rs).
@@ -231,7 +232,9 @@ export async function runScenarios(mcp, servers) {
     [servers.modern, {}, modernTools],
     [servers.modern, { era: "modern", ...options }, modernTools],
     [servers.dual, {}, modernTools],
-    [servers.dual, { era: "legacy", headers: { "x-profile": "1", authorization: "Bearer split-profile" } }, modernTools],
+    // Legacy traffic to the dual server is stateless: nothing reaches a client outside a call's own
+    // response, so the notification comes from a call that logs as it goes.
+    [servers.dual, { era: "legacy", headers: { "x-profile": "1", authorization: "Bearer split-profile" } }, statelessTools],
   ];
   // Bodies cut anywhere and JSON written otherwise, with text past ASCII to escape.
   const reshaped = { fetch: reshapingFetch((url, init) => fetch(url, init)) };
