@@ -149,9 +149,11 @@ function notificationStream(capacity, signal, unsubscribe) {
     } else kept.push({ ...event.notification });
     settle();
   };
+  // Every pending next() settles now, and a later one does not wait: the signal has nothing left to end.
   const end = () => {
     ended = true;
     settle();
+    signal?.removeEventListener("abort", onAbort);
   };
   const iterator = {
     next() {

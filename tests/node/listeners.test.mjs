@@ -70,3 +70,23 @@ test("a listener that throws becomes an error event, and dispatch goes on", { ti
   assert.deepEqual(errors, [thrown]);
   await client.close();
 });
+
+test("close lets go of the signals that listeners and iterators were given", { timeout: 30_000 }, async () => {
+  const client = await McpClient.connect(url);
+  // A signal that counts the listeners added to it and not removed.
+  const held = new Set();
+  const signal = {
+    aborted: false,
+    reason: undefined,
+    addEventListener: (type, listener) => held.add(listener),
+    removeEventListener: (type, listener) => held.delete(listener),
+  };
+  client.addEventListener(METHOD, () => {}, { signal });
+  const iterator = client.notifications({ method: METHOD, signal });
+  await announce(client);
+  assert.equal(held.size, 2);
+  await client.close();
+  assert.equal((await iterator.next()).done, false, "what was kept is still read");
+  assert.equal((await iterator.next()).done, true);
+  assert.equal(held.size, 0, "no listener is left on the signal");
+});
