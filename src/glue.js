@@ -59,9 +59,9 @@ export class Listeners {
     if (signal?.aborted) return;
     const entry = { type, callback, once: object && !!options.once };
     if (signal) {
-      entry.stop = () => signal.removeEventListener("abort", onAbort);
       const onAbort = () => this.drop(entry);
       signal.addEventListener("abort", onAbort, { once: true });
+      entry.stop = () => signal.removeEventListener("abort", onAbort);
     }
     this.list.push(entry);
   }

@@ -17,7 +17,9 @@
 // a pointer in it points to. Data is
 // read-only but for a few statics, and a moved one is one the primary never touches, so
 // writing its first value when the rest loads is what the program would have seen.
-//
+import { readFileSync } from "node:fs";
+import { dataSegments } from "./binaryen.mjs";
+
 // Measured on the core (bench/analysis.md, eighteenth round): without the slack, the
 // profile touched 12 objects the constants missed, the farthest 24 bytes from a constant
 // of the primary's; with 16 bytes, 2; with 32, none. 64 leaves room for what the profile
@@ -28,6 +30,32 @@ const SLACK = 64;
 function byteAt(segments, address) {
   for (const s of segments) if (address >= s.offset && address < s.offset + s.data.length) return s.data[address - s.offset];
   return 0;
+}
+
+/** The little-endian 32-bit word at `address` in `segments`. */
+function wordAt(segments, address) {
+  const byte = (a) => byteAt(segments, a);
+  return (byte(address) | (byte(address + 1) << 8) | (byte(address + 2) << 16) | (byte(address + 3) << 24)) >>> 0;
+}
+
+/** A module's data segments as { offset, data } copies that the data steps edit; all must be active. */
+export function activeSegments(module, who) {
+  return dataSegments(module).map((info) => {
+    if (info.passive) throw new Error(`${who}: data segment ${info.name} is passive; expected active segments only`);
+    return { offset: info.offset, data: new Uint8Array(info.data) };
+  });
+}
+
+/**
+ * The objects of the linker's map at `mapPath`, which must describe the data in `segments`: a map
+ * of another link would move or drop the wrong bytes. Its objects start where the data does and
+ * end within it (or in the zeros after it, which no segment holds).
+ */
+export function readMap(mapPath, segments, who) {
+  const objects = mapObjects(readFileSync(mapPath, "utf8"));
+  const low = Math.min(...segments.map((s) => s.offset));
+  if (!objects.length || objects[0].start !== low) throw new Error(`${who}: ${mapPath} does not describe this module's data (its first object is not at ${low})`);
+  return objects;
 }
 
 /** The data objects a rust-lld map names, as [start, end) address ranges, in address order. */
@@ -73,7 +101,7 @@ function codeConstants(text) {
  */
 export function deadPanicLocations(objects, segments, texts) {
   const byte = (address) => byteAt(segments, address);
-  const word = (address) => (byte(address) | (byte(address + 1) << 8) | (byte(address + 2) << 16) | (byte(address + 3) << 24)) >>> 0;
+  const word = (address) => wordAt(segments, address);
   // Whether one of the sorted `addresses` lies in the object `o`.
   const liesIn = (addresses, o) => {
     let lo = 0, hi = addresses.length;
@@ -122,7 +150,7 @@ export function deadPanicLocations(objects, segments, texts) {
  */
 export function movedObjects(objects, segments, text, touchedBlocks = [], restText = "") {
   const byte = (address) => byteAt(segments, address);
-  const word = (address) => (byte(address) | (byte(address + 1) << 8) | (byte(address + 2) << 16) | (byte(address + 3) << 24)) >>> 0;
+  const word = (address) => wordAt(segments, address);
   const low = Math.min(...segments.map((s) => s.offset));
   const high = Math.max(...segments.map((s) => s.offset + s.data.length));
   // The objects within `slack` bytes of an address, by binary search over their starts.

@@ -4,19 +4,14 @@
 // nothing reads them.
 //   node scripts/split/dead-data.mjs <module.wasm> <linker map>    (rewrites the module in place)
 import { readFileSync, writeFileSync } from "node:fs";
-import { binaryen, dataSegments, readModule } from "./binaryen.mjs";
-import { deadPanicLocations, mapObjects, splitSegments } from "./data.mjs";
+import { binaryen, readModule } from "./binaryen.mjs";
+import { activeSegments, deadPanicLocations, readMap, splitSegments } from "./data.mjs";
 
 const [file, mapPath] = process.argv.slice(2);
 if (!mapPath) throw new Error("usage: node scripts/split/dead-data.mjs <module.wasm> <linker map>");
 const module = readModule(readFileSync(file));
-const segments = dataSegments(module).map((info) => {
-  if (info.passive) throw new Error(`dead-data: data segment ${info.name} of ${file} is passive; expected active segments only`);
-  return { offset: info.offset, data: new Uint8Array(info.data) };
-});
-const objects = mapObjects(readFileSync(mapPath, "utf8"));
-const low = Math.min(...segments.map((s) => s.offset));
-if (!objects.length || objects[0].start !== low) throw new Error(`dead-data: ${mapPath} does not describe ${file}'s data (its first object is not at ${low})`);
+const segments = activeSegments(module, "dead-data");
+const objects = readMap(mapPath, segments, "dead-data");
 const dead = deadPanicLocations(objects, segments, [module.emitText()]);
 const { primary: kept } = splitSegments(segments, dead);
 const memory = module.getMemoryInfo();

@@ -20,8 +20,8 @@
 // - Given the linker's map, the static data that only the rest reads moves into the rest
 //   too (scripts/split/data.mjs); without it, all of it stays in the primary.
 import { readFileSync, writeFileSync } from "node:fs";
-import { allFunctions, binaryen, dataSegments, definedFunctions, functionTable, readModule } from "./binaryen.mjs";
-import { deadPanicLocations, mapObjects, movedObjects, splitSegments } from "./data.mjs";
+import { allFunctions, binaryen, definedFunctions, functionTable, readModule } from "./binaryen.mjs";
+import { activeSegments, deadPanicLocations, movedObjects, readMap, splitSegments } from "./data.mjs";
 
 const [input, profilePath, primaryPath, restPath, mapPath] = process.argv.slice(2);
 if (!restPath) throw new Error("usage: node scripts/split/split.mjs <core.wasm> <profile.json> <primary.wasm> <rest.wasm> [<linker map>]");
@@ -137,22 +137,15 @@ moved.forEach((fn, i) => {
   binaryen._BinaryenFunctionSetBody(primary.getFunction(fn.name), stub);
 });
 // The data: all of it in the primary, or, given the map, what only the rest reads in the rest.
-const segments = dataSegments(primary).map((info) => {
-  if (info.passive) throw new Error(`split: data segment ${info.name} is passive; expected active segments only`);
-  return { offset: info.offset, data: new Uint8Array(info.data) };
-});
+let segments = activeSegments(primary, "split");
 let data = { primary: segments, rest: [] };
 if (mapPath) {
-  const named = mapObjects(readFileSync(mapPath, "utf8"));
-  // A map of another link would move the wrong bytes: its objects must start where the
-  // data does and end within it (or in the zeros after it, which no segment holds).
-  const low = Math.min(...segments.map((s) => s.offset));
-  if (!named.length || named[0].start !== low) throw new Error(`split: ${mapPath} does not describe this module's data (its first object is not at ${low})`);
+  const named = readMap(mapPath, segments, "split");
   const primaryText = primary.emitText();
   const restText = rest.emitText();
   // Dead bytes are written by neither half.
   const dead = deadPanicLocations(named, segments, [primaryText, restText]);
-  for (const s of segments) for (const o of dead) s.data.fill(0, Math.max(0, o.start - s.offset), Math.max(0, Math.min(s.data.length, o.end - s.offset)));
+  segments = splitSegments(segments, dead).primary;
   console.log(`split: ${dead.length} panic locations and paths no code names any more, ${dead.reduce((n, o) => n + o.end - o.start, 0)} bytes, dropped`);
   const { moved: objects, missed } = movedObjects(named, segments, primaryText, profile.data ?? [], restText);
   data = splitSegments(segments, objects);
