@@ -88,14 +88,15 @@ node scripts/split/instrument.mjs pkg/mcp_wasm_bg.wasm "$SPLIT/profile-pkg/mcp_w
 node scripts/split/glue.mjs "$SPLIT/profile-pkg/mcp_wasm.js" profile
 node scripts/split/profile.mjs "$SPLIT/profile-pkg" "$SPLIT/profile.json"
 node scripts/split/split.mjs "$SPLIT/core.wasm" "$SPLIT/profile.json" pkg/mcp_wasm_bg.wasm pkg/mcp_wasm_rest_bg.wasm "$SPLIT/core.map"
-for half in mcp_wasm_bg mcp_wasm_rest_bg; do
-  node_modules/.bin/wasm-opt "pkg/$half.wasm" -o "pkg/$half.wasm" "${OPT_KEEPING_NAMES[@]}"
-done
-cp pkg/mcp_wasm_bg.wasm "$SPLIT/primary-named.wasm"
-cp pkg/mcp_wasm_rest_bg.wasm "$SPLIT/rest-named.wasm"
-# Stripping alone (no pass) leaves every function where it was.
-for half in mcp_wasm_bg mcp_wasm_rest_bg; do
-  node_modules/.bin/wasm-opt "pkg/$half.wasm" -o "pkg/$half.wasm" "${FEATURES[@]}" --strip-debug --strip-producers
+# Each half is optimised twice from the same input: with its names, for target/split/, and
+# without, to ship. Without names binaryen also reorders each function's locals, 0.3 KB gzip
+# less per half (bench/analysis.md, "Twenty-second round"); same-functions.mjs checks that
+# every function kept its index, so the named copy still names a shipped trace's frames.
+for half in primary:mcp_wasm_bg rest:mcp_wasm_rest_bg; do
+  named="$SPLIT/${half%%:*}-named.wasm" shipped="pkg/${half#*:}.wasm"
+  node_modules/.bin/wasm-opt "$shipped" -o "$named" "${OPT_KEEPING_NAMES[@]}"
+  node_modules/.bin/wasm-opt "$shipped" -o "$shipped" "${OPT_FLAGS[@]}"
+  node scripts/split/same-functions.mjs "$named" "$shipped"
 done
 node scripts/split/glue.mjs pkg/mcp_wasm.js split
 # The primary's exports that only the glue reads get short names, in both files, as its
