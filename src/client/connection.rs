@@ -88,7 +88,7 @@ impl Client {
         let offer = Offer {
             protocol_version: options.protocol_version,
             capabilities: client_capabilities(answering.present(), options.capabilities.as_ref()),
-            client_info: serde_json::to_value(&options.client_info).unwrap_or(Value::Null),
+            client_info: options.client_info.to_json(),
         };
         let context = OpenContext { runtime, default_timeout_ms: options.timeout_ms, tool_schemas: Rc::default() };
         let wiring = Wiring {

@@ -94,7 +94,7 @@ impl ClientState {
 
     fn learn_tool(&self, name: String, idempotent: bool, output_schema: Option<Value>, header_schema: Option<Value>) {
         if idempotent {
-            self.idempotent_tools.borrow_mut().insert(name.clone());
+            self.idempotent_tools.borrow_mut().insert(name.clone(), Value::Bool(true));
         } else {
             self.idempotent_tools.borrow_mut().remove(&name);
         }

@@ -49,7 +49,7 @@ impl ClientState {
             return true;
         }
         let tool = params.and_then(|p| p.member("name"));
-        self.idempotent_tools.borrow().contains(tool.as_ref().and_then(Value::as_str).unwrap_or_default())
+        self.idempotent_tools.borrow().contains_key(tool.as_ref().and_then(Value::as_str).unwrap_or_default())
     }
 
     pub(crate) async fn request_modern(&self, method: &str, params: Option<Params>, options: &RequestOptions) -> Result<Reply, Error> {

@@ -20,9 +20,8 @@ use crate::protocol::schema::LinearPatterns;
 use crate::session::limits::Limits;
 use crate::session::{Answer, Channel, Connector, Kept, LargeResult, OpenContext, Session, ToolSchemas};
 use futures::future::{LocalBoxFuture, Shared};
-use serde_json::Value;
+use serde_json::{Map, Value};
 use std::cell::{OnceCell, RefCell};
-use std::collections::{HashMap, HashSet};
 use std::rc::{Rc, Weak};
 
 /// A session renewal, awaited by every request that found the session gone.
@@ -187,11 +186,13 @@ pub(crate) struct ClientState {
     pub cache: Option<ResponseCache>,
     /// Tool input schemas for `Mcp-Param-*` headers, shared with the transport.
     pub tool_schemas: ToolSchemas,
-    /// The `outputSchema` of every tool in the last listing.
-    pub output_schemas: RefCell<HashMap<String, Value>>,
+    /// The `outputSchema` of every tool in the last listing (a JSON object's
+    /// map, as [`ToolSchemas`] is).
+    pub output_schemas: RefCell<Map<String, Value>>,
     /// The tools whose last listing declared `idempotentHint: true`: the only
-    /// calls sent again after a broken stream.
-    pub idempotent_tools: RefCell<HashSet<String>>,
+    /// calls sent again after a broken stream. Each maps to `true`, in a JSON
+    /// object's map rather than a set of its own, for the same reason.
+    pub idempotent_tools: RefCell<Map<String, Value>>,
     /// Evaluates `pattern` keywords; keeps compiled patterns across calls.
     #[cfg(feature = "validator")]
     pub patterns: LinearPatterns,

@@ -3,12 +3,11 @@
 
 use super::client::{fail, promise, reply_to_js, McpClient};
 use super::convert::params_from_js;
-use crate::client::{ListKind, MAX_PAGES};
+use crate::client::{ListKind, SeenCursors};
 use crate::error::Error;
 use js_sys::{Array, Promise, Reflect};
 use serde_json::json;
 use std::cell::RefCell;
-use std::collections::HashSet;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
@@ -50,7 +49,7 @@ impl McpClient {
     /// as the consumer goes; a repeated cursor or too many pages ends it with an error.
     pub(super) fn iterate(&self, kind: ListKind, options: JsValue) -> Result<JsValue, JsValue> {
         let call = Rc::new(self.call(&options)?);
-        let seen: Rc<RefCell<HashSet<String>>> = Rc::default();
+        let seen: Rc<RefCell<SeenCursors>> = Rc::default();
         let client = self.client.clone();
         let fetch_page = Closure::<dyn FnMut(JsValue) -> Promise>::new(move |cursor: JsValue| {
             let (client, call, seen) = (client.clone(), call.clone(), seen.clone());
@@ -58,7 +57,7 @@ impl McpClient {
                 let cursor = cursor.as_string();
                 if let Some(c) = &cursor {
                     let mut seen = seen.borrow_mut();
-                    if !seen.insert(c.clone()) || seen.len() > MAX_PAGES {
+                    if !seen.first_time(c) || seen.too_many() {
                         return Err(fail(Error::Protocol(format!("{}: the server repeated cursor {c:?} or paged too long", kind.method))));
                     }
                 }

@@ -48,6 +48,21 @@ impl Implementation {
         let (name, version, title) = (text("name")??, text("version")??, text("title")?);
         Some(Self { name, version, title, extra })
     }
+
+    /// The JSON object, as `Serialize` writes it, without serde's serializer
+    /// for it in the JS build.
+    pub fn to_json(&self) -> Value {
+        let mut object = Map::new();
+        object.insert("name".to_owned(), Value::String(self.name.clone()));
+        object.insert("version".to_owned(), Value::String(self.version.clone()));
+        if let Some(title) = &self.title {
+            object.insert("title".to_owned(), Value::String(title.clone()));
+        }
+        for (key, value) in &self.extra {
+            object.insert(key.clone(), value.clone());
+        }
+        Value::Object(object)
+    }
 }
 
 /// A tool the server offers.
@@ -659,7 +674,7 @@ mod tests {
     }
 
     #[test]
-    fn implementation_from_json_reads_as_deserialize_does() {
+    fn implementation_reads_and_writes_json_as_serde_does() {
         let cases = [
             json!({"name": "a", "version": "1"}),
             json!({"name": "a", "version": "1", "title": "A", "_meta": {"k": 1}, "icons": []}),
@@ -672,7 +687,15 @@ mod tests {
         for case in cases {
             let derived = serde_json::from_value::<Implementation>(case.clone()).ok();
             assert_eq!(Implementation::from_json(case.clone()), derived, "{case}");
+            if let Some(info) = derived {
+                assert_eq!(info.to_json(), serde_json::to_value(&info).unwrap(), "{case}");
+            }
         }
+        // A member of `extra` that repeats a field's name wins, as it does with serde.
+        let mut info = Implementation::new("a", "1");
+        info.extra.insert("name".into(), json!("b"));
+        assert_eq!(info.to_json(), serde_json::to_value(&info).unwrap());
+        assert_eq!(info.to_json()["name"], "b");
     }
 
     #[test]

@@ -9,7 +9,6 @@ use crate::error::Error;
 use futures::future::LocalBoxFuture;
 use serde_json::Value;
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::Rc;
 
 /// A kind of channel.
@@ -36,8 +35,10 @@ impl Channel {
 
 /// The `inputSchema` of each listed tool whose arguments the 2026-07-28
 /// revision mirrors into `Mcp-Param-*` headers, by tool name. The client
-/// keeps it current; a transport that sends headers reads it.
-pub type ToolSchemas = Rc<RefCell<HashMap<String, Value>>>;
+/// keeps it current; a transport that sends headers reads it. A JSON object's
+/// map: the module has its code for `Value` anyway, where a `HashMap` would
+/// compile in a hash table of its own.
+pub type ToolSchemas = Rc<RefCell<serde_json::Map<String, Value>>>;
 
 /// What every channel of one client is opened with.
 #[derive(Clone)]

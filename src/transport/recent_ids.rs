@@ -1,34 +1,33 @@
 //! Remembers recent SSE event ids, so an event delivered twice (a proxy that
 //! repeats, a replay that overlaps) reaches the session once.
 
-use std::collections::{HashSet, VecDeque};
+use std::collections::VecDeque;
 
-/// The last `capacity` event ids seen on one logical stream.
+/// The last `capacity` event ids seen on one logical stream. A short list
+/// searched in order: a few hundred ids compare in microseconds, and a hash
+/// set of strings would compile in a hash table the first call needs for
+/// nothing else.
 #[derive(Debug)]
 pub struct RecentIds {
     order: VecDeque<String>,
-    seen: HashSet<String>,
     capacity: usize,
 }
 
 impl RecentIds {
     /// Remembers up to `capacity` ids; older ones are forgotten first.
     pub fn new(capacity: usize) -> Self {
-        Self { order: VecDeque::new(), seen: HashSet::new(), capacity }
+        Self { order: VecDeque::new(), capacity }
     }
 
     /// Records `id`; `false` if it was seen recently (a duplicate).
     pub fn first_time(&mut self, id: &str) -> bool {
-        if self.seen.contains(id) {
+        if self.order.iter().any(|seen| seen == id) {
             return false;
         }
         if self.order.len() == self.capacity {
-            if let Some(oldest) = self.order.pop_front() {
-                self.seen.remove(&oldest);
-            }
+            self.order.pop_front();
         }
         self.order.push_back(id.to_owned());
-        self.seen.insert(id.to_owned());
         true
     }
 }
