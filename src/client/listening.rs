@@ -1,7 +1,7 @@
 //! The state of the `subscriptions/listen` stream that the client keeps:
 //! which loop is current, how to end it, who waits for an acknowledgement.
 
-use futures::channel::oneshot;
+use crate::session::oneshot;
 use std::cell::{Cell, RefCell};
 
 /// The current listen stream.

@@ -1,6 +1,6 @@
 //! `AbortSignal` as a future, with its listener removed when the future drops.
 
-use futures::channel::oneshot;
+use crate::session::oneshot;
 use futures::future::LocalBoxFuture;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;

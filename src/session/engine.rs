@@ -1,11 +1,12 @@
 use super::handler::{ClientHandler, InboundContext};
 use super::id_map::IdMap;
+use super::oneshot;
 use super::{ConnectionStatus, Inbound, InboundSink, Kept, ResultText, Runtime, Transport};
 use crate::error::Error;
 use crate::protocol::jsonrpc::envelope::Envelope;
 use crate::protocol::jsonrpc::{codes, ErrorObject, Message, Params, RequestId};
 use crate::protocol::methods;
-use futures::channel::{mpsc, oneshot};
+use futures::channel::mpsc;
 use futures::future::{self, FutureExt, LocalBoxFuture};
 use futures::stream::LocalBoxStream;
 use futures::StreamExt;

@@ -8,6 +8,8 @@
 //! * [`Runtime`]: the clock, timers and task runner.
 //! * [`Connector`]: how a client opens channels without knowing their kind.
 //! * [`limits`]: the bounds on what a server can make the client do.
+//! * [`oneshot`]: the one-value channel that a request's answer and its
+//!   cancellations travel by.
 //!
 //! It talks to the network only through [`Transport`] and to the clock only
 //! through [`Runtime`], so native tests drive it with an in-memory transport
@@ -19,6 +21,7 @@ mod engine;
 pub mod handler;
 pub(crate) mod id_map;
 pub mod limits;
+pub mod oneshot;
 mod runtime;
 #[cfg(test)]
 pub(crate) mod testing;

@@ -4,7 +4,7 @@
 use super::{CallOptions, Inbound, InboundSink, Runtime, Session, Transport};
 use crate::error::Error;
 use crate::protocol::jsonrpc::Message;
-use futures::channel::oneshot;
+use crate::session::oneshot;
 use futures::executor::LocalPool;
 use futures::future::{self, LocalBoxFuture};
 use futures::task::LocalSpawnExt;

@@ -1,8 +1,8 @@
 //! [`Runtime`] on the web platform: the global `setTimeout` (never `window`, so
 //! it works in Workers and Node) and `spawn_local`.
 
+use crate::session::oneshot;
 use crate::session::Runtime;
-use futures::channel::oneshot;
 use futures::future::LocalBoxFuture;
 use wasm_bindgen::prelude::*;
 
