@@ -18,10 +18,16 @@ cd "$(dirname "$0")/.."
 # which gzip folds: the core is 13 KB smaller gzipped (276.9 -> 263.8 KB), OAuth
 # 4 KB, the validator 1 KB, for 12 KB more raw and no change beyond noise in
 # sequential calls or a 5 MiB read (bench/ab-seq.mjs, bench/ab-read.mjs).
+#
+# --low-memory-unused: no address below 1 KiB is read or written, so binaryen may fold a
+# constant added to a pointer into the access's offset. Rust's wasm target puts the 1 MiB
+# stack first, growing down towards 0, and the data after it: only a stack within 1 KiB
+# of overflowing would reach there, and the client's recursion is bounded far below that.
+# 0.2 KB gzip off the first call (bench/analysis.md, "Twenty-second round").
 FEATURES=(--enable-reference-types --enable-bulk-memory --enable-nontrapping-float-to-int
   --enable-sign-ext --enable-mutable-globals --enable-multivalue --enable-simd)
-OPT_FLAGS=(-Oz -ocimfs=20 "${FEATURES[@]}" --strip-producers --strip-debug)
-OPT_KEEPING_NAMES=(-Oz -ocimfs=20 "${FEATURES[@]}" --strip-producers -g)
+OPT_FLAGS=(-Oz -ocimfs=20 --low-memory-unused "${FEATURES[@]}" --strip-producers --strip-debug)
+OPT_KEEPING_NAMES=(-Oz -ocimfs=20 --low-memory-unused "${FEATURES[@]}" --strip-producers -g)
 
 # Panic locations name the dependencies' source files, by default under the build
 # machine's absolute cargo home (/root/.cargo/registry/src/...): the shipped wasm
