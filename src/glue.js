@@ -189,6 +189,16 @@ export function pageItems(fetchPage, field) {
   })();
 }
 
+// The npm package's core is two modules (scripts/split): what a long body makes the core run (a
+// result left in JS, src/transport/kept.rs) is in the rest, which a page fetches after its first
+// call. Its loader sets `restGate`, which resolves once the rest is in (or at once), with the load's
+// failure if it failed, and never rejects; a body of `keepFrom` bytes or more waits for it before it
+// reaches the core, which so never has to load the rest synchronously in the middle of a call.
+let restGate;
+export function setRestGate(gate) {
+  restGate = gate;
+}
+
 // A response body read to its end in one promise, so that a body of many chunks costs wasm
 // one crossing instead of one per chunk. Past `max` bytes the stream is cancelled and no
 // chunk is kept. Resolves to [chunks, total], chunks null past `max`, total -1 for a chunk
@@ -213,31 +223,49 @@ export async function readChunks(reader, max) {
 // as the headers come (a browser gives the connection to the next request once it is), and the core
 // wakes once for the exchange instead of twice. Resolves to [response] when the body is left to the
 // core (not a JSON answer, or declared longer than `max`), [response, read] with read as readChunks
-// gives it, or [response, undefined, error] if the stream broke. `fetchFn` null is the global fetch.
+// gives it, or [response, undefined, error] if the stream broke or the rest of the core, which a
+// body of `keepFrom` bytes or more needs, could not be loaded. `fetchFn` null is the global fetch.
 // Which answers are JSON is read as transport::http::classify reads it; should they ever disagree, the
 // core reads the body itself or lets it go, so a mismatch costs time, never a verdict.
-export async function fetchAnswer(fetchFn, url, init, max) {
+export async function fetchAnswer(fetchFn, url, init, max, keepFrom) {
   const response = await (fetchFn ?? fetch)(url, init);
   const status = response?.status;
   const headers = response?.headers;
   if (!(status >= 200 && status < 300) || status === 202 || status === 204 || typeof headers?.get !== "function") return [response];
   const type = headers.get("content-type");
   if (typeof type !== "string" || type.split(";")[0].trim().toLowerCase() !== "application/json") return [response];
-  if (Number(headers.get("content-length")) > max || typeof response.body?.getReader !== "function") return [response];
+  const declared = Number(headers.get("content-length"));
+  if (declared > max || typeof response.body?.getReader !== "function") return [response];
+  // A body declared long enough has the rest load while it is read.
+  const loading = declared >= keepFrom && restGate ? restGate() : undefined;
+  let read;
   try {
-    return [response, await readChunks(response.body.getReader(), max)];
+    read = await readChunks(response.body.getReader(), max);
   } catch (error) {
     return [response, undefined, error];
   }
+  const failure = read[0] !== null && read[1] >= keepFrom && restGate ? await (loading ?? restGate()) : undefined;
+  return failure === undefined ? [response, read] : [response, undefined, failure];
 }
 
 // An event stream read to its end in one promise: each chunk goes to `onChunk` (the core's SSE
 // parser) as it arrives, without a promise of its own crossing into wasm. `onChunk` answers false
 // to stop, and the stream is then cancelled; one that throws (its owner is gone) stops it too.
-export async function pumpChunks(reader, onChunk) {
+// Once the stream has brought `keepFrom` bytes (0: never), the next chunk waits for the rest of the
+// core (see `restGate`): an event that long may be left in JS. If the rest cannot be loaded, the
+// chunk goes on regardless, and the core loads the rest synchronously when it needs it, as it
+// would without the gate: breaking the stream instead would only take the core to its recovery
+// from a broken stream, which is in the rest too.
+export async function pumpChunks(reader, onChunk, keepFrom) {
+  let brought = 0;
   for (;;) {
     const { done, value } = await reader.read();
     if (done) return true;
+    brought += value?.length ?? 0;
+    if (keepFrom > 0 && brought >= keepFrom && restGate) {
+      keepFrom = 0;
+      await restGate();
+    }
     let more = false;
     try {
       more = value instanceof Uint8Array && onChunk(value);

@@ -76,6 +76,15 @@ export async function initRest({ module_or_path } = {}) {
   instantiateRest(await compiled(input));
 }
 
+// A long body waits for the rest before it reaches the core (`setRestGate` in src/glue.js): the
+// gate resolves with the load's failure, if any, and never rejects.
+if (SPLIT) {
+  __setRestGate(() => (restReady ? undefined : loadRest().then(
+    () => undefined,
+    (error) => new Error(`the rest of the core module could not be loaded: ${error?.message ?? error}`),
+  )));
+}
+
 /** Whether the rest of the core is instantiated (always, for a core that is not split). */
 export function __restReady() {
   return restReady;

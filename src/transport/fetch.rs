@@ -6,6 +6,7 @@
 //! sets `mode`, `credentials` or `cache`: Cloudflare Workers reject them.
 
 use crate::error::Error;
+use crate::protocol::jsonrpc::elide::KEEP_MIN_BYTES;
 use futures::future::LocalBoxFuture;
 use js_sys::{Function, Promise, Reflect, Uint8Array};
 use std::cell::{Cell, RefCell};
@@ -26,9 +27,9 @@ extern "C" {
     #[wasm_bindgen(js_name = readChunks)]
     fn read_chunks(reader: &ReadableStreamDefaultReader, max: f64) -> Promise;
     #[wasm_bindgen(js_name = pumpChunks)]
-    fn pump_chunks(reader: &ReadableStreamDefaultReader, on_chunk: &Closure<dyn FnMut(Uint8Array) -> bool>) -> Promise;
+    fn pump_chunks(reader: &ReadableStreamDefaultReader, on_chunk: &Closure<dyn FnMut(Uint8Array) -> bool>, keep_from: f64) -> Promise;
     #[wasm_bindgen(js_name = fetchAnswer)]
-    fn fetch_answer(fetch: &JsValue, url: &str, init: &RequestInit, max: f64) -> Promise;
+    fn fetch_answer(fetch: &JsValue, url: &str, init: &RequestInit, max: f64, keep_from: f64) -> Promise;
 }
 
 thread_local! {
@@ -203,7 +204,10 @@ impl Fetch {
     /// body no longer than `max` bytes comes with the response, read in the
     /// same JS promise (`fetchAnswer` in `glue.js`) as soon as the headers
     /// come. Any other body is left unread, as [`Fetch::send`] leaves it; so
-    /// is every body of a request that may be redirected by hand.
+    /// is every body of a request that may be redirected by hand. A body of
+    /// [`KEEP_MIN_BYTES`] or more may stay in JS, by code that is not in the
+    /// module a page loads first: the npm package's glue has the rest of the
+    /// core loaded before it hands such a body over.
     ///
     /// # Errors
     /// As [`Fetch::send`].
@@ -213,8 +217,10 @@ impl Fetch {
         }
         let fetch = self.custom.as_ref().map_or(JsValue::NULL, |f| f.into());
         let network = |e: JsValue| network_error(&e, request.url);
-        let parts: js_sys::Array =
-            JsFuture::from(fetch_answer(&fetch, request.url, &request.init(), max as f64)).await.map_err(network)?.unchecked_into();
+        let parts: js_sys::Array = JsFuture::from(fetch_answer(&fetch, request.url, &request.init(), max as f64, KEEP_MIN_BYTES as f64))
+            .await
+            .map_err(network)?
+            .unchecked_into();
         let response = as_response(parts.get(0))?;
         let answered = match (parts.length(), parts.get(1)) {
             (1, _) => None,
@@ -363,16 +369,20 @@ impl BodyReader {
     /// A long chunk goes in windows of at most 64 KiB, each as its bytes
     /// (valid only during the call) and as the JS view they were copied
     /// from: a browser may hand over megabytes at once, and the copy is the
-    /// wasm memory a stream takes.
+    /// wasm memory a stream takes. `keep_from` is the length of an event that
+    /// `on_chunk` may leave in JS (0: none): once the stream has brought that
+    /// many bytes, the npm package's glue has the rest of the core loaded
+    /// before the next chunk, since that code is not in the module a page
+    /// loads first.
     ///
     /// # Errors
     /// [`Error::Network`] if the stream breaks; [`Error::Protocol`] if it
     /// yields something other than bytes.
-    pub async fn pump(mut self, mut on_chunk: impl FnMut(&[u8], &Uint8Array) -> bool + 'static) -> Result<(), Error> {
+    pub async fn pump(mut self, keep_from: usize, mut on_chunk: impl FnMut(&[u8], &Uint8Array) -> bool + 'static) -> Result<(), Error> {
         let mut buffer = Vec::new();
         let on_chunk =
             Closure::<dyn FnMut(Uint8Array) -> bool>::new(move |chunk: Uint8Array| in_windows(&chunk, &mut buffer, &mut on_chunk));
-        let pumped = JsFuture::from(pump_chunks(&self.reader, &on_chunk)).await.map_err(|e| stream_broke(&e))?;
+        let pumped = JsFuture::from(pump_chunks(&self.reader, &on_chunk, keep_from as f64)).await.map_err(|e| stream_broke(&e))?;
         // The JS side read the stream to its end or cancelled it.
         self.done = true;
         match pumped.as_bool() {

@@ -251,7 +251,7 @@ impl Inner {
         let failure = Rc::new(RefCell::new(None));
         let (inner, failed) = (Rc::clone(&self), Rc::clone(&failure));
         let pumped = reader
-            .pump(move |chunk, _| {
+            .pump(0, move |chunk, _| {
                 if let Err(error) = parser.push(chunk, &mut events) {
                     *failed.borrow_mut() = Some(Error::Protocol(error.to_string()));
                     return false;

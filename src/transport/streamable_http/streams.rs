@@ -261,7 +261,8 @@ impl Inner {
             kept: KeptEvents::default(),
         }));
         let (inner, shared) = (Rc::clone(self), Rc::clone(&pumping));
-        let pumped = reader.pump(move |chunk, window| inner.take_chunk(chunk, window, awaited.as_ref(), &mut shared.borrow_mut())).await;
+        let pumped =
+            reader.pump(keep_over, move |chunk, window| inner.take_chunk(chunk, window, awaited.as_ref(), &mut shared.borrow_mut())).await;
         let mut pumping = pumping.borrow_mut();
         *state = std::mem::take(&mut pumping.state);
         let mut drained = std::mem::take(&mut pumping.drained);
