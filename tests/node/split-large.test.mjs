@@ -7,8 +7,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { McpClient, McpClientError } from "mcp-wasm";
-import { __restReady, __setRestLoader } from "mcp-wasm/raw";
-import { REST, assertPrimaryAlone, loadsNow, needs } from "../support/primary-alone.mjs";
+import { __restReady } from "mcp-wasm/raw";
+import { REST, assertPrimaryAlone, loadWith, needs } from "../support/primary-alone.mjs";
 
 const URL_ = process.env.MCP_TEST_URL ?? "http://127.0.0.1:38011/mcp";
 const LIMIT = { timeout: 30_000 };
@@ -28,13 +28,8 @@ async function asJson(input, init) {
 }
 
 test("a long JSON body fails with a network error while the rest cannot load, and the client goes on", LIMIT, async () => {
-  let loads = 0;
-  __setRestLoader({
-    sync: loadsNow,
-    load: async () => {
-      loads += 1;
-      throw new Error("offline");
-    },
+  const loader = loadWith(() => {
+    throw new Error("offline");
   });
   const client = await McpClient.connect(URL_, { fetch: asJson });
   const long = client.callTool({ name: "echo", arguments: { message: "x".repeat(LONG) } });
@@ -42,26 +37,19 @@ test("a long JSON body fails with a network error while the rest cannot load, an
   const short = await client.callTool({ name: "echo", arguments: { message: "still here" } });
   assert.match(short.content[0].text, /still here/);
   await client.close();
-  assert.equal(loads, 1, "the long body asked for the rest");
+  assert.equal(loader.loads, 1, "the long body asked for the rest");
   assertPrimaryAlone("a long JSON body while the rest could not load");
 });
 
 test("a long result in an event stream loads the rest before the core reads it", LIMIT, async () => {
-  let loads = 0;
-  __setRestLoader({
-    sync: loadsNow,
-    load: async () => {
-      loads += 1;
-      return readFileSync(REST);
-    },
-  });
+  const loader = loadWith(() => readFileSync(REST));
   const client = await McpClient.connect(URL_);
   assertPrimaryAlone("connecting");
   const streamed = await client.callTool({ name: "echo", arguments: { message: "s".repeat(LONG) } });
   assert.ok(streamed.content[0].text.includes("s".repeat(LONG)), "the whole text came back");
   assert.equal(needs.length, 0, `the primary needed the rest at\n${needs[0]}`);
   assert.equal(__restReady(), true, "the long answer loaded the rest");
-  assert.equal(loads, 1);
+  assert.equal(loader.loads, 1);
   await client.close();
 });
 

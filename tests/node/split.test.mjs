@@ -5,9 +5,9 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { McpClient, McpClientError } from "mcp-wasm";
-import { __restReady, __setRestLoader } from "mcp-wasm/raw";
+import { __restReady } from "mcp-wasm/raw";
 import { collectGarbage } from "../support/gc.mjs";
-import { REST, assertPrimaryAlone, loadsNow, needs } from "../support/primary-alone.mjs";
+import { REST, assertPrimaryAlone, loadWith, needs } from "../support/primary-alone.mjs";
 import { FIRST_CALL_OPTIONS, GATED_ITERATORS, GATED_METHODS } from "../../pkg/rest-gate.js";
 
 const SERVERS = [
@@ -50,13 +50,8 @@ test("a closed client the page lets go of is finalized in the primary", LIMIT, a
 
 test("a method of the rest fails with the loader's error while the rest cannot load, and loads it once it can", LIMIT, async () => {
   assertPrimaryAlone("what ran before");
-  let loads = 0;
-  __setRestLoader({
-    sync: loadsNow,
-    load: async () => {
-      loads += 1;
-      throw new Error("offline");
-    },
+  loadWith(() => {
+    throw new Error("offline");
   });
   const client = await McpClient.connect(SERVERS[0]);
   assertPrimaryAlone("connecting");
@@ -69,14 +64,7 @@ test("a method of the rest fails with the loader's error while the rest cannot l
   const slow = { name: "trigger-long-running-operation", arguments: { duration: 0.2, steps: 2 } };
   await assert.rejects(client.callTool(slow, { onprogress: (update) => progress.push(update) }), /offline/, "a call with onprogress waits for the rest");
   assertPrimaryAlone("a failed load");
-  const failed = loads;
-  __setRestLoader({
-    sync: loadsNow,
-    load: async () => {
-      loads += 1;
-      return readFileSync(REST);
-    },
-  });
+  const loader = loadWith(() => readFileSync(REST));
   // A call of the primary's made while another waits for the rest goes after it: as
   // without the split, close() aborts the notification it finds in flight, where it would
   // have refused it as closed had it gone first.
@@ -88,7 +76,7 @@ test("a method of the rest fails with the loader's error while the rest cannot l
   const [tools, resources, templates] = await Promise.all([client.listTools(), client.listResources(), client.listResourceTemplates()]);
   assert.ok(tools.tools.some((tool) => tool.name === "echo"));
   assert.ok(Array.isArray(resources.resources) && Array.isArray(templates.resourceTemplates));
-  assert.equal(loads - failed, 1, "one load, shared by every call after the loader works");
+  assert.equal(loader.loads, 1, "one load, shared by every call after the loader works");
   assert.equal(needs.length, 0, `the primary needed the rest at\n${needs[0]}`);
   assert.equal(__restReady(), true);
   const names = [];

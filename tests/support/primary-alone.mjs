@@ -19,6 +19,23 @@ export const loadsNow = () => {
 };
 __setRestLoader({ sync: loadsNow, load: async () => readFileSync(REST) });
 
+/**
+ * Sets the entries' loaders, the synchronous one recording as `loadsNow` does and the
+ * asynchronous one running `load` (which may throw, as a network down would): returns its
+ * count of asynchronous loads.
+ */
+export function loadWith(load) {
+  const counter = { loads: 0 };
+  __setRestLoader({
+    sync: loadsNow,
+    load: async () => {
+      counter.loads += 1;
+      return load();
+    },
+  });
+  return counter;
+}
+
 /** Fails, with the stack, if anything so far loaded the rest. */
 export function assertPrimaryAlone(what) {
   assert.equal(needs.length, 0, `${what}: the primary needed the rest at\n${needs[0]}`);
