@@ -6,6 +6,8 @@
 //   - imports it from a Node ESM program and calls echo on server-everything,
 //   - bundles a page with esbuild and with Vite and calls echo from each bundle in
 //     headless Chromium (the wasm fetched from the bundle's output, nothing from pkg/),
+//   - has a fresh unbundled page's first call bring a result long enough to stay in JS,
+//     for which the rest of the core is fetched first, off the page's thread,
 // all through a recording proxy that shows the clientInfo each one sends. Then
 // `cargo package` packs the crate and verifies it by building it for
 // wasm32-unknown-unknown, and the crate's contents are checked the same way. The
@@ -211,6 +213,21 @@ async function callFromPage(ctx, origin, { dist, html = "index.html", pkg = `/${
   }
 }
 
+// A fresh page whose first call brings a result long enough to stay in JS (src/glue.js's restGate).
+async function longFromPage(ctx, origin, proxy) {
+  const page = await ctx.newPage();
+  const size = 300_000;
+  try {
+    await page.goto(`${origin}/page/unbundled.html?${new URLSearchParams({ mcp: `${proxy}/long/mcp`, long: String(size) })}`);
+    await page.waitForFunction(() => window.packResult !== undefined, null, { timeout: PAGE_TIMEOUT_MS });
+    const outcome = await page.evaluate(() => window.packResult);
+    check(outcome.ok && outcome.length >= size, `long: a first call's ${size}-character result came back in Chromium`, JSON.stringify(outcome).slice(0, 300));
+    check(JSON.stringify(outcome.rest) === JSON.stringify(["fetch"]), "long: the core's rest was fetched once, off the page's thread, before the core read the result", JSON.stringify(outcome.rest));
+  } finally {
+    await page.close();
+  }
+}
+
 function checkClientInfo(proxy, label, version) {
   const seen = proxy.seen(label);
   const wrong = seen.filter(({ clientInfo }) => clientInfo?.name !== "mcp-wasm" || clientInfo?.version !== version);
@@ -298,6 +315,7 @@ async function main() {
     const { stdout } = await run(process.execPath, [path.join(repo, "scripts/size.mjs"), "--json"], { env: { ...cleanEnv, SIZE_PKG: installed } });
     const counted = JSON.parse(stdout).firstCall;
     check(JSON.stringify(fetchedFirst) === JSON.stringify(counted), `unbundled: connect and echo fetched what scripts/size.mjs counts as the first call (${counted.join(", ")})`, fetchedFirst.join(", "));
+    await longFromPage(ctx, browser.origin, proxy.origin);
   });
   for (const label of [...Object.keys(bundles), "unbundled"]) checkClientInfo(proxy, label, version);
 

@@ -5,7 +5,9 @@
 // echo with the core's primary half alone; the rest of the core is fetched once that call
 // has settled. A second client, with an elicitation handler, waits for the rest before it
 // connects. A plain outputSchema is checked by quick-check.js; the validator module must be
-// fetched only when a check needs it, here an elicitation answer.
+// fetched only when a check needs it, here an elicitation answer. With ?long=<n>, the page's
+// first call is instead an echo of n characters, a result long enough to stay in JS: the rest
+// of the core must be fetched before the core reads it, and never synchronously.
 import { McpClient } from "mcp-wasm";
 
 const params = new URLSearchParams(location.search);
@@ -52,7 +54,20 @@ async function run() {
   }
 }
 
-window.packResult = run().catch((error) => ({ ok: false, error: `${error?.kind ?? ""} ${error?.message ?? error}` }));
+async function longFirstCall(size) {
+  const client = await McpClient.connect(params.get("mcp"));
+  try {
+    const result = await client.callTool({ name: "echo", arguments: { message: "l".repeat(size) } });
+    // How each copy of the rest was fetched: "fetch" off the page's thread, "xmlhttprequest" if the
+    // core had to load it synchronously.
+    const rest = performance.getEntriesByType("resource").filter((e) => e.name.includes("mcp_wasm_rest_bg")).map((e) => e.initiatorType);
+    return { ok: true, length: result.content?.[0]?.text?.length ?? 0, rest };
+  } finally {
+    await client.close();
+  }
+}
+
+window.packResult = (params.has("long") ? longFirstCall(Number(params.get("long"))) : run()).catch((error) => ({ ok: false, error: `${error?.kind ?? ""} ${error?.message ?? error}` }));
 window.packResult.then((outcome) => {
   document.querySelector("#result").textContent = JSON.stringify(outcome);
 });
