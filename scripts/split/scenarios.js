@@ -177,7 +177,7 @@ function reshapingFetch(fetch) {
  * A `fetch` that hands the client each POST's event-stream answer as one JSON body (its response's
  * event), as a server with JSON responses writes it: server-everything answers with streams only.
  */
-function jsonAnswersFetch(fetch) {
+export function jsonAnswersFetch(fetch) {
   return async (input, init) => {
     const response = await fetch(input, init);
     if (init?.method !== "POST" || !(response.headers.get("content-type") ?? "").includes("text/event-stream")) return response;

@@ -9,6 +9,7 @@ import { readFileSync } from "node:fs";
 import { McpClient, McpClientError } from "mcp-wasm";
 import { __restReady } from "mcp-wasm/raw";
 import { REST, assertPrimaryAlone, loadWith, needs } from "../support/primary-alone.mjs";
+import { jsonAnswersFetch } from "../../scripts/split/scenarios.js";
 
 const URL_ = process.env.MCP_TEST_URL ?? "http://127.0.0.1:38011/mcp";
 const LIMIT = { timeout: 30_000 };
@@ -16,16 +17,7 @@ const LONG = 300_000;
 
 // server-everything answers each call with an event stream; this `fetch` hands a POST's answer
 // over as one JSON body, as servers with JSON responses send it (the GET stream stays a stream).
-async function asJson(input, init) {
-  const response = await fetch(input, init);
-  if (init?.method !== "POST" || !(response.headers.get("content-type") ?? "").includes("text/event-stream")) return response;
-  const text = await response.text();
-  const data = text.split("\n").filter((line) => line.startsWith("data:")).map((line) => line.slice(5).trim());
-  const headers = new Headers(response.headers);
-  headers.set("content-type", "application/json");
-  headers.delete("content-length");
-  return new Response(data.at(-1), { status: response.status, headers });
-}
+const asJson = jsonAnswersFetch((input, init) => fetch(input, init));
 
 test("a long JSON body fails with a network error while the rest cannot load, and the client goes on", LIMIT, async () => {
   const loader = loadWith(() => {
