@@ -34,6 +34,16 @@ OPT_KEEPING_NAMES=(-Oz -ocimfs=20 --low-memory-unused "${FEATURES[@]}" --strip-p
 # would carry that path, 30 times. They become relative to `cargo/`. Given for the
 # target, the flag joins .cargo/config.toml's (SIMD) instead of replacing them.
 REMAP=(--config "target.wasm32-unknown-unknown.rustflags=['--remap-path-prefix=${CARGO_HOME:-$HOME/.cargo}/registry/src=cargo']")
+# The core alone is compiled with LLVM's hot/cold splitting: a branch that ends in a cold
+# call (a panic, an error's constructor: `Error::protocol` and friends in src/error.rs) moves
+# to a function of its own, which the split below leaves in the rest when no profile run
+# takes it. Up to 16 values in and out, and outlined whenever that is no larger: 1.1 KB gzip
+# off the first call, 3.2 KB onto the rest (bench/analysis.md, "Twenty-third round"); the
+# validator and OAuth modules, loaded whole, only grow by it. The core has a target
+# directory of its own, so that the two sets of flags do not rebuild each other's crates.
+COLD=(--config "target.wasm32-unknown-unknown.rustflags=['--remap-path-prefix=${CARGO_HOME:-$HOME/.cargo}/registry/src=cargo',
+  '-Cllvm-args=-hot-cold-split=true','-Cllvm-args=-hotcoldsplit-max-params=16','-Cllvm-args=-hotcoldsplit-threshold=0']")
+CORE_TARGET="${CARGO_TARGET_DIR:-target}/core"
 # The core's link also writes the linker's map, which says where each static object lies:
 # the split moves what only the rest of the core reads (scripts/split/data.mjs).
 SPLIT=target/split
@@ -42,12 +52,12 @@ LINKER=(--config "target.wasm32-unknown-unknown.linker='$PWD/scripts/split/link-
 # Snippets of an earlier build would ship with this one: start clean.
 rm -rf pkg/snippets
 rm -rf "$SPLIT/profile-pkg" && mkdir -p "$SPLIT"
-MCP_WASM_LINK_MAP="$PWD/$SPLIT/core.map" wasm-pack build --release --target web --out-dir pkg --out-name mcp_wasm --no-pack -- \
-  --no-default-features --features core-module "${REMAP[@]}" "${LINKER[@]}" 2>&1 \
+CARGO_TARGET_DIR="$CORE_TARGET" MCP_WASM_LINK_MAP="$PWD/$SPLIT/core.map" wasm-pack build --release --target web --out-dir pkg --out-name mcp_wasm --no-pack -- \
+  --no-default-features --features core-module "${COLD[@]}" "${LINKER[@]}" 2>&1 \
   | grep -vE '^\[INFO\]: (Checking|Compiling|Installing|Optimizing)' || true
 test -f pkg/mcp_wasm_bg.wasm || { echo "build: wasm-pack produced no pkg/mcp_wasm_bg.wasm" >&2; exit 1; }
 # A build cargo found fresh did not link, and kept the map of the link that made it.
-test -f "$SPLIT/core.map" || { echo "build: no linker map at $SPLIT/core.map: cargo clean -p mcp-wasm --release --target wasm32-unknown-unknown, then build again" >&2; exit 1; }
+test -f "$SPLIT/core.map" || { echo "build: no linker map at $SPLIT/core.map: CARGO_TARGET_DIR=$CORE_TARGET cargo clean -p mcp-wasm --release --target wasm32-unknown-unknown, then build again" >&2; exit 1; }
 
 # -Oz with the features wasm-bindgen's output uses (externref tables and friends);
 # the name section and producers metadata are dropped: they only serve debuggers. The

@@ -99,6 +99,24 @@ pub enum Error {
 }
 
 impl Error {
+    // The constructors of the errors most paths may give are cold and never inlined: with
+    // LLVM's hot/cold splitting (scripts/build.sh), a branch that ends in one, its message's
+    // formatting included, leaves the function that has it, and the split of the core
+    // (scripts/split/) keeps it out of the module a page loads first.
+    /// [`Error::Protocol`], built where the peer broke the protocol.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn protocol(message: String) -> Self {
+        Self::Protocol(message)
+    }
+
+    /// [`Error::InvalidArgument`], built where a caller passed a wrong value.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn invalid_argument(message: String) -> Self {
+        Self::InvalidArgument(message)
+    }
+
     /// A stable, machine-readable name for the variant, used as `kind` in JS.
     pub fn kind(&self) -> &'static str {
         match self {

@@ -96,7 +96,7 @@ pub fn connector(url: &str, options: &WebOptions) -> Result<Rc<dyn Connector>, E
 fn oauth(url: &str, options: &WebOptions) -> Result<Option<Rc<dyn Authorizer>>, Error> {
     let Some(config) = &options.auth else { return Ok(None) };
     if !crate::protocol::oauth::endpoint_allowed(url) {
-        return Err(Error::InvalidArgument(format!("with auth, the MCP URL must be https, or http on a loopback host: {url}")));
+        return Err(Error::invalid_argument(format!("with auth, the MCP URL must be https, or http on a loopback host: {url}")));
     }
     let config = OAuthConfig { mcp_url: url.to_owned(), ..config.clone() };
     Ok(Some(Rc::new(OAuth::new(config, options.fetch.clone()))))

@@ -217,7 +217,7 @@ impl Client {
     /// the server did not declare `logging`; the request's error.
     pub async fn set_logging_level(&self, level: &str, options: &RequestOptions) -> Result<(), Error> {
         if !LOGGING_LEVELS.contains(&level) {
-            return Err(Error::InvalidArgument(format!("the logging level must be one of {}", LOGGING_LEVELS.join(", "))));
+            return Err(Error::invalid_argument(format!("the logging level must be one of {}", LOGGING_LEVELS.join(", "))));
         }
         let state = &self.state;
         if state.era == Era::Modern {
@@ -308,7 +308,7 @@ impl Client {
         let url = state
             .connector
             .url()
-            .ok_or_else(|| Error::InvalidArgument("a connection over a custom transport cannot be snapshotted".into()))?;
+            .ok_or_else(|| Error::invalid_argument("a connection over a custom transport cannot be snapshotted".into()))?;
         let transport = state.session.transport();
         Ok(Snapshot {
             url,

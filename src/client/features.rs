@@ -48,11 +48,11 @@ enum Instance<'a> {
 
 /// Reads a result into its typed form.
 fn typed<T: DeserializeOwned>(value: Value, what: &str) -> Result<T, Error> {
-    serde_json::from_value(value).map_err(|e| Error::Protocol(format!("the {what} result does not have the expected shape: {e}")))
+    serde_json::from_value(value).map_err(|e| Error::protocol(format!("the {what} result does not have the expected shape: {e}")))
 }
 
 fn to_params<T: serde::Serialize>(params: &T) -> Result<Value, Error> {
-    serde_json::to_value(params).map_err(|e| Error::InvalidArgument(e.to_string()))
+    serde_json::to_value(params).map_err(|e| Error::invalid_argument(e.to_string()))
 }
 
 fn cursor_params(cursor: Option<&str>) -> Option<Value> {
@@ -148,7 +148,7 @@ impl ClientState {
                 // nesting past its limit): then nothing is checked, and the call fails.
                 Some(read) => {
                     let cannot =
-                        |e| Error::Protocol(format!("the result of tool {:?} cannot be read to check its outputSchema: {e}", check.tool));
+                        |e| Error::protocol(format!("the result of tool {:?} cannot be read to check its outputSchema: {e}", check.tool));
                     whole = read.map_err(cannot)?;
                     Instance::Value(whole.get("structuredContent").unwrap_or(&Value::Null))
                 }
@@ -188,7 +188,7 @@ impl ClientState {
     #[cfg(feature = "validator")]
     fn builtin_check_text(&self, schema: &Value, text: &str) -> Result<Result<(), SchemaError>, Error> {
         schema::validate_text_with(schema, text, &self.patterns, &self.settings.limits.schema)
-            .map_err(|e| Error::Protocol(format!("structuredContent: {e}")))
+            .map_err(|e| Error::protocol(format!("structuredContent: {e}")))
     }
 
     /// Without a validator, the text is not even parsed.
@@ -470,7 +470,7 @@ impl Client {
         let well_formed = params.get("ref").and_then(|r| r.get("type")).is_some_and(Value::is_string)
             && params.get("argument").and_then(|a| a.get("name")).is_some_and(Value::is_string);
         if !well_formed {
-            return Err(Error::InvalidArgument("complete needs params.ref.type and params.argument.name".into()));
+            return Err(Error::invalid_argument("complete needs params.ref.type and params.argument.name".into()));
         }
         self.state.request_shaped_reply("completion/complete", Some(params), options, results::check_complete).await
     }
@@ -499,7 +499,7 @@ impl Client {
     /// else of that skill then); the request's error.
     pub async fn read_skill(&self, skill: Value, options: &RequestOptions) -> Result<LoadedSkill, Error> {
         let uri =
-            skill.get("uri").and_then(Value::as_str).ok_or_else(|| Error::InvalidArgument("a skill needs its uri".into()))?.to_owned();
+            skill.get("uri").and_then(Value::as_str).ok_or_else(|| Error::invalid_argument("a skill needs its uri".into()))?.to_owned();
         let checker = self.skill_checker()?;
         let result =
             self.state.request_shaped("resources/read", Some(json!({ "uri": uri })), options, results::check_read_resource).await?;
@@ -510,7 +510,7 @@ impl Client {
             .or_else(|| contents.first())
             .and_then(|content| content.get("text"))
             .and_then(Value::as_str)
-            .ok_or_else(|| Error::Protocol(format!("{uri}: the server returned no text")))?
+            .ok_or_else(|| Error::protocol(format!("{uri}: the server returned no text")))?
             .to_owned();
         let file = checker.check_skill(&skill, &text).await?.map_err(|why| Error::Invalid(format!("the skill was refused: {why}")))?;
         Ok(LoadedSkill { skill, text, frontmatter: file.frontmatter, body: file.body })
@@ -524,14 +524,14 @@ impl Client {
     /// when it differs from the listing; the request's error.
     pub async fn read_skill_file(&self, skill: &Value, uri: &str, options: &RequestOptions) -> Result<Reply, Error> {
         let listed =
-            skills::listed_file(skill, uri).cloned().ok_or_else(|| Error::InvalidArgument(format!("the skill does not list {uri}")))?;
+            skills::listed_file(skill, uri).cloned().ok_or_else(|| Error::invalid_argument(format!("the skill does not list {uri}")))?;
         let checker = self.skill_checker()?;
         let reply = self.read_resource_reply(json!({ "uri": uri }), options).await?;
         for content in reply.value().get("contents").and_then(Value::as_array).into_iter().flatten() {
             let bytes = match (content.get("text").and_then(Value::as_str), content.get("blob").and_then(Value::as_str)) {
                 (Some(text), _) => text.as_bytes().to_vec(),
                 (None, Some(blob)) => crate::protocol::encoding::base64_decode(blob)
-                    .ok_or_else(|| Error::Protocol(format!("{uri}: the blob is not base64")))?,
+                    .ok_or_else(|| Error::protocol(format!("{uri}: the blob is not base64")))?,
                 (None, None) => continue,
             };
             checker.check_file(&listed, &bytes).await?.map_err(|why| Error::Invalid(format!("the skill file was refused: {why}")))?;

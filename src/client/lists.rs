@@ -71,7 +71,7 @@ impl ClientState {
         for page in self.list_all_pages(kind, options).await? {
             match page.into_value().get_mut(kind.items).map(Value::take) {
                 Some(Value::Array(page_items)) => items.extend(page_items),
-                _ => return Err(Error::Protocol(format!("{}: a page has no {} array", kind.method, kind.items))),
+                _ => return Err(Error::protocol(format!("{}: a page has no {} array", kind.method, kind.items))),
             }
         }
         Ok(items)

@@ -63,7 +63,7 @@ impl ClientState {
         match outcome? {
             Outcome::Complete(result) | Outcome::Task(result) => Ok(Reply::from(result)),
             Outcome::CompleteText(text) => Ok(Reply::from(Answer::Text(LargeResult { text: Rc::new(text), kept: None }))),
-            Outcome::InputRequired { .. } => Err(Error::Protocol("input was still required after the last round".into())),
+            Outcome::InputRequired { .. } => Err(Error::protocol("input was still required after the last round".into())),
         }
     }
 

@@ -51,10 +51,10 @@ where
         match next {
             None => return Ok(pages),
             Some(next) if seen.first_time(&next) => cursor = Some(next),
-            Some(next) => return Err(Error::Protocol(format!("the server sent cursor {next:?} twice; stopping a paging loop")).into()),
+            Some(next) => return Err(Error::protocol(format!("the server sent cursor {next:?} twice; stopping a paging loop")).into()),
         }
     }
-    Err(Error::Protocol(format!("more than {MAX_PAGES} pages")).into())
+    Err(Error::protocol(format!("more than {MAX_PAGES} pages")).into())
 }
 
 #[cfg(test)]

@@ -82,7 +82,7 @@ impl ClientState {
                 // go to the handlers.
                 let result = self.request_reply("tasks/result", Some(json!({ "taskId": task_id }).into()), request).await?.into_value();
                 if status == "cancelled" {
-                    return Err(Error::Protocol(format!("the server cancelled task {task_id} of tool {name:?}")));
+                    return Err(Error::protocol(format!("the server cancelled task {task_id} of tool {name:?}")));
                 }
                 results::check_call_tool(&result).map_err(Error::Protocol)?;
                 return Ok(result);
@@ -130,7 +130,7 @@ impl Client {
         let check: super::requests::ShapeCheck = match method {
             "tasks/get" | "tasks/cancel" => check_task,
             "tasks/result" => |r| results::check_object(r, "tasks/result"),
-            _ => return Err(Error::InvalidArgument(format!("{method} is not a task request"))),
+            _ => return Err(Error::invalid_argument(format!("{method} is not a task request"))),
         };
         self.state.request_shaped(method, Some(json!({ "taskId": task_id })), options, check).await
     }

@@ -38,7 +38,7 @@ pub trait SchemaValidator {
     ) -> LocalBoxFuture<'static, Result<Result<(), SchemaError>, Error>> {
         match crate::protocol::json::parse(instance) {
             Ok(instance) => self.validate(schema, &instance, limits),
-            Err(e) => Box::pin(futures::future::ready(Err(Error::Protocol(format!("structuredContent: {e}"))))),
+            Err(e) => Box::pin(futures::future::ready(Err(Error::protocol(format!("structuredContent: {e}"))))),
         }
     }
 }

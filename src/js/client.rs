@@ -100,10 +100,10 @@ const ASCII_FAST_MIN: usize = 8 * 1024;
 /// text is decoded by Node's `Buffer` where there is one, from wasm memory
 /// without a copy (`bench/analysis.md`, eleventh round).
 pub(super) fn reply_to_js(reply: &Reply) -> Result<JsValue, Error> {
-    let unconvertible = |_| Error::Protocol("cannot convert a result to JS".into());
+    let unconvertible = |_| Error::protocol("cannot convert a result to JS".into());
     // A body the transport left in JS: parsed there, once.
     if let Some(body) = reply.kept().and_then(|kept| kept.as_any().downcast_ref::<KeptBody>()) {
-        return body.result().map_err(|thrown| Error::Protocol(format!("the result: {}", js_message(&thrown))));
+        return body.result().map_err(|thrown| Error::protocol(format!("the result: {}", js_message(&thrown))));
     }
     match reply.text() {
         Some(text) if text.len() >= ASCII_FAST_MIN && fast_ascii() && ascii_prefix(text.as_bytes()) == text.len() => {
@@ -259,7 +259,7 @@ impl McpClient {
         #[wasm_bindgen(unchecked_optional_param_type = "McpClientOptions")] options: JsValue,
     ) -> Result<McpClient, JsValue> {
         let value = from_js(&snapshot, "snapshot").map_err(fail)?;
-        let snapshot = Snapshot::from_value(&value).map_err(|why| fail(Error::InvalidArgument(why)))?;
+        let snapshot = Snapshot::from_value(&value).map_err(|why| fail(Error::invalid_argument(why)))?;
         Self::open(JsValue::from_str(&snapshot.url), &options, Some(snapshot)).await
     }
 
@@ -394,7 +394,7 @@ impl McpClient {
             let method = method
                 .as_string()
                 .filter(|m| !m.is_empty())
-                .ok_or_else(|| fail(Error::InvalidArgument("request needs a method name".into())))?;
+                .ok_or_else(|| fail(Error::invalid_argument("request needs a method name".into())))?;
             if requires.is_truthy() {
                 let steps: Option<Vec<String>> =
                     requires.dyn_ref::<js_sys::Array>().map(|steps| steps.iter().filter_map(|step| step.as_string()).collect());
@@ -423,7 +423,7 @@ impl McpClient {
             let method = method
                 .as_string()
                 .filter(|m| !m.is_empty())
-                .ok_or_else(|| fail(Error::InvalidArgument("notify needs a method name".into())))?;
+                .ok_or_else(|| fail(Error::invalid_argument("notify needs a method name".into())))?;
             let params = params_from_js(&params, "params").map_err(fail)?;
             client.notify(&method, params).await.map_err(fail)?;
             Ok(JsValue::UNDEFINED)
@@ -457,16 +457,16 @@ impl McpClient {
             (None, DEFAULT_EVENT_BUFFER, None)
         } else {
             if !filter.is_object() {
-                return Err(fail(Error::InvalidArgument("the filter must be an object".into())));
+                return Err(fail(Error::invalid_argument("the filter must be an object".into())));
             }
             let method = match js_sys::Reflect::get(&filter, &"method".into()) {
                 Ok(m) if m.is_undefined() || m.is_null() => None,
-                Ok(m) => Some(m.as_string().ok_or_else(|| fail(Error::InvalidArgument("filter.method must be a string".into())))?),
+                Ok(m) => Some(m.as_string().ok_or_else(|| fail(Error::invalid_argument("filter.method must be a string".into())))?),
                 Err(_) => None,
             };
             let buffer = match js_sys::Reflect::get(&filter, &"bufferSize".into()).ok().and_then(|b| b.as_f64()) {
                 Some(b) if (1.0..=1_000_000.0).contains(&b) => b as usize,
-                Some(_) => return Err(fail(Error::InvalidArgument("bufferSize must be between 1 and 1000000".into()))),
+                Some(_) => return Err(fail(Error::invalid_argument("bufferSize must be between 1 and 1000000".into()))),
                 None => DEFAULT_EVENT_BUFFER,
             };
             let options = request_options(&filter).map_err(fail)?;

@@ -93,7 +93,7 @@ impl Transport for JsTransport {
             if closed.get() {
                 return Err(Error::Closed);
             }
-            let message = js_sys::JSON::parse(&message.to_json()).map_err(|_| Error::Protocol("cannot convert a message to JS".into()))?;
+            let message = js_sys::JSON::parse(&message.to_json()).map_err(|_| Error::protocol("cannot convert a message to JS".into()))?;
             call_optional(&target, "send", &[message]).await
         })
     }
@@ -130,7 +130,7 @@ impl Connector for JsConnector {
         let (target, context) = (self.target.clone(), context.clone());
         Box::pin(async move {
             if kind != Channel::Custom {
-                return Err(Error::InvalidArgument("a custom transport carries one channel of its own".into()));
+                return Err(Error::invalid_argument("a custom transport carries one channel of its own".into()));
             }
             let (session, transport) =
                 Session::new(context.runtime.clone(), context.default_timeout_ms, |sink| Rc::new(JsTransport::new(target, sink)));

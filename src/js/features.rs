@@ -13,7 +13,7 @@ use wasm_bindgen::prelude::*;
 
 /// Params that must be an object.
 fn required_params(value: &JsValue, method: &str) -> Result<Value, Error> {
-    params_from_js(value, "params")?.ok_or_else(|| Error::InvalidArgument(format!("{method} needs params")))
+    params_from_js(value, "params")?.ok_or_else(|| Error::invalid_argument(format!("{method} needs params")))
 }
 
 /// Params that must carry a string `field`.
@@ -21,7 +21,7 @@ fn params_with(value: &JsValue, method: &str, field: &str) -> Result<Value, Erro
     let params = required_params(value, method)?;
     match params.get(field) {
         Some(Value::String(_)) => Ok(params),
-        _ => Err(Error::InvalidArgument(format!("{method} needs params.{field} as a string"))),
+        _ => Err(Error::invalid_argument(format!("{method} needs params.{field} as a string"))),
     }
 }
 
@@ -319,7 +319,7 @@ fn listed_skill(value: &JsValue) -> Result<Value, Error> {
     let skill = from_js(value, "skill")?;
     match skill.get("uri") {
         Some(Value::String(_)) => Ok(skill),
-        _ => Err(Error::InvalidArgument("a skill needs its uri, as listSkills gives it".into())),
+        _ => Err(Error::invalid_argument("a skill needs its uri, as listSkills gives it".into())),
     }
 }
 

@@ -9,8 +9,10 @@ use crate::session::limits::MAX_TIMER_MS;
 use js_sys::{Function, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 
+#[cold]
+#[inline(never)]
 pub(super) fn invalid(what: impl Into<String>) -> Error {
-    Error::InvalidArgument(what.into())
+    Error::invalid_argument(what.into())
 }
 
 /// A field, with `undefined` and `null` read as absent.

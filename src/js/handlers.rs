@@ -21,7 +21,7 @@ fn handler(object: &JsValue, name: &str) -> Result<Option<Function>, Error> {
     match Reflect::get(object, &JsValue::from_str(name)) {
         Ok(v) if v.is_undefined() || v.is_null() => Ok(None),
         Ok(v) if v.is_function() => Ok(Some(v.unchecked_into())),
-        _ => Err(Error::InvalidArgument(format!("handlers.{name} must be a function"))),
+        _ => Err(Error::invalid_argument(format!("handlers.{name} must be a function"))),
     }
 }
 
@@ -92,7 +92,7 @@ pub fn handlers_from_js(handlers: &JsValue) -> Result<Handlers, Error> {
 #[inline(never)]
 fn given_handlers(handlers: &JsValue) -> Result<Handlers, Error> {
     if !handlers.is_object() {
-        return Err(Error::InvalidArgument("handlers must be an object".into()));
+        return Err(Error::invalid_argument("handlers must be an object".into()));
     }
     let mut out = Handlers::default();
     if let Some(f) = handler(handlers, "sampling")? {

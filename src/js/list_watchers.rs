@@ -30,7 +30,7 @@ pub fn watchers_from_js(config: &JsValue, events: Weak<Events>) -> Result<Vec<Li
 // and a connect with `listChanged` waits for the rest anyway (pkg-template/rest-gate.js).
 #[inline(never)]
 fn given_watchers(config: &JsValue, events: Weak<Events>) -> Result<Vec<ListWatcher>, Error> {
-    let invalid = |what: String| Error::InvalidArgument(format!("listChanged.{what}"));
+    let invalid = |what: String| Error::invalid_argument(format!("listChanged.{what}"));
     let mut watchers = Vec::new();
     for (key, kind) in [("tools", TOOLS), ("prompts", PROMPTS), ("resources", RESOURCES)] {
         let entry = Reflect::get(config, &key.into()).unwrap_or(JsValue::UNDEFINED);

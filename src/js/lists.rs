@@ -58,7 +58,7 @@ impl McpClient {
                 if let Some(c) = &cursor {
                     let mut seen = seen.borrow_mut();
                     if !seen.first_time(c) || seen.too_many() {
-                        return Err(fail(Error::Protocol(format!("{}: the server repeated cursor {c:?} or paged too long", kind.method))));
+                        return Err(fail(Error::protocol(format!("{}: the server repeated cursor {c:?} or paged too long", kind.method))));
                     }
                 }
                 let reply = client

@@ -30,7 +30,7 @@ fn scalar(value: &JsValue) -> Option<String> {
 }
 
 fn template_value(name: &str, value: &JsValue) -> Result<Option<TemplateValue>, Error> {
-    let invalid = || Error::InvalidArgument(format!("variable {name:?} must be a string, number, boolean, array or plain object"));
+    let invalid = || Error::invalid_argument(format!("variable {name:?} must be a string, number, boolean, array or plain object"));
     if value.is_undefined() || value.is_null() {
         return Ok(None);
     }
@@ -61,7 +61,7 @@ impl JsUriTemplate {
     /// @throws {McpClientError} `invalid-argument` if it is not a valid RFC 6570 template.
     #[wasm_bindgen(constructor)]
     pub fn new(template: &str) -> Result<JsUriTemplate, JsValue> {
-        UriTemplate::parse(template).map(|template| Self { template }).map_err(|e| to_js_error(&Error::InvalidArgument(e.to_string())))
+        UriTemplate::parse(template).map(|template| Self { template }).map_err(|e| to_js_error(&Error::invalid_argument(e.to_string())))
     }
 
     /// The template text.
@@ -112,7 +112,7 @@ impl JsUriTemplate {
             None => DEFAULT_MATCH_STEPS,
             Some(v) => match v.as_f64() {
                 Some(n) if (1.0..=1e12).contains(&n) && n.fract() == 0.0 => n as u64,
-                _ => return Err(to_js_error(&Error::InvalidArgument("maxSteps must be a positive integer".into()))),
+                _ => return Err(to_js_error(&Error::invalid_argument("maxSteps must be a positive integer".into()))),
             },
         };
         let outcome = self.template.matches(uri, steps).map_err(|too_costly| {

@@ -56,10 +56,10 @@ fn promise(signal: JsValue, work: impl Future<Output = Result<JsValue, Error>> +
 #[wasm_bindgen(js_name = startOAuth, skip_typescript)]
 pub fn start_oauth(mcp_url: String, options: JsValue, fetch: JsValue) -> Result<OAuthSession, JsValue> {
     let config = auth_options::auth_options(&options).map_err(|e| rejection(&e))?;
-    let Some(config) = config else { return Err(rejection(&Error::InvalidArgument("auth must be an object".to_owned()))) };
+    let Some(config) = config else { return Err(rejection(&Error::invalid_argument("auth must be an object".to_owned()))) };
     if !crate::protocol::oauth::endpoint_allowed(&mcp_url) {
         let message = format!("with auth, the MCP URL must be https, or http on a loopback host: {mcp_url}");
-        return Err(rejection(&Error::InvalidArgument(message)));
+        return Err(rejection(&Error::invalid_argument(message)));
     }
     let fetch = Fetch::new(fetch.dyn_into::<Function>().ok());
     Ok(OAuthSession(Rc::new(OAuth::new(OAuthConfig { mcp_url, ..config }, fetch))))

@@ -110,8 +110,8 @@ impl Connector for WebConnector {
                     Ok(session)
                 }
                 #[cfg(not(feature = "legacy-sse"))]
-                Channel::Sse => Err(Error::InvalidArgument("HTTP+SSE is left out of this build (Cargo feature legacy-sse)".into())),
-                Channel::Custom => Err(Error::InvalidArgument("a URL connector opens HTTP channels only".into())),
+                Channel::Sse => Err(Error::invalid_argument("HTTP+SSE is left out of this build (Cargo feature legacy-sse)".into())),
+                Channel::Custom => Err(Error::invalid_argument("a URL connector opens HTTP channels only".into())),
             }
         })
     }

@@ -183,7 +183,7 @@ impl Fetch {
                     _ => {
                         let to = target.map(|t| format!(" to {}", t.href())).unwrap_or_default();
                         // The server answered, wrongly: this is no network failure.
-                        return Err(Error::Protocol(format!(
+                        return Err(Error::protocol(format!(
                             "{first_url} redirected a request that carries credentials{to}; the client does not follow it"
                         )));
                     }
@@ -196,7 +196,7 @@ impl Fetch {
                     return Ok(response);
                 }
             }
-            Err(Error::Protocol(format!("{first_url} redirected more than {MAX_REDIRECTS} times")))
+            Err(Error::protocol(format!("{first_url} redirected more than {MAX_REDIRECTS} times")))
         })
     }
 
@@ -267,7 +267,7 @@ fn as_response(value: JsValue) -> Result<Response, Error> {
         && Reflect::has(&value, &JsValue::from_str("status")).unwrap_or(false)
         && Reflect::has(&value, &JsValue::from_str("headers")).unwrap_or(false);
     if !is_response {
-        return Err(Error::Protocol("fetch resolved to a value that is not a Response".into()));
+        return Err(Error::protocol("fetch resolved to a value that is not a Response".into()));
     }
     Ok(value.unchecked_into())
 }
@@ -327,7 +327,7 @@ pub async fn read_text_capped(response: &Response, max: usize, limit: &'static s
 
 pub(super) fn body_text(read: Result<Vec<u8>, usize>, max: usize, limit: &'static str) -> Result<String, Error> {
     let body = read.map_err(|length| too_large(length as u64, max, limit))?;
-    crate::protocol::wide::into_string(body).map_err(|_| Error::Protocol("the response body is not UTF-8".into()))
+    crate::protocol::wide::into_string(body).map_err(|_| Error::protocol("the response body is not UTF-8".into()))
 }
 
 fn too_large(bytes: u64, max: usize, limit: &'static str) -> Error {
@@ -355,11 +355,11 @@ impl BodyReader {
     /// # Errors
     /// [`Error::Protocol`] if the response has no readable body.
     pub fn new(response: &Response) -> Result<Self, Error> {
-        let body = response.body().ok_or_else(|| Error::Protocol("the response has no body".into()))?;
+        let body = response.body().ok_or_else(|| Error::protocol("the response has no body".into()))?;
         let reader = body
             .get_reader()
             .dyn_into::<ReadableStreamDefaultReader>()
-            .map_err(|_| Error::Protocol("the response body cannot be read as a stream".into()))?;
+            .map_err(|_| Error::protocol("the response body cannot be read as a stream".into()))?;
         Ok(Self { reader, done: false })
     }
 
@@ -436,7 +436,7 @@ fn stream_broke(thrown: &JsValue) -> Error {
 
 /// A body's stream gave something other than a `Uint8Array`.
 fn not_bytes() -> Error {
-    Error::Protocol("the response stream yielded something other than bytes".into())
+    Error::protocol("the response stream yielded something other than bytes".into())
 }
 
 /// `readChunks`' answer (`[chunks, total]`) as the body's bytes, or

@@ -29,7 +29,7 @@ impl HeaderSource {
             Self::None => Ok(JsValue::UNDEFINED),
             Self::Fixed(value) => Ok(value.clone()),
             Self::Function(f) => {
-                let failed = |e: JsValue| Error::InvalidArgument(format!("the headers function failed: {}", js_message(&e)));
+                let failed = |e: JsValue| Error::invalid_argument(format!("the headers function failed: {}", js_message(&e)));
                 let value = f.call0(&JsValue::UNDEFINED).map_err(failed)?;
                 JsFuture::from(Promise::resolve(&value)).await.map_err(failed)
             }
@@ -40,7 +40,7 @@ impl HeaderSource {
     /// HeadersInit form), for the transport to add its own to.
     pub(crate) async fn to_headers(&self) -> Result<Headers, Error> {
         let user = self.resolve().await?;
-        let invalid = |e: JsValue| Error::InvalidArgument(format!("invalid headers: {}", js_message(&e)));
+        let invalid = |e: JsValue| Error::invalid_argument(format!("invalid headers: {}", js_message(&e)));
         if user.is_undefined() || user.is_null() {
             Headers::new().map_err(invalid)
         } else {

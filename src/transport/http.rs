@@ -34,14 +34,14 @@ pub fn classify(status: u16, content_type: Option<&str>, expects_response: bool)
         return Ok(ResponseBody::Empty);
     }
     if status == 202 || status == 204 {
-        return Err(Error::Protocol(format!("the server answered a request with HTTP {status} and no body")));
+        return Err(Error::protocol(format!("the server answered a request with HTTP {status} and no body")));
     }
     let essence = content_type.and_then(|ct| ct.split(';').next()).map(|ct| ct.trim().to_ascii_lowercase()).unwrap_or_default();
     match essence.as_str() {
         "application/json" => Ok(ResponseBody::Json),
         "text/event-stream" => Ok(ResponseBody::EventStream),
-        "" => Err(Error::Protocol(format!("HTTP {status} response has no Content-Type"))),
-        other => Err(Error::Protocol(format!("expected application/json or text/event-stream, got Content-Type {other:?}"))),
+        "" => Err(Error::protocol(format!("HTTP {status} response has no Content-Type"))),
+        other => Err(Error::protocol(format!("expected application/json or text/event-stream, got Content-Type {other:?}"))),
     }
 }
 
@@ -148,10 +148,10 @@ pub fn check_endpoint(url: &str) -> Result<(), Error> {
     let rest = lower
         .strip_prefix("https://")
         .or_else(|| lower.strip_prefix("http://"))
-        .ok_or_else(|| Error::InvalidArgument(format!("the server URL must be an absolute http(s) URL, got {url:?}")))?;
+        .ok_or_else(|| Error::invalid_argument(format!("the server URL must be an absolute http(s) URL, got {url:?}")))?;
     let host = rest.split(['/', '?', '#']).next().unwrap_or_default();
     if host.is_empty() || url.chars().any(char::is_whitespace) {
-        return Err(Error::InvalidArgument(format!("the server URL {url:?} has no host or contains spaces")));
+        return Err(Error::invalid_argument(format!("the server URL {url:?} has no host or contains spaces")));
     }
     Ok(())
 }

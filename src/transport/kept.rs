@@ -119,7 +119,7 @@ pub fn body(read: &JsValue, max: usize, limit: &'static str) -> Result<Body, Err
     if elided.gave_up {
         return whole();
     }
-    let text = crate::protocol::wide::into_string(elided.text).map_err(|_| Error::Protocol("the response body is not UTF-8".into()))?;
+    let text = crate::protocol::wide::into_string(elided.text).map_err(|_| Error::protocol("the response body is not UTF-8".into()))?;
     if elided.elided == 0 {
         return Ok(Body::Text(text));
     }

@@ -127,7 +127,7 @@ impl LegacySse {
         let endpoint = match future::select(rx, WebRuntime.sleep(timeout_ms)).await {
             Either::Left((Ok(outcome), _)) => outcome?,
             Either::Left((Err(_), _)) => return Err(Error::Closed),
-            Either::Right(_) => return Err(Error::Protocol(format!("the SSE stream sent no endpoint event within {timeout_ms} ms"))),
+            Either::Right(_) => return Err(Error::protocol(format!("the SSE stream sent no endpoint event within {timeout_ms} ms"))),
         };
         *self.inner.endpoint.borrow_mut() = Some(endpoint);
         Ok(())
@@ -162,7 +162,7 @@ impl Inner {
         if let Some(error) = self.broken.borrow().clone() {
             return Err(error);
         }
-        let endpoint = self.endpoint.borrow().clone().ok_or_else(|| Error::Protocol("no endpoint yet".into()))?;
+        let endpoint = self.endpoint.borrow().clone().ok_or_else(|| Error::protocol("no endpoint yet".into()))?;
         let headers = self.headers("application/json, text/event-stream").await?;
         let _ = headers.set("content-type", "application/json");
         let controller = AbortOnDrop::new()?;
@@ -181,7 +181,7 @@ impl Inner {
     }
 
     async fn headers(&self, accept: &str) -> Result<Headers, Error> {
-        let invalid = |e: JsValue| Error::InvalidArgument(format!("invalid headers: {}", js_message(&e)));
+        let invalid = |e: JsValue| Error::invalid_argument(format!("invalid headers: {}", js_message(&e)));
         let headers = self.config.headers.to_headers().await?;
         headers.set("accept", accept).map_err(invalid)?;
         Ok(headers)
@@ -253,7 +253,7 @@ impl Inner {
         let pumped = reader
             .pump(0, move |chunk, _| {
                 if let Err(error) = parser.push(chunk, &mut events) {
-                    *failed.borrow_mut() = Some(Error::Protocol(error.to_string()));
+                    *failed.borrow_mut() = Some(Error::protocol(error.to_string()));
                     return false;
                 }
                 for event in events.drain(..) {
@@ -275,7 +275,7 @@ impl Inner {
 
     fn start_event_source(self: &Rc<Self>) -> Result<(), Error> {
         let source = EventSource::new(&self.config.url)
-            .map_err(|e| Error::InvalidArgument(format!("EventSource refused the URL: {}", js_message(&e))))?;
+            .map_err(|e| Error::invalid_argument(format!("EventSource refused the URL: {}", js_message(&e))))?;
         let mut listeners = Vec::new();
         for kind in ["endpoint", "message"] {
             let weak = Rc::downgrade(self);
@@ -344,10 +344,10 @@ fn scan_js_string(text: &js_sys::JsString) -> (crate::protocol::jsonrpc::envelop
 /// another origin: the endpoint must not send our messages elsewhere.
 fn resolve_endpoint(sse_url: &str, endpoint: &str) -> Result<String, Error> {
     let resolved =
-        Url::new_with_base(endpoint, sse_url).map_err(|_| Error::Protocol(format!("the endpoint event {endpoint:?} is not a URL")))?;
-    let base = Url::new(sse_url).map_err(|_| Error::InvalidArgument(format!("{sse_url:?} is not a URL")))?;
+        Url::new_with_base(endpoint, sse_url).map_err(|_| Error::protocol(format!("the endpoint event {endpoint:?} is not a URL")))?;
+    let base = Url::new(sse_url).map_err(|_| Error::invalid_argument(format!("{sse_url:?} is not a URL")))?;
     if resolved.origin() != base.origin() {
-        return Err(Error::Protocol(format!(
+        return Err(Error::protocol(format!(
             "the endpoint {} is on another origin than the SSE stream ({}); refusing to send messages there",
             resolved.href(),
             base.origin()

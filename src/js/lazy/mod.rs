@@ -44,7 +44,7 @@ fn part_error(thrown: &JsValue) -> Error {
     let text = |field: &str| Reflect::get(thrown, &field.into()).ok().and_then(|v| v.as_string());
     let message = text("message").unwrap_or_else(|| js_message(thrown));
     match text("kind").as_deref() {
-        Some("invalid-argument") => Error::InvalidArgument(message),
+        Some("invalid-argument") => Error::invalid_argument(message),
         Some("network") => Error::Network { message },
         _ => Error::Auth(message),
     }

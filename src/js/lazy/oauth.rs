@@ -55,7 +55,7 @@ impl LazyOAuth {
 
     async fn make(&self) -> Result<JsValue, Error> {
         let Some(part) = load("oauth").await? else {
-            return Err(Error::InvalidArgument("auth: OAuth is left out of this build (its module was not provided)".to_owned()));
+            return Err(Error::invalid_argument("auth: OAuth is left out of this build (its module was not provided)".to_owned()));
         };
         let start: Function = Reflect::get(&part, &"startOAuth".into())
             .ok()

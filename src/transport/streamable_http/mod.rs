@@ -442,7 +442,7 @@ impl Inner {
                     Body::Kept { text, body } => self.deliver_kept(text, body, request_id.as_ref())?,
                 };
                 match request_id {
-                    Some(id) if !answered => Err(Error::Protocol(format!("the JSON response does not answer request {id}"))),
+                    Some(id) if !answered => Err(Error::protocol(format!("the JSON response does not answer request {id}"))),
                     _ => Ok(()),
                 }
             }
@@ -464,7 +464,7 @@ impl Inner {
                 *self.session_id.borrow_mut() = Some(id);
                 Ok(())
             }
-            Some(_) => Err(Error::Protocol("the server issued an Mcp-Session-Id with invalid characters".into())),
+            Some(_) => Err(Error::protocol("the server issued an Mcp-Session-Id with invalid characters".into())),
             None => Ok(()),
         }
     }
@@ -474,7 +474,7 @@ impl Inner {
     pub(super) fn deliver(&self, text: String, awaited: Option<&RequestId>) -> Result<bool, Error> {
         // A result goes over as its text alone.
         let decoded =
-            decode_or_raw(text, version::allows_batches(self.protocol_version.get())).map_err(|e| Error::Protocol(e.to_string()))?;
+            decode_or_raw(text, version::allows_batches(self.protocol_version.get())).map_err(|e| Error::protocol(e.to_string()))?;
         let messages = match decoded {
             Decoded::Messages(messages) => messages,
             Decoded::RawResult(id, raw) => {
@@ -502,7 +502,7 @@ impl Inner {
             (self.sink)(Inbound::RawResponse { id, text: Rc::new(raw), kept: Some(body) });
             return Ok(answered);
         }
-        let whole = body.read().ok_or_else(|| Error::Protocol("the response body can no longer be read".into()))?;
+        let whole = body.read().ok_or_else(|| Error::protocol("the response body can no longer be read".into()))?;
         self.deliver(whole, awaited)
     }
 
@@ -526,7 +526,7 @@ fn readable(response: &Response) -> Readable {
 
 /// A header the platform refused, as the caller's mistake.
 fn invalid_headers(e: JsValue) -> Error {
-    Error::InvalidArgument(format!("invalid headers: {}", js_message(&e)))
+    Error::invalid_argument(format!("invalid headers: {}", js_message(&e)))
 }
 
 fn controller_handle(controller: &AbortOnDrop) -> AbortController {

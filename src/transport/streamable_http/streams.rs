@@ -169,7 +169,7 @@ impl Inner {
                 let oversized = matches!(problem, Some(Error::LimitExceeded { .. }));
                 if self.is_modern() || state.last_event_id.is_none() || attempt >= MAX_RESUME_ATTEMPTS || oversized {
                     let error =
-                        problem.take().unwrap_or_else(|| Error::Protocol("the event stream ended before the response arrived".into()));
+                        problem.take().unwrap_or_else(|| Error::protocol("the event stream ended before the response arrived".into()));
                     (self.sink)(Inbound::RequestFailed { id: id.clone(), error });
                     return;
                 }
@@ -223,7 +223,7 @@ impl Inner {
                 }
                 Ok(None) => {
                     if let Purpose::Response(id) = purpose {
-                        let error = Error::Protocol("the response stream broke and the server offers no GET stream to resume it".into());
+                        let error = Error::protocol("the response stream broke and the server offers no GET stream to resume it".into());
                         (self.sink)(Inbound::RequestFailed { id: id.clone(), error });
                     }
                     Reopened::Done
@@ -313,7 +313,7 @@ impl Inner {
                         // Read in at its length, once the parser has let it go.
                         true => body
                             .read()
-                            .ok_or_else(|| Error::Protocol("an event's data can no longer be read".into()))
+                            .ok_or_else(|| Error::protocol("an event's data can no longer be read".into()))
                             .and_then(|data| self.deliver(data, awaited)),
                         false => self.deliver_kept(event.data, body, awaited),
                     }
@@ -357,7 +357,7 @@ impl Inner {
             return Err(status_error_with(status, &response.status_text(), &text, sent_session, readable(&response)));
         }
         if classify(status, header(&response, "content-type").as_deref(), true)? != ResponseBody::EventStream {
-            return Err(Error::Protocol(format!("the GET stream answered with {}", header(&response, "content-type").unwrap_or_default())));
+            return Err(Error::protocol(format!("the GET stream answered with {}", header(&response, "content-type").unwrap_or_default())));
         }
         Ok(Some((BodyReader::new(&response)?, in_flight)))
     }
