@@ -128,7 +128,7 @@ impl Attempt<'_> {
             other => other?,
         };
         let modern::Outcome::Complete(result) = modern::classify_result(result).map_err(Error::Protocol)? else {
-            return Err(Error::Protocol("server/discover did not complete".into()));
+            return Err(Error::protocol("server/discover did not complete".into()));
         };
         let discovery = modern::read_discovery(&result).map_err(Error::Protocol)?;
         if !discovery.supported_versions.iter().any(|v| v == modern::VERSION) {
@@ -137,7 +137,7 @@ impl Attempt<'_> {
         Ok(ServerIdentity {
             protocol_version: modern::VERSION,
             capabilities: discovery.capabilities,
-            server_info: discovery.server_info.unwrap_or_else(|| serde_json::json!({ "name": "", "version": "" })),
+            server_info: discovery.server_info.unwrap_or_else(|| crate::protocol::types::Implementation::new("", "").to_json()),
             instructions: discovery.instructions,
         })
     }
@@ -244,7 +244,7 @@ impl Attempt<'_> {
 /// What asking for the 2026-07-28 era gets from a build without it.
 #[cfg(not(feature = "modern"))]
 fn left_out() -> Error {
-    Error::InvalidArgument("the 2026-07-28 era is left out of this build (Cargo feature modern)".into())
+    Error::invalid_argument("the 2026-07-28 era is left out of this build (Cargo feature modern)".into())
 }
 
 /// −32020, −32021, −32022: a server of the modern era refusing, not an older server.

@@ -6,7 +6,7 @@
 
 use crate::protocol::lifecycle::ServerIdentity;
 use crate::protocol::{modern, version};
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 /// The format written by this release; older formats are refused by name.
 pub const FORMAT: u64 = 1;
@@ -32,16 +32,16 @@ impl Snapshot {
     /// The JSON form handed to users (camelCase, `format` first).
     pub fn to_value(&self) -> Value {
         let mut object = Map::new();
-        object.insert("format".into(), json!(FORMAT));
-        object.insert("url".into(), json!(self.url));
-        object.insert("era".into(), json!(if self.modern { "modern" } else { "legacy" }));
-        object.insert("transport".into(), json!(self.transport));
-        object.insert("protocolVersion".into(), json!(self.identity.protocol_version));
+        object.insert("format".into(), Value::from(FORMAT));
+        object.insert("url".into(), Value::from(self.url.as_str()));
+        object.insert("era".into(), Value::from(if self.modern { "modern" } else { "legacy" }));
+        object.insert("transport".into(), Value::from(self.transport.as_str()));
+        object.insert("protocolVersion".into(), Value::from(self.identity.protocol_version));
         if let Some(id) = &self.session_id {
-            object.insert("sessionId".into(), json!(id));
+            object.insert("sessionId".into(), Value::from(id.as_str()));
         }
         if let Some(id) = &self.last_event_id {
-            object.insert("lastEventId".into(), json!(id));
+            object.insert("lastEventId".into(), Value::from(id.as_str()));
         }
         object.insert("serverCapabilities".into(), self.identity.capabilities.clone());
         object.insert("serverInfo".into(), self.identity.server_info.clone());
@@ -104,6 +104,7 @@ impl Snapshot {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn legacy() -> Snapshot {
         Snapshot {

@@ -14,9 +14,8 @@ use wasm_bindgen::JsValue;
 /// # Errors
 /// [`Error::Protocol`] if the value cannot be represented (not expected for JSON).
 pub fn to_js(value: &Value) -> Result<JsValue, Error> {
-    // Writing a `Value` cannot fail (its keys are strings); an empty text would be refused below.
-    let text = serde_json::to_string(value).unwrap_or_default();
-    js_sys::JSON::parse(&text).map_err(|_| Error::Protocol("cannot convert a result to JS".into()))
+    let text = crate::protocol::json_write::to_text(value);
+    js_sys::JSON::parse(&text).map_err(|_| Error::protocol("cannot convert a result to JS".into()))
 }
 
 /// A JS value as JSON. `what` names the argument in the error.
@@ -31,7 +30,7 @@ pub fn from_js(value: &JsValue, what: &str) -> Result<Value, Error> {
 }
 
 fn not_json(what: &str, why: String) -> Error {
-    Error::InvalidArgument(format!("{what} is not JSON-compatible: {why}"))
+    Error::invalid_argument(format!("{what} is not JSON-compatible: {why}"))
 }
 
 /// A JS value's JSON text, by `JSON.stringify`.
@@ -49,7 +48,7 @@ fn json_text(value: &JsValue, what: &str) -> Result<String, Error> {
 /// # Errors
 /// [`Error::InvalidArgument`] for a missing, non-object or non-JSON value.
 pub fn params_text_from_js(value: &JsValue, method: &str) -> Result<Params, Error> {
-    optional_params_text_from_js(value)?.ok_or_else(|| Error::InvalidArgument(format!("{method} needs params")))
+    optional_params_text_from_js(value)?.ok_or_else(|| Error::invalid_argument(format!("{method} needs params")))
 }
 
 /// [`params_text_from_js`] for optional params: `undefined`/`null` is none.
@@ -62,7 +61,7 @@ pub fn optional_params_text_from_js(value: &JsValue) -> Result<Option<Params>, E
     }
     match Params::from_text(json_text(value, "params")?).map_err(|why| not_json("params", why))? {
         Params::Parsed(other) if !other.is_object() => {
-            Err(Error::InvalidArgument(format!("params must be an object, not {}", crate::protocol::jsonrpc::kind(&other))))
+            Err(Error::invalid_argument(format!("params must be an object, not {}", crate::protocol::jsonrpc::kind(&other))))
         }
         params => Ok(Some(params)),
     }
@@ -79,6 +78,6 @@ pub fn params_from_js(value: &JsValue, what: &str) -> Result<Option<Value>, Erro
     }
     match from_js(value, what)? {
         object @ Value::Object(_) => Ok(Some(object)),
-        other => Err(Error::InvalidArgument(format!("{what} must be an object, not {}", crate::protocol::jsonrpc::kind(&other)))),
+        other => Err(Error::invalid_argument(format!("{what} must be an object, not {}", crate::protocol::jsonrpc::kind(&other)))),
     }
 }

@@ -258,8 +258,37 @@ impl Reader<'_> {
             }
         }
         let text = self.text.get(start..self.at).unwrap_or_default();
-        Number::from_str(text).map(Value::Number).map_err(|_| JsonError { reason: "a number out of range", at: start })
+        match small_integer(text) {
+            Some(n) => Ok(Value::Number(n)),
+            None => other_number(text).ok_or(JsonError { reason: "a number out of range", at: start }),
+        }
     }
+}
+
+/// An integer of at most 18 digits (ids, counts, sizes), read here as serde_json
+/// reads it: a `u64` when positive, an `i64` when negative, except `-0`, which
+/// serde_json reads as the float `-0.0`.
+fn small_integer(text: &str) -> Option<Number> {
+    let (negative, digits) = match text.strip_prefix('-') {
+        Some(digits) => (true, digits),
+        None => (false, text),
+    };
+    if digits.is_empty() || digits.len() > 18 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let magnitude = digits.bytes().fold(0u64, |n, b| n * 10 + u64::from(b - b'0'));
+    match (negative, magnitude) {
+        (false, n) => Some(Number::from(n)),
+        (true, 0) => None,
+        (true, n) => Some(Number::from(-(n as i64))),
+    }
+}
+
+// Apart, so that a page whose first messages hold only small integers never loads
+// serde_json's number reader (fractions, exponents, long integers).
+#[inline(never)]
+fn other_number(text: &str) -> Option<Value> {
+    Number::from_str(text).map(Value::Number).ok()
 }
 
 #[cfg(test)]

@@ -221,3 +221,29 @@ fn errors_say_where() {
     assert_eq!(error.to_string(), "expected a value at byte 6");
     assert_eq!(parse("[1e400]").unwrap_err().to_string(), "a number out of range at byte 1");
 }
+
+#[test]
+fn integers_are_the_numbers_serde_json_reads() {
+    let texts = [
+        "0",
+        "-0",
+        "7",
+        "-7",
+        "999999999999999999",
+        "-999999999999999999",
+        "1000000000000000000",
+        "-1000000000000000000",
+        "9223372036854775807",
+        "-9223372036854775808",
+        "18446744073709551615",
+        "18446744073709551616",
+        "-9223372036854775809",
+        "123456789012345678901234567890",
+    ];
+    for text in texts {
+        let (ours, theirs) = (parse(text).unwrap(), serde_json::from_str::<Value>(text).unwrap());
+        let (a, b) = (ours.as_number().unwrap(), theirs.as_number().unwrap());
+        assert_eq!((a.as_u64(), a.as_i64(), a.is_f64()), (b.as_u64(), b.as_i64(), b.is_f64()), "{text}");
+        assert_eq!(a.as_f64().map(f64::to_bits), b.as_f64().map(f64::to_bits), "{text}");
+    }
+}

@@ -12,6 +12,7 @@ mod params;
 
 pub use params::{Params, ParamsText};
 
+use super::json_write;
 use super::pick::offset_in;
 use super::scan;
 use serde_json::{Map, Value};
@@ -45,6 +46,16 @@ impl RequestId {
         match self {
             Self::Number(n) => Value::from(*n),
             Self::String(s) => Value::from(s.as_str()),
+        }
+    }
+}
+
+impl RequestId {
+    /// Appends the id as JSON: a number, or a string.
+    pub(crate) fn write_json(&self, json: &mut String) {
+        match self {
+            Self::Number(n) => json_write::write_i64(json, *n),
+            Self::String(s) => json_write::write_str(json, s),
         }
     }
 }
@@ -159,26 +170,50 @@ impl Message {
 
     /// The message serialised as JSON text, without building a tree of it:
     /// as [`Message::to_value`] would write it, except that params held as
-    /// text ([`Params::Text`]) go in as that text.
+    /// text ([`Params::Text`]) go in as that text. The members come in the
+    /// order `Serialize for Message` writes them (`jsonrpc`, `id`, `method`,
+    /// `params`, `result`, `error`), and the text is what `serde_json` writes.
     pub fn to_json(&self) -> String {
-        let (id, method, text) = match self {
-            Self::Request { id, method, params: Some(Params::Text(text)) } => (Some(id), method, text),
-            Self::Notification { method, params: Some(Params::Text(text)) } => (None, method, text),
-            // Writing JSON values into a byte buffer cannot fail: keys are strings.
-            _ => return serde_json::to_string(self).unwrap_or_default(),
+        let params_len = match self {
+            Self::Request { params: Some(Params::Text(text)), .. } | Self::Notification { params: Some(Params::Text(text)), .. } => {
+                text.get().len()
+            }
+            _ => 0,
         };
-        // The members in the order `Serialize for Message` writes them.
-        let mut json = String::with_capacity(text.get().len() + method.len() + 64);
-        json.push_str(r#"{"jsonrpc":"2.0","#);
-        if let Some(id) = id {
-            json.push_str(r#""id":"#);
-            json.push_str(&serde_json::to_string(id).unwrap_or_default());
-            json.push(',');
+        let mut json = String::with_capacity(params_len + 64);
+        json.push_str(r#"{"jsonrpc":"2.0""#);
+        match self {
+            Self::Request { id, method, params } => {
+                json.push_str(r#","id":"#);
+                id.write_json(&mut json);
+                write_call(&mut json, method, params.as_ref());
+            }
+            Self::Notification { method, params } => write_call(&mut json, method, params.as_ref()),
+            Self::Response { id, outcome } => {
+                json.push_str(r#","id":"#);
+                match id {
+                    Some(id) => id.write_json(&mut json),
+                    None => json.push_str("null"),
+                }
+                match outcome {
+                    Ok(result) => {
+                        json.push_str(r#","result":"#);
+                        json_write::write_value(&mut json, result);
+                    }
+                    Err(error) => {
+                        json.push_str(r#","error":{"code":"#);
+                        json_write::write_i64(&mut json, error.code);
+                        json.push_str(r#","message":"#);
+                        json_write::write_str(&mut json, &error.message);
+                        if let Some(data) = &error.data {
+                            json.push_str(r#","data":"#);
+                            json_write::write_value(&mut json, data);
+                        }
+                        json.push('}');
+                    }
+                }
+            }
         }
-        json.push_str(r#""method":"#);
-        json.push_str(&serde_json::to_string(method).unwrap_or_default());
-        json.push_str(r#","params":"#);
-        json.push_str(text.get());
         json.push('}');
         json
     }
@@ -189,6 +224,23 @@ impl Message {
             Self::Request { method, .. } | Self::Notification { method, .. } => Some(method),
             Self::Response { .. } => None,
         }
+    }
+}
+
+/// A request's or notification's `method` and `params` members.
+fn write_call(json: &mut String, method: &str, params: Option<&Params>) {
+    json.push_str(r#","method":"#);
+    json_write::write_str(json, method);
+    match params {
+        Some(Params::Text(text)) => {
+            json.push_str(r#","params":"#);
+            json.push_str(text.get());
+        }
+        Some(Params::Parsed(value)) => {
+            json.push_str(r#","params":"#);
+            json_write::write_value(json, value);
+        }
+        None => {}
     }
 }
 

@@ -2,7 +2,7 @@
 //! checks on the server's answer.
 
 use super::version;
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 /// What the server said about itself in its `initialize` result.
 #[derive(Clone, Debug, PartialEq)]
@@ -28,11 +28,11 @@ pub enum InitializeError {
 
 /// The params of an `initialize` request.
 pub fn initialize_params(offered_version: &str, capabilities: &Value, client_info: &Value) -> Value {
-    json!({
-        "protocolVersion": offered_version,
-        "capabilities": capabilities,
-        "clientInfo": client_info,
-    })
+    let mut params = Map::new();
+    params.insert("protocolVersion".into(), Value::from(offered_version));
+    params.insert("capabilities".into(), capabilities.clone());
+    params.insert("clientInfo".into(), client_info.clone());
+    Value::Object(params)
 }
 
 /// Checks the server's `initialize` result and negotiates the version: the

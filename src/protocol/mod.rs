@@ -11,6 +11,7 @@ pub mod capabilities;
 pub mod elicitation;
 pub mod encoding;
 pub mod json;
+pub mod json_write;
 pub mod jsonrpc;
 pub mod lifecycle;
 pub mod list_text;

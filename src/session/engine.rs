@@ -10,7 +10,7 @@ use futures::channel::mpsc;
 use futures::future::{self, FutureExt, LocalBoxFuture};
 use futures::stream::LocalBoxStream;
 use futures::StreamExt;
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
 
@@ -263,7 +263,7 @@ impl Session {
     pub async fn request(&self, method: &str, params: Option<Value>, options: CallOptions) -> Result<Value, Error> {
         match self.request_params(method, params.map(Params::Parsed), options).await? {
             Answer::Parsed(value) => Ok(value),
-            Answer::Text(large) => large.parse().map_err(|e| Error::Protocol(format!("the result: {e}"))),
+            Answer::Text(large) => large.parse().map_err(|e| Error::protocol(format!("the result: {e}"))),
         }
     }
 
@@ -580,7 +580,7 @@ impl Inner {
     #[inline(never)]
     fn answer(self: Rc<Self>, id: RequestId, method: &str, params: Option<Value>) {
         if method == methods::PING {
-            return self.send_in_background(Message::Response { id: Some(id), outcome: Ok(json!({})) });
+            return self.send_in_background(Message::Response { id: Some(id), outcome: Ok(Value::Object(Map::new())) });
         }
         let (cancel, cancelled) = oneshot::channel::<String>();
         let cancelled = cancelled.map(|r| r.unwrap_or_else(|_| "the client closed".to_owned())).shared();
@@ -671,7 +671,10 @@ impl Drop for PendingGuard {
             if inner.transport.cancel_request(&self.id) {
                 return;
             }
-            let params = json!({ "requestId": self.id.to_value(), "reason": reason });
+            let mut params = Map::new();
+            params.insert("requestId".into(), self.id.to_value());
+            params.insert("reason".into(), Value::from(reason));
+            let params = Value::Object(params);
             inner.send_in_background(Message::Notification { method: methods::CANCELLED.to_owned(), params: Some(params.into()) });
         }
     }

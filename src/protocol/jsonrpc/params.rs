@@ -183,9 +183,9 @@ fn append_members(object: &str, members: &Map<String, Value>) -> Option<ParamsTe
             text.push(',');
         }
         empty = false;
-        text.push_str(&serde_json::to_string(name).ok()?);
+        crate::protocol::json_write::write_str(&mut text, name);
         text.push(':');
-        text.push_str(&serde_json::to_string(value).ok()?);
+        crate::protocol::json_write::write_value(&mut text, value);
     }
     text.push('}');
     ParamsText::checked(text)

@@ -4,6 +4,7 @@ use super::*;
 use crate::session::handler::{ClientHandler, InboundContext};
 use crate::session::testing::{harness, Harness};
 use futures::Future;
+use serde_json::json;
 
 #[test]
 fn a_response_settles_its_request_by_id() {
@@ -117,7 +118,7 @@ fn a_send_failure_rejects_without_cancelling() {
 fn a_failed_stream_fails_its_request() {
     let mut h = harness();
     let call = h.start("tools/call", CallOptions::default());
-    (h.sink)(Inbound::RequestFailed { id: RequestId::Number(1), error: Error::Protocol("stream ended".into()) });
+    (h.sink)(Inbound::RequestFailed { id: RequestId::Number(1), error: Error::protocol("stream ended".into()) });
     h.pool.run_until_stalled();
     assert!(matches!(call.borrow().as_ref().unwrap(), Err(Error::Protocol(_))));
 }
