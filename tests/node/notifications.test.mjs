@@ -16,6 +16,17 @@ describe("notifications()", () => {
   let added = 0;
   // One notification from the server per call.
   const announce = (client) => client.callTool({ name: "add-tool", arguments: { name: `n-${process.pid}-${added++}` } });
+  // The era's change notifications come on a listen stream that connect() opens without waiting
+  // for it: a tool added before the server has the stream is announced to no one. Announce
+  // until one is heard, before the iterators under test exist.
+  const connected = async () => {
+    const client = await McpClient.connect(url);
+    for (let attempt = 0; ; attempt++) {
+      const heard = new Promise((resolve) => client.addEventListener(METHOD, resolve, { once: true }));
+      await announce(client);
+      if (await within(heard, 1_000).then(() => true, () => attempt === 9)) return client;
+    }
+  };
   before(async () => {
     peer = await startPeer("tests/peers/modern-server.mjs", { args: ["modern"] });
     url = `${peer.origin}/mcp`;
@@ -23,7 +34,7 @@ describe("notifications()", () => {
   after(() => peer?.child.kill());
 
   test("two next() calls at once each get a notification, in order, and a listener gets its own object", { timeout: 20_000 }, async () => {
-    const client = await McpClient.connect(url);
+    const client = await connected();
     const heard = [];
     client.addEventListener(METHOD, (event) => heard.push(event.notification));
     const iterator = client.notifications({ method: METHOD });
@@ -43,7 +54,7 @@ describe("notifications()", () => {
   });
 
   test("past bufferSize it ends with lagged, after what it kept", { timeout: 20_000 }, async () => {
-    const client = await McpClient.connect(url);
+    const client = await connected();
     const iterator = client.notifications({ method: METHOD, bufferSize: 1 });
     let heard = 0;
     const both = new Promise((resolve) => client.addEventListener(METHOD, () => ++heard === 2 && resolve()));
@@ -60,7 +71,7 @@ describe("notifications()", () => {
   });
 
   test("close ends it after what it kept; return() and the signal end it at once", { timeout: 20_000 }, async () => {
-    const client = await McpClient.connect(url);
+    const client = await connected();
     const kept = client.notifications({ method: METHOD });
     const returned = client.notifications({ method: METHOD });
     const controller = new AbortController();
