@@ -2,32 +2,29 @@
 //! errors (we could not get an answer) are different variants, because callers
 //! handle them differently: branch on `code` for the first, on `kind` for the rest.
 
+use crate::protocol::json_write::{write_i64, write_u64};
 use crate::protocol::jsonrpc::ErrorObject;
+use std::fmt;
 
 /// Everything that can go wrong between a call and its result.
-#[derive(Debug, Clone, thiserror::Error)]
+#[derive(Debug, Clone)]
 #[non_exhaustive]
 pub enum Error {
     /// The server answered with a JSON-RPC error.
-    #[error("MCP error {}: {}", .0.code, .0.message)]
     Rpc(ErrorObject),
     /// No response within the request's timeout.
-    #[error("request timed out after {ms} ms")]
     Timeout {
         /// The timeout that elapsed.
         ms: u32,
     },
     /// The caller cancelled the request (in JS: its `AbortSignal` fired).
-    #[error("request cancelled: {reason}")]
     Cancelled {
         /// The reason, as sent in `notifications/cancelled`.
         reason: String,
     },
     /// The client was closed, or closed itself after a fatal error, while the request was pending.
-    #[error("the client is closed")]
     Closed,
     /// The server answered with an HTTP status that is not a success.
-    #[error("HTTP {status}: {message}")]
     Http {
         /// The HTTP status code.
         status: u16,
@@ -37,59 +34,47 @@ pub enum Error {
         code: Option<i64>,
     },
     /// The server ended the MCP session (HTTP 404 for our `Mcp-Session-Id`).
-    #[error("the server ended the MCP session (HTTP {status})")]
     SessionExpired {
         /// The HTTP status that said so.
         status: u16,
     },
     /// The request did not reach the server or the response did not arrive
     /// (DNS, refused connection, CORS, a dropped stream).
-    #[error("network error: {message}")]
     Network {
         /// What the platform reported.
         message: String,
     },
     /// The peer broke the protocol: malformed JSON, a wrong content type, a
     /// result of the wrong shape, a stream that ended before its response.
-    #[error("protocol error: {0}")]
     Protocol(String),
     /// The server wants a protocol revision this client does not speak.
-    #[error("the server answered with protocol version {0:?}, which this client does not support")]
     UnsupportedVersion(String),
     /// A notification subscriber fell further behind than its buffer allows.
-    #[error("the notification subscriber lagged more than {capacity} notifications behind")]
     Lagged {
         /// The subscriber's buffer size.
         capacity: usize,
     },
     /// The server did not declare the capability this call needs.
-    #[error("the server does not support {0}")]
     Unsupported(String),
     /// A result failed validation against the schema it must follow.
-    #[error("{0}")]
     Invalid(String),
     /// The server kept asking for input (2026-07-28 multi-round-trip
     /// requests) past the client's limit.
-    #[error("the server asked for input more than {rounds} times")]
     InputRoundsExceeded {
         /// The limit.
         rounds: u32,
     },
     /// The server needs a client capability this client did not declare.
-    #[error("the server requires client capabilities this client lacks: {0}")]
     MissingCapability(String),
     /// Authorization failed: discovery, registration, the user's consent, or
     /// the token exchange. The message says which step and why.
-    #[error("authorization failed: {0}")]
     Auth(String),
     /// A value passed in by the caller is not valid.
-    #[error("invalid argument: {0}")]
     InvalidArgument(String),
     /// What the server sent or asked for goes beyond one of the client's
     /// limits: a message larger than `maxMessageBytes`, a schema, pattern or
     /// URI template that would take too much work, too many requests at once.
     /// The client stays usable.
-    #[error("{message} (limit: {limit})")]
     LimitExceeded {
         /// The option that sets the limit, e.g. `"maxMessageBytes"`.
         limit: &'static str,
@@ -149,5 +134,138 @@ impl Error {
     }
 }
 
+impl Error {
+    /// The error's text, as `Display` writes it and JS's `error.message` holds it.
+    ///
+    /// ```
+    /// use mcp_wasm::Error;
+    /// assert_eq!(Error::Timeout { ms: 1500 }.message(), "request timed out after 1500 ms");
+    /// assert_eq!(Error::Http { status: 503, message: "busy".into(), code: None }.to_string(), "HTTP 503: busy");
+    /// ```
+    // Written piece by piece rather than with `format!`: core's formatting machinery then stays
+    // out of the module a page loads first, which builds an error's text for JS.
+    pub fn message(&self) -> String {
+        let mut text = String::new();
+        let mut put = |parts: &[&str]| parts.iter().for_each(|part| text.push_str(part));
+        match self {
+            Self::Rpc(error) => {
+                put(&["MCP error "]);
+                write_i64(&mut text, error.code);
+                text.push_str(": ");
+                text.push_str(&error.message);
+            }
+            Self::Timeout { ms } => {
+                put(&["request timed out after "]);
+                write_u64(&mut text, u64::from(*ms));
+                text.push_str(" ms");
+            }
+            Self::Cancelled { reason } => put(&["request cancelled: ", reason]),
+            Self::Closed => put(&["the client is closed"]),
+            Self::Http { status, message, .. } => {
+                put(&["HTTP "]);
+                write_u64(&mut text, u64::from(*status));
+                text.push_str(": ");
+                text.push_str(message);
+            }
+            Self::SessionExpired { status } => {
+                put(&["the server ended the MCP session (HTTP "]);
+                write_u64(&mut text, u64::from(*status));
+                text.push(')');
+            }
+            Self::Network { message } => put(&["network error: ", message]),
+            Self::Protocol(message) => put(&["protocol error: ", message]),
+            Self::UnsupportedVersion(version) => {
+                put(&["the server answered with protocol version ", &quoted(version), ", which this client does not support"]);
+            }
+            Self::Lagged { capacity } => {
+                put(&["the notification subscriber lagged more than "]);
+                write_u64(&mut text, *capacity as u64);
+                text.push_str(" notifications behind");
+            }
+            Self::Unsupported(what) => put(&["the server does not support ", what]),
+            Self::Invalid(message) => put(&[message]),
+            Self::InputRoundsExceeded { rounds } => {
+                put(&["the server asked for input more than "]);
+                write_u64(&mut text, u64::from(*rounds));
+                text.push_str(" times");
+            }
+            Self::MissingCapability(what) => put(&["the server requires client capabilities this client lacks: ", what]),
+            Self::Auth(message) => put(&["authorization failed: ", message]),
+            Self::InvalidArgument(message) => put(&["invalid argument: ", message]),
+            Self::LimitExceeded { limit, message } => put(&[message, " (limit: ", limit, ")"]),
+        }
+        text
+    }
+}
+
+// A version as Rust quotes a string (`{:?}`), apart: a server that answers with a
+// version this client does not speak is rare.
+#[inline(never)]
+fn quoted(text: &str) -> String {
+    format!("{text:?}")
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message())
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// `format!` for the text of an error. The formatting is a cold call: with hot/cold
+/// splitting (scripts/build.sh), the branch that builds the text leaves the function it is
+/// in, and core's formatting stays out of the module a page loads first unless a first call
+/// builds such a text.
+macro_rules! error_text {
+    ($($arg:tt)*) => {
+        $crate::error::cold_format(format_args!($($arg)*))
+    };
+}
+pub(crate) use error_text;
+
+#[doc(hidden)]
+#[cold]
+#[inline(never)]
+pub fn cold_format(args: fmt::Arguments<'_>) -> String {
+    fmt::format(args)
+}
+
 /// `Result` with this crate's [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::Error;
+    use crate::protocol::jsonrpc::ErrorObject;
+
+    #[test]
+    fn every_variant_has_its_text() {
+        let cases = [
+            (Error::Rpc(ErrorObject::new(-32601, "no such method")), "MCP error -32601: no such method"),
+            (Error::Timeout { ms: 60_000 }, "request timed out after 60000 ms"),
+            (Error::Cancelled { reason: "user".into() }, "request cancelled: user"),
+            (Error::Closed, "the client is closed"),
+            (Error::Http { status: 500, message: "boom".into(), code: Some(1) }, "HTTP 500: boom"),
+            (Error::SessionExpired { status: 404 }, "the server ended the MCP session (HTTP 404)"),
+            (Error::Network { message: "refused".into() }, "network error: refused"),
+            (Error::Protocol("bad".into()), "protocol error: bad"),
+            (
+                Error::UnsupportedVersion("1999-\"01\"".into()),
+                r#"the server answered with protocol version "1999-\"01\"", which this client does not support"#,
+            ),
+            (Error::Lagged { capacity: 16 }, "the notification subscriber lagged more than 16 notifications behind"),
+            (Error::Unsupported("prompts".into()), "the server does not support prompts"),
+            (Error::Invalid("no match".into()), "no match"),
+            (Error::InputRoundsExceeded { rounds: 4 }, "the server asked for input more than 4 times"),
+            (Error::MissingCapability("sampling".into()), "the server requires client capabilities this client lacks: sampling"),
+            (Error::Auth("denied".into()), "authorization failed: denied"),
+            (Error::InvalidArgument("x".into()), "invalid argument: x"),
+            (Error::LimitExceeded { limit: "maxMessageBytes", message: "too big".into() }, "too big (limit: maxMessageBytes)"),
+        ];
+        for (error, text) in cases {
+            assert_eq!(error.message(), text);
+            assert_eq!(error.to_string(), text);
+        }
+    }
+}

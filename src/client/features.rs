@@ -48,7 +48,8 @@ enum Instance<'a> {
 
 /// Reads a result into its typed form.
 fn typed<T: DeserializeOwned>(value: Value, what: &str) -> Result<T, Error> {
-    serde_json::from_value(value).map_err(|e| Error::protocol(format!("the {what} result does not have the expected shape: {e}")))
+    serde_json::from_value(value)
+        .map_err(|e| Error::protocol(crate::error::error_text!("the {what} result does not have the expected shape: {e}")))
 }
 
 fn to_params<T: serde::Serialize>(params: &T) -> Result<Value, Error> {
@@ -131,7 +132,9 @@ impl ClientState {
         let schema = self.output_schemas.borrow().get(name).cloned();
         let (Some(schema), true, false) = (schema, self.settings.validate_output, failed) else { return Ok(None) };
         if !structured {
-            return Err(Error::Invalid(format!("tool {name:?} declares an outputSchema but returned no structuredContent")));
+            return Err(Error::Invalid(crate::error::error_text!(
+                "tool {name:?} declares an outputSchema but returned no structuredContent"
+            )));
         }
         let structured_bytes = reply.kept().and_then(|kept| kept.structured_bytes());
         Ok(Some(OutputCheck { tool: name.to_owned(), schema, at, structured_bytes, limits: self.settings.limits.schema }))
@@ -147,8 +150,12 @@ impl ClientState {
                 // What JS parsed the reader may refuse (a number past f64, a lone surrogate,
                 // nesting past its limit): then nothing is checked, and the call fails.
                 Some(read) => {
-                    let cannot =
-                        |e| Error::protocol(format!("the result of tool {:?} cannot be read to check its outputSchema: {e}", check.tool));
+                    let cannot = |e| {
+                        Error::protocol(crate::error::error_text!(
+                            "the result of tool {:?} cannot be read to check its outputSchema: {e}",
+                            check.tool
+                        ))
+                    };
                     whole = read.map_err(cannot)?;
                     Instance::Value(whole.get("structuredContent").unwrap_or(&Value::Null))
                 }
@@ -164,11 +171,13 @@ impl ClientState {
         };
         checked.map_err(|e| match e {
             SchemaError::Mismatch(e) => {
-                Error::Invalid(format!("the structuredContent of tool {name:?} does not match its outputSchema at {e}"))
+                Error::Invalid(crate::error::error_text!("the structuredContent of tool {name:?} does not match its outputSchema at {e}"))
             }
             SchemaError::TooCostly(e) => Error::LimitExceeded {
                 limit: "validationSteps",
-                message: format!("checking the structuredContent of tool {name:?} against its outputSchema stopped at {e}"),
+                message: crate::error::error_text!(
+                    "checking the structuredContent of tool {name:?} against its outputSchema stopped at {e}"
+                ),
             },
         })
     }
@@ -188,7 +197,7 @@ impl ClientState {
     #[cfg(feature = "validator")]
     fn builtin_check_text(&self, schema: &Value, text: &str) -> Result<Result<(), SchemaError>, Error> {
         schema::validate_text_with(schema, text, &self.patterns, &self.settings.limits.schema)
-            .map_err(|e| Error::protocol(format!("structuredContent: {e}")))
+            .map_err(|e| Error::protocol(crate::error::error_text!("structuredContent: {e}")))
     }
 
     /// Without a validator, the text is not even parsed.
@@ -510,9 +519,12 @@ impl Client {
             .or_else(|| contents.first())
             .and_then(|content| content.get("text"))
             .and_then(Value::as_str)
-            .ok_or_else(|| Error::protocol(format!("{uri}: the server returned no text")))?
+            .ok_or_else(|| Error::protocol(crate::error::error_text!("{uri}: the server returned no text")))?
             .to_owned();
-        let file = checker.check_skill(&skill, &text).await?.map_err(|why| Error::Invalid(format!("the skill was refused: {why}")))?;
+        let file = checker
+            .check_skill(&skill, &text)
+            .await?
+            .map_err(|why| Error::Invalid(crate::error::error_text!("the skill was refused: {why}")))?;
         Ok(LoadedSkill { skill, text, frontmatter: file.frontmatter, body: file.body })
     }
 
@@ -523,18 +535,22 @@ impl Client {
     /// `invalid-argument` for a file the skill does not list; `invalid-result`
     /// when it differs from the listing; the request's error.
     pub async fn read_skill_file(&self, skill: &Value, uri: &str, options: &RequestOptions) -> Result<Reply, Error> {
-        let listed =
-            skills::listed_file(skill, uri).cloned().ok_or_else(|| Error::invalid_argument(format!("the skill does not list {uri}")))?;
+        let listed = skills::listed_file(skill, uri)
+            .cloned()
+            .ok_or_else(|| Error::invalid_argument(crate::error::error_text!("the skill does not list {uri}")))?;
         let checker = self.skill_checker()?;
         let reply = self.read_resource_reply(json!({ "uri": uri }), options).await?;
         for content in reply.value().get("contents").and_then(Value::as_array).into_iter().flatten() {
             let bytes = match (content.get("text").and_then(Value::as_str), content.get("blob").and_then(Value::as_str)) {
                 (Some(text), _) => text.as_bytes().to_vec(),
                 (None, Some(blob)) => crate::protocol::encoding::base64_decode(blob)
-                    .ok_or_else(|| Error::protocol(format!("{uri}: the blob is not base64")))?,
+                    .ok_or_else(|| Error::protocol(crate::error::error_text!("{uri}: the blob is not base64")))?,
                 (None, None) => continue,
             };
-            checker.check_file(&listed, &bytes).await?.map_err(|why| Error::Invalid(format!("the skill file was refused: {why}")))?;
+            checker
+                .check_file(&listed, &bytes)
+                .await?
+                .map_err(|why| Error::Invalid(crate::error::error_text!("the skill file was refused: {why}")))?;
         }
         Ok(reply)
     }

@@ -34,7 +34,7 @@ pub fn to_js_error(error: &Error) -> JsValue {
         }
         other => {
             let status = other.status().map_or(JsValue::UNDEFINED, JsValue::from);
-            McpClientError::new_client_error(other.kind(), &other.to_string(), status).into()
+            McpClientError::new_client_error(other.kind(), &other.message(), status).into()
         }
     }
 }

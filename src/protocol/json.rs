@@ -26,9 +26,21 @@ pub struct JsonError {
     pub at: usize,
 }
 
+impl JsonError {
+    /// "`reason` at byte `at`", as `Display` writes it, without core's formatting.
+    #[cold]
+    #[inline(never)]
+    pub fn message(&self) -> String {
+        let mut text = self.reason.to_owned();
+        text.push_str(" at byte ");
+        super::json_write::write_u64(&mut text, self.at as u64);
+        text
+    }
+}
+
 impl fmt::Display for JsonError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} at byte {}", self.reason, self.at)
+        f.write_str(&self.message())
     }
 }
 

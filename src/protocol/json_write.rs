@@ -78,7 +78,8 @@ pub fn write_i64(out: &mut String, i: i64) {
     write_u64(out, i.unsigned_abs());
 }
 
-fn write_u64(out: &mut String, mut u: u64) {
+/// Appends an unsigned integer in decimal.
+pub fn write_u64(out: &mut String, mut u: u64) {
     let mut digits = [0u8; 20];
     let mut start = digits.len();
     loop {

@@ -265,7 +265,7 @@ impl fmt::Display for DecodeError {
 /// Decodes one JSON text holding a message or, where `allow_batch` is set (the
 /// 2025-03-26 revision), a non-empty array of messages.
 pub fn decode(text: &str, allow_batch: bool) -> Result<Vec<Message>, DecodeError> {
-    let value: Value = crate::protocol::json::parse(text).map_err(|e| DecodeError::Syntax(e.to_string()))?;
+    let value: Value = crate::protocol::json::parse(text).map_err(|e| DecodeError::Syntax(e.message()))?;
     match value {
         Value::Array(items) if allow_batch => {
             if items.is_empty() {
@@ -383,17 +383,19 @@ pub fn decode_or_raw(text: String, allow_batch: bool) -> Result<Decoded, DecodeE
 /// Decodes one already-parsed JSON value as a single message.
 pub fn decode_value(value: Value) -> Result<Message, DecodeError> {
     let Value::Object(mut map) = value else {
-        return Err(DecodeError::Shape(format!("expected an object, found {}", kind(&value))));
+        return Err(DecodeError::Shape(crate::error::error_text!("expected an object, found {}", kind(&value))));
     };
     match map.get("jsonrpc") {
         Some(Value::String(v)) if v == "2.0" => {}
-        Some(other) => return Err(DecodeError::Shape(format!("\"jsonrpc\" must be \"2.0\", found {other}"))),
+        Some(other) => return Err(DecodeError::Shape(crate::error::error_text!("\"jsonrpc\" must be \"2.0\", found {other}"))),
         None => return Err(DecodeError::Shape("missing \"jsonrpc\": \"2.0\"".into())),
     }
     let params = match map.remove("params") {
         None => None,
         Some(p @ (Value::Object(_) | Value::Array(_))) => Some(Params::Parsed(p)),
-        Some(other) => return Err(DecodeError::Shape(format!("\"params\" must be an object or array, found {}", kind(&other)))),
+        Some(other) => {
+            return Err(DecodeError::Shape(crate::error::error_text!("\"params\" must be an object or array, found {}", kind(&other))))
+        }
     };
     let id = map.get("id");
     if let Some(method) = map.get("method") {
@@ -405,7 +407,7 @@ pub fn decode_value(value: Value) -> Result<Message, DecodeError> {
             None => Ok(Message::Notification { method, params }),
             Some(id) => match RequestId::from_value(id) {
                 Some(id) => Ok(Message::Request { id, method, params }),
-                None => Err(DecodeError::Shape(format!("request id must be a string or an integer, found {id}"))),
+                None => Err(DecodeError::Shape(crate::error::error_text!("request id must be a string or an integer, found {id}"))),
             },
         };
     }
@@ -413,7 +415,8 @@ pub fn decode_value(value: Value) -> Result<Message, DecodeError> {
         None => return Err(DecodeError::Shape("neither \"method\" nor \"id\"".into())),
         Some(Value::Null) => None,
         Some(v) => Some(
-            RequestId::from_value(v).ok_or_else(|| DecodeError::Shape(format!("response id must be a string or an integer, found {v}")))?,
+            RequestId::from_value(v)
+                .ok_or_else(|| DecodeError::Shape(crate::error::error_text!("response id must be a string or an integer, found {v}")))?,
         ),
     };
     let outcome = match (map.remove("result"), map.remove("error")) {

@@ -128,10 +128,10 @@ impl LargeResult {
     /// # Errors
     /// The parser's or the kept message's complaint.
     pub fn parse(&self) -> Result<Value, String> {
-        let Some(kept) = &self.kept else { return crate::protocol::json::parse(&self.text).map_err(|e| e.to_string()) };
+        let Some(kept) = &self.kept else { return crate::protocol::json::parse(&self.text).map_err(|e| e.message()) };
         let whole = kept.read().ok_or("the response body can no longer be read")?;
         let (_, result) = crate::protocol::jsonrpc::raw_result(&whole).ok_or("the response is not the one its checks read")?;
-        crate::protocol::json::parse(result).map_err(|e| e.to_string())
+        crate::protocol::json::parse(result).map_err(|e| e.message())
     }
 }
 
@@ -263,7 +263,7 @@ impl Session {
     pub async fn request(&self, method: &str, params: Option<Value>, options: CallOptions) -> Result<Value, Error> {
         match self.request_params(method, params.map(Params::Parsed), options).await? {
             Answer::Parsed(value) => Ok(value),
-            Answer::Text(large) => large.parse().map_err(|e| Error::protocol(format!("the result: {e}"))),
+            Answer::Text(large) => large.parse().map_err(|e| Error::protocol(crate::error::error_text!("the result: {e}"))),
         }
     }
 
@@ -323,10 +323,10 @@ impl Session {
                         None => Answer::Parsed(value),
                     });
                 }
-                () = timer => break (Error::Timeout { ms: timeout_ms }, format!("timed out after {timeout_ms} ms")),
+                () = timer => break (Error::Timeout { ms: timeout_ms }, milliseconds_text("timed out after ", timeout_ms)),
                 () = total => {
                     let ms = options.max_total_timeout_ms.unwrap_or(timeout_ms);
-                    break (Error::Timeout { ms }, format!("exceeded the maximum total timeout of {ms} ms"));
+                    break (Error::Timeout { ms }, milliseconds_text("exceeded the maximum total timeout of ", ms));
                 }
                 reason = cancel => break (Error::Cancelled { reason: reason.clone() }, reason),
                 _ = ticks.next() => {
@@ -516,14 +516,16 @@ impl Inner {
     fn oversized(self: Rc<Self>, envelope: &Envelope, bytes: usize, limit: usize) {
         let error = |what: &str| Error::LimitExceeded {
             limit: "maxMessageBytes",
-            message: format!("{what} is {bytes} bytes, more than the {limit} the client reads"),
+            message: crate::error::error_text!("{what} is {bytes} bytes, more than the {limit} the client reads"),
         };
         if let Some(id) = envelope.response_id() {
             return self.settle(id, Err(error("the server's answer")));
         }
         if let Some(id) = envelope.request_id() {
-            let refusal =
-                ErrorObject::new(codes::INVALID_REQUEST, format!("the request is {bytes} bytes, more than the {limit} the client reads"));
+            let refusal = ErrorObject::new(
+                codes::INVALID_REQUEST,
+                crate::error::error_text!("the request is {bytes} bytes, more than the {limit} the client reads"),
+            );
             self.send_in_background(Message::Response { id: Some(id.clone()), outcome: Err(refusal) });
             return self.report(error("a request from the server"));
         }
@@ -592,14 +594,14 @@ impl Inner {
         if busy >= max {
             // A flood of sampling or elicitation requests must not pile up
             // dialogs or model calls: refuse at once, and say so locally.
-            let why = format!("the client is already handling {busy} requests from this server, its limit");
-            self.report(Error::LimitExceeded { limit: "maxServerRequests", message: format!("refused {method}: {why}") });
+            let why = crate::error::error_text!("the client is already handling {busy} requests from this server, its limit");
+            self.report(Error::LimitExceeded { limit: "maxServerRequests", message: crate::error::error_text!("refused {method}: {why}") });
             let error = ErrorObject::new(codes::INTERNAL_ERROR, why);
             return self.send_in_background(Message::Response { id: Some(id), outcome: Err(error) });
         }
         let handler = self.state.borrow().handler.clone();
         let Some(work) = handler.and_then(|h| h.handle(method, params, ctx)) else {
-            let error = ErrorObject::new(codes::METHOD_NOT_FOUND, format!("Method not found: {method}"));
+            let error = ErrorObject::new(codes::METHOD_NOT_FOUND, crate::error::error_text!("Method not found: {method}"));
             return self.send_in_background(Message::Response { id: Some(id), outcome: Err(error) });
         };
         self.state.borrow_mut().inbound.insert(id.clone(), cancel);
@@ -678,6 +680,15 @@ impl Drop for PendingGuard {
             inner.send_in_background(Message::Notification { method: methods::CANCELLED.to_owned(), params: Some(params.into()) });
         }
     }
+}
+
+/// `what` and a number of milliseconds: the reason a request timed out, written without
+/// core's formatting (a first call may time out; see `error::message`).
+fn milliseconds_text(what: &str, ms: u32) -> String {
+    let mut text = what.to_owned();
+    crate::protocol::json_write::write_u64(&mut text, u64::from(ms));
+    text.push_str(" ms");
+    text
 }
 
 #[cfg(test)]

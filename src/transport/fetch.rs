@@ -51,7 +51,7 @@ pub fn js_message(value: &JsValue) -> String {
         .ok()
         .and_then(|m| m.as_string())
         .or_else(|| value.as_string())
-        .unwrap_or_else(|| format!("{value:?}"))
+        .unwrap_or_else(|| crate::error::error_text!("{value:?}"))
 }
 
 /// Whether this runs in a browser page (where CORS applies and a blocked
@@ -69,13 +69,18 @@ fn network_error(thrown: &JsValue, url: &str) -> Error {
     if !(is_type_error && in_browser()) {
         return Error::Network { message };
     }
+    // Joined rather than formatted: a browser's first call to a server that is down comes here.
     Error::Network {
-        message: format!(
-            "{message}: the browser blocked the request to {url} or could not reach it. If the server is up, it must allow \
+        message: [
+            &message,
+            ": the browser blocked the request to ",
+            url,
+            " or could not reach it. If the server is up, it must allow \
 this page's origin with CORS: answer the preflight (OPTIONS) with Access-Control-Allow-Origin, \
 Access-Control-Allow-Methods: GET, POST, DELETE, and Access-Control-Allow-Headers: content-type, accept, \
-mcp-session-id, mcp-protocol-version, last-event-id (and authorization, if sent)"
-        ),
+mcp-session-id, mcp-protocol-version, last-event-id (and authorization, if sent)",
+        ]
+        .concat(),
     }
 }
 
@@ -183,7 +188,7 @@ impl Fetch {
                     _ => {
                         let to = target.map(|t| format!(" to {}", t.href())).unwrap_or_default();
                         // The server answered, wrongly: this is no network failure.
-                        return Err(Error::protocol(format!(
+                        return Err(Error::protocol(crate::error::error_text!(
                             "{first_url} redirected a request that carries credentials{to}; the client does not follow it"
                         )));
                     }
@@ -196,7 +201,7 @@ impl Fetch {
                     return Ok(response);
                 }
             }
-            Err(Error::protocol(format!("{first_url} redirected more than {MAX_REDIRECTS} times")))
+            Err(Error::protocol(crate::error::error_text!("{first_url} redirected more than {MAX_REDIRECTS} times")))
         })
     }
 
@@ -331,7 +336,7 @@ pub(super) fn body_text(read: Result<Vec<u8>, usize>, max: usize, limit: &'stati
 }
 
 fn too_large(bytes: u64, max: usize, limit: &'static str) -> Error {
-    Error::LimitExceeded { limit, message: format!("the response body is larger than {max} bytes (at least {bytes})") }
+    Error::LimitExceeded { limit, message: crate::error::error_text!("the response body is larger than {max} bytes (at least {bytes})") }
 }
 
 /// A response header, if present.
@@ -431,7 +436,7 @@ pub fn in_windows(chunk: &Uint8Array, buffer: &mut Vec<u8>, on_window: &mut impl
 
 /// A body's stream failed while it was read (the `glue.js` readers reject with its error).
 fn stream_broke(thrown: &JsValue) -> Error {
-    Error::Network { message: format!("the response stream broke: {}", js_message(thrown)) }
+    Error::Network { message: ["the response stream broke: ", &js_message(thrown)].concat() }
 }
 
 /// A body's stream gave something other than a `Uint8Array`.
@@ -525,7 +530,7 @@ impl AbortOnDrop {
     fn created(uses: Option<u16>) -> Result<Self, Error> {
         AbortController::new()
             .map(|controller| Self { controller, finished: Cell::new(false), uses })
-            .map_err(|e| Error::Network { message: format!("AbortController is unavailable: {}", js_message(&e)) })
+            .map_err(|e| Error::Network { message: crate::error::error_text!("AbortController is unavailable: {}", js_message(&e)) })
     }
 
     /// A controller that a finished exchange gives back for the next one,

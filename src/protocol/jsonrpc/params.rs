@@ -78,7 +78,7 @@ impl Params {
     /// The parser's message, for a text that is not JSON.
     pub fn from_text(text: String) -> Result<Self, String> {
         if first_byte(&text) != Some(b'{') || !scan::plain(&text) {
-            return crate::protocol::json::parse(&text).map(Self::Parsed).map_err(|e| e.to_string());
+            return crate::protocol::json::parse(&text).map(Self::Parsed).map_err(|e| e.message());
         }
         Ok(Self::Text(ParamsText::trimmed(text)))
     }

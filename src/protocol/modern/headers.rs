@@ -19,9 +19,13 @@ fn is_tchar(c: char) -> bool {
 pub fn encode_header_value(value: &Value) -> Option<String> {
     let text = match value {
         Value::String(s) => s.clone(),
-        Value::Bool(b) => b.to_string(),
+        Value::Bool(b) => (if *b { "true" } else { "false" }).to_owned(),
         Value::Number(n) => match n.as_i64() {
-            Some(i) if i.unsigned_abs() <= 9_007_199_254_740_991 => i.to_string(),
+            Some(i) if i.unsigned_abs() <= 9_007_199_254_740_991 => {
+                let mut text = String::new();
+                crate::protocol::json_write::write_i64(&mut text, i);
+                text
+            }
             _ => n.to_string(),
         },
         _ => return None,
@@ -29,7 +33,7 @@ pub fn encode_header_value(value: &Value) -> Option<String> {
     let plain = text.chars().all(|c| c.is_ascii() && !c.is_ascii_control())
         && text.trim() == text
         && !(text.starts_with(SENTINEL_START) && text.ends_with(SENTINEL_END));
-    Some(if plain { text } else { format!("{SENTINEL_START}{}{SENTINEL_END}", crate::protocol::encoding::base64(text.as_bytes())) })
+    Some(if plain { text } else { [SENTINEL_START, &crate::protocol::encoding::base64(text.as_bytes()), SENTINEL_END].concat() })
 }
 
 /// Whether any top-level property of a tool's input schema carries `x-mcp-header`.
@@ -75,28 +79,28 @@ pub fn tool_header_problem(tool: &Value) -> Option<String> {
         // Annotations are allowed only on top-level properties, not through
         // $defs, items, oneOf and the like.
         if has_annotation_below(value) {
-            return Some(format!("an x-mcp-header annotation is reached through {key}"));
+            return Some(crate::error::error_text!("an x-mcp-header annotation is reached through {key}"));
         }
     }
     for (name, property) in schema.get("properties").and_then(Value::as_object).into_iter().flatten() {
         let Some(object) = property.as_object() else { continue };
         for (key, value) in object {
             if key != "x-mcp-header" && has_annotation_below(value) {
-                return Some(format!("property {name:?} has an x-mcp-header annotation below its top level"));
+                return Some(crate::error::error_text!("property {name:?} has an x-mcp-header annotation below its top level"));
             }
         }
         let Some(annotation) = object.get("x-mcp-header") else { continue };
         let Some(header) = annotation.as_str().filter(|h| !h.is_empty() && h.chars().all(is_tchar)) else {
-            return Some(format!("property {name:?}: x-mcp-header must be a header-name token"));
+            return Some(crate::error::error_text!("property {name:?}: x-mcp-header must be a header-name token"));
         };
         if !seen.insert(header.to_ascii_lowercase()) {
-            return Some(format!("x-mcp-header {header:?} is used twice"));
+            return Some(crate::error::error_text!("x-mcp-header {header:?} is used twice"));
         }
         // SEP-2243: only these carry a header; a `number` would not survive
         // the trip through a header value exactly.
         let primitive = matches!(object.get("type").and_then(Value::as_str), Some("string" | "integer" | "boolean"));
         if !primitive {
-            return Some(format!("property {name:?}: x-mcp-header needs a string, integer or boolean type"));
+            return Some(crate::error::error_text!("property {name:?}: x-mcp-header needs a string, integer or boolean type"));
         }
     }
     None
