@@ -102,6 +102,13 @@ impl Error {
         Self::InvalidArgument(message)
     }
 
+    /// [`Error::UnsupportedVersion`], built where the server speaks no revision this client does.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn unsupported_version(versions: String) -> Self {
+        Self::UnsupportedVersion(versions)
+    }
+
     /// A stable, machine-readable name for the variant, used as `kind` in JS.
     pub fn kind(&self) -> &'static str {
         match self {

@@ -132,7 +132,7 @@ impl Attempt<'_> {
         };
         let discovery = modern::read_discovery(&result).map_err(Error::Protocol)?;
         if !discovery.supported_versions.iter().any(|v| v == modern::VERSION) {
-            return Err(Error::UnsupportedVersion(discovery.supported_versions.join(", ")));
+            return Err(Error::unsupported_version(discovery.supported_versions.join(", ")));
         }
         Ok(ServerIdentity {
             protocol_version: modern::VERSION,
@@ -196,10 +196,10 @@ impl Attempt<'_> {
                 Err(HandshakeError {
                     error: Error::Http { code: Some(modern::codes::UNSUPPORTED_PROTOCOL_VERSION), message, .. }, ..
                 }) => {
-                    return Err(Error::UnsupportedVersion(message));
+                    return Err(Error::unsupported_version(message));
                 }
                 Err(HandshakeError { error: Error::Rpc(refusal), .. }) if refusal.code == modern::codes::UNSUPPORTED_PROTOCOL_VERSION => {
-                    return Err(Error::UnsupportedVersion(refusal.message));
+                    return Err(Error::unsupported_version(refusal.message));
                 }
                 other => return Ok(other?),
             }

@@ -253,6 +253,15 @@ pub enum DecodeError {
     Shape(String),
 }
 
+impl DecodeError {
+    /// [`DecodeError::Shape`]: cold, so that hot/cold splitting moves a refusal out of the decoder.
+    #[cold]
+    #[inline(never)]
+    fn shape(why: String) -> Self {
+        Self::Shape(why)
+    }
+}
+
 impl fmt::Display for DecodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -269,11 +278,11 @@ pub fn decode(text: &str, allow_batch: bool) -> Result<Vec<Message>, DecodeError
     match value {
         Value::Array(items) if allow_batch => {
             if items.is_empty() {
-                return Err(DecodeError::Shape("empty batch".into()));
+                return Err(DecodeError::shape("empty batch".into()));
             }
             items.into_iter().map(decode_value).collect()
         }
-        Value::Array(_) => Err(DecodeError::Shape("a batch array, which this protocol revision does not allow".into())),
+        Value::Array(_) => Err(DecodeError::shape("a batch array, which this protocol revision does not allow".into())),
         other => decode_value(other).map(|m| vec![m]),
     }
 }
@@ -383,62 +392,62 @@ pub fn decode_or_raw(text: String, allow_batch: bool) -> Result<Decoded, DecodeE
 /// Decodes one already-parsed JSON value as a single message.
 pub fn decode_value(value: Value) -> Result<Message, DecodeError> {
     let Value::Object(mut map) = value else {
-        return Err(DecodeError::Shape(crate::error::error_text!("expected an object, found {}", kind(&value))));
+        return Err(DecodeError::shape(crate::error::error_text!("expected an object, found {}", kind(&value))));
     };
     match map.get("jsonrpc") {
         Some(Value::String(v)) if v == "2.0" => {}
-        Some(other) => return Err(DecodeError::Shape(crate::error::error_text!("\"jsonrpc\" must be \"2.0\", found {other}"))),
-        None => return Err(DecodeError::Shape("missing \"jsonrpc\": \"2.0\"".into())),
+        Some(other) => return Err(DecodeError::shape(crate::error::error_text!("\"jsonrpc\" must be \"2.0\", found {other}"))),
+        None => return Err(DecodeError::shape("missing \"jsonrpc\": \"2.0\"".into())),
     }
     let params = match map.remove("params") {
         None => None,
         Some(p @ (Value::Object(_) | Value::Array(_))) => Some(Params::Parsed(p)),
         Some(other) => {
-            return Err(DecodeError::Shape(crate::error::error_text!("\"params\" must be an object or array, found {}", kind(&other))))
+            return Err(DecodeError::shape(crate::error::error_text!("\"params\" must be an object or array, found {}", kind(&other))))
         }
     };
     let id = map.get("id");
     if let Some(method) = map.get("method") {
         let Value::String(method) = method else {
-            return Err(DecodeError::Shape("\"method\" must be a string".into()));
+            return Err(DecodeError::shape("\"method\" must be a string".into()));
         };
         let method = method.clone();
         return match id {
             None => Ok(Message::Notification { method, params }),
             Some(id) => match RequestId::from_value(id) {
                 Some(id) => Ok(Message::Request { id, method, params }),
-                None => Err(DecodeError::Shape(crate::error::error_text!("request id must be a string or an integer, found {id}"))),
+                None => Err(DecodeError::shape(crate::error::error_text!("request id must be a string or an integer, found {id}"))),
             },
         };
     }
     let id = match id {
-        None => return Err(DecodeError::Shape("neither \"method\" nor \"id\"".into())),
+        None => return Err(DecodeError::shape("neither \"method\" nor \"id\"".into())),
         Some(Value::Null) => None,
         Some(v) => Some(
             RequestId::from_value(v)
-                .ok_or_else(|| DecodeError::Shape(crate::error::error_text!("response id must be a string or an integer, found {v}")))?,
+                .ok_or_else(|| DecodeError::shape(crate::error::error_text!("response id must be a string or an integer, found {v}")))?,
         ),
     };
     let outcome = match (map.remove("result"), map.remove("error")) {
         (Some(result), None) => Ok(result),
         (None, Some(error)) => Err(decode_error_object(error)?),
-        (Some(_), Some(_)) => return Err(DecodeError::Shape("a response has both \"result\" and \"error\"".into())),
-        (None, None) => return Err(DecodeError::Shape("a response has neither \"result\" nor \"error\"".into())),
+        (Some(_), Some(_)) => return Err(DecodeError::shape("a response has both \"result\" and \"error\"".into())),
+        (None, None) => return Err(DecodeError::shape("a response has neither \"result\" nor \"error\"".into())),
     };
     if id.is_none() && outcome.is_ok() {
-        return Err(DecodeError::Shape("a result with a null id".into()));
+        return Err(DecodeError::shape("a result with a null id".into()));
     }
     Ok(Message::Response { id, outcome })
 }
 
 fn decode_error_object(value: Value) -> Result<ErrorObject, DecodeError> {
     let Value::Object(mut map) = value else {
-        return Err(DecodeError::Shape("\"error\" must be an object".into()));
+        return Err(DecodeError::shape("\"error\" must be an object".into()));
     };
-    let code = map.get("code").and_then(Value::as_i64).ok_or_else(|| DecodeError::Shape("\"error.code\" must be an integer".into()))?;
+    let code = map.get("code").and_then(Value::as_i64).ok_or_else(|| DecodeError::shape("\"error.code\" must be an integer".into()))?;
     let message = match map.remove("message") {
         Some(Value::String(s)) => s,
-        _ => return Err(DecodeError::Shape("\"error.message\" must be a string".into())),
+        _ => return Err(DecodeError::shape("\"error.message\" must be a string".into())),
     };
     Ok(ErrorObject { code, message, data: map.remove("data") })
 }

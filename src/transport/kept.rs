@@ -97,10 +97,17 @@ pub fn body(read: &JsValue, max: usize, limit: &'static str) -> Result<Body, Err
     let parts = Array::from(read);
     let total = parts.get(1).as_f64().unwrap_or(-1.0);
     let whole = || body_text(copy_chunks(read)?, max, limit).map(Body::Text);
-    let chunks = match parts.get(0).dyn_into::<Array>() {
-        Ok(chunks) if total >= KEEP_MIN_BYTES as f64 => chunks,
-        _ => return whole(),
-    };
+    match parts.get(0).dyn_into::<Array>() {
+        Ok(chunks) if total >= KEEP_MIN_BYTES as f64 => long_body(read, chunks, total, max, limit),
+        _ => whole(),
+    }
+}
+
+// Apart from `body`: a first call's results are short, and the glue has the rest of the core
+// load before a long one reaches here (`restGate` in src/glue.js).
+#[inline(never)]
+fn long_body(read: &JsValue, chunks: Array, total: f64, max: usize, limit: &'static str) -> Result<Body, Error> {
+    let whole = || body_text(copy_chunks(read)?, max, limit).map(Body::Text);
     // A body whose first 64 KiB leave nothing out (a long list) is read in
     // as it is: lexing all of it would cost more than it saves.
     let mut eliding = Eliding::for_body(total as usize).give_up_at(GIVE_UP_BYTES);

@@ -439,9 +439,9 @@ impl SseParser {
                 self.data.extend_from_slice(value);
                 self.has_data = true;
             }
-            b"event" => self.event = String::from_utf8_lossy(value).into_owned(),
+            b"event" => self.event = field_text(value),
             b"id" if !value.contains(&0) => {
-                self.last_id = Some(String::from_utf8_lossy(value).into_owned()).filter(|id| !id.is_empty());
+                self.last_id = Some(field_text(value)).filter(|id| !id.is_empty());
                 self.id_in_event = true;
             }
             b"retry" if !value.is_empty() && value.iter().all(u8::is_ascii_digit) => {
@@ -493,7 +493,19 @@ const MOVED_LINE: usize = 4096;
 
 /// Data as text, an invalid sequence as U+FFFD, as the standard decodes.
 fn decode(data: Vec<u8>) -> String {
-    wide::into_string(data).unwrap_or_else(|data| String::from_utf8_lossy(&data).into_owned())
+    wide::into_string(data).unwrap_or_else(|data| lossy(&data))
+}
+
+/// A field's value as text, as [`decode`] reads data.
+fn field_text(value: &[u8]) -> String {
+    std::str::from_utf8(value).map_or_else(|_| lossy(value), str::to_owned)
+}
+
+// Apart: servers send UTF-8, and the replacing decoder stays out of the module a page loads first.
+#[cold]
+#[inline(never)]
+fn lossy(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
 }
 
 /// A line's field name and value (after the colon and one optional space).
