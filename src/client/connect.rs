@@ -156,7 +156,7 @@ impl Attempt<'_> {
             Error::Network { .. } => self.connector.hides_refusals(),
             // A server of both eras that refuses 2026-07-28 but lists an
             // `initialize` revision: negotiate that one the legacy way.
-            Error::UnsupportedVersion(listed) => listed.split(", ").any(|v| crate::protocol::version::supported(v).is_some()),
+            Error::UnsupportedVersion(listed) => lists_a_legacy_revision(listed),
             _ => false,
         }
     }
@@ -250,4 +250,11 @@ fn left_out() -> Error {
 /// −32020, −32021, −32022: a server of the modern era refusing, not an older server.
 fn is_modern_refusal(code: i64) -> bool {
     matches!(code, modern::codes::HEADER_MISMATCH | modern::codes::MISSING_CLIENT_CAPABILITY | modern::codes::UNSUPPORTED_PROTOCOL_VERSION)
+}
+
+/// Whether a refusal's list of revisions (`", "`-separated) holds one this client speaks the
+/// legacy way. Apart: a server of both eras that refuses 2026-07-28 is rare.
+#[inline(never)]
+fn lists_a_legacy_revision(listed: &str) -> bool {
+    listed.split(", ").any(|v| crate::protocol::version::supported(v).is_some())
 }

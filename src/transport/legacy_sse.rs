@@ -297,9 +297,7 @@ impl Inner {
                 }
                 let text = String::from(text);
                 if text.len() > limit {
-                    let mut scanner = crate::protocol::jsonrpc::envelope::EnvelopeScanner::default();
-                    scanner.feed(text.as_bytes());
-                    (inner.sink)(Inbound::Oversized { envelope: scanner.finish(), bytes: text.len(), limit });
+                    (inner.sink)(Inbound::Oversized { envelope: scan_text(&text), bytes: text.len(), limit });
                     return;
                 }
                 inner.on_event(kind, text);
@@ -325,8 +323,20 @@ impl Inner {
     }
 }
 
+// The oversized events' scans are apart from the listener, which every event runs: a first
+// call's events are small, and these stay out of the module a page loads first.
+
+/// What an oversized event's data says about itself, once in the module.
+#[inline(never)]
+fn scan_text(text: &str) -> crate::protocol::jsonrpc::envelope::Envelope {
+    let mut scanner = crate::protocol::jsonrpc::envelope::EnvelopeScanner::default();
+    scanner.feed(text.as_bytes());
+    scanner.finish()
+}
+
 /// What an oversized event's data says about itself, read a slice at a time
 /// (UTF-16 code units), so the module never holds the whole text.
+#[inline(never)]
 fn scan_js_string(text: &js_sys::JsString) -> (crate::protocol::jsonrpc::envelope::Envelope, usize) {
     const SLICE: u32 = 64 * 1024;
     let mut scanner = crate::protocol::jsonrpc::envelope::EnvelopeScanner::default();

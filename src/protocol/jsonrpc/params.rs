@@ -154,6 +154,13 @@ fn meta_written_into(text: &str, members: &Map<String, Value>) -> Option<ParamsT
     let Some(meta) = sole_member(text, "_meta")? else {
         return append_members(text, &Map::from_iter([("_meta".to_owned(), Value::Object(members.clone()))]));
     };
+    meta_merged_into(text, meta, members)
+}
+
+// Apart: params that bring a `_meta` of their own are rare, and this stays out of the module a
+// page loads first.
+#[inline(never)]
+fn meta_merged_into(text: &str, meta: &str, members: &Map<String, Value>) -> Option<ParamsText> {
     if first_byte(meta) != Some(b'{') || members.keys().any(|name| !matches!(sole_member(meta, name), Some(None))) {
         return None;
     }
