@@ -164,8 +164,7 @@ impl Attempt<'_> {
     /// Opens the transport the options ask for and runs the handshake.
     pub(crate) async fn establish(&self) -> Result<Connected, Error> {
         if self.connector.is_custom() {
-            let session = self.open(Channel::Custom).await?;
-            return Ok(self.handshake(session, Channel::Custom).await?);
+            return self.establish_custom().await;
         }
         let (transport, era) = (self.options.transport, self.options.era);
         #[cfg(not(feature = "modern"))]
@@ -206,6 +205,16 @@ impl Attempt<'_> {
         }
         let session = self.open(Channel::Sse).await?;
         Ok(self.handshake(session, Channel::Sse).await?)
+    }
+
+    /// Opens a custom transport and runs the handshake. A future of its own, as `resume` is:
+    /// a page that connects to a URL never polls it.
+    #[inline(never)]
+    fn establish_custom(&self) -> LocalBoxFuture<'_, Result<Connected, Error>> {
+        Box::pin(async move {
+            let session = self.open(Channel::Custom).await?;
+            Ok(self.handshake(session, Channel::Custom).await?)
+        })
     }
 
     /// Continues the connection `snapshot` describes, without a handshake:
@@ -254,6 +263,7 @@ fn is_modern_refusal(code: i64) -> bool {
 
 /// Whether a refusal's list of revisions (`", "`-separated) holds one this client speaks the
 /// legacy way. Apart: a server of both eras that refuses 2026-07-28 is rare.
+#[cfg(feature = "modern")]
 #[inline(never)]
 fn lists_a_legacy_revision(listed: &str) -> bool {
     listed.split(", ").any(|v| crate::protocol::version::supported(v).is_some())

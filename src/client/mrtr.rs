@@ -70,21 +70,29 @@ pub async fn request_with_input(
             Answer::Text(LargeResult { text, kept: None }) => {
                 match complete_text(Rc::try_unwrap(text).unwrap_or_else(|shared| shared.as_ref().clone())) {
                     Ok(done) => return Ok(Outcome::CompleteText(done)),
-                    Err(text) => crate::protocol::json::parse(&text).map_err(|e| Error::protocol(format!("the result: {e}")))?,
+                    Err(text) => {
+                        crate::protocol::json::parse(&text).map_err(|e| Error::protocol(crate::error::error_text!("the result: {e}")))?
+                    }
                 }
             }
             // The transport keeps messages outside wasm only in the legacy era; read one whole.
-            Answer::Text(large) => large.parse().map_err(|e| Error::protocol(format!("the result: {e}")))?,
+            Answer::Text(large) => large.parse().map_err(|e| Error::protocol(crate::error::error_text!("the result: {e}")))?,
         };
         let (requests, state) = match classify_result(result).map_err(Error::Protocol)? {
             Outcome::InputRequired { requests, state } => (requests, state),
             done => return Ok(done),
         };
         let answers = gather_input(session, handler, requests, call).await?;
-        let answers = answers.into_iter().collect::<Map<String, Value>>();
-        params = Some(Params::Parsed(retry_params(params.map(Params::into_value), answers, state)));
+        params = Some(next_round(params, answers, state));
     }
     Err(Error::InputRoundsExceeded { rounds: max_rounds })
+}
+
+/// The params of the next round: the first round's, with the answers and the server's state.
+// Apart, as `gather_input` is: a call whose server asks for no input never runs it.
+#[inline(never)]
+fn next_round(params: Option<Params>, answers: Vec<(String, Value)>, state: Option<String>) -> Params {
+    Params::Parsed(retry_params(params.map(Params::into_value), answers.into_iter().collect::<Map<String, Value>>(), state))
 }
 
 /// Answers one round's input requests with `handler`, within the round's cancellation

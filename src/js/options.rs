@@ -165,46 +165,43 @@ pub struct ConnectSettings {
 /// [`Error::InvalidArgument`] naming the first bad field.
 pub fn connect_options(value: &JsValue) -> Result<ConnectSettings, Error> {
     let object = options_object(value, "options")?.unwrap_or_else(|| js_sys::Object::new().into());
-    let client_info = match field(&object, "clientInfo") {
-        None => Implementation::new("mcp-wasm", env!("CARGO_PKG_VERSION")),
-        Some(info) => Implementation::from_json(from_js(&info, "clientInfo")?)
-            .ok_or_else(|| invalid("clientInfo must have string name and version"))?,
-    };
-    let headers = match field(&object, "headers") {
-        None => HeaderSource::None,
-        Some(h) if h.is_function() => HeaderSource::Function(h.unchecked_into()),
-        Some(h) if h.is_object() => HeaderSource::Fixed(h),
-        Some(_) => return Err(invalid("headers must be a HeadersInit or a function returning one")),
-    };
-    let capabilities = match field(&object, "capabilities") {
-        None => None,
-        Some(c) => match from_js(&c, "capabilities")? {
-            c @ Value::Object(_) => Some(c),
-            _ => return Err(invalid("capabilities must be an object")),
-        },
-    };
+    // The fields that hold no JS value or heap data are read first, and the fields that do
+    // last, so that a wrong value found early leaves nothing to clean up: a first call passes
+    // right values, and the cleanup code an error needs is code the page loads first.
+    let (protocol_version, era) = era(&object)?;
+    let transport = transport(&object)?;
+    let sse_reader = sse_reader(&object)?;
+    let timeout_ms = milliseconds(&object, "timeout")?.unwrap_or(DEFAULT_TIMEOUT_MS);
+    let strict = boolean(&object, "strictCapabilities", true)?;
+    let validate_output = boolean(&object, "validateToolOutput", true)?;
+    let max_input_rounds = count(&object, "maxInputRounds", 1..=100, u64::from(crate::client::DEFAULT_MAX_ROUNDS))? as u32;
+    #[cfg(feature = "modern")]
+    let cache = cache(&object)?;
+    let limits = limits(&object)?;
     #[cfg(not(feature = "oauth"))]
     if field(&object, "auth").is_some_and(|auth| !auth.is_object()) {
         return Err(invalid("auth must be an object"));
     }
-    let (protocol_version, era) = era(&object)?;
+    let headers = headers(&object)?;
+    let fetch = function(&object, "fetch")?;
+    let trace = function(&object, "trace")?;
     let signal = signal(&object)?;
+    let capabilities = capabilities(&object)?;
+    let client_info = client_info(&object)?;
+    #[cfg(feature = "oauth")]
+    let auth = super::auth_options::auth_options(&object)?;
+    #[cfg(not(feature = "oauth"))]
+    let auth = field(&object, "auth").map(|_| object.clone());
     let client = ClientOptions {
         client_info,
-        timeout_ms: milliseconds(&object, "timeout")?.unwrap_or(DEFAULT_TIMEOUT_MS),
+        timeout_ms,
         protocol_version,
         era,
-        transport: match field(&object, "transport").map(|t| t.as_string()) {
-            None => TransportChoice::Auto,
-            Some(Some(t)) if t == "auto" => TransportChoice::Auto,
-            Some(Some(t)) if t == "streamable-http" => TransportChoice::StreamableHttp,
-            Some(Some(t)) if t == "sse" => TransportChoice::Sse,
-            Some(_) => return Err(invalid("transport must be \"auto\", \"streamable-http\" or \"sse\"")),
-        },
+        transport,
         capabilities,
         handlers: crate::client::Handlers::default(),
-        strict: boolean(&object, "strictCapabilities", true)?,
-        validate_output: boolean(&object, "validateToolOutput", true)?,
+        strict,
+        validate_output,
         #[cfg(feature = "validator")]
         validator: None,
         #[cfg(not(feature = "validator"))]
@@ -213,10 +210,10 @@ pub fn connect_options(value: &JsValue) -> Result<ConnectSettings, Error> {
         skill_checker: None,
         #[cfg(not(feature = "skills"))]
         skill_checker: Some(std::rc::Rc::new(super::lazy::LazySkillChecker)),
-        max_input_rounds: count(&object, "maxInputRounds", 1..=100, u64::from(crate::client::DEFAULT_MAX_ROUNDS))? as u32,
+        max_input_rounds,
         #[cfg(feature = "modern")]
-        cache: cache(&object)?,
-        limits: limits(&object)?,
+        cache,
+        limits,
         list_changed: Vec::new(),
         cancel: signal.as_ref().map(cancel_source),
         trace: None,
@@ -226,20 +223,59 @@ pub fn connect_options(value: &JsValue) -> Result<ConnectSettings, Error> {
         handlers: field(&object, "handlers").unwrap_or(JsValue::UNDEFINED),
         list_changed: field(&object, "listChanged").unwrap_or(JsValue::UNDEFINED),
         headers,
-        fetch: function(&object, "fetch")?,
-        sse_reader: match field(&object, "sseReader").map(|r| r.as_string()) {
-            None => None,
-            Some(Some(r)) if r == "eventsource" => Some(SseReader::EventSource),
-            Some(Some(r)) if r == "fetch" => Some(SseReader::Fetch),
-            Some(_) => return Err(invalid("sseReader must be \"eventsource\" or \"fetch\"")),
-        },
-        #[cfg(feature = "oauth")]
-        auth: super::auth_options::auth_options(&object)?,
-        #[cfg(not(feature = "oauth"))]
-        auth: field(&object, "auth").map(|_| object.clone()),
+        fetch,
+        sse_reader,
+        auth,
         signal,
-        trace: function(&object, "trace")?,
+        trace,
     })
+}
+
+fn transport(object: &JsValue) -> Result<TransportChoice, Error> {
+    match field(object, "transport").map(|t| t.as_string()) {
+        None => Ok(TransportChoice::Auto),
+        Some(Some(t)) if t == "auto" => Ok(TransportChoice::Auto),
+        Some(Some(t)) if t == "streamable-http" => Ok(TransportChoice::StreamableHttp),
+        Some(Some(t)) if t == "sse" => Ok(TransportChoice::Sse),
+        Some(_) => Err(invalid("transport must be \"auto\", \"streamable-http\" or \"sse\"")),
+    }
+}
+
+fn sse_reader(object: &JsValue) -> Result<Option<SseReader>, Error> {
+    match field(object, "sseReader").map(|r| r.as_string()) {
+        None => Ok(None),
+        Some(Some(r)) if r == "eventsource" => Ok(Some(SseReader::EventSource)),
+        Some(Some(r)) if r == "fetch" => Ok(Some(SseReader::Fetch)),
+        Some(_) => Err(invalid("sseReader must be \"eventsource\" or \"fetch\"")),
+    }
+}
+
+fn headers(object: &JsValue) -> Result<HeaderSource, Error> {
+    match field(object, "headers") {
+        None => Ok(HeaderSource::None),
+        Some(h) if h.is_function() => Ok(HeaderSource::Function(h.unchecked_into())),
+        Some(h) if h.is_object() => Ok(HeaderSource::Fixed(h)),
+        Some(_) => Err(invalid("headers must be a HeadersInit or a function returning one")),
+    }
+}
+
+fn capabilities(object: &JsValue) -> Result<Option<Value>, Error> {
+    match field(object, "capabilities") {
+        None => Ok(None),
+        Some(c) => match from_js(&c, "capabilities")? {
+            c @ Value::Object(_) => Ok(Some(c)),
+            _ => Err(invalid("capabilities must be an object")),
+        },
+    }
+}
+
+fn client_info(object: &JsValue) -> Result<Implementation, Error> {
+    match field(object, "clientInfo") {
+        None => Ok(Implementation::new("mcp-wasm", env!("CARGO_PKG_VERSION"))),
+        Some(info) => {
+            Implementation::from_json(from_js(&info, "clientInfo")?).ok_or_else(|| invalid("clientInfo must have string name and version"))
+        }
+    }
 }
 
 /// `protocolVersion` and `era`: a pinned 2026-07-28 means the modern era, a

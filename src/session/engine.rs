@@ -476,9 +476,7 @@ impl Inner {
                 let large = LargeResult { text, kept };
                 let trace = self.state.borrow().trace.clone();
                 if let Some(trace) = trace {
-                    // The trace sees messages: this one is parsed for it alone.
-                    let result = large.parse().unwrap_or(Value::Null);
-                    trace(TraceDirection::In, &Message::Response { id: Some(id.clone()), outcome: Ok(result) });
+                    trace_large(&trace, &id, &large);
                 }
                 let pending = {
                     let mut state = self.state.borrow_mut();
@@ -556,6 +554,8 @@ impl Inner {
         (Some(with_progress_token(params, id)), ticks.boxed_local())
     }
 
+    // Not inlined into `receive`, as `cancel_inbound` is not: a first call asks for no progress.
+    #[inline(never)]
     fn route_progress(&self, params: Option<&Value>) {
         let Some(params) = params else { return };
         let Some(token) = params.get("progressToken").and_then(RequestId::from_token) else { return };
@@ -680,6 +680,14 @@ impl Drop for PendingGuard {
             inner.send_in_background(Message::Notification { method: methods::CANCELLED.to_owned(), params: Some(params.into()) });
         }
     }
+}
+
+/// Shows `trace` a result that came as text, parsed for it alone: the trace sees messages.
+// Apart from `Inner::receive`: a page that traces nothing never runs it.
+#[inline(never)]
+fn trace_large(trace: &TraceListener, id: &RequestId, large: &LargeResult) {
+    let result = large.parse().unwrap_or(Value::Null);
+    trace(TraceDirection::In, &Message::Response { id: Some(id.clone()), outcome: Ok(result) });
 }
 
 /// `what` and a number of milliseconds: the reason a request timed out, written without
