@@ -231,10 +231,9 @@ macro_rules! error_text {
 }
 pub(crate) use error_text;
 
-#[doc(hidden)]
 #[cold]
 #[inline(never)]
-pub fn cold_format(args: fmt::Arguments<'_>) -> String {
+pub(crate) fn cold_format(args: fmt::Arguments<'_>) -> String {
     fmt::format(args)
 }
 
