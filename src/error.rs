@@ -174,13 +174,25 @@ impl Error {
                 text.push_str(": ");
                 text.push_str(message);
             }
+            Self::Network { message } => put(&["network error: ", message]),
+            Self::Protocol(message) => put(&["protocol error: ", message]),
+            Self::InvalidArgument(message) => put(&["invalid argument: ", message]),
+            _ => return self.rarer_message(),
+        }
+        text
+    }
+
+    // Apart from `message`, with the errors a first call is not expected to meet.
+    #[inline(never)]
+    fn rarer_message(&self) -> String {
+        let mut text = String::new();
+        let mut put = |parts: &[&str]| parts.iter().for_each(|part| text.push_str(part));
+        match self {
             Self::SessionExpired { status } => {
                 put(&["the server ended the MCP session (HTTP "]);
                 write_u64(&mut text, u64::from(*status));
                 text.push(')');
             }
-            Self::Network { message } => put(&["network error: ", message]),
-            Self::Protocol(message) => put(&["protocol error: ", message]),
             Self::UnsupportedVersion(version) => {
                 put(&["the server answered with protocol version ", &quoted(version), ", which this client does not support"]);
             }
@@ -198,8 +210,16 @@ impl Error {
             }
             Self::MissingCapability(what) => put(&["the server requires client capabilities this client lacks: ", what]),
             Self::Auth(message) => put(&["authorization failed: ", message]),
-            Self::InvalidArgument(message) => put(&["invalid argument: ", message]),
             Self::LimitExceeded { limit, message } => put(&[message, " (limit: ", limit, ")"]),
+            // `message` writes these.
+            Self::Rpc(_)
+            | Self::Timeout { .. }
+            | Self::Cancelled { .. }
+            | Self::Closed
+            | Self::Http { .. }
+            | Self::Network { .. }
+            | Self::Protocol(_)
+            | Self::InvalidArgument(_) => return self.message(),
         }
         text
     }

@@ -11,8 +11,8 @@ use crate::error::Error;
 use crate::protocol::capabilities::declares;
 use crate::session::backoff;
 use crate::session::oneshot;
-use crate::session::CallOptions;
-use futures::future::{self, FutureExt};
+use crate::session::{CallOptions, Runtime};
+use futures::future::{self, FutureExt, LocalBoxFuture};
 use serde_json::{Map, Value};
 use std::rc::{Rc, Weak};
 
@@ -76,16 +76,28 @@ async fn listen_loop(state: Weak<ClientState>, generation: u64, filter: Value) {
             Ok(_) => attempt = 0,
             Err(_) => {}
         }
-        // The wait ends early when the client closes or restarts the stream,
-        // so that no timer outlives them.
-        let (stop, stopped) = oneshot::channel::<String>();
-        match state.upgrade() {
-            Some(state) if state.listening.generation.get() == generation => *state.listening.stop.borrow_mut() = Some(stop),
-            _ => return,
+        if !wait_to_reopen(&state, generation, runtime, attempt).await {
+            return;
         }
-        let _ = future::select(runtime.sleep(backoff::DEFAULT.delay(attempt, None, runtime.random())), stopped).await;
         attempt += 1;
     }
+}
+
+/// Waits before the stream opens again: false when the client is gone or listens anew.
+/// The wait ends early when the client closes or restarts the stream, so that no timer
+/// outlives them. A future of its own: a stream a first call opens does not end during it,
+/// and the core's split (scripts/split/) leaves this out of the module a page loads first.
+#[inline(never)]
+fn wait_to_reopen(state: &Weak<ClientState>, generation: u64, runtime: Rc<dyn Runtime>, attempt: u32) -> LocalBoxFuture<'static, bool> {
+    let (stop, stopped) = oneshot::channel::<String>();
+    match state.upgrade() {
+        Some(state) if state.listening.generation.get() == generation => *state.listening.stop.borrow_mut() = Some(stop),
+        _ => return Box::pin(future::ready(false)),
+    }
+    Box::pin(async move {
+        let _ = future::select(runtime.sleep(backoff::DEFAULT.delay(attempt, None, runtime.random())), stopped).await;
+        true
+    })
 }
 
 /// Keeps `state`'s listen acknowledgements flowing from its notifications.

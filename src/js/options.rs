@@ -117,17 +117,22 @@ pub struct JsRequestOptions {
 /// [`Error::InvalidArgument`] naming the first bad field.
 pub fn request_options(value: &JsValue) -> Result<JsRequestOptions, Error> {
     let Some(object) = options_object(value, "options")? else { return Ok(JsRequestOptions::default()) };
+    // Plain fields first, as in `connect_options`.
+    let timeout_ms = milliseconds(&object, "timeout")?;
+    let reset_timeout_on_progress = boolean(&object, "resetTimeoutOnProgress", false)?;
+    let max_total_timeout_ms = milliseconds(&object, "maxTotalTimeout")?;
+    let on_progress = function(&object, "onprogress")?;
     let signal = signal(&object)?;
     Ok(JsRequestOptions {
         options: crate::client::RequestOptions {
-            timeout_ms: milliseconds(&object, "timeout")?,
+            timeout_ms,
             cancel: signal.as_ref().map(cancel_source),
             on_progress: None,
-            reset_timeout_on_progress: boolean(&object, "resetTimeoutOnProgress", false)?,
-            max_total_timeout_ms: milliseconds(&object, "maxTotalTimeout")?,
+            reset_timeout_on_progress,
+            max_total_timeout_ms,
         },
         signal,
-        on_progress: function(&object, "onprogress")?,
+        on_progress,
     })
 }
 

@@ -306,8 +306,11 @@ pub const ERROR_BODY_LIMIT: usize = 64 * 1024;
 
 /// The text of an error response, for its message: at most
 /// [`ERROR_BODY_LIMIT`] bytes, and empty if it cannot be read.
-pub async fn error_text(response: &Response) -> String {
-    read_text_capped(response, ERROR_BODY_LIMIT, "errorBodyBytes").await.unwrap_or_default()
+// A future of its own rather than an `async fn`: its four callers poll it, instead of each
+// holding a copy of the body's reading.
+#[inline(never)]
+pub fn error_text(response: &Response) -> LocalBoxFuture<'_, String> {
+    Box::pin(async move { read_text_capped(response, ERROR_BODY_LIMIT, "errorBodyBytes").await.unwrap_or_default() })
 }
 
 /// Reads a response body as text, at most `max` bytes of it: a larger body

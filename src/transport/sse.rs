@@ -286,20 +286,35 @@ impl SseParser {
         }
         if self.keep_over > 0 && self.line.len() + bytes.len() >= self.keep_over && !self.has_data && self.skipped.is_none() {
             if let Some(start) = self.data_start(bytes) {
-                let buffered = self.line.len();
-                self.kept = Some((Eliding::for_body(0).give_up_at(KEPT_GIVE_UP), 0));
-                self.has_data = true;
-                self.line_mode = LineMode::KeptData;
-                for part in self.line.take_parts_from(start) {
-                    self.keep_held(part)?;
-                }
-                return self.keep(bytes.get(start.saturating_sub(buffered)..).unwrap_or_default());
+                return self.start_keeping(start, bytes);
             }
         }
         if self.line.len() + bytes.len() <= self.limit {
             self.line.push(bytes);
             return Ok(());
         }
+        self.overflow_line(bytes)
+    }
+
+    // `start_keeping` and `overflow_line` are apart from `append_to_line`, which every line runs:
+    // a first call's events are short, and they stay out of the module a page loads first.
+
+    /// Keeps the data line that `bytes` continues, from `start` in the line so far.
+    #[inline(never)]
+    fn start_keeping(&mut self, start: usize, bytes: &[u8]) -> Result<(), SseError> {
+        let buffered = self.line.len();
+        self.kept = Some((Eliding::for_body(0).give_up_at(KEPT_GIVE_UP), 0));
+        self.has_data = true;
+        self.line_mode = LineMode::KeptData;
+        for part in self.line.take_parts_from(start) {
+            self.keep_held(part)?;
+        }
+        self.keep(bytes.get(start.saturating_sub(buffered)..).unwrap_or_default())
+    }
+
+    /// A line past the limit with `bytes`: an error, or its data counted and the rest dropped.
+    #[inline(never)]
+    fn overflow_line(&mut self, bytes: &[u8]) -> Result<(), SseError> {
         if self.oversize == Oversize::Fail {
             return Err(SseError::LineTooLong { limit: self.limit });
         }
@@ -329,6 +344,7 @@ impl SseParser {
     }
 
     /// Lexes `bytes` of the kept data, which the caller has in the chunk.
+    #[inline(never)]
     fn keep(&mut self, bytes: &[u8]) -> Result<(), SseError> {
         let at = bytes.as_ptr() as usize;
         let (start, end) = self.chunk;
@@ -378,6 +394,7 @@ impl SseParser {
         self.has_data = true;
     }
 
+    #[inline(never)]
     fn skip_data(&mut self, bytes: &[u8]) {
         if let Some((scanner, count)) = self.skipped.as_mut() {
             scanner.feed(bytes);

@@ -122,33 +122,38 @@ pub fn classify_result(result: Value) -> Result<Outcome, String> {
     match result_type.as_str() {
         "complete" => Ok(Outcome::Complete(Value::Object(map))),
         "task" => Ok(Outcome::Task(Value::Object(map))),
-        "input_required" => {
-            let state = match map.remove("requestState") {
-                None | Some(Value::Null) => None,
-                Some(Value::String(s)) => Some(s),
-                Some(_) => return Err("requestState must be a string".into()),
-            };
-            let requests = match map.remove("inputRequests") {
-                None | Some(Value::Null) => Vec::new(),
-                Some(Value::Object(entries)) => entries
-                    .into_iter()
-                    .map(|(key, request)| {
-                        let method = request.get("method").and_then(Value::as_str).map(str::to_owned);
-                        match method {
-                            Some(method) => Ok(InputRequest { key, method, params: request.get("params").cloned() }),
-                            None => Err(crate::error::error_text!("inputRequests.{key} has no method")),
-                        }
-                    })
-                    .collect::<Result<_, _>>()?,
-                Some(_) => return Err("inputRequests must be an object".into()),
-            };
-            if requests.is_empty() && state.is_none() {
-                return Err("an input_required result needs inputRequests or requestState".into());
-            }
-            Ok(Outcome::InputRequired { requests, state })
-        }
+        "input_required" => input_required(map),
         other => Err(crate::error::error_text!("unknown resultType {other:?}")),
     }
+}
+
+/// An `input_required` result's requests and state.
+// Apart from `classify_result`: a server that asks for no input never sends one.
+#[inline(never)]
+fn input_required(mut map: Map<String, Value>) -> Result<Outcome, String> {
+    let state = match map.remove("requestState") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) => Some(s),
+        Some(_) => return Err("requestState must be a string".into()),
+    };
+    let requests = match map.remove("inputRequests") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::Object(entries)) => entries
+            .into_iter()
+            .map(|(key, request)| {
+                let method = request.get("method").and_then(Value::as_str).map(str::to_owned);
+                match method {
+                    Some(method) => Ok(InputRequest { key, method, params: request.get("params").cloned() }),
+                    None => Err(crate::error::error_text!("inputRequests.{key} has no method")),
+                }
+            })
+            .collect::<Result<_, _>>()?,
+        Some(_) => return Err("inputRequests must be an object".into()),
+    };
+    if requests.is_empty() && state.is_none() {
+        return Err("an input_required result needs inputRequests or requestState".into());
+    }
+    Ok(Outcome::InputRequired { requests, state })
 }
 
 /// The params of the retry after input: the original params, the answers

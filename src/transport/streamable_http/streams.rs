@@ -17,7 +17,7 @@ use crate::transport::fetch::{header, BodyReader, Follow, HttpRequest};
 use crate::transport::http::{classify, status_error_with, ResponseBody};
 use crate::transport::kept::KeptBody;
 use crate::transport::recent_ids::RecentIds;
-use crate::transport::sse::{KeptPiece, Oversize, SseEvent, SseParser};
+use crate::transport::sse::{KeptEvent, KeptPiece, Oversize, SseEvent, SseParser};
 use crate::transport::web_runtime::WebRuntime;
 use futures::future;
 use js_sys::Uint8Array;
@@ -308,15 +308,7 @@ impl Inner {
             drained.received = true;
             let delivered = match (event.kept, pieces) {
                 (Some(kept), Some((chunks, total))) if kept.elided > 0 || kept.whole => {
-                    let body = Rc::new(KeptBody::event_data(chunks, total, kept.ascii, kept.structured));
-                    match kept.whole {
-                        // Read in at its length, once the parser has let it go.
-                        true => body
-                            .read()
-                            .ok_or_else(|| Error::protocol("an event's data can no longer be read".into()))
-                            .and_then(|data| self.deliver(data, awaited)),
-                        false => self.deliver_kept(event.data, body, awaited),
-                    }
+                    self.deliver_kept_event(event.data, &kept, chunks, total, awaited)
                 }
                 _ => self.deliver(event.data, awaited),
             };
@@ -326,6 +318,28 @@ impl Inner {
             }
         }
         !drained.answered
+    }
+
+    /// An event whose data stayed in JS, in part or whole.
+    // Apart from `take_chunk`: a first call's events are short, and the glue has the rest of the
+    // core load before a long one reaches the core (`restGate` in src/glue.js).
+    #[inline(never)]
+    fn deliver_kept_event(
+        &self,
+        data: String,
+        kept: &KeptEvent,
+        chunks: js_sys::Array,
+        total: usize,
+        awaited: Option<&RequestId>,
+    ) -> Result<bool, Error> {
+        let body = Rc::new(KeptBody::event_data(chunks, total, kept.ascii, kept.structured));
+        if kept.whole {
+            // Read in at its length, once the parser has let it go.
+            let data = body.read().ok_or_else(|| Error::protocol("an event's data can no longer be read".into()))?;
+            self.deliver(data, awaited)
+        } else {
+            self.deliver_kept(data, body, awaited)
+        }
     }
 
     /// Opens a GET stream, resuming after `last_event_id` when given.
