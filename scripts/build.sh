@@ -101,6 +101,9 @@ mkdir -p "$SPLIT/profile-pkg"
 cp pkg/mcp_wasm_bg.wasm "$SPLIT/core.wasm"
 cp -r pkg/. pkg-template/. "$SPLIT/profile-pkg/"
 node scripts/split/instrument.mjs pkg/mcp_wasm_bg.wasm "$SPLIT/profile-pkg/mcp_wasm_bg.wasm"
+# The profile also reports which `if` arms and block tails run (cover.mjs), for
+# scripts/split/cold-report.mjs: what the primary holds that a first call never runs.
+node scripts/split/cover.mjs "$SPLIT/profile-pkg/mcp_wasm_bg.wasm" "$SPLIT/profile-pkg/mcp_wasm_bg.wasm" "$SPLIT/regions.json"
 node scripts/split/glue.mjs "$SPLIT/profile-pkg/mcp_wasm.js" profile
 node scripts/split/profile.mjs "$SPLIT/profile-pkg" "$SPLIT/profile.json"
 node scripts/split/split.mjs "$SPLIT/core.wasm" "$SPLIT/profile.json" pkg/mcp_wasm_bg.wasm pkg/mcp_wasm_rest_bg.wasm "$SPLIT/core.map"

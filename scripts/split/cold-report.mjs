@@ -1,10 +1,8 @@
 // What the primary holds that a first call never runs: the regions of cover.mjs that the profile
 // did not reach inside the functions it entered, by function and by region, with the calls in
-// each to tell where it is in the source (bench/analysis.md, "Twenty-third round"):
-//   node scripts/split/cover.mjs target/split/profile-pkg/mcp_wasm_bg.wasm /tmp/cover.wasm /tmp/regions.json
-//   rm -rf /tmp/cover-pkg && cp -r target/split/profile-pkg /tmp/cover-pkg && cp /tmp/cover.wasm /tmp/cover-pkg/mcp_wasm_bg.wasm
-//   node scripts/split/profile.mjs /tmp/cover-pkg /tmp/cover-profile.json
-//   node scripts/split/cold-report.mjs /tmp/regions.json /tmp/cover-profile.json
+// each to tell where it is in the source (bench/analysis.md, "Twenty-third round"). The build
+// writes both inputs:
+//   node scripts/split/cold-report.mjs target/split/regions.json target/split/profile.json [rows]
 // Sizes are binaryen expressions (the profile's own reports of memory accesses included), a
 // measure to rank by, not bytes.
 import { readFileSync } from "node:fs";

@@ -5,11 +5,13 @@
 // entry, numbered from MARKS_FROM up, and writes what each region holds: its function, the
 // region it lies in, its size in expressions, the calls in it, and whether it could move into
 // a function of its own as it is (`closed`) or with its exits coded (`movable`).
-// scripts/split/cold-report.mjs reads it with a profile of the marked module.
+// scripts/build.sh marks the profile's module so, and cold-report.mjs and outline.mjs read the
+// regions with the profile (target/split/regions.json and profile.json).
 //   node scripts/split/cover.mjs <instrumented.wasm> <out.wasm> <regions.json>
 import { readFileSync, writeFileSync } from "node:fs";
 import { allFunctions, binaryen, definedFunctions, readModule } from "./binaryen.mjs";
 import { MARKS_FROM } from "./cover-marks.mjs";
+import { CHILD_KEYS, LEAVES, LIST_KEYS } from "./expressions.mjs";
 
 const [input, output, regionsPath] = process.argv.slice(2);
 const module = readModule(readFileSync(input));
@@ -18,19 +20,6 @@ const B = binaryen;
 const MARK = allFunctions(module).find((f) => f.module === "__split" && f.base === "m").name;
 const regions = [];
 
-const CHILD_KEYS = {
-  [B.IfId]: ["condition", "ifTrue", "ifFalse"], [B.LoopId]: ["body"], [B.BreakId]: ["condition", "value"],
-  [B.SwitchId]: ["condition", "value"], [B.CallIndirectId]: ["target"], [B.LocalSetId]: ["value"], [B.GlobalSetId]: ["value"],
-  [B.LoadId]: ["ptr"], [B.StoreId]: ["ptr", "value"], [B.UnaryId]: ["value"], [B.BinaryId]: ["left", "right"],
-  [B.SelectId]: ["ifTrue", "ifFalse", "condition"], [B.DropId]: ["value"], [B.ReturnId]: ["value"], [B.MemoryGrowId]: ["delta"],
-  [B.SIMDExtractId]: ["vec"], [B.SIMDReplaceId]: ["vec", "value"], [B.SIMDShuffleId]: ["left", "right"], [B.SIMDTernaryId]: ["a", "b", "c"],
-  [B.SIMDShiftId]: ["vec", "shift"], [B.SIMDLoadId]: ["ptr"], [B.SIMDLoadStoreLaneId]: ["ptr", "vec"],
-  [B.MemoryCopyId]: ["dest", "source", "size"], [B.MemoryFillId]: ["dest", "value", "size"], [B.RefIsNullId]: ["value"],
-  [B.TableGetId]: ["index"], [B.TableSetId]: ["index", "value"], [B.TableGrowId]: ["value", "delta"], [B.TupleExtractId]: ["tuple"],
-  [B.MemoryInitId]: ["dest", "offset", "size"], [B.RefEqId]: ["left", "right"],
-};
-const LIST_KEYS = { [B.BlockId]: "children", [B.CallId]: "operands", [B.CallIndirectId]: "operands", [B.TupleMakeId]: "operands" };
-const LEAVES = new Set([B.LocalGetId, B.GlobalGetId, B.ConstId, B.NopId, B.UnreachableId, B.MemorySizeId, B.RefNullId, B.RefFuncId, B.DataDropId, B.TableSizeId]);
 function size(expression) {
   const id = B.getExpressionId(expression);
   if (LEAVES.has(id)) return 1;

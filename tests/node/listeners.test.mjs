@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { McpClient } from "mcp-wasm";
+import { connectedAndListening } from "../support/listening.mjs";
 import { startPeer } from "../support/peer-process.mjs";
 
 const METHOD = "notifications/tools/list_changed";
@@ -16,16 +17,19 @@ before(async () => {
 });
 after(() => peer?.child.kill());
 
+const addTool = (client) => client.callTool({ name: "add-tool", arguments: { name: `l-${process.pid}-${added++}` } });
+const connected = () => connectedAndListening(McpClient, url, METHOD, addTool);
+
 /** Calls add-tool and waits until a listener added last has heard its notification. */
 async function announce(client) {
   const heard = new Promise((resolve) => client.addEventListener(METHOD, resolve, { once: true }));
-  await client.callTool({ name: "add-tool", arguments: { name: `l-${process.pid}-${added++}` } });
+  await addTool(client);
   const timeout = new Promise((_, reject) => setTimeout(() => reject(new Error("no notification within 5 s")), 5_000));
   await Promise.race([heard, timeout]);
 }
 
 test("listeners follow the DOM: once per type, once, signal, handleEvent, removal", { timeout: 30_000 }, async () => {
-  const client = await McpClient.connect(url);
+  const client = await connected();
   const calls = { plain: 0, once: 0, signalled: 0, lateSignal: 0, removed: 0, all: 0 };
   const plain = () => calls.plain++;
   client.addEventListener(METHOD, plain);
@@ -56,7 +60,7 @@ test("listeners follow the DOM: once per type, once, signal, handleEvent, remova
 });
 
 test("a listener that throws becomes an error event, and dispatch goes on", { timeout: 30_000 }, async () => {
-  const client = await McpClient.connect(url);
+  const client = await connected();
   const thrown = new Error("listener bug");
   const errors = [];
   let after = 0;
@@ -72,7 +76,7 @@ test("a listener that throws becomes an error event, and dispatch goes on", { ti
 });
 
 test("close lets go of the signals that listeners and iterators were given", { timeout: 30_000 }, async () => {
-  const client = await McpClient.connect(url);
+  const client = await connected();
   // A signal that counts the listeners added to it and not removed.
   const held = new Set();
   const signal = {

@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { McpClient, McpClientError } from "mcp-wasm";
+import { connectedAndListening } from "../support/listening.mjs";
 import { startPeer } from "../support/peer-process.mjs";
 
 const METHOD = "notifications/tools/list_changed";
@@ -16,17 +17,7 @@ describe("notifications()", () => {
   let added = 0;
   // One notification from the server per call.
   const announce = (client) => client.callTool({ name: "add-tool", arguments: { name: `n-${process.pid}-${added++}` } });
-  // The era's change notifications come on a listen stream that connect() opens without waiting
-  // for it: a tool added before the server has the stream is announced to no one. Announce
-  // until one is heard, before the iterators under test exist.
-  const connected = async () => {
-    const client = await McpClient.connect(url);
-    for (let attempt = 0; ; attempt++) {
-      const heard = new Promise((resolve) => client.addEventListener(METHOD, resolve, { once: true }));
-      await announce(client);
-      if (await within(heard, 1_000).then(() => true, () => attempt === 9)) return client;
-    }
-  };
+  const connected = () => connectedAndListening(McpClient, url, METHOD, announce);
   before(async () => {
     peer = await startPeer("tests/peers/modern-server.mjs", { args: ["modern"] });
     url = `${peer.origin}/mcp`;

@@ -1,0 +1,208 @@
+// Moves the cold `if` arms of the functions a first call runs into functions of their own, so
+// that the split (split.mjs) leaves them in the rest: the split moves whole functions, and a
+// branch the profile never took stays in the primary with the function that has it.
+//
+// The regions are cover.mjs's, numbered by the same walk over this module (the profile ran the
+// instrumented copy, whose walk meets the same `if`s and blocks in the same order: a function
+// whose count of regions differs is left alone). An arm moves when the profile entered its
+// function and the region it lies in but not the arm, when it gives no value, and when its
+// branches out of it carry no value and are no `br_table`. The new function takes every local
+// the arm uses and returns an exit code, the locals the arm writes, and the function's result
+// when the arm returns; the arm becomes a call that writes the locals back and branches, returns
+// or falls through as the code says.
+//
+// Not in the build yet (bench/analysis.md, "Twenty-third round"): it took 0.7 KB gzip off the
+// first call and put 4.0 KB on the rest, and it moved arms that run when the rest cannot load
+// or before it has (a long body's paths, which the glue gates on the rest): those must stay in
+// the primary, and the profile does not run them. tests/node/outline.test.mjs holds what it
+// does to a function.
+//   node scripts/split/outline.mjs <core.wasm> <regions.json> <profile.json> <out.wasm>
+import { readFileSync, writeFileSync } from "node:fs";
+import { binaryen, definedFunctions, readModule } from "./binaryen.mjs";
+import { MARKS_FROM } from "./cover-marks.mjs";
+import { CHILD_KEYS, LEAVES, LIST_KEYS } from "./expressions.mjs";
+import { walk } from "./walk.mjs";
+
+const B = binaryen;
+// Arms smaller than this cost more as a call than they save.
+const MIN_SIZE = 14;
+const [input, regionsPath, profilePath, output] = process.argv.slice(2);
+if (!output) throw new Error("usage: node scripts/split/outline.mjs <core.wasm> <regions.json> <profile.json> <out.wasm>");
+const module = readModule(readFileSync(input));
+const { regions } = JSON.parse(readFileSync(regionsPath, "utf8"));
+const seen = new Set(JSON.parse(readFileSync(profilePath, "utf8")).ordinals);
+const ran = (i) => (i < 0 ? seen.has(-1 - i) : seen.has(MARKS_FROM + i));
+const parentIndex = (parent) => (parent >= MARKS_FROM ? parent - MARKS_FROM : parent);
+
+
+function each(expression, visit) {
+  const id = B.getExpressionId(expression);
+  if (LEAVES.has(id)) {
+    visit(expression, id, null);
+    return;
+  }
+  const info = B.getExpressionInfo(expression);
+  visit(expression, id, info);
+  const list = LIST_KEYS[id];
+  if (list) for (const item of info[list]) each(item, visit);
+  for (const key of CHILD_KEYS[id] ?? []) if (info[key]) each(info[key], visit);
+}
+const size = (expression) => {
+  let n = 0;
+  each(expression, () => n++);
+  return n;
+};
+
+// What an arm uses: its locals, those it writes, the labels it defines, where it branches out.
+function survey(arm) {
+  const used = new Set();
+  const written = new Set();
+  const defined = new Set();
+  const out = new Set();
+  let returns = false;
+  let movable = true;
+  const breaks = [];
+  each(arm, (expression, id, info) => {
+    if (id === B.LocalGetId) used.add(B.getExpressionInfo(expression).index);
+    else if (id === B.LocalSetId) {
+      used.add(info.index);
+      written.add(info.index);
+    } else if ((id === B.BlockId || id === B.LoopId) && info.name) defined.add(info.name);
+    else if (id === B.BreakId) breaks.push(info);
+    else if (id === B.SwitchId) breaks.push({ ...info, table: true });
+    else if (id === B.ReturnId) returns = true;
+  });
+  for (const br of breaks) {
+    const names = br.table ? [...br.names, br.defaultName] : [br.name];
+    const outward = names.filter((name) => !defined.has(name));
+    if (outward.length && (br.table || br.value)) movable = false;
+    for (const name of outward) out.add(name);
+  }
+  return { used: [...used].sort((a, b) => a - b), written: [...written].sort((a, b) => a - b), out: [...out], returns, movable };
+}
+
+const ZERO = {
+  [B.i32]: () => module.i32.const(0),
+  [B.i64]: () => module.i64.const(0, 0),
+  [B.f32]: () => module.f32.const(0),
+  [B.f64]: () => module.f64.const(0),
+};
+
+let moved = 0;
+let movedSize = 0;
+function outline(fnRef, fnInfo, ifExpr, key, arm, index) {
+  const armType = B.getExpressionType(arm);
+  const localTypes = [...B.expandType(fnInfo.params), ...fnInfo.vars];
+  const resultTypes = B.expandType(fnInfo.results);
+  const { used, written, out, returns, movable } = survey(arm);
+  if (!movable) return false;
+  if (returns && resultTypes.some((t) => !ZERO[t])) return false;
+  const slot = new Map(used.map((local, i) => [local, i]));
+  const exits = new Map(out.map((name, i) => [name, i + 1]));
+  const RET = out.length + 1;
+  const results = [B.i32, ...written.map((local) => localTypes[local]), ...(returns ? resultTypes : [])];
+  const resultType = B.createType(results);
+  const tuple = results.length > 1;
+  // The new function's params are the arm's locals in order; a return's value goes through a var after them.
+  const returnVar = used.length;
+  const finish = (code, returned) => {
+    const values = [module.i32.const(code), ...written.map((local) => module.local.get(slot.get(local), localTypes[local]))];
+    if (returns) values.push(...(returned ?? resultTypes.map((t) => ZERO[t]())));
+    return tuple ? module.tuple.make(values) : values[0];
+  };
+  const body = walk(module.copyExpression(arm), (expression, { id }) => {
+    // Read anew: walk.mjs hands over what the expression held before its children were replaced.
+    const info = LEAVES.has(id) ? { id } : B.getExpressionInfo(expression);
+    if (id === B.LocalGetId) {
+      B._BinaryenLocalGetSetIndex(expression, slot.get(B.getExpressionInfo(expression).index));
+    } else if (id === B.LocalSetId) {
+      B._BinaryenLocalSetSetIndex(expression, slot.get(info.index));
+    } else if (id === B.BreakId && exits.has(info.name)) {
+      const leave = module.return(finish(exits.get(info.name)));
+      return info.condition ? module.if(info.condition, leave) : leave;
+    } else if (id === B.ReturnId) {
+      if (!info.value) return module.return(finish(RET, []));
+      if (resultTypes.length !== 1) throw new Error("outline: a multi-value return");
+      return module.block(null, [module.local.set(returnVar, info.value), module.return(finish(RET, [module.local.get(returnVar, resultTypes[0])]))]);
+    }
+    return undefined;
+  });
+  const name = `${fnInfo.name}$cold${index}`;
+  const params = B.createType(used.map((local) => localTypes[local]));
+  const vars = returns ? [resultTypes[0]] : [];
+  const tail = armType === B.unreachable ? [body] : [body, finish(0)];
+  module.addFunction(name, params, resultType, vars, module.block(null, tail, resultType));
+
+  // The arm becomes a call, then the locals written back, then its exit.
+  const t = B._BinaryenFunctionAddVar(fnRef, resultType);
+  const code = () => (tuple ? module.tuple.extract(module.local.get(t, resultType), 0) : module.local.get(t, B.i32));
+  const steps = [module.local.set(t, module.call(name, used.map((local) => module.local.get(local, localTypes[local])), resultType))];
+  written.forEach((local, i) => steps.push(module.local.set(local, module.tuple.extract(module.local.get(t, resultType), i + 1))));
+  for (const [label, k] of exits) steps.push(module.br(label, module.i32.eq(code(), module.i32.const(k))));
+  if (returns) {
+    const value = resultTypes.length ? module.tuple.extract(module.local.get(t, resultType), 1 + written.length) : undefined;
+    steps.push(module.if(module.i32.eq(code(), module.i32.const(RET)), module.return(value)));
+  }
+  if (armType === B.unreachable) steps.push(module.unreachable());
+  const replacement = module.block(null, steps, armType === B.unreachable ? B.unreachable : B.none);
+  B[key === "ifTrue" ? "_BinaryenIfSetIfTrue" : "_BinaryenIfSetIfFalse"](ifExpr, replacement);
+  moved++;
+  movedSize += size(arm);
+  return true;
+}
+
+// cover.mjs's walk, numbering the same regions; the arms to move are noted, then moved.
+let next = 0;
+function visit(expression, found) {
+  const id = B.getExpressionId(expression);
+  if (LEAVES.has(id)) return;
+  const info = B.getExpressionInfo(expression);
+  if (id === B.IfId) {
+    visit(info.condition, found);
+    for (const key of ["ifTrue", "ifFalse"]) {
+      if (!info[key]) continue;
+      found.push({ index: next++, ifExpr: expression, key, arm: info[key] });
+      visit(info[key], found);
+    }
+    return;
+  }
+  if (id === B.BlockId) {
+    info.children.forEach((child, i) => {
+      const previous = i > 0 ? B.getExpressionId(info.children[i - 1]) : null;
+      if (previous === B.BlockId || previous === B.LoopId || previous === B.IfId) next++;
+      visit(child, found);
+    });
+    return;
+  }
+  const list = LIST_KEYS[id];
+  if (list) for (const item of info[list]) visit(item, found);
+  for (const key of CHILD_KEYS[id] ?? []) if (info[key]) visit(info[key], found);
+}
+
+const perFunction = new Map();
+regions.forEach((r) => perFunction.set(r.fn, (perFunction.get(r.fn) ?? 0) + 1));
+let skipped = 0;
+definedFunctions(module).forEach((fn, ordinal) => {
+  const first = next;
+  const found = [];
+  visit(fn.body, found);
+  if (next - first !== (perFunction.get(ordinal) ?? 0)) {
+    skipped++;
+    return;
+  }
+  if (!seen.has(ordinal)) return;
+  const fnRef = module.getFunction(fn.name);
+  let count = 0;
+  // The innermost first: moving an arm leaves the arms around it as they were numbered.
+  for (const { index, ifExpr, key, arm } of found.reverse()) {
+    const region = regions[index];
+    if (!region || region.fn !== ordinal || ran(index) || !ran(parentIndex(region.parent))) continue;
+    if (size(arm) < MIN_SIZE) continue;
+    const type = B.getExpressionType(arm);
+    if (type !== B.none && type !== B.unreachable) continue;
+    if (outline(fnRef, B.getFunctionInfo(fnRef), ifExpr, key, arm, count)) count++;
+  }
+});
+if (!module.validate()) throw new Error("outline: the module does not validate");
+writeFileSync(output, module.emitBinary());
+console.log(`outline: ${moved} cold arms (${movedSize} expressions) moved into functions of their own; ${skipped} functions skipped, their regions not matched`);
