@@ -11,7 +11,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { allFunctions, binaryen, definedFunctions, readModule } from "./binaryen.mjs";
 import { MARKS_FROM } from "./cover-marks.mjs";
-import { CHILD_KEYS, LEAVES, LIST_KEYS } from "./expressions.mjs";
+import { CHILD_KEYS, LEAVES, LIST_KEYS, each, outwardBranches } from "./expressions.mjs";
 
 const [input, output, regionsPath] = process.argv.slice(2);
 const module = readModule(readFileSync(input));
@@ -21,24 +21,15 @@ const MARK = allFunctions(module).find((f) => f.module === "__split" && f.base =
 const regions = [];
 
 function size(expression) {
-  const id = B.getExpressionId(expression);
-  if (LEAVES.has(id)) return 1;
-  const info = B.getExpressionInfo(expression);
-  let n = 1;
-  const list = LIST_KEYS[id];
-  if (list) for (const item of info[list]) n += size(item);
-  for (const key of CHILD_KEYS[id] ?? []) if (info[key]) n += size(info[key]);
+  let n = 0;
+  each(expression, () => n++);
   return n;
 }
 // The callees named in a region, to tell where in the source it is.
 function callees(expression, out = new Set()) {
-  const id = B.getExpressionId(expression);
-  if (LEAVES.has(id)) return out;
-  const info = B.getExpressionInfo(expression);
-  if (id === B.CallId && out.size < 6) out.add(info.target);
-  const list = LIST_KEYS[id];
-  if (list) for (const item of info[list]) callees(item, out);
-  for (const key of CHILD_KEYS[id] ?? []) if (info[key]) callees(info[key], out);
+  each(expression, (_, id, info) => {
+    if (id === B.CallId && out.size < 6) out.add(info.target);
+  });
   return out;
 }
 
@@ -47,46 +38,14 @@ function callees(expression, out = new Set()) {
 // label outside it.
 function closed(list) {
   const last = list[list.length - 1];
-  if (!last || B.getExpressionType(last) !== B.unreachable) return false;
-  const defined = new Set();
-  const targets = [];
-  const scan = (expression) => {
-    const id = B.getExpressionId(expression);
-    if (LEAVES.has(id)) return;
-    const info = B.getExpressionInfo(expression);
-    if ((id === B.BlockId || id === B.LoopId) && info.name) defined.add(info.name);
-    if (id === B.BreakId) targets.push(info.name);
-    if (id === B.SwitchId) targets.push(...info.names, info.defaultName);
-    const list = LIST_KEYS[id];
-    if (list) for (const item of info[list]) scan(item);
-    for (const key of CHILD_KEYS[id] ?? []) if (info[key]) scan(info[key]);
-  };
-  list.forEach(scan);
-  return targets.every((t) => defined.has(t));
+  return Boolean(last) && B.getExpressionType(last) === B.unreachable && outwardBranches(list).length === 0;
 }
 
 // Whether an `if` arm could move into a function of its own with its exits coded: it
 // gives no value, and its branches out of it carry none and are no br_table.
 function movable(arm) {
   const type = B.getExpressionType(arm);
-  if (type !== B.none && type !== B.unreachable) return false;
-  const defined = new Set();
-  let ok = true;
-  const outward = [];
-  const scan = (expression) => {
-    const id = B.getExpressionId(expression);
-    if (LEAVES.has(id)) return;
-    const info = B.getExpressionInfo(expression);
-    if ((id === B.BlockId || id === B.LoopId) && info.name) defined.add(info.name);
-    if (id === B.BreakId) outward.push([info.name, info.value]);
-    if (id === B.SwitchId) outward.push(...info.names.map((n) => [n, info.value, true]), [info.defaultName, info.value, true]);
-    const list = LIST_KEYS[id];
-    if (list) for (const item of info[list]) scan(item);
-    for (const key of CHILD_KEYS[id] ?? []) if (info[key]) scan(info[key]);
-  };
-  scan(arm);
-  for (const [name, value, table] of outward) if (!defined.has(name) && (value || table)) ok = false;
-  return ok;
+  return (type === B.none || type === B.unreachable) && outwardBranches([arm]).every((branch) => !branch.value && !branch.table);
 }
 
 function mark(fn, parent, measure) {

@@ -20,7 +20,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { binaryen, definedFunctions, readModule } from "./binaryen.mjs";
 import { MARKS_FROM } from "./cover-marks.mjs";
-import { CHILD_KEYS, LEAVES, LIST_KEYS } from "./expressions.mjs";
+import { CHILD_KEYS, LEAVES, LIST_KEYS, each, outwardBranches } from "./expressions.mjs";
 import { walk } from "./walk.mjs";
 
 const B = binaryen;
@@ -35,50 +35,32 @@ const ran = (i) => (i < 0 ? seen.has(-1 - i) : seen.has(MARKS_FROM + i));
 const parentIndex = (parent) => (parent >= MARKS_FROM ? parent - MARKS_FROM : parent);
 
 
-function each(expression, visit) {
-  const id = B.getExpressionId(expression);
-  if (LEAVES.has(id)) {
-    visit(expression, id, null);
-    return;
-  }
-  const info = B.getExpressionInfo(expression);
-  visit(expression, id, info);
-  const list = LIST_KEYS[id];
-  if (list) for (const item of info[list]) each(item, visit);
-  for (const key of CHILD_KEYS[id] ?? []) if (info[key]) each(info[key], visit);
-}
 const size = (expression) => {
   let n = 0;
   each(expression, () => n++);
   return n;
 };
 
-// What an arm uses: its locals, those it writes, the labels it defines, where it branches out.
+// What an arm uses: its locals, those it writes, where it branches out, whether it returns.
 function survey(arm) {
   const used = new Set();
   const written = new Set();
-  const defined = new Set();
-  const out = new Set();
   let returns = false;
-  let movable = true;
-  const breaks = [];
   each(arm, (expression, id, info) => {
     if (id === B.LocalGetId) used.add(B.getExpressionInfo(expression).index);
     else if (id === B.LocalSetId) {
       used.add(info.index);
       written.add(info.index);
-    } else if ((id === B.BlockId || id === B.LoopId) && info.name) defined.add(info.name);
-    else if (id === B.BreakId) breaks.push(info);
-    else if (id === B.SwitchId) breaks.push({ ...info, table: true });
-    else if (id === B.ReturnId) returns = true;
+    } else if (id === B.ReturnId) returns = true;
   });
-  for (const br of breaks) {
-    const names = br.table ? [...br.names, br.defaultName] : [br.name];
-    const outward = names.filter((name) => !defined.has(name));
-    if (outward.length && (br.table || br.value)) movable = false;
-    for (const name of outward) out.add(name);
-  }
-  return { used: [...used].sort((a, b) => a - b), written: [...written].sort((a, b) => a - b), out: [...out], returns, movable };
+  const branches = outwardBranches([arm]);
+  return {
+    used: [...used].sort((a, b) => a - b),
+    written: [...written].sort((a, b) => a - b),
+    out: [...new Set(branches.map((branch) => branch.name))],
+    returns,
+    movable: branches.every((branch) => !branch.value && !branch.table),
+  };
 }
 
 const ZERO = {
