@@ -139,9 +139,7 @@ impl Error {
             _ => None,
         }
     }
-}
 
-impl Error {
     /// The error's text, as `Display` writes it and JS's `error.message` holds it.
     ///
     /// ```
@@ -244,16 +242,16 @@ impl std::error::Error for Error {}
 /// splitting (scripts/build.sh), the branch that builds the text leaves the function it is
 /// in, and core's formatting stays out of the module a page loads first unless a first call
 /// builds such a text.
-macro_rules! error_text {
+macro_rules! cold_format {
     ($($arg:tt)*) => {
-        $crate::error::cold_format(format_args!($($arg)*))
+        $crate::error::format_cold(format_args!($($arg)*))
     };
 }
-pub(crate) use error_text;
+pub(crate) use cold_format;
 
 #[cold]
 #[inline(never)]
-pub(crate) fn cold_format(args: fmt::Arguments<'_>) -> String {
+pub(crate) fn format_cold(args: fmt::Arguments<'_>) -> String {
     fmt::format(args)
 }
 

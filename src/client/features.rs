@@ -49,7 +49,7 @@ enum Instance<'a> {
 /// Reads a result into its typed form.
 fn typed<T: DeserializeOwned>(value: Value, what: &str) -> Result<T, Error> {
     serde_json::from_value(value)
-        .map_err(|e| Error::protocol(crate::error::error_text!("the {what} result does not have the expected shape: {e}")))
+        .map_err(|e| Error::protocol(crate::error::cold_format!("the {what} result does not have the expected shape: {e}")))
 }
 
 fn to_params<T: serde::Serialize>(params: &T) -> Result<Value, Error> {
@@ -132,7 +132,7 @@ impl ClientState {
         let schema = self.output_schemas.borrow().get(name).cloned();
         let (Some(schema), true, false) = (schema, self.settings.validate_output, failed) else { return Ok(None) };
         if !structured {
-            return Err(Error::Invalid(crate::error::error_text!(
+            return Err(Error::Invalid(crate::error::cold_format!(
                 "tool {name:?} declares an outputSchema but returned no structuredContent"
             )));
         }
@@ -151,7 +151,7 @@ impl ClientState {
                 // nesting past its limit): then nothing is checked, and the call fails.
                 Some(read) => {
                     let cannot = |e| {
-                        Error::protocol(crate::error::error_text!(
+                        Error::protocol(crate::error::cold_format!(
                             "the result of tool {:?} cannot be read to check its outputSchema: {e}",
                             check.tool
                         ))
@@ -171,11 +171,11 @@ impl ClientState {
         };
         checked.map_err(|e| match e {
             SchemaError::Mismatch(e) => {
-                Error::Invalid(crate::error::error_text!("the structuredContent of tool {name:?} does not match its outputSchema at {e}"))
+                Error::Invalid(crate::error::cold_format!("the structuredContent of tool {name:?} does not match its outputSchema at {e}"))
             }
             SchemaError::TooCostly(e) => Error::LimitExceeded {
                 limit: "validationSteps",
-                message: crate::error::error_text!(
+                message: crate::error::cold_format!(
                     "checking the structuredContent of tool {name:?} against its outputSchema stopped at {e}"
                 ),
             },
@@ -197,7 +197,7 @@ impl ClientState {
     #[cfg(feature = "validator")]
     fn builtin_check_text(&self, schema: &Value, text: &str) -> Result<Result<(), SchemaError>, Error> {
         schema::validate_text_with(schema, text, &self.patterns, &self.settings.limits.schema)
-            .map_err(|e| Error::protocol(crate::error::error_text!("structuredContent: {e}")))
+            .map_err(|e| Error::protocol(crate::error::cold_format!("structuredContent: {e}")))
     }
 
     /// Without a validator, the text is not even parsed.
@@ -519,12 +519,12 @@ impl Client {
             .or_else(|| contents.first())
             .and_then(|content| content.get("text"))
             .and_then(Value::as_str)
-            .ok_or_else(|| Error::protocol(crate::error::error_text!("{uri}: the server returned no text")))?
+            .ok_or_else(|| Error::protocol(crate::error::cold_format!("{uri}: the server returned no text")))?
             .to_owned();
         let file = checker
             .check_skill(&skill, &text)
             .await?
-            .map_err(|why| Error::Invalid(crate::error::error_text!("the skill was refused: {why}")))?;
+            .map_err(|why| Error::Invalid(crate::error::cold_format!("the skill was refused: {why}")))?;
         Ok(LoadedSkill { skill, text, frontmatter: file.frontmatter, body: file.body })
     }
 
@@ -537,20 +537,20 @@ impl Client {
     pub async fn read_skill_file(&self, skill: &Value, uri: &str, options: &RequestOptions) -> Result<Reply, Error> {
         let listed = skills::listed_file(skill, uri)
             .cloned()
-            .ok_or_else(|| Error::invalid_argument(crate::error::error_text!("the skill does not list {uri}")))?;
+            .ok_or_else(|| Error::invalid_argument(crate::error::cold_format!("the skill does not list {uri}")))?;
         let checker = self.skill_checker()?;
         let reply = self.read_resource_reply(json!({ "uri": uri }), options).await?;
         for content in reply.value().get("contents").and_then(Value::as_array).into_iter().flatten() {
             let bytes = match (content.get("text").and_then(Value::as_str), content.get("blob").and_then(Value::as_str)) {
                 (Some(text), _) => text.as_bytes().to_vec(),
                 (None, Some(blob)) => crate::protocol::encoding::base64_decode(blob)
-                    .ok_or_else(|| Error::protocol(crate::error::error_text!("{uri}: the blob is not base64")))?,
+                    .ok_or_else(|| Error::protocol(crate::error::cold_format!("{uri}: the blob is not base64")))?,
                 (None, None) => continue,
             };
             checker
                 .check_file(&listed, &bytes)
                 .await?
-                .map_err(|why| Error::Invalid(crate::error::error_text!("the skill file was refused: {why}")))?;
+                .map_err(|why| Error::Invalid(crate::error::cold_format!("the skill file was refused: {why}")))?;
         }
         Ok(reply)
     }

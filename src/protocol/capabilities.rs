@@ -45,7 +45,7 @@ pub fn check_declared(capabilities: &Value, method: &str, path: &[&str]) -> Resu
     if declares(capabilities, path) {
         return Ok(());
     }
-    Err(crate::error::error_text!("{method}: the server did not declare the \"{}\" capability", path.join(".")))
+    Err(crate::error::cold_format!("{method}: the server did not declare the \"{}\" capability", path.join(".")))
 }
 
 /// Which client handlers exist.

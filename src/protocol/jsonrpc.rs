@@ -48,9 +48,7 @@ impl RequestId {
             Self::String(s) => Value::from(s.as_str()),
         }
     }
-}
 
-impl RequestId {
     /// Appends the id as JSON: a number, or a string.
     pub(crate) fn write_json(&self, json: &mut String) {
         match self {
@@ -392,18 +390,18 @@ pub fn decode_or_raw(text: String, allow_batch: bool) -> Result<Decoded, DecodeE
 /// Decodes one already-parsed JSON value as a single message.
 pub fn decode_value(value: Value) -> Result<Message, DecodeError> {
     let Value::Object(mut map) = value else {
-        return Err(DecodeError::shape(crate::error::error_text!("expected an object, found {}", kind(&value))));
+        return Err(DecodeError::shape(crate::error::cold_format!("expected an object, found {}", kind(&value))));
     };
     match map.get("jsonrpc") {
         Some(Value::String(v)) if v == "2.0" => {}
-        Some(other) => return Err(DecodeError::shape(crate::error::error_text!("\"jsonrpc\" must be \"2.0\", found {other}"))),
+        Some(other) => return Err(DecodeError::shape(crate::error::cold_format!("\"jsonrpc\" must be \"2.0\", found {other}"))),
         None => return Err(DecodeError::shape("missing \"jsonrpc\": \"2.0\"".into())),
     }
     let params = match map.remove("params") {
         None => None,
         Some(p @ (Value::Object(_) | Value::Array(_))) => Some(Params::Parsed(p)),
         Some(other) => {
-            return Err(DecodeError::shape(crate::error::error_text!("\"params\" must be an object or array, found {}", kind(&other))))
+            return Err(DecodeError::shape(crate::error::cold_format!("\"params\" must be an object or array, found {}", kind(&other))))
         }
     };
     let id = map.get("id");
@@ -416,7 +414,7 @@ pub fn decode_value(value: Value) -> Result<Message, DecodeError> {
             None => Ok(Message::Notification { method, params }),
             Some(id) => match RequestId::from_value(id) {
                 Some(id) => Ok(Message::Request { id, method, params }),
-                None => Err(DecodeError::shape(crate::error::error_text!("request id must be a string or an integer, found {id}"))),
+                None => Err(DecodeError::shape(crate::error::cold_format!("request id must be a string or an integer, found {id}"))),
             },
         };
     }
@@ -425,7 +423,7 @@ pub fn decode_value(value: Value) -> Result<Message, DecodeError> {
         Some(Value::Null) => None,
         Some(v) => Some(
             RequestId::from_value(v)
-                .ok_or_else(|| DecodeError::shape(crate::error::error_text!("response id must be a string or an integer, found {v}")))?,
+                .ok_or_else(|| DecodeError::shape(crate::error::cold_format!("response id must be a string or an integer, found {v}")))?,
         ),
     };
     let outcome = match (map.remove("result"), map.remove("error")) {

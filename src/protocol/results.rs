@@ -9,13 +9,13 @@ use serde_json::Value;
 pub type ShapeError = String;
 
 fn object<'a>(value: &'a Value, what: &str) -> Result<&'a serde_json::Map<String, Value>, ShapeError> {
-    value.as_object().ok_or_else(|| crate::error::error_text!("the {what} result is {}, not an object", kind(value)))
+    value.as_object().ok_or_else(|| crate::error::cold_format!("the {what} result is {}, not an object", kind(value)))
 }
 
 fn optional_string(map: &serde_json::Map<String, Value>, field: &str, what: &str) -> Result<(), ShapeError> {
     match map.get(field) {
         None | Some(Value::Null) | Some(Value::String(_)) => Ok(()),
-        Some(other) => Err(crate::error::error_text!("{what}.{field} is {}, not a string", kind(other))),
+        Some(other) => Err(crate::error::cold_format!("{what}.{field} is {}, not a string", kind(other))),
     }
 }
 
@@ -26,11 +26,11 @@ pub fn check_list(value: &Value, method: &str, items_field: &str) -> Result<(), 
     optional_string(map, "nextCursor", method)?;
     match map.get(items_field) {
         Some(Value::Array(items)) => match items.iter().position(|t| !t.is_object()) {
-            Some(i) => Err(crate::error::error_text!("{method}: {items_field}[{i}] is not an object")),
+            Some(i) => Err(crate::error::cold_format!("{method}: {items_field}[{i}] is not an object")),
             None => Ok(()),
         },
-        Some(other) => Err(crate::error::error_text!("{method}: {items_field} is {}, not an array", kind(other))),
-        None => Err(crate::error::error_text!("{method}: the result has no {items_field} array")),
+        Some(other) => Err(crate::error::cold_format!("{method}: {items_field} is {}, not an array", kind(other))),
+        None => Err(crate::error::cold_format!("{method}: the result has no {items_field} array")),
     }
 }
 
@@ -40,10 +40,10 @@ pub fn check_tools(value: &Value) -> Result<(), ShapeError> {
     let tools = value.get("tools").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
     for (i, tool) in tools.iter().enumerate() {
         if !tool.get("name").is_some_and(Value::is_string) {
-            return Err(crate::error::error_text!("tools/list: tools[{i}] has no string name"));
+            return Err(crate::error::cold_format!("tools/list: tools[{i}] has no string name"));
         }
         if !tool.get("inputSchema").is_some_and(Value::is_object) {
-            return Err(crate::error::error_text!("tools/list: tools[{i}] has no inputSchema object"));
+            return Err(crate::error::cold_format!("tools/list: tools[{i}] has no inputSchema object"));
         }
     }
     Ok(())
@@ -56,15 +56,15 @@ pub fn check_call_tool(value: &Value) -> Result<(), ShapeError> {
     match map.get("content") {
         Some(Value::Array(blocks)) => {
             if let Some(i) = blocks.iter().position(|b| !b.get("type").is_some_and(Value::is_string)) {
-                return Err(crate::error::error_text!("tools/call: content[{i}] has no string type"));
+                return Err(crate::error::cold_format!("tools/call: content[{i}] has no string type"));
             }
         }
-        Some(other) => return Err(crate::error::error_text!("tools/call: content is {}, not an array", kind(other))),
+        Some(other) => return Err(crate::error::cold_format!("tools/call: content is {}, not an array", kind(other))),
         None => return Err("tools/call: the result has no content array".into()),
     }
     match map.get("isError") {
         None | Some(Value::Bool(_)) => Ok(()),
-        Some(other) => Err(crate::error::error_text!("tools/call: isError is {}, not a boolean", kind(other))),
+        Some(other) => Err(crate::error::cold_format!("tools/call: isError is {}, not a boolean", kind(other))),
     }
 }
 
@@ -82,12 +82,12 @@ pub fn check_read_resource(value: &Value) -> Result<(), ShapeError> {
     };
     for (i, item) in contents.iter().enumerate() {
         if !item.get("uri").is_some_and(Value::is_string) {
-            return Err(crate::error::error_text!("resources/read: contents[{i}] has no string uri"));
+            return Err(crate::error::cold_format!("resources/read: contents[{i}] has no string uri"));
         }
         let text = item.get("text").is_some_and(Value::is_string);
         let blob = item.get("blob").is_some_and(Value::is_string);
         if !(text || blob) {
-            return Err(crate::error::error_text!("resources/read: contents[{i}] has neither text nor blob"));
+            return Err(crate::error::cold_format!("resources/read: contents[{i}] has neither text nor blob"));
         }
     }
     Ok(())
@@ -101,7 +101,7 @@ pub fn check_get_prompt(value: &Value) -> Result<(), ShapeError> {
         return Err("prompts/get: the result has no messages array".into());
     };
     match messages.iter().position(|m| !(m.get("role").is_some_and(Value::is_string) && m.get("content").is_some_and(Value::is_object))) {
-        Some(i) => Err(crate::error::error_text!("prompts/get: messages[{i}] needs a role and a content object")),
+        Some(i) => Err(crate::error::cold_format!("prompts/get: messages[{i}] needs a role and a content object")),
         None => Ok(()),
     }
 }
@@ -120,7 +120,7 @@ pub fn check_items_have(value: &Value, method: &str, items_field: &str, field: &
     check_list(value, method, items_field)?;
     let items = value.get(items_field).and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
     match items.iter().position(|item| !item.get(field).is_some_and(Value::is_string)) {
-        Some(i) => Err(crate::error::error_text!("{method}: {items_field}[{i}] has no string {field}")),
+        Some(i) => Err(crate::error::cold_format!("{method}: {items_field}[{i}] has no string {field}")),
         None => Ok(()),
     }
 }
@@ -170,12 +170,12 @@ pub fn check_call_tool_text(text: &str) -> Option<Result<CallToolText<'_>, Shape
         return Some(Err("tools/call: the result has no content array".into()));
     };
     if let Some(i) = blocks.iter().position(|block| !is_string(member(block, 0))) {
-        return Some(Err(crate::error::error_text!("tools/call: content[{i}] has no string type")));
+        return Some(Err(crate::error::cold_format!("tools/call: content[{i}] has no string type")));
     }
     let failed = match member(&fields, 0).map(str::trim) {
         None | Some("false") => false,
         Some("true") => true,
-        Some(other) => return Some(Err(crate::error::error_text!("tools/call: isError is {}, not a boolean", raw_kind(other)))),
+        Some(other) => return Some(Err(crate::error::cold_format!("tools/call: isError is {}, not a boolean", raw_kind(other)))),
     };
     Some(Ok(CallToolText { failed, structured: member(&fields, 1) }))
 }
@@ -192,10 +192,10 @@ pub fn check_read_resource_text(text: &str) -> Option<Result<(), ShapeError>> {
     };
     for (i, item) in contents.iter().enumerate() {
         if !is_string(member(item, 0)) {
-            return Some(Err(crate::error::error_text!("resources/read: contents[{i}] has no string uri")));
+            return Some(Err(crate::error::cold_format!("resources/read: contents[{i}] has no string uri")));
         }
         if !(is_string(member(item, 1)) || is_string(member(item, 2))) {
-            return Some(Err(crate::error::error_text!("resources/read: contents[{i}] has neither text nor blob")));
+            return Some(Err(crate::error::cold_format!("resources/read: contents[{i}] has neither text nor blob")));
         }
     }
     Some(Ok(()))

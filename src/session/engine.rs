@@ -263,7 +263,7 @@ impl Session {
     pub async fn request(&self, method: &str, params: Option<Value>, options: CallOptions) -> Result<Value, Error> {
         match self.request_params(method, params.map(Params::Parsed), options).await? {
             Answer::Parsed(value) => Ok(value),
-            Answer::Text(large) => large.parse().map_err(|e| Error::protocol(crate::error::error_text!("the result: {e}"))),
+            Answer::Text(large) => large.parse().map_err(|e| Error::protocol(crate::error::cold_format!("the result: {e}"))),
         }
     }
 
@@ -514,7 +514,7 @@ impl Inner {
     fn oversized(self: Rc<Self>, envelope: &Envelope, bytes: usize, limit: usize) {
         let error = |what: &str| Error::LimitExceeded {
             limit: "maxMessageBytes",
-            message: crate::error::error_text!("{what} is {bytes} bytes, more than the {limit} the client reads"),
+            message: crate::error::cold_format!("{what} is {bytes} bytes, more than the {limit} the client reads"),
         };
         if let Some(id) = envelope.response_id() {
             return self.settle(id, Err(error("the server's answer")));
@@ -522,7 +522,7 @@ impl Inner {
         if let Some(id) = envelope.request_id() {
             let refusal = ErrorObject::new(
                 codes::INVALID_REQUEST,
-                crate::error::error_text!("the request is {bytes} bytes, more than the {limit} the client reads"),
+                crate::error::cold_format!("the request is {bytes} bytes, more than the {limit} the client reads"),
             );
             self.send_in_background(Message::Response { id: Some(id.clone()), outcome: Err(refusal) });
             return self.report(error("a request from the server"));
@@ -594,14 +594,17 @@ impl Inner {
         if busy >= max {
             // A flood of sampling or elicitation requests must not pile up
             // dialogs or model calls: refuse at once, and say so locally.
-            let why = crate::error::error_text!("the client is already handling {busy} requests from this server, its limit");
-            self.report(Error::LimitExceeded { limit: "maxServerRequests", message: crate::error::error_text!("refused {method}: {why}") });
+            let why = crate::error::cold_format!("the client is already handling {busy} requests from this server, its limit");
+            self.report(Error::LimitExceeded {
+                limit: "maxServerRequests",
+                message: crate::error::cold_format!("refused {method}: {why}"),
+            });
             let error = ErrorObject::new(codes::INTERNAL_ERROR, why);
             return self.send_in_background(Message::Response { id: Some(id), outcome: Err(error) });
         }
         let handler = self.state.borrow().handler.clone();
         let Some(work) = handler.and_then(|h| h.handle(method, params, ctx)) else {
-            let error = ErrorObject::new(codes::METHOD_NOT_FOUND, crate::error::error_text!("Method not found: {method}"));
+            let error = ErrorObject::new(codes::METHOD_NOT_FOUND, crate::error::cold_format!("Method not found: {method}"));
             return self.send_in_background(Message::Response { id: Some(id), outcome: Err(error) });
         };
         self.state.borrow_mut().inbound.insert(id.clone(), cancel);

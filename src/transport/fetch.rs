@@ -51,7 +51,7 @@ pub fn js_message(value: &JsValue) -> String {
         .ok()
         .and_then(|m| m.as_string())
         .or_else(|| value.as_string())
-        .unwrap_or_else(|| crate::error::error_text!("{value:?}"))
+        .unwrap_or_else(|| crate::error::cold_format!("{value:?}"))
 }
 
 /// Whether this runs in a browser page (where CORS applies and a blocked
@@ -188,7 +188,7 @@ impl Fetch {
                     _ => {
                         let to = target.map(|t| format!(" to {}", t.href())).unwrap_or_default();
                         // The server answered, wrongly: this is no network failure.
-                        return Err(Error::protocol(crate::error::error_text!(
+                        return Err(Error::protocol(crate::error::cold_format!(
                             "{first_url} redirected a request that carries credentials{to}; the client does not follow it"
                         )));
                     }
@@ -201,7 +201,7 @@ impl Fetch {
                     return Ok(response);
                 }
             }
-            Err(Error::protocol(crate::error::error_text!("{first_url} redirected more than {MAX_REDIRECTS} times")))
+            Err(Error::protocol(crate::error::cold_format!("{first_url} redirected more than {MAX_REDIRECTS} times")))
         })
     }
 
@@ -339,7 +339,7 @@ pub(super) fn body_text(read: Result<Vec<u8>, usize>, max: usize, limit: &'stati
 }
 
 fn too_large(bytes: u64, max: usize, limit: &'static str) -> Error {
-    Error::LimitExceeded { limit, message: crate::error::error_text!("the response body is larger than {max} bytes (at least {bytes})") }
+    Error::LimitExceeded { limit, message: crate::error::cold_format!("the response body is larger than {max} bytes (at least {bytes})") }
 }
 
 /// A response header, if present.
@@ -533,7 +533,7 @@ impl AbortOnDrop {
     fn created(uses: Option<u16>) -> Result<Self, Error> {
         AbortController::new()
             .map(|controller| Self { controller, finished: Cell::new(false), uses })
-            .map_err(|e| Error::Network { message: crate::error::error_text!("AbortController is unavailable: {}", js_message(&e)) })
+            .map_err(|e| Error::Network { message: crate::error::cold_format!("AbortController is unavailable: {}", js_message(&e)) })
     }
 
     /// A controller that a finished exchange gives back for the next one,

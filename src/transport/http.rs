@@ -34,15 +34,15 @@ pub fn classify(status: u16, content_type: Option<&str>, expects_response: bool)
         return Ok(ResponseBody::Empty);
     }
     if status == 202 || status == 204 {
-        return Err(Error::protocol(crate::error::error_text!("the server answered a request with HTTP {status} and no body")));
+        return Err(Error::protocol(crate::error::cold_format!("the server answered a request with HTTP {status} and no body")));
     }
     let essence = content_type.and_then(|ct| ct.split(';').next()).map(|ct| ct.trim().to_ascii_lowercase()).unwrap_or_default();
     match essence.as_str() {
         "application/json" => Ok(ResponseBody::Json),
         "text/event-stream" => Ok(ResponseBody::EventStream),
-        "" => Err(Error::protocol(crate::error::error_text!("HTTP {status} response has no Content-Type"))),
+        "" => Err(Error::protocol(crate::error::cold_format!("HTTP {status} response has no Content-Type"))),
         other => {
-            Err(Error::protocol(crate::error::error_text!("expected application/json or text/event-stream, got Content-Type {other:?}")))
+            Err(Error::protocol(crate::error::cold_format!("expected application/json or text/event-stream, got Content-Type {other:?}")))
         }
     }
 }
@@ -72,10 +72,10 @@ in a browser, the server must list WWW-Authenticate in Access-Control-Expose-Hea
 pub fn status_error_with(status: u16, status_text: &str, body: &str, sent_session_id: bool, readable: Readable) -> Error {
     match status_error(status, status_text, body, sent_session_id) {
         Error::Http { status: 400, message, code } if !sent_session_id && readable.without_session => {
-            Error::Http { status: 400, message: crate::error::error_text!("{message} ({SESSION_ID_HINT})"), code }
+            Error::Http { status: 400, message: crate::error::cold_format!("{message} ({SESSION_ID_HINT})"), code }
         }
         Error::Http { status: status @ (401 | 403), message, code } if !readable.www_authenticate => {
-            Error::Http { status, message: crate::error::error_text!("{message} ({WWW_AUTHENTICATE_HINT})"), code }
+            Error::Http { status, message: crate::error::cold_format!("{message} ({WWW_AUTHENTICATE_HINT})"), code }
         }
         other => other,
     }
@@ -97,7 +97,7 @@ pub fn status_error(status: u16, status_text: &str, body: &str, sent_session_id:
     let explained = match (explained, supported) {
         (Some(message), Some(versions)) => {
             let versions: Vec<&str> = versions.iter().filter_map(serde_json::Value::as_str).collect();
-            Some(crate::error::error_text!("{message} (the server speaks {})", versions.join(", ")))
+            Some(crate::error::cold_format!("{message} (the server speaks {})", versions.join(", ")))
         }
         (explained, _) => explained,
     };
@@ -149,13 +149,12 @@ pub fn json_rpc_error(body: &str) -> Option<crate::protocol::jsonrpc::ErrorObjec
 /// [`Error::InvalidArgument`] saying what is wrong.
 pub fn check_endpoint(url: &str) -> Result<(), Error> {
     let lower = url.to_ascii_lowercase();
-    let rest = lower
-        .strip_prefix("https://")
-        .or_else(|| lower.strip_prefix("http://"))
-        .ok_or_else(|| Error::invalid_argument(crate::error::error_text!("the server URL must be an absolute http(s) URL, got {url:?}")))?;
+    let rest = lower.strip_prefix("https://").or_else(|| lower.strip_prefix("http://")).ok_or_else(|| {
+        Error::invalid_argument(crate::error::cold_format!("the server URL must be an absolute http(s) URL, got {url:?}"))
+    })?;
     let host = rest.split(['/', '?', '#']).next().unwrap_or_default();
     if host.is_empty() || url.chars().any(char::is_whitespace) {
-        return Err(Error::invalid_argument(crate::error::error_text!("the server URL {url:?} has no host or contains spaces")));
+        return Err(Error::invalid_argument(crate::error::cold_format!("the server URL {url:?} has no host or contains spaces")));
     }
     Ok(())
 }

@@ -79,28 +79,28 @@ pub fn tool_header_problem(tool: &Value) -> Option<String> {
         // Annotations are allowed only on top-level properties, not through
         // $defs, items, oneOf and the like.
         if has_annotation_below(value) {
-            return Some(crate::error::error_text!("an x-mcp-header annotation is reached through {key}"));
+            return Some(crate::error::cold_format!("an x-mcp-header annotation is reached through {key}"));
         }
     }
     for (name, property) in schema.get("properties").and_then(Value::as_object).into_iter().flatten() {
         let Some(object) = property.as_object() else { continue };
         for (key, value) in object {
             if key != "x-mcp-header" && has_annotation_below(value) {
-                return Some(crate::error::error_text!("property {name:?} has an x-mcp-header annotation below its top level"));
+                return Some(crate::error::cold_format!("property {name:?} has an x-mcp-header annotation below its top level"));
             }
         }
         let Some(annotation) = object.get("x-mcp-header") else { continue };
         let Some(header) = annotation.as_str().filter(|h| !h.is_empty() && h.chars().all(is_tchar)) else {
-            return Some(crate::error::error_text!("property {name:?}: x-mcp-header must be a header-name token"));
+            return Some(crate::error::cold_format!("property {name:?}: x-mcp-header must be a header-name token"));
         };
         if !seen.insert(header.to_ascii_lowercase()) {
-            return Some(crate::error::error_text!("x-mcp-header {header:?} is used twice"));
+            return Some(crate::error::cold_format!("x-mcp-header {header:?} is used twice"));
         }
         // SEP-2243: only these carry a header; a `number` would not survive
         // the trip through a header value exactly.
         let primitive = matches!(object.get("type").and_then(Value::as_str), Some("string" | "integer" | "boolean"));
         if !primitive {
-            return Some(crate::error::error_text!("property {name:?}: x-mcp-header needs a string, integer or boolean type"));
+            return Some(crate::error::cold_format!("property {name:?}: x-mcp-header needs a string, integer or boolean type"));
         }
     }
     None

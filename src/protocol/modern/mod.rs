@@ -111,19 +111,19 @@ pub enum Outcome {
 /// What is wrong with the result.
 pub fn classify_result(result: Value) -> Result<Outcome, String> {
     let Value::Object(mut map) = result else {
-        return Err(crate::error::error_text!("a result must be an object, not {}", kind(&result)));
+        return Err(crate::error::cold_format!("a result must be an object, not {}", kind(&result)));
     };
     // Shifting keeps the server's order of the rest, as the text path does.
     let result_type = match map.shift_remove("resultType") {
         None => "complete".to_owned(),
         Some(Value::String(t)) => t,
-        Some(other) => return Err(crate::error::error_text!("resultType must be a string, not {}", kind(&other))),
+        Some(other) => return Err(crate::error::cold_format!("resultType must be a string, not {}", kind(&other))),
     };
     match result_type.as_str() {
         "complete" => Ok(Outcome::Complete(Value::Object(map))),
         "task" => Ok(Outcome::Task(Value::Object(map))),
         "input_required" => input_required(map),
-        other => Err(crate::error::error_text!("unknown resultType {other:?}")),
+        other => Err(crate::error::cold_format!("unknown resultType {other:?}")),
     }
 }
 
@@ -144,7 +144,7 @@ fn input_required(mut map: Map<String, Value>) -> Result<Outcome, String> {
                 let method = request.get("method").and_then(Value::as_str).map(str::to_owned);
                 match method {
                     Some(method) => Ok(InputRequest { key, method, params: request.get("params").cloned() }),
-                    None => Err(crate::error::error_text!("inputRequests.{key} has no method")),
+                    None => Err(crate::error::cold_format!("inputRequests.{key} has no method")),
                 }
             })
             .collect::<Result<_, _>>()?,
