@@ -23,8 +23,13 @@ import { dataSegments } from "./binaryen.mjs";
 // Measured on the core (bench/analysis.md, eighteenth round): without the slack, the
 // profile touched 12 objects the constants missed, the farthest 24 bytes from a constant
 // of the primary's; with 16 bytes, 2; with 32, none. 64 leaves room for what the profile
-// did not run.
+// did not run. The slack is for objects after a constant: wasm adds a load's offset and
+// LLVM's arithmetic on a static address adds too. Before it, an object is reached only by
+// a pointer one past its end (a slice's end, a loop that runs backwards), so BELOW is a
+// few bytes: 64 there kept 1.6 KB of strings that merely neighbour the primary's
+// ("Twenty-fourth round").
 const SLACK = 64;
+const BELOW = 8;
 
 /** The byte at `address` in `segments` ({ offset, data }); 0 outside them, as memory starts. */
 function byteAt(segments, address) {
@@ -164,7 +169,7 @@ export function movedObjects(objects, segments, text, touchedBlocks = [], restTe
       else hi = mid;
     }
     for (let i = lo - 1; i >= 0 && objects[i].start >= address - slack - longest; i--) {
-      if (address <= objects[i].end + slack) found.push(i);
+      if (address <= objects[i].end + Math.min(slack, BELOW)) found.push(i);
     }
     return found;
   };

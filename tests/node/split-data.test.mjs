@@ -35,8 +35,12 @@ test("an object stays where code or a kept object points into or near it; the re
   assert.deepEqual(code("(i32.const 0)"), ["100000", "100010", "100020", "100050"]);
   // A constant inside Lanon.2 keeps it and, through its word, Lanon.3; the slack keeps its neighbours.
   assert.deepEqual(code("(i32.load offset=1048596 (local.get $0))", [], REST + " (i32.const 1048640)"), []);
-  // An i64's halves: the high half points into .data.counter, which keeps its neighbours within the slack.
-  assert.deepEqual(code(`(i64.const ${(0x100044n << 32n) | 5n})`), []);
+  // An i64's halves: the high half points into .data.counter, which keeps the neighbour after it
+  // within the slack; those 28 bytes and more below it move (only a pointer to its end reaches one from above).
+  assert.deepEqual(code(`(i64.const ${(0x100044n << 32n) | 5n})`), ["100000", "100010", "100020"]);
+  // A pointer one past an object's end keeps it, a pointer 8 bytes past too; so do the objects within the slack after it.
+  assert.deepEqual(code("(i32.const 1048616)"), ["100000"]);
+  assert.deepEqual(code("(i32.const 1048624)"), ["100000", "100010"]);
   // Far from everything, a constant keeps nothing.
   assert.deepEqual(code("(i32.const 1050000)"), ["100000", "100010", "100020", "100050"]);
   // A block the profile touched keeps its object, and says the analysis missed it.
