@@ -101,12 +101,15 @@ mkdir -p "$SPLIT/profile-pkg"
 cp pkg/mcp_wasm_bg.wasm "$SPLIT/core.wasm"
 cp -r pkg/. pkg-template/. "$SPLIT/profile-pkg/"
 node scripts/split/instrument.mjs pkg/mcp_wasm_bg.wasm "$SPLIT/profile-pkg/mcp_wasm_bg.wasm"
-# The profile also reports which `if` arms and block tails run (cover.mjs), for
-# scripts/split/cold-report.mjs: what the primary holds that a first call never runs.
+# The profile also reports which `if` arms and block tails run (cover.mjs). What the functions
+# it entered hold that it never ran moves into functions of their own (outline.mjs), which the
+# split then leaves in the rest: 4.5 KB gzip off the first call (bench/analysis.md,
+# "Twenty-fourth round"). scripts/split/cold-report.mjs reports what is left.
 node scripts/split/cover.mjs "$SPLIT/profile-pkg/mcp_wasm_bg.wasm" "$SPLIT/profile-pkg/mcp_wasm_bg.wasm" "$SPLIT/regions.json"
 node scripts/split/glue.mjs "$SPLIT/profile-pkg/mcp_wasm.js" profile
 node scripts/split/profile.mjs "$SPLIT/profile-pkg" "$SPLIT/profile.json"
-node scripts/split/split.mjs "$SPLIT/core.wasm" "$SPLIT/profile.json" pkg/mcp_wasm_bg.wasm pkg/mcp_wasm_rest_bg.wasm "$SPLIT/core.map"
+node scripts/split/outline.mjs "$SPLIT/core.wasm" "$SPLIT/regions.json" "$SPLIT/profile.json" "$SPLIT/core-outlined.wasm"
+node scripts/split/split.mjs "$SPLIT/core-outlined.wasm" "$SPLIT/profile.json" pkg/mcp_wasm_bg.wasm pkg/mcp_wasm_rest_bg.wasm "$SPLIT/core.map"
 # Each half is optimised twice from the same input: with its names, for target/split/, and
 # without, to ship. Without names binaryen also reorders each function's locals, 0.3 KB gzip
 # less per half (bench/analysis.md, "Twenty-second round"); same-functions.mjs checks that

@@ -1,21 +1,19 @@
-// Moves the cold `if` arms of the functions a first call runs into functions of their own, so
+// Moves the cold regions of the functions a first call runs into functions of their own, so
 // that the split (split.mjs) leaves them in the rest: the split moves whole functions, and a
 // branch the profile never took stays in the primary with the function that has it.
 //
 // The regions are cover.mjs's, numbered by the same walk over this module (the profile ran the
 // instrumented copy, whose walk meets the same `if`s and blocks in the same order: a function
-// whose count of regions differs is left alone). An arm moves when the profile entered its
-// function and the region it lies in but not the arm, when it gives no value, and when its
-// branches out of it carry no value and are no `br_table`. The new function takes every local
-// the arm uses and returns an exit code, the locals the arm writes, and the function's result
-// when the arm returns; the arm becomes a call that writes the locals back and branches, returns
-// or falls through as the code says.
-//
-// Not in the build yet (bench/analysis.md, "Twenty-third round"): it took 0.7 KB gzip off the
-// first call and put 4.0 KB on the rest, and it moved arms that run when the rest cannot load
-// or before it has (a long body's paths, which the glue gates on the rest): those must stay in
-// the primary, and the profile does not run them. tests/node/outline.test.mjs holds what it
-// does to a function.
+// whose count of regions differs is left alone): `if` arms, and the tails of blocks (the code
+// after a nested block, loop or `if`, to the block's end). A region moves when the profile
+// entered its function and the region it lies in but not the region itself, nor did the runs
+// made while the rest cannot load (profile.mjs's guard); when it gives no value (a tail: its
+// block gives none); and when its branches out of it carry no value and are no `br_table`. The
+// new function takes every local the region uses and returns an exit code, the locals it writes,
+// and the function's result when it returns; the region becomes a call that writes the locals
+// back and branches, returns or falls through as the code says. scripts/build.sh splits the
+// module this writes (bench/analysis.md, "Twenty-fourth round"); tests/node/outline.test.mjs
+// holds what it does to a function.
 //   node scripts/split/outline.mjs <core.wasm> <regions.json> <profile.json> <out.wasm>
 import { readFileSync, writeFileSync } from "node:fs";
 import { binaryen, definedFunctions, readModule } from "./binaryen.mjs";
@@ -24,14 +22,19 @@ import { CHILD_KEYS, LEAVES, LIST_KEYS, each, outwardBranches } from "./expressi
 import { walk } from "./walk.mjs";
 
 const B = binaryen;
-// Arms smaller than this cost more as a call than they save.
-const MIN_SIZE = 14;
+// Regions smaller than this cost more as a call than they save (on the core of 5 December 2026,
+// the first call's gzip at 4, 6, 8, 10, 14 and 20: 91,167, 90,902, 90,797, 90,870, 91,099, 91,558).
+const MIN_SIZE = 8;
 const [input, regionsPath, profilePath, output] = process.argv.slice(2);
 if (!output) throw new Error("usage: node scripts/split/outline.mjs <core.wasm> <regions.json> <profile.json> <out.wasm>");
 const module = readModule(readFileSync(input));
 const { regions } = JSON.parse(readFileSync(regionsPath, "utf8"));
-const seen = new Set(JSON.parse(readFileSync(profilePath, "utf8")).ordinals);
-const ran = (i) => (i < 0 ? seen.has(-1 - i) : seen.has(MARKS_FROM + i));
+const profile = JSON.parse(readFileSync(profilePath, "utf8"));
+const seen = new Set(profile.ordinals);
+// The regions a page runs while the rest cannot load or has not yet (profile.mjs, runGuarded)
+// count as run: moved, they would load the rest when it cannot be, or in the middle of a call.
+const guarded = new Set(profile.guard ?? []);
+const ran = (i) => (i < 0 ? seen.has(-1 - i) : seen.has(MARKS_FROM + i) || guarded.has(MARKS_FROM + i));
 const parentIndex = (parent) => (parent >= MARKS_FROM ? parent - MARKS_FROM : parent);
 
 
@@ -41,19 +44,22 @@ const size = (expression) => {
   return n;
 };
 
-// What an arm uses: its locals, those it writes, where it branches out, whether it returns.
-function survey(arm) {
+// What a region (its list of expressions) uses: its locals, those it writes, where it branches
+// out, whether it returns.
+function survey(list) {
   const used = new Set();
   const written = new Set();
   let returns = false;
-  each(arm, (expression, id, info) => {
-    if (id === B.LocalGetId) used.add(B.getExpressionInfo(expression).index);
-    else if (id === B.LocalSetId) {
-      used.add(info.index);
-      written.add(info.index);
-    } else if (id === B.ReturnId) returns = true;
-  });
-  const branches = outwardBranches([arm]);
+  for (const expression of list) {
+    each(expression, (e, id, info) => {
+      if (id === B.LocalGetId) used.add(B.getExpressionInfo(e).index);
+      else if (id === B.LocalSetId) {
+        used.add(info.index);
+        written.add(info.index);
+      } else if (id === B.ReturnId) returns = true;
+    });
+  }
+  const branches = outwardBranches(list);
   return {
     used: [...used].sort((a, b) => a - b),
     written: [...written].sort((a, b) => a - b),
@@ -72,13 +78,22 @@ const ZERO = {
 
 let moved = 0;
 let movedSize = 0;
-function outline(fnRef, fnInfo, ifExpr, key, arm, index) {
+let tails = 0;
+// Whether the region `list` can move out of a function like `fnInfo`: its branches out carry no
+// value and are no br_table, and a return's values can be given back.
+function canMove(fnInfo, list) {
+  const { movable, returns } = survey(list);
+  return movable && !(returns && B.expandType(fnInfo.results).some((t) => !ZERO[t]));
+}
+
+// Moves `arm` (an expression that gives no value) into a function of its own; `install` puts
+// the call that replaces it where it was.
+function outline(fnRef, fnInfo, arm, install, index) {
   const armType = B.getExpressionType(arm);
   const localTypes = [...B.expandType(fnInfo.params), ...fnInfo.vars];
   const resultTypes = B.expandType(fnInfo.results);
-  const { used, written, out, returns, movable } = survey(arm);
-  if (!movable) return false;
-  if (returns && resultTypes.some((t) => !ZERO[t])) return false;
+  if (!canMove(fnInfo, [arm])) return false;
+  const { used, written, out, returns } = survey([arm]);
   const slot = new Map(used.map((local, i) => [local, i]));
   const exits = new Map(out.map((name, i) => [name, i + 1]));
   const RET = out.length + 1;
@@ -127,7 +142,7 @@ function outline(fnRef, fnInfo, ifExpr, key, arm, index) {
   }
   if (armType === B.unreachable) steps.push(module.unreachable());
   const replacement = module.block(null, steps, armType === B.unreachable ? B.unreachable : B.none);
-  B[key === "ifTrue" ? "_BinaryenIfSetIfTrue" : "_BinaryenIfSetIfFalse"](ifExpr, replacement);
+  install(replacement);
   moved++;
   movedSize += size(arm);
   return true;
@@ -143,7 +158,7 @@ function visit(expression, found) {
     visit(info.condition, found);
     for (const key of ["ifTrue", "ifFalse"]) {
       if (!info[key]) continue;
-      found.push({ index: next++, ifExpr: expression, key, arm: info[key] });
+      found.push({ index: next++, ifExpr: expression, key });
       visit(info[key], found);
     }
     return;
@@ -151,7 +166,7 @@ function visit(expression, found) {
   if (id === B.BlockId) {
     info.children.forEach((child, i) => {
       const previous = i > 0 ? B.getExpressionId(info.children[i - 1]) : null;
-      if (previous === B.BlockId || previous === B.LoopId || previous === B.IfId) next++;
+      if (previous === B.BlockId || previous === B.LoopId || previous === B.IfId) found.push({ index: next++, block: expression, at: i });
       visit(child, found);
     });
     return;
@@ -175,16 +190,38 @@ definedFunctions(module).forEach((fn, ordinal) => {
   if (!seen.has(ordinal)) return;
   const fnRef = module.getFunction(fn.name);
   let count = 0;
-  // The innermost first: moving an arm leaves the arms around it as they were numbered.
-  for (const { index, ifExpr, key, arm } of found.reverse()) {
+  // The innermost first: moving a region leaves the regions around it as they were numbered
+  // (a region moves only when the one it lies in ran, so no region inside one that moves has).
+  for (const { index, ifExpr, key, block, at } of found.reverse()) {
     const region = regions[index];
     if (!region || region.fn !== ordinal || ran(index) || !ran(parentIndex(region.parent))) continue;
-    if (size(arm) < MIN_SIZE) continue;
-    const type = B.getExpressionType(arm);
+    const fnInfo = B.getFunctionInfo(fnRef);
+    if (ifExpr) {
+      const arm = B.getExpressionInfo(ifExpr)[key];
+      if (size(arm) < MIN_SIZE) continue;
+      const type = B.getExpressionType(arm);
+      if (type !== B.none && type !== B.unreachable) continue;
+      const setter = key === "ifTrue" ? "_BinaryenIfSetIfTrue" : "_BinaryenIfSetIfFalse";
+      if (outline(fnRef, fnInfo, arm, (replacement) => B[setter](ifExpr, replacement), count)) count++;
+      continue;
+    }
+    // A block's tail: the code after a nested block, loop or `if`, to the block's end. It moves
+    // when the block gives no value; its expressions go into a block of their own, which moves.
+    const type = B.getExpressionType(block);
     if (type !== B.none && type !== B.unreachable) continue;
-    if (outline(fnRef, B.getFunctionInfo(fnRef), ifExpr, key, arm, count)) count++;
+    const children = B.getExpressionInfo(block).children;
+    const tail = children.slice(at);
+    if (tail.reduce((n, e) => n + size(e), 0) < MIN_SIZE || !canMove(fnInfo, tail)) continue;
+    for (let i = children.length - 1; i >= at; i--) B._BinaryenBlockRemoveChildAt(block, i);
+    const last = B.getExpressionType(tail[tail.length - 1]);
+    const wrapped = module.block(null, tail, last === B.unreachable ? B.unreachable : B.none);
+    B._BinaryenBlockAppendChild(block, wrapped);
+    if (outline(fnRef, fnInfo, wrapped, (replacement) => B._BinaryenBlockSetChildAt(block, at, replacement), count)) {
+      count++;
+      tails++;
+    }
   }
 });
 if (!module.validate()) throw new Error("outline: the module does not validate");
 writeFileSync(output, module.emitBinary());
-console.log(`outline: ${moved} cold arms (${movedSize} expressions) moved into functions of their own; ${skipped} functions skipped, their regions not matched`);
+console.log(`outline: ${moved} cold regions (${tails} of them blocks' tails; ${movedSize} expressions) moved into functions of their own; ${skipped} functions skipped, their regions not matched`);

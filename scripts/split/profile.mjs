@@ -7,7 +7,7 @@
 // scripts/split/split.mjs keeps in the primary, and the 8-byte blocks of static data they
 // touched, whose objects stay there too.
 //   node scripts/split/profile.mjs <instrumented package dir> <profile.json>
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -15,7 +15,8 @@ import { openBrowser, releaseBrowser } from "../../tests/support/browser.mjs";
 import { collectGarbage } from "../../tests/support/gc.mjs";
 import { startPeer } from "../../tests/support/peer-process.mjs";
 import { dataSegments, readModule } from "./binaryen.mjs";
-import { runScenarios } from "./scenarios.js";
+import { MARKS_FROM } from "./cover-marks.mjs";
+import { runGuarded, runScenarios } from "./scenarios.js";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const [pkgDir, output] = process.argv.slice(2);
@@ -68,6 +69,17 @@ try {
   // garbage collector's finalizers, which run code of their own: collect it, so a page's
   // collection never needs the rest.
   await collectGarbage();
+  // The regions a page runs while the rest cannot load or has not yet (runGuarded), with the gate
+  // of the glue's snippet set as the split glue sets it: outline.mjs leaves them where they are.
+  // Neither the functions these runs enter nor the data they touch join the profile.
+  const guard = new Set();
+  globalThis.__mcpWasmProfile.enter = (o) => o >= MARKS_FROM && guard.add(o);
+  globalThis.__mcpWasmProfile.data = () => {};
+  const snippets = path.resolve(pkgDir, "snippets");
+  const [snippet] = readdirSync(snippets).map((dir) => path.join(snippets, dir, "src/glue.js"));
+  const { setRestGate } = await import(pathToFileURL(snippet).href);
+  await runGuarded(mcp, servers, setRestGate);
+  setRestGate(undefined);
 
   const ctx = await openBrowser(session, { wwwDir: "scripts/split", pkgDir, profilePrefix: "mcp-split-" });
   const page = await ctx.newPage();
@@ -81,8 +93,9 @@ try {
   const union = (a, b) => [...new Set([...a, ...b])].sort((x, y) => x - y);
   const ordinals = union(inNode.functions, result.ordinals);
   const data = union(inNode.data, result.data);
-  writeFileSync(output, JSON.stringify({ node: inNode.functions.size, chromium: result.ordinals.length, ordinals, data }) + "\n");
-  console.log(`split profile: ${ordinals.length} functions entered (Node ${inNode.functions.size}, Chromium ${result.ordinals.length}), ${data.length} blocks of static data touched`);
+  const guarded = [...guard].sort((x, y) => x - y);
+  writeFileSync(output, JSON.stringify({ node: inNode.functions.size, chromium: result.ordinals.length, ordinals, data, guard: guarded }) + "\n");
+  console.log(`split profile: ${ordinals.length} functions and regions entered (Node ${inNode.functions.size}, Chromium ${result.ordinals.length}), ${data.length} blocks of static data touched; ${guarded.length} regions run while the rest cannot load`);
 } finally {
   await releaseBrowser(session);
   for (const child of peers) child.kill("SIGTERM");

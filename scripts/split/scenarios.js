@@ -285,3 +285,28 @@ export async function runScenarios(mcp, servers) {
   const missing = await rejects(McpClient.connect(new URL("/no-such-endpoint", servers.everything).href, { timeout: 5_000 }), "a missing endpoint");
   check(missing instanceof McpClientError, "a missing endpoint: McpClientError");
 }
+
+/**
+ * What a page runs while the rest of the core cannot load or has not yet: a long result (256 KiB
+ * and more, which the glue gates on the rest: `restGate` in src/glue.js) as a JSON body whose
+ * gate fails, then a short call on the same client; and long results as event streams, in each
+ * era and transport, up to the gate and past it. scripts/split/profile.mjs runs these in Node
+ * with the gate set by `setGate`, and marks the regions they reach as ones outline.mjs must leave
+ * in their functions (the functions they enter stay where the first call's runs put them).
+ */
+export async function runGuarded({ McpClient }, servers, setGate) {
+  const LONG = 300_000;
+  const echo = (message) => ({ name: "echo", arguments: { message } });
+  setGate(() => Promise.resolve(new Error("the rest of the core module could not be loaded: offline")));
+  const client = await McpClient.connect(servers.everything, { fetch: jsonAnswersFetch((u, init) => fetch(u, init)) });
+  await rejects(client.callTool(echo("x".repeat(LONG))), "a long JSON body while the rest cannot load");
+  check(Array.isArray((await client.callTool(echo("still here"))).content), "a short call after a long body failed");
+  await client.close();
+  setGate(() => undefined);
+  for (const url of [servers.everything, servers.everythingSse, servers.modern]) {
+    const streamed = await McpClient.connect(url);
+    const long = await streamed.callTool(echo("s".repeat(LONG)));
+    check(long.content?.[0]?.text?.length >= LONG, `a long result from ${url}`);
+    await streamed.close();
+  }
+}
