@@ -79,7 +79,7 @@ export function mapObjects(mapText) {
 }
 
 // Every number in the module's text that could be an address: see the list above.
-function codeConstants(text) {
+export function codeConstants(text) {
   const out = [];
   for (const line of text.split("\n")) {
     if (line.startsWith(" (data ")) continue; // a segment's own offset is no reference

@@ -7,13 +7,13 @@
 // whose count of regions differs is left alone): `if` arms, and the tails of blocks (the code
 // after a nested block, loop or `if`, to the block's end). A region moves when the profile
 // entered its function and the region it lies in but not the region itself, nor did the runs
-// made while the rest cannot load (profile.mjs's guard); when it gives no value (a tail: its
-// block gives none); and when its branches out of it carry no value and are no `br_table`. The
-// new function takes every local the region uses and returns an exit code, the locals it writes,
-// and the function's result when it returns; the region becomes a call that writes the locals
-// back and branches, returns or falls through as the code says. scripts/build.sh splits the
-// module this writes (bench/analysis.md, "Twenty-fourth round"); tests/node/outline.test.mjs
-// holds what it does to a function.
+// made while the rest cannot load (profile.mjs's guard); when it gives nothing or one number;
+// and when its branches out of it carry no value and are no `br_table`. The new function takes
+// every local the region uses and returns an exit code, the locals it writes, the function's
+// result when it returns and the region's value when it falls through; the region becomes a
+// call that writes the locals back and branches, returns or falls through (with its value) as
+// the code says. scripts/build.sh splits the module this writes (bench/analysis.md,
+// "Twenty-fourth round"); tests/node/outline.test.mjs holds what it does to a function.
 //   node scripts/split/outline.mjs <core.wasm> <regions.json> <profile.json> <out.wasm>
 import { readFileSync, writeFileSync } from "node:fs";
 import { binaryen, definedFunctions, readModule } from "./binaryen.mjs";
@@ -71,7 +71,7 @@ function survey(list) {
 
 const ZERO = {
   [B.i32]: () => module.i32.const(0),
-  [B.i64]: () => module.i64.const(0, 0),
+  [B.i64]: () => module.i64.const(0n),
   [B.f32]: () => module.f32.const(0),
   [B.f64]: () => module.f64.const(0),
 };
@@ -86,10 +86,12 @@ function canMove(fnInfo, list) {
   return movable && !(returns && B.expandType(fnInfo.results).some((t) => !ZERO[t]));
 }
 
-// Moves `arm` (an expression that gives no value) into a function of its own; `install` puts
-// the call that replaces it where it was.
+// Moves `arm` (an expression that gives no value, or one number) into a function of its own;
+// `install` puts the call that replaces it where it was.
 function outline(fnRef, fnInfo, arm, install, index) {
   const armType = B.getExpressionType(arm);
+  const valueType = armType === B.none || armType === B.unreachable ? null : armType;
+  if (valueType !== null && !ZERO[valueType]) return false;
   const localTypes = [...B.expandType(fnInfo.params), ...fnInfo.vars];
   const resultTypes = B.expandType(fnInfo.results);
   if (!canMove(fnInfo, [arm])) return false;
@@ -97,14 +99,17 @@ function outline(fnRef, fnInfo, arm, install, index) {
   const slot = new Map(used.map((local, i) => [local, i]));
   const exits = new Map(out.map((name, i) => [name, i + 1]));
   const RET = out.length + 1;
-  const results = [B.i32, ...written.map((local) => localTypes[local]), ...(returns ? resultTypes : [])];
+  const results = [B.i32, ...written.map((local) => localTypes[local]), ...(returns ? resultTypes : []), ...(valueType ? [valueType] : [])];
   const resultType = B.createType(results);
   const tuple = results.length > 1;
-  // The new function's params are the arm's locals in order; a return's value goes through a var after them.
+  // The new function's params are the arm's locals in order; a return's value goes through a var
+  // after them, and the value the arm gives when it falls through through the next.
   const returnVar = used.length;
-  const finish = (code, returned) => {
+  const valueVar = used.length + (returns ? 1 : 0);
+  const finish = (code, returned, value) => {
     const values = [module.i32.const(code), ...written.map((local) => module.local.get(slot.get(local), localTypes[local]))];
     if (returns) values.push(...(returned ?? resultTypes.map((t) => ZERO[t]())));
+    if (valueType) values.push(value ?? ZERO[valueType]());
     return tuple ? module.tuple.make(values) : values[0];
   };
   const body = walk(module.copyExpression(arm), (expression, { id }) => {
@@ -126,8 +131,10 @@ function outline(fnRef, fnInfo, arm, install, index) {
   });
   const name = `${fnInfo.name}$cold${index}`;
   const params = B.createType(used.map((local) => localTypes[local]));
-  const vars = returns ? [resultTypes[0]] : [];
-  const tail = armType === B.unreachable ? [body] : [body, finish(0)];
+  const vars = [...(returns ? [resultTypes[0]] : []), ...(valueType ? [valueType] : [])];
+  const tail = armType === B.unreachable ? [body]
+    : valueType ? [module.local.set(valueVar, body), finish(0, undefined, module.local.get(valueVar, valueType))]
+      : [body, finish(0)];
   module.addFunction(name, params, resultType, vars, module.block(null, tail, resultType));
 
   // The arm becomes a call, then the locals written back, then its exit.
@@ -141,7 +148,8 @@ function outline(fnRef, fnInfo, arm, install, index) {
     steps.push(module.if(module.i32.eq(code(), module.i32.const(RET)), module.return(value)));
   }
   if (armType === B.unreachable) steps.push(module.unreachable());
-  const replacement = module.block(null, steps, armType === B.unreachable ? B.unreachable : B.none);
+  if (valueType) steps.push(module.tuple.extract(module.local.get(t, resultType), results.length - 1));
+  const replacement = module.block(null, steps, armType === B.unreachable ? B.unreachable : valueType ?? B.none);
   install(replacement);
   moved++;
   movedSize += size(arm);
@@ -199,22 +207,17 @@ definedFunctions(module).forEach((fn, ordinal) => {
     if (ifExpr) {
       const arm = B.getExpressionInfo(ifExpr)[key];
       if (size(arm) < MIN_SIZE) continue;
-      const type = B.getExpressionType(arm);
-      if (type !== B.none && type !== B.unreachable) continue;
       const setter = key === "ifTrue" ? "_BinaryenIfSetIfTrue" : "_BinaryenIfSetIfFalse";
       if (outline(fnRef, fnInfo, arm, (replacement) => B[setter](ifExpr, replacement), count)) count++;
       continue;
     }
-    // A block's tail: the code after a nested block, loop or `if`, to the block's end. It moves
-    // when the block gives no value; its expressions go into a block of their own, which moves.
-    const type = B.getExpressionType(block);
-    if (type !== B.none && type !== B.unreachable) continue;
+    // A block's tail: the code after a nested block, loop or `if`, to the block's end. Its
+    // expressions go into a block of their own, which moves.
     const children = B.getExpressionInfo(block).children;
     const tail = children.slice(at);
     if (tail.reduce((n, e) => n + size(e), 0) < MIN_SIZE || !canMove(fnInfo, tail)) continue;
     for (let i = children.length - 1; i >= at; i--) B._BinaryenBlockRemoveChildAt(block, i);
-    const last = B.getExpressionType(tail[tail.length - 1]);
-    const wrapped = module.block(null, tail, last === B.unreachable ? B.unreachable : B.none);
+    const wrapped = module.block(null, tail, B.getExpressionType(tail[tail.length - 1]));
     B._BinaryenBlockAppendChild(block, wrapped);
     if (outline(fnRef, fnInfo, wrapped, (replacement) => B._BinaryenBlockSetChildAt(block, at, replacement), count)) {
       count++;

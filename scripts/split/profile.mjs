@@ -73,19 +73,20 @@ try {
   // of the glue's snippet set as the split glue sets it: outline.mjs leaves them where they are.
   // Neither the functions these runs enter nor the data they touch join the profile.
   const guard = new Set();
-  globalThis.__mcpWasmProfile.enter = (o) => o >= MARKS_FROM && guard.add(o);
+  let guarding = true;
+  globalThis.__mcpWasmProfile.enter = (o) => guarding && o >= MARKS_FROM && guard.add(o);
   globalThis.__mcpWasmProfile.data = () => {};
-  const snippets = path.resolve(pkgDir, "snippets");
-  const [snippet] = readdirSync(snippets).map((dir) => path.join(snippets, dir, "src/glue.js"));
-  const { setRestGate } = await import(pathToFileURL(snippet).href);
-  await runGuarded(mcp, servers, setRestGate);
+  // The glue's snippet, under a path wasm-bindgen hashes.
+  const snippet = `snippets/${readdirSync(path.resolve(pkgDir, "snippets"))[0]}/src/glue.js`;
+  const { setRestGate } = await import(pathToFileURL(path.resolve(pkgDir, snippet)).href);
+  await runGuarded(mcp, servers, setRestGate, (on) => (guarding = on));
   setRestGate(undefined);
 
   const ctx = await openBrowser(session, { wwwDir: "scripts/split", pkgDir, profilePrefix: "mcp-split-" });
   const page = await ctx.newPage();
   const errors = [];
   page.on("pageerror", (error) => errors.push(error));
-  await page.goto(`${session.origin}/profile.html?${new URLSearchParams({ servers: JSON.stringify(servers), range: JSON.stringify(range) })}`);
+  await page.goto(`${session.origin}/profile.html?${new URLSearchParams({ servers: JSON.stringify(servers), range: JSON.stringify(range), snippet })}`);
   const result = await page.waitForFunction(() => globalThis.profileResult, null, { timeout: 120_000 }).then((handle) => handle.jsonValue());
   if (result.error) throw new Error(`split profile in Chromium: ${result.error}`);
   if (errors.length) throw new Error(`split profile in Chromium: ${errors[0]}`);
@@ -93,7 +94,7 @@ try {
   const union = (a, b) => [...new Set([...a, ...b])].sort((x, y) => x - y);
   const ordinals = union(inNode.functions, result.ordinals);
   const data = union(inNode.data, result.data);
-  const guarded = [...guard].sort((x, y) => x - y);
+  const guarded = union(guard, result.guard);
   writeFileSync(output, JSON.stringify({ node: inNode.functions.size, chromium: result.ordinals.length, ordinals, data, guard: guarded }) + "\n");
   console.log(`split profile: ${ordinals.length} functions and regions entered (Node ${inNode.functions.size}, Chromium ${result.ordinals.length}), ${data.length} blocks of static data touched; ${guarded.length} regions run while the rest cannot load`);
 } finally {

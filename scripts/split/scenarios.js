@@ -290,11 +290,12 @@ export async function runScenarios(mcp, servers) {
  * What a page runs while the rest of the core cannot load or has not yet: a long result (256 KiB
  * and more, which the glue gates on the rest: `restGate` in src/glue.js) as a JSON body whose
  * gate fails, then a short call on the same client; and long results as event streams, in each
- * era and transport, up to the gate and past it. scripts/split/profile.mjs runs these in Node
- * with the gate set by `setGate`, and marks the regions they reach as ones outline.mjs must leave
- * in their functions (the functions they enter stay where the first call's runs put them).
+ * era and transport, up to the gate. scripts/split/profile.mjs runs these in Node with the gate
+ * set by `setGate`, and marks the regions they reach while `guarding(true)` as ones outline.mjs
+ * must leave in their functions (the functions they enter stay where the first call's runs put
+ * them).
  */
-export async function runGuarded({ McpClient }, servers, setGate) {
+export async function runGuarded({ McpClient }, servers, setGate, guarding) {
   const LONG = 300_000;
   const echo = (message) => ({ name: "echo", arguments: { message } });
   setGate(() => Promise.resolve(new Error("the rest of the core module could not be loaded: offline")));
@@ -302,11 +303,19 @@ export async function runGuarded({ McpClient }, servers, setGate) {
   await rejects(client.callTool(echo("x".repeat(LONG))), "a long JSON body while the rest cannot load");
   check(Array.isArray((await client.callTool(echo("still here"))).content), "a short call after a long body failed");
   await client.close();
-  setGate(() => undefined);
-  for (const url of [servers.everything, servers.everythingSse, servers.modern]) {
-    const streamed = await McpClient.connect(url);
+  // Past the gate the rest is in: what runs then may be anywhere. The network cuts a stream
+  // where it will: once more with the pieces of reshapingFetch.
+  const streams = [servers.everything, servers.everythingSse, servers.modern].map((url) => [url, {}]);
+  streams.push([servers.everything, { fetch: reshapingFetch((u, init) => fetch(u, init)) }]);
+  for (const [url, options] of streams) {
+    setGate(() => {
+      guarding(false);
+      return undefined;
+    });
+    const streamed = await McpClient.connect(url, options);
     const long = await streamed.callTool(echo("s".repeat(LONG)));
     check(long.content?.[0]?.text?.length >= LONG, `a long result from ${url}`);
     await streamed.close();
+    guarding(true);
   }
 }

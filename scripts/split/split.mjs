@@ -22,6 +22,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { allFunctions, binaryen, definedFunctions, functionTable, readModule } from "./binaryen.mjs";
 import { activeSegments, deadPanicLocations, movedObjects, readMap, splitSegments } from "./data.mjs";
+import { unreachableSlots } from "./slots.mjs";
 
 const [input, profilePath, primaryPath, restPath, mapPath] = process.argv.slice(2);
 if (!restPath) throw new Error("usage: node scripts/split/split.mjs <core.wasm> <profile.json> <primary.wasm> <rest.wasm> [<linker map>]");
@@ -173,6 +174,22 @@ if (mapPath) {
     const where = missed.map((o) => `0x${o.start.toString(16)}+${o.end - o.start}`).join(" ");
     console.log(`split: ${missed.length} objects stay only because the profile touched them; the code's analysis missed them: ${where}`);
   }
+}
+// The slots only the rest can reach hold a function that traps instead of a stub (slots.mjs).
+{
+  const own = [];
+  for (let i = 0; i < primary.getNumElementSegments(); i++) {
+    const info = binaryen.getElementSegmentInfo(primary.getElementSegmentByIndex(i));
+    if (info.name !== "~linked") own.push({ name: info.name, offset: binaryen.getExpressionInfo(info.offset).value, names: info.data });
+  }
+  const absent = unreachableSlots(own, movedNames, primary.emitText(), data.primary);
+  primary.addFunction("__split_absent", binaryen.none, binaryen.none, [], primary.unreachable());
+  for (const segment of own) {
+    primary.removeElementSegment(segment.name);
+    const names = segment.names.map((name, i) => (absent.has(segment.offset + i) ? "__split_absent" : name));
+    primary.addActiveElementSegment(table.name, segment.name, names, primary.i32.const(segment.offset));
+  }
+  console.log(`split: ${absent.size} slots of the table only the rest can reach hold no stub`);
 }
 const toSegments = (module, list) => list.map((s, i) => ({ name: `d${i}`, offset: module.i32.const(s.offset), data: s.data, passive: false }));
 rest.setMemory(memory.initial, memory.max ?? -1, null, toSegments(rest, data.rest), memory.shared, memory.is64, memoryName);

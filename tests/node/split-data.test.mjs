@@ -4,6 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mapObjects, movedObjects, splitSegments } from "../../scripts/split/data.mjs";
+import { unreachableSlots } from "../../scripts/split/slots.mjs";
 
 const MAP = `    Addr      Off     Size Out     In      Symbol
        -    bb63e     ad83 DATA
@@ -56,4 +57,16 @@ test("the halves: zeroed bytes leave the primary's segments, runs of moved objec
   assert.deepEqual(rest.map((s) => [s.offset.toString(16), s.data.length]), [["100000", 32], ["100050", 16]]);
   assert.deepEqual(primary.map((s) => [s.offset.toString(16), s.data.length]), [["100020", 48]]);
   assert.ok(primary[0].data.every((b) => b === 1));
+});
+
+test("a slot of a moved function that no constant of the primary's code and no word of its data holds needs no stub", () => {
+  const segments = [{ offset: 1, names: ["a", "b", "c", "d"] }, { offset: 10, names: ["e", "f"] }];
+  const moved = new Set(["b", "c", "d", "f"]);
+  // Slot 3 (c) is a constant of the code, slot 11 (f) a half of an i64; slot 4 (d) a word of the data, at an aligned address.
+  const text = `(call $x (i32.const 3)) (i64.store (local.get $0) (i64.const ${(11n << 32n) | 99n}))`;
+  // Slot 2 (b) is in the data only at an unaligned address, where no table of slots lies.
+  const data = [{ offset: 0x100000, data: Uint8Array.from([...word(4), 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0]) }];
+  assert.deepEqual([...unreachableSlots(segments, moved, text, data)], [2]);
+  // Functions that stayed (a, e) keep their slots whatever names them.
+  assert.deepEqual([...unreachableSlots(segments, new Set(), "", [])], []);
 });
