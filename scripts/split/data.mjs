@@ -4,13 +4,12 @@
 // names each static object: its address and size. An object stays in the primary when
 // the primary can reach it:
 // - a constant in the primary's code (an i32.const, a load's or store's offset, either
-//   half of an i64.const, a lane of a v128.const) lies in it, or within SLACK bytes of
-//   it: LLVM addresses neighbouring objects from one base (one of two adjacent vtables
-//   chosen by adding 20; a string 24 bytes past a vtable), and a loop may start from a
-//   pointer before an array;
+//   half of an i64.const, a lane of a v128.const) lies in it, or a few bytes before it
+//   (SLACK, TEXT_SLACK below: LLVM may address neighbouring objects from one base, and a
+//   loop may start from a pointer before an array) or just past its end (BELOW);
 // - a 4-byte-aligned word of an object that stays holds an address in it (vtables,
 //   string slices in statics, panic locations);
-// - the profile's runs read or wrote it (the 8-byte blocks instrument.mjs reports).
+// - the profile's runs read or wrote it (the bytes instrument.mjs reports).
 // An object moves only when, besides, the rest's code points into it (or into an object
 // that points to it): an object no code names is reached by arithmetic from another,
 // which may be the primary's. Anything the map does not name stays too, and so does what
@@ -20,15 +19,20 @@
 import { readFileSync } from "node:fs";
 import { dataSegments } from "./binaryen.mjs";
 
-// Measured on the core (bench/analysis.md, eighteenth round): without the slack, the
-// profile touched 12 objects the constants missed, the farthest 24 bytes from a constant
-// of the primary's; with 16 bytes, 2; with 32, none. 64 leaves room for what the profile
-// did not run. The slack is for objects after a constant: wasm adds a load's offset and
-// LLVM's arithmetic on a static address adds too. Before it, an object is reached only by
-// a pointer one past its end (a slice's end, a loop that runs backwards), so BELOW is a
-// few bytes: 64 there kept 1.6 KB of strings that merely neighbour the primary's
-// ("Twenty-fourth round").
-const SLACK = 64;
+// How far after a constant of the primary's code an object stays. The eighteenth round saw
+// the profile touch objects the constants missed, the farthest 24 bytes from one (LLVM
+// addressing neighbouring objects from one base: one of two adjacent vtables chosen by adding
+// 20), and kept 64 bytes; but the profile then reported 8-byte blocks, so an object that
+// merely began in a block beside a touched one counted as touched. Reported byte by byte
+// (5 December 2026), the profile's runs touch nothing the constants miss even with no slack
+// at all. An object that holds pointers (a vtable, a table of slots) keeps 32 bytes, more than
+// that old 24, since a pointer read from zeros calls slot 0 and traps; text keeps 8, since
+// text read from zeros is wrong text, not a crash. Before a constant, an object is reached
+// only by a pointer one past its end (a slice's end, a loop that runs backwards), so BELOW is a
+// few bytes. Together: 3.3 KB of data that merely neighboured the primary's out of it, 1.9 KB
+// gzip ("Twenty-fourth round").
+const SLACK = 32;
+const TEXT_SLACK = 8;
 const BELOW = 8;
 
 /** The byte at `address` in `segments` ({ offset, data }); 0 outside them, as memory starts. */
@@ -149,11 +153,11 @@ export function deadPanicLocations(objects, segments, texts) {
 
 /**
  * Decides which objects move. `segments` are the primary's active data segments
- * ({ offset, data }); `text` is the primary's code as binaryen prints it; `touchedBlocks`
- * the 8-byte blocks of data the profile's runs read or wrote. Returns the objects that
- * move, and those only the touched blocks kept: references the analysis of the code missed.
+ * ({ offset, data }); `text` is the primary's code as binaryen prints it; `touched` the
+ * addresses of the static data the profile's runs read or wrote. Returns the objects that
+ * move, and those only the touched bytes kept: references the analysis of the code missed.
  */
-export function movedObjects(objects, segments, text, touchedBlocks = [], restText = "") {
+export function movedObjects(objects, segments, text, touched = [], restText = "") {
   const byte = (address) => byteAt(segments, address);
   const word = (address) => wordAt(segments, address);
   const low = Math.min(...segments.map((s) => s.offset));
@@ -169,9 +173,24 @@ export function movedObjects(objects, segments, text, touchedBlocks = [], restTe
       else hi = mid;
     }
     for (let i = lo - 1; i >= 0 && objects[i].start >= address - slack - longest; i--) {
-      if (address <= objects[i].end + Math.min(slack, BELOW)) found.push(i);
+      if (address > objects[i].end + Math.min(slack, BELOW)) continue;
+      if (objects[i].start > address + Math.min(slack, textual(i) ? TEXT_SLACK : slack)) continue;
+      found.push(i);
     }
     return found;
+  };
+  // Whether an object holds text alone (printable ASCII and UTF-8's upper bytes): no pointer.
+  const texts = new Map();
+  const textual = (i) => {
+    if (!texts.has(i)) {
+      let only = true;
+      for (let a = objects[i].start; a < objects[i].end && only; a++) {
+        const b = byte(a);
+        only = (b >= 0x20 && b !== 0x7f) || b === 0x0a || b === 0x09;
+      }
+      texts.set(i, only);
+    }
+    return texts.get(i);
   };
   // The objects reachable from `roots` (addresses, each with a slack) through the
   // pointers the reached objects hold.
@@ -202,7 +221,7 @@ export function movedObjects(objects, segments, text, touchedBlocks = [], restTe
   // What the profile's runs touched stays whatever the code says; an object only they
   // found is a reference the analysis above missed, reported by the caller.
   const found = new Set(kept);
-  reach(kept, touchedBlocks.flatMap((block) => Array.from({ length: 8 }, (_, k) => [block * 8 + k, 0])));
+  reach(kept, touched.map((address) => [address, 0]));
   const named = reach(new Set(), codeConstants(restText).map((c) => [c, 0]));
   const moved = objects.filter((o, i) => {
     if (kept.has(i) || !named.has(i)) return false;

@@ -1,13 +1,13 @@
 
 // --- The split's profile (scripts/split/glue.mjs appends this to the glue of an
 // instrumented core, scripts/split/instrument.mjs): each function the core enters, and
-// each 8-byte block of its static data it reads or writes (and the function that did),
-// go to globalThis.__mcpWasmProfile = { enter(ordinal), data(block, ordinal), range: [low, high] }.
+// each byte of its static data it reads or writes (and the function that did), go to
+// globalThis.__mcpWasmProfile = { enter(ordinal), data(address, ordinal), range: [low, high] }.
 const profile = globalThis.__mcpWasmProfile;
 const touched = (address, bytes, ordinal) => {
   const [low, high] = profile.range;
   if (bytes === 0 || address + bytes <= low || address >= high) return;
-  for (let block = address >>> 3; block <= (address + bytes - 1) >>> 3; block++) profile.data(block, ordinal);
+  for (let at = Math.max(address, low), end = Math.min(address + bytes, high); at < end; at++) profile.data(at, ordinal);
 };
 __split.m = (ordinal) => profile.enter(ordinal);
 __split.a = (pointer, offset, bytes, ordinal) => {

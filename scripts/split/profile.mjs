@@ -4,7 +4,7 @@
 // (server-everything over Streamable HTTP and HTTP+SSE, and the 2026-07-28 servers of
 // tests/peers/modern-server.mjs), and writes the ordinals of the functions either run
 // entered (the garbage collector's finalizers included, in Node), which
-// scripts/split/split.mjs keeps in the primary, and the 8-byte blocks of static data they
+// scripts/split/split.mjs keeps in the primary, and the bytes of static data they
 // touched, whose objects stay there too.
 //   node scripts/split/profile.mjs <instrumented package dir> <profile.json>
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
@@ -53,7 +53,7 @@ try {
     closedPort: `http://127.0.0.1:${await closedPort()}/mcp`,
   };
 
-  // Where the static data lies: the blocks outside it are the stack's and the heap's.
+  // Where the static data lies: the bytes outside it are the stack's and the heap's.
   const range = [Infinity, 0];
   for (const { offset, data } of dataSegments(readModule(readFileSync(path.resolve(pkgDir, "mcp_wasm_bg.wasm"))))) {
     range[0] = Math.min(range[0], offset);
@@ -96,7 +96,7 @@ try {
   const data = union(inNode.data, result.data);
   const guarded = union(guard, result.guard);
   writeFileSync(output, JSON.stringify({ node: inNode.functions.size, chromium: result.ordinals.length, ordinals, data, guard: guarded }) + "\n");
-  console.log(`split profile: ${ordinals.length} functions and regions entered (Node ${inNode.functions.size}, Chromium ${result.ordinals.length}), ${data.length} blocks of static data touched; ${guarded.length} regions run while the rest cannot load`);
+  console.log(`split profile: ${ordinals.length} functions and regions entered (Node ${inNode.functions.size}, Chromium ${result.ordinals.length}), ${data.length} bytes of static data touched; ${guarded.length} regions run while the rest cannot load`);
 } finally {
   await releaseBrowser(session);
   for (const child of peers) child.kill("SIGTERM");
