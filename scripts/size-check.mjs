@@ -4,13 +4,15 @@
 // bench/size-baseline.json. After a deliberate change, record the new figures
 // with `node scripts/size-check.mjs --record` and say why in the commit. It also
 // fails when the browser entry's modules take more rounds of fetches than
-// recorded (moduleRounds): each round delays the wasm fetch on a fresh page.
+// recorded (moduleRounds): each round delays the wasm fetch on a fresh page, and when the
+// first call passes issue 16's budget of 100 KiB gzip, whatever the baseline says.
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 
 const BASELINE = new URL("../bench/size-baseline.json", import.meta.url);
 const ALLOWED_GROWTH = 0.05;
 const MEASURES = ["firstCallGzip", "allGzip"];
+const FIRST_CALL_BUDGET = 100 * 1024;
 const now = JSON.parse(execFileSync(process.execPath, [new URL("./size.mjs", import.meta.url).pathname, "--json"]).toString());
 
 if (process.argv.includes("--record")) {
@@ -40,5 +42,11 @@ if (baseline.moduleRounds !== undefined) {
   } else {
     console.log(`size-check: the browser entry's modules arrive in ${now.moduleRounds} rounds of fetches (recorded ${baseline.moduleRounds})`);
   }
+}
+if (now.firstCallGzip > FIRST_CALL_BUDGET) {
+  failed = true;
+  console.log(`FAIL size-check: the first call is ${now.firstCallGzip} bytes gzip, over the budget of ${FIRST_CALL_BUDGET} (100 KiB)`);
+} else {
+  console.log(`size-check: the first call is ${FIRST_CALL_BUDGET - now.firstCallGzip} bytes under the budget of ${FIRST_CALL_BUDGET} (100 KiB)`);
 }
 process.exit(failed ? 1 : 0);
