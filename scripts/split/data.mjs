@@ -6,7 +6,7 @@
 // - a constant in the primary's code (an i32.const, a load's or store's offset, either
 //   half of an i64.const, a lane of a v128.const) lies in it, or a few bytes before it
 //   (SLACK, TEXT_SLACK below: LLVM may address neighbouring objects from one base, and a
-//   loop may start from a pointer before an array) or just past its end (BELOW);
+//   loop may start from a pointer before an array) or at its end (one past it);
 // - a 4-byte-aligned word of an object that stays holds an address in it (vtables,
 //   string slices in statics, panic locations);
 // - the profile's runs read or wrote it (the bytes instrument.mjs reports).
@@ -28,12 +28,12 @@ import { dataSegments } from "./binaryen.mjs";
 // at all. An object that holds pointers (a vtable, a table of slots) keeps 32 bytes, more than
 // that old 24, since a pointer read from zeros calls slot 0 and traps; text keeps 8, since
 // text read from zeros is wrong text, not a crash. Before a constant, an object is reached
-// only by a pointer one past its end (a slice's end, a loop that runs backwards), so BELOW is a
-// few bytes. Together: 3.3 KB of data that merely neighboured the primary's out of it, 1.9 KB
-// gzip ("Twenty-fourth round").
+// only by a pointer one past its end (a slice's end, a loop that runs backwards): wasm's offsets
+// add, so a pointer further past the end would be a constant inside the object or at its end.
+// Together: 5.3 KB of data that merely neighboured the primary's out of it, 2.3 KB gzip
+// ("Twenty-fourth round").
 const SLACK = 32;
 const TEXT_SLACK = 8;
-const BELOW = 8;
 
 /** The byte at `address` in `segments` ({ offset, data }); 0 outside them, as memory starts. */
 function byteAt(segments, address) {
@@ -173,7 +173,7 @@ export function movedObjects(objects, segments, text, touched = [], restText = "
       else hi = mid;
     }
     for (let i = lo - 1; i >= 0 && objects[i].start >= address - slack - longest; i--) {
-      if (address > objects[i].end + Math.min(slack, BELOW)) continue;
+      if (address > objects[i].end) continue;
       if (objects[i].start > address + Math.min(slack, textual(i) ? TEXT_SLACK : slack)) continue;
       found.push(i);
     }
