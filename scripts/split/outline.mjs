@@ -76,6 +76,27 @@ const ZERO = {
   [B.f64]: () => module.f64.const(0),
 };
 
+// The locals that code after `region` (an expression of `body`) may read: binaryen's code is
+// structured, so what runs after a region lies after it in the order of the walk, unless a loop
+// around it goes back, in which case the outermost such loop runs again whole. Reads in arms
+// that cannot both run, and reads after a write, count too: never fewer than may be read.
+function liveAfter(body, region) {
+  let index = 0;
+  let start = -1;
+  const loops = [];
+  const reads = [];
+  each(body, (expression, id, info) => {
+    if (expression === region) start = index;
+    if (id === B.LoopId) loops.push([index, size(expression)]);
+    else if (id === B.LocalGetId) reads.push([index, B.getExpressionInfo(expression).index]);
+    index++;
+  });
+  if (start < 0) throw new Error("outline: a region is not in its function");
+  const end = start + size(region);
+  const from = Math.min(end, ...loops.filter(([at, n]) => at < start && at + n >= end).map(([at]) => at));
+  return new Set(reads.filter(([at]) => at >= from && (at < start || at >= end || from < start)).map(([, local]) => local));
+}
+
 let moved = 0;
 let movedSize = 0;
 let tails = 0;
@@ -95,7 +116,10 @@ function outline(fnRef, fnInfo, arm, install, index) {
   const localTypes = [...B.expandType(fnInfo.params), ...fnInfo.vars];
   const resultTypes = B.expandType(fnInfo.results);
   if (!canMove(fnInfo, [arm])) return false;
-  const { used, written, out, returns } = survey([arm]);
+  const { used, written: writes, out, returns } = survey([arm]);
+  // Only the locals read after the region need writing back (liveAfter).
+  const live = liveAfter(fnInfo.body, arm);
+  const written = writes.filter((local) => live.has(local));
   const slot = new Map(used.map((local, i) => [local, i]));
   const exits = new Map(out.map((name, i) => [name, i + 1]));
   const RET = out.length + 1;

@@ -102,15 +102,24 @@ for (const g of globals) {
 rest.runPasses(["remove-unused-module-elements"]);
 // The rest calls the primary's functions through the table, not through exports: each
 // gets a slot past the moved ones, which the primary fills (two bytes of its element
-// segment, against about six for an export), and the rest a function of the same name
-// that calls that slot (wasm-opt inlines them).
-const linked = allFunctions(rest).filter((fn) => fn.module === "p");
+// segment, against about six for an export), unless the table holds it already, and the
+// rest a function of the same name that calls that slot (wasm-opt inlines them).
+const ownSlots = new Map(); // a function of the primary -> a slot of the table's own that holds it
+for (let i = 0; i < primary.getNumElementSegments(); i++) {
+  const info = binaryen.getElementSegmentInfo(primary.getElementSegmentByIndex(i));
+  const offset = binaryen.getExpressionInfo(info.offset).value;
+  info.data.forEach((name, k) => movedNames.has(name) || ownSlots.has(name) || ownSlots.set(name, offset + k));
+}
+const calls = allFunctions(rest).filter((fn) => fn.module === "p");
+const linked = calls.filter((fn) => !ownSlots.has(fn.base));
 const fullSize = tableSize + linked.length;
-linked.forEach((fn, i) => {
+const slotOf = new Map(linked.map((fn, i) => [fn.name, tableSize + i]));
+for (const fn of calls) {
   rest.removeFunction(fn.name);
   const args = binaryen.expandType(fn.params).map((type, index) => rest.local.get(index, type));
-  rest.addFunction(fn.name, fn.params, fn.results, [], rest.call_indirect(table.name, rest.i32.const(tableSize + i), args, fn.params, fn.results));
-});
+  const slot = slotOf.get(fn.name) ?? ownSlots.get(fn.base);
+  rest.addFunction(fn.name, fn.params, fn.results, [], rest.call_indirect(table.name, rest.i32.const(slot), args, fn.params, fn.results));
+}
 {
   const ref = rest.getTable(table.name);
   binaryen._BinaryenTableSetInitial(ref, fullSize);
@@ -209,4 +218,4 @@ if (!rest.validate()) throw new Error("split: the rest does not validate");
 if (!primary.validate()) throw new Error("split: the primary does not validate");
 writeFileSync(primaryPath, primary.emitBinary());
 writeFileSync(restPath, rest.emitBinary());
-console.log(`split: ${defined.length - moved.length} of ${defined.length} functions in the primary, ${moved.length} in the rest; the rest calls ${linked.length} of the primary's`);
+console.log(`split: ${defined.length - moved.length} of ${defined.length} functions in the primary, ${moved.length} in the rest; the rest calls ${calls.length} of the primary's, ${calls.length - linked.length} through slots the table had`);
