@@ -214,8 +214,9 @@ function visit(expression, found) {
 // was outlined once, and a first call in CI loaded the rest). Their regions stay, and so do those
 // of the executor that runs them (`js_sys::futures`), and of the `Drop` impls and slices' drops,
 // whose loops over their elements run when a collection is not empty when dropped (a client's
-// waiters, at its finalizer: outlined once, and the finalizer loaded the rest one run in six).
-const TIMED = /as core::future::future::Future>::poll|Stream>::poll_next|^js_sys::futures::|as core::ops::drop::Drop>::drop|drop_in_place<\[/;
+// waiters, at its finalizer: outlined once, and the finalizer loaded the rest one run in six), and
+// of an `Rc`'s drop glue, where which holder lets go last is timing too.
+const TIMED = /as core::future::future::Future>::poll|Stream>::poll_next|^js_sys::futures::|as core::ops::drop::Drop>::drop|drop_in_place<\[|drop_in_place<alloc::rc::Rc</;
 
 const perFunction = new Map();
 regions.forEach((r) => perFunction.set(r.fn, (perFunction.get(r.fn) ?? 0) + 1));

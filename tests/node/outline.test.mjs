@@ -58,29 +58,44 @@ const WAT = `(module
         (local.set $acc (i32.const 4))
         (br $b (local.get $acc)))
       (local.set $acc (i32.add (local.get $x) (local.get $y)))
-      (i32.mul (local.get $acc) (i32.sub (local.get $y) (i32.const 1))))))`;
+      (i32.mul (local.get $acc) (i32.sub (local.get $y) (i32.const 1)))))
+  (func $d (export "d") (param $x i32) (param $y i32) (result i32)
+    (local $t i32)
+    (local $acc i32)
+    (local.set $acc (i32.const 1))
+    (if (i32.gt_s (local.get $x) (i32.const 100))
+      (then
+        (local.set $t (i32.mul (local.get $x) (i32.const 3)))
+        (local.set $acc (i32.add (local.get $t) (local.get $y)))
+        (local.set $t (i32.sub (local.get $t) (i32.const 1)))))
+    (i32.add (local.get $acc) (i32.const 5))))`;
 
 const run = (script, ...args) => execFileSync(process.execPath, [path.resolve("scripts/split", script), ...args], { encoding: "utf8" });
 
 test("an outlined cold arm or block tail leaves its function computing what it did", () => {
   const dir = mkdtempSync(path.join(tmpdir(), "outline-"));
   const file = (name) => path.join(dir, name);
+  // With the functions' names, which the outlined ones are named after.
+  binaryen.setDebugInfo(true);
   const module = binaryen.parseText(WAT);
   module.setFeatures(binaryen.Features.All);
   writeFileSync(file("f.wasm"), module.emitBinary());
   run("cover.mjs", file("f.wasm"), file("marked.wasm"), file("regions.json"));
   // Only the functions' entries ran: every arm and tail of them is cold.
-  writeFileSync(file("profile.json"), JSON.stringify({ ordinals: [0, 1, 2, 3], data: [] }));
+  writeFileSync(file("profile.json"), JSON.stringify({ ordinals: [0, 1, 2, 3, 4], data: [] }));
   const report = run("outline.mjs", file("f.wasm"), file("regions.json"), file("profile.json"), file("outlined.wasm"));
-  // f's arm, g's tail; h's arm and k's tail, which give a value.
-  assert.match(report, /outline: 4 cold regions \(2 of them blocks' tails;/);
+  // f's arm, g's tail; h's arm and k's tail, which give a value; d's arm.
+  assert.match(report, /outline: 5 cold regions \(2 of them blocks' tails;/);
 
   const imports = { __split: { m: () => {} } };
   const load = (name) => new WebAssembly.Instance(new WebAssembly.Module(readFileSync(file(name))), imports).exports;
   const [before, after] = [load("f.wasm"), load("outlined.wasm")];
   const outlined = binaryen.readBinary(readFileSync(file("outlined.wasm")));
-  assert.equal(outlined.getNumFunctions(), 9, "the import, f, g, h, k, and the arms and the tails as functions of their own");
-  for (const fn of ["f", "g", "h", "k"]) {
+  assert.equal(outlined.getNumFunctions(), 11, "the import, f, g, h, k, d, and the arms and the tails as functions of their own");
+  // d's arm writes $t and $acc, and only $acc is read after it: the exit code and $acc come back.
+  const results = binaryen.expandType(binaryen.getFunctionInfo(outlined.getFunction("d$cold0")).results);
+  assert.equal(results.length, 2, "a local no code after the region reads is not written back");
+  for (const fn of ["f", "g", "h", "k", "d"]) {
     for (const x of [0, 50, 200, 1000]) {
       for (const y of [0, 1, 2, 3, 4]) assert.equal(after[fn](x, y), before[fn](x, y), `${fn}(${x}, ${y})`);
     }
