@@ -64,24 +64,23 @@ pub fn in_browser() -> bool {
 /// What the network error says in a browser, where CORS failures and
 /// unreachable servers look the same to scripts.
 fn network_error(thrown: &JsValue, url: &str) -> Error {
-    let message = js_message(thrown);
+    let mut message = js_message(thrown);
     let is_type_error = Reflect::get(thrown, &JsValue::from_str("name")).ok().and_then(|n| n.as_string()).as_deref() == Some("TypeError");
     if !(is_type_error && in_browser()) {
         return Error::Network { message };
     }
-    // Joined rather than formatted: a browser's first call to a server that is down comes here.
-    Error::Network {
-        message: [
-            &message,
-            ": the browser blocked the request to ",
-            url,
-            " or could not reach it. If the server is up, it must allow \
+    // Pushed rather than formatted or joined (core's formatting, std's generic `concat`): a
+    // browser's first call to a server that is down comes here, and the first call's module
+    // has `push_str` already.
+    message.push_str(": the browser blocked the request to ");
+    message.push_str(url);
+    message.push_str(
+        " or could not reach it. If the server is up, it must allow \
 this page's origin with CORS: answer the preflight (OPTIONS) with Access-Control-Allow-Origin, \
 Access-Control-Allow-Methods: GET, POST, DELETE, and Access-Control-Allow-Headers: content-type, accept, \
 mcp-session-id, mcp-protocol-version, last-event-id (and authorization, if sent)",
-        ]
-        .concat(),
-    }
+    );
+    Error::Network { message }
 }
 
 /// Which redirects a request may follow.
@@ -322,7 +321,7 @@ pub fn error_text(response: &Response) -> LocalBoxFuture<'_, String> {
 /// [`Error::LimitExceeded`] for a body larger than `max`; [`Error::Network`]
 /// if the body cannot be read; [`Error::Protocol`] if it is not UTF-8.
 pub async fn read_text_capped(response: &Response, max: usize, limit: &'static str) -> Result<String, Error> {
-    let declared = header(response, "content-length").and_then(|v| v.trim().parse::<u64>().ok());
+    let declared = header(response, "content-length").and_then(|v| super::http::decimal(v.trim().as_bytes()));
     if let Some(length) = declared.filter(|length| *length > max as u64) {
         if let Some(body) = response.body() {
             ignore_rejection(&body.cancel());
@@ -439,7 +438,9 @@ pub fn in_windows(chunk: &Uint8Array, buffer: &mut Vec<u8>, on_window: &mut impl
 
 /// A body's stream failed while it was read (the `glue.js` readers reject with its error).
 fn stream_broke(thrown: &JsValue) -> Error {
-    Error::Network { message: ["the response stream broke: ", &js_message(thrown)].concat() }
+    let mut message = String::from("the response stream broke: ");
+    message.push_str(&js_message(thrown));
+    Error::Network { message }
 }
 
 /// A body's stream gave something other than a `Uint8Array`.

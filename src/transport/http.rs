@@ -127,6 +127,17 @@ pub fn status_error(status: u16, status_text: &str, body: &str, sent_session_id:
     Error::Http { status, message, code }
 }
 
+/// A run of ASCII digits as a number, saturating at `u64::MAX`: a
+/// `Content-Length`, an SSE `retry`. `None` for anything else, and for
+/// nothing at all. Written out rather than `str::parse`, whose generic
+/// parser (signs, radixes) the first call's module would carry for this alone.
+pub fn decimal(text: &[u8]) -> Option<u64> {
+    if text.is_empty() {
+        return None;
+    }
+    text.iter().try_fold(0u64, |n, &b| b.is_ascii_digit().then(|| n.saturating_mul(10).saturating_add(u64::from(b - b'0'))))
+}
+
 /// Whether a server-issued session id is usable: the spec limits it to visible
 /// ASCII (0x21–0x7E), and it goes back out in a header.
 pub fn valid_session_id(id: &str) -> bool {
@@ -162,6 +173,17 @@ pub fn check_endpoint(url: &str) -> Result<(), Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn decimals_are_digits_only_and_saturate() {
+        assert_eq!(decimal(b"0"), Some(0));
+        assert_eq!(decimal(b"5301238"), Some(5_301_238));
+        assert_eq!(decimal(b"18446744073709551615"), Some(u64::MAX));
+        assert_eq!(decimal(b"99999999999999999999999"), Some(u64::MAX));
+        for text in [&b""[..], b"+5", b"-1", b" 5", b"5 ", b"1e3", b"0x10", "٣".as_bytes()] {
+            assert_eq!(decimal(text), None, "{text:?}");
+        }
+    }
 
     #[test]
     fn content_types() {

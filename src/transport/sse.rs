@@ -464,7 +464,7 @@ impl SseParser {
             b"retry" if !value.is_empty() && value.iter().all(u8::is_ascii_digit) => {
                 // A server's retry of 3,000,000,000 ms must not become a timer
                 // that fires at once: it is capped.
-                let ms = std::str::from_utf8(value).ok().and_then(|v| v.parse::<u64>().ok()).unwrap_or(u64::MAX);
+                let ms = super::http::decimal(value).unwrap_or(u64::MAX);
                 self.retry_ms = Some(u32::try_from(ms.min(u64::from(MAX_RETRY_MS))).unwrap_or(MAX_RETRY_MS));
             }
             _ => {}

@@ -17,7 +17,8 @@ use crate::protocol::pick::{is_space, offset_in, sole_member};
 pub fn complete_text(mut text: String) -> Result<String, String> {
     let Some(found) = find_result_type(&text) else { return Err(text) };
     let Some((start, end)) = found else { return Ok(text) };
-    text.replace_range(start..end, "");
+    // `drain`, which the first call's module has already, rather than `replace_range`'s splice.
+    text.drain(start..end);
     Ok(text)
 }
 
