@@ -211,9 +211,41 @@ pub fn ascii_prefix(bytes: &[u8]) -> usize {
     first!(bytes, 0, imp::non_ascii, |byte| !byte.is_ascii()).unwrap_or(bytes.len())
 }
 
-/// `bytes` as a `&str` if they are UTF-8: an ASCII prefix a block at a
-/// time, the rest by `std` (whose own fast path is a `usize`, four bytes on
-/// wasm32).
+/// Whether `bytes` are UTF-8: no stray continuation byte, no overlong form,
+/// no surrogate, nothing past U+10FFFF. Runs of ASCII go a block at a time,
+/// every other character by its lead byte. Written out rather than
+/// `std::str::from_utf8`, whose 365 expressions the first call's module
+/// carried for this alone.
+fn is_utf8(bytes: &[u8]) -> bool {
+    let mut at = 0;
+    while let Some(&lead) = bytes.get(at) {
+        if lead.is_ascii() {
+            at += bytes.get(at..).map_or(1, ascii_prefix);
+            continue;
+        }
+        let (length, least) = match lead {
+            0xC0..=0xDF => (2, 0x80),
+            0xE0..=0xEF => (3, 0x800),
+            0xF0..=0xF7 => (4, 0x1_0000),
+            _ => return false,
+        };
+        let Some(tail) = bytes.get(at + 1..at + length) else { return false };
+        let mut point = u32::from(lead) & (0x7F >> length);
+        for &byte in tail {
+            if byte & 0xC0 != 0x80 {
+                return false;
+            }
+            point = (point << 6) | u32::from(byte & 0x3F);
+        }
+        if point < least || point > 0x10_FFFF || (0xD800..=0xDFFF).contains(&point) {
+            return false;
+        }
+        at += length;
+    }
+    true
+}
+
+/// `bytes` as a `&str` if they are UTF-8.
 ///
 /// ```
 /// use mcp_wasm::protocol::wide::to_str;
@@ -222,11 +254,8 @@ pub fn ascii_prefix(bytes: &[u8]) -> usize {
 /// ```
 #[allow(unsafe_code)]
 pub fn to_str(bytes: &[u8]) -> Option<&str> {
-    let ascii = ascii_prefix(bytes);
-    std::str::from_utf8(bytes.get(ascii..)?).ok()?;
-    // SAFETY: the first `ascii` bytes are ASCII, each a whole character, and
-    // `from_utf8` accepted the rest: together they are UTF-8.
-    Some(unsafe { std::str::from_utf8_unchecked(bytes) })
+    // SAFETY: `is_utf8` accepted these very bytes as UTF-8.
+    is_utf8(bytes).then(|| unsafe { std::str::from_utf8_unchecked(bytes) })
 }
 
 /// `bytes` as a `String` if [`to_str`] accepts them, else the bytes back.
@@ -237,4 +266,62 @@ pub fn into_string(bytes: Vec<u8>) -> Result<String, Vec<u8>> {
     }
     // SAFETY: `to_str` accepted these very bytes as UTF-8.
     Ok(unsafe { String::from_utf8_unchecked(bytes) })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::to_str;
+
+    /// `to_str` agrees with `std` on `sequence` alone and after ASCII runs
+    /// that put it at every place in a block, and before one.
+    fn agrees(sequence: &[u8]) {
+        for lead in [0, 1, WIDTH_LESS_ONE, super::WIDTH, 2 * super::WIDTH + 3] {
+            let mut bytes = vec![b'a'; lead];
+            bytes.extend_from_slice(sequence);
+            assert_eq!(to_str(&bytes).is_some(), std::str::from_utf8(&bytes).is_ok(), "{bytes:x?}");
+            bytes.extend_from_slice(&[b'z'; 20]);
+            assert_eq!(to_str(&bytes).is_some(), std::str::from_utf8(&bytes).is_ok(), "{bytes:x?}");
+        }
+    }
+
+    const WIDTH_LESS_ONE: usize = super::WIDTH - 1;
+
+    #[test]
+    fn agrees_with_std_on_every_sequence_of_two_bytes_and_every_three_byte_lead() {
+        for first in 0..=255u8 {
+            agrees(&[first]);
+            for second in 0..=255u8 {
+                agrees(&[first, second]);
+            }
+        }
+        for first in 0xE0..=0xEFu8 {
+            for second in 0..=255u8 {
+                for third in 0..=255u8 {
+                    let bytes = [first, second, third];
+                    assert_eq!(to_str(&bytes).is_some(), std::str::from_utf8(&bytes).is_ok(), "{bytes:x?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn agrees_with_std_on_four_byte_forms_and_their_edges() {
+        let edges = [0x00, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xFF];
+        for first in 0xF0..=0xFFu8 {
+            for second in 0..=255u8 {
+                for third in edges {
+                    for fourth in edges {
+                        agrees(&[first, second, third, fourth]);
+                    }
+                }
+            }
+        }
+        // Characters cut short at the end, and whole texts.
+        for text in ["café", "日本語のテキスト", "😀 and 𐍈", "\u{10FFFF}\u{D7FF}\u{E000}"] {
+            agrees(text.as_bytes());
+            for cut in 1..text.len() {
+                agrees(&text.as_bytes()[..cut]);
+            }
+        }
+    }
 }

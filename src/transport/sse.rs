@@ -515,7 +515,7 @@ fn decode(data: Vec<u8>) -> String {
 
 /// A field's value as text, as [`decode`] reads data.
 fn field_text(value: &[u8]) -> String {
-    std::str::from_utf8(value).map_or_else(|_| lossy(value), str::to_owned)
+    wide::to_str(value).map_or_else(|| lossy(value), str::to_owned)
 }
 
 // Apart: servers send UTF-8, and the replacing decoder stays out of the module a page loads first.

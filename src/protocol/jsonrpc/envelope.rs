@@ -201,7 +201,7 @@ impl EnvelopeScanner {
         }
         if self.capture.done && self.capture.bytes.len() <= MAX_ID_BYTES {
             // Through `str`: serde_json's byte reader would be a second copy of its parser in the module.
-            let text = std::str::from_utf8(&self.capture.bytes).ok();
+            let text = crate::protocol::wide::to_str(&self.capture.bytes);
             self.envelope.id = text.and_then(|t| crate::protocol::json::parse(t).ok()).as_ref().and_then(RequestId::from_token);
         }
         self.envelope

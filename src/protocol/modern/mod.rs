@@ -113,12 +113,16 @@ pub fn classify_result(result: Value) -> Result<Outcome, String> {
     let Value::Object(mut map) = result else {
         return Err(crate::error::cold_format!("a result must be an object, not {}", kind(&result)));
     };
-    // Shifting keeps the server's order of the rest, as the text path does.
-    let result_type = match map.shift_remove("resultType") {
+    let result_type = match map.get("resultType") {
         None => "complete".to_owned(),
-        Some(Value::String(t)) => t,
-        Some(other) => return Err(crate::error::cold_format!("resultType must be a string, not {}", kind(&other))),
+        Some(Value::String(t)) => t.clone(),
+        Some(other) => return Err(crate::error::cold_format!("resultType must be a string, not {}", kind(other))),
     };
+    // The rest in the server's order, as the text path leaves it: rebuilt rather than
+    // shifted, whose removal code the first call's module would carry for this alone.
+    if map.contains_key("resultType") {
+        map = map.into_iter().filter(|(key, _)| key != "resultType").collect();
+    }
     match result_type.as_str() {
         "complete" => Ok(Outcome::Complete(Value::Object(map))),
         "task" => Ok(Outcome::Task(Value::Object(map))),
