@@ -151,6 +151,55 @@ export function deadPanicLocations(objects, segments, texts) {
   return [...dead].sort((a, b) => a - b).map((i) => objects[i]);
 }
 
+// How far from any constant of the code an object of text must lie for deadTexts to drop it:
+// twice the farthest neighbour LLVM was seen to address from one base (24 bytes, SLACK above).
+const FAR = 64;
+
+/** Whether the bytes from `start` to `end` are text alone (printable ASCII, tabs, line feeds and UTF-8's upper bytes): no pointer. */
+function isText(byte, start, end) {
+  for (let a = start; a < end; a++) {
+    const b = byte(a);
+    if (!((b >= 0x20 && b !== 0x7f) || b === 0x0a || b === 0x09)) return false;
+  }
+  return end > start;
+}
+
+/**
+ * The objects of text nothing reads: no constant of either half's code (`texts`) within FAR
+ * bytes of them, no word of the data pointing into them, none of the profile's runs touching
+ * them (`touched`). What is left of this kind is the panics' messages ("assertion failed: …",
+ * "called `Option::unwrap()` on a `None` value"): scripts/trap-panics.mjs made every panic
+ * trap before its message is read, and -Oz dropped what handed the message on. Only text
+ * goes: were the analysis ever wrong, the bytes read would be zeros, a wrong message and not
+ * a crash, as TEXT_SLACK says; an object that may hold a pointer stays whatever names it.
+ */
+export function deadTexts(objects, segments, texts, touched = []) {
+  const byte = (address) => byteAt(segments, address);
+  const word = (address) => wordAt(segments, address);
+  const sorted = (list) => Float64Array.from(list).sort();
+  // Whether one of the sorted `values` lies in [lo, hi].
+  const anyIn = (values, lo, hi) => {
+    let l = 0, h = values.length;
+    while (l < h) {
+      const m = (l + h) >> 1;
+      if (values[m] < lo) l = m + 1;
+      else h = m;
+    }
+    return l < values.length && values[l] <= hi;
+  };
+  const constants = sorted(texts.flatMap(codeConstants));
+  const pointers = [];
+  for (const s of segments) {
+    for (let a = s.offset + ((4 - (s.offset % 4)) % 4); a + 4 <= s.offset + s.data.length; a += 4) pointers.push(word(a));
+  }
+  const words = sorted(pointers);
+  const reads = sorted(touched);
+  return objects.filter((o) => isText(byte, o.start, o.end)
+    && !anyIn(constants, o.start - FAR, o.end + FAR)
+    && !anyIn(words, o.start, o.end)
+    && !anyIn(reads, o.start, o.end - 1));
+}
+
 /**
  * Decides which objects move. `segments` are the primary's active data segments
  * ({ offset, data }); `text` is the primary's code as binaryen prints it; `touched` the

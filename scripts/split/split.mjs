@@ -21,7 +21,7 @@
 //   too (scripts/split/data.mjs); without it, all of it stays in the primary.
 import { readFileSync, writeFileSync } from "node:fs";
 import { allFunctions, binaryen, definedFunctions, functionTable, readModule } from "./binaryen.mjs";
-import { activeSegments, deadPanicLocations, movedObjects, readMap, splitSegments } from "./data.mjs";
+import { activeSegments, deadPanicLocations, deadTexts, movedObjects, readMap, splitSegments } from "./data.mjs";
 import { unreachableSlots } from "./slots.mjs";
 
 const [input, profilePath, primaryPath, restPath, mapPath] = process.argv.slice(2);
@@ -175,6 +175,9 @@ if (mapPath) {
   const dead = deadPanicLocations(named, segments, [primaryText, restText]);
   segments = splitSegments(segments, dead).primary;
   console.log(`split: ${dead.length} panic locations and paths no code names any more, ${dead.reduce((n, o) => n + o.end - o.start, 0)} bytes, dropped`);
+  const silent = deadTexts(named, segments, [primaryText, restText], profile.data ?? []);
+  segments = splitSegments(segments, silent).primary;
+  console.log(`split: ${silent.length} texts nothing reads (panics' messages), ${silent.reduce((n, o) => n + o.end - o.start, 0)} bytes, dropped`);
   const { moved: objects, missed } = movedObjects(named, segments, primaryText, profile.data ?? [], restText);
   data = splitSegments(segments, objects);
   const length = (list) => list.reduce((n, s) => n + s.data.length, 0);
