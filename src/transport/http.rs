@@ -36,7 +36,7 @@ pub fn classify(status: u16, content_type: Option<&str>, expects_response: bool)
     if status == 202 || status == 204 {
         return Err(Error::protocol(crate::error::cold_format!("the server answered a request with HTTP {status} and no body")));
     }
-    let essence = content_type.and_then(|ct| ct.split(';').next()).map(|ct| ct.trim().to_ascii_lowercase()).unwrap_or_default();
+    let essence = content_type.map(|ct| before_byte(ct, |b| b == b';').trim().to_ascii_lowercase()).unwrap_or_default();
     match essence.as_str() {
         "application/json" => Ok(ResponseBody::Json),
         "text/event-stream" => Ok(ResponseBody::EventStream),
@@ -127,6 +127,13 @@ pub fn status_error(status: u16, status_text: &str, body: &str, sent_session_id:
     Error::Http { status, message, code }
 }
 
+/// `text` up to its first ASCII byte that `stop` picks. By bytes rather than
+/// `split`, whose pattern searchers the first call's module would carry for
+/// these two uses alone.
+fn before_byte(text: &str, stop: impl Fn(u8) -> bool) -> &str {
+    text.bytes().position(stop).and_then(|end| text.get(..end)).unwrap_or(text)
+}
+
 /// A run of ASCII digits as a number, saturating at `u64::MAX`: a
 /// `Content-Length`, an SSE `retry`. `None` for anything else, and for
 /// nothing at all. Written out rather than `str::parse`, whose generic
@@ -163,7 +170,7 @@ pub fn check_endpoint(url: &str) -> Result<(), Error> {
     let rest = lower.strip_prefix("https://").or_else(|| lower.strip_prefix("http://")).ok_or_else(|| {
         Error::invalid_argument(crate::error::cold_format!("the server URL must be an absolute http(s) URL, got {url:?}"))
     })?;
-    let host = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    let host = before_byte(rest, |b| matches!(b, b'/' | b'?' | b'#'));
     if host.is_empty() || url.chars().any(char::is_whitespace) {
         return Err(Error::invalid_argument(crate::error::cold_format!("the server URL {url:?} has no host or contains spaces")));
     }
