@@ -71,11 +71,14 @@ try {
   await collectGarbage();
   // The regions a page runs while the rest cannot load or has not yet (runGuarded), with the gate
   // of the glue's snippet set as the split glue sets it: outline.mjs leaves them where they are.
-  // Neither the functions these runs enter nor the data they touch join the profile.
+  // The functions these runs enter join the profile too, as their data does: a function that
+  // ran only here (a chunk's cutting into windows, a Uint8Array's subarray) was left in the rest,
+  // and a long first result in Chromium then loaded it synchronously. Past the gate the rest is
+  // in, and what runs then is not recorded.
   const guard = new Set();
   let guarding = true;
-  globalThis.__mcpWasmProfile.enter = (o) => guarding && o >= MARKS_FROM && guard.add(o);
-  globalThis.__mcpWasmProfile.data = () => {};
+  globalThis.__mcpWasmProfile.enter = (o) => guarding && (o >= MARKS_FROM ? guard.add(o) : inNode.functions.add(o));
+  globalThis.__mcpWasmProfile.data = (b) => guarding && inNode.data.add(b);
   // The glue's snippet, under a path wasm-bindgen hashes.
   const snippet = `snippets/${readdirSync(path.resolve(pkgDir, "snippets"))[0]}/src/glue.js`;
   const { setRestGate } = await import(pathToFileURL(path.resolve(pkgDir, snippet)).href);

@@ -110,14 +110,18 @@ function spaced(value) {
   return JSON.stringify(value).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
-const PIECES = [1, 3, 17, 97, 1024, 16_384];
+// The last is larger than the 64 KiB windows transport::fetch::in_windows cuts a chunk into:
+// a browser hands over such a chunk when the network is faster than the page, and a build
+// whose profile never had one outlined the cutting, which a long first result in Chromium then
+// loaded synchronously (the pack tier, one run in four or five).
+const PIECES = [1, 3, 17, 97, 1024, 16_384, 150_000];
 
 /**
  * A `fetch` that hands the client every JSON and event-stream body re-cut into pieces of 1
- * byte to 16 KiB, its JSON written as `spaced` writes it: the network cuts a body where it
+ * byte to 146 KiB, its JSON written as `spaced` writes it: the network cuts a body where it
  * will, and servers format their JSON their own way, so that the code these take (a chunk
- * that ends inside a field or a line, spaces between tokens, escapes) is in the profile
- * rather than met by a page's first call.
+ * that ends inside a field or a line, spaces between tokens, escapes, a chunk of several
+ * windows) is in the profile rather than met by a page's first call.
  */
 function reshapingFetch(fetch) {
   const encoder = new TextEncoder();
@@ -292,8 +296,7 @@ export async function runScenarios(mcp, servers) {
  * gate fails, then a short call on the same client; and long results as event streams, in each
  * era and transport, up to the gate. scripts/split/profile.mjs runs these in Node with the gate
  * set by `setGate`, and marks the regions they reach while `guarding(true)` as ones outline.mjs
- * must leave in their functions (the functions they enter stay where the first call's runs put
- * them).
+ * must leave in their functions; the functions they enter stay in the first call's half.
  */
 export async function runGuarded({ McpClient }, servers, setGate, guarding) {
   const LONG = 300_000;
