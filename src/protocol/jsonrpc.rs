@@ -13,7 +13,7 @@ mod params;
 pub use params::{Params, ParamsText};
 
 use super::json_write;
-use super::pick::offset_in;
+use super::pick::{has_backslash, offset_in};
 use super::scan;
 use serde_json::{Map, Value};
 use std::fmt;
@@ -334,7 +334,7 @@ impl<'a> RawEnvelope<'a> {
             // and a key written with escapes, which only the parser reads.
             "params" => return value.starts_with(['{', '[']),
             "jsonrpc" | "id" | "result" | "method" | "error" => return false,
-            other => return !other.contains('\\'),
+            other => return !has_backslash(other),
         }
         true
     }
@@ -345,7 +345,7 @@ impl<'a> RawEnvelope<'a> {
 /// float.
 fn raw_id(value: &str) -> Option<RequestId> {
     match value.strip_prefix('"').and_then(|v| v.strip_suffix('"')) {
-        Some(text) if !text.contains('\\') => Some(RequestId::String(text.to_owned())),
+        Some(text) if !has_backslash(text) => Some(RequestId::String(text.to_owned())),
         Some(_) => None,
         None if !value.contains(['.', 'e', 'E']) && value != "-0" => value.parse().ok().map(RequestId::Number),
         None => None,

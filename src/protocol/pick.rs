@@ -59,7 +59,7 @@ fn read<'a>(text: &'a str, pick: Pick<'_>, accepted: bool) -> Option<Read<'a>> {
     let (mut read_items, mut item): (Vec<Picked<'a>>, Picked<'a>) = (Vec::new(), [None; 4]);
     let keep_member = |path: &[Option<&'a str>], value: &'a str| {
         match *path {
-            [Some(key)] if key.contains('\\') => return false,
+            [Some(key)] if has_backslash(key) => return false,
             [Some(key)] if Some(key) == items_field => {
                 if !value.starts_with('[') {
                     return false;
@@ -74,7 +74,7 @@ fn read<'a>(text: &'a str, pick: Pick<'_>, accepted: bool) -> Option<Read<'a>> {
                 read_items.push(std::mem::take(&mut item));
             }
             [Some(key), None, Some(name)] if Some(key) == items_field => {
-                if name.contains('\\') {
+                if has_backslash(name) {
                     return false;
                 }
                 if let Some(names) = &item_names {
@@ -108,7 +108,7 @@ pub fn sole_member<'a>(text: &'a str, name: &str) -> Option<Option<&'a str>> {
     }
     let (mut found, mut twice) = (None, false);
     let read = scan(text, |path, value| match *path {
-        [Some(key)] if key.contains('\\') => false,
+        [Some(key)] if has_backslash(key) => false,
         [Some(key)] if key == name => {
             twice |= found.replace(value).is_some();
             true
@@ -126,6 +126,13 @@ pub fn offset_in(outer: &str, inner: &str) -> Option<usize> {
 
 /// JSON's whitespace.
 pub const SPACE: [char; 4] = [' ', '\t', '\n', '\r'];
+
+/// Whether a key or a string's text holds an escape. A loop rather than
+/// `str::contains`, whose `memchr` the first call's module carried for these
+/// short texts alone.
+pub fn has_backslash(text: &str) -> bool {
+    text.bytes().any(|b| b == b'\\')
+}
 
 /// The first byte of `text` that is not JSON whitespace.
 pub fn first_byte(text: &str) -> Option<u8> {

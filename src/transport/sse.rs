@@ -457,7 +457,8 @@ impl SseParser {
                 self.has_data = true;
             }
             b"event" => self.event = field_text(value),
-            b"id" if !value.contains(&0) => {
+            // A loop, not `contains`: see protocol::pick::has_backslash.
+            b"id" if value.iter().all(|&b| b != 0) => {
                 self.last_id = Some(field_text(value)).filter(|id| !id.is_empty());
                 self.id_in_event = true;
             }
