@@ -356,7 +356,9 @@ impl Inner {
             headers.push(("mcp-name".to_owned(), value));
         }
         if method == "tools/call" {
-            let schema = name.and_then(|tool| self.config.tool_schemas.borrow().get(&tool).cloned());
+            // By `&str`, the key type every other lookup of the first call's module uses: a `&String`
+            // lookup is a second copy of the map's search.
+            let schema = name.and_then(|tool| self.config.tool_schemas.borrow().get(tool.as_str()).cloned());
             // Only a tool that declares header parameters needs its arguments read.
             if let Some(schema) = schema.filter(modern::has_param_headers) {
                 headers.extend(modern::param_headers(&schema, params.and_then(|p| p.member("arguments")).as_ref()));
