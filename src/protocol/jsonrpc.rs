@@ -377,7 +377,8 @@ pub fn decode_or_raw(text: String, allow_batch: bool) -> Result<Decoded, DecodeE
             let end = start + length;
             let mut result = text;
             result.truncate(end);
-            result.drain(..start);
+            // `0..start`: the range type of the module's other `String::drain`, one copy of it.
+            result.drain(0..start);
             // An event's data grows by doubling: give back what the result
             // does not use (shrinking reallocates in place).
             result.shrink_to_fit();
