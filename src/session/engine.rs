@@ -175,21 +175,29 @@ impl Session {
         make_transport: impl FnOnce(InboundSink) -> Rc<T>,
     ) -> (Self, Rc<T>) {
         // The sink must exist before the transport, and the session after it,
-        // so the sink reaches the session through a slot filled in last.
-        let slot: Rc<RefCell<Weak<Inner>>> = Rc::new(RefCell::new(Weak::new()));
-        let sink: InboundSink = {
-            let slot = slot.clone();
-            Rc::new(move |inbound| {
-                let inner = slot.borrow().upgrade();
-                if let Some(inner) = inner {
-                    inner.receive(inbound);
-                }
-            })
-        };
+        // so the sink reaches the session through a slot filled in last. What
+        // does not depend on `T` is in functions of its own, compiled once.
+        let (slot, sink) = Self::sink();
         let transport = make_transport(sink);
-        let inner = Rc::new(Inner { runtime, transport: transport.clone(), default_timeout_ms, state: RefCell::new(State::default()) });
+        (Self::over(runtime, default_timeout_ms, transport.clone(), &slot), transport)
+    }
+
+    fn sink() -> (Rc<RefCell<Weak<Inner>>>, InboundSink) {
+        let slot: Rc<RefCell<Weak<Inner>>> = Rc::new(RefCell::new(Weak::new()));
+        let to_session = slot.clone();
+        let sink: InboundSink = Rc::new(move |inbound| {
+            let inner = to_session.borrow().upgrade();
+            if let Some(inner) = inner {
+                inner.receive(inbound);
+            }
+        });
+        (slot, sink)
+    }
+
+    fn over(runtime: Rc<dyn Runtime>, default_timeout_ms: u32, transport: Rc<dyn Transport>, slot: &RefCell<Weak<Inner>>) -> Self {
+        let inner = Rc::new(Inner { runtime, transport, default_timeout_ms, state: RefCell::new(State::default()) });
         *slot.borrow_mut() = Rc::downgrade(&inner);
-        (Self { inner }, transport)
+        Self { inner }
     }
 
     /// The transport this session sends through.

@@ -119,9 +119,16 @@ pub fn classify_result(result: Value) -> Result<Outcome, String> {
         Some(other) => return Err(crate::error::cold_format!("resultType must be a string, not {}", kind(other))),
     };
     // The rest in the server's order, as the text path leaves it: rebuilt rather than
-    // shifted, whose removal code the first call's module would carry for this alone.
+    // shifted, whose removal code the first call's module would carry for this alone, and
+    // by `insert`, which it has, rather than `collect`, whose `extend` it would need anew.
     if map.contains_key("resultType") {
-        map = map.into_iter().filter(|(key, _)| key != "resultType").collect();
+        let mut rest = Map::new();
+        for (key, value) in map {
+            if key != "resultType" {
+                rest.insert(key, value);
+            }
+        }
+        map = rest;
     }
     match result_type.as_str() {
         "complete" => Ok(Outcome::Complete(Value::Object(map))),
