@@ -275,7 +275,7 @@ mod tests {
     /// `to_str` agrees with `std` on `sequence` alone and after ASCII runs
     /// that put it at every place in a block, and before one.
     fn agrees(sequence: &[u8]) {
-        for lead in [0, 1, WIDTH_LESS_ONE, super::WIDTH, 2 * super::WIDTH + 3] {
+        for lead in [0, 1, super::WIDTH - 1, super::WIDTH, 2 * super::WIDTH + 3] {
             let mut bytes = vec![b'a'; lead];
             bytes.extend_from_slice(sequence);
             assert_eq!(to_str(&bytes).is_some(), std::str::from_utf8(&bytes).is_ok(), "{bytes:x?}");
@@ -283,8 +283,6 @@ mod tests {
             assert_eq!(to_str(&bytes).is_some(), std::str::from_utf8(&bytes).is_ok(), "{bytes:x?}");
         }
     }
-
-    const WIDTH_LESS_ONE: usize = super::WIDTH - 1;
 
     #[test]
     fn agrees_with_std_on_every_sequence_of_two_bytes_and_every_three_byte_lead() {

@@ -462,11 +462,13 @@ impl SseParser {
                 self.last_id = Some(field_text(value)).filter(|id| !id.is_empty());
                 self.id_in_event = true;
             }
-            b"retry" if !value.is_empty() && value.iter().all(u8::is_ascii_digit) => {
-                // A server's retry of 3,000,000,000 ms must not become a timer
-                // that fires at once: it is capped.
-                let ms = super::http::decimal(value).unwrap_or(u64::MAX);
-                self.retry_ms = Some(u32::try_from(ms.min(u64::from(MAX_RETRY_MS))).unwrap_or(MAX_RETRY_MS));
+            // Digits only, or the field is ignored. A server's retry of
+            // 3,000,000,000 ms must not become a timer that fires at once: it
+            // is capped.
+            b"retry" => {
+                if let Some(ms) = super::http::decimal(value) {
+                    self.retry_ms = Some(u32::try_from(ms.min(u64::from(MAX_RETRY_MS))).unwrap_or(MAX_RETRY_MS));
+                }
             }
             _ => {}
         }

@@ -114,14 +114,14 @@ pub fn classify_result(result: Value) -> Result<Outcome, String> {
         return Err(crate::error::cold_format!("a result must be an object, not {}", kind(&result)));
     };
     let result_type = match map.get("resultType") {
-        None => "complete".to_owned(),
-        Some(Value::String(t)) => t.clone(),
+        None => None,
+        Some(Value::String(t)) => Some(t.clone()),
         Some(other) => return Err(crate::error::cold_format!("resultType must be a string, not {}", kind(other))),
     };
     // The rest in the server's order, as the text path leaves it: rebuilt rather than
     // shifted, whose removal code the first call's module would carry for this alone, and
     // by `insert`, which it has, rather than `collect`, whose `extend` it would need anew.
-    if map.contains_key("resultType") {
+    if result_type.is_some() {
         let mut rest = Map::new();
         for (key, value) in map {
             if key != "resultType" {
@@ -130,7 +130,7 @@ pub fn classify_result(result: Value) -> Result<Outcome, String> {
         }
         map = rest;
     }
-    match result_type.as_str() {
+    match result_type.as_deref().unwrap_or("complete") {
         "complete" => Ok(Outcome::Complete(Value::Object(map))),
         "task" => Ok(Outcome::Task(Value::Object(map))),
         "input_required" => input_required(map),
