@@ -47,6 +47,36 @@ function wordAt(segments, address) {
   return (byte(address) | (byte(address + 1) << 8) | (byte(address + 2) << 16) | (byte(address + 3) << 24)) >>> 0;
 }
 
+/** Whether one of the ascending `values` lies in [lo, hi]. */
+function anyBetween(values, lo, hi) {
+  let l = 0, h = values.length;
+  while (l < h) {
+    const m = (l + h) >> 1;
+    if (values[m] < lo) l = m + 1;
+    else h = m;
+  }
+  return l < values.length && values[l] <= hi;
+}
+
+/** Whether the bytes from `start` to `end` are text alone (printable ASCII, tabs, line feeds and UTF-8's upper bytes): no pointer. */
+function isText(byte, start, end) {
+  for (let a = start; a < end; a++) {
+    const b = byte(a);
+    if (!((b >= 0x20 && b !== 0x7f) || b === 0x0a || b === 0x09)) return false;
+  }
+  return end > start;
+}
+
+/** Every 4-byte-aligned word of `segments` ({ offset, data }): where vtables and slices keep their pointers. */
+export function dataWords(segments) {
+  const words = [];
+  for (const { offset, data } of segments) {
+    const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+    for (let at = (4 - (offset % 4)) % 4; at + 4 <= data.byteLength; at += 4) words.push(view.getUint32(at, true));
+  }
+  return words;
+}
+
 /** A module's data segments as { offset, data } copies that the data steps edit; all must be active. */
 export function activeSegments(module, who) {
   return dataSegments(module).map((info) => {
@@ -112,15 +142,7 @@ export function deadPanicLocations(objects, segments, texts) {
   const byte = (address) => byteAt(segments, address);
   const word = (address) => wordAt(segments, address);
   // Whether one of the sorted `addresses` lies in the object `o`.
-  const liesIn = (addresses, o) => {
-    let lo = 0, hi = addresses.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (addresses[mid] < o.start) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo < addresses.length && addresses[lo] < o.end;
-  };
+  const liesIn = (addresses, o) => anyBetween(addresses, o.start, o.end - 1);
   const constants = texts.flatMap(codeConstants).sort((a, b) => a - b);
   const named = (o) => liesIn(constants, o);
   const index = new Map(objects.map((o, i) => [o.start, i]));
@@ -155,15 +177,6 @@ export function deadPanicLocations(objects, segments, texts) {
 // twice the farthest neighbour LLVM was seen to address from one base (24 bytes, SLACK above).
 const FAR = 64;
 
-/** Whether the bytes from `start` to `end` are text alone (printable ASCII, tabs, line feeds and UTF-8's upper bytes): no pointer. */
-function isText(byte, start, end) {
-  for (let a = start; a < end; a++) {
-    const b = byte(a);
-    if (!((b >= 0x20 && b !== 0x7f) || b === 0x0a || b === 0x09)) return false;
-  }
-  return end > start;
-}
-
 /**
  * The objects of text nothing reads: no constant of either half's code (`texts`) within FAR
  * bytes of them, no word of the data pointing into them, none of the profile's runs touching
@@ -175,29 +188,14 @@ function isText(byte, start, end) {
  */
 export function deadTexts(objects, segments, texts, touched = []) {
   const byte = (address) => byteAt(segments, address);
-  const word = (address) => wordAt(segments, address);
   const sorted = (list) => Float64Array.from(list).sort();
-  // Whether one of the sorted `values` lies in [lo, hi].
-  const anyIn = (values, lo, hi) => {
-    let l = 0, h = values.length;
-    while (l < h) {
-      const m = (l + h) >> 1;
-      if (values[m] < lo) l = m + 1;
-      else h = m;
-    }
-    return l < values.length && values[l] <= hi;
-  };
   const constants = sorted(texts.flatMap(codeConstants));
-  const pointers = [];
-  for (const s of segments) {
-    for (let a = s.offset + ((4 - (s.offset % 4)) % 4); a + 4 <= s.offset + s.data.length; a += 4) pointers.push(word(a));
-  }
-  const words = sorted(pointers);
+  const words = sorted(dataWords(segments));
   const reads = sorted(touched);
   return objects.filter((o) => isText(byte, o.start, o.end)
-    && !anyIn(constants, o.start - FAR, o.end + FAR)
-    && !anyIn(words, o.start, o.end)
-    && !anyIn(reads, o.start, o.end - 1));
+    && !anyBetween(constants, o.start - FAR, o.end + FAR)
+    && !anyBetween(words, o.start, o.end)
+    && !anyBetween(reads, o.start, o.end - 1));
 }
 
 /**
@@ -228,17 +226,10 @@ export function movedObjects(objects, segments, text, touched = [], restText = "
     }
     return found;
   };
-  // Whether an object holds text alone (printable ASCII and UTF-8's upper bytes): no pointer.
+  // Whether an object holds text alone: no pointer.
   const texts = new Map();
   const textual = (i) => {
-    if (!texts.has(i)) {
-      let only = true;
-      for (let a = objects[i].start; a < objects[i].end && only; a++) {
-        const b = byte(a);
-        only = (b >= 0x20 && b !== 0x7f) || b === 0x0a || b === 0x09;
-      }
-      texts.set(i, only);
-    }
+    if (!texts.has(i)) texts.set(i, isText(byte, objects[i].start, objects[i].end));
     return texts.get(i);
   };
   // The objects reachable from `roots` (addresses, each with a slack) through the

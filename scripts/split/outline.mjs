@@ -100,23 +100,22 @@ function liveAfter(body, region) {
 let moved = 0;
 let movedSize = 0;
 let tails = 0;
-// Whether the region `list` can move out of a function like `fnInfo`: its branches out carry no
-// value and are no br_table, and a return's values can be given back.
-function canMove(fnInfo, list) {
-  const { movable, returns } = survey(list);
+// Whether a region `survey` describes can move out of a function like `fnInfo`: its branches out
+// carry no value and are no br_table, and a return's values can be given back.
+function canMove(fnInfo, { movable, returns }) {
   return movable && !(returns && B.expandType(fnInfo.results).some((t) => !ZERO[t]));
 }
 
 // Moves `arm` (an expression that gives no value, or one number) into a function of its own;
-// `install` puts the call that replaces it where it was.
-function outline(fnRef, fnInfo, arm, install, index) {
+// `install` puts the call that replaces it where it was; `surveyed` is its survey, if taken.
+function outline(fnRef, fnInfo, arm, install, index, surveyed = survey([arm])) {
   const armType = B.getExpressionType(arm);
   const valueType = armType === B.none || armType === B.unreachable ? null : armType;
   if (valueType !== null && !ZERO[valueType]) return false;
   const localTypes = [...B.expandType(fnInfo.params), ...fnInfo.vars];
   const resultTypes = B.expandType(fnInfo.results);
-  if (!canMove(fnInfo, [arm])) return false;
-  const { used, written: writes, out, returns } = survey([arm]);
+  if (!canMove(fnInfo, surveyed)) return false;
+  const { used, written: writes, out, returns } = surveyed;
   // Only the locals read after the region need writing back (liveAfter).
   const live = liveAfter(fnInfo.body, arm);
   const written = writes.filter((local) => live.has(local));
@@ -249,11 +248,15 @@ definedFunctions(module).forEach((fn, ordinal) => {
     // expressions go into a block of their own, which moves.
     const children = B.getExpressionInfo(block).children;
     const tail = children.slice(at);
-    if (tail.reduce((n, e) => n + size(e), 0) < MIN_SIZE || !canMove(fnInfo, tail)) continue;
+    if (tail.reduce((n, e) => n + size(e), 0) < MIN_SIZE) continue;
+    // Surveyed before the block is reshaped; the block that wraps the tail has no label of its
+    // own, so its survey is the same.
+    const surveyed = survey(tail);
+    if (!canMove(fnInfo, surveyed)) continue;
     for (let i = children.length - 1; i >= at; i--) B._BinaryenBlockRemoveChildAt(block, i);
     const wrapped = module.block(null, tail, B.getExpressionType(tail[tail.length - 1]));
     B._BinaryenBlockAppendChild(block, wrapped);
-    if (outline(fnRef, fnInfo, wrapped, (replacement) => B._BinaryenBlockSetChildAt(block, at, replacement), count)) {
+    if (outline(fnRef, fnInfo, wrapped, (replacement) => B._BinaryenBlockSetChildAt(block, at, replacement), count, surveyed)) {
       count++;
       tails++;
     }

@@ -7,7 +7,7 @@
 // with it), and the rest, once in, writes the moved function into the slot itself. Such a
 // slot needs no stub: it holds `__split_absent`, which traps (as a null slot would), and the
 // stub, if nothing else calls it, goes.
-import { codeConstants } from "./data.mjs";
+import { codeConstants, dataWords } from "./data.mjs";
 
 /**
  * The numbers of the slots, among `segments` ({ offset, names }: the table's own element
@@ -16,12 +16,8 @@ import { codeConstants } from "./data.mjs";
  * { offset, data }) names.
  */
 export function unreachableSlots(segments, moved, primaryText, data) {
-  const named = new Set(codeConstants(primaryText));
-  for (const { offset, data: bytes } of data) {
-    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    // Vtables and other tables of slots are 4-byte aligned in memory.
-    for (let at = (4 - (offset % 4)) % 4; at + 4 <= bytes.byteLength; at += 4) named.add(view.getUint32(at, true));
-  }
+  // Vtables and other tables of slots are 4-byte aligned in memory.
+  const named = new Set([...codeConstants(primaryText), ...dataWords(data)]);
   const slots = new Set();
   for (const { offset, names } of segments) {
     names.forEach((name, i) => {

@@ -104,11 +104,19 @@ rest.runPasses(["remove-unused-module-elements"]);
 // gets a slot past the moved ones, which the primary fills (two bytes of its element
 // segment, against about six for an export), unless the table holds it already, and the
 // rest a function of the same name that calls that slot (wasm-opt inlines them).
+// The primary's element segments from its own link (not "~linked", the slots added below for
+// the rest's calls), each as { name, offset, names }.
+function ownSegments() {
+  const own = [];
+  for (let i = 0; i < primary.getNumElementSegments(); i++) {
+    const info = binaryen.getElementSegmentInfo(primary.getElementSegmentByIndex(i));
+    if (info.name !== "~linked") own.push({ name: info.name, offset: binaryen.getExpressionInfo(info.offset).value, names: info.data });
+  }
+  return own;
+}
 const ownSlots = new Map(); // a function of the primary -> a slot of the table's own that holds it
-for (let i = 0; i < primary.getNumElementSegments(); i++) {
-  const info = binaryen.getElementSegmentInfo(primary.getElementSegmentByIndex(i));
-  const offset = binaryen.getExpressionInfo(info.offset).value;
-  info.data.forEach((name, k) => movedNames.has(name) || ownSlots.has(name) || ownSlots.set(name, offset + k));
+for (const { offset, names } of ownSegments()) {
+  names.forEach((name, k) => movedNames.has(name) || ownSlots.has(name) || ownSlots.set(name, offset + k));
 }
 const calls = allFunctions(rest).filter((fn) => fn.module === "p");
 const linked = calls.filter((fn) => !ownSlots.has(fn.base));
@@ -189,11 +197,7 @@ if (mapPath) {
 }
 // The slots only the rest can reach hold a function that traps instead of a stub (slots.mjs).
 {
-  const own = [];
-  for (let i = 0; i < primary.getNumElementSegments(); i++) {
-    const info = binaryen.getElementSegmentInfo(primary.getElementSegmentByIndex(i));
-    if (info.name !== "~linked") own.push({ name: info.name, offset: binaryen.getExpressionInfo(info.offset).value, names: info.data });
-  }
+  const own = ownSegments();
   const absent = unreachableSlots(own, movedNames, primary.emitText(), data.primary);
   primary.addFunction("__split_absent", binaryen.none, binaryen.none, [], primary.unreachable());
   for (const segment of own) {
