@@ -1,9 +1,9 @@
 // Browser and bundler entry: instantiate the core module once, with top-level
 // await, so that importers can use the API straight away. Bundlers resolve the
 // `new URL` form and copy the .wasm files next to the bundle. The core's rest
-// (rest-gate.js) and the parts a page may never need (the JSON Schema checks,
-// OAuth) are separate modules, fetched the first time a call needs one: see
-// lazy.js.
+// (rest-gate.js: OAuth, the lists, progress, a server's requests…) and the JSON
+// Schema checks (lazy.js) are separate modules, fetched the first time a call
+// needs one.
 // wasm-bindgen snippets: scripts/build.sh
 import init, { __setParts, __setRestLoader, loadRest } from "./mcp_wasm.js";
 import { lazyParts } from "./lazy.js";
@@ -19,7 +19,7 @@ __setParts(
   lazyParts({
     quickCheck: () => import("./quick-check.js"),
     validator: () => import("./validator-part.js").then((part) => part.load()),
-    oauth: () => import("./oauth-part.js").then((part) => part.load()),
+    dpop: () => import("./dpop.js"),
   }),
 );
 

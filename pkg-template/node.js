@@ -1,6 +1,6 @@
 // Node entry: Node's fetch cannot read file: URLs, so read the modules from disk.
-// The core's rest (rest-gate.js), the validator and OAuth modules are read and
-// instantiated the first time a call needs one.
+// The core's rest (rest-gate.js, with OAuth) and the validator module are read
+// and instantiated the first time a call needs one.
 import { readFileSync } from "node:fs";
 import { __setParts, __setRestLoader, initSync } from "./mcp_wasm.js";
 import { lazyParts } from "./lazy.js";
@@ -16,11 +16,7 @@ __setParts(
       part.initSync({ module: readFileSync(new URL("./mcp_wasm_validator_bg.wasm", import.meta.url)) });
       return part;
     },
-    oauth: async () => {
-      const part = await import("./mcp_wasm_oauth.js");
-      part.initSync({ module: readFileSync(new URL("./mcp_wasm_oauth_bg.wasm", import.meta.url)) });
-      return part;
-    },
+    dpop: () => import("./dpop.js"),
   }),
 );
 

@@ -1,15 +1,14 @@
 // Cloudflare Workers entry: workerd forbids compiling wasm from bytes at run time,
 // so the modules are imported (wrangler and workerd hand them over as
 // WebAssembly.Module) and instantiated synchronously; the core's rest
-// (rest-gate.js), the validator's and OAuth's only the first time a call needs them.
+// (rest-gate.js, with OAuth) and the validator's only the first time a call needs them.
 import wasmModule from "./mcp_wasm_bg.wasm";
 import restModule from "./mcp_wasm_rest_bg.wasm";
 import validatorModule from "./mcp_wasm_validator_bg.wasm";
-import oauthModule from "./mcp_wasm_oauth_bg.wasm";
 import { __setParts, __setRestLoader, initSync } from "./mcp_wasm.js";
 import * as validator from "./mcp_wasm_validator.js";
-import * as oauth from "./mcp_wasm_oauth.js";
 import * as quickCheck from "./quick-check.js";
+import * as dpop from "./dpop.js";
 import { lazyParts } from "./lazy.js";
 import "./rest-gate.js";
 
@@ -22,10 +21,7 @@ __setParts(
       validator.initSync({ module: validatorModule });
       return validator;
     },
-    oauth: async () => {
-      oauth.initSync({ module: oauthModule });
-      return oauth;
-    },
+    dpop: async () => dpop,
   }),
 );
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the npm package into pkg/: the core module with wasm-pack (release
-# profile), the validator and OAuth modules with cargo and wasm-bindgen, wasm-opt
-# -Oz, the core split in two (scripts/split/), then the committed scaffold from
+# profile), the validator module with cargo and wasm-bindgen, wasm-opt -Oz, the
+# core split in two (scripts/split/; OAuth lands in its rest), then the committed scaffold from
 # pkg-template/ on top. Links
 # node_modules/mcp-wasm -> pkg so tests import the package by its name, and
 # prints the gzipped size of the wasm plus its JS glue.
@@ -9,9 +9,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # The core module (Cargo feature core-module) is everything but the JSON Schema
-# validator and OAuth, each a module of its own that the core loads the first
-# time a call needs it (src/js/lazy.rs, pkg-template/lazy.js): a page that only
-# calls tools never downloads them.
+# validator, a module of its own that the core loads the first time a call needs
+# it (src/js/lazy.rs, pkg-template/lazy.js): a page that only calls tools never
+# downloads it. OAuth is in the core and lands in its rest (the split below),
+# which shares the core's runtime: 55 KB gzip less in all than a module of its own
+# (bench/analysis.md, "Twenty-sixth round").
 #
 # -ocimfs=20: binaryen inlines a function with one caller whatever its size; only
 # up to 20 instructions here. The bodies it leaves apart repeat each other's shapes,
@@ -39,7 +41,7 @@ REMAP=(--config "target.wasm32-unknown-unknown.rustflags=['--remap-path-prefix=$
 # to a function of its own, which the split below leaves in the rest when no profile run
 # takes it. Up to 16 values in and out, and outlined whenever that is no larger: 1.1 KB gzip
 # off the first call, 3.2 KB onto the rest (bench/analysis.md, "Twenty-third round"); the
-# validator and OAuth modules, loaded whole, only grow by it. The core has a target
+# validator module, loaded whole, only grows by it. The core has a target
 # directory of its own, so that the two sets of flags do not rebuild each other's crates.
 # Its function table starts at slot 4097, not 1: the split gives a slot of a moved function
 # no stub when no constant of the primary's code holds its number (scripts/split/slots.mjs),
@@ -77,17 +79,16 @@ node_modules/.bin/wasm-opt pkg/mcp_wasm_bg.wasm -o pkg/mcp_wasm_bg.wasm "${OPT_K
 # its glue: 3 KB gzip off the first call (bench/analysis.md, "Eighth round").
 node scripts/short-imports.mjs pkg/mcp_wasm_bg.wasm pkg/mcp_wasm.js
 
-# The lazily loaded modules: the same crate with one part and its exports
+# The lazily loaded module: the same crate with one part and its exports
 # (src/lazy_modules), as pkg/mcp_wasm_<part>.js and pkg/mcp_wasm_<part>_bg.wasm.
 # The validator's hot loop is what a deep structuredContent waits for, in a
 # module only pages that validate download: it is built for speed, "s" for the
 # dependencies and 3 for this crate, where serde's parser is instantiated for the
 # validator's own tree. `node bench/ab-validator.mjs pkg` (the validator alone on
 # bench/fixtures.mjs's deep result, Node, median of 60): "s" 9.9 ms at 84.7 KB gzip,
-# this 6.6 ms at 90.4 KB, all at 3 6.5 ms at 101.5 KB. OAuth stays at "z".
-for part in validator oauth; do
-  opt=(--config "profile.release.opt-level='z'")
-  [ "$part" = validator ] && opt=(--config "profile.release.opt-level='s'" --config "profile.release.package.mcp-wasm.opt-level=3")
+# this 6.6 ms at 90.4 KB, all at 3 6.5 ms at 101.5 KB.
+for part in validator; do
+  opt=(--config "profile.release.opt-level='s'" --config "profile.release.package.mcp-wasm.opt-level=3")
   MCP_WASM_LINK_MAP="$PWD/$SPLIT/$part.map" cargo build "${opt[@]}" "${REMAP[@]}" "${LINKER[@]}" --quiet --release --target wasm32-unknown-unknown --lib --no-default-features --features "$part-module"
   wasm-bindgen "${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release/mcp_wasm.wasm" --out-dir pkg --out-name "mcp_wasm_$part" --target web --no-typescript
   test -f "$SPLIT/$part.map" || { echo "build: no linker map at $SPLIT/$part.map: cargo clean -p mcp-wasm --release --target wasm32-unknown-unknown, then build again" >&2; exit 1; }
@@ -132,6 +133,8 @@ node scripts/short-exports.mjs pkg/mcp_wasm_bg.wasm pkg/mcp_wasm.js pkg/mcp_wasm
 
 node scripts/finish-dts.mjs
 cp pkg-template/* pkg/
+# DPoP's key storage, which the npm core loads as a part (src/transport/oauth/dpop.rs).
+cp src/dpop.js pkg/dpop.js
 # A browser finds a module's imports only once it has fetched that module, and the
 # wasm fetch starts only once every module is in. index.js names the JS snippets
 # that mcp_wasm.js imports (wasm-bindgen puts them under a hashed path), so they

@@ -39,8 +39,8 @@ for f in $features; do
 done
 n=$(measure js)
 echo "| \`js\` alone | $(kib "$n") | $(kib $((full - n))) |"
-# The npm package's three modules (scripts/build.sh).
-for module in core-module validator-module oauth-module; do
+# The npm package's two modules (scripts/build.sh).
+for module in core-module validator-module; do
   n=$(measure "$module")
   echo "| npm: \`$module\` | $(kib "$n") | |"
 done

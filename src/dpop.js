@@ -1,6 +1,7 @@
-// The JavaScript that OAuth's DPoP code imports (src/transport/oauth/dpop.rs). It is a
-// snippet of its own, apart from glue.js, because only the OAuth module uses it: the
-// core's glue, which a page fetches before its first call, does not carry it.
+// The JavaScript that OAuth's DPoP code calls (src/transport/oauth/dpop.rs): apart from
+// glue.js, which a page fetches before its first call. A Rust build imports it as a
+// wasm-bindgen snippet; the npm package ships it as dpop.js, a part its core loads the
+// first time a flow needs a DPoP key (scripts/build.sh).
 
 // DPoP keys: a non-extractable ES256 pair, kept in IndexedDB when asked.
 const ALGORITHM = { name: "ECDSA", namedCurve: "P-256" };

@@ -114,8 +114,8 @@
 //! # Cargo features
 //!
 //! Each part a build may leave out is a feature; all but `small-allocator`
-//! are on by default (the npm package's three modules are built with
-//! `core-module`, `validator-module` and `oauth-module`, see `scripts/build.sh`).
+//! are on by default (the npm package's modules are built with
+//! `core-module` and `validator-module`, see `scripts/build.sh`).
 //! Without one, the public API simply lacks its items (and the JS binding its
 //! methods):
 //!
@@ -163,9 +163,9 @@ pub mod protocol;
 pub mod session;
 pub mod transport;
 
-#[cfg(all(target_arch = "wasm32", any(feature = "js", feature = "oauth-module")))]
+#[cfg(all(target_arch = "wasm32", feature = "js"))]
 pub mod js;
-#[cfg(all(target_arch = "wasm32", any(feature = "validator-module", feature = "oauth-module")))]
+#[cfg(all(target_arch = "wasm32", feature = "validator-module"))]
 pub mod lazy_modules;
 #[cfg(target_arch = "wasm32")]
 pub mod web;

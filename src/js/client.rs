@@ -180,10 +180,7 @@ impl McpClient {
             fetch: Fetch::new(settings.fetch.clone()),
             #[cfg(feature = "oauth")]
             auth: settings.auth.clone(),
-            #[cfg(feature = "oauth")]
             authorizer: None,
-            #[cfg(not(feature = "oauth"))]
-            authorizer: settings.auth.clone().map(|options| super::lazy::LazyOAuth::authorizer(&url, options, settings.fetch.clone())),
             sse_reader: settings.sse_reader,
         };
         crate::web::connector(&url, &options)

@@ -1,9 +1,6 @@
 //! Reading the fields of an options object passed from JS: absent, or of
 //! the right type, or an `invalid-argument` error that names the field.
 
-// The OAuth module's build (lazy_modules::oauth) reads `auth` alone.
-#![cfg_attr(not(feature = "js"), allow(dead_code))]
-
 use crate::error::Error;
 use crate::session::limits::MAX_TIMER_MS;
 use js_sys::{Function, Reflect};

@@ -155,9 +155,6 @@ pub struct ConnectSettings {
     /// `auth`: the OAuth flow's configuration; its `mcp_url` is the connect target's.
     #[cfg(feature = "oauth")]
     pub auth: Option<OAuthConfig>,
-    /// The options object, when it has `auth`: the OAuth module reads it.
-    #[cfg(not(feature = "oauth"))]
-    pub auth: Option<JsValue>,
     /// Aborts the connection attempt.
     pub signal: Option<AbortSignal>,
     /// `trace`: told of every JSON-RPC message in and out.
@@ -184,8 +181,8 @@ pub fn connect_options(value: &JsValue) -> Result<ConnectSettings, Error> {
     let cache = cache(&object)?;
     let limits = limits(&object)?;
     #[cfg(not(feature = "oauth"))]
-    if field(&object, "auth").is_some_and(|auth| !auth.is_object()) {
-        return Err(invalid("auth must be an object"));
+    if field(&object, "auth").is_some() {
+        return Err(invalid("auth: OAuth is left out of this build (Cargo feature `oauth`)"));
     }
     let headers = headers(&object)?;
     let fetch = function(&object, "fetch")?;
@@ -195,8 +192,6 @@ pub fn connect_options(value: &JsValue) -> Result<ConnectSettings, Error> {
     let client_info = client_info(&object)?;
     #[cfg(feature = "oauth")]
     let auth = super::auth_options::auth_options(&object)?;
-    #[cfg(not(feature = "oauth"))]
-    let auth = field(&object, "auth").map(|_| object.clone());
     let client = ClientOptions {
         client_info,
         timeout_ms,
@@ -230,6 +225,7 @@ pub fn connect_options(value: &JsValue) -> Result<ConnectSettings, Error> {
         headers,
         fetch,
         sse_reader,
+        #[cfg(feature = "oauth")]
         auth,
         signal,
         trace,

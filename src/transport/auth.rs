@@ -1,7 +1,7 @@
 //! What the Streamable HTTP transport asks of authorization: the headers of
 //! each request, and an answer to a refusal. [`crate::transport::oauth::OAuth`]
-//! (Cargo feature `oauth`) is the one this crate has; the JavaScript package's
-//! core module passes a stand-in that loads its OAuth module on first use.
+//! (Cargo feature `oauth`) is the one this crate has; a Rust program may pass
+//! its own as `WebOptions::authorizer`.
 
 use crate::error::Error;
 use futures::future::LocalBoxFuture;

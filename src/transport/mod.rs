@@ -12,6 +12,7 @@
 //!   credentials and for an answer to a refusal; `oauth` is one.
 //! * `connector`: the web [`crate::session::Connector`], which opens those
 //!   transports for a client.
+//! * `parts`: the npm package's parts that load on first use.
 
 pub mod http;
 pub mod recent_ids;
@@ -31,6 +32,8 @@ pub mod kept;
 pub mod legacy_sse;
 #[cfg(all(target_arch = "wasm32", feature = "oauth"))]
 pub mod oauth;
+#[cfg(target_arch = "wasm32")]
+pub mod parts;
 #[cfg(target_arch = "wasm32")]
 pub mod streamable_http;
 #[cfg(target_arch = "wasm32")]

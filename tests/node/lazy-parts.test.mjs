@@ -72,7 +72,7 @@ test("a validator module that fails to load fails the call with network, and the
   }
 });
 
-test("without loaders (the raw module by hand), structuredContent passes unchecked and auth is refused", LIMIT, async () => {
+test("without loaders (the raw module by hand), structuredContent passes unchecked and auth still works", LIMIT, async () => {
   __setParts(undefined);
   const client = await McpClient.connect(URL_);
   try {
@@ -82,36 +82,15 @@ test("without loaders (the raw module by hand), structuredContent passes uncheck
   } finally {
     await client.close();
   }
-  const refused = await McpClient.connect(URL_, { auth: { clientId: "x", redirectUri: "http://127.0.0.1:1/cb", authorize: () => {} } }).then(
-    () => null,
-    (e) => e,
-  );
-  assert.equal(refused?.kind, "invalid-argument", String(refused));
-  assert.match(refused.message, /OAuth is left out of this build/);
-});
-
-test("an OAuth module that fails to load fails the connection with network, and a new client loads it", LIMIT, async () => {
-  let offline = true;
-  __setParts(
-    lazyParts({
-      oauth: async () => {
-        if (offline) throw new TypeError("fetch failed");
-        const part = await import("../../pkg/mcp_wasm_oauth.js");
-        part.initSync({ module: readFileSync(new URL("../../pkg/mcp_wasm_oauth_bg.wasm", import.meta.url)) });
-        return part;
-      },
-    }),
-  );
-  // server-everything asks for no authorization: with the module, auth is configured and unused.
-  const auth = { clientId: "x", redirectUri: "http://127.0.0.1:1/cb", authorize: () => {} };
-  const failed = await McpClient.connect(URL_, { auth }).then(() => null, (e) => e);
-  assert.equal(failed?.kind, "network", String(failed));
-  assert.match(failed.message, /oauth module could not be loaded/);
-  offline = false;
-  const client = await McpClient.connect(URL_, { auth });
+  // OAuth is in the core's rest, not a part: server-everything asks for no authorization, so
+  // auth is configured, checked and unused.
+  const authorized = await McpClient.connect(URL_, { auth: { clientId: "x", redirectUri: "http://127.0.0.1:1/cb", authorize: () => {} } });
   try {
-    assert.equal((await client.callTool({ name: "echo", arguments: { message: "authorized" } })).content[0].text, "Echo: authorized");
+    assert.equal((await authorized.callTool({ name: "echo", arguments: { message: "authorized" } })).content[0].text, "Echo: authorized");
   } finally {
-    await client.close();
+    await authorized.close();
   }
+  const refused = await McpClient.connect(URL_, { auth: "x" }).then(() => null, (e) => e);
+  assert.equal(refused?.kind, "invalid-argument", String(refused));
+  assert.match(refused.message, /auth must be an object/);
 });

@@ -20,12 +20,47 @@ use std::collections::HashMap;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
+// The key storage is JavaScript (IndexedDB, WebCrypto). The npm package's core loads it on
+// first use, as a part (`dpop.js` beside the glue), so that a page that never uses DPoP does
+// not fetch it with the core; a Rust build imports it as wasm-bindgen's snippet.
+#[cfg(not(feature = "core-module"))]
 #[wasm_bindgen(module = "/src/dpop.js")]
 extern "C" {
     #[wasm_bindgen(js_name = dpopKeyPair)]
     fn key_pair(name: &str, persist: bool) -> Promise;
     #[wasm_bindgen(js_name = dpopPublicJwk)]
     fn public_jwk(pair: &JsValue) -> Promise;
+}
+
+/// The key pair stored as `name` (made if there is none) and its public key
+/// as a JWK's text.
+#[cfg(not(feature = "core-module"))]
+async fn stored_key(name: &str, persist: bool) -> Result<(JsValue, JsValue), Error> {
+    let pair = JsFuture::from(key_pair(name, persist)).await.map_err(key_error)?;
+    let jwk = JsFuture::from(public_jwk(&pair)).await.map_err(key_error)?;
+    Ok((pair, jwk))
+}
+
+/// The key pair stored as `name` (made if there is none) and its public key
+/// as a JWK's text, from the part `dpop`. A part that cannot load is a
+/// `network` error, as the package's other parts'.
+#[cfg(feature = "core-module")]
+async fn stored_key(name: &str, persist: bool) -> Result<(JsValue, JsValue), Error> {
+    use wasm_bindgen::JsCast;
+    let part = crate::transport::parts::load("dpop")
+        .await?
+        .ok_or_else(|| auth_error("DPoP key", "its storage (dpop.js) was not handed to this module"))?;
+    let call = |export: &str, args: &js_sys::Array| -> Result<JsFuture, JsValue> {
+        let function: js_sys::Function = js_sys::Reflect::get(&part, &export.into())?.dyn_into()?;
+        Ok(JsFuture::from(Promise::resolve(&function.apply(&JsValue::UNDEFINED, args)?)))
+    };
+    let pair = call("dpopKeyPair", &js_sys::Array::of2(&name.into(), &persist.into())).map_err(key_error)?.await.map_err(key_error)?;
+    let jwk = call("dpopPublicJwk", &js_sys::Array::of1(&pair)).map_err(key_error)?.await.map_err(key_error)?;
+    Ok((pair, jwk))
+}
+
+fn key_error(e: JsValue) -> Error {
+    auth_error("DPoP key", crate::transport::fetch::js_message(&e))
 }
 
 /// The key and the nonces of one authorization context.
@@ -50,11 +85,9 @@ fn origin(url: &str) -> String {
 impl Dpop {
     /// The key pair stored as `name`, made on first use.
     pub(super) async fn load(name: &str, persist: bool) -> Result<Self, Error> {
-        let fail = |e: JsValue| auth_error("DPoP key", crate::transport::fetch::js_message(&e));
-        let pair = JsFuture::from(key_pair(name, persist)).await.map_err(fail)?;
-        let jwk = JsFuture::from(public_jwk(&pair)).await.map_err(fail)?;
+        let (pair, jwk) = stored_key(name, persist).await?;
         let jwk: Value = crate::protocol::json::parse(&jwk.as_string().unwrap_or_default()).map_err(|e| auth_error("DPoP key", e))?;
-        let private_key = js_sys::Reflect::get(&pair, &"privateKey".into()).map_err(fail)?;
+        let private_key = js_sys::Reflect::get(&pair, &"privateKey".into()).map_err(key_error)?;
         Ok(Self { private_key, jwk, nonces: RefCell::default() })
     }
 

@@ -14,7 +14,7 @@ use wasm_bindgen_futures::JsFuture;
 /// What the store keeps, read back from its JSON: `None` for a value of
 /// another shape. Written by hand rather than derived: serde's typed readers
 /// report a wrong type through text that can print a float, which brought
-/// core's float printing into the OAuth module.
+/// core's float printing into OAuth's code.
 pub trait Stored: Sized {
     /// The value `stored` holds, if it has this shape.
     fn from_stored(stored: &Value) -> Option<Self>;
