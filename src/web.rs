@@ -94,12 +94,22 @@ pub fn connector(url: &str, options: &WebOptions) -> Result<Rc<dyn Connector>, E
 /// The OAuth flow `options.auth` asks for, if any.
 #[cfg(feature = "oauth")]
 fn oauth(url: &str, options: &WebOptions) -> Result<Option<Rc<dyn Authorizer>>, Error> {
-    let Some(config) = &options.auth else { return Ok(None) };
+    match &options.auth {
+        Some(config) => oauth_flow(url, config, &options.fetch).map(Some),
+        None => Ok(None),
+    }
+}
+
+/// Kept out of `connector`, which a page's first connection (without
+/// `auth`) runs: then none of this is in the code it loads first.
+#[cfg(feature = "oauth")]
+#[inline(never)]
+fn oauth_flow(url: &str, config: &OAuthConfig, fetch: &Fetch) -> Result<Rc<dyn Authorizer>, Error> {
     if !crate::protocol::oauth::endpoint_allowed(url) {
         return Err(Error::invalid_argument(format!("with auth, the MCP URL must be https, or http on a loopback host: {url}")));
     }
     let config = OAuthConfig { mcp_url: url.to_owned(), ..config.clone() };
-    Ok(Some(Rc::new(OAuth::new(config, options.fetch.clone()))))
+    Ok(Rc::new(OAuth::new(config, fetch.clone())))
 }
 
 #[cfg(not(feature = "oauth"))]

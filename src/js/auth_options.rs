@@ -19,17 +19,26 @@ fn text(object: &JsValue, name: &str) -> Result<Option<String>, Error> {
 /// # Errors
 /// [`Error::InvalidArgument`] naming the bad field.
 pub fn auth_options(object: &JsValue) -> Result<Option<OAuthConfig>, Error> {
-    let Some(auth) = field(object, "auth") else { return Ok(None) };
+    match field(object, "auth") {
+        Some(auth) => read_auth(&auth).map(Some),
+        None => Ok(None),
+    }
+}
+
+/// Kept out of `connect_options`, whose first call passes no `auth`: then
+/// none of this is in the code a page loads first (scripts/split/).
+#[inline(never)]
+fn read_auth(auth: &JsValue) -> Result<OAuthConfig, Error> {
     if !auth.is_object() {
         return Err(invalid("auth must be an object"));
     }
-    let redirect_uri = text(&auth, "redirectUri")?;
+    let redirect_uri = text(auth, "redirectUri")?;
     if let Some(uri) = &redirect_uri {
         if !crate::protocol::oauth::redirect_uri_allowed(uri) {
             return Err(invalid("auth.redirectUri must be https, or http on localhost, 127.0.0.1 or [::1], without a fragment"));
         }
     }
-    let grant = match text(&auth, "grant")?.as_deref() {
+    let grant = match text(auth, "grant")?.as_deref() {
         None | Some("authorization_code") => Grant::AuthorizationCode,
         Some("client_credentials") => Grant::ClientCredentials,
         Some("cross_app_access") => Grant::CrossAppAccess,
@@ -40,7 +49,7 @@ pub fn auth_options(object: &JsValue) -> Result<Option<OAuthConfig>, Error> {
             ))
         }
     };
-    let assertion = match field(&auth, "assertion") {
+    let assertion = match field(auth, "assertion") {
         None if grant == Grant::JwtBearer => return Err(invalid("auth.assertion is required for jwt_bearer")),
         None => None,
         Some(f) if f.is_function() => Some(Assertion::Function(f.unchecked_into())),
@@ -48,11 +57,11 @@ pub fn auth_options(object: &JsValue) -> Result<Option<OAuthConfig>, Error> {
             Some(Assertion::Fixed(jwt.as_string().ok_or_else(|| invalid("auth.assertion must be a JWT or a function returning one"))?))
         }
     };
-    let issuer = text(&auth, "issuer")?;
+    let issuer = text(auth, "issuer")?;
     if let Some(issuer) = issuer.as_deref().filter(|i| !crate::protocol::oauth::endpoint_allowed(i)) {
         return Err(invalid(format!("auth.issuer {issuer:?} must be https, or http on a loopback host")));
     }
-    let identity = match field(&auth, "identity") {
+    let identity = match field(auth, "identity") {
         None if grant == Grant::CrossAppAccess => return Err(invalid("auth.identity is required for cross_app_access")),
         None => None,
         Some(identity) => Some(EnterpriseIdentity {
@@ -61,27 +70,27 @@ pub fn auth_options(object: &JsValue) -> Result<Option<OAuthConfig>, Error> {
             client_id: text(&identity, "clientId")?,
         }),
     };
-    Ok(Some(OAuthConfig {
+    Ok(OAuthConfig {
         mcp_url: String::new(),
-        client_id: text(&auth, "clientId")?,
-        client_secret: text(&auth, "clientSecret")?,
+        client_id: text(auth, "clientId")?,
+        client_secret: text(auth, "clientSecret")?,
         issuer,
         assertion,
-        dpop: match field(&auth, "dpop") {
+        dpop: match field(auth, "dpop") {
             None => false,
             Some(flag) => flag.as_bool().ok_or_else(|| invalid("auth.dpop must be a boolean"))?,
         },
-        client_metadata_url: text(&auth, "clientMetadataUrl")?,
-        client_name: text(&auth, "clientName")?.unwrap_or_else(|| "mcp-wasm".into()),
+        client_metadata_url: text(auth, "clientMetadataUrl")?,
+        client_name: text(auth, "clientName")?.unwrap_or_else(|| "mcp-wasm".into()),
         redirect_uri,
-        scope: text(&auth, "scope")?,
-        authorize: function(&auth, "authorize")?,
+        scope: text(auth, "scope")?,
+        authorize: function(auth, "authorize")?,
         grant,
         identity,
-        token_endpoint_auth_method: text(&auth, "tokenEndpointAuthMethod")?,
-        private_key_pem: text(&auth, "privateKey")?,
+        token_endpoint_auth_method: text(auth, "tokenEndpointAuthMethod")?,
+        private_key_pem: text(auth, "privateKey")?,
         storage: Rc::new(
-            storage_from(match Reflect::get(&auth, &"storage".into()) {
+            storage_from(match Reflect::get(auth, &"storage".into()) {
                 // Absent: sessionStorage where there is one. `null` and "memory": memory only.
                 Ok(absent) if absent.is_undefined() => {
                     Reflect::get(&js_sys::global(), &"sessionStorage".into()).ok().filter(|s| s.is_object())
@@ -92,16 +101,16 @@ pub fn auth_options(object: &JsValue) -> Result<Option<OAuthConfig>, Error> {
             })
             .map_err(invalid)?,
         ),
-        callback_url: text(&auth, "callbackUrl")?,
-        cors_proxy: match field(&auth, "corsProxy") {
+        callback_url: text(auth, "callbackUrl")?,
+        cors_proxy: match field(auth, "corsProxy") {
             None => None,
             Some(f) if f.is_function() => Some(CorsProxy::Function(f.unchecked_into())),
             Some(p) => Some(CorsProxy::Prefix(p.as_string().ok_or_else(|| invalid("auth.corsProxy must be a URL prefix or a function"))?)),
         },
-        signing_algorithm: match text(&auth, "signingAlgorithm")? {
+        signing_algorithm: match text(auth, "signingAlgorithm")? {
             None => None,
             Some(a) if a == "ES256" || a == "RS256" => Some(a),
             Some(_) => return Err(invalid("auth.signingAlgorithm must be \"ES256\" or \"RS256\"")),
         },
-    }))
+    })
 }
