@@ -1,9 +1,9 @@
 // Browser and bundler entry: instantiate the core module once, with top-level
 // await, so that importers can use the API straight away. Bundlers resolve the
 // `new URL` form and copy the .wasm files next to the bundle. The core's rest
-// (rest-gate.js: OAuth, the lists, progress, a server's requests…) and the JSON
-// Schema checks (lazy.js) are separate modules, fetched the first time a call
-// needs one.
+// (rest-gate.js: the lists, progress, a server's requests…), its OAuth module
+// and the JSON Schema checks (lazy.js) are separate modules, fetched the first
+// time a call needs one.
 // wasm-bindgen snippets: scripts/build.sh
 import init, { __setParts, __setRestLoader, loadRest } from "./mcp_wasm.js";
 import { lazyParts } from "./lazy.js";
@@ -11,7 +11,10 @@ import { prefetchAfterFirstCall } from "./rest-gate.js";
 import { webRestLoader } from "./rest-web.js";
 
 await init({ module_or_path: new URL("./mcp_wasm_bg.wasm", import.meta.url) });
-__setRestLoader(webRestLoader(new URL("./mcp_wasm_rest_bg.wasm", import.meta.url)));
+__setRestLoader(
+  webRestLoader(new URL("./mcp_wasm_rest_bg.wasm", import.meta.url)),
+  webRestLoader(new URL("./mcp_wasm_oauth_bg.wasm", import.meta.url)),
+);
 // Where nothing can fetch synchronously (Deno has no XMLHttpRequest), the rest loads now.
 if (typeof XMLHttpRequest === "function") prefetchAfterFirstCall();
 else await loadRest();

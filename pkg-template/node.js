@@ -1,13 +1,16 @@
 // Node entry: Node's fetch cannot read file: URLs, so read the modules from disk.
-// The core's rest (rest-gate.js, with OAuth) and the validator module are read
-// and instantiated the first time a call needs one.
+// The core's rest (rest-gate.js), its OAuth module and the validator module are
+// read and instantiated the first time a call needs one.
 import { readFileSync } from "node:fs";
 import { __setParts, __setRestLoader, initSync } from "./mcp_wasm.js";
 import { lazyParts } from "./lazy.js";
 import "./rest-gate.js";
 
 initSync({ module: readFileSync(new URL("./mcp_wasm_bg.wasm", import.meta.url)) });
-__setRestLoader({ sync: () => readFileSync(new URL("./mcp_wasm_rest_bg.wasm", import.meta.url)) });
+__setRestLoader(
+  { sync: () => readFileSync(new URL("./mcp_wasm_rest_bg.wasm", import.meta.url)) },
+  { sync: () => readFileSync(new URL("./mcp_wasm_oauth_bg.wasm", import.meta.url)) },
+);
 __setParts(
   lazyParts({
     quickCheck: () => import("./quick-check.js"),

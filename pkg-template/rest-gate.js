@@ -12,7 +12,7 @@
 // synchronous, or a path no profile took), the core loads it synchronously (the
 // entries' `sync` loaders); tests/node/split.test.mjs holds the lists to McpClient's
 // methods.
-import { McpClient, McpClientError, __restReady, loadRest } from "./mcp_wasm.js";
+import { McpClient, McpClientError, __oauthReady, __restReady, loadOAuth, loadRest } from "./mcp_wasm.js";
 
 export const GATED_METHODS = [
   "listTools", "listAllTools", "listResources", "listAllResources", "listResourceTemplates",
@@ -95,6 +95,13 @@ for (const name of GATED_ITERATORS) {
 const close = proto.close;
 replace(proto, "close", { close() { return inOrder(() => close.call(this)); } }.close);
 
+// OAuth is a module of its own after the rest (scripts/split): a connection with `auth` loads
+// it before it starts, once the rest is in.
+const hasAuth = (options) => options != null && typeof options === "object" && options.auth !== undefined;
+const withOAuth = (run, options) => (!hasAuth(options) || __oauthReady() ? run : () => loadOAuth().then(run, (failure) => {
+  throw new McpClientError("network", `network error: the core's OAuth module could not be loaded: ${failure?.message ?? failure}`);
+}));
+
 const needsRest = (target, options) =>
   (typeof target !== "string" && !(target instanceof URL))
   || (options != null && typeof options === "object" && Object.keys(options).some((key) => !FIRST_CALL_OPTIONS.has(key)));
@@ -103,14 +110,14 @@ let afterConnect;
 const statics = { connect: McpClient.connect, resume: McpClient.resume };
 replace(McpClient, "connect", {
   connect(target, options) {
-    const run = () => statics.connect.call(this, target, options);
+    const run = withOAuth(() => statics.connect.call(this, target, options), options);
     const client = needsRest(target, options) ? gated(run, options) : run();
     afterConnect?.(client);
     return client;
   },
 }.connect);
 replace(McpClient, "resume", {
-  resume(snapshot, options) { return gated(() => statics.resume.call(this, snapshot, options), options); },
+  resume(snapshot, options) { return gated(withOAuth(() => statics.resume.call(this, snapshot, options), options), options); },
 }.resume);
 
 // Progress notifications are handled by the rest: a call that asks for them waits for it.

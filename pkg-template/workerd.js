@@ -1,9 +1,10 @@
 // Cloudflare Workers entry: workerd forbids compiling wasm from bytes at run time,
 // so the modules are imported (wrangler and workerd hand them over as
 // WebAssembly.Module) and instantiated synchronously; the core's rest
-// (rest-gate.js, with OAuth) and the validator's only the first time a call needs them.
+// (rest-gate.js), its OAuth module and the validator's only the first time a call needs them.
 import wasmModule from "./mcp_wasm_bg.wasm";
 import restModule from "./mcp_wasm_rest_bg.wasm";
+import oauthModule from "./mcp_wasm_oauth_bg.wasm";
 import validatorModule from "./mcp_wasm_validator_bg.wasm";
 import { __setParts, __setRestLoader, initSync } from "./mcp_wasm.js";
 import * as validator from "./mcp_wasm_validator.js";
@@ -13,7 +14,7 @@ import { lazyParts } from "./lazy.js";
 import "./rest-gate.js";
 
 initSync({ module: wasmModule });
-__setRestLoader({ sync: () => restModule });
+__setRestLoader({ sync: () => restModule }, { sync: () => oauthModule });
 __setParts(
   lazyParts({
     quickCheck: async () => quickCheck,

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the npm package into pkg/: the core module with wasm-pack (release
 # profile), the validator module with cargo and wasm-bindgen, wasm-opt -Oz, the
-# core split in two (scripts/split/; OAuth lands in its rest), then the committed scaffold from
+# core split in three (scripts/split/: the first call's, the rest, OAuth), then the committed scaffold from
 # pkg-template/ on top. Links
 # node_modules/mcp-wasm -> pkg so tests import the package by its name, and
 # prints the gzipped size of the wasm plus its JS glue.
@@ -11,9 +11,9 @@ cd "$(dirname "$0")/.."
 # The core module (Cargo feature core-module) is everything but the JSON Schema
 # validator, a module of its own that the core loads the first time a call needs
 # it (src/js/lazy.rs, pkg-template/lazy.js): a page that only calls tools never
-# downloads it. OAuth is in the core and lands in its rest (the split below),
-# which shares the core's runtime: 55 KB gzip less in all than a module of its own
-# (bench/analysis.md, "Twenty-sixth round").
+# downloads it. OAuth is in the core, and the split below makes it a module of
+# its own that shares the core's runtime: 55 KB gzip less in all than a build of
+# its own (bench/analysis.md, "Twenty-sixth round").
 #
 # -ocimfs=20: binaryen inlines a function with one caller whatever its size; only
 # up to 20 instructions here. The bodies it leaves apart repeat each other's shapes,
@@ -115,12 +115,18 @@ node scripts/split/cover.mjs "$SPLIT/profile-pkg/mcp_wasm_bg.wasm" "$SPLIT/profi
 node scripts/split/glue.mjs "$SPLIT/profile-pkg/mcp_wasm.js" profile
 node scripts/split/profile.mjs "$SPLIT/profile-pkg" "$SPLIT/profile.json"
 node scripts/split/outline.mjs "$SPLIT/core.wasm" "$SPLIT/regions.json" "$SPLIT/profile.json" "$SPLIT/core-outlined.wasm"
-node scripts/split/split.mjs "$SPLIT/core-outlined.wasm" "$SPLIT/profile.json" pkg/mcp_wasm_bg.wasm pkg/mcp_wasm_rest_bg.wasm "$SPLIT/core.map"
+# OAuth's code goes into a third module, which loads after the rest and only for a connection
+# with `auth` (rest-gate.js): what only OAuth's own functions reach (scripts/split/parts.mjs),
+# and the two functions that read `auth` and set the flow up, which only such a connection
+# calls.
+node scripts/split/split.mjs "$SPLIT/core-outlined.wasm" "$SPLIT/profile.json" pkg/mcp_wasm_bg.wasm pkg/mcp_wasm_rest_bg.wasm "$SPLIT/core.map" \
+  --part oauth '(^|<)mcp_wasm::(transport::oauth|protocol::oauth|js::auth_options|web::oauth_flow)::' \
+  '^mcp_wasm::(js::auth_options::read_auth|web::oauth_flow)::' pkg/mcp_wasm_oauth_bg.wasm
 # Each half is optimised twice from the same input: with its names, for target/split/, and
 # without, to ship. Without names binaryen also reorders each function's locals, 0.3 KB gzip
 # less per half (bench/analysis.md, "Twenty-second round"); same-functions.mjs checks that
 # every function kept its index, so the named copy still names a shipped trace's frames.
-for half in primary:mcp_wasm_bg rest:mcp_wasm_rest_bg; do
+for half in primary:mcp_wasm_bg rest:mcp_wasm_rest_bg oauth:mcp_wasm_oauth_bg; do
   named="$SPLIT/${half%%:*}-named.wasm" shipped="pkg/${half#*:}.wasm"
   node_modules/.bin/wasm-opt "$shipped" -o "$named" "${OPT_KEEPING_NAMES[@]}"
   node_modules/.bin/wasm-opt "$shipped" -o "$shipped" "${OPT_FLAGS[@]}"
@@ -129,7 +135,7 @@ done
 node scripts/split/glue.mjs pkg/mcp_wasm.js split
 # The primary's exports that only the glue reads get short names, in both files, as its
 # imports did: 0.8 KB gzip off the first call (bench/analysis.md, "Nineteenth round").
-node scripts/short-exports.mjs pkg/mcp_wasm_bg.wasm pkg/mcp_wasm.js pkg/mcp_wasm_rest_bg.wasm
+node scripts/short-exports.mjs pkg/mcp_wasm_bg.wasm pkg/mcp_wasm.js pkg/mcp_wasm_rest_bg.wasm pkg/mcp_wasm_oauth_bg.wasm
 
 node scripts/finish-dts.mjs
 cp pkg-template/* pkg/

@@ -5,15 +5,17 @@
 // reads an export as a member of its instance's exports (`wasm.mcpclient_callTool`, before
 // minification), and only such reads are renamed: what the rest of the core imports from the
 // primary, a name the glue quotes, and a name it reads off anything else keep their names.
-//   node scripts/short-exports.mjs pkg/mcp_wasm_bg.wasm pkg/mcp_wasm.js pkg/mcp_wasm_rest_bg.wasm
+//   node scripts/short-exports.mjs pkg/mcp_wasm_bg.wasm pkg/mcp_wasm.js pkg/mcp_wasm_rest_bg.wasm [more.wasm…]
 import { readFileSync, writeFileSync } from "node:fs";
 import { readName, readU32, rewriteSection, u32, wasmName } from "./wasm-leb.mjs";
 
-const [wasmPath, gluePath, restPath] = process.argv.slice(2);
-if (!restPath) throw new Error("usage: node scripts/short-exports.mjs <primary.wasm> <glue.js> <rest.wasm>");
+const [wasmPath, gluePath, ...secondaryPaths] = process.argv.slice(2);
+if (!secondaryPaths.length) throw new Error("usage: node scripts/short-exports.mjs <primary.wasm> <glue.js> <rest.wasm> [more.wasm…]");
 const wasm = readFileSync(wasmPath);
 let glue = readFileSync(gluePath, "utf8");
-const importedByRest = new Set(WebAssembly.Module.imports(new WebAssembly.Module(readFileSync(restPath))).map((i) => i.name));
+const importedByRest = new Set(
+  secondaryPaths.flatMap((path) => WebAssembly.Module.imports(new WebAssembly.Module(readFileSync(path))).map((i) => i.name)),
+);
 
 const escape = (text) => text.replace(/[$]/g, "\\$&");
 const count = (pattern) => glue.match(pattern)?.length ?? 0;

@@ -8,14 +8,26 @@
 export function loadRest(): Promise<void>;
 
 /**
- * With `mcp-wasm/raw`: instantiates the rest of the core from its bytes or module
- * (`mcp_wasm_rest_bg.wasm`), after `initSync`.
+ * Fetches and instantiates the core's OAuth module now, and the rest first if it is not in.
+ * A connection with `auth` does this before it starts; a page that never authorizes never
+ * fetches it. Resolves at once if it is in.
  */
-export function initRestSync(module: { module: SyncInitInput }): void;
+export function loadOAuth(): Promise<void>;
+
+/**
+ * With `mcp-wasm/raw`: instantiates the rest of the core from its bytes or module
+ * (`mcp_wasm_rest_bg.wasm`), after `initSync`, and the OAuth module from `oauth`'s
+ * (`mcp_wasm_oauth_bg.wasm`), if given: without it, `auth` cannot be used.
+ */
+export function initRestSync(module: { module: SyncInitInput; oauth?: SyncInitInput }): void;
 
 /**
  * With `mcp-wasm/raw`: fetches and instantiates the rest of the core (by default
- * `mcp_wasm_rest_bg.wasm` beside the glue), after `init`. Through the package's own
- * entries it loads the rest as `loadRest()` does.
+ * `mcp_wasm_rest_bg.wasm` beside the glue) and its OAuth module (by default
+ * `mcp_wasm_oauth_bg.wasm` beside the glue; `oauth: null` leaves it out), after `init`.
+ * Through the package's own entries it loads them as `loadRest()` and `loadOAuth()` do.
  */
-export function initRest(module_or_path?: { module_or_path?: InitInput | Promise<InitInput> }): Promise<void>;
+export function initRest(module_or_path?: {
+  module_or_path?: InitInput | Promise<InitInput>;
+  oauth?: InitInput | Promise<InitInput> | null;
+}): Promise<void>;

@@ -4,6 +4,15 @@
 // and the rest when it first needs it (scripts/split/rest-loader.js).
 //
 //   node scripts/split/split.mjs <core.wasm> <profile.json> <primary.wasm> <rest.wasm> [<linker map>]
+//                                [--part <name> <pattern> <entries> <part.wasm>]
+//
+// With --part, the functions that moved and that only functions named by <pattern> reach, and
+// those named by <entries>, which the others may call (scripts/split/parts.mjs), go into a
+// third module instead of the rest, loaded after the rest
+// and only when first needed (OAuth: a page that never authorizes never fetches it). It is
+// made as the rest is, with the static data that only its code reads, and its stubs in the
+// primary (and the rest's calls into it) load it through the import `__split.<name>`, with
+// `~ready_<name>`.
 //
 // How the halves meet:
 // - In the primary, a function that moved keeps its name and type, and its body becomes
@@ -22,15 +31,20 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { allFunctions, binaryen, definedFunctions, functionTable, readModule } from "./binaryen.mjs";
 import { activeSegments, deadPanicLocations, deadTexts, movedObjects, readMap, splitSegments } from "./data.mjs";
+import { exclusivePart } from "./parts.mjs";
 import { unreachableSlots } from "./slots.mjs";
 
-const [input, profilePath, primaryPath, restPath, mapPath] = process.argv.slice(2);
-if (!restPath) throw new Error("usage: node scripts/split/split.mjs <core.wasm> <profile.json> <primary.wasm> <rest.wasm> [<linker map>]");
+const args = process.argv.slice(2);
+const partAt = args.indexOf("--part");
+const [input, profilePath, primaryPath, restPath, mapPath] = partAt < 0 ? args : args.slice(0, partAt);
+const partArgs = partAt < 0 ? null : args.slice(partAt + 1, partAt + 5);
+if (!restPath || (partArgs && partArgs.length !== 4)) {
+  throw new Error("usage: node scripts/split/split.mjs <core.wasm> <profile.json> <primary.wasm> <rest.wasm> [<linker map>] [--part <name> <pattern> <entries> <part.wasm>]");
+}
 const bytes = readFileSync(input);
 const profile = JSON.parse(readFileSync(profilePath, "utf8"));
 const ran = new Set(profile.ordinals);
 const primary = readModule(bytes);
-const rest = readModule(bytes);
 
 const defined = definedFunctions(primary);
 const start = primary.getStart() ? binaryen.getFunctionInfo(primary.getStart()).name : null;
@@ -40,6 +54,13 @@ const table = functionTable(primary);
 if (table.module) throw new Error("split: the function table is imported; expected the module to define it");
 const firstSlot = table.initial;
 const tableSize = firstSlot + moved.length;
+// Where each moved function goes: the rest, or the part.
+const partOwn = partArgs ? exclusivePart(primary, movedNames, new RegExp(partArgs[1]), new RegExp(partArgs[2])) : new Set();
+const secondaries = [
+  { name: "rest", path: restPath, own: new Set([...movedNames].filter((name) => !partOwn.has(name))), ready: "~ready", load: "l" },
+];
+if (partArgs) secondaries.push({ name: partArgs[0], path: partArgs[3], own: partOwn, ready: `~ready_${partArgs[0]}`, load: partArgs[0] });
+const secondaryOf = (name) => (partOwn.has(name) ? secondaries[1] : secondaries[0]);
 
 // Export names the rest imports the primary's memory, tables and globals by: `~` and a
 // number, which no wasm-bindgen export starts with.
@@ -57,49 +78,60 @@ for (let i = 0; i < primary.getNumExports(); i++) {
 }
 const exportFor = (kind, internal) => existingExports.get(`${kind}:${internal}`) ?? exportName(kind, internal);
 
-// --- the rest
-for (const fn of allFunctions(rest)) {
-  if (movedNames.has(fn.name)) continue;
-  rest.removeFunction(fn.name);
-  rest.addFunctionImport(fn.name, "p", fn.name, fn.params, fn.results);
-}
-for (let i = rest.getNumExports() - 1; i >= 0; i--) rest.removeExport(binaryen.getExportInfo(rest.getExportByIndex(i)).name);
-const elements = [];
-for (let i = 0; i < rest.getNumElementSegments(); i++) elements.push(binaryen.getElementSegmentInfo(rest.getElementSegmentByIndex(i)));
-for (const segment of elements) rest.removeElementSegment(segment.name);
-rest.addActiveElementSegment(table.name, "~moved", moved.map((fn) => fn.name), rest.i32.const(firstSlot));
-for (const segment of elements) {
-  const offset = binaryen.getExpressionInfo(segment.offset);
-  if (offset.id !== binaryen.ConstId) throw new Error(`split: element segment ${segment.name} has no constant offset`);
-  let run = [];
-  let runStart = 0;
-  const flush = () => {
-    if (run.length) rest.addActiveElementSegment(table.name, `~at${runStart}`, run, rest.i32.const(runStart));
-    run = [];
+// --- the rest, and the part: each defines its own functions and imports every other
+function secondary(own) {
+  const module = readModule(bytes);
+  for (const fn of allFunctions(module)) {
+    if (own.has(fn.name)) continue;
+    module.removeFunction(fn.name);
+    module.addFunctionImport(fn.name, "p", fn.name, fn.params, fn.results);
+  }
+  for (let i = module.getNumExports() - 1; i >= 0; i--) module.removeExport(binaryen.getExportInfo(module.getExportByIndex(i)).name);
+  const elements = [];
+  for (let i = 0; i < module.getNumElementSegments(); i++) elements.push(binaryen.getElementSegmentInfo(module.getElementSegmentByIndex(i)));
+  for (const segment of elements) module.removeElementSegment(segment.name);
+  // Each of its functions at its slot past the table's original end, and at its original
+  // slots: runs of adjacent ones, one segment each.
+  const runs = (names, first, prefix) => {
+    let run = [];
+    let runStart = 0;
+    const flush = () => {
+      if (run.length) module.addActiveElementSegment(table.name, `${prefix}${runStart}`, run, module.i32.const(runStart));
+      run = [];
+    };
+    names.forEach((name, i) => {
+      if (!own.has(name)) return flush();
+      if (!run.length) runStart = first + i;
+      run.push(name);
+    });
+    flush();
   };
-  segment.data.forEach((name, i) => {
-    if (!movedNames.has(name)) return flush();
-    if (!run.length) runStart = offset.value + i;
-    run.push(name);
-  });
-  flush();
+  runs(moved.map((fn) => fn.name), firstSlot, "~moved");
+  for (const segment of elements) {
+    const offset = binaryen.getExpressionInfo(segment.offset);
+    if (offset.id !== binaryen.ConstId) throw new Error(`split: element segment ${segment.name} has no constant offset`);
+    runs(segment.data, offset.value, "~at");
+  }
+  for (let i = 0; i < module.getNumTables(); i++) {
+    const t = binaryen.getTableInfo(module.getTableByIndex(i));
+    module.addTableImport(t.name, "p", exportFor(binaryen.ExternalTable, t.name));
+  }
+  const globals = [];
+  for (let i = 0; i < module.getNumGlobals(); i++) globals.push(binaryen.getGlobalInfo(module.getGlobalByIndex(i)));
+  for (const g of globals) {
+    module.removeGlobal(g.name);
+    module.addGlobalImport(g.name, "p", exportFor(binaryen.ExternalGlobal, g.name), g.type, g.mutable);
+  }
+  // Whatever none of its functions reaches goes, imports included: what remains is what it
+  // needs of the primary (and, for the part, of the rest, through the primary's stubs).
+  module.runPasses(["remove-unused-module-elements"]);
+  return module;
 }
-const memory = rest.getMemoryInfo();
+const memory = primary.getMemoryInfo();
 // wasm-bindgen exports the memory as "memory".
 const memoryName = binaryen.getExportInfo(primary.getExport("memory")).value;
-for (let i = 0; i < rest.getNumTables(); i++) {
-  const t = binaryen.getTableInfo(rest.getTableByIndex(i));
-  rest.addTableImport(t.name, "p", exportFor(binaryen.ExternalTable, t.name));
-}
-const globals = [];
-for (let i = 0; i < rest.getNumGlobals(); i++) globals.push(binaryen.getGlobalInfo(rest.getGlobalByIndex(i)));
-for (const g of globals) {
-  rest.removeGlobal(g.name);
-  rest.addGlobalImport(g.name, "p", exportFor(binaryen.ExternalGlobal, g.name), g.type, g.mutable);
-}
-// Whatever no moved function reaches goes, imports included: what remains is what the
-// rest needs of the primary.
-rest.runPasses(["remove-unused-module-elements"]);
+for (const part of secondaries) part.module = secondary(part.own);
+const rest = secondaries[0].module;
 // The rest calls the primary's functions through the table, not through exports: each
 // gets a slot past the moved ones, which the primary fills (two bytes of its element
 // segment, against about six for an export), unless the table holds it already, and the
@@ -118,18 +150,53 @@ const ownSlots = new Map(); // a function of the primary -> a slot of the table'
 for (const { offset, names } of ownSegments()) {
   names.forEach((name, k) => movedNames.has(name) || ownSlots.has(name) || ownSlots.set(name, offset + k));
 }
-const calls = allFunctions(rest).filter((fn) => fn.module === "p");
-const linked = calls.filter((fn) => !ownSlots.has(fn.base));
-const fullSize = tableSize + linked.length;
-const slotOf = new Map(linked.map((fn, i) => [fn.name, tableSize + i]));
-for (const fn of calls) {
-  rest.removeFunction(fn.name);
-  const args = binaryen.expandType(fn.params).map((type, index) => rest.local.get(index, type));
-  const slot = slotOf.get(fn.name) ?? ownSlots.get(fn.base);
-  rest.addFunction(fn.name, fn.params, fn.results, [], rest.call_indirect(table.name, rest.i32.const(slot), args, fn.params, fn.results));
+// Between the rest and the part, no slot of the primary's: the part loads after the rest, so it
+// calls a function of the rest at its moved slot at once; the rest calls one of the part's
+// through a dispatcher of its own, which loads the part first, as the primary's stubs do.
+const linked = new Map(); // a function of the primary -> its slot past the moved ones
+const movedSlot = new Map(moved.map((fn, i) => [fn.name, firstSlot + i]));
+for (const part of secondaries) {
+  const { module } = part;
+  const dispatchers = new Map(); // "params:results" -> the rest's dispatcher into the part
+  const dispatcher = (params, results, target) => {
+    const key = `${params}:${results}`;
+    if (!dispatchers.has(key)) {
+      if (dispatchers.size === 0) {
+        module.addGlobalImport("__split_ready", "p", target.ready, binaryen.i32, true);
+        module.addFunctionImport("__split_load", "__split", target.load, binaryen.none, binaryen.none);
+      }
+      const types = binaryen.expandType(params);
+      const name = `__split_via${dispatchers.size}`;
+      const args = types.map((type, index) => module.local.get(index, type));
+      module.addFunction(name, binaryen.createType([...types, binaryen.i32]), results, [], module.block(null, [
+        module.if(module.i32.eqz(module.global.get("__split_ready", binaryen.i32)), module.call("__split_load", [], binaryen.none)),
+        module.call_indirect(table.name, module.local.get(types.length, binaryen.i32), args, params, results),
+      ], results));
+      dispatchers.set(key, name);
+    }
+    return dispatchers.get(key);
+  };
+  for (const fn of allFunctions(module).filter((f) => f.module === "p")) {
+    module.removeFunction(fn.name);
+    const args = binaryen.expandType(fn.params).map((type, index) => module.local.get(index, type));
+    let body;
+    if (movedSlot.has(fn.base)) {
+      const target = secondaryOf(fn.base);
+      const slot = module.i32.const(movedSlot.get(fn.base));
+      body = target === secondaries[0]
+        ? module.call_indirect(table.name, slot, args, fn.params, fn.results)
+        : module.call(dispatcher(fn.params, fn.results, target), [...args, slot], fn.results);
+    } else {
+      if (!ownSlots.has(fn.base) && !linked.has(fn.base)) linked.set(fn.base, tableSize + linked.size);
+      const slot = linked.get(fn.base) ?? ownSlots.get(fn.base);
+      body = module.call_indirect(table.name, module.i32.const(slot), args, fn.params, fn.results);
+    }
+    module.addFunction(fn.name, fn.params, fn.results, [], body);
+  }
 }
-{
-  const ref = rest.getTable(table.name);
+const fullSize = tableSize + linked.size;
+for (const { module } of secondaries) {
+  const ref = module.getTable(table.name);
   binaryen._BinaryenTableSetInitial(ref, fullSize);
   if (table.max !== undefined) binaryen._BinaryenTableSetMax(ref, fullSize);
 }
@@ -140,26 +207,28 @@ for (const fn of calls) {
   binaryen._BinaryenTableSetInitial(ref, fullSize);
   if (table.max !== undefined) binaryen._BinaryenTableSetMax(ref, fullSize);
 }
-primary.addActiveElementSegment(table.name, "~linked", linked.map((fn) => fn.base), primary.i32.const(tableSize));
-const READY = "__split_ready";
-const LOAD = "__split_load";
-primary.addGlobal(READY, binaryen.i32, true, primary.i32.const(0));
-primary.addGlobalExport(READY, "~ready");
-primary.addFunctionImport(LOAD, "__split", "l", binaryen.none, binaryen.none);
+primary.addActiveElementSegment(table.name, "~linked", [...linked.keys()], primary.i32.const(tableSize));
+for (const part of secondaries) {
+  part.readyGlobal = `__split_ready_${part.name}`;
+  part.loadImport = `__split_load_${part.name}`;
+  primary.addGlobal(part.readyGlobal, binaryen.i32, true, primary.i32.const(0));
+  primary.addGlobalExport(part.readyGlobal, part.ready);
+  primary.addFunctionImport(part.loadImport, "__split", part.load, binaryen.none, binaryen.none);
+}
 // The check and the call through the table are written once per signature, in a function
 // that takes the slot as its last argument; each stub passes its arguments and its slot on
 // (wasm-opt then inlines the stubs into their callers). A check in every stub cost the
 // first call 0.6 KB gzip (bench/analysis.md, "Twenty-second round").
-const dispatchers = new Map(); // "params:results" -> the dispatcher's name
-function dispatcher(params, results) {
-  const key = `${params}:${results}`;
+const dispatchers = new Map(); // "part:params:results" -> the dispatcher's name
+function dispatcher(params, results, part) {
+  const key = `${part.name}:${params}:${results}`;
   if (!dispatchers.has(key)) {
     const types = binaryen.expandType(params);
     const name = `__split_via${dispatchers.size}`;
     const args = types.map((type, index) => primary.local.get(index, type));
     const slot = primary.local.get(types.length, binaryen.i32);
     const body = primary.block(null, [
-      primary.if(primary.i32.eqz(primary.global.get(READY, binaryen.i32)), primary.call(LOAD, [], binaryen.none)),
+      primary.if(primary.i32.eqz(primary.global.get(part.readyGlobal, binaryen.i32)), primary.call(part.loadImport, [], binaryen.none)),
       primary.call_indirect(table.name, slot, args, params, results),
     ], results);
     primary.addFunction(name, binaryen.createType([...types, binaryen.i32]), results, [], body);
@@ -169,17 +238,18 @@ function dispatcher(params, results) {
 }
 moved.forEach((fn, i) => {
   const args = binaryen.expandType(fn.params).map((type, index) => primary.local.get(index, type));
-  const stub = primary.call(dispatcher(fn.params, fn.results), [...args, primary.i32.const(firstSlot + i)], fn.results);
+  const stub = primary.call(dispatcher(fn.params, fn.results, secondaryOf(fn.name)), [...args, primary.i32.const(firstSlot + i)], fn.results);
   binaryen._BinaryenFunctionSetBody(primary.getFunction(fn.name), stub);
 });
 // The data: all of it in the primary, or, given the map, what only the rest reads in the rest.
 let segments = activeSegments(primary, "split");
-let data = { primary: segments, rest: [] };
+let data = { primary: segments, rest: [], part: [] };
 if (mapPath) {
   const named = readMap(mapPath, segments, "split");
   const primaryText = primary.emitText();
-  const restText = rest.emitText();
-  // Dead bytes are written by neither half.
+  // What leaves the primary is what the rest's or the part's code reads.
+  const restText = secondaries.map(({ module }) => module.emitText()).join("\n");
+  // Dead bytes are written by none of the modules.
   const dead = deadPanicLocations(named, segments, [primaryText, restText]);
   segments = splitSegments(segments, dead).primary;
   console.log(`split: ${dead.length} panic locations and paths no code names any more, ${dead.reduce((n, o) => n + o.end - o.start, 0)} bytes, dropped`);
@@ -187,9 +257,16 @@ if (mapPath) {
   segments = splitSegments(segments, silent).primary;
   console.log(`split: ${silent.length} texts nothing reads (panics' messages), ${silent.reduce((n, o) => n + o.end - o.start, 0)} bytes, dropped`);
   const { moved: objects, missed } = movedObjects(named, segments, primaryText, profile.data ?? [], restText);
-  data = splitSegments(segments, objects);
+  data = { ...splitSegments(segments, objects), part: [] };
   const length = (list) => list.reduce((n, s) => n + s.data.length, 0);
-  console.log(`split: ${objects.length} static objects, ${length(data.rest)} bytes, in the rest; ${length(data.primary)} bytes of data in the primary`);
+  if (partArgs) {
+    // What the rest's own code does not reach is the part's: it is read only once the part is in.
+    const ofRest = new Set(movedObjects(named, segments, primaryText, profile.data ?? [], rest.emitText()).moved);
+    data.rest = splitSegments(segments, objects.filter((o) => ofRest.has(o))).rest;
+    data.part = splitSegments(segments, objects.filter((o) => !ofRest.has(o))).rest;
+    console.log(`split: ${length(data.part)} bytes of static data only the ${partArgs[0]} reads, in the ${partArgs[0]}`);
+  }
+  console.log(`split: ${objects.length} static objects, ${length(data.rest) + length(data.part)} bytes, out of the primary; ${length(data.primary)} bytes of data in the primary`);
   if (missed.length) {
     const where = missed.map((o) => `0x${o.start.toString(16)}+${o.end - o.start}`).join(" ");
     console.log(`split: ${missed.length} objects stay only because the profile touched them; the code's analysis missed them: ${where}`);
@@ -199,6 +276,14 @@ if (mapPath) {
 {
   const own = ownSegments();
   const absent = unreachableSlots(own, movedNames, primary.emitText(), data.primary);
+  // A slot of the part's that the rest has the number of keeps its stub: the rest may call
+  // through it before the part is in.
+  if (partArgs) {
+    const unnamedByRest = unreachableSlots(own, partOwn, rest.emitText(), data.rest);
+    for (const { offset, names } of own) {
+      names.forEach((name, i) => partOwn.has(name) && !unnamedByRest.has(offset + i) && absent.delete(offset + i));
+    }
+  }
   primary.addFunction("__split_absent", binaryen.none, binaryen.none, [], primary.unreachable());
   for (const segment of own) {
     primary.removeElementSegment(segment.name);
@@ -208,8 +293,10 @@ if (mapPath) {
   console.log(`split: ${absent.size} slots of the table only the rest can reach hold no stub`);
 }
 const toSegments = (module, list) => list.map((s, i) => ({ name: `d${i}`, offset: module.i32.const(s.offset), data: s.data, passive: false }));
-rest.setMemory(memory.initial, memory.max ?? -1, null, toSegments(rest, data.rest), memory.shared, memory.is64, memoryName);
-rest.addMemoryImport(memoryName, "p", exportFor(binaryen.ExternalMemory, memoryName));
+for (const { module } of secondaries) {
+  module.setMemory(memory.initial, memory.max ?? -1, null, toSegments(module, module === rest ? data.rest : data.part), memory.shared, memory.is64, memoryName);
+  module.addMemoryImport(memoryName, "p", exportFor(binaryen.ExternalMemory, memoryName));
+}
 primary.removeExport("memory");
 primary.setMemory(memory.initial, memory.max ?? -1, "memory", toSegments(primary, data.primary), memory.shared, memory.is64, memoryName);
 
@@ -221,8 +308,11 @@ for (const [key, name] of exportNames) {
 }
 primary.runPasses(["remove-unused-module-elements"]);
 
-if (!rest.validate()) throw new Error("split: the rest does not validate");
+for (const { name, module, path } of secondaries) {
+  if (!module.validate()) throw new Error(`split: the ${name} does not validate`);
+  writeFileSync(path, module.emitBinary());
+}
 if (!primary.validate()) throw new Error("split: the primary does not validate");
 writeFileSync(primaryPath, primary.emitBinary());
-writeFileSync(restPath, rest.emitBinary());
-console.log(`split: ${defined.length - moved.length} of ${defined.length} functions in the primary, ${moved.length} in the rest; the rest calls ${calls.length} of the primary's, ${calls.length - linked.length} through slots the table had`);
+const counts = secondaries.map(({ name, own }) => `${own.size} in the ${name}`).join(", ");
+console.log(`split: ${defined.length - moved.length} of ${defined.length} functions in the primary, ${counts}; the others call ${linked.size} of the primary's through slots of their own`);

@@ -65,6 +65,11 @@ async function popupFlow(page) {
   await popup.click("[data-testid=allow]");
   const identity = await connected;
   check(WHOAMI.test(identity), "popup flow: connect resolves and the tool sees the token", identity);
+  // The core's OAuth module (scripts/split) loads ahead of a connection with auth, not when
+  // the primary first reaches it (a synchronous request).
+  const loads = await page.evaluate(() => performance.getEntriesByType("resource")
+    .filter((entry) => entry.name.includes("mcp_wasm_oauth_bg.wasm")).map((entry) => entry.initiatorType));
+  check(loads.length === 1 && loads[0] === "fetch", "the core's OAuth module was fetched once, ahead of the connection", loads.join(", "));
   await closed;
   check(popup.isClosed(), "the callback page closed the popup");
   const after = await stats();

@@ -126,10 +126,10 @@ async function cloudflareWorker(mcpUrl) {
   const wrangler = unstable_readConfig({ config });
   const script = "index.js";
   const wasm = readdirSync(outdir).filter((f) => f.endsWith(".wasm"));
-  // The core's two halves (OAuth in the rest), and the validator module it instantiates on first use.
-  const modules = ["mcp_wasm_bg.wasm", "mcp_wasm_rest_bg.wasm", "mcp_wasm_validator_bg.wasm"];
+  // The core's three modules (the primary, the rest, OAuth), and the validator module it instantiates on first use.
+  const modules = ["mcp_wasm_bg.wasm", "mcp_wasm_rest_bg.wasm", "mcp_wasm_oauth_bg.wasm", "mcp_wasm_validator_bg.wasm"];
   check(existsSync(path.join(outdir, script)) && wasm.length === modules.length && modules.every((m) => wasm.some((f) => f.endsWith(m))),
-    "cloudflare-worker: wrangler bundled the Worker with the package's three wasm modules", wasm.join(","));
+    "cloudflare-worker: wrangler bundled the Worker with the package's four wasm modules", wasm.join(","));
 
   mf = new Miniflare({
     modulesRoot: outdir,

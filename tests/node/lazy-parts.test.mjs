@@ -82,8 +82,8 @@ test("without loaders (the raw module by hand), structuredContent passes uncheck
   } finally {
     await client.close();
   }
-  // OAuth is in the core's rest, not a part: server-everything asks for no authorization, so
-  // auth is configured, checked and unused.
+  // OAuth is a module of the core's (scripts/split), not a part: server-everything asks for no
+  // authorization, so auth is configured, checked and unused.
   const authorized = await McpClient.connect(URL_, { auth: { clientId: "x", redirectUri: "http://127.0.0.1:1/cb", authorize: () => {} } });
   try {
     assert.equal((await authorized.callTool({ name: "echo", arguments: { message: "authorized" } })).content[0].text, "Echo: authorized");

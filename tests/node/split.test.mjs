@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { McpClient, McpClientError } from "mcp-wasm";
-import { __restReady } from "mcp-wasm/raw";
+import { __oauthReady, __restReady } from "mcp-wasm/raw";
 import { collectGarbage } from "../support/gc.mjs";
 import { REST, assertPrimaryAlone, loadWith, needs } from "../support/primary-alone.mjs";
 import { FIRST_CALL_OPTIONS, GATED_ITERATORS, GATED_METHODS } from "../../pkg/rest-gate.js";
@@ -85,6 +85,20 @@ test("a method of the rest fails with the loader's error while the rest cannot l
   await client.callTool(slow, { onprogress: (update) => progress.push(update) });
   assert.equal(progress.length, 2, "progress reached the listener");
   await client.close();
+});
+
+test("OAuth's module loads for a connection with auth, and for nothing else", LIMIT, async () => {
+  assert.equal(__restReady(), true, "the tests before loaded the rest");
+  assert.equal(__oauthReady(), false, "connecting, calling, listing and progress did not load OAuth");
+  // server-everything asks for no authorization: auth is configured, its flow made and unused.
+  const auth = { clientId: "split", redirectUri: "http://127.0.0.1:1/cb", authorize: () => {} };
+  const client = await McpClient.connect(SERVERS[0], { auth });
+  try {
+    assert.equal(__oauthReady(), true);
+    assert.equal((await client.callTool({ name: "echo", arguments: { message: "authorized" } })).content[0].text, "Echo: authorized");
+  } finally {
+    await client.close();
+  }
 });
 
 test("every method of McpClient runs in the primary or waits for the rest", () => {

@@ -143,8 +143,8 @@ async function upstreamServer() {
   return { url: `${peer.origin}/mcp` };
 }
 
-// The core's two halves (scripts/split; OAuth is in the rest) and the validator module it loads on first use.
-const WASM_MODULES = ["mcp_wasm_bg.wasm", "mcp_wasm_rest_bg.wasm", "mcp_wasm_validator_bg.wasm"];
+// The core's three modules (scripts/split: the primary, the rest, OAuth) and the validator module it loads on first use.
+const WASM_MODULES = ["mcp_wasm_bg.wasm", "mcp_wasm_rest_bg.wasm", "mcp_wasm_oauth_bg.wasm", "mcp_wasm_validator_bg.wasm"];
 
 async function bundleWithEsbuild(app, installed) {
   const out = path.join(app, "dist-esbuild");
@@ -164,7 +164,7 @@ async function bundleWithVite(app, installed) {
   await viteBuild({ root: path.join(app, "page"), base: "./", configFile: false, logLevel: "warn", build: { outDir: out, emptyOutDir: true, target: "es2022" } });
   const wasm = filesUnder(out).filter((f) => f.endsWith(".wasm"));
   const emitted = (name) => wasm.some((f) => readFileSync(path.join(out, f)).equals(readFileSync(path.join(installed, name))));
-  check(wasm.length === WASM_MODULES.length && WASM_MODULES.every(emitted), "Vite emitted the package's three wasm modules as assets", wasm.join(", "));
+  check(wasm.length === WASM_MODULES.length && WASM_MODULES.every(emitted), "Vite emitted the package's four wasm modules as assets", wasm.join(", "));
   return "dist-vite";
 }
 
@@ -204,7 +204,7 @@ async function callFromPage(ctx, origin, { dist, html = "index.html", pkg = `/${
     }
     const local = requests.filter((u) => u.startsWith(origin)).map((u) => new URL(u).pathname);
     const wasm = local.filter((p) => p.endsWith(".wasm"));
-    check(wasm.length === 3 && wasm.every((p) => p.startsWith(pkg)), `${label}: the core's halves and the validator came from ${pkg}, and nothing else (${wasm.join(", ")})`, wasm.join(", "));
+    check(wasm.length === 3 && wasm.every((p) => p.startsWith(pkg)), `${label}: the core's primary and rest and the validator came from ${pkg}, and not OAuth's (${wasm.join(", ")})`, wasm.join(", "));
     const elsewhere = local.filter((p) => !p.startsWith(`/${dist}/`) && !p.startsWith(pkg));
     check(elsewhere.length === 0, `${label}: the page loaded nothing outside ${dist === "page" ? "its page and the installed package" : "its bundle (no pkg/, no node_modules/)"}`, elsewhere.join(", "));
     return outcome;

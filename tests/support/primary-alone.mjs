@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { __restReady, __setRestLoader } from "mcp-wasm/raw";
 
 export const REST = new URL("../../pkg/mcp_wasm_rest_bg.wasm", import.meta.url);
+const OAUTH = { sync: () => readFileSync(new URL("../../pkg/mcp_wasm_oauth_bg.wasm", import.meta.url)) };
 
 Error.stackTraceLimit = 60;
 /** The stack of each synchronous load of the rest. */
@@ -17,7 +18,7 @@ export const loadsNow = () => {
   needs.push(new Error("the primary needed the rest").stack);
   return readFileSync(REST);
 };
-__setRestLoader({ sync: loadsNow, load: async () => readFileSync(REST) });
+__setRestLoader({ sync: loadsNow, load: async () => readFileSync(REST) }, OAUTH);
 
 /**
  * Sets the entries' loaders, the synchronous one recording as `loadsNow` does and the
@@ -32,7 +33,7 @@ export function loadWith(load) {
       counter.loads += 1;
       return load();
     },
-  });
+  }, OAUTH);
   return counter;
 }
 
