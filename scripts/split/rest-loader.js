@@ -9,95 +9,76 @@
 // third module, which needs the rest and loads after it in the same ways (`loadOAuth()`,
 // `__split.oauth`), so that a page that never authorizes never fetches it.
 const SPLIT = __SPLIT__;
-let restLoader;
-let restPending;
-let restReady = !SPLIT;
-let oauthLoader;
-let oauthPending;
-let oauthReady = !SPLIT;
-
-function instantiateRest(module) {
-  if (restReady) return;
-  if (wasm === undefined) throw new Error("mcp-wasm: the core module is not initialised");
-  new WebAssembly.Instance(module, { p: wasm, __split });
-  wasm["~ready"].value = 1;
-  restReady = true;
-}
 
 const toModule = (source) => (source instanceof WebAssembly.Module ? source : new WebAssembly.Module(source));
 const compiled = async (source) => (source instanceof WebAssembly.Module ? source : WebAssembly.compile(source));
 
-function loadRestNow() {
-  if (restReady) return;
-  if (restLoader === undefined) {
-    throw new Error("mcp-wasm: the rest of the core module is not loaded (with mcp-wasm/raw, call initRestSync or initRest after initialising)");
-  }
-  instantiateRest(toModule(restLoader.sync()));
+// One module of the core past the primary: `file`, which sets the primary's global `ready` once
+// in, and needs the module `needs` (if any) in first.
+function part(ready, file, needs) {
+  let loader;
+  let pending;
+  let done = !SPLIT;
+  const instantiate = (module) => {
+    if (done) return;
+    if (wasm === undefined) throw new Error("mcp-wasm: the core module is not initialised");
+    new WebAssembly.Instance(module, { p: wasm, __split });
+    wasm[ready].value = 1;
+    done = true;
+  };
+  return {
+    instantiate,
+    set: (given) => { loader = given; },
+    given: () => loader !== undefined,
+    ready: () => done,
+    // What the primary's stubs call: synchronously, from the entry's loader.
+    now() {
+      needs?.now();
+      if (done) return;
+      if (loader === undefined) throw new Error(`mcp-wasm: ${file} is not loaded (with mcp-wasm/raw, call initRestSync or initRest after initialising)`);
+      instantiate(toModule(loader.sync()));
+    },
+    load() {
+      if (done) return Promise.resolve();
+      if (loader === undefined) return Promise.reject(new Error(`mcp-wasm: no loader for ${file}`));
+      pending ??= (async () => {
+        const [source] = await Promise.all([(loader.load ?? loader.sync)(), needs?.load()]);
+        instantiate(await compiled(source));
+      })().catch((error) => {
+        pending = undefined;
+        throw error;
+      });
+      return pending;
+    },
+  };
 }
-
-function instantiateOAuth(module) {
-  if (oauthReady) return;
-  new WebAssembly.Instance(module, { p: wasm });
-  wasm["~ready_oauth"].value = 1;
-  oauthReady = true;
-}
-
-function loadOAuthNow() {
-  loadRestNow();
-  if (oauthReady) return;
-  if (oauthLoader === undefined) {
-    throw new Error("mcp-wasm: the core's OAuth module is not loaded (with mcp-wasm/raw, give initRestSync or initRest its `oauth`)");
-  }
-  instantiateOAuth(toModule(oauthLoader.sync()));
-}
-
-const __split = { l: loadRestNow, oauth: loadOAuthNow };
+const rest = part("~ready", "mcp_wasm_rest_bg.wasm");
+const oauth = part("~ready_oauth", "mcp_wasm_oauth_bg.wasm", rest);
+const __split = { l: rest.now, oauth: oauth.now };
 
 /**
  * Where the rest of the core and its OAuth module come from: each loader's `sync()` returns
  * the bytes or the compiled module at once; `load()`, if given, resolves with either. Used by
  * the package's entries.
  */
-export function __setRestLoader(loader, oauth) {
-  restLoader = loader;
-  oauthLoader = oauth;
+export function __setRestLoader(restLoader, oauthLoader) {
+  rest.set(restLoader);
+  oauth.set(oauthLoader);
 }
 
 /** Resolves once the rest of the core is instantiated; fetches it once, however many call. */
-export function loadRest() {
-  if (restReady) return Promise.resolve();
-  if (restLoader === undefined) return Promise.reject(new Error("mcp-wasm: no loader for the rest of the core module"));
-  restPending ??= (async () => {
-    const source = await (restLoader.load ?? restLoader.sync)();
-    instantiateRest(await compiled(source));
-  })().catch((error) => {
-    restPending = undefined;
-    throw error;
-  });
-  return restPending;
-}
+export const loadRest = () => rest.load();
 
 /** Resolves once the core's OAuth module (and the rest, which it needs) is instantiated. */
-export function loadOAuth() {
-  if (oauthReady) return Promise.resolve();
-  if (oauthLoader === undefined) return Promise.reject(new Error("mcp-wasm: no loader for the core's OAuth module"));
-  oauthPending ??= (async () => {
-    const [source] = await Promise.all([(oauthLoader.load ?? oauthLoader.sync)(), loadRest()]);
-    instantiateOAuth(await compiled(source));
-  })().catch((error) => {
-    oauthPending = undefined;
-    throw error;
-  });
-  return oauthPending;
-}
+export const loadOAuth = () => oauth.load();
 
 /**
  * `mcp-wasm/raw`: instantiates the rest of the core from its bytes or module, after `initSync`,
  * and the OAuth module from `oauth`'s, if given.
  */
-export function initRestSync({ module, oauth }) {
-  instantiateRest(toModule(module));
-  if (oauth !== undefined) instantiateOAuth(toModule(oauth));
+export function initRestSync({ module, oauth: auth }) {
+  rest.instantiate(toModule(module));
+  if (auth !== undefined) oauth.instantiate(toModule(auth));
 }
 
 async function source(input) {
@@ -114,36 +95,29 @@ async function source(input) {
  * `mcp-wasm/raw`: fetches and instantiates the rest of the core, after `init`: from
  * `module_or_path`, else with the loader an entry handed over, else from
  * `mcp_wasm_rest_bg.wasm` beside the glue; and the OAuth module from `oauth` (`null`: not
- * now), else `mcp_wasm_oauth_bg.wasm` beside the glue.
+ * now), else the same ways from `mcp_wasm_oauth_bg.wasm`.
  */
-export async function initRest({ module_or_path, oauth } = {}) {
-  const restByEntry = module_or_path === undefined && restLoader !== undefined;
-  const oauthByEntry = oauth === undefined && oauthLoader !== undefined;
-  const [rest, auth] = await Promise.all([
-    restReady || restByEntry ? null : source(module_or_path ?? new URL("mcp_wasm_rest_bg.wasm", import.meta.url)),
-    oauthReady || oauthByEntry || oauth === null ? null : source(oauth ?? new URL("mcp_wasm_oauth_bg.wasm", import.meta.url)),
-    restByEntry ? loadRest() : null,
-  ]);
-  if (rest) instantiateRest(rest);
-  if (auth) instantiateOAuth(auth);
-  if (oauthByEntry) await loadOAuth();
+export async function initRest({ module_or_path, oauth: auth } = {}) {
+  const fetched = (module, given, file) => {
+    if (given === null || module.ready()) return undefined;
+    if (given === undefined && module.given()) return module.load();
+    return source(given ?? new URL(file, import.meta.url)).then(module.instantiate);
+  };
+  await fetched(rest, module_or_path, "mcp_wasm_rest_bg.wasm");
+  await fetched(oauth, auth, "mcp_wasm_oauth_bg.wasm");
 }
 
 // A long body waits for the rest before it reaches the core (`setRestGate` in src/glue.js): the
 // gate resolves with the load's failure, if any, and never rejects.
 if (SPLIT) {
-  __setRestGate(() => (restReady ? undefined : loadRest().then(
+  __setRestGate(() => (rest.ready() ? undefined : rest.load().then(
     () => undefined,
     (error) => new Error(`the rest of the core module could not be loaded: ${error?.message ?? error}`),
   )));
 }
 
 /** Whether the rest of the core is instantiated (always, for a core that is not split). */
-export function __restReady() {
-  return restReady;
-}
+export const __restReady = rest.ready;
 
 /** Whether the core's OAuth module is instantiated (always, for a core that is not split). */
-export function __oauthReady() {
-  return oauthReady;
-}
+export const __oauthReady = oauth.ready;
