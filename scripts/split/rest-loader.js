@@ -117,7 +117,11 @@ if (SPLIT) {
 }
 
 /** Whether the rest of the core is instantiated (always, for a core that is not split). */
-export const __restReady = rest.ready;
+export function __restReady() {
+  return rest.ready();
+}
 
 /** Whether the core's OAuth module is instantiated (always, for a core that is not split). */
-export const __oauthReady = oauth.ready;
+export function __oauthReady() {
+  return oauth.ready();
+}
