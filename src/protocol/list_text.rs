@@ -6,7 +6,7 @@
 //! `None` and the caller runs those checks on the parsed value, so that a
 //! bad page is refused in the same words either way.
 
-use super::pick::{member, pick, pick_accepted, starts_with, string_value, Pick, Picked};
+use super::pick::{member, pick, pick_accepted, starts_with, string_value, trim_space, Pick, Picked};
 
 /// The members of an item that the checks and the client read, by slot.
 const ITEM_MEMBERS: [&str; 4] = ["", "inputSchema", "outputSchema", "annotations"];
@@ -37,7 +37,7 @@ pub fn list_items<'a>(text: &'a str, items_field: &str, key: &str) -> Option<Lis
     }
     let page = Pick { names: ["nextCursor", "", "", ""], items: Some((items_field, item_names)) };
     let ([cursor, ..], items) = pick_accepted(text, page)?;
-    let next_cursor = match cursor.filter(|c| c.trim() != "null") {
+    let next_cursor = match cursor.filter(|c| trim_space(c) != "null") {
         Some(cursor) if starts_with(cursor, b'"') => Some(string_value(cursor)?),
         Some(_) => return None,
         None => None,
@@ -67,7 +67,7 @@ pub fn tool_facts<'a>(tools: &[Picked<'a>]) -> Option<Vec<ToolFacts<'a>>> {
             let name = string_value(member(tool, KEY)?)?;
             let hint = Pick { names: ["idempotentHint", "", "", ""], items: None };
             let idempotent = match member(tool, ANNOTATIONS).filter(|annotations| starts_with(annotations, b'{')) {
-                Some(annotations) => member(&pick(annotations, hint)?.0, 0).is_some_and(|h| h.trim() == "true"),
+                Some(annotations) => member(&pick(annotations, hint)?.0, 0).is_some_and(|h| trim_space(h) == "true"),
                 None => false,
             };
             Some(ToolFacts { name, idempotent, output_schema: member(tool, OUTPUT_SCHEMA) })

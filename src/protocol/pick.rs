@@ -124,8 +124,24 @@ pub fn offset_in(outer: &str, inner: &str) -> Option<usize> {
     outer.get(start..start.checked_add(inner.len())?).map(|_| start)
 }
 
-/// JSON's whitespace.
-pub const SPACE: [char; 4] = [' ', '\t', '\n', '\r'];
+/// `text` without the JSON whitespace it starts with. By bytes rather than
+/// `trim_start_matches` with a `char` array, whose searchers the first call's
+/// module otherwise carries in copies of their own.
+pub fn trim_start_space(text: &str) -> &str {
+    let spaces = text.bytes().take_while(|&b| is_space(b)).count();
+    text.get(spaces..).unwrap_or(text)
+}
+
+/// `text` without the JSON whitespace it ends with.
+pub fn trim_end_space(text: &str) -> &str {
+    let spaces = text.bytes().rev().take_while(|&b| is_space(b)).count();
+    text.get(..text.len() - spaces).unwrap_or(text)
+}
+
+/// `text` without the JSON whitespace around it.
+pub fn trim_space(text: &str) -> &str {
+    trim_end_space(trim_start_space(text))
+}
 
 /// Whether a key or a string's text holds an escape. A loop rather than
 /// `str::contains`, whose `memchr` the first call's module carried for these
@@ -136,7 +152,7 @@ pub fn has_backslash(text: &str) -> bool {
 
 /// The first byte of `text` that is not JSON whitespace.
 pub fn first_byte(text: &str) -> Option<u8> {
-    text.trim_start_matches(SPACE).bytes().next()
+    trim_start_space(text).bytes().next()
 }
 
 /// The string a picked member's text `raw` holds, unescaped; `None` when it
@@ -158,4 +174,23 @@ pub fn starts_with(raw: &str, first: u8) -> bool {
 /// The member in `slot`, if it was present.
 pub fn member<'a>(picked: &Picked<'a>, slot: usize) -> Option<&'a str> {
     picked.get(slot).copied().flatten()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{first_byte, trim_end_space, trim_space, trim_start_space};
+
+    #[test]
+    fn json_whitespace_is_trimmed_and_nothing_else() {
+        assert_eq!(trim_space(" \t\r\n{\"a\": 1}\n \t"), "{\"a\": 1}");
+        assert_eq!(trim_start_space("\n [ ] "), "[ ] ");
+        assert_eq!(trim_end_space(" [ ]\r\n"), " [ ]");
+        assert_eq!(trim_space(" \t\r\n"), "");
+        assert_eq!(trim_space(""), "");
+        // Other whitespace is not JSON's: a form feed, a no-break space, an ideographic space.
+        assert_eq!(trim_space("\u{c}x\u{a0}"), "\u{c}x\u{a0}");
+        assert_eq!(trim_space(" \u{3000}é "), "\u{3000}é");
+        assert_eq!(first_byte("\r\n\t {"), Some(b'{'));
+        assert_eq!(first_byte(" \n"), None);
+    }
 }

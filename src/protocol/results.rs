@@ -128,7 +128,7 @@ pub fn check_items_have(value: &Value, method: &str, items_field: &str, field: &
 /// What `kind` says of a value, read from its text (which decoding already
 /// found to be JSON).
 fn raw_kind(raw: &str) -> &'static str {
-    match raw.trim_start().as_bytes().first() {
+    match crate::protocol::pick::first_byte(raw) {
         Some(b'{') => "an object",
         Some(b'[') => "an array",
         Some(b'"') => "a string",
@@ -172,7 +172,7 @@ pub fn check_call_tool_text(text: &str) -> Option<Result<CallToolText<'_>, Shape
     if let Some(i) = blocks.iter().position(|block| !is_string(member(block, 0))) {
         return Some(Err(crate::error::cold_format!("tools/call: content[{i}] has no string type")));
     }
-    let failed = match member(&fields, 0).map(str::trim) {
+    let failed = match member(&fields, 0).map(crate::protocol::pick::trim_space) {
         None | Some("false") => false,
         Some("true") => true,
         Some(other) => return Some(Err(crate::error::cold_format!("tools/call: isError is {}, not a boolean", raw_kind(other)))),

@@ -321,7 +321,7 @@ pub fn error_text(response: &Response) -> LocalBoxFuture<'_, String> {
 /// [`Error::LimitExceeded`] for a body larger than `max`; [`Error::Network`]
 /// if the body cannot be read; [`Error::Protocol`] if it is not UTF-8.
 pub async fn read_text_capped(response: &Response, max: usize, limit: &'static str) -> Result<String, Error> {
-    let declared = header(response, "content-length").and_then(|v| super::http::decimal(v.trim().as_bytes()));
+    let declared = header(response, "content-length").and_then(|v| super::http::decimal(v.trim_ascii().as_bytes()));
     if let Some(length) = declared.filter(|length| *length > max as u64) {
         if let Some(body) = response.body() {
             ignore_rejection(&body.cancel());

@@ -36,7 +36,7 @@ pub fn classify(status: u16, content_type: Option<&str>, expects_response: bool)
     if status == 202 || status == 204 {
         return Err(Error::protocol(crate::error::cold_format!("the server answered a request with HTTP {status} and no body")));
     }
-    let essence = content_type.map(|ct| before_byte(ct, |b| b == b';').trim().to_ascii_lowercase()).unwrap_or_default();
+    let essence = content_type.map(|ct| before_byte(ct, |b| b == b';').trim_ascii().to_ascii_lowercase()).unwrap_or_default();
     match essence.as_str() {
         "application/json" => Ok(ResponseBody::Json),
         "text/event-stream" => Ok(ResponseBody::EventStream),
@@ -111,7 +111,7 @@ pub fn status_error(status: u16, status_text: &str, body: &str, sent_session_id:
         return Error::SessionExpired { status };
     }
     let message = explained.unwrap_or_else(|| {
-        let text = body.trim();
+        let text = body.trim_ascii();
         if text.is_empty() || text.len() > 200 || text.starts_with('<') {
             if status_text.is_empty() {
                 let mut text = "HTTP ".to_owned();

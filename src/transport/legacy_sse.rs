@@ -191,7 +191,7 @@ impl Inner {
     fn on_event(&self, kind: &str, data: String) {
         match kind {
             "endpoint" if self.endpoint.borrow().is_none() => {
-                let resolved = resolve_endpoint(&self.config.url, data.trim());
+                let resolved = resolve_endpoint(&self.config.url, data.trim_ascii());
                 if let Some(waiter) = self.endpoint_waiter.borrow_mut().take() {
                     let _ = waiter.send(resolved);
                 }

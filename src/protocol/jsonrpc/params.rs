@@ -3,7 +3,7 @@
 //! message as it is. Building a tree of an argument only to write it out
 //! again cost more than the rest of a call.
 
-use crate::protocol::pick::{first_byte, member, offset_in, pick, sole_member, Pick, SPACE};
+use crate::protocol::pick::{first_byte, member, offset_in, pick, sole_member, trim_end_space, trim_space, trim_start_space, Pick};
 use crate::protocol::scan;
 use serde::ser::{Serialize, Serializer};
 use serde_json::{Map, Value};
@@ -32,7 +32,7 @@ impl ParamsText {
     /// JSON `text` without the whitespace around it, which a message has
     /// no use for.
     fn trimmed(text: String) -> Self {
-        let inner = text.trim_matches(SPACE);
+        let inner = trim_space(&text);
         Self(if inner.len() == text.len() { Rc::from(text) } else { Rc::from(inner) })
     }
 
@@ -181,8 +181,8 @@ fn parse(text: &str) -> Value {
 
 /// An object's text with `members` written in as its last members.
 fn append_members(object: &str, members: &Map<String, Value>) -> Option<ParamsText> {
-    let body = object.trim_end_matches(SPACE).strip_suffix('}')?;
-    let mut empty = body.trim_start_matches(SPACE).strip_prefix('{')?.trim_matches(SPACE).is_empty();
+    let body = trim_end_space(object).strip_suffix('}')?;
+    let mut empty = trim_space(trim_start_space(body).strip_prefix('{')?).is_empty();
     let mut text = String::with_capacity(object.len() + 64);
     text.push_str(body);
     for (name, value) in members {

@@ -30,8 +30,10 @@ pub fn encode_header_value(value: &Value) -> Option<String> {
         },
         _ => return None,
     };
+    // Printable ASCII, so its only whitespace can be spaces.
+    let padded = text.starts_with(' ') || text.ends_with(' ');
     let plain = text.chars().all(|c| c.is_ascii() && !c.is_ascii_control())
-        && text.trim() == text
+        && !padded
         && !(text.starts_with(SENTINEL_START) && text.ends_with(SENTINEL_END));
     Some(if plain { text } else { [SENTINEL_START, &crate::protocol::encoding::base64(text.as_bytes()), SENTINEL_END].concat() })
 }
