@@ -332,7 +332,7 @@ impl<'a> RawEnvelope<'a> {
             // (a method, an error, even `null`; params that are neither an
             // object nor an array), a repeated member,
             // and a key written with escapes, which only the parser reads.
-            "params" => return value.starts_with(['{', '[']),
+            "params" => return matches!(value.as_bytes().first(), Some(b'{' | b'[')),
             "jsonrpc" | "id" | "result" | "method" | "error" => return false,
             other => return !has_backslash(other),
         }

@@ -128,14 +128,22 @@ pub fn offset_in(outer: &str, inner: &str) -> Option<usize> {
 /// `trim_start_matches` with a `char` array, whose searchers the first call's
 /// module otherwise carries in copies of their own.
 pub fn trim_start_space(text: &str) -> &str {
-    let spaces = text.bytes().take_while(|&b| is_space(b)).count();
-    text.get(spaces..).unwrap_or(text)
+    let bytes = text.as_bytes();
+    let mut start = 0;
+    while bytes.get(start).is_some_and(|&b| is_space(b)) {
+        start += 1;
+    }
+    text.get(start..).unwrap_or(text)
 }
 
 /// `text` without the JSON whitespace it ends with.
 pub fn trim_end_space(text: &str) -> &str {
-    let spaces = text.bytes().rev().take_while(|&b| is_space(b)).count();
-    text.get(..text.len() - spaces).unwrap_or(text)
+    let bytes = text.as_bytes();
+    let mut end = bytes.len();
+    while end > 0 && bytes.get(end - 1).is_some_and(|&b| is_space(b)) {
+        end -= 1;
+    }
+    text.get(..end).unwrap_or(text)
 }
 
 /// `text` without the JSON whitespace around it.
