@@ -37,6 +37,17 @@ let line = null;
 const signalOf = (options) => (options !== null && typeof options === "object" ? options.signal : undefined);
 const isSignal = (signal) => signal != null && typeof signal.addEventListener === "function";
 
+// `promise`, or the signal's reason as soon as the signal aborts.
+function abortable(promise, signal) {
+  if (!isSignal(signal)) return promise;
+  return new Promise((resolve, reject) => {
+    const abort = () => reject(signal.reason);
+    if (signal.aborted) return abort();
+    signal.addEventListener("abort", abort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", abort));
+  });
+}
+
 function waitThen(run, needsRest, options) {
   if (__restReady() || (!needsRest && line === null)) return run();
   if (line === null) {
@@ -54,14 +65,8 @@ function waitThen(run, needsRest, options) {
     }
     return run();
   });
-  if (!needsRest || !isSignal(signal)) return result;
   // The call's signal also aborts its wait.
-  return new Promise((resolve, reject) => {
-    const abort = () => reject(signal.reason);
-    if (signal.aborted) return abort();
-    signal.addEventListener("abort", abort, { once: true });
-    result.then(resolve, reject).finally(() => signal.removeEventListener("abort", abort));
-  });
+  return needsRest ? abortable(result, signal) : result;
 }
 const gated = (run, options) => waitThen(run, true, options);
 const inOrder = (run) => waitThen(run, false);
@@ -96,11 +101,11 @@ const close = proto.close;
 replace(proto, "close", { close() { return inOrder(() => close.call(this)); } }.close);
 
 // OAuth is a module of its own after the rest (scripts/split): a connection with `auth` loads
-// it before it starts, once the rest is in.
+// it before it starts, once the rest is in; its signal aborts that wait too.
 const hasAuth = (options) => options != null && typeof options === "object" && options.auth !== undefined;
-const withOAuth = (run, options) => (!hasAuth(options) || __oauthReady() ? run : () => loadOAuth().then(run, (failure) => {
+const withOAuth = (run, options) => (!hasAuth(options) || __oauthReady() ? run : () => abortable(loadOAuth().catch((failure) => {
   throw new McpClientError("network", `network error: the core's OAuth module could not be loaded: ${failure?.message ?? failure}`);
-}));
+}), signalOf(options)).then(run));
 
 const needsRest = (target, options) =>
   (typeof target !== "string" && !(target instanceof URL))

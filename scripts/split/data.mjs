@@ -202,7 +202,8 @@ export function deadTexts(objects, segments, texts, touched = []) {
  * Decides which objects move. `segments` are the primary's active data segments
  * ({ offset, data }); `text` is the primary's code as binaryen prints it; `touched` the
  * addresses of the static data the profile's runs read or wrote. Returns the objects that
- * move, and those only the touched bytes kept: references the analysis of the code missed.
+ * move, those only the touched bytes kept (references the analysis of the code missed), and
+ * those the code of `text` keeps, with the same slack as the primary's.
  */
 export function movedObjects(objects, segments, text, touched = [], restText = "") {
   const byte = (address) => byteAt(segments, address);
@@ -268,7 +269,11 @@ export function movedObjects(objects, segments, text, touched = [], restText = "
     for (let a = o.start; a < o.end; a++) if (byte(a) !== 0) return true;
     return false; // all zeros: nothing to move
   });
-  return { moved, missed: [...kept].filter((i) => !found.has(i)).sort((a, b) => a - b).map((i) => objects[i]) };
+  return {
+    moved,
+    missed: [...kept].filter((i) => !found.has(i)).sort((a, b) => a - b).map((i) => objects[i]),
+    kept: [...found].map((i) => objects[i]),
+  };
 }
 
 /**

@@ -22,6 +22,8 @@ function part(ready, file, needs) {
   const instantiate = (module) => {
     if (done) return;
     if (wasm === undefined) throw new Error("mcp-wasm: the core module is not initialised");
+    // The part calls the rest's functions at their slots: without the rest they trap.
+    if (needs && !needs.ready()) throw new Error(`mcp-wasm: ${file} needs the rest of the core first`);
     new WebAssembly.Instance(module, { p: wasm, __split });
     wasm[ready].value = 1;
     done = true;
@@ -74,11 +76,11 @@ export const loadOAuth = () => oauth.load();
 
 /**
  * `mcp-wasm/raw`: instantiates the rest of the core from its bytes or module, after `initSync`,
- * and the OAuth module from `oauth`'s, if given.
+ * and the OAuth module from `oauth`'s, if given (not `null`).
  */
 export function initRestSync({ module, oauth: auth }) {
   rest.instantiate(toModule(module));
-  if (auth !== undefined) oauth.instantiate(toModule(auth));
+  if (auth != null) oauth.instantiate(toModule(auth));
 }
 
 async function source(input) {
@@ -99,12 +101,12 @@ async function source(input) {
  */
 export async function initRest({ module_or_path, oauth: auth } = {}) {
   const fetched = (module, given, file) => {
-    if (given === null || module.ready()) return undefined;
-    if (given === undefined && module.given()) return module.load();
+    if (module.ready()) return undefined;
+    if (given == null && module.given()) return module.load();
     return source(given ?? new URL(file, import.meta.url)).then(module.instantiate);
   };
   await fetched(rest, module_or_path, "mcp_wasm_rest_bg.wasm");
-  await fetched(oauth, auth, "mcp_wasm_oauth_bg.wasm");
+  if (auth !== null) await fetched(oauth, auth, "mcp_wasm_oauth_bg.wasm");
 }
 
 // A long body waits for the rest before it reaches the core (`setRestGate` in src/glue.js): the

@@ -260,8 +260,10 @@ if (mapPath) {
   data = { ...splitSegments(segments, objects), part: [] };
   const length = (list) => list.reduce((n, s) => n + s.data.length, 0);
   if (partArgs) {
-    // What the rest's own code does not reach is the part's: it is read only once the part is in.
-    const ofRest = new Set(movedObjects(named, segments, primaryText, profile.data ?? [], rest.emitText()).moved);
+    // What the rest's own code may reach, by the rules that keep data in the primary (a
+    // neighbour of a constant, what a kept object points to), stays in the rest; the rest is
+    // the part's, read only once the part is in.
+    const ofRest = new Set(movedObjects(named, segments, rest.emitText()).kept);
     data.rest = splitSegments(segments, objects.filter((o) => ofRest.has(o))).rest;
     data.part = splitSegments(segments, objects.filter((o) => !ofRest.has(o))).rest;
     console.log(`split: ${length(data.part)} bytes of static data only the ${partArgs[0]} reads, in the ${partArgs[0]}`);

@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { McpClient, __oauthReady, __restReady, initRest, initSync } from "mcp-wasm/raw";
+import { McpClient, __oauthReady, __restReady, initRest, initRestSync, initSync } from "mcp-wasm/raw";
 
 const URL_ = process.env.MCP_TEST_URL ?? "http://127.0.0.1:38011/mcp";
 const file = (name) => readFileSync(new URL(`../../pkg/${name}`, import.meta.url));
@@ -17,6 +17,8 @@ test("mcp-wasm/raw: initRest fetches what it is given, and leaves OAuth's module
   const plain = await McpClient.connect(URL_);
   assert.ok((await plain.listTools()).tools.some((tool) => tool.name === "echo"));
   await plain.close();
+  initRestSync({ module: file("mcp_wasm_rest_bg.wasm"), oauth: null });
+  assert.equal(__oauthReady(), false, "initRestSync's oauth: null leaves it out too");
   await initRest({ oauth: Promise.resolve(file("mcp_wasm_oauth_bg.wasm")) });
   assert.equal(__oauthReady(), true);
   const client = await McpClient.connect(URL_, { auth: { clientId: "raw", redirectUri: "http://127.0.0.1:1/cb", authorize: () => {} } });

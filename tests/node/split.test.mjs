@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { McpClient, McpClientError } from "mcp-wasm";
-import { __oauthReady, __restReady } from "mcp-wasm/raw";
+import { __oauthReady, __restReady, __setRestLoader } from "mcp-wasm/raw";
 import { collectGarbage } from "../support/gc.mjs";
 import { REST, assertPrimaryAlone, loadWith, needs } from "../support/primary-alone.mjs";
 import { FIRST_CALL_OPTIONS, GATED_ITERATORS, GATED_METHODS } from "../../pkg/rest-gate.js";
@@ -85,6 +85,29 @@ test("a method of the rest fails with the loader's error while the rest cannot l
   await client.callTool(slow, { onprogress: (update) => progress.push(update) });
   assert.equal(progress.length, 2, "progress reached the listener");
   await client.close();
+});
+
+test("a connection with auth waits for OAuth's module, and its signal aborts the wait", LIMIT, async () => {
+  assert.equal(__restReady(), true, "the tests before loaded the rest");
+  let settled;
+  const failing = new Promise((resolve) => { settled = resolve; });
+  __setRestLoader({ sync: () => readFileSync(REST) }, {
+    sync: () => { throw new Error("the primary took the synchronous path"); },
+    load: async () => {
+      await sleep(300);
+      settled();
+      throw new Error("offline");
+    },
+  });
+  const auth = { clientId: "split", redirectUri: "http://127.0.0.1:1/cb", authorize: () => {} };
+  const abort = new AbortController();
+  const aborted = McpClient.connect(SERVERS[0], { auth, signal: abort.signal });
+  setTimeout(() => abort.abort(new Error("stop waiting")), 50);
+  await assert.rejects(aborted, /stop waiting/, "the signal ends the wait for the module");
+  await failing;
+  await assert.rejects(McpClient.connect(SERVERS[0], { auth }), (e) => e instanceof McpClientError && e.kind === "network" && /OAuth module could not be loaded: offline/.test(e.message));
+  assert.equal(__oauthReady(), false);
+  __setRestLoader({ sync: () => readFileSync(REST) }, { sync: () => readFileSync(new URL("../../pkg/mcp_wasm_oauth_bg.wasm", import.meta.url)) });
 });
 
 test("OAuth's module loads for a connection with auth, and for nothing else", LIMIT, async () => {
