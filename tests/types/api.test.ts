@@ -451,3 +451,21 @@ export function extensionMisuse(client: McpClient, skill: Skill): void {
   // @ts-expect-error the issuer is its URL as a string
   void McpClient.connect("https://mcp.example.com/mcp", { auth: { issuer: new URL("https://auth.example.com") } });
 }
+
+// The core's modules past the first call's (scripts/split): loaded ahead of need through the
+// entry, or by hand with `mcp-wasm/raw`.
+import { loadOAuth, loadRest } from "mcp-wasm";
+import { initRest, initRestSync } from "mcp-wasm/raw";
+
+export async function coreModules(bytes: Uint8Array): Promise<void> {
+  await loadRest();
+  await loadOAuth();
+  initRestSync({ module: bytes });
+  initRestSync({ module: bytes, oauth: bytes });
+  await initRest();
+  await initRest({ oauth: null });
+  await initRest({ module_or_path: bytes, oauth: new URL("https://example.com/mcp_wasm_oauth_bg.wasm") });
+  // TypeScript's `WebAssembly.Module` is an empty interface, which any value matches: the
+  // inputs' types cannot refuse a wrong one, only document the right ones.
+  await initRest({ module_or_path: new URL("https://example.com/mcp_wasm_rest_bg.wasm"), oauth: Promise.resolve(bytes) });
+}
