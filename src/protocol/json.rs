@@ -71,6 +71,14 @@ pub fn parse(text: &str) -> Result<Value, JsonError> {
     }
 }
 
+/// Moves member `key` out of an object that is read and then dropped,
+/// leaving `null` in its place: `Map::remove` also keeps the rest in one
+/// piece (indexmap's `swap_remove` and its bookkeeping), which such a map
+/// never needs, and which the first call's module would carry for this alone.
+pub fn take(map: &mut Map<String, Value>, key: &str) -> Option<Value> {
+    map.get_mut(key).map(Value::take)
+}
+
 struct Reader<'a> {
     text: &'a str,
     bytes: &'a [u8],

@@ -12,6 +12,7 @@ mod params;
 
 pub use params::{Params, ParamsText};
 
+use super::json::take;
 use super::json_write;
 use super::pick::{has_backslash, offset_in};
 use super::scan;
@@ -398,7 +399,7 @@ pub fn decode_value(value: Value) -> Result<Message, DecodeError> {
         Some(other) => return Err(DecodeError::shape(crate::error::cold_format!("\"jsonrpc\" must be \"2.0\", found {other}"))),
         None => return Err(DecodeError::shape("missing \"jsonrpc\": \"2.0\"".into())),
     }
-    let params = match map.remove("params") {
+    let params = match take(&mut map, "params") {
         None => None,
         Some(p @ (Value::Object(_) | Value::Array(_))) => Some(Params::Parsed(p)),
         Some(other) => {
@@ -427,7 +428,7 @@ pub fn decode_value(value: Value) -> Result<Message, DecodeError> {
                 .ok_or_else(|| DecodeError::shape(crate::error::cold_format!("response id must be a string or an integer, found {v}")))?,
         ),
     };
-    let outcome = match (map.remove("result"), map.remove("error")) {
+    let outcome = match (take(&mut map, "result"), take(&mut map, "error")) {
         (Some(result), None) => Ok(result),
         (None, Some(error)) => Err(decode_error_object(error)?),
         (Some(_), Some(_)) => return Err(DecodeError::shape("a response has both \"result\" and \"error\"".into())),
@@ -444,11 +445,11 @@ fn decode_error_object(value: Value) -> Result<ErrorObject, DecodeError> {
         return Err(DecodeError::shape("\"error\" must be an object".into()));
     };
     let code = map.get("code").and_then(Value::as_i64).ok_or_else(|| DecodeError::shape("\"error.code\" must be an integer".into()))?;
-    let message = match map.remove("message") {
+    let message = match take(&mut map, "message") {
         Some(Value::String(s)) => s,
         _ => return Err(DecodeError::shape("\"error.message\" must be a string".into())),
     };
-    Ok(ErrorObject { code, message, data: map.remove("data") })
+    Ok(ErrorObject { code, message, data: take(&mut map, "data") })
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
 //! The legacy-era `initialize` exchange: the params the client sends and the
 //! checks on the server's answer.
 
+use super::json::take;
 use super::version;
 use serde_json::{Map, Value};
 
@@ -47,17 +48,17 @@ pub fn accept_initialize_result(result: Value) -> Result<ServerIdentity, Initial
         _ => return Err(InitializeError::Malformed("protocolVersion is missing or not a string".into())),
     };
     let protocol_version = version::supported(&answered).ok_or(InitializeError::UnsupportedVersion(answered))?;
-    let capabilities = match map.remove("capabilities") {
+    let capabilities = match take(&mut map, "capabilities") {
         Some(c @ Value::Object(_)) => c,
         // Lenient on absence: some servers omit an empty capabilities object.
         None => Value::Object(Map::new()),
         Some(_) => return Err(InitializeError::Malformed("capabilities is not an object".into())),
     };
-    let server_info = match map.remove("serverInfo") {
+    let server_info = match take(&mut map, "serverInfo") {
         Some(Value::Object(info)) if info.get("name").is_some_and(Value::is_string) => Value::Object(info),
         _ => return Err(InitializeError::Malformed("serverInfo is missing or has no name".into())),
     };
-    let instructions = match map.remove("instructions") {
+    let instructions = match take(&mut map, "instructions") {
         None | Some(Value::Null) => None,
         Some(Value::String(s)) => Some(s),
         Some(_) => return Err(InitializeError::Malformed("instructions is not a string".into())),

@@ -39,14 +39,30 @@ impl Implementation {
     /// anything else. What `Deserialize` does, without serde's typed
     /// deserializer and its error texts in the JS build.
     pub fn from_json(value: Value) -> Option<Self> {
-        let Value::Object(mut extra) = value else { return None };
-        let mut text = |key: &str| match extra.remove(key) {
-            Some(Value::String(s)) => Some(Some(s)),
-            None | Some(Value::Null) if key == "title" => Some(None),
+        let Value::Object(map) = value else { return None };
+        // The other members in the server's order, by `insert` (which the first call's
+        // module has) rather than `Map::remove`, which moves the last member into the gap.
+        let (mut name, mut version, mut title) = (None, None, None);
+        let mut extra = Map::new();
+        for (key, value) in map {
+            match key.as_str() {
+                "name" => name = Some(value),
+                "version" => version = Some(value),
+                "title" => title = Some(value),
+                _ => {
+                    extra.insert(key, value);
+                }
+            }
+        }
+        let text = |value: Option<Value>| match value {
+            Some(Value::String(s)) => Some(s),
             _ => None,
         };
-        let (name, version, title) = (text("name")??, text("version")??, text("title")?);
-        Some(Self { name, version, title, extra })
+        let title = match title {
+            None | Some(Value::Null) => None,
+            other => Some(text(other)?),
+        };
+        Some(Self { name: text(name)?, version: text(version)?, title, extra })
     }
 
     /// The JSON object, as `Serialize` writes it, without serde's serializer
