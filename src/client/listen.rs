@@ -62,7 +62,7 @@ async fn listen_loop(state: Weak<ClientState>, generation: u64, filter: Value) {
             let (stop, stopped) = oneshot::channel::<String>();
             *state.listening.stop.borrow_mut() = Some(stop);
             let cancel = stopped.map(|reason| reason.unwrap_or_else(|_| "stopped".into())).boxed_local();
-            let params = state.modern_params(Some(Value::Object(Map::from_iter([("notifications".to_owned(), filter.clone())])).into()));
+            let params = state.modern_params(Some(Value::Object(crate::protocol::json::single("notifications", filter.clone())).into()));
             let call = CallOptions { cancel: Some(cancel), unbounded: true, ..CallOptions::default() };
             (state.session.clone(), params, call, state.context.runtime.clone())
         };

@@ -79,6 +79,14 @@ pub fn take(map: &mut Map<String, Value>, key: &str) -> Option<Value> {
     map.get_mut(key).map(Value::take)
 }
 
+/// An object of one member: by `insert`, which the first call's module has,
+/// rather than `Map::from_iter`, whose `extend` it would carry for this alone.
+pub fn single(key: &str, value: Value) -> Map<String, Value> {
+    let mut map = Map::new();
+    map.insert(key.to_owned(), value);
+    map
+}
+
 struct Reader<'a> {
     text: &'a str,
     bytes: &'a [u8],

@@ -3,6 +3,7 @@
 //! message as it is. Building a tree of an argument only to write it out
 //! again cost more than the rest of a call.
 
+use crate::protocol::json::single;
 use crate::protocol::pick::{first_byte, member, offset_in, pick, sole_member, trim_end_space, trim_space, trim_start_space, Pick};
 use crate::protocol::scan;
 use serde::ser::{Serialize, Serializer};
@@ -142,7 +143,10 @@ impl Params {
             *entry = Value::Object(Map::new());
         }
         if let Value::Object(meta) = entry {
-            meta.extend(members);
+            // By `insert`, as `json::single` says.
+            for (key, value) in members {
+                meta.insert(key, value);
+            }
         }
         Self::Parsed(Value::Object(params))
     }
@@ -152,7 +156,7 @@ impl Params {
 /// would put them; `None` when only the parsed path can tell.
 fn meta_written_into(text: &str, members: &Map<String, Value>) -> Option<ParamsText> {
     let Some(meta) = sole_member(text, "_meta")? else {
-        return append_members(text, &Map::from_iter([("_meta".to_owned(), Value::Object(members.clone()))]));
+        return append_members(text, &single("_meta", Value::Object(members.clone())));
     };
     meta_merged_into(text, meta, members)
 }
