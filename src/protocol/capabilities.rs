@@ -84,8 +84,15 @@ pub fn client_capabilities(handlers: HandlerSet, extra: Option<&Value>) -> Value
 fn merge(base: &mut Value, patch: &Value) {
     match (base, patch) {
         (Value::Object(base), Value::Object(patch)) => {
+            // By `insert` and `get_mut`, not `entry`, whose search the first call's module
+            // would carry for this alone.
             for (key, value) in patch {
-                merge(base.entry(key.clone()).or_insert(Value::Null), value);
+                if !base.contains_key(key) {
+                    base.insert(key.clone(), Value::Null);
+                }
+                if let Some(slot) = base.get_mut(key) {
+                    merge(slot, value);
+                }
             }
         }
         (base, patch) => *base = patch.clone(),

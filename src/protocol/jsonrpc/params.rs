@@ -138,12 +138,11 @@ impl Params {
             Value::Object(map) => map,
             _ => Map::new(),
         };
-        let entry = params.entry("_meta").or_insert_with(|| Value::Object(Map::new()));
-        if !entry.is_object() {
-            *entry = Value::Object(Map::new());
+        // By `insert` and `get_mut`, as `json::single` says, not `entry` or `extend`.
+        if !params.get("_meta").is_some_and(Value::is_object) {
+            params.insert("_meta".to_owned(), Value::Object(Map::new()));
         }
-        if let Value::Object(meta) = entry {
-            // By `insert`, as `json::single` says.
+        if let Some(Value::Object(meta)) = params.get_mut("_meta") {
             for (key, value) in members {
                 meta.insert(key, value);
             }
