@@ -153,39 +153,48 @@ for (const { offset, names } of ownSegments()) {
 // Between the rest and the part, no slot of the primary's: the part loads after the rest, so it
 // calls a function of the rest at its moved slot at once; the rest calls one of the part's
 // through a dispatcher of its own, which loads the part first, as the primary's stubs do.
-const linked = new Map(); // a function of the primary -> its slot past the moved ones
-const movedSlot = new Map(moved.map((fn, i) => [fn.name, firstSlot + i]));
-for (const part of secondaries) {
-  const { module } = part;
-  const dispatchers = new Map(); // "params:results" -> the rest's dispatcher into the part
-  const dispatcher = (params, results, target) => {
+// The check and the call through the table are written once per signature, in a function
+// that takes the slot as its last argument; each stub passes its arguments and its slot on
+// (wasm-opt then inlines the stubs into their callers). A check in every stub cost the
+// first call 0.6 KB gzip (bench/analysis.md, "Twenty-second round"). `dispatchers` makes
+// them in `module` for the module whose global `ready` says it is in and whose import
+// `load` loads it; `prepare` runs before the first is made.
+function dispatchers(module, ready, load, prepare = () => {}) {
+  const made = new Map(); // "params:results" -> the dispatcher's name
+  return (params, results) => {
     const key = `${params}:${results}`;
-    if (!dispatchers.has(key)) {
-      if (dispatchers.size === 0) {
-        module.addGlobalImport("__split_ready", "p", target.ready, binaryen.i32, true);
-        module.addFunctionImport("__split_load", "__split", target.load, binaryen.none, binaryen.none);
-      }
+    if (!made.has(key)) {
+      if (made.size === 0) prepare();
       const types = binaryen.expandType(params);
-      const name = `__split_via${dispatchers.size}`;
+      const name = `${ready}_via${made.size}`;
       const args = types.map((type, index) => module.local.get(index, type));
       module.addFunction(name, binaryen.createType([...types, binaryen.i32]), results, [], module.block(null, [
-        module.if(module.i32.eqz(module.global.get("__split_ready", binaryen.i32)), module.call("__split_load", [], binaryen.none)),
+        module.if(module.i32.eqz(module.global.get(ready, binaryen.i32)), module.call(load, [], binaryen.none)),
         module.call_indirect(table.name, module.local.get(types.length, binaryen.i32), args, params, results),
       ], results));
-      dispatchers.set(key, name);
+      made.set(key, name);
     }
-    return dispatchers.get(key);
+    return made.get(key);
   };
+}
+
+const linked = new Map(); // a function of the primary -> its slot past the moved ones
+const movedSlot = new Map(moved.map((fn, i) => [fn.name, firstSlot + i]));
+for (const { module } of secondaries) {
+  const part = secondaries[1];
+  const intoPart = part && dispatchers(module, "__split_ready", "__split_load", () => {
+    module.addGlobalImport("__split_ready", "p", part.ready, binaryen.i32, true);
+    module.addFunctionImport("__split_load", "__split", part.load, binaryen.none, binaryen.none);
+  });
   for (const fn of allFunctions(module).filter((f) => f.module === "p")) {
     module.removeFunction(fn.name);
     const args = binaryen.expandType(fn.params).map((type, index) => module.local.get(index, type));
     let body;
     if (movedSlot.has(fn.base)) {
-      const target = secondaryOf(fn.base);
       const slot = module.i32.const(movedSlot.get(fn.base));
-      body = target === secondaries[0]
+      body = secondaryOf(fn.base) === secondaries[0]
         ? module.call_indirect(table.name, slot, args, fn.params, fn.results)
-        : module.call(dispatcher(fn.params, fn.results, target), [...args, slot], fn.results);
+        : module.call(intoPart(fn.params, fn.results), [...args, slot], fn.results);
     } else {
       if (!ownSlots.has(fn.base) && !linked.has(fn.base)) linked.set(fn.base, tableSize + linked.size);
       const slot = linked.get(fn.base) ?? ownSlots.get(fn.base);
@@ -214,31 +223,11 @@ for (const part of secondaries) {
   primary.addGlobal(part.readyGlobal, binaryen.i32, true, primary.i32.const(0));
   primary.addGlobalExport(part.readyGlobal, part.ready);
   primary.addFunctionImport(part.loadImport, "__split", part.load, binaryen.none, binaryen.none);
-}
-// The check and the call through the table are written once per signature, in a function
-// that takes the slot as its last argument; each stub passes its arguments and its slot on
-// (wasm-opt then inlines the stubs into their callers). A check in every stub cost the
-// first call 0.6 KB gzip (bench/analysis.md, "Twenty-second round").
-const dispatchers = new Map(); // "part:params:results" -> the dispatcher's name
-function dispatcher(params, results, part) {
-  const key = `${part.name}:${params}:${results}`;
-  if (!dispatchers.has(key)) {
-    const types = binaryen.expandType(params);
-    const name = `__split_via${dispatchers.size}`;
-    const args = types.map((type, index) => primary.local.get(index, type));
-    const slot = primary.local.get(types.length, binaryen.i32);
-    const body = primary.block(null, [
-      primary.if(primary.i32.eqz(primary.global.get(part.readyGlobal, binaryen.i32)), primary.call(part.loadImport, [], binaryen.none)),
-      primary.call_indirect(table.name, slot, args, params, results),
-    ], results);
-    primary.addFunction(name, binaryen.createType([...types, binaryen.i32]), results, [], body);
-    dispatchers.set(key, name);
-  }
-  return dispatchers.get(key);
+  part.dispatch = dispatchers(primary, part.readyGlobal, part.loadImport);
 }
 moved.forEach((fn, i) => {
   const args = binaryen.expandType(fn.params).map((type, index) => primary.local.get(index, type));
-  const stub = primary.call(dispatcher(fn.params, fn.results, secondaryOf(fn.name)), [...args, primary.i32.const(firstSlot + i)], fn.results);
+  const stub = primary.call(secondaryOf(fn.name).dispatch(fn.params, fn.results), [...args, primary.i32.const(firstSlot + i)], fn.results);
   binaryen._BinaryenFunctionSetBody(primary.getFunction(fn.name), stub);
 });
 // The data: all of it in the primary, or, given the map, what only the rest reads in the rest.
