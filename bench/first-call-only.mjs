@@ -20,7 +20,7 @@ const args = process.argv.slice(2);
 const named = args.indexOf("--keep-names");
 const out = named >= 0 ? args.splice(named, 2)[1] : null;
 const input = args[0] ?? "pkg/mcp_wasm_bg.wasm";
-const KEEP = new Set(["memory", "__setParts", "mcpclient_connect", "mcpclient_callTool", "mcpclient_close", "__wbg_mcpclient_free"]);
+const KEEP = new Set(["memory", "setPartLoaders", "mcpclient_connect", "mcpclient_callTool", "mcpclient_close", "__wbg_mcpclient_free"]);
 const kept = (name) => KEEP.has(name) || /^(__wbindgen|__externref|wasm_bindgen__convert|__abort|__instance)/.test(name);
 
 // The module with its export section rewritten to the kept exports.

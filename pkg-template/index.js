@@ -2,11 +2,10 @@
 // await, so that importers can use the API straight away. Bundlers resolve the
 // `new URL` form and copy the .wasm files next to the bundle. The core's rest
 // (rest-gate.js: the lists, progress, a server's requests…), its OAuth module
-// and the JSON Schema checks (lazy.js) are separate modules, fetched the first
+// and the parts (the JSON Schema checks, DPoP keys) are separate modules, fetched the first
 // time a call needs one.
 // wasm-bindgen snippets: scripts/build.sh
-import init, { __setParts, __setRestLoader, loadRest } from "./mcp_wasm.js";
-import { lazyParts } from "./lazy.js";
+import init, { setPartLoaders, __setRestLoader, loadRest } from "./mcp_wasm.js";
 import { prefetchAfterFirstCall } from "./rest-gate.js";
 import { webRestLoader } from "./rest-web.js";
 
@@ -18,13 +17,11 @@ __setRestLoader(
 // Where nothing can fetch synchronously (Deno has no XMLHttpRequest), the rest loads now.
 if (typeof XMLHttpRequest === "function") prefetchAfterFirstCall();
 else await loadRest();
-__setParts(
-  lazyParts({
-    quickCheck: () => import("./quick-check.js"),
-    validator: () => import("./validator-part.js").then((part) => part.load()),
-    dpop: () => import("./dpop.js"),
-  }),
-);
+setPartLoaders({
+  quickCheck: () => import("./quick-check.js"),
+  validator: () => import("./validator-part.js").then((part) => part.load()),
+  dpop: () => import("./dpop.js"),
+});
 
 import "./tasks.js";
 

@@ -2,8 +2,7 @@
 // The core's rest (rest-gate.js), its OAuth module and the validator module are
 // read and instantiated the first time a call needs one.
 import { readFileSync } from "node:fs";
-import { __setParts, __setRestLoader, initSync } from "./mcp_wasm.js";
-import { lazyParts } from "./lazy.js";
+import { setPartLoaders, __setRestLoader, initSync } from "./mcp_wasm.js";
 import "./rest-gate.js";
 
 initSync({ module: readFileSync(new URL("./mcp_wasm_bg.wasm", import.meta.url)) });
@@ -11,17 +10,15 @@ __setRestLoader(
   { sync: () => readFileSync(new URL("./mcp_wasm_rest_bg.wasm", import.meta.url)) },
   { sync: () => readFileSync(new URL("./mcp_wasm_oauth_bg.wasm", import.meta.url)) },
 );
-__setParts(
-  lazyParts({
-    quickCheck: () => import("./quick-check.js"),
-    validator: async () => {
-      const part = await import("./mcp_wasm_validator.js");
-      part.initSync({ module: readFileSync(new URL("./mcp_wasm_validator_bg.wasm", import.meta.url)) });
-      return part;
-    },
-    dpop: () => import("./dpop.js"),
-  }),
-);
+setPartLoaders({
+  quickCheck: () => import("./quick-check.js"),
+  validator: async () => {
+    const part = await import("./mcp_wasm_validator.js");
+    part.initSync({ module: readFileSync(new URL("./mcp_wasm_validator_bg.wasm", import.meta.url)) });
+    return part;
+  },
+  dpop: () => import("./dpop.js"),
+});
 
 import "./tasks.js";
 

@@ -6,25 +6,22 @@ import wasmModule from "./mcp_wasm_bg.wasm";
 import restModule from "./mcp_wasm_rest_bg.wasm";
 import oauthModule from "./mcp_wasm_oauth_bg.wasm";
 import validatorModule from "./mcp_wasm_validator_bg.wasm";
-import { __setParts, __setRestLoader, initSync } from "./mcp_wasm.js";
+import { setPartLoaders, __setRestLoader, initSync } from "./mcp_wasm.js";
 import * as validator from "./mcp_wasm_validator.js";
 import * as quickCheck from "./quick-check.js";
 import * as dpop from "./dpop.js";
-import { lazyParts } from "./lazy.js";
 import "./rest-gate.js";
 
 initSync({ module: wasmModule });
 __setRestLoader({ sync: () => restModule }, { sync: () => oauthModule });
-__setParts(
-  lazyParts({
-    quickCheck: async () => quickCheck,
-    validator: async () => {
-      validator.initSync({ module: validatorModule });
-      return validator;
-    },
-    dpop: async () => dpop,
-  }),
-);
+setPartLoaders({
+  quickCheck: async () => quickCheck,
+  validator: async () => {
+    validator.initSync({ module: validatorModule });
+    return validator;
+  },
+  dpop: async () => dpop,
+});
 
 import "./tasks.js";
 

@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 
 # The core module (Cargo feature core-module) is everything but the JSON Schema
 # validator, a module of its own that the core loads the first time a call needs
-# it (src/js/lazy.rs, pkg-template/lazy.js): a page that only calls tools never
+# it (src/js/lazy/, `setPartLoaders` in each entry): a page that only calls tools never
 # downloads it. OAuth is in the core, and the split below makes it a module of
 # its own that shares the core's runtime: 55 KB gzip less in all than a build of
 # its own (bench/analysis.md, "Twenty-sixth round").
@@ -153,7 +153,7 @@ node -e '
   const lines = [...paths].map((path) => `import "${path}";\n`).join("");
   fs.writeFileSync("pkg/index.js", index.replace("// wasm-bindgen snippets: scripts/build.sh\n", lines));
 '
-# The browser entry is one file with the plain-JS helpers it imports statically (lazy, host,
+# The browser entry is one file with the plain-JS helpers it imports statically (host,
 # bridges, naming, browser-auth, the task and tool-loop stubs) bundled in: a module's imports are found only
 # once it has arrived, and a fresh page fetched six of them with the glue and its snippet, eight
 # files a round after index.js, and naming.js a round after those, before the wasm could start

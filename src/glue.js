@@ -189,6 +189,22 @@ export function pageItems(fetchPage, field) {
   })();
 }
 
+// The loaders `setPartLoaders` was given (src/transport/parts.rs), each made to run at most once at
+// a time and to keep its module once loaded; a failed load is tried again by the next call that
+// needs the part. A loader that throws at once fails the same way as one whose promise rejects.
+export function onceEach(loaders) {
+  const parts = {};
+  for (const [name, load] of Object.entries(Object(loaders))) {
+    if (typeof load !== "function") continue;
+    let pending;
+    parts[name] = () => (pending ??= Promise.resolve().then(load).catch((error) => {
+      pending = undefined;
+      throw error;
+    }));
+  }
+  return parts;
+}
+
 // The npm package's core is two modules (scripts/split): what a long body makes the core run (a
 // result left in JS, src/transport/kept.rs) is in the rest, which a page fetches after its first
 // call. Its loader sets `restGate`, which resolves once the rest is in (or at once), with the load's

@@ -1,23 +1,33 @@
 //! The parts of the npm package that load on first use: its entries
 //! (`index.js`, `node.js`, `workerd.js`) hand over one loader per part
-//! (`__setParts` in `js::lazy`), and the first call that needs a part awaits
-//! its loader. Without a loader (the raw module, initialised by hand) a part
-//! is simply absent, as in a Rust build without its Cargo feature.
+//! (`setPartLoaders` in `js::lazy`; users of `mcp-wasm/raw` call it
+//! themselves), and the first call that needs a part awaits its loader.
+//! Without a loader a part is simply absent, as in a Rust build without its
+//! Cargo feature.
 
 use crate::error::Error;
 use crate::transport::fetch::js_message;
 use js_sys::{Function, Promise, Reflect};
 use std::cell::RefCell;
+use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
+
+#[wasm_bindgen(module = "/src/glue.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = onceEach)]
+    fn once_each(loaders: &JsValue) -> JsValue;
+}
 
 thread_local! {
     static LOADERS: RefCell<JsValue> = const { RefCell::new(JsValue::UNDEFINED) };
 }
 
 /// Keeps the loaders: an object whose fields are functions returning a
-/// Promise of a part's exports.
-pub fn set(loaders: JsValue) {
+/// Promise of a part's exports. Each runs at most once at a time and its
+/// module is kept; a failed load is tried again when the part is next needed.
+pub fn set(loaders: &JsValue) {
+    let loaders = once_each(loaders);
     LOADERS.with(|l| *l.borrow_mut() = loaders);
 }
 

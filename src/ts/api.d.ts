@@ -682,3 +682,16 @@ export interface HostNaming {
   /** `"always"` (default): every name carries its server's name; `"on-collision"`: only names that several servers use. */
   prefix?: "always" | "on-collision";
 }
+
+/**
+ * How `setPartLoaders` (in `mcp-wasm/raw`) loads the parts the core fetches on first use. Each
+ * returns a Promise of that part's module; a part without a loader is left out.
+ */
+export interface PartLoaders {
+  /** `import("mcp-wasm/quick-check.js")`: the JSON Schema check that accepts the plain cases in JS. */
+  quickCheck?: (() => Promise<unknown>) | undefined;
+  /** `mcp-wasm/validator.js`, initialised: checks `structuredContent`, elicitation answers and skills. */
+  validator?: (() => Promise<unknown>) | undefined;
+  /** `import("mcp-wasm/dpop.js")`: DPoP's key pairs (`auth.dpop`). */
+  dpop?: (() => Promise<unknown>) | undefined;
+}

@@ -1,14 +1,13 @@
-// The parts the core loads on first use (src/js/lazy.rs, pkg-template/lazy.js),
+// The parts the core loads on first use (src/js/lazy/, src/transport/parts.rs),
 // against server-everything: what a failed load does, and that the next call
 // loads again. The package's own loaders are replaced through the raw module's
-// __setParts; each test file runs in a process of its own, so this affects no
+// setPartLoaders; each test file runs in a process of its own, so this affects no
 // other test.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { McpClient } from "mcp-wasm";
-import { __setParts } from "mcp-wasm/raw";
-import { lazyParts } from "../../pkg/lazy.js";
+import { setPartLoaders } from "mcp-wasm/raw";
 
 const URL_ = process.env.MCP_TEST_URL ?? "http://127.0.0.1:38011/mcp";
 const LIMIT = { timeout: 30_000 };
@@ -20,37 +19,43 @@ async function validatorModule() {
   return part;
 }
 
-test("lazyParts runs a loader once, keeps its module, and tries again after a failure", async () => {
+test("setPartLoaders: a loader that throws at once is tried again; one load is shared by concurrent calls and kept", LIMIT, async () => {
   let calls = 0;
   let fail = true;
-  const parts = lazyParts({
-    thing: async () => {
+  setPartLoaders({
+    validator: () => {
       calls += 1;
-      if (fail) throw new Error("offline");
-      return { ok: true };
+      if (fail) throw new TypeError("offline");
+      return validatorModule();
     },
   });
-  await assert.rejects(parts.thing(), /offline/);
-  fail = false;
-  const [a, b] = await Promise.all([parts.thing(), parts.thing()]);
-  assert.equal(a, b);
-  assert.equal(calls, 2, "one failed load, then one load shared by both callers");
-  await parts.thing();
-  assert.equal(calls, 2, "the module is kept");
+  const client = await McpClient.connect(URL_);
+  try {
+    await client.listTools();
+    const failed = await client.callTool(WEATHER).then(() => null, (e) => e);
+    assert.equal(failed?.kind, "network", String(failed));
+    assert.match(failed.message, /validator module could not be loaded: .*offline/);
+    fail = false;
+    const both = await Promise.all([client.callTool(WEATHER), client.callTool(WEATHER)]);
+    assert.ok(both.every((r) => typeof r.structuredContent.temperature === "number"));
+    assert.equal(calls, 2, "one failed load, then one load shared by both calls");
+    await client.callTool(WEATHER);
+    assert.equal(calls, 2, "the module is kept");
+  } finally {
+    await client.close();
+  }
 });
 
 test("a validator module that fails to load fails the call with network, and the next call loads it", LIMIT, async () => {
   let attempts = 0;
   let offline = true;
-  __setParts(
-    lazyParts({
-      validator: async () => {
-        attempts += 1;
-        if (offline) throw new TypeError("fetch failed");
-        return validatorModule();
-      },
-    }),
-  );
+  setPartLoaders({
+    validator: async () => {
+      attempts += 1;
+      if (offline) throw new TypeError("fetch failed");
+      return validatorModule();
+    },
+  });
   const client = await McpClient.connect(URL_);
   try {
     await client.listTools();
@@ -73,7 +78,7 @@ test("a validator module that fails to load fails the call with network, and the
 });
 
 test("without loaders (the raw module by hand), structuredContent passes unchecked and auth still works", LIMIT, async () => {
-  __setParts(undefined);
+  setPartLoaders(undefined);
   const client = await McpClient.connect(URL_);
   try {
     await client.listTools();

@@ -6,8 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { McpClient } from "mcp-wasm";
-import { __setParts } from "mcp-wasm/raw";
-import { lazyParts } from "../../pkg/lazy.js";
+import { setPartLoaders } from "mcp-wasm/raw";
 import { surelyValid } from "../../pkg/quick-check.js";
 
 const URL_ = process.env.MCP_TEST_URL ?? "http://127.0.0.1:38011/mcp";
@@ -27,18 +26,16 @@ const verdict = (schema, value) => validator.validateJson(encoder.encode(JSON.st
 /** The package's loaders of both checks, counting their loads. */
 function countLoads() {
   const loads = { quickCheck: 0, validator: 0 };
-  __setParts(
-    lazyParts({
-      quickCheck: async () => {
-        loads.quickCheck += 1;
-        return import("../../pkg/quick-check.js");
-      },
-      validator: async () => {
-        loads.validator += 1;
-        return validatorModule();
-      },
-    }),
-  );
+  setPartLoaders({
+    quickCheck: async () => {
+      loads.quickCheck += 1;
+      return import("../../pkg/quick-check.js");
+    },
+    validator: async () => {
+      loads.validator += 1;
+      return validatorModule();
+    },
+  });
   return loads;
 }
 

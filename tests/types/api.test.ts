@@ -469,3 +469,25 @@ export async function coreModules(bytes: Uint8Array): Promise<void> {
   // inputs' types cannot refuse a wrong one, only document the right ones.
   await initRest({ module_or_path: new URL("https://example.com/mcp_wasm_rest_bg.wasm"), oauth: Promise.resolve(bytes) });
 }
+
+// The parts the entries load on first use, handed to `mcp-wasm/raw` by hand.
+import { setPartLoaders, type PartLoaders } from "mcp-wasm/raw";
+
+export function partLoaders(bytes: Uint8Array): void {
+  const loaders: PartLoaders = {
+    quickCheck: () => import("mcp-wasm/quick-check.js"),
+    validator: async () => {
+      const validator = await import("mcp-wasm/validator.js");
+      validator.initSync({ module: bytes });
+      await validator.default();
+      await validator.default({ module_or_path: new URL("https://example.com/mcp_wasm_validator_bg.wasm") });
+      return validator;
+    },
+    dpop: () => import("mcp-wasm/dpop.js"),
+  };
+  setPartLoaders(loaders);
+  setPartLoaders({ dpop: loaders.dpop });
+  setPartLoaders(undefined);
+  // @ts-expect-error a loader returns a Promise of its module
+  setPartLoaders({ quickCheck: "mcp-wasm/quick-check.js" });
+}

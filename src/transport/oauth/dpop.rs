@@ -49,7 +49,7 @@ async fn stored_key(name: &str, persist: bool) -> Result<(JsValue, JsValue), Err
     use wasm_bindgen::JsCast;
     let part = crate::transport::parts::load("dpop")
         .await?
-        .ok_or_else(|| auth_error("DPoP key", "its storage (dpop.js) was not handed to this module"))?;
+        .ok_or_else(|| auth_error("DPoP key", "its storage (mcp-wasm/dpop.js) was not handed over (setPartLoaders)"))?;
     let call = |export: &str, args: &js_sys::Array| -> Result<JsFuture, JsValue> {
         let function: js_sys::Function = js_sys::Reflect::get(&part, &export.into())?.dyn_into()?;
         Ok(JsFuture::from(Promise::resolve(&function.apply(&JsValue::UNDEFINED, args)?)))
