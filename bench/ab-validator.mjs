@@ -1,26 +1,36 @@
-// The validator module alone on the deep structuredContent of bench/fixtures.mjs, with no
-// server and no core: for comparing builds of the validator (scripts/build.sh) without the
-// network's noise. Then the build's quick-check.js on the object JSON.parse built, and ajv's
-// compiled validator (as sdk 1.x checks) on the same, each parse left out of the time.
+// The validator alone on the deep structuredContent of bench/fixtures.mjs, with no server and no
+// client: for comparing builds of the validator (scripts/build.sh) without the network's noise.
+// A build of the split core runs it in its validator's module (`__validateJson` of
+// mcp-wasm/raw, the instance as text); an older build had a module of its own
+// (mcp_wasm_validator.js, `validateJson` on bytes). Then the build's quick-check.js on the object
+// JSON.parse built, and ajv's compiled validator (as sdk 1.x checks) on the same, each parse
+// left out of the time.
 //   node bench/ab-validator.mjs <pkg dir>          # medians of 60 validations
-//   node bench/ab-validator.mjs <pkg dir> text     # a build whose validateJson takes strings
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import Ajv from "ajv";
 import { fixtures, DEEP_OUTPUT_SCHEMA } from "./fixtures.mjs";
 const dir = process.argv[2];
-const mod = await import(`${dir}/mcp_wasm_validator.js`);
-mod.initSync({ module: readFileSync(`${dir}/mcp_wasm_validator_bg.wasm`) });
 const { deepResult } = fixtures();
-
-const enc = new TextEncoder();
-const schema = enc.encode(JSON.stringify(DEEP_OUTPUT_SCHEMA));
-const inst = enc.encode(JSON.stringify(deepResult));
-const asText = process.argv[3] === "text";
-const args = asText ? [JSON.stringify(DEEP_OUTPUT_SCHEMA), JSON.stringify(deepResult)] : [schema, inst];
+const file = (name) => readFileSync(`${dir}/${name}`);
+let validate;
+if (existsSync(`${dir}/mcp_wasm_validator.js`)) {
+  const mod = await import(`${dir}/mcp_wasm_validator.js`);
+  mod.initSync({ module: file("mcp_wasm_validator_bg.wasm") });
+  const enc = new TextEncoder();
+  const [schema, inst] = [enc.encode(JSON.stringify(DEEP_OUTPUT_SCHEMA)), enc.encode(JSON.stringify(deepResult))];
+  validate = () => mod.validateJson(schema, inst, 1e7, 64);
+} else {
+  const core = await import(`${dir}/mcp_wasm.js`);
+  core.initSync({ module: file("mcp_wasm_bg.wasm") });
+  core.initRestSync({ module: file("mcp_wasm_rest_bg.wasm"), validator: file("mcp_wasm_validator_bg.wasm") });
+  const [schema, inst] = [JSON.stringify(DEEP_OUTPUT_SCHEMA), JSON.stringify(deepResult)];
+  validate = () => core.__validateJson(schema, inst, 1e7, 64);
+}
+const inst = JSON.stringify(deepResult);
 const t = [];
 for (let i = 0; i < 60; i++) {
   const s = performance.now();
-  const v = mod.validateJson(args[0], args[1], 1e7, 64);
+  const v = validate();
   t.push(performance.now() - s);
   if (v !== null) throw new Error(JSON.stringify(v));
 }

@@ -1,9 +1,9 @@
 // Browser and bundler entry: instantiate the core module once, with top-level
 // await, so that importers can use the API straight away. Bundlers resolve the
 // `new URL` form and copy the .wasm files next to the bundle. The core's rest
-// (rest-gate.js: the lists, progress, a server's requests…), its OAuth module
-// and the parts (the JSON Schema checks, DPoP keys) are separate modules, fetched the first
-// time a call needs one.
+// (rest-gate.js: the lists, progress, a server's requests…), its OAuth and
+// validator modules and the JS parts (the quick JSON Schema check, DPoP keys)
+// are separate modules, fetched the first time a call needs one.
 // wasm-bindgen snippets: scripts/build.sh
 import init, { setPartLoaders, __setRestLoader, loadRest } from "./mcp_wasm.js";
 import { prefetchAfterFirstCall } from "./rest-gate.js";
@@ -13,13 +13,13 @@ await init({ module_or_path: new URL("./mcp_wasm_bg.wasm", import.meta.url) });
 __setRestLoader(
   webRestLoader(new URL("./mcp_wasm_rest_bg.wasm", import.meta.url)),
   webRestLoader(new URL("./mcp_wasm_oauth_bg.wasm", import.meta.url)),
+  webRestLoader(new URL("./mcp_wasm_validator_bg.wasm", import.meta.url)),
 );
 // Where nothing can fetch synchronously (Deno has no XMLHttpRequest), the rest loads now.
 if (typeof XMLHttpRequest === "function") prefetchAfterFirstCall();
 else await loadRest();
 setPartLoaders({
   quickCheck: () => import("./quick-check.js"),
-  validator: () => import("./validator-part.js").then((part) => part.load()),
   dpop: () => import("./dpop.js"),
 });
 

@@ -1,6 +1,6 @@
 // Node entry: Node's fetch cannot read file: URLs, so read the modules from disk.
-// The core's rest (rest-gate.js), its OAuth module and the validator module are
-// read and instantiated the first time a call needs one.
+// The core's rest (rest-gate.js), its OAuth module and its validator's are read
+// and instantiated the first time a call needs one.
 import { readFileSync } from "node:fs";
 import { setPartLoaders, __setRestLoader, initSync } from "./mcp_wasm.js";
 import "./rest-gate.js";
@@ -9,14 +9,10 @@ initSync({ module: readFileSync(new URL("./mcp_wasm_bg.wasm", import.meta.url)) 
 __setRestLoader(
   { sync: () => readFileSync(new URL("./mcp_wasm_rest_bg.wasm", import.meta.url)) },
   { sync: () => readFileSync(new URL("./mcp_wasm_oauth_bg.wasm", import.meta.url)) },
+  { sync: () => readFileSync(new URL("./mcp_wasm_validator_bg.wasm", import.meta.url)) },
 );
 setPartLoaders({
   quickCheck: () => import("./quick-check.js"),
-  validator: async () => {
-    const part = await import("./mcp_wasm_validator.js");
-    part.initSync({ module: readFileSync(new URL("./mcp_wasm_validator_bg.wasm", import.meta.url)) });
-    return part;
-  },
   dpop: () => import("./dpop.js"),
 });
 

@@ -7,19 +7,14 @@ import restModule from "./mcp_wasm_rest_bg.wasm";
 import oauthModule from "./mcp_wasm_oauth_bg.wasm";
 import validatorModule from "./mcp_wasm_validator_bg.wasm";
 import { setPartLoaders, __setRestLoader, initSync } from "./mcp_wasm.js";
-import * as validator from "./mcp_wasm_validator.js";
 import * as quickCheck from "./quick-check.js";
 import * as dpop from "./dpop.js";
 import "./rest-gate.js";
 
 initSync({ module: wasmModule });
-__setRestLoader({ sync: () => restModule }, { sync: () => oauthModule });
+__setRestLoader({ sync: () => restModule }, { sync: () => oauthModule }, { sync: () => validatorModule });
 setPartLoaders({
   quickCheck: async () => quickCheck,
-  validator: async () => {
-    validator.initSync({ module: validatorModule });
-    return validator;
-  },
   dpop: async () => dpop,
 });
 

@@ -1,19 +1,19 @@
 #!/usr/bin/env bash
 # Builds the npm package into pkg/: the core module with wasm-pack (release
-# profile), the validator module with cargo and wasm-bindgen, wasm-opt -Oz, the
-# core split in three (scripts/split/: the first call's, the rest, OAuth), then the committed scaffold from
+# profile), wasm-opt -Oz, the core split in four (scripts/split/: the first call's,
+# the rest, OAuth, the validator), then the committed scaffold from
 # pkg-template/ on top. Links
 # node_modules/mcp-wasm -> pkg so tests import the package by its name, and
 # prints the gzipped size of the wasm plus its JS glue.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# The core module (Cargo feature core-module) is everything but the JSON Schema
-# validator, a module of its own that the core loads the first time a call needs
-# it (src/js/lazy/, `setPartLoaders` in each entry): a page that only calls tools never
-# downloads it. OAuth is in the core, and the split below makes it a module of
-# its own that shares the core's runtime: 55 KB gzip less in all than a build of
-# its own (bench/analysis.md, "Twenty-sixth round").
+# The core module (Cargo feature core-module) is the whole client. The split below
+# makes OAuth and the JSON Schema validator (with the skill checks) modules of their
+# own that share the core's runtime, which a page fetches the first time a call
+# needs one (rest-gate.js, src/js/lazy/): 55 KB gzip less in all for OAuth, and
+# for the validator, than builds of their own (bench/analysis.md, "Twenty-sixth
+# round", "Twenty-seventh round").
 #
 # -ocimfs=20: binaryen inlines a function with one caller whatever its size; only
 # up to 20 instructions here. The bodies it leaves apart repeat each other's shapes,
@@ -56,8 +56,9 @@ CORE_TARGET="${CARGO_TARGET_DIR:-target}/core"
 SPLIT=target/split
 LINKER=(--config "target.wasm32-unknown-unknown.linker='$PWD/scripts/split/link-with-map.sh'")
 
-# Snippets of an earlier build would ship with this one: start clean.
-rm -rf pkg/snippets
+# Files of an earlier build (snippets, modules a build no longer makes) would sit beside
+# this one's: start clean.
+rm -rf pkg
 rm -rf "$SPLIT/profile-pkg" && mkdir -p "$SPLIT"
 CARGO_TARGET_DIR="$CORE_TARGET" MCP_WASM_LINK_MAP="$PWD/$SPLIT/core.map" wasm-pack build --release --target web --out-dir pkg --out-name mcp_wasm --no-pack -- \
   --no-default-features --features core-module "${COLD[@]}" "${LINKER[@]}" 2>&1 \
@@ -79,24 +80,6 @@ node_modules/.bin/wasm-opt pkg/mcp_wasm_bg.wasm -o pkg/mcp_wasm_bg.wasm "${OPT_K
 # its glue: 3 KB gzip off the first call (bench/analysis.md, "Eighth round").
 node scripts/short-imports.mjs pkg/mcp_wasm_bg.wasm pkg/mcp_wasm.js
 
-# The lazily loaded module: the same crate with one part and its exports
-# (src/lazy_modules), as pkg/mcp_wasm_<part>.js and pkg/mcp_wasm_<part>_bg.wasm.
-# The validator's hot loop is what a deep structuredContent waits for, in a
-# module only pages that validate download: it is built for speed, "s" for the
-# dependencies and 3 for this crate, where serde's parser is instantiated for the
-# validator's own tree. `node bench/ab-validator.mjs pkg` (the validator alone on
-# bench/fixtures.mjs's deep result, Node, median of 60): "s" 9.9 ms at 84.7 KB gzip,
-# this 6.6 ms at 90.4 KB, all at 3 6.5 ms at 101.5 KB.
-for part in validator; do
-  opt=(--config "profile.release.opt-level='s'" --config "profile.release.package.mcp-wasm.opt-level=3")
-  MCP_WASM_LINK_MAP="$PWD/$SPLIT/$part.map" cargo build "${opt[@]}" "${REMAP[@]}" "${LINKER[@]}" --quiet --release --target wasm32-unknown-unknown --lib --no-default-features --features "$part-module"
-  wasm-bindgen "${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release/mcp_wasm.wasm" --out-dir pkg --out-name "mcp_wasm_$part" --target web --no-typescript
-  test -f "$SPLIT/$part.map" || { echo "build: no linker map at $SPLIT/$part.map: cargo clean -p mcp-wasm --release --target wasm32-unknown-unknown, then build again" >&2; exit 1; }
-  node scripts/trap-panics.mjs "pkg/mcp_wasm_${part}_bg.wasm"
-  node_modules/.bin/wasm-opt "pkg/mcp_wasm_${part}_bg.wasm" -o "pkg/mcp_wasm_${part}_bg.wasm" "${OPT_FLAGS[@]}"
-  node scripts/split/dead-data.mjs "pkg/mcp_wasm_${part}_bg.wasm" "$SPLIT/$part.map"
-  node scripts/short-imports.mjs "pkg/mcp_wasm_${part}_bg.wasm" "pkg/mcp_wasm_${part}.js"
-done
 
 # The core in two halves that share one memory and one function table (scripts/split/):
 # the primary, with every function that connecting and a first tool call ran in a
@@ -118,15 +101,19 @@ node scripts/split/outline.mjs "$SPLIT/core.wasm" "$SPLIT/regions.json" "$SPLIT/
 # OAuth's code goes into a third module, which loads after the rest and only for a connection
 # with `auth` (rest-gate.js): what only OAuth's own functions reach (scripts/split/parts.mjs),
 # and the two functions that read `auth` and set the flow up, which only such a connection
-# calls.
+# calls. The validator and the skill checks go into a fourth, which the core awaits before
+# it runs a check (src/js/lazy/): what only their own functions reach, and the functions the
+# core calls them by, once it has waited.
 node scripts/split/split.mjs "$SPLIT/core-outlined.wasm" "$SPLIT/profile.json" pkg/mcp_wasm_bg.wasm pkg/mcp_wasm_rest_bg.wasm "$SPLIT/core.map" \
   --part oauth '(^|<)mcp_wasm::(transport::oauth|protocol::oauth|js::auth_options|web::oauth_flow)::' \
-  '^mcp_wasm::(js::auth_options::read_auth|web::oauth_flow)::' pkg/mcp_wasm_oauth_bg.wasm
+  '^mcp_wasm::(js::auth_options::read_auth|web::oauth_flow)::' pkg/mcp_wasm_oauth_bg.wasm \
+  --part validator '(^|<)(mcp_wasm::(protocol::schema|protocol::skills|js::lazy::checks)|regex_lite)::' \
+  '^mcp_wasm::js::lazy::checks::' pkg/mcp_wasm_validator_bg.wasm
 # Each half is optimised twice from the same input: with its names, for target/split/, and
 # without, to ship. Without names binaryen also reorders each function's locals, 0.3 KB gzip
 # less per half (bench/analysis.md, "Twenty-second round"); same-functions.mjs checks that
 # every function kept its index, so the named copy still names a shipped trace's frames.
-for half in primary:mcp_wasm_bg rest:mcp_wasm_rest_bg oauth:mcp_wasm_oauth_bg; do
+for half in primary:mcp_wasm_bg rest:mcp_wasm_rest_bg oauth:mcp_wasm_oauth_bg validator:mcp_wasm_validator_bg; do
   named="$SPLIT/${half%%:*}-named.wasm" shipped="pkg/${half#*:}.wasm"
   node_modules/.bin/wasm-opt "$shipped" -o "$named" "${OPT_KEEPING_NAMES[@]}"
   node_modules/.bin/wasm-opt "$shipped" -o "$shipped" "${OPT_FLAGS[@]}"
@@ -135,7 +122,7 @@ done
 node scripts/split/glue.mjs pkg/mcp_wasm.js split
 # The primary's exports that only the glue reads get short names, in both files, as its
 # imports did: 0.8 KB gzip off the first call (bench/analysis.md, "Nineteenth round").
-node scripts/short-exports.mjs pkg/mcp_wasm_bg.wasm pkg/mcp_wasm.js pkg/mcp_wasm_rest_bg.wasm pkg/mcp_wasm_oauth_bg.wasm
+node scripts/short-exports.mjs pkg/mcp_wasm_bg.wasm pkg/mcp_wasm.js pkg/mcp_wasm_rest_bg.wasm pkg/mcp_wasm_oauth_bg.wasm pkg/mcp_wasm_validator_bg.wasm
 
 node scripts/finish-dts.mjs
 cp pkg-template/* pkg/

@@ -9,7 +9,7 @@
 //                  browser finds a module's imports only once it has the module,
 //                  and the wasm fetch starts after the last round;
 // raw, gzip and brotli describe the second set (gzip equals allGzip).
-// The rest of the core and its OAuth module (scripts/split) are named by the entry and the
+// The rest of the core and its OAuth and validator modules (scripts/split) are named by the entry and the
 // glue with `new URL`, because a bundler must see them and a page may need them
 // synchronously, but they are fetched when a method first needs them (the rest also after
 // the first tool call has settled): they count as lazy. The pack tier holds this to what Chromium fetches (tests/pack/run.mjs, its page
@@ -32,7 +32,7 @@ const ENTRY = "index.js";
 const STATIC_IMPORT = /(?:^|[;}\s])(?:import|export)\s*(?:[\w*{}\s,$]+?\s*from\s*)?["']([^"']+)["']/g;
 const DYNAMIC_IMPORT = /\bimport\(\s*["']([^"']+)["']\s*\)/g;
 const ASSET_URL = /new\s+URL\(\s*["']([^"']+\.wasm)["']\s*,\s*import\.meta\.url\s*\)/g;
-const FETCHED_ON_DEMAND = new Set(["mcp_wasm_rest_bg.wasm", "mcp_wasm_oauth_bg.wasm"]);
+const FETCHED_ON_DEMAND = new Set(["mcp_wasm_rest_bg.wasm", "mcp_wasm_oauth_bg.wasm", "mcp_wasm_validator_bg.wasm"]);
 
 // Each file's references, read once: the walk and the rounds both ask.
 const read = new Map();

@@ -98,9 +98,8 @@ lint() {
     cargo clippy --quiet --no-default-features --all-targets -- -D warnings &&
     cargo clippy --quiet --no-default-features --target wasm32-unknown-unknown -- -D warnings &&
     cargo clippy --quiet --all-features --target wasm32-unknown-unknown -- -D warnings &&
-    # The npm package's two builds (scripts/build.sh).
+    # The npm package's build (scripts/build.sh).
     cargo clippy --quiet --no-default-features --features core-module --target wasm32-unknown-unknown --lib -- -D warnings &&
-    cargo clippy --quiet --no-default-features --features validator-module --target wasm32-unknown-unknown --lib -- -D warnings &&
     RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps --lib --target wasm32-unknown-unknown &&
     cargo fmt --check --manifest-path examples/rust-worker/Cargo.toml &&
     cargo clippy --quiet --manifest-path examples/rust-worker/Cargo.toml --target wasm32-unknown-unknown -- -D warnings

@@ -205,6 +205,17 @@ export function onceEach(loaders) {
   return parts;
 }
 
+// The modules of the split core that the core awaits before it runs their code (the validator's:
+// src/js/lazy): the loader (scripts/split/rest-loader.js) sets `partGate`, which answers a
+// Promise that resolves once the module is in, or undefined where the core is not split.
+let partGate;
+export function setPartGate(gate) {
+  partGate = gate;
+}
+export function partReady(name) {
+  return partGate?.(name);
+}
+
 // The npm package's core is two modules (scripts/split): what a long body makes the core run (a
 // result left in JS, src/transport/kept.rs) is in the rest, which a page fetches after its first
 // call. Its loader sets `restGate`, which resolves once the rest is in (or at once), with the load's

@@ -114,8 +114,8 @@
 //! # Cargo features
 //!
 //! Each part a build may leave out is a feature; all but `small-allocator`
-//! are on by default (the npm package's modules are built with
-//! `core-module` and `validator-module`, see `scripts/build.sh`).
+//! are on by default (the npm package is built with `core-module`, see
+//! `scripts/build.sh`).
 //! Without one, the public API simply lacks its items (and the JS binding its
 //! methods):
 //!
@@ -128,6 +128,7 @@
 //! | `tasks` | [`client::Client::call_tool_as_task`], `task_request`, `list_tasks_reply` and [`client::tasks`] (the Rust API; the JS binding's task methods are the npm package's plain JS) |
 //! | `validator` | the JSON Schema validator ([`protocol::schema::validate_with`], regex-lite for `pattern`): `structuredContent` checked against `outputSchema`, elicitation answers against `requestedSchema`; without it they pass unchecked (elicitation answers still need their `required` fields) |
 //! | `skills` | the checks [`client::Client::read_skill`] and `read_skill_file` make on a skill's files (`protocol::skills::check_skill`: size, `sha256:` digest, the frontmatter's YAML); without it they need a [`client::SkillChecker`] in the options, and refuse with `unsupported` rather than hand over an unchecked file |
+//! | `json-schema`, `skill-checks` | not defaults of their own: the code of `validator` and `skills` without the client running it by itself, as the npm core compiles it (its validator's module of the split core, awaited before the checks run) |
 //! | `host` | [`host::naming`], the names a multi-server host offers its tools under |
 //! | `bridges` | [`host`]'s LLM bridges, with the naming rules they need |
 //! | `small-allocator` | not a default: makes [talc](https://crates.io/crates/talc) the program's global allocator on single-threaded wasm32, as the npm package's modules are built; a Rust program picks its own allocator, so leave it off unless this crate's choice should be the program's |
@@ -165,8 +166,6 @@ pub mod transport;
 
 #[cfg(all(target_arch = "wasm32", feature = "js"))]
 pub mod js;
-#[cfg(all(target_arch = "wasm32", feature = "validator-module"))]
-pub mod lazy_modules;
 #[cfg(target_arch = "wasm32")]
 pub mod web;
 

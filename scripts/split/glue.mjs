@@ -21,10 +21,11 @@ function edit(pattern, replace) {
   glue = glue.replace(pattern, replace);
 }
 edit(/("\.\/mcp_wasm_bg\.js": import0,)/, '$1\n        "__split": __split,');
-// The loader sets the gate that has long bodies wait for the rest (src/glue.js's `setRestGate`).
+// The loader sets the gates that have long bodies wait for the rest and the core's checks for
+// the validator's module (src/glue.js's `setRestGate`, `setPartGate`).
 const snippet = glue.match(/["'](\.\/snippets\/[^"']+\/src\/glue\.js)["']/)?.[1];
 if (!snippet) throw new Error(`split/glue: no import of src/glue.js in ${gluePath}`);
-glue = glue.replace(/^(\/\* @ts-self-types="[^"]+" \*\/\n)?/, (first) => `${first}import { setRestGate as __setRestGate } from "${snippet}";\n`);
+glue = glue.replace(/^(\/\* @ts-self-types="[^"]+" \*\/\n)?/, (first) => `${first}import { setPartGate as __setPartGate, setRestGate as __setRestGate } from "${snippet}";\n`);
 glue += loader.replace("__SPLIT__", mode === "split" ? "true" : "false");
 if (mode === "profile") glue += readFileSync(new URL("./profile-hooks.js", import.meta.url), "utf8");
 writeFileSync(gluePath, glue);

@@ -5,9 +5,11 @@
 // connection and its first tool call run; the rest holds everything else. The entry
 // hands over where the rest comes from (__setRestLoader); `loadRest()` fetches it
 // ahead of the methods that need it, and `__split.l`, which the primary calls when it
-// reaches a function of the rest that is not there yet, loads it synchronously. OAuth is a
-// third module, which needs the rest and loads after it in the same ways (`loadOAuth()`,
-// `__split.oauth`), so that a page that never authorizes never fetches it.
+// reaches a function of the rest that is not there yet, loads it synchronously. OAuth and the
+// validator (with the skill checks) are modules of their own, which need the rest and load
+// after it in the same ways (`loadOAuth()`, `__split.oauth`; the core's own wait before a
+// check, `__split.validator`), so that a page that never authorizes or validates never
+// fetches them.
 const SPLIT = __SPLIT__;
 
 const toModule = (source) => (source instanceof WebAssembly.Module ? source : new WebAssembly.Module(source));
@@ -42,7 +44,7 @@ function part(ready, file, needs) {
     },
     load() {
       if (done) return Promise.resolve();
-      if (loader === undefined) return Promise.reject(new Error(`mcp-wasm: no loader for ${file}`));
+      if (loader === undefined) return Promise.reject(new Error(`mcp-wasm: ${file} is not loaded (with mcp-wasm/raw, call initRestSync or initRest after initialising)`));
       pending ??= (async () => {
         const [source] = await Promise.all([(loader.load ?? loader.sync)(), needs?.load()]);
         instantiate(await compiled(source));
@@ -56,16 +58,18 @@ function part(ready, file, needs) {
 }
 const rest = part("~ready", "mcp_wasm_rest_bg.wasm");
 const oauth = part("~ready_oauth", "mcp_wasm_oauth_bg.wasm", rest);
-const __split = { l: rest.now, oauth: oauth.now };
+const validator = part("~ready_validator", "mcp_wasm_validator_bg.wasm", rest);
+const __split = { l: rest.now, oauth: oauth.now, validator: validator.now };
 
 /**
- * Where the rest of the core and its OAuth module come from: each loader's `sync()` returns
- * the bytes or the compiled module at once; `load()`, if given, resolves with either. Used by
- * the package's entries.
+ * Where the rest of the core, its OAuth module and its validator's come from: each loader's
+ * `sync()` returns the bytes or the compiled module at once; `load()`, if given, resolves with
+ * either. Used by the package's entries.
  */
-export function __setRestLoader(restLoader, oauthLoader) {
+export function __setRestLoader(restLoader, oauthLoader, validatorLoader) {
   rest.set(restLoader);
   oauth.set(oauthLoader);
+  validator.set(validatorLoader);
 }
 
 /** Resolves once the rest of the core is instantiated; fetches it once, however many call. */
@@ -76,11 +80,12 @@ export const loadOAuth = () => oauth.load();
 
 /**
  * `mcp-wasm/raw`: instantiates the rest of the core from its bytes or module, after `initSync`,
- * and the OAuth module from `oauth`'s, if given (not `null`).
+ * and the OAuth and validator modules from `oauth`'s and `validator`'s, if given (not `null`).
  */
-export function initRestSync({ module, oauth: auth }) {
+export function initRestSync({ module, oauth: auth, validator: checks }) {
   rest.instantiate(toModule(module));
   if (auth != null) oauth.instantiate(toModule(auth));
+  if (checks != null) validator.instantiate(toModule(checks));
 }
 
 async function source(input) {
@@ -96,22 +101,28 @@ async function source(input) {
 /**
  * `mcp-wasm/raw`: fetches and instantiates the rest of the core, after `init`: from
  * `module_or_path`, else with the loader an entry handed over, else from
- * `mcp_wasm_rest_bg.wasm` beside the glue; and the OAuth module from `oauth` (`null`: not
- * now), else the same ways from `mcp_wasm_oauth_bg.wasm`.
+ * `mcp_wasm_rest_bg.wasm` beside the glue; the OAuth module from `oauth` (`null`: not now),
+ * else the same ways from `mcp_wasm_oauth_bg.wasm`; the validator's from `validator` the same
+ * ways, from `mcp_wasm_validator_bg.wasm`.
  */
-export async function initRest({ module_or_path, oauth: auth } = {}) {
+export async function initRest({ module_or_path, oauth: auth, validator: checks } = {}) {
   const fetched = (module, given, file) => {
     if (module.ready()) return undefined;
     if (given == null && module.given()) return module.load();
     return source(given ?? new URL(file, import.meta.url)).then(module.instantiate);
   };
   await fetched(rest, module_or_path, "mcp_wasm_rest_bg.wasm");
-  if (auth !== null) await fetched(oauth, auth, "mcp_wasm_oauth_bg.wasm");
+  await Promise.all([
+    auth !== null && fetched(oauth, auth, "mcp_wasm_oauth_bg.wasm"),
+    checks !== null && fetched(validator, checks, "mcp_wasm_validator_bg.wasm"),
+  ]);
 }
 
 // A long body waits for the rest before it reaches the core (`setRestGate` in src/glue.js): the
 // gate resolves with the load's failure, if any, and never rejects.
 if (SPLIT) {
+  // The core waits for the validator's module before it runs a check (src/js/lazy).
+  __setPartGate((name) => (name !== "validator" || validator.ready() ? undefined : validator.load()));
   __setRestGate(() => (rest.ready() ? undefined : rest.load().then(
     () => undefined,
     (error) => new Error(`the rest of the core module could not be loaded: ${error?.message ?? error}`),
@@ -126,4 +137,9 @@ export function __restReady() {
 /** Whether the core's OAuth module is instantiated (always, for a core that is not split). */
 export function __oauthReady() {
   return oauth.ready();
+}
+
+/** Whether the core's validator module is instantiated (always, for a core that is not split). */
+export function __validatorReady() {
+  return validator.ready();
 }

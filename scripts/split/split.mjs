@@ -4,15 +4,16 @@
 // and the rest when it first needs it (scripts/split/rest-loader.js).
 //
 //   node scripts/split/split.mjs <core.wasm> <profile.json> <primary.wasm> <rest.wasm> [<linker map>]
-//                                [--part <name> <pattern> <entries> <part.wasm>]
+//                                [--part <name> <pattern> <entries> <part.wasm>]...
 //
 // With --part, the functions that moved and that only functions named by <pattern> reach, and
 // those named by <entries>, which the others may call (scripts/split/parts.mjs), go into a
-// third module instead of the rest, loaded after the rest
-// and only when first needed (OAuth: a page that never authorizes never fetches it). It is
-// made as the rest is, with the static data that only its code reads, and its stubs in the
-// primary (and the rest's calls into it) load it through the import `__split.<name>`, with
-// `~ready_<name>`.
+// module of their own instead of the rest, loaded after the rest and only when first needed
+// (OAuth: a page that never authorizes never fetches it; the validator). Each is made as the
+// rest is, with the static data that only its code reads, and its stubs in the primary (and
+// the others' calls into it) load it through the import `__split.<name>`, with
+// `~ready_<name>`. No function or object belongs to two parts: what two of them reach stays
+// in the rest.
 //
 // How the halves meet:
 // - In the primary, a function that moved keeps its name and type, and its body becomes
@@ -37,9 +38,13 @@ import { unreachableSlots } from "./slots.mjs";
 const args = process.argv.slice(2);
 const partAt = args.indexOf("--part");
 const [input, profilePath, primaryPath, restPath, mapPath] = partAt < 0 ? args : args.slice(0, partAt);
-const partArgs = partAt < 0 ? null : args.slice(partAt + 1, partAt + 5);
-if (!restPath || (partArgs && partArgs.length !== 4)) {
-  throw new Error("usage: node scripts/split/split.mjs <core.wasm> <profile.json> <primary.wasm> <rest.wasm> [<linker map>] [--part <name> <pattern> <entries> <part.wasm>]");
+const partArgs = [];
+for (let at = partAt; at >= 0 && at < args.length; at += 5) {
+  if (args[at] !== "--part" || at + 5 > args.length) partArgs.length = 0, partArgs.push(null);
+  else partArgs.push(args.slice(at + 1, at + 5));
+}
+if (!restPath || partArgs.includes(null)) {
+  throw new Error("usage: node scripts/split/split.mjs <core.wasm> <profile.json> <primary.wasm> <rest.wasm> [<linker map>] [--part <name> <pattern> <entries> <part.wasm>]...");
 }
 const bytes = readFileSync(input);
 const profile = JSON.parse(readFileSync(profilePath, "utf8"));
@@ -54,13 +59,20 @@ const table = functionTable(primary);
 if (table.module) throw new Error("split: the function table is imported; expected the module to define it");
 const firstSlot = table.initial;
 const tableSize = firstSlot + moved.length;
-// Where each moved function goes: the rest, or the part.
-const partOwn = partArgs ? exclusivePart(primary, movedNames, new RegExp(partArgs[1]), new RegExp(partArgs[2])) : new Set();
-const secondaries = [
-  { name: "rest", path: restPath, own: new Set([...movedNames].filter((name) => !partOwn.has(name))), ready: "~ready", load: "l" },
-];
-if (partArgs) secondaries.push({ name: partArgs[0], path: partArgs[3], own: partOwn, ready: `~ready_${partArgs[0]}`, load: partArgs[0] });
-const secondaryOf = (name) => (partOwn.has(name) ? secondaries[1] : secondaries[0]);
+// Where each moved function goes: the rest, or a part.
+const parts = partArgs.map(([name, pattern, entries, path]) => ({
+  name, path, own: exclusivePart(primary, movedNames, new RegExp(pattern), new RegExp(entries)), ready: `~ready_${name}`, load: name,
+}));
+const owner = new Map(); // a function of a part -> that part
+for (const part of parts) {
+  for (const name of part.own) {
+    if (owner.has(name)) throw new Error(`split: ${name} belongs to the ${owner.get(name).name} and the ${part.name}`);
+    owner.set(name, part);
+  }
+}
+const rest = { name: "rest", path: restPath, own: new Set([...movedNames].filter((name) => !owner.has(name))), ready: "~ready", load: "l" };
+const secondaries = [rest, ...parts];
+const secondaryOf = (name) => owner.get(name) ?? rest;
 
 // Export names the rest imports the primary's memory, tables and globals by: `~` and a
 // number, which no wasm-bindgen export starts with.
@@ -131,7 +143,6 @@ const memory = primary.getMemoryInfo();
 // wasm-bindgen exports the memory as "memory".
 const memoryName = binaryen.getExportInfo(primary.getExport("memory")).value;
 for (const part of secondaries) part.module = secondary(part.own);
-const rest = secondaries[0].module;
 // The rest calls the primary's functions through the table, not through exports: each
 // gets a slot past the moved ones, which the primary fills (two bytes of its element
 // segment, against about six for an export), unless the table holds it already, and the
@@ -150,9 +161,10 @@ const ownSlots = new Map(); // a function of the primary -> a slot of the table'
 for (const { offset, names } of ownSegments()) {
   names.forEach((name, k) => movedNames.has(name) || ownSlots.has(name) || ownSlots.set(name, offset + k));
 }
-// Between the rest and the part, no slot of the primary's: the part loads after the rest, so it
-// calls a function of the rest at its moved slot at once; the rest calls one of the part's
-// through a dispatcher of its own, which loads the part first, as the primary's stubs do.
+// Between the rest and a part, no slot of the primary's: a part loads after the rest, so it
+// calls a function of the rest at its moved slot at once; the rest (or another part) calls one
+// of the part's through a dispatcher of its own, which loads the part first, as the primary's
+// stubs do.
 // The check and the call through the table are written once per signature, in a function
 // that takes the slot as its last argument; each stub passes its arguments and its slot on
 // (wasm-opt then inlines the stubs into their callers). A check in every stub cost the
@@ -181,20 +193,20 @@ function dispatchers(module, ready, load, prepare = () => {}) {
 const linked = new Map(); // a function of the primary -> its slot past the moved ones
 const movedSlot = new Map(moved.map((fn, i) => [fn.name, firstSlot + i]));
 for (const { module } of secondaries) {
-  const part = secondaries[1];
-  const intoPart = part && dispatchers(module, "__split_ready", "__split_load", () => {
-    module.addGlobalImport("__split_ready", "p", part.ready, binaryen.i32, true);
-    module.addFunctionImport("__split_load", "__split", part.load, binaryen.none, binaryen.none);
-  });
+  const intoPart = new Map(parts.map((part) => [part, dispatchers(module, `__split_ready_${part.name}`, `__split_load_${part.name}`, () => {
+    module.addGlobalImport(`__split_ready_${part.name}`, "p", part.ready, binaryen.i32, true);
+    module.addFunctionImport(`__split_load_${part.name}`, "__split", part.load, binaryen.none, binaryen.none);
+  })]));
   for (const fn of allFunctions(module).filter((f) => f.module === "p")) {
     module.removeFunction(fn.name);
     const args = binaryen.expandType(fn.params).map((type, index) => module.local.get(index, type));
     let body;
     if (movedSlot.has(fn.base)) {
       const slot = module.i32.const(movedSlot.get(fn.base));
-      body = secondaryOf(fn.base) === secondaries[0]
+      const target = secondaryOf(fn.base);
+      body = target === rest
         ? module.call_indirect(table.name, slot, args, fn.params, fn.results)
-        : module.call(intoPart(fn.params, fn.results), [...args, slot], fn.results);
+        : module.call(intoPart.get(target)(fn.params, fn.results), [...args, slot], fn.results);
     } else {
       if (!ownSlots.has(fn.base) && !linked.has(fn.base)) linked.set(fn.base, tableSize + linked.size);
       const slot = linked.get(fn.base) ?? ownSlots.get(fn.base);
@@ -232,7 +244,7 @@ moved.forEach((fn, i) => {
 });
 // The data: all of it in the primary, or, given the map, what only the rest reads in the rest.
 let segments = activeSegments(primary, "split");
-let data = { primary: segments, rest: [], part: [] };
+let data = { primary: segments, rest: [] };
 if (mapPath) {
   const named = readMap(mapPath, segments, "split");
   const primaryText = primary.emitText();
@@ -246,18 +258,28 @@ if (mapPath) {
   segments = splitSegments(segments, silent).primary;
   console.log(`split: ${silent.length} texts nothing reads (panics' messages), ${silent.reduce((n, o) => n + o.end - o.start, 0)} bytes, dropped`);
   const { moved: objects, missed } = movedObjects(named, segments, primaryText, profile.data ?? [], restText);
-  data = { ...splitSegments(segments, objects), part: [] };
+  data = splitSegments(segments, objects);
   const length = (list) => list.reduce((n, s) => n + s.data.length, 0);
-  if (partArgs) {
+  if (parts.length) {
     // What the rest's own code may reach, by the rules that keep data in the primary (a
-    // neighbour of a constant, what a kept object points to), stays in the rest; the rest is
-    // the part's, read only once the part is in.
-    const ofRest = new Set(movedObjects(named, segments, rest.emitText()).kept);
-    data.rest = splitSegments(segments, objects.filter((o) => ofRest.has(o))).rest;
-    data.part = splitSegments(segments, objects.filter((o) => !ofRest.has(o))).rest;
-    console.log(`split: ${length(data.part)} bytes of static data only the ${partArgs[0]} reads, in the ${partArgs[0]}`);
+    // neighbour of a constant, what a kept object points to), stays in the rest, and so does
+    // what two parts' code may reach; an object only one part's code reaches is that part's,
+    // read only once the part is in.
+    const ofRest = new Set(movedObjects(named, segments, rest.module.emitText()).kept);
+    const ofParts = parts.map((part) => new Set(movedObjects(named, segments, part.module.emitText()).kept));
+    const partOf = (o) => {
+      if (ofRest.has(o)) return rest;
+      const readers = parts.filter((_, k) => ofParts[k].has(o));
+      return readers.length === 1 ? readers[0] : rest;
+    };
+    for (const module of secondaries) {
+      module.data = splitSegments(segments, objects.filter((o) => partOf(o) === module)).rest;
+      if (module !== rest) console.log(`split: ${length(module.data)} bytes of static data only the ${module.name} reads, in the ${module.name}`);
+    }
+  } else {
+    rest.data = data.rest;
   }
-  console.log(`split: ${objects.length} static objects, ${length(data.rest) + length(data.part)} bytes, out of the primary; ${length(data.primary)} bytes of data in the primary`);
+  console.log(`split: ${objects.length} static objects, ${secondaries.reduce((n, m) => n + length(m.data), 0)} bytes, out of the primary; ${length(data.primary)} bytes of data in the primary`);
   if (missed.length) {
     const where = missed.map((o) => `0x${o.start.toString(16)}+${o.end - o.start}`).join(" ");
     console.log(`split: ${missed.length} objects stay only because the profile touched them; the code's analysis missed them: ${where}`);
@@ -267,12 +289,13 @@ if (mapPath) {
 {
   const own = ownSegments();
   const absent = unreachableSlots(own, movedNames, primary.emitText(), data.primary);
-  // A slot of the part's that the rest has the number of keeps its stub: the rest may call
-  // through it before the part is in.
-  if (partArgs) {
-    const unnamedByRest = unreachableSlots(own, partOwn, rest.emitText(), data.rest);
+  // A slot of a part's that the rest or another part has the number of keeps its stub: they may
+  // call through it before the part is in.
+  for (const part of parts) {
+    const others = secondaries.filter((m) => m !== part);
+    const unnamed = unreachableSlots(own, part.own, others.map((m) => m.module.emitText()).join("\n"), others.flatMap((m) => m.data ?? []));
     for (const { offset, names } of own) {
-      names.forEach((name, i) => partOwn.has(name) && !unnamedByRest.has(offset + i) && absent.delete(offset + i));
+      names.forEach((name, i) => part.own.has(name) && !unnamed.has(offset + i) && absent.delete(offset + i));
     }
   }
   primary.addFunction("__split_absent", binaryen.none, binaryen.none, [], primary.unreachable());
@@ -284,8 +307,8 @@ if (mapPath) {
   console.log(`split: ${absent.size} slots of the table only the rest can reach hold no stub`);
 }
 const toSegments = (module, list) => list.map((s, i) => ({ name: `d${i}`, offset: module.i32.const(s.offset), data: s.data, passive: false }));
-for (const { module } of secondaries) {
-  module.setMemory(memory.initial, memory.max ?? -1, null, toSegments(module, module === rest ? data.rest : data.part), memory.shared, memory.is64, memoryName);
+for (const { module, data: own = [] } of secondaries) {
+  module.setMemory(memory.initial, memory.max ?? -1, null, toSegments(module, own), memory.shared, memory.is64, memoryName);
   module.addMemoryImport(memoryName, "p", exportFor(binaryen.ExternalMemory, memoryName));
 }
 primary.removeExport("memory");

@@ -202,13 +202,13 @@ pub fn connect_options(value: &JsValue) -> Result<ConnectSettings, Error> {
         handlers: crate::client::Handlers::default(),
         strict,
         validate_output,
-        #[cfg(feature = "validator")]
+        #[cfg(any(feature = "validator", not(feature = "json-schema")))]
         validator: None,
-        #[cfg(not(feature = "validator"))]
+        #[cfg(all(not(feature = "validator"), feature = "json-schema"))]
         validator: Some(std::rc::Rc::new(super::lazy::LazyValidator)),
-        #[cfg(feature = "skills")]
+        #[cfg(any(feature = "skills", not(feature = "skill-checks")))]
         skill_checker: None,
-        #[cfg(not(feature = "skills"))]
+        #[cfg(all(not(feature = "skills"), feature = "skill-checks"))]
         skill_checker: Some(std::rc::Rc::new(super::lazy::LazySkillChecker)),
         max_input_rounds,
         #[cfg(feature = "modern")]

@@ -24,7 +24,7 @@ pub(crate) mod pick;
 pub mod results;
 pub mod scan;
 pub mod schema;
-#[cfg(any(feature = "skills", feature = "oauth"))]
+#[cfg(any(feature = "skill-checks", feature = "oauth"))]
 pub mod sha256;
 pub mod skills;
 pub mod types;

@@ -6,7 +6,7 @@
 //! that differs in size, digest or frontmatter is refused, and nothing more
 //! of that skill is read. The checks are the Cargo feature `skills`.
 
-#[cfg(feature = "skills")]
+#[cfg(feature = "skill-checks")]
 use super::sha256::sha256_hex;
 use serde_json::{Map, Value};
 
@@ -20,7 +20,7 @@ pub fn listed_file<'a>(skill: &'a Value, uri: &str) -> Option<&'a Value> {
     skill.get("resources")?.as_array()?.iter().find(|file| file.get("uri").and_then(Value::as_str) == Some(uri))
 }
 
-#[cfg(feature = "skills")]
+#[cfg(feature = "skill-checks")]
 /// Checks a file's bytes against its listing entry (`size`, `digest`).
 ///
 /// # Errors
@@ -53,7 +53,7 @@ pub struct SkillFile {
     pub body: String,
 }
 
-#[cfg(feature = "skills")]
+#[cfg(feature = "skill-checks")]
 /// Checks a loaded `SKILL.md` against the skill's listing: its size and
 /// digest, and that its frontmatter says exactly what the listing says.
 ///
@@ -80,7 +80,7 @@ pub fn check_skill(skill: &Value, text: &str) -> Result<SkillFile, String> {
     Ok(file)
 }
 
-#[cfg(feature = "skills")]
+#[cfg(feature = "skill-checks")]
 /// JSON equality with numbers compared by value.
 fn same(a: &Value, b: &Value) -> bool {
     match (a, b) {
@@ -91,7 +91,7 @@ fn same(a: &Value, b: &Value) -> bool {
     }
 }
 
-#[cfg(feature = "skills")]
+#[cfg(feature = "skill-checks")]
 /// Splits a `SKILL.md` at its frontmatter (between `---` lines at the top).
 ///
 /// # Errors
@@ -123,7 +123,7 @@ pub fn parse_skill_file(text: &str) -> Result<SkillFile, String> {
     Ok(SkillFile { frontmatter, body })
 }
 
-#[cfg(feature = "skills")]
+#[cfg(feature = "skill-checks")]
 /// The YAML that frontmatter uses: mappings by indentation, `- ` lists,
 /// plain, quoted and block (`|`, `>`) scalars, and `[a, b]` flow lists.
 /// Anchors, tags and flow mappings are refused rather than guessed at.
@@ -269,7 +269,7 @@ mod yaml {
     }
 }
 
-#[cfg(feature = "skills")]
+#[cfg(feature = "skill-checks")]
 #[cfg(test)]
 mod tests {
     use super::*;

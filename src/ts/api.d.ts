@@ -688,10 +688,8 @@ export interface HostNaming {
  * returns a Promise of that part's module; a part without a loader is left out.
  */
 export interface PartLoaders {
-  /** `import("mcp-wasm/quick-check.js")`: the JSON Schema check that accepts the plain cases in JS. */
+  /** `import("mcp-wasm/quick-check.js")`: the JSON Schema check that accepts the plain cases in JS, before the validator's module. */
   quickCheck?: (() => Promise<unknown>) | undefined;
-  /** `mcp-wasm/validator.js`, initialised: checks `structuredContent`, elicitation answers and skills. */
-  validator?: (() => Promise<unknown>) | undefined;
   /** `import("mcp-wasm/dpop.js")`: DPoP's key pairs (`auth.dpop`). */
   dpop?: (() => Promise<unknown>) | undefined;
 }

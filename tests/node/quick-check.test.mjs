@@ -1,43 +1,21 @@
-// quick-check.js, the check of a structuredContent on the parsed result, held to the validator
-// module: whatever it accepts, the validator accepts; on schemas it reads, it accepts whatever
-// the validator accepts; everything else it leaves to the validator. Then, against
-// server-everything, a plain outputSchema is checked without loading the validator module.
+// quick-check.js, the check of a structuredContent on the parsed result, held to the validator:
+// whatever it accepts, the validator accepts; on schemas it reads, it accepts whatever the
+// validator accepts; everything else it leaves to the validator. (Against server-everything:
+// quick-check-peer.test.mjs.)
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
-import { McpClient } from "mcp-wasm";
-import { setPartLoaders } from "mcp-wasm/raw";
+import "mcp-wasm";
+import { __validateJson, __validatorReady, initRest } from "mcp-wasm/raw";
 import { surelyValid } from "../../pkg/quick-check.js";
 
-const URL_ = process.env.MCP_TEST_URL ?? "http://127.0.0.1:38011/mcp";
-const LIMIT = { timeout: 60_000 };
 const STEPS = 1_000_000;
 
-async function validatorModule() {
-  const part = await import("../../pkg/mcp_wasm_validator.js");
-  part.initSync({ module: readFileSync(new URL("../../pkg/mcp_wasm_validator_bg.wasm", import.meta.url)) });
-  return part;
-}
-const validator = await validatorModule();
-const encoder = new TextEncoder();
-/** The validator module's verdict: null when the instance matches. */
-const verdict = (schema, value) => validator.validateJson(encoder.encode(JSON.stringify(schema)), encoder.encode(JSON.stringify(value)), STEPS * 10, 64);
+// The validator's module of the split core, loaded as the entry's loaders load it.
+await initRest();
+assert.equal(__validatorReady(), true);
+/** The validator's verdict: null when the instance matches. */
+const verdict = (schema, value) => __validateJson(JSON.stringify(schema), JSON.stringify(value), STEPS * 10, 64);
 
-/** The package's loaders of both checks, counting their loads. */
-function countLoads() {
-  const loads = { quickCheck: 0, validator: 0 };
-  setPartLoaders({
-    quickCheck: async () => {
-      loads.quickCheck += 1;
-      return import("../../pkg/quick-check.js");
-    },
-    validator: async () => {
-      loads.validator += 1;
-      return validatorModule();
-    },
-  });
-  return loads;
-}
 
 // A small deterministic generator, so that a failure can be replayed.
 function random(seed) {
@@ -179,43 +157,4 @@ test("quick-check.js on the cases where JS and the validator could part", () => 
   let deep = {};
   for (let i = 0; i < 80; i++) deep = { anyOf: [deep] };
   assert.equal(surelyValid(deep, 1, STEPS), false);
-});
-
-test("a plain outputSchema from server-everything is checked without the validator module", LIMIT, async () => {
-  const loads = countLoads();
-  const client = await McpClient.connect(URL_);
-  try {
-    await client.listTools();
-    for (const location of ["Chicago", "New York"]) {
-      const weather = await client.callTool({ name: "get-structured-content", arguments: { location } });
-      assert.equal(typeof weather.structuredContent.temperature, "number");
-    }
-    assert.deepEqual(loads, { quickCheck: 1, validator: 0 });
-  } finally {
-    await client.close();
-  }
-});
-
-test("an elicitation answer is checked without the validator module, unless it does not match", LIMIT, async () => {
-  const loads = countLoads();
-  // server-everything's form: strings with formats, bounded numbers, enums, and titled enums (a oneOf of constants).
-  const answers = [
-    { name: "Ada", integer: 7, number: 2.5, untitledMultipleSelectEnum: ["Piano"], titledSingleSelectEnum: "hero-2", titledMultipleSelectEnum: ["fish-1"] },
-    { name: "Ada", integer: 500 },
-  ];
-  const problems = [];
-  const client = await McpClient.connect(URL_, { handlers: { elicitation: () => ({ action: "accept", content: answers.shift() }) } });
-  client.addEventListener("error", (event) => problems.push(event.error));
-  try {
-    const texts = async () => (await client.callTool({ name: "trigger-elicitation-request", arguments: {} })).content.map((block) => block.text).join("\n");
-    const accepted = await texts();
-    assert.match(accepted, /Name: Ada/);
-    assert.match(accepted, /Favorite Integer: 7/);
-    assert.deepEqual(loads, { quickCheck: 1, validator: 0 }, "a matching answer needs no validator module");
-    await texts().catch(() => {});
-    assert.equal(loads.validator, 1, "the answer outside its schema went to the validator module");
-    assert.ok(problems.some((e) => e?.kind === "invalid-result" || /does not match the requested schema/.test(e?.message ?? "")), problems.map(String).join("; "));
-  } finally {
-    await client.close();
-  }
 });

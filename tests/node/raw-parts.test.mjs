@@ -1,19 +1,20 @@
-// `mcp-wasm/raw` initialised by hand, its parts loaded as the package's own subpaths
-// (`setPartLoaders` with mcp-wasm/quick-check.js, mcp-wasm/validator.js, mcp-wasm/dpop.js):
-// without them `structuredContent` passes unchecked and a DPoP flow fails with `auth`. Against
-// server-everything and tests/peers/oauth-server.mjs (started here), which verifies every proof.
-// In a process of its own, as every test file, so nothing initialised the package before.
+// `mcp-wasm/raw` initialised by hand: the validator's module given to initRestSync, the JS parts
+// loaded as the package's own subpaths (`setPartLoaders` with mcp-wasm/quick-check.js and
+// mcp-wasm/dpop.js). Without the validator's module a check fails with `network`; without DPoP's
+// key storage a DPoP flow fails with `auth`. Against server-everything and
+// tests/peers/oauth-server.mjs (started here), which verifies every proof. In a process of its
+// own, as every test file, so nothing initialised the package before.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { McpClient, initRestSync, initSync, setPartLoaders } from "mcp-wasm/raw";
+import { McpClient, __validatorReady, initRestSync, initSync, setPartLoaders } from "mcp-wasm/raw";
 import { codeFlow, consentingUser } from "../support/consenting-user.mjs";
 import { startPeer } from "../support/peer-process.mjs";
 
 const URL_ = process.env.MCP_TEST_URL ?? "http://127.0.0.1:38011/mcp";
 const LIMIT = { timeout: 30_000 };
 const packaged = (name) => readFileSync(new URL(import.meta.resolve(`mcp-wasm/${name}`)));
-const loads = { quickCheck: 0, validator: 0, dpop: 0 };
+const loads = { quickCheck: 0, dpop: 0 };
 
 let peer;
 before(async () => {
@@ -27,12 +28,6 @@ const loaders = {
   quickCheck: () => {
     loads.quickCheck += 1;
     return import("mcp-wasm/quick-check.js");
-  },
-  validator: async () => {
-    loads.validator += 1;
-    const validator = await import("mcp-wasm/validator.js");
-    validator.initSync({ module: packaged("mcp_wasm_validator_bg.wasm") });
-    return validator;
   },
   dpop: () => {
     loads.dpop += 1;
@@ -48,16 +43,18 @@ test("without loaders, a DPoP flow fails with auth and names the missing key sto
   assert.match(refused.message, /DPoP key: its storage \(mcp-wasm\/dpop\.js\) was not handed over \(setPartLoaders\)/);
 });
 
-test("with the package's parts, structuredContent is checked and a DPoP flow gets DPoP-bound tokens", LIMIT, async () => {
+test("with the validator's module and the package's parts, structuredContent is checked and a DPoP flow gets DPoP-bound tokens", LIMIT, async () => {
   const WEATHER = { name: "get-structured-content", arguments: { location: "Chicago" } };
-  // The validator alone first (no quick check to accept the plain case before it), then all three.
-  setPartLoaders({ validator: loaders.validator });
   const client = await McpClient.connect(URL_);
   try {
     const { tools } = await client.listTools();
     assert.ok(tools.find((tool) => tool.name === WEATHER.name)?.outputSchema, "server-everything's structured tool declares an outputSchema");
+    const unchecked = await client.callTool(WEATHER).then(() => null, (e) => e);
+    assert.equal(unchecked?.kind, "network", String(unchecked));
+    assert.match(unchecked.message, /validator module could not be loaded: .*mcp_wasm_validator_bg\.wasm is not loaded \(with mcp-wasm\/raw, call initRestSync or initRest/);
+    initRestSync({ module: packaged("mcp_wasm_rest_bg.wasm"), validator: packaged("mcp_wasm_validator_bg.wasm") });
+    assert.equal(__validatorReady(), true);
     assert.equal(typeof (await client.callTool(WEATHER)).structuredContent.temperature, "number");
-    assert.equal(loads.validator, 1, "mcp-wasm/validator.js checked structuredContent");
     setPartLoaders(loaders);
     assert.equal(typeof (await client.callTool(WEATHER)).structuredContent.temperature, "number");
     assert.equal(loads.quickCheck, 1, "mcp-wasm/quick-check.js checked it next");

@@ -476,13 +476,6 @@ import { setPartLoaders, type PartLoaders } from "mcp-wasm/raw";
 export function partLoaders(bytes: Uint8Array): void {
   const loaders: PartLoaders = {
     quickCheck: () => import("mcp-wasm/quick-check.js"),
-    validator: async () => {
-      const validator = await import("mcp-wasm/validator.js");
-      validator.initSync({ module: bytes });
-      await validator.default();
-      await validator.default({ module_or_path: new URL("https://example.com/mcp_wasm_validator_bg.wasm") });
-      return validator;
-    },
     dpop: () => import("mcp-wasm/dpop.js"),
   };
   setPartLoaders(loaders);
@@ -490,4 +483,8 @@ export function partLoaders(bytes: Uint8Array): void {
   setPartLoaders(undefined);
   // @ts-expect-error a loader returns a Promise of its module
   setPartLoaders({ quickCheck: "mcp-wasm/quick-check.js" });
+  // The validator's module of the split core comes with the rest's.
+  initRestSync({ module: bytes, oauth: null, validator: bytes });
+  void initRest({ validator: null });
+  void initRest({ validator: new URL("https://example.com/mcp_wasm_validator_bg.wasm") });
 }

@@ -1,20 +1,20 @@
-//! The parts of the package that load on first use (`transport::parts`):
-//! the validator, the skill checks and `quick-check.js`, which the npm
-//! package's core module is built without, and DPoP's key storage.
+//! The parts of the package that load on first use: `quick-check.js` and
+//! DPoP's key storage, JS modules an entry hands over (`transport::parts`),
+//! and the validator with the skill checks, compiled into the core but split
+//! into a module of their own (`scripts/split`), which the core awaits
+//! before it runs them (`validator_ready`).
 
 use wasm_bindgen::prelude::*;
 
-/// Tells the core how to load the parts it fetches on first use: the quick
-/// JSON Schema check, the validator (`structuredContent` and elicitation
-/// answers, skills) and DPoP's key storage. The package's entries call it
-/// themselves; only `mcp-wasm/raw`, initialised by hand, needs it. Without
-/// it, `structuredContent` passes unchecked, skills are refused and a DPoP
-/// flow fails with `auth`.
+/// Tells the core how to load the JS parts it fetches on first use: the
+/// quick JSON Schema check, which spares most `structuredContent` and
+/// elicitation answers the validator's module, and DPoP's key storage. The
+/// package's entries call it themselves; only `mcp-wasm/raw`, initialised by
+/// hand, needs it. Without `quickCheck` every check goes to the validator's
+/// module; without `dpop` a DPoP flow fails with `auth`.
 ///
-/// Each loader returns a Promise of that part's module: `mcp-wasm/quick-check.js`,
-/// `mcp-wasm/validator.js` once initialised (its default export fetches
-/// `mcp_wasm_validator_bg.wasm` from beside it; `initSync({ module })` takes
-/// the module or its bytes) and `mcp-wasm/dpop.js`. A loader
+/// Each loader returns a Promise of that part's module:
+/// `import("mcp-wasm/quick-check.js")`, `import("mcp-wasm/dpop.js")`. A loader
 /// runs at most once at a time and its module is kept; one that fails is tried
 /// again by the next call that needs its part. A later call replaces the
 /// loaders; `undefined` removes them.
@@ -23,11 +23,6 @@ use wasm_bindgen::prelude::*;
 /// import { setPartLoaders } from "mcp-wasm/raw";
 /// setPartLoaders({
 ///   quickCheck: () => import("mcp-wasm/quick-check.js"),
-///   validator: async () => {
-///     const validator = await import("mcp-wasm/validator.js");
-///     await validator.default();
-///     return validator;
-///   },
 ///   dpop: () => import("mcp-wasm/dpop.js"),
 /// });
 /// ```
@@ -38,14 +33,39 @@ pub fn set_part_loaders(#[wasm_bindgen(unchecked_param_type = "PartLoaders | und
 
 pub(crate) use crate::transport::parts::load;
 
+#[cfg(any(all(not(feature = "validator"), feature = "json-schema"), all(not(feature = "skills"), feature = "skill-checks")))]
+mod checks;
 mod quick_check;
-#[cfg(not(feature = "skills"))]
+#[cfg(all(not(feature = "skills"), feature = "skill-checks"))]
 mod skills;
-#[cfg(not(feature = "validator"))]
+#[cfg(all(not(feature = "validator"), feature = "json-schema"))]
 mod validator;
 
 pub(crate) use quick_check::surely_valid;
-#[cfg(not(feature = "skills"))]
+#[cfg(all(not(feature = "skills"), feature = "skill-checks"))]
 pub use skills::LazySkillChecker;
-#[cfg(not(feature = "validator"))]
+#[cfg(all(not(feature = "validator"), feature = "json-schema"))]
 pub use validator::LazyValidator;
+
+#[cfg(any(all(not(feature = "validator"), feature = "json-schema"), all(not(feature = "skills"), feature = "skill-checks")))]
+#[wasm_bindgen(module = "/src/glue.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = partReady)]
+    fn part_ready(name: &str) -> JsValue;
+}
+
+/// Resolves once the module of the split core that holds the validator and
+/// the skill checks is in (at once where the core is not split).
+///
+/// # Errors
+/// `network` when that module could not be fetched or instantiated.
+#[cfg(any(all(not(feature = "validator"), feature = "json-schema"), all(not(feature = "skills"), feature = "skill-checks")))]
+async fn validator_ready() -> Result<(), crate::Error> {
+    let pending = part_ready("validator");
+    if pending.is_undefined() {
+        return Ok(());
+    }
+    wasm_bindgen_futures::JsFuture::from(js_sys::Promise::resolve(&pending)).await.map(drop).map_err(|e| crate::Error::Network {
+        message: format!("the validator module could not be loaded: {}", crate::transport::fetch::js_message(&e)),
+    })
+}

@@ -21,7 +21,7 @@ pub async fn surely_valid(check: &OutputCheck, result: &JsValue) -> bool {
 
 /// [`surely_valid`] for a schema and an instance as JSON texts, such as an
 /// elicitation answer's, which the validator module's stand-in asks for.
-#[cfg(not(feature = "validator"))]
+#[cfg(all(not(feature = "validator"), feature = "json-schema"))]
 pub async fn surely_valid_text(schema: &str, instance: &str, limits: &Limits) -> bool {
     let (Ok(schema), Ok(value)) = (js_sys::JSON::parse(schema), js_sys::JSON::parse(instance)) else { return false };
     quick_check(&schema, &value, budget(limits, instance.len())).await

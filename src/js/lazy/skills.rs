@@ -1,57 +1,34 @@
-//! The validator module's skill checks behind [`crate::client::SkillChecker`].
+//! The skill checks behind [`crate::client::SkillChecker`] in the npm core:
+//! compiled in, in the validator's module of the split core (the YAML
+//! frontmatter reader and SHA-256 are for pages that read a skill), which
+//! they wait for the first time a skill is read.
 
-use super::load;
+use super::checks::{check_file, check_skill};
+use super::validator_ready;
 use crate::client::SkillChecker;
 use crate::error::Error;
 use crate::protocol::skills::SkillFile;
 use futures::future::LocalBoxFuture;
-use js_sys::{Function, Reflect, Uint8Array};
 use serde_json::Value;
-use wasm_bindgen::{JsCast, JsValue};
 
-/// `checkSkill` and `checkSkillFile` of the validator module, loaded the
-/// first time a skill is read.
+/// The skill checks, run once the validator's module is in.
 #[derive(Debug)]
 pub struct LazySkillChecker;
 
-/// Calls `export` of the validator module with two byte arrays. Without a
-/// loader (the raw module) nothing can check the file, and an unchecked
-/// file must not be handed over: `unsupported`.
-async fn call(export: &str, first: Uint8Array, second: Uint8Array) -> Result<JsValue, Error> {
-    let Some(part) = load("validator").await? else {
-        return Err(Error::Unsupported("reading a skill needs the validator module, which this entry did not provide".into()));
-    };
-    let broken = |_| Error::Network { message: format!("the validator module has no {export}") };
-    let function: Function = Reflect::get(&part, &export.into()).map_err(broken)?.dyn_into().map_err(broken)?;
-    function.call2(&JsValue::NULL, &first, &second).map_err(|e| Error::Invalid(crate::transport::fetch::js_message(&e)))
-}
-
-fn field(answer: &JsValue, name: &str) -> Option<String> {
-    Reflect::get(answer, &name.into()).ok().and_then(|v| v.as_string())
-}
-
 impl SkillChecker for LazySkillChecker {
     fn check_skill(&self, skill: &Value, text: &str) -> LocalBoxFuture<'static, Result<Result<SkillFile, String>, Error>> {
-        let (skill, text) = (Uint8Array::from(skill.to_string().as_bytes()), Uint8Array::from(text.as_bytes()));
+        let (skill, text) = (skill.clone(), text.to_owned());
         Box::pin(async move {
-            let answer = call("checkSkill", skill, text).await?;
-            if let Some(why) = field(&answer, "refused") {
-                return Ok(Err(why));
-            }
-            // Read as a `Value`: a typed read of the map would compile in another deserializer.
-            let frontmatter = field(&answer, "frontmatter").and_then(|text| crate::protocol::json::parse(&text).ok());
-            match (frontmatter, field(&answer, "body")) {
-                (Some(Value::Object(frontmatter)), Some(body)) => Ok(Ok(SkillFile { frontmatter, body })),
-                _ => Err(Error::Invalid("the validator module's checkSkill gave no frontmatter and body".into())),
-            }
+            validator_ready().await?;
+            Ok(check_skill(&skill, &text))
         })
     }
 
     fn check_file(&self, listed: &Value, bytes: &[u8]) -> LocalBoxFuture<'static, Result<Result<(), String>, Error>> {
-        let (listed, bytes) = (Uint8Array::from(listed.to_string().as_bytes()), Uint8Array::from(bytes));
+        let (listed, bytes) = (listed.clone(), bytes.to_vec());
         Box::pin(async move {
-            let answer = call("checkSkillFile", listed, bytes).await?;
-            Ok(field(&answer, "refused").map_or(Ok(()), Err))
+            validator_ready().await?;
+            Ok(check_file(&listed, &bytes))
         })
     }
 }

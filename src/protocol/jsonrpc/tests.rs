@@ -368,3 +368,31 @@ fn raw_results_leave_unusual_envelopes_to_decode() {
     let text = spaced(r#"{"jsonrpc":"2.0","id":-4,"other":{"id":5},"result":[{"result":1}]}"#);
     assert_eq!(raw_result(&text), Some((RequestId::Number(-4), r#"[{"result":1}]"#)));
 }
+
+#[test]
+fn integer_ids_read_as_str_parse_reads_them() {
+    for text in [
+        "0",
+        "7",
+        "-7",
+        "42",
+        "00",
+        "123456789",
+        "9223372036854775807",
+        "9223372036854775808",
+        "-9223372036854775808",
+        "-9223372036854775809",
+        "99999999999999999999",
+        "",
+        "-",
+        "--1",
+        "1-",
+        "+1",
+        "1a",
+        " 1",
+        "١",
+    ] {
+        let expected = if text.starts_with('+') { None } else { text.parse::<i64>().ok() };
+        assert_eq!(super::integer(text), expected, "{text:?}");
+    }
+}

@@ -13,17 +13,17 @@
 //! default [`LinearPatterns`], whose matching time is linear in the text.
 //! Running out is [`SchemaError::TooCostly`], never a hang.
 
-#[cfg(feature = "validator")]
+#[cfg(feature = "json-schema")]
 mod instance;
-#[cfg(feature = "validator")]
+#[cfg(feature = "json-schema")]
 mod keywords;
-#[cfg(feature = "validator")]
+#[cfg(feature = "json-schema")]
 mod patterns;
 #[cfg(test)]
-#[cfg(feature = "validator")]
+#[cfg(feature = "json-schema")]
 mod tests;
 
-#[cfg(feature = "validator")]
+#[cfg(feature = "json-schema")]
 pub use patterns::LinearPatterns;
 use serde_json::Value;
 use std::borrow::Cow;
@@ -146,7 +146,7 @@ impl Dialect {
     }
 }
 
-#[cfg(feature = "validator")]
+#[cfg(feature = "json-schema")]
 /// Validates `instance` against `schema` within `limits`, reporting the first failure.
 ///
 /// # Errors
@@ -157,7 +157,7 @@ pub fn validate_with(schema: &Value, instance: &Value, patterns: &dyn PatternMat
     keywords::Validator::new(schema, patterns, limits, &instance).run(schema, &instance)
 }
 
-#[cfg(feature = "validator")]
+#[cfg(feature = "json-schema")]
 /// [`validate_with`] for an instance still in its JSON text, such as a large
 /// `structuredContent` as the server sent it: read straight into the
 /// validator's own tree, which borrows the text's strings, never into a
@@ -185,7 +185,7 @@ pub fn validate_text_with(
     Ok(keywords::Validator::new(schema, patterns, limits, &instance).run(schema, &instance))
 }
 
-#[cfg(feature = "validator")]
+#[cfg(feature = "json-schema")]
 /// Validates `instance` against the subschema at JSON Pointer `pointer` inside
 /// `root` (e.g. `/$defs/CallToolRequest` of the MCP schema), resolving `$ref`s
 /// against `root`.
@@ -205,7 +205,7 @@ pub fn validate_at(root: &Value, pointer: &str, instance: &Value) -> Result<(), 
     keywords::Validator::new(root, &patterns, &Limits::DEFAULT, &instance).run(schema, &instance)
 }
 
-#[cfg(feature = "validator")]
+#[cfg(feature = "json-schema")]
 /// Validates with [`LinearPatterns`] and the default [`Limits`].
 ///
 /// # Errors
