@@ -24,13 +24,14 @@ if (existsSync(`${dir}/mcp_wasm_validator.js`)) {
   core.initSync({ module: file("mcp_wasm_bg.wasm") });
   core.initRestSync({ module: file("mcp_wasm_rest_bg.wasm"), validator: file("mcp_wasm_validator_bg.wasm") });
   const [schema, inst] = [JSON.stringify(DEEP_OUTPUT_SCHEMA), JSON.stringify(deepResult)];
+  await core.__validateJson("{}", "0", 1, 1); // the validator's module in, before the clock starts
   validate = () => core.__validateJson(schema, inst, 1e7, 64);
 }
 const inst = JSON.stringify(deepResult);
 const t = [];
 for (let i = 0; i < 60; i++) {
   const s = performance.now();
-  const v = validate();
+  const v = await validate();
   t.push(performance.now() - s);
   if (v !== null) throw new Error(JSON.stringify(v));
 }

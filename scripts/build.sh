@@ -75,7 +75,9 @@ test -f "$SPLIT/core.map" || { echo "build: no linker map at $SPLIT/core.map: CA
 # Panics trap at once, as they would after formatting a message no one reads
 # (scripts/trap-panics.mjs); the -Oz after it drops what fed them.
 node scripts/trap-panics.mjs pkg/mcp_wasm_bg.wasm
-node_modules/.bin/wasm-opt pkg/mcp_wasm_bg.wasm -o pkg/mcp_wasm_bg.wasm "${OPT_KEEPING_NAMES[@]}"
+# The validator's module is entered only through src/js/lazy/checks.rs: inlined into a caller
+# of the rest's, an entry would take what it alone reaches into the rest with it.
+node_modules/.bin/wasm-opt pkg/mcp_wasm_bg.wasm -o pkg/mcp_wasm_bg.wasm --no-inline='*js::lazy::checks::*' "${OPT_KEEPING_NAMES[@]}"
 # Imports renamed from wasm-bindgen's hashed names to short ones, in the wasm and
 # its glue: 3 KB gzip off the first call (bench/analysis.md, "Eighth round").
 node scripts/short-imports.mjs pkg/mcp_wasm_bg.wasm pkg/mcp_wasm.js
@@ -119,6 +121,10 @@ for half in primary:mcp_wasm_bg rest:mcp_wasm_rest_bg oauth:mcp_wasm_oauth_bg va
   node_modules/.bin/wasm-opt "$shipped" -o "$shipped" "${OPT_FLAGS[@]}"
   node scripts/split/same-functions.mjs "$named" "$shipped"
 done
+node scripts/split/expect.mjs "$SPLIT/oauth-named.wasm" mcp_wasm::js::auth_options::read_auth:: mcp_wasm::web::oauth_flow::
+node scripts/split/expect.mjs "$SPLIT/validator-named.wasm" mcp_wasm::js::lazy::checks::check:: mcp_wasm::js::lazy::checks::check_text:: \
+  mcp_wasm::js::lazy::checks::check_skill:: mcp_wasm::js::lazy::checks::check_file:: mcp_wasm::js::lazy::checks::verdict:: \
+  mcp_wasm::protocol::schema::keywords:: mcp_wasm::protocol::skills::check_skill:: regex_lite::
 node scripts/split/glue.mjs pkg/mcp_wasm.js split
 # The primary's exports that only the glue reads get short names, in both files, as its
 # imports did: 0.8 KB gzip off the first call (bench/analysis.md, "Nineteenth round").

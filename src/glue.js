@@ -207,7 +207,8 @@ export function onceEach(loaders) {
 
 // The modules of the split core that the core awaits before it runs their code (the validator's:
 // src/js/lazy): the loader (scripts/split/rest-loader.js) sets `partGate`, which answers a
-// Promise that resolves once the module is in, or undefined where the core is not split.
+// Promise that resolves once the module is in, or undefined when it is in already or the core is
+// not split.
 let partGate;
 export function setPartGate(gate) {
   partGate = gate;

@@ -16,8 +16,9 @@ const toModule = (source) => (source instanceof WebAssembly.Module ? source : ne
 const compiled = async (source) => (source instanceof WebAssembly.Module ? source : WebAssembly.compile(source));
 
 // One module of the core past the primary: `file`, which sets the primary's global `ready` once
-// in, and needs the module `needs` (if any) in first.
-function part(ready, file, needs) {
+// in, and needs the module `needs` (if any) in first. With `beside`, a module no loader was given
+// for is fetched from beside the glue when first needed (`mcp-wasm/raw` in a browser).
+function part(ready, file, needs, beside = false) {
   let loader;
   let pending;
   let done = !SPLIT;
@@ -32,7 +33,8 @@ function part(ready, file, needs) {
   };
   return {
     instantiate,
-    set: (given) => { loader = given; },
+    // `undefined` leaves the loader as it was; `null` removes it.
+    set: (given) => { if (given !== undefined) loader = given ?? undefined; },
     given: () => loader !== undefined,
     ready: () => done,
     // What the primary's stubs call: synchronously, from the entry's loader.
@@ -44,10 +46,13 @@ function part(ready, file, needs) {
     },
     load() {
       if (done) return Promise.resolve();
-      if (loader === undefined) return Promise.reject(new Error(`mcp-wasm: ${file} is not loaded (with mcp-wasm/raw, call initRestSync or initRest after initialising)`));
+      if (loader === undefined && !beside) return Promise.reject(new Error(`mcp-wasm: ${file} is not loaded (with mcp-wasm/raw, call initRestSync or initRest after initialising)`));
       pending ??= (async () => {
-        const [source] = await Promise.all([(loader.load ?? loader.sync)(), needs?.load()]);
-        instantiate(await compiled(source));
+        const fetchBeside = () => source(new URL(file, import.meta.url)).catch((error) => {
+          throw new Error(`mcp-wasm: ${file} could not be fetched from beside the glue (with mcp-wasm/raw, give it to initRestSync or initRest as \`validator\`): ${error?.message ?? error}`);
+        });
+        const [module] = await Promise.all([loader ? (loader.load ?? loader.sync)() : fetchBeside(), needs?.load()]);
+        instantiate(await compiled(module));
       })().catch((error) => {
         pending = undefined;
         throw error;
@@ -58,13 +63,14 @@ function part(ready, file, needs) {
 }
 const rest = part("~ready", "mcp_wasm_rest_bg.wasm");
 const oauth = part("~ready_oauth", "mcp_wasm_oauth_bg.wasm", rest);
-const validator = part("~ready_validator", "mcp_wasm_validator_bg.wasm", rest);
+const validator = part("~ready_validator", "mcp_wasm_validator_bg.wasm", rest, true);
 const __split = { l: rest.now, oauth: oauth.now, validator: validator.now };
 
 /**
  * Where the rest of the core, its OAuth module and its validator's come from: each loader's
  * `sync()` returns the bytes or the compiled module at once; `load()`, if given, resolves with
- * either. Used by the package's entries.
+ * either. A loader left `undefined` stays as it was; `null` removes it. Used by the package's
+ * entries.
  */
 export function __setRestLoader(restLoader, oauthLoader, validatorLoader) {
   rest.set(restLoader);
@@ -102,8 +108,8 @@ async function source(input) {
  * `mcp-wasm/raw`: fetches and instantiates the rest of the core, after `init`: from
  * `module_or_path`, else with the loader an entry handed over, else from
  * `mcp_wasm_rest_bg.wasm` beside the glue; the OAuth module from `oauth` (`null`: not now),
- * else the same ways from `mcp_wasm_oauth_bg.wasm`; the validator's from `validator` the same
- * ways, from `mcp_wasm_validator_bg.wasm`.
+ * else the same ways from `mcp_wasm_oauth_bg.wasm`; the validator's from `validator` if given,
+ * else it waits for the first check that needs it (and is then fetched the same ways).
  */
 export async function initRest({ module_or_path, oauth: auth, validator: checks } = {}) {
   const fetched = (module, given, file) => {
@@ -114,7 +120,7 @@ export async function initRest({ module_or_path, oauth: auth, validator: checks 
   await fetched(rest, module_or_path, "mcp_wasm_rest_bg.wasm");
   await Promise.all([
     auth !== null && fetched(oauth, auth, "mcp_wasm_oauth_bg.wasm"),
-    checks !== null && fetched(validator, checks, "mcp_wasm_validator_bg.wasm"),
+    checks != null && fetched(validator, checks, "mcp_wasm_validator_bg.wasm"),
   ]);
 }
 

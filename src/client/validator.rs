@@ -1,7 +1,8 @@
 //! A JSON Schema validator supplied with the options, in place of the
 //! built-in one (Cargo feature `validator`). The JavaScript package's core
-//! module has none compiled in: it loads its validator module the first time
-//! a tool result or an elicitation answer needs one, through this.
+//! runs its validator through this: compiled in, but in a module of the split
+//! core that loads the first time a tool result or an elicitation answer
+//! needs it (`js::lazy`).
 
 use crate::error::Error;
 use crate::protocol::schema::{Limits, SchemaError};

@@ -5,15 +5,16 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import "mcp-wasm";
-import { __validateJson, __validatorReady, initRest } from "mcp-wasm/raw";
+import { __validateJson, __validatorReady } from "mcp-wasm/raw";
 import { surelyValid } from "../../pkg/quick-check.js";
 
 const STEPS = 1_000_000;
 
-// The validator's module of the split core, loaded as the entry's loaders load it.
-await initRest();
+// The validator's module of the split core, loaded as the entry's loaders load it, by its first check.
+assert.equal(__validatorReady(), false);
+assert.equal(await __validateJson("{}", "0", 1, 1), null);
 assert.equal(__validatorReady(), true);
-/** The validator's verdict: null when the instance matches. */
+/** The validator's verdict, a Promise: null when the instance matches. */
 const verdict = (schema, value) => __validateJson(JSON.stringify(schema), JSON.stringify(value), STEPS * 10, 64);
 
 
@@ -96,7 +97,7 @@ function generator(next) {
   };
 }
 
-test("the validator finds no mismatch in what quick-check.js accepts; what it reads and the validator accepts, it accepts", () => {
+test("the validator finds no mismatch in what quick-check.js accepts; what it reads and the validator accepts, it accepts", async () => {
   const gen = generator(random(20261202));
   let accepted = 0;
   let valid = 0;
@@ -105,7 +106,7 @@ test("the validator finds no mismatch in what quick-check.js accepts; what it re
     const { schema, value, read } = gen.pair();
     const [s, v] = [JSON.parse(JSON.stringify(schema)), JSON.parse(JSON.stringify(value))];
     const quick = surelyValid(s, v, STEPS);
-    const judged = verdict(schema, value);
+    const judged = await verdict(schema, value);
     if (quick) {
       accepted += 1;
       // The validator's own guards (a $ref back to itself in an alternative the quick check did not
@@ -122,34 +123,34 @@ test("the validator finds no mismatch in what quick-check.js accepts; what it re
   assert.ok(accepted > 2_000 && valid - accepted > 100, `accepted ${accepted}, valid ${valid}`);
 });
 
-test("quick-check.js on the cases where JS and the validator could part", () => {
+test("quick-check.js on the cases where JS and the validator could part", async () => {
   const ok = (schema, value) => surelyValid(JSON.parse(JSON.stringify(schema)), JSON.parse(JSON.stringify(value)), STEPS);
-  const agree = (schema, value, expected) => {
+  const agree = async (schema, value, expected) => {
     assert.equal(ok(schema, value), expected, `${JSON.stringify(schema)} on ${JSON.stringify(value)}`);
-    if (expected) assert.equal(verdict(schema, value), null);
+    if (expected) assert.equal(await verdict(schema, value), null);
   };
-  agree({ type: "integer" }, 3, true);
-  agree({ type: "integer" }, 3.5, false);
-  agree({ type: "integer" }, 1e21, true); // a whole number, however written
-  agree({ type: "string", maxLength: 2 }, "😀😀", true); // code points, not UTF-16 units
-  agree({ type: "string", minLength: 3 }, "😀😀", false);
-  agree({ type: "object", additionalProperties: false }, JSON.parse('{"__proto__": 1}'), false);
-  agree({ type: "object", required: ["__proto__"] }, JSON.parse('{"__proto__": 1}'), true);
-  agree({ type: "object", required: ["toString"] }, {}, false);
-  agree({ type: "constructor" }, {}, false);
-  agree({ enum: ["a", 1, null] }, 1, true);
-  agree({ const: { a: 1 } }, { a: 1 }, false); // compound values: the validator compares them
-  agree({ oneOf: [{ const: "a", title: "A" }, { const: "b" }] }, "a", true);
-  agree({ oneOf: [{ const: "a" }, { const: "b" }] }, "c", false);
-  agree({ oneOf: [{ const: "a" }, { const: "a" }] }, "a", false); // two alternatives match
-  agree({ oneOf: [{ const: "a" }, { type: "string" }] }, "a", false); // not constants alone
-  agree({ type: "string", pattern: "^a" }, "abc", false); // patterns: the validator's own engine
-  agree({ $schema: "http://json-schema.org/draft-07/schema#", $ref: "#/$defs/n", type: "string", $defs: { n: { type: "number" } } }, 1, true);
-  agree({ $ref: "#/$defs/n", type: "string", $defs: { n: { type: "number" } } }, 1, false); // 2020-12 reads both
-  agree({ $ref: "#/$defs/a~1b", $defs: { "a/b": {} } }, 1, false); // pointer escapes: the validator's
-  agree({ type: "array", items: [{ type: "string" }] }, ["x"], false); // a tuple
-  agree({ required: "x" }, {}, true); // a keyword of the wrong type is ignored, as the validator ignores it
-  agree({ minimum: "3" }, 1, true);
+  await agree({ type: "integer" }, 3, true);
+  await agree({ type: "integer" }, 3.5, false);
+  await agree({ type: "integer" }, 1e21, true); // a whole number, however written
+  await agree({ type: "string", maxLength: 2 }, "😀😀", true); // code points, not UTF-16 units
+  await agree({ type: "string", minLength: 3 }, "😀😀", false);
+  await agree({ type: "object", additionalProperties: false }, JSON.parse('{"__proto__": 1}'), false);
+  await agree({ type: "object", required: ["__proto__"] }, JSON.parse('{"__proto__": 1}'), true);
+  await agree({ type: "object", required: ["toString"] }, {}, false);
+  await agree({ type: "constructor" }, {}, false);
+  await agree({ enum: ["a", 1, null] }, 1, true);
+  await agree({ const: { a: 1 } }, { a: 1 }, false); // compound values: the validator compares them
+  await agree({ oneOf: [{ const: "a", title: "A" }, { const: "b" }] }, "a", true);
+  await agree({ oneOf: [{ const: "a" }, { const: "b" }] }, "c", false);
+  await agree({ oneOf: [{ const: "a" }, { const: "a" }] }, "a", false); // two alternatives match
+  await agree({ oneOf: [{ const: "a" }, { type: "string" }] }, "a", false); // not constants alone
+  await agree({ type: "string", pattern: "^a" }, "abc", false); // patterns: the validator's own engine
+  await agree({ $schema: "http://json-schema.org/draft-07/schema#", $ref: "#/$defs/n", type: "string", $defs: { n: { type: "number" } } }, 1, true);
+  await agree({ $ref: "#/$defs/n", type: "string", $defs: { n: { type: "number" } } }, 1, false); // 2020-12 reads both
+  await agree({ $ref: "#/$defs/a~1b", $defs: { "a/b": {} } }, 1, false); // pointer escapes: the validator's
+  await agree({ type: "array", items: [{ type: "string" }] }, ["x"], false); // a tuple
+  await agree({ required: "x" }, {}, true); // a keyword of the wrong type is ignored, as the validator ignores it
+  await agree({ minimum: "3" }, 1, true);
   // Too much work or too deep: it stops, and the validator decides.
   const wide = Array.from({ length: 5000 }, (_, i) => i);
   assert.equal(surelyValid({ type: "array", items: { type: "integer" } }, wide, 1000), false);

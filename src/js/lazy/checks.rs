@@ -45,13 +45,10 @@ pub fn check_file(listed: &Value, bytes: &[u8]) -> Result<(), String> {
     skills::check_file(listed, bytes)
 }
 
-/// The validator on JSON texts, for the package's tests (`tests/node/quick-check.test.mjs`
-/// holds `quick-check.js` to it): `null` when `instance` matches `schema` within `steps` and
-/// `steps_per_value`, else `{ kind: "mismatch" | "too-costly" | "json", instancePath,
-/// keyword, message }`. Call it once `validator_ready` would resolve: the module is in.
+/// `__validateJson`'s verdict (`super::validator`), once the module is in.
 #[cfg(all(not(feature = "validator"), feature = "json-schema"))]
-#[wasm_bindgen(js_name = "__validateJson", skip_typescript)]
-pub fn validate_json(schema: &str, instance: &str, steps: f64, steps_per_value: f64) -> JsValue {
+#[inline(never)]
+pub fn verdict(schema: &str, instance: &str, steps: f64, steps_per_value: f64) -> JsValue {
     let limits = Limits { steps: steps as u64, steps_per_value: steps_per_value as u64 };
     let verdict = match crate::protocol::json::parse(schema) {
         Ok(schema) => check_text(&schema, instance, &limits),

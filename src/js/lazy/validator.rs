@@ -11,6 +11,7 @@ use crate::error::Error;
 use crate::protocol::schema::{Limits, SchemaError};
 use futures::future::LocalBoxFuture;
 use serde_json::Value;
+use wasm_bindgen::prelude::*;
 
 /// The validator, run once its module is in.
 #[derive(Debug)]
@@ -47,4 +48,18 @@ impl SchemaValidator for LazyValidator {
             check_text(&schema, &instance, &limits)
         })
     }
+}
+
+/// The validator on JSON texts, for the package's tests (`tests/node/quick-check.test.mjs`
+/// holds `quick-check.js` to it): resolves to `null` when `instance` matches `schema` within
+/// `steps` and `steps_per_value`, else to `{ kind: "mismatch" | "too-costly" | "json",
+/// instancePath, keyword, message }`, once the validator's module is in; rejects when it
+/// cannot be loaded.
+///
+/// # Errors
+/// The message of the validator's module's failure to load.
+#[wasm_bindgen(js_name = "__validateJson", skip_typescript)]
+pub async fn validate_json(schema: String, instance: String, steps: f64, steps_per_value: f64) -> Result<JsValue, JsValue> {
+    super::validator_ready().await.map_err(|e| JsValue::from_str(&e.to_string()))?;
+    Ok(super::checks::verdict(&schema, &instance, steps, steps_per_value))
 }
