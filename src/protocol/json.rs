@@ -10,6 +10,7 @@
 
 use super::scan;
 use serde_json::{Map, Number, Value};
+use std::borrow::Cow;
 use std::fmt;
 use std::str::FromStr;
 
@@ -61,9 +62,67 @@ impl std::error::Error for JsonError {}
 /// assert!(parse(r#"["\ud800"]"#).is_err());
 /// ```
 pub fn parse(text: &str) -> Result<Value, JsonError> {
+    read(text)
+}
+
+/// What [`read`] builds a JSON text into: a [`Value`], or the validator's own tree, which
+/// borrows the text's strings (`schema::instance::Node`).
+pub(crate) trait Tree<'a>: Sized {
+    /// An object's members while they are read.
+    type Members: Default;
+    fn null() -> Self;
+    fn bool(value: bool) -> Self;
+    /// A number's text, by JSON's grammar; `None` past `f64`'s range.
+    fn number(text: &'a str) -> Option<Self>;
+    /// A string's contents, borrowed from the text when it has no escape.
+    fn string(text: Cow<'a, str>) -> Self;
+    fn array(items: Vec<Self>) -> Self;
+    /// Adds a member; `Err` with the reason when the tree refuses it.
+    ///
+    /// # Errors
+    /// What the tree does not accept.
+    fn member(members: &mut Self::Members, key: Cow<'a, str>, value: Self) -> Result<(), &'static str>;
+    fn object(members: Self::Members) -> Self;
+}
+
+impl<'a> Tree<'a> for Value {
+    type Members = Map<String, Value>;
+    fn null() -> Self {
+        Value::Null
+    }
+    fn bool(value: bool) -> Self {
+        Value::Bool(value)
+    }
+    fn number(text: &'a str) -> Option<Self> {
+        match small_integer(text) {
+            Some(n) => Some(Value::Number(n)),
+            None => other_number(text),
+        }
+    }
+    fn string(text: Cow<'a, str>) -> Self {
+        Value::String(text.into_owned())
+    }
+    fn array(items: Vec<Self>) -> Self {
+        Value::Array(items)
+    }
+    /// A key given twice keeps its first place and its last value, as serde_json's map does.
+    fn member(members: &mut Self::Members, key: Cow<'a, str>, value: Self) -> Result<(), &'static str> {
+        members.insert(key.into_owned(), value);
+        Ok(())
+    }
+    fn object(members: Self::Members) -> Self {
+        Value::Object(members)
+    }
+}
+
+/// One JSON value of `text`, with nothing after it but whitespace, as a `T`.
+///
+/// # Errors
+/// As [`parse`]'s, and what `T` refuses.
+pub(crate) fn read<'a, T: Tree<'a>>(text: &'a str) -> Result<T, JsonError> {
     let mut reader = Reader { text, bytes: text.as_bytes(), at: 0 };
     reader.skip_space();
-    let value = reader.value(0)?;
+    let value = reader.value::<T>(0)?;
     reader.skip_space();
     match reader.peek() {
         None => Ok(value),
@@ -93,22 +152,27 @@ struct Reader<'a> {
     at: usize,
 }
 
-impl Reader<'_> {
+// The byte-level steps always inline: the validator reads large instances with them, and
+// compiled for size they would each be a call per byte.
+impl<'a> Reader<'a> {
     fn error(&self, reason: &'static str) -> JsonError {
         JsonError { reason, at: self.at }
     }
 
+    #[inline(always)]
     fn peek(&self) -> Option<u8> {
         self.bytes.get(self.at).copied()
     }
 
     /// The next byte, consumed; the end of the text is an error.
+    #[inline(always)]
     fn next(&mut self) -> Result<u8, JsonError> {
         let byte = self.peek().ok_or_else(|| self.error("unexpected end of the text"))?;
         self.at += 1;
         Ok(byte)
     }
 
+    #[inline(always)]
     fn skip_space(&mut self) {
         while self.peek().is_some_and(scan::is_space) {
             self.at += 1;
@@ -116,7 +180,7 @@ impl Reader<'_> {
     }
 
     /// A value at `depth` containers deep, at a byte that is not whitespace.
-    fn value(&mut self, depth: u32) -> Result<Value, JsonError> {
+    fn value<T: Tree<'a>>(&mut self, depth: u32) -> Result<T, JsonError> {
         match self.peek() {
             Some(b'{' | b'[') if depth >= MAX_DEPTH => Err(self.error("nested too deeply")),
             Some(b'{') => {
@@ -129,53 +193,52 @@ impl Reader<'_> {
             }
             Some(b'"') => {
                 self.at += 1;
-                self.string().map(Value::String)
+                self.string().map(T::string)
             }
-            Some(b't') => self.literal("true", Value::Bool(true)),
-            Some(b'f') => self.literal("false", Value::Bool(false)),
-            Some(b'n') => self.literal("null", Value::Null),
+            Some(b't') => self.literal("true").map(|()| T::bool(true)),
+            Some(b'f') => self.literal("false").map(|()| T::bool(false)),
+            Some(b'n') => self.literal("null").map(|()| T::null()),
             Some(b'-' | b'0'..=b'9') => self.number(),
             Some(_) => Err(self.error("expected a value")),
             None => Err(self.error("unexpected end of the text")),
         }
     }
 
-    fn literal(&mut self, word: &'static str, value: Value) -> Result<Value, JsonError> {
+    fn literal(&mut self, word: &'static str) -> Result<(), JsonError> {
         let end = self.at + word.len();
         if self.bytes.get(self.at..end) != Some(word.as_bytes()) {
             return Err(self.error("expected a value"));
         }
         self.at = end;
-        Ok(value)
+        Ok(())
     }
 
     /// The items after `[`, and the `]`.
-    fn array(&mut self, depth: u32) -> Result<Value, JsonError> {
+    fn array<T: Tree<'a>>(&mut self, depth: u32) -> Result<T, JsonError> {
         let mut items = Vec::new();
         self.skip_space();
         if self.peek() == Some(b']') {
             self.at += 1;
-            return Ok(Value::Array(items));
+            return Ok(T::array(items));
         }
         loop {
             items.push(self.value(depth)?);
             self.skip_space();
             match self.next()? {
                 b',' => self.skip_space(),
-                b']' => return Ok(Value::Array(items)),
+                b']' => return Ok(T::array(items)),
                 _ => return Err(self.error("expected `,` or `]`")),
             }
         }
     }
 
-    /// The members after `{`, and the `}`. A key given twice keeps its first
-    /// place and its last value, as serde_json's map does.
-    fn object(&mut self, depth: u32) -> Result<Value, JsonError> {
-        let mut members = Map::new();
+    /// The members after `{`, and the `}`.
+    fn object<T: Tree<'a>>(&mut self, depth: u32) -> Result<T, JsonError> {
+        let mut members = T::Members::default();
         self.skip_space();
         if self.peek() == Some(b'}') {
             self.at += 1;
-            return Ok(Value::Object(members));
+            return Ok(T::object(members));
         }
         loop {
             if self.next()? != b'"' {
@@ -188,11 +251,11 @@ impl Reader<'_> {
             }
             self.skip_space();
             let value = self.value(depth)?;
-            members.insert(key, value);
+            T::member(&mut members, key, value).map_err(|reason| self.error(reason))?;
             self.skip_space();
             match self.next()? {
                 b',' => self.skip_space(),
-                b'}' => return Ok(Value::Object(members)),
+                b'}' => return Ok(T::object(members)),
                 _ => return Err(self.error("expected `,` or `}`")),
             }
         }
@@ -200,18 +263,24 @@ impl Reader<'_> {
 
     /// The text up to the next quote, backslash or control character. Those
     /// are ASCII, so the cut is always at a character boundary.
-    fn run(&mut self) -> &str {
+    fn run(&mut self) -> &'a str {
         let start = self.at;
         self.at = super::wide::plain_run_end(self.bytes, start);
         self.text.get(start..self.at).unwrap_or_default()
     }
 
-    /// A string's contents after its opening quote, and the closing quote.
-    fn string(&mut self) -> Result<String, JsonError> {
-        let mut out = String::from(self.run());
+    /// A string's contents after its opening quote, and the closing quote:
+    /// borrowed from the text when it has no escape.
+    fn string(&mut self) -> Result<Cow<'a, str>, JsonError> {
+        let plain = self.run();
+        if self.peek() == Some(b'"') {
+            self.at += 1;
+            return Ok(Cow::Borrowed(plain));
+        }
+        let mut out = String::from(plain);
         loop {
             match self.next()? {
-                b'"' => return Ok(out),
+                b'"' => return Ok(Cow::Owned(out)),
                 b'\\' => out.push(self.escape()?),
                 _ => {
                     self.at -= 1;
@@ -249,6 +318,7 @@ impl Reader<'_> {
         char::from_u32(code).ok_or_else(|| self.error("an invalid \\u escape"))
     }
 
+    #[inline(always)]
     fn digits(&mut self) -> usize {
         let start = self.at;
         while matches!(self.peek(), Some(b'0'..=b'9')) {
@@ -258,7 +328,7 @@ impl Reader<'_> {
     }
 
     /// A number, its grammar checked here and its value read by serde_json.
-    fn number(&mut self) -> Result<Value, JsonError> {
+    fn number<T: Tree<'a>>(&mut self) -> Result<T, JsonError> {
         let start = self.at;
         if self.peek() == Some(b'-') {
             self.at += 1;
@@ -286,10 +356,7 @@ impl Reader<'_> {
             }
         }
         let text = self.text.get(start..self.at).unwrap_or_default();
-        match small_integer(text) {
-            Some(n) => Ok(Value::Number(n)),
-            None => other_number(text).ok_or(JsonError { reason: "a number out of range", at: start }),
-        }
+        T::number(text).ok_or(JsonError { reason: "a number out of range", at: start })
     }
 }
 

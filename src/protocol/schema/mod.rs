@@ -173,14 +173,15 @@ pub fn validate_with(schema: &Value, instance: &Value, patterns: &dyn PatternMat
 /// ```
 ///
 /// # Errors
-/// The outer error when `instance` is not JSON (serde_json's grammar and
-/// nesting limit); the inner one as [`validate_with`]'s.
+/// The outer error when `instance` is not JSON (what
+/// [`crate::protocol::json::parse`] refuses: serde_json's grammar and nesting
+/// limit); the inner one as [`validate_with`]'s.
 pub fn validate_text_with(
     schema: &Value,
     instance: &str,
     patterns: &dyn PatternMatcher,
     limits: &Limits,
-) -> Result<Result<(), SchemaError>, serde_json::Error> {
+) -> Result<Result<(), SchemaError>, crate::protocol::json::JsonError> {
     let instance = instance::Node::parse(instance)?;
     Ok(keywords::Validator::new(schema, patterns, limits, &instance).run(schema, &instance))
 }
