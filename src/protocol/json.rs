@@ -363,7 +363,7 @@ impl<'a> Reader<'a> {
 /// An integer of at most 18 digits (ids, counts, sizes), read here as serde_json
 /// reads it: a `u64` when positive, an `i64` when negative, except `-0`, which
 /// serde_json reads as the float `-0.0`.
-fn small_integer(text: &str) -> Option<Number> {
+pub(crate) fn small_integer(text: &str) -> Option<Number> {
     let (negative, digits) = match text.strip_prefix('-') {
         Some(digits) => (true, digits),
         None => (false, text),

@@ -348,31 +348,9 @@ fn raw_id(value: &str) -> Option<RequestId> {
     match value.strip_prefix('"').and_then(|v| v.strip_suffix('"')) {
         Some(text) if !has_backslash(text) => Some(RequestId::String(text.to_owned())),
         Some(_) => None,
-        None if !value.contains(['.', 'e', 'E']) && value != "-0" => integer(value).map(RequestId::Number),
-        None => None,
+        // Up to 18 digits, as the JSON reader reads them; a longer id is left to `decode`.
+        None => super::json::small_integer(value).and_then(|n| n.as_i64()).map(RequestId::Number),
     }
-}
-
-/// A JSON integer (an optional `-`, then digits) as an `i64`, `None` past its range or for any
-/// other text: what `str::parse` gives for the texts the scan lets through, without its copy in
-/// the first call's module for this one caller (the validator's module brought a second).
-fn integer(text: &str) -> Option<i64> {
-    let (negative, digits) = match text.as_bytes() {
-        [b'-', rest @ ..] => (true, rest),
-        all => (false, all),
-    };
-    if digits.is_empty() {
-        return None;
-    }
-    digits.iter().try_fold(0i64, |n, &b| {
-        let digit = b.is_ascii_digit().then(|| i64::from(b - b'0'))?;
-        let n = n.checked_mul(10)?;
-        if negative {
-            n.checked_sub(digit)
-        } else {
-            n.checked_add(digit)
-        }
-    })
 }
 
 /// What one JSON text held, as a transport hands it on.
