@@ -54,18 +54,32 @@ extern "C" {
     fn part_ready(name: &str) -> JsValue;
 }
 
-/// Resolves once the module of the split core that holds the validator and
-/// the skill checks is in (at once where the core is not split).
-///
-/// # Errors
-/// `network` when that module could not be fetched or instantiated.
+/// The wait for the module of the split core that holds the validator and
+/// the skill checks, or `None` once it is in (at once where the core is not
+/// split): a check then runs on what it was given, without copying it into
+/// a future first. The wait fails with `network` when that module could not
+/// be fetched or instantiated.
 #[cfg(any(all(not(feature = "validator"), feature = "json-schema"), all(not(feature = "skills"), feature = "skill-checks")))]
-async fn validator_ready() -> Result<(), crate::Error> {
+fn validator_pending() -> Option<impl std::future::Future<Output = Result<(), crate::Error>>> {
     let pending = part_ready("validator");
     if pending.is_undefined() {
-        return Ok(());
+        return None;
     }
-    wasm_bindgen_futures::JsFuture::from(js_sys::Promise::resolve(&pending)).await.map(drop).map_err(|e| crate::Error::Network {
-        message: format!("the validator module could not be loaded: {}", crate::transport::fetch::js_message(&e)),
+    Some(async move {
+        wasm_bindgen_futures::JsFuture::from(js_sys::Promise::resolve(&pending)).await.map(drop).map_err(|e| crate::Error::Network {
+            message: format!("the validator module could not be loaded: {}", crate::transport::fetch::js_message(&e)),
+        })
     })
+}
+
+/// Resolves once the validator's module is in.
+///
+/// # Errors
+/// As [`validator_pending`]'s wait.
+#[cfg(any(all(not(feature = "validator"), feature = "json-schema"), all(not(feature = "skills"), feature = "skill-checks")))]
+async fn validator_ready() -> Result<(), crate::Error> {
+    match validator_pending() {
+        Some(pending) => pending.await,
+        None => Ok(()),
+    }
 }

@@ -5,7 +5,7 @@
 
 use super::checks::{check, check_text};
 use super::quick_check::surely_valid_text;
-use super::validator_ready;
+use super::{validator_pending, validator_ready};
 use crate::client::SchemaValidator;
 use crate::error::Error;
 use crate::protocol::schema::{Limits, SchemaError};
@@ -42,9 +42,13 @@ impl SchemaValidator for LazyValidator {
         instance: &str,
         limits: &Limits,
     ) -> LocalBoxFuture<'static, Result<Result<(), SchemaError>, Error>> {
+        // Once the module is in, a large instance is checked where it lies, not copied first.
+        let Some(pending) = validator_pending() else {
+            return Box::pin(futures::future::ready(check_text(schema, instance, limits)));
+        };
         let (schema, instance, limits) = (schema.clone(), instance.to_owned(), *limits);
         Box::pin(async move {
-            validator_ready().await?;
+            pending.await?;
             check_text(&schema, &instance, &limits)
         })
     }
@@ -60,6 +64,6 @@ impl SchemaValidator for LazyValidator {
 /// The message of the validator's module's failure to load.
 #[wasm_bindgen(js_name = "__validateJson", skip_typescript)]
 pub async fn validate_json(schema: String, instance: String, steps: f64, steps_per_value: f64) -> Result<JsValue, JsValue> {
-    super::validator_ready().await.map_err(|e| JsValue::from_str(&e.to_string()))?;
+    validator_ready().await.map_err(|e| JsValue::from_str(&e.to_string()))?;
     Ok(super::checks::verdict(&schema, &instance, steps, steps_per_value))
 }
