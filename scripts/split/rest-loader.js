@@ -16,12 +16,14 @@ const toModule = (source) => (source instanceof WebAssembly.Module ? source : ne
 const compiled = async (source) => (source instanceof WebAssembly.Module ? source : WebAssembly.compile(source));
 
 // One module of the core past the primary: `file`, which sets the primary's global `ready` once
-// in, and needs the module `needs` (if any) in first. With `beside`, a module no loader was given
-// for is fetched from beside the glue when first needed (`mcp-wasm/raw` in a browser).
-function part(ready, file, needs, beside = false) {
+// in, and needs the module `needs` (if any) in first. With `option` (its name in `initRest` and
+// `initRestSync`), a module no loader was given for is fetched from beside the glue when first
+// needed (`mcp-wasm/raw` in a browser).
+function part(ready, file, needs, option) {
   let loader;
   let pending;
   let done = !SPLIT;
+  const missing = () => new Error(`mcp-wasm: ${file} is not loaded (with mcp-wasm/raw, call initRestSync or initRest after initialising)`);
   const instantiate = (module) => {
     if (done) return;
     if (wasm === undefined) throw new Error("mcp-wasm: the core module is not initialised");
@@ -41,15 +43,15 @@ function part(ready, file, needs, beside = false) {
     now() {
       needs?.now();
       if (done) return;
-      if (loader === undefined) throw new Error(`mcp-wasm: ${file} is not loaded (with mcp-wasm/raw, call initRestSync or initRest after initialising)`);
+      if (loader === undefined) throw missing();
       instantiate(toModule(loader.sync()));
     },
     load() {
       if (done) return Promise.resolve();
-      if (loader === undefined && !beside) return Promise.reject(new Error(`mcp-wasm: ${file} is not loaded (with mcp-wasm/raw, call initRestSync or initRest after initialising)`));
+      if (loader === undefined && !option) return Promise.reject(missing());
       pending ??= (async () => {
         const fetchBeside = () => source(new URL(file, import.meta.url)).catch((error) => {
-          throw new Error(`mcp-wasm: ${file} could not be fetched from beside the glue (with mcp-wasm/raw, give it to initRestSync or initRest as \`validator\`): ${error?.message ?? error}`);
+          throw new Error(`mcp-wasm: ${file} could not be fetched from beside the glue (with mcp-wasm/raw, give it to initRestSync or initRest as \`${option}\`): ${error?.message ?? error}`);
         });
         const [module] = await Promise.all([loader ? (loader.load ?? loader.sync)() : fetchBeside(), needs?.load()]);
         instantiate(await compiled(module));
@@ -63,7 +65,7 @@ function part(ready, file, needs, beside = false) {
 }
 const rest = part("~ready", "mcp_wasm_rest_bg.wasm");
 const oauth = part("~ready_oauth", "mcp_wasm_oauth_bg.wasm", rest);
-const validator = part("~ready_validator", "mcp_wasm_validator_bg.wasm", rest, true);
+const validator = part("~ready_validator", "mcp_wasm_validator_bg.wasm", rest, "validator");
 const __split = { l: rest.now, oauth: oauth.now, validator: validator.now };
 
 /**
