@@ -12,7 +12,7 @@ const large = args.includes("--large");
 const [base, ...names] = args.filter((a) => a !== "--large");
 const session = {};
 try {
-  const ctx = await openBrowser(session, { wwwDir: "bench", profilePrefix: "mcp-wasm-ab-chromium-" });
+  const ctx = await openBrowser(session, { wwwDir: "bench", isolate: true, profilePrefix: "mcp-wasm-ab-chromium-" });
   const page = await ctx.newPage();
   await page.goto(`${session.origin}/page/blank.html`);
   console.log(await page.evaluate(async ([base, names, large]) => {

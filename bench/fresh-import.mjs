@@ -11,7 +11,7 @@ export const SLOW_NETWORK = { offline: false, latency: 150, downloadThroughput: 
 export async function freshImport(specifier, { profilePrefix, wasmMemory = false, network }) {
   const session = {};
   try {
-    const ctx = await openBrowser(session, { wwwDir: "bench", profilePrefix });
+    const ctx = await openBrowser(session, { wwwDir: "bench", isolate: true, profilePrefix });
     const page = await ctx.newPage();
     await page.goto(`${session.origin}/page/blank.html`);
     if (network) await (await ctx.newCDPSession(page)).send("Network.emulateNetworkConditions", network);

@@ -33,7 +33,9 @@ function timeRows(r) {
 
 function environmentSection(title, r) {
   const names = [...CLIENTS, FLOOR];
-  const lines = [`### ${title} (${r.environment?.runtime ?? ""})`, ""];
+  const timer = r.environment?.timerStepMs === undefined ? ""
+    : `; ${r.environment.crossOriginIsolated ? "cross-origin isolated, " : ""}timer step ${+(r.environment.timerStepMs * 1000).toFixed(1)} µs`;
+  const lines = [`### ${title} (${r.environment?.runtime ?? ""}${timer})`, ""];
   lines.push(`| metric | ${names.join(" | ")} | mcp-wasm ÷ floor | mcp-wasm ÷ faster SDK |`);
   lines.push(`|---|${names.map(() => "---:").join("|")}|---:|---:|`);
   for (const [label, pick] of timeRows(r)) {

@@ -39,7 +39,7 @@ function node() {
 }
 
 async function chromium() {
-  const ctx = await openBrowser(browser, { wwwDir: "bench", profilePrefix: "mcp-wasm-bench-", args: ["--js-flags=--expose-gc", "--enable-precise-memory-info"] });
+  const ctx = await openBrowser(browser, { wwwDir: "bench", isolate: true, profilePrefix: "mcp-wasm-bench-", args: ["--js-flags=--expose-gc", "--enable-precise-memory-info"] });
   const page = await ctx.newPage();
   page.on("console", (m) => { if (m.type() === "log") console.error(m.text()); });
   page.on("pageerror", (e) => console.error(`page error: ${e.message}`));

@@ -32,7 +32,7 @@ function node(proxy) {
 }
 
 async function chromium(proxy) {
-  const ctx = await openBrowser(browser, { wwwDir: "bench", profilePrefix: "mcp-wasm-soak-", args: ["--js-flags=--expose-gc", "--enable-precise-memory-info"] });
+  const ctx = await openBrowser(browser, { wwwDir: "bench", isolate: true, profilePrefix: "mcp-wasm-soak-", args: ["--js-flags=--expose-gc", "--enable-precise-memory-info"] });
   const page = await ctx.newPage();
   page.on("console", (m) => { if (m.type() === "log") console.error(m.text()); });
   page.on("pageerror", (e) => console.error(`page error: ${e.message}`));

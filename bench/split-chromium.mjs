@@ -11,7 +11,7 @@ import { openBrowser, releaseBrowser } from "../tests/support/browser.mjs";
 const base = process.argv[2] ?? "http://127.0.0.1:38290";
 const session = {};
 try {
-  const ctx = await openBrowser(session, { wwwDir: "bench", profilePrefix: "mcp-wasm-split-" });
+  const ctx = await openBrowser(session, { wwwDir: "bench", isolate: true, profilePrefix: "mcp-wasm-split-" });
   const page = await ctx.newPage();
   await page.goto(`${session.origin}/page/blank.html`);
   console.log(await page.evaluate(async (base) => {

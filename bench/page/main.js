@@ -26,7 +26,23 @@ window.runBenchmarks = async (base, scale) => {
     },
     log: (step) => { status.textContent = step; console.log(`chromium: ${step}`); },
   });
-  results.environment = { runtime: navigator.userAgent.match(/(Headless)?Chrome\/[\d.]+/)?.[0] ?? navigator.userAgent };
+  results.environment = {
+    runtime: navigator.userAgent.match(/(Headless)?Chrome\/[\d.]+/)?.[0] ?? navigator.userAgent,
+    crossOriginIsolated: globalThis.crossOriginIsolated === true,
+    timerStepMs: timerStep(),
+  };
   return results;
 };
+// The smallest step performance.now() takes here: 0.1 ms in a page that is not cross-origin
+// isolated, which would quantise a 3 ms median (scripts/serve.mjs, ISOLATE).
+function timerStep() {
+  let step = Infinity;
+  for (let i = 0; i < 200; i++) {
+    const start = performance.now();
+    let next = start;
+    while (next === start) next = performance.now();
+    step = Math.min(step, next - start);
+  }
+  return step;
+}
 status.textContent = "ready";

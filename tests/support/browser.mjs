@@ -15,11 +15,11 @@ const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
 const FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
   "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 
-function serve(port, wwwDir, session, pkgDir = "pkg") {
+function serve(port, wwwDir, session, pkgDir = "pkg", isolate = false) {
   if (!existsSync(path.resolve(repo, pkgDir, "index.js"))) throw new Error(`${pkgDir}/index.js missing: build the package first`);
   return new Promise((resolve, reject) => {
     const server = spawn(process.execPath, [path.join(repo, "scripts/serve.mjs")], {
-      env: { ...process.env, PORT: String(port), WWW_DIR: wwwDir, PKG_DIR: pkgDir },
+      env: { ...process.env, PORT: String(port), WWW_DIR: wwwDir, PKG_DIR: pkgDir, ISOLATE: isolate ? "1" : "" },
       stdio: ["ignore", "pipe", "inherit"],
     });
     session.server = server;
@@ -35,12 +35,12 @@ function serve(port, wwwDir, session, pkgDir = "pkg") {
 /**
  * Serves `wwwDir` and launches Chromium (or, with `browser: "firefox"`, Firefox), recording both in
  * `session` (`session.origin` is the pages' origin; `pkgDir` puts another copy of the package at
- * /pkg/); resolves with the browser context. Without a
+ * /pkg/; `isolate` serves the pages cross-origin isolated, for fine timers); resolves with the browser context. Without a
  * `port` the OS picks one: a fixed port in the ephemeral range can be held by an outgoing connection
  * by the time a late tier starts.
  */
-export async function openBrowser(session, { port = 0, wwwDir, pkgDir, profilePrefix, viewport, args = [], browser = "chromium" }) {
-  session.origin = await serve(port, wwwDir, session, pkgDir);
+export async function openBrowser(session, { port = 0, wwwDir, pkgDir, isolate, profilePrefix, viewport, args = [], browser = "chromium" }) {
+  session.origin = await serve(port, wwwDir, session, pkgDir, isolate);
   if (browser === "firefox") {
     session.ctx = await launchFirefox({ profilePrefix });
     return session.ctx;
