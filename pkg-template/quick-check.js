@@ -64,9 +64,10 @@ function codePoints(text, atMost) {
 }
 
 class Check {
-  constructor(root, steps) {
+  constructor(root) {
     this.root = root;
-    this.left = steps;
+    // The work left to the check under way (surelyValid sets it).
+    this.left = 0;
     this.draft7 = isObject(root) && typeof root.$schema === "string" && /draft-0[467]/.test(root.$schema);
     // Each schema object read once into a rule: a large instance meets the same few schemas
     // thousands of times.
@@ -269,6 +270,30 @@ class Check {
   }
 }
 
+// Each schema's rules, kept from one check to the next, by the schema's text (the core hands over
+// a new object each time). V8 keeps the code it optimised for a function only while a function
+// made from it lives: rules made afresh for every check ran cold again after every full
+// collection, 0.5 ms a check of the benchmark's deep result becoming 3 (bench/analysis.md,
+// "Twenty-eighth round"). The least recently used goes first; a very large schema is not kept.
+const KEPT = new Map();
+const KEPT_MAX = 32;
+const KEPT_TEXT_MAX = 256 * 1024;
+
+function checkOf(schema) {
+  const text = JSON.stringify(schema);
+  let check = KEPT.get(text);
+  if (check !== undefined) {
+    KEPT.delete(text);
+  } else {
+    check = new Check(schema);
+    check.rule = check.ruleOf(schema);
+    if (typeof text !== "string" || text.length > KEPT_TEXT_MAX) return check;
+    if (KEPT.size >= KEPT_MAX) KEPT.delete(KEPT.keys().next().value);
+  }
+  KEPT.set(text, check);
+  return check;
+}
+
 /**
  * Whether `value` surely matches the JSON Schema `schema`, checked within `steps` units of work:
  * `true` when it does, `false` when this check cannot tell (the validator module decides then).
@@ -279,8 +304,9 @@ class Check {
  */
 export function surelyValid(schema, value, steps) {
   try {
-    const check = new Check(schema, steps);
-    return check.ruleOf(schema)(value, 0) && check.left >= 0;
+    const check = checkOf(schema);
+    check.left = steps;
+    return check.rule(value, 0) && check.left >= 0;
   } catch (stop) {
     if (stop === STOP || stop instanceof RangeError) return false;
     throw stop;

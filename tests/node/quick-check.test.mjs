@@ -159,3 +159,25 @@ test("quick-check.js on the cases where JS and the validator could part", async 
   for (let i = 0; i < 80; i++) deep = { anyOf: [deep] };
   assert.equal(surelyValid(deep, 1, STEPS), false);
 });
+
+test("quick-check.js keeps a schema's rules between checks, and each check has its own budget", () => {
+  const fresh = (v) => JSON.parse(JSON.stringify(v));
+  const schema = { type: "object", required: ["items"], properties: { items: { type: "array", items: { $ref: "#/$defs/n" } } }, $defs: { n: { type: "integer" } } };
+  const wide = { items: Array.from({ length: 5000 }, (_, i) => i) };
+  // A check stopped by its budget leaves nothing behind for the next, which the same rules serve.
+  assert.equal(surelyValid(fresh(schema), fresh(wide), 1000), false);
+  assert.equal(surelyValid(fresh(schema), fresh(wide), STEPS), true);
+  assert.equal(surelyValid(fresh(schema), { items: [1, "2"] }, STEPS), false);
+  assert.equal(surelyValid(fresh(schema), { items: [1, 2] }, STEPS), true);
+  // More schemas than are kept: each still gets its own rules, and the first comes back right.
+  for (let max = 0; max < 40; max++) {
+    const bounded = { type: "integer", maximum: max };
+    assert.equal(surelyValid(fresh(bounded), max, STEPS), true);
+    assert.equal(surelyValid(fresh(bounded), max + 1, STEPS), false);
+  }
+  assert.equal(surelyValid(fresh(schema), { items: [1, 2.5] }, STEPS), false);
+  assert.equal(surelyValid(fresh(schema), fresh(wide), STEPS), true);
+  // The same text is the same schema, whatever object it arrives as; another text is another.
+  assert.equal(surelyValid({ type: "string" }, "a", STEPS), true);
+  assert.equal(surelyValid({ type: "number" }, "a", STEPS), false);
+});
