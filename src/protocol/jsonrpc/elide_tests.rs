@@ -327,3 +327,71 @@ fn the_length_of_a_left_out_structured_content_is_told() {
         assert_eq!(elided_in_chunks(&message.to_string(), 3).structured, None, "{message}");
     }
 }
+
+#[test]
+fn a_long_text_of_escapes_is_left_out_to_the_quote_a_parser_ends_it_at() {
+    // Line feeds, quotes, backslashes and \u escapes throughout, as a long text escapes them, and
+    // one escape at every offset of a 16-byte block in turn.
+    let mut payload = String::new();
+    for i in 0..ELIDE_MIN_BYTES / 8 {
+        payload.push_str(&"x".repeat(i % 17));
+        payload.push_str(["\\n", "\\\"", "\\\\", "\\u00e9", "\\/"][i % 5]);
+    }
+    let text = format!(
+        r#"{{"jsonrpc":"2.0","id":3,"result":{{"contents":[{{"uri":"a","text":"{payload}\\\\"}},{{"uri":"b","text":"{payload}"}}]}}}}"#
+    );
+    let original: Value = serde_json::from_str(&text).unwrap();
+    let mut expected = original.clone();
+    expected["result"]["contents"][0]["text"] = json!("");
+    expected["result"]["contents"][1]["text"] = json!("");
+    for size in (1..=40).chain([1000, 4096, text.len()]) {
+        let elided = elided_in_chunks(&text, size);
+        assert_eq!(parsed(&elided), expected, "chunks of {size}");
+        assert_eq!(elided.text.len() + elided.elided, text.len(), "chunks of {size}");
+    }
+}
+
+#[test]
+fn random_escaped_payloads_elide_alike_in_any_split() {
+    // The last two make the text no JSON: a quarter of the cases have them.
+    const PIECES: &[&str] = &["x", "xxxxxxxxxxxxxxxxxxxxxxx", "\\n", "\\\"", "\\\\", "\\u00e9", "\\/", "é", "\u{1}", "\""];
+    let mut next = crate::protocol::jsonrpc::tests::xorshift(0x2545_F491_4F6C_DD1D);
+    let mut checked = 0;
+    for case in 0..1500 {
+        // About half the payloads reach the length from which a payload is left out.
+        let mut payload = String::new();
+        let target = next() % (2 * ELIDE_MIN_BYTES);
+        while payload.len() < target {
+            let pieces = if case % 4 == 0 { PIECES } else { &PIECES[..PIECES.len() - 2] };
+            payload.push_str(pieces[next() % pieces.len()]);
+        }
+        let text = match case % 3 {
+            0 => format!(r#"{{"jsonrpc":"2.0","id":1,"result":{{"contents":[{{"uri":"u","text":"{payload}"}}]}}}}"#),
+            1 => format!(r#"{{"jsonrpc":"2.0","id":1,"result":{{"content":[{{"type":"text","text":"{payload}"}}],"isError":false}}}}"#),
+            _ => format!(
+                r#"{{"jsonrpc":"2.0","id":1,"result":{{"content":[{{"type":"resource","resource":{{"uri":"u","blob":"{payload}"}}}}]}}}}"#
+            ),
+        };
+        let whole = elide([text.as_bytes()]);
+        assert_eq!(whole.text.len() + whole.elided, text.len(), "{text}");
+        let mut pieces = Vec::new();
+        let mut rest = text.as_bytes();
+        while !rest.is_empty() {
+            let (piece, after) = rest.split_at((1 + next() % 40).min(rest.len()));
+            pieces.push(piece);
+            rest = after;
+        }
+        assert_eq!(elide(pieces), whole, "{text}");
+        // Where the text is JSON, the output is that JSON with only the long payload emptied.
+        if let Ok(mut expected) = serde_json::from_str::<Value>(&text) {
+            let long = payload.len() >= ELIDE_MIN_BYTES;
+            let path = ["/result/contents/0/text", "/result/content/0/text", "/result/content/0/resource/blob"][case % 3];
+            if let (true, Some(slot)) = (long, expected.pointer_mut(path)) {
+                *slot = json!("");
+            }
+            assert_eq!(parsed(&whole), expected, "{text}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 1000, "only {checked} texts were JSON");
+}
