@@ -252,13 +252,15 @@ export async function readChunks(reader, max) {
 // wakes once for the exchange instead of twice. Resolves to [response] when the body is left to the
 // core (not a JSON answer, or declared longer than `max`), [response, read] with read as readChunks
 // gives it, or [response, undefined, error] if the stream broke or the rest of the core, which a
-// body of `keepFrom` bytes or more needs, could not be loaded. `fetchFn` null is the global fetch.
+// body of `keepFrom` bytes or more needs, could not be loaded; to [] if what `fetch` resolved to is
+// not a Response (duck-typed, as transport::fetch::as_response does: a polyfilled or cross-realm
+// Response fails instanceof). `fetchFn` null is the global fetch.
 // Which answers are JSON is read as transport::http::classify reads it; should they ever disagree, the
 // core reads the body itself or lets it go, so a mismatch costs time, never a verdict.
 export async function fetchAnswer(fetchFn, url, init, max, keepFrom) {
   const response = await (fetchFn ?? fetch)(url, init);
-  const status = response?.status;
-  const headers = response?.headers;
+  if (typeof response !== "object" || response === null || !("status" in response) || !("headers" in response)) return [];
+  const { status, headers } = response;
   if (!(status >= 200 && status < 300) || status === 202 || status === 204 || typeof headers?.get !== "function") return [response];
   const type = headers.get("content-type");
   if (typeof type !== "string" || type.split(";")[0].trim().toLowerCase() !== "application/json") return [response];

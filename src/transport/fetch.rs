@@ -225,7 +225,11 @@ impl Fetch {
             .await
             .map_err(network)?
             .unchecked_into();
-        let response = as_response(parts.get(0))?;
+        // fetchAnswer checked that it is a Response, as `as_response` would.
+        let response: Response = match parts.length() {
+            0 => return Err(not_a_response()),
+            _ => parts.get(0).unchecked_into(),
+        };
         let answered = match (parts.length(), parts.get(1)) {
             (1, _) => None,
             (_, read) if read.is_undefined() => Some(Answered(Err(stream_broke(&parts.get(2))))),
@@ -271,9 +275,14 @@ fn as_response(value: JsValue) -> Result<Response, Error> {
         && Reflect::has(&value, &JsValue::from_str("status")).unwrap_or(false)
         && Reflect::has(&value, &JsValue::from_str("headers")).unwrap_or(false);
     if !is_response {
-        return Err(Error::protocol("fetch resolved to a value that is not a Response".into()));
+        return Err(not_a_response());
     }
     Ok(value.unchecked_into())
+}
+
+#[cold]
+fn not_a_response() -> Error {
+    Error::protocol("fetch resolved to a value that is not a Response".into())
 }
 
 /// A JSON answer's body as [`Fetch::send_for_answer`] read it with its

@@ -269,6 +269,20 @@ describe("the headers option", () => {
     assert.deepEqual(afterInitialize.map((s) => s.version), afterInitialize.map(() => PROTOCOL));
   });
 
+  test("a fetch that resolves to something not a Response fails that request alone", LIMIT, async () => {
+    let broken = false;
+    const client = await McpClient.connect(MCP_URL, {
+      era: "legacy",
+      fetch: (url, init) => (broken && init.method === "POST" ? Promise.resolve({ ok: true, status: 200 }) : fetch(url, init)),
+    });
+    broken = true;
+    await assert.rejects(client.ping(), (e) => e instanceof McpClientError && e.kind === "protocol" && /not a Response/.test(e.message));
+    await assert.rejects(client.callTool({ name: "echo", arguments: { message: "x" } }), (e) => e.kind === "protocol");
+    broken = false;
+    assert.match(textOf(await client.callTool({ name: "echo", arguments: { message: "still here" } })), /still here/);
+    await client.close();
+  });
+
   test("an async headers function is called before each request", LIMIT, async () => {
     const rec = recordingFetch();
     let calls = 0;
