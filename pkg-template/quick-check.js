@@ -274,23 +274,31 @@ class Check {
 // a new object each time). V8 keeps the code it optimised for a function only while a function
 // made from it lives: rules made afresh for every check ran cold again after every full
 // collection, 0.5 ms a check of the benchmark's deep result becoming 3 (bench/analysis.md,
-// "Twenty-eighth round"). The least recently used goes first; a very large schema is not kept.
+// "Twenty-eighth round"). The least recently used goes first, so that at most 32 schemas of at most
+// 1 MiB of text in all are kept.
 const KEPT = new Map();
 const KEPT_MAX = 32;
-const KEPT_TEXT_MAX = 256 * 1024;
+const KEPT_TEXT_MAX = 1024 * 1024;
+let keptText = 0;
 
 function checkOf(schema) {
   const text = JSON.stringify(schema);
   let check = KEPT.get(text);
   if (check !== undefined) {
     KEPT.delete(text);
-  } else {
-    check = new Check(schema);
-    check.rule = check.ruleOf(schema);
-    if (typeof text !== "string" || text.length > KEPT_TEXT_MAX) return check;
-    if (KEPT.size >= KEPT_MAX) KEPT.delete(KEPT.keys().next().value);
+    KEPT.set(text, check);
+    return check;
   }
+  check = new Check(schema);
+  check.rule = check.ruleOf(schema);
+  if (typeof text !== "string" || text.length > KEPT_TEXT_MAX) return check;
+  keptText += text.length;
   KEPT.set(text, check);
+  for (const [oldest] of KEPT) {
+    if (KEPT.size <= KEPT_MAX && keptText <= KEPT_TEXT_MAX) break;
+    KEPT.delete(oldest);
+    keptText -= oldest.length;
+  }
   return check;
 }
 

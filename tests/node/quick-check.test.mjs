@@ -177,6 +177,14 @@ test("quick-check.js keeps a schema's rules between checks, and each check has i
   }
   assert.equal(surelyValid(fresh(schema), { items: [1, 2.5] }, STEPS), false);
   assert.equal(surelyValid(fresh(schema), fresh(wide), STEPS), true);
+  // Schemas whose texts together pass what is kept: each is still read right.
+  const large = (n) => ({ type: "object", required: [`p${n}`], properties: Object.fromEntries(Array.from({ length: 9000 }, (_, i) => [`p${i}`, { type: i === n ? "integer" : "string", description: "x".repeat(24) }])) });
+  for (let round = 0; round < 2; round++) {
+    for (const n of [1, 2, 3, 4]) {
+      assert.equal(surelyValid(large(n), { [`p${n}`]: 5 }, STEPS), true);
+      assert.equal(surelyValid(large(n), { [`p${n}`]: "5" }, STEPS), false);
+    }
+  }
   // The same text is the same schema, whatever object it arrives as; another text is another.
   assert.equal(surelyValid({ type: "string" }, "a", STEPS), true);
   assert.equal(surelyValid({ type: "number" }, "a", STEPS), false);
