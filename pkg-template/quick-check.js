@@ -75,6 +75,7 @@ class Check {
     // The type bits of each rule that checks a type alone: the array or object that holds such
     // values checks them in its own loop, without a call for each.
     this.leaves = new Map();
+    this.rule = this.ruleOf(root);
   }
 
   /** The rule of a schema: a function of a value and its depth, true when it surely matches. */
@@ -290,7 +291,6 @@ function checkOf(schema) {
     return check;
   }
   check = new Check(schema);
-  check.rule = check.ruleOf(schema);
   if (typeof text !== "string" || text.length > KEPT_TEXT_MAX) return check;
   keptText += text.length;
   KEPT.set(text, check);

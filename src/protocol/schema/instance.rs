@@ -253,13 +253,8 @@ mod tests {
 
     #[test]
     fn it_reads_as_the_value_reader_reads_on_generated_texts() {
-        let mut seed = 0x2545_F491_4F6C_DD1D_u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut draw = crate::protocol::jsonrpc::tests::xorshift(0x2545_F491_4F6C_DD1D);
+        let mut next = move || draw() as u64;
         let (mut read, mut refused) = (0, 0);
         for round in 0..40_000 {
             let mut text = String::new();
