@@ -17,6 +17,8 @@ const STOP = Symbol("stop");
 // Below the validator's own depth limit (256), so that a schema this check accepts never makes
 // the validator stop for depth.
 const MAX_DEPTH = 64;
+// How many positions of an object's members each rule remembers the names of (see `seenNames`).
+const SEEN_MAX = 64;
 
 const TYPE_BITS = new Map([["null", 1], ["boolean", 2], ["object", 4], ["array", 8], ["string", 16], ["number", 32], ["integer", 64]]);
 // The most common leaf, checked without typeBits.
@@ -173,13 +175,27 @@ class Check {
         else entry.required = true;
       }
     }
+    // The names met at each position of the last object walked, and their entries: the objects a
+    // schema meets mostly list the same names in the same order, and a name the same as the last
+    // one there (a parsed object's names are internalised) costs less than a lookup in `members`.
+    const seenNames = [];
+    const seenEntries = [];
     const object = (value, depth) => {
       if (walks) {
         let count = 0;
         let required = 0;
         for (const name in value) {
+          let entry;
+          if (seenNames[count] === name) {
+            entry = seenEntries[count];
+          } else {
+            entry = members.get(name);
+            if (count < SEEN_MAX) {
+              seenNames[count] = name;
+              seenEntries[count] = entry;
+            }
+          }
           count += 1;
-          const entry = members.get(name);
           // A name without a rule of its own falls to additionalProperties.
           let rule = otherRule;
           if (entry !== undefined) {

@@ -189,3 +189,22 @@ test("quick-check.js keeps a schema's rules between checks, and each check has i
   assert.equal(surelyValid({ type: "string" }, "a", STEPS), true);
   assert.equal(surelyValid({ type: "number" }, "a", STEPS), false);
 });
+
+test("quick-check.js reads each member by its own rule, whatever the order of the names it met before", () => {
+  const fresh = (v) => JSON.parse(JSON.stringify(v));
+  const schema = { type: "array", items: { type: "object", required: ["a", "b"], properties: { a: { type: "string" }, b: { type: "integer" } }, additionalProperties: { type: "boolean" } } };
+  const check = (items) => surelyValid(fresh(schema), fresh(items), STEPS);
+  assert.equal(check([{ a: "s", b: 1 }, { b: 1, a: "s" }, { x: true, a: "s", b: 2 }]), true);
+  // The names of the object before, at the same positions, with the other's rules.
+  assert.equal(check([{ a: "s", b: 1 }, { b: "s", a: 1 }]), false);
+  assert.equal(check([{ a: "s", b: 1 }, { a: "s", x: 1 }]), false); // x takes b's place and is no boolean
+  assert.equal(check([{ a: "s", b: 1 }, { a: "s", x: true }]), false); // required b is missing
+  assert.equal(check([{ a: "s", x: true, b: 1 }, { a: "s", b: 1, x: 2 }]), false);
+  // Past the positions remembered: each member still meets its own rule.
+  const wide = (last) => Object.fromEntries([...Array.from({ length: 80 }, (_, i) => [`x${i}`, true]), ["a", "s"], ["b", last]]);
+  assert.equal(check([wide(1), wide(2)]), true);
+  assert.equal(check([wide(1), wide("2")]), false);
+  // The same rules in the next check, the names met in another order.
+  assert.equal(check([{ b: 1, a: "s" }]), true);
+  assert.equal(check([{ b: 1.5, a: "s" }]), false);
+});
