@@ -457,12 +457,25 @@ fn not_bytes() -> Error {
     Error::protocol("the response stream yielded something other than bytes".into())
 }
 
+/// `readChunks`' answer (`[chunks, total]`) taken apart: the chunks (none
+/// past the limit, or for a chunk that is not bytes) and their length in all
+/// (-1 for a chunk that is not bytes). The glue always answers with that pair,
+/// so it is read as an array where it lies, not copied by `Array.from`.
+pub(super) fn read_parts(read: &JsValue) -> (Option<js_sys::Array>, f64) {
+    let read = read.unchecked_ref::<js_sys::Array>();
+    (read.get(0).dyn_into::<js_sys::Array>().ok(), read.get(1).as_f64().unwrap_or(-1.0))
+}
+
 /// `readChunks`' answer (`[chunks, total]`) as the body's bytes, or
 /// `Err(length)` past the limit.
 pub(super) fn copy_chunks(read: &JsValue) -> Result<Result<Vec<u8>, usize>, Error> {
-    let read = js_sys::Array::from(read);
-    let total = read.get(1).as_f64().unwrap_or(-1.0);
-    let Ok(chunks) = read.get(0).dyn_into::<js_sys::Array>() else {
+    let (chunks, total) = read_parts(read);
+    copy_parts(chunks.as_ref(), total)
+}
+
+/// [`copy_chunks`] of the answer [`read_parts`] took apart.
+pub(super) fn copy_parts(chunks: Option<&js_sys::Array>, total: f64) -> Result<Result<Vec<u8>, usize>, Error> {
+    let Some(chunks) = chunks else {
         return match total {
             t if t < 0.0 => Err(not_bytes()),
             t => Ok(Err(t as usize)),

@@ -4,7 +4,7 @@
 //! reads the body once, where it lies. A 5 MiB resource then never takes
 //! 5 MiB of wasm memory, which never shrinks.
 
-use super::fetch::{body_text, copy_chunks, in_windows};
+use super::fetch::{body_text, copy_parts, in_windows, read_parts};
 use crate::error::Error;
 use crate::protocol::jsonrpc::elide::{Eliding, KEEP_MIN_BYTES};
 use crate::session::KeptMessage;
@@ -70,8 +70,7 @@ impl KeptBody {
 
 impl KeptMessage for KeptBody {
     fn read(&self) -> Option<String> {
-        let read = Array::of2(&self.chunks, &JsValue::from_f64(self.total as f64));
-        let bytes = copy_chunks(&read).ok()?.ok()?;
+        let bytes = copy_parts(Some(&self.chunks), self.total as f64).ok()?.ok()?;
         match crate::protocol::wide::into_string(bytes) {
             Ok(text) => Some(text),
             Err(bytes) if self.lossy => Some(String::from_utf8_lossy(&bytes).into_owned()),
@@ -94,20 +93,17 @@ impl KeptMessage for KeptBody {
 /// # Errors
 /// As [`super::fetch::Answered::text`].
 pub fn body(read: &JsValue, max: usize, limit: &'static str) -> Result<Body, Error> {
-    let parts = Array::from(read);
-    let total = parts.get(1).as_f64().unwrap_or(-1.0);
-    let whole = || body_text(copy_chunks(read)?, max, limit).map(Body::Text);
-    match parts.get(0).dyn_into::<Array>() {
-        Ok(chunks) if total >= KEEP_MIN_BYTES as f64 => long_body(read, chunks, total, max, limit),
-        _ => whole(),
+    match read_parts(read) {
+        (Some(chunks), total) if total >= KEEP_MIN_BYTES as f64 => long_body(chunks, total, max, limit),
+        (chunks, total) => body_text(copy_parts(chunks.as_ref(), total)?, max, limit).map(Body::Text),
     }
 }
 
 // Apart from `body`: a first call's results are short, and the glue has the rest of the core
 // load before a long one reaches here (`restGate` in src/glue.js).
 #[inline(never)]
-fn long_body(read: &JsValue, chunks: Array, total: f64, max: usize, limit: &'static str) -> Result<Body, Error> {
-    let whole = || body_text(copy_chunks(read)?, max, limit).map(Body::Text);
+fn long_body(chunks: Array, total: f64, max: usize, limit: &'static str) -> Result<Body, Error> {
+    let whole = || body_text(copy_parts(Some(&chunks), total)?, max, limit).map(Body::Text);
     // A body whose first 64 KiB leave nothing out (a long list) is read in
     // as it is: lexing all of it would cost more than it saves.
     let mut eliding = Eliding::for_body(total as usize).give_up_at(GIVE_UP_BYTES);

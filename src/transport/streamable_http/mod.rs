@@ -424,8 +424,16 @@ impl Inner {
         if is_initialize && !self.is_modern() {
             self.adopt_session_id(&response)?;
         }
-        let content_type = header(&response, "content-type");
-        match classify(status, content_type.as_deref(), request_id.is_some())? {
+        // The glue reads the body of a JSON answer alone (`fetchAnswer`), so it has read the type.
+        let read_type;
+        let content_type = match answered {
+            Some(_) => Some("application/json"),
+            None => {
+                read_type = header(&response, "content-type");
+                read_type.as_deref()
+            }
+        };
+        match classify(status, content_type, request_id.is_some())? {
             ResponseBody::Empty => {
                 release(&response, &in_flight.controller);
                 Ok(())
