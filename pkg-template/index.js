@@ -24,6 +24,7 @@ setPartLoaders({
 });
 
 import "./tasks.js";
+import "./dispose.js";
 
 export * from "./mcp_wasm.js";
 export * from "./browser-auth.js";

@@ -326,6 +326,14 @@ export interface McpClient {
   /** `tasks/list`: one page of the tasks the server keeps for this client. */
   listTasks(params?: PaginatedRequestParams, options?: RequestOptions): Promise<ListTasksResult>;
   /**
+   * `await using client = await McpClient.connect(url)` closes the client at
+   * the end of its scope, as {@link McpClient.close} does: the server is
+   * asked to end the session and whatever is pending is rejected. (The
+   * package's entries add it; `mcp-wasm/raw` has `Symbol.dispose` alone,
+   * which frees the object without a word to the server.)
+   */
+  [Symbol.asyncDispose](): Promise<void>;
+  /**
    * Adds a listener for a notification method (e.g. `"notifications/message"`),
    * `"notification"` for all of them, `"close"` or `"error"`. `once` and
    * `signal` work as for `EventTarget`. A listener that throws is reported

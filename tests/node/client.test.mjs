@@ -147,6 +147,26 @@ describe("a session with server-everything", () => {
   });
 });
 
+test("await using: Symbol.asyncDispose closes the client and ends its session", LIMIT, async () => {
+  const client = await McpClient.connect(MCP_URL);
+  const sessionId = client.sessionId;
+  assert.ok(sessionId, "a session to end");
+  let closed = 0;
+  client.addEventListener("close", () => { closed += 1; });
+  // What `await using client = …` calls at the end of its scope (Node 20 has the symbol, not the syntax).
+  await client[Symbol.asyncDispose]();
+  assert.equal(closed, 1);
+  await assert.rejects(client.ping(), clientError("closed"));
+  const res = await fetch(MCP_URL, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-session-id": sessionId, "mcp-protocol-version": PROTOCOL },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+  });
+  await res.body?.cancel();
+  assert.ok([400, 404].includes(res.status), `POST after the dispose answered ${res.status}`);
+  await client[Symbol.asyncDispose](); // as idempotent as close()
+});
+
 describe("cancellation and timeouts against server-everything", () => {
   let client;
   const rec = recordingFetch();

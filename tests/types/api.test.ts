@@ -50,6 +50,7 @@ type _listAllTools = Expect<Equal<Awaited<ReturnType<McpClient["listAllTools"]>>
 type _callTool = Expect<Equal<Awaited<ReturnType<McpClient["callTool"]>>, CallToolResult>>;
 type _ping = Expect<Equal<Awaited<ReturnType<McpClient["ping"]>>, void>>;
 type _close = Expect<Equal<Awaited<ReturnType<McpClient["close"]>>, void>>;
+type _asyncDispose = Expect<Equal<ReturnType<McpClient[typeof Symbol.asyncDispose]>, Promise<void>>>;
 type _serverInfo = Expect<Equal<McpClient["serverInfo"], Implementation>>;
 type _capabilities = Expect<Equal<McpClient["serverCapabilities"], ServerCapabilities>>;
 type _version = Expect<Equal<McpClient["protocolVersion"], SupportedProtocolVersion>>;
