@@ -43,9 +43,9 @@ const compiled = new Ajv({ strict: false }).compile(DEEP_OUTPUT_SCHEMA);
 const [schemaText, instanceText] = [JSON.stringify(DEEP_OUTPUT_SCHEMA), JSON.stringify(deepResult)];
 const times = { quick: [], ajv: [] };
 for (let i = 0; i < 60; i++) {
-  const [a, b, s] = [JSON.parse(instanceText), JSON.parse(instanceText), JSON.parse(schemaText)];
+  const [a, b] = [JSON.parse(instanceText), JSON.parse(instanceText)];
   let start = performance.now();
-  if (!surelyValid(s, a, 100_000)) throw new Error("quick-check.js could not tell");
+  if (!surelyValid(schemaText, a, 100_000)) throw new Error("quick-check.js could not tell");
   times.quick.push(performance.now() - start);
   start = performance.now();
   if (!compiled(b)) throw new Error(JSON.stringify(compiled.errors));

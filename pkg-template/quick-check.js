@@ -287,29 +287,28 @@ class Check {
   }
 }
 
-// Each schema's rules, kept from one check to the next, by the schema's text (the core hands over
-// a new object each time). V8 keeps the code it optimised for a function only while a function
-// made from it lives: rules made afresh for every check ran cold again after every full
-// collection, 0.5 ms a check of the benchmark's deep result becoming 3 (bench/analysis.md,
-// "Twenty-eighth round"). The least recently used goes first, so that at most 32 schemas of at most
-// 1 MiB of text in all are kept.
+// Each schema's rules, kept from one check to the next, by the schema's text, which the core hands
+// over as it wrote it (a schema it sent as an object, JSON.parse'd there, was stringified again here
+// for the key). V8 keeps the code it optimised for a function only while a function made from it
+// lives: rules made afresh for every check ran cold again after every full collection, 0.5 ms a
+// check of the benchmark's deep result becoming 3 (bench/analysis.md, "Twenty-eighth round"). The
+// least recently used goes first, so that at most 32 schemas of at most 1 MiB of text in all are kept.
 const KEPT = new Map();
 const KEPT_MAX = 32;
 const KEPT_TEXT_MAX = 1024 * 1024;
 let keptText = 0;
 
-function checkOf(schema) {
-  const text = JSON.stringify(schema);
-  let check = KEPT.get(text);
+function checkOf(schemaText) {
+  let check = KEPT.get(schemaText);
   if (check !== undefined) {
-    KEPT.delete(text);
-    KEPT.set(text, check);
+    KEPT.delete(schemaText);
+    KEPT.set(schemaText, check);
     return check;
   }
-  check = new Check(schema);
-  if (typeof text !== "string" || text.length > KEPT_TEXT_MAX) return check;
-  keptText += text.length;
-  KEPT.set(text, check);
+  check = new Check(JSON.parse(schemaText));
+  if (schemaText.length > KEPT_TEXT_MAX) return check;
+  keptText += schemaText.length;
+  KEPT.set(schemaText, check);
   for (const [oldest] of KEPT) {
     if (KEPT.size <= KEPT_MAX && keptText <= KEPT_TEXT_MAX) break;
     KEPT.delete(oldest);
@@ -319,16 +318,17 @@ function checkOf(schema) {
 }
 
 /**
- * Whether `value` surely matches the JSON Schema `schema`, checked within `steps` units of work:
- * `true` when it does, `false` when this check cannot tell (the validator module decides then).
- * @param {unknown} schema
+ * Whether `value` surely matches the JSON Schema whose JSON text is `schemaText`, checked within
+ * `steps` units of work: `true` when it does, `false` when this check cannot tell (the validator
+ * module decides then).
+ * @param {string} schemaText
  * @param {unknown} value
  * @param {number} steps
  * @returns {boolean}
  */
-export function surelyValid(schema, value, steps) {
+export function surelyValid(schemaText, value, steps) {
   try {
-    const check = checkOf(schema);
+    const check = checkOf(schemaText);
     check.left = steps;
     return check.rule(value, 0) && check.left >= 0;
   } catch (stop) {

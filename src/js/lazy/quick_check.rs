@@ -5,7 +5,7 @@
 
 use super::load;
 use crate::client::OutputCheck;
-use crate::js::convert::to_js;
+use crate::protocol::json_write::to_text;
 use crate::protocol::schema::Limits;
 use js_sys::{Function, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
@@ -15,7 +15,8 @@ use wasm_bindgen::{JsCast, JsValue};
 /// when it cannot tell, or is not there (a raw module without the package's
 /// entries).
 pub async fn surely_valid(check: &OutputCheck, result: &JsValue) -> bool {
-    let (Ok(schema), Ok(structured)) = (to_js(check.schema()), Reflect::get(result, &"structuredContent".into())) else { return false };
+    let Ok(structured) = Reflect::get(result, &"structuredContent".into()) else { return false };
+    let schema = to_text(check.schema());
     quick_check(&schema, &structured, budget(check.limits(), check.text_len().unwrap_or(0))).await
 }
 
@@ -23,16 +24,18 @@ pub async fn surely_valid(check: &OutputCheck, result: &JsValue) -> bool {
 /// elicitation answer's, which the validator module's stand-in asks for.
 #[cfg(all(not(feature = "validator"), feature = "json-schema"))]
 pub async fn surely_valid_text(schema: &str, instance: &str, limits: &Limits) -> bool {
-    let (Ok(schema), Ok(value)) = (js_sys::JSON::parse(schema), js_sys::JSON::parse(instance)) else { return false };
-    quick_check(&schema, &value, budget(limits, instance.len())).await
+    let Ok(value) = js_sys::JSON::parse(instance) else { return false };
+    quick_check(schema, &value, budget(limits, instance.len())).await
 }
 
-async fn quick_check(schema: &JsValue, value: &JsValue, budget: f64) -> bool {
+/// The quick check of `value` against the schema whose text is `schema`: it keeps each schema's
+/// rules by that text, and parses a schema only the first time it meets it.
+async fn quick_check(schema: &str, value: &JsValue, budget: f64) -> bool {
     let Ok(Some(part)) = load("quickCheck").await else { return false };
     let Some(surely_valid) = Reflect::get(&part, &"surelyValid".into()).ok().and_then(|f| f.dyn_into::<Function>().ok()) else {
         return false;
     };
-    let verdict = surely_valid.call3(&JsValue::UNDEFINED, schema, value, &JsValue::from_f64(budget));
+    let verdict = surely_valid.call3(&JsValue::UNDEFINED, &JsValue::from_str(schema), value, &JsValue::from_f64(budget));
     verdict.is_ok_and(|v| v.as_bool() == Some(true))
 }
 
