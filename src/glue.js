@@ -312,21 +312,34 @@ export async function pumpChunks(reader, onChunk, keepFrom) {
 // A large JSON body or SSE event data that the core left here (src/transport/kept.rs): its result,
 // parsed once. The core checked it without what its checks do not read; JSON.parse refuses anything
 // that is not JSON, and a body's bytes that are not UTF-8 are refused too (`lossy` is an event's
-// data, which the SSE standard decodes with U+FFFD). ASCII is latin1 to Node's faster Buffer, joined
-// first: JSON.parse of a rope of latin1 chunks, which it must flatten, took 1-4 ms longer on a 5 MiB
-// read than one join and one decode (bench/analysis.md, "Twenty-eighth round").
+// data, which the SSE standard decodes with U+FFFD). ASCII is latin1 to Node's faster Buffer. The
+// chunks are joined before one decode: JSON.parse of a rope of latin1 chunks, which it must flatten,
+// took 1-4 ms longer on a 5 MiB read (bench/analysis.md, "Twenty-eighth round").
 export function parseKept(chunks, total, ascii, lossy) {
-  if (ascii && nodeBuffer) return JSON.parse(nodeBuffer.concat(chunks).toString("latin1")).result;
-  let bytes = chunks[0];
-  if (chunks.length !== 1) {
-    bytes = new Uint8Array(total);
-    let at = 0;
-    for (const chunk of chunks) {
-      bytes.set(chunk, at);
-      at += chunk.length;
-    }
-  }
+  const bytes = joined(chunks, total);
+  if (ascii && nodeBuffer) return JSON.parse(nodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("latin1")).result;
   return JSON.parse(new TextDecoder("utf-8", { fatal: !lossy }).decode(bytes)).result;
+}
+
+// The chunks of a kept body in one run of bytes, decoded at once and then let go. The run is written
+// into the buffer the last body used when it is long enough: a new buffer for every body (fresh pages
+// to fault in, and memory outside the heap that the collector counts against it) made the bench's
+// 5 MiB read 0.6-3.3 ms slower, the two alternating in one process (bench/analysis.md, "Thirtieth
+// round"). It is held through a WeakRef, so a collection takes it back once long bodies stop coming.
+let lastJoin;
+function joined(chunks, total) {
+  if (chunks.length === 1) return chunks[0];
+  let buffer = lastJoin?.deref();
+  if (buffer === undefined || buffer.length < total) {
+    buffer = new Uint8Array(total);
+    lastJoin = typeof WeakRef === "function" ? new WeakRef(buffer) : undefined;
+  }
+  let at = 0;
+  for (const chunk of chunks) {
+    buffer.set(chunk, at);
+    at += chunk.length;
+  }
+  return buffer.subarray(0, at);
 }
 
 // A large result's text that the core found to be ASCII, parsed. Node's Buffer decodes ASCII four to five

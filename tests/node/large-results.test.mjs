@@ -131,6 +131,8 @@ test("large texts in every alphabet arrive as the server wrote them (ASCII ones 
 });
 
 test("long tool texts in every alphabet stay in JS and arrive as the server wrote them", LIMIT, async () => {
+  // Longest first: the shorter bodies after it are joined in the buffer it left (glue.js, `joined`),
+  // and must read only their own bytes of it, whichever decoder reads them.
   const texts = [
     "plain ascii with \u0001 control, DEL \u007f, tab\t and \"quotes\" and \\ ".repeat(20000),
     "café, naïve, 日本語, emoji 😀, and a lone ascii run after it ".repeat(20000),

@@ -212,9 +212,12 @@ impl Eliding {
                 return;
             }
             self.ahead = after + (chunk.len() - at);
-            if self.muted > 0 && !self.escaped && self.skip_block(chunk, at) {
-                at += wide::WIDTH;
-                continue;
+            if self.muted > 0 && !self.escaped {
+                let end = self.skip_blocks(chunk, at);
+                if end > at {
+                    at = end;
+                    continue;
+                }
             }
             if !self.in_string {
                 self.structural(byte);
@@ -350,21 +353,31 @@ impl Eliding {
         }
     }
 
-    /// Moves past the block of a left-out container at `at` in one step, by
-    /// its brackets and quotes alone, while the block holds no backslash and
-    /// cannot close the container: the running parity of its quotes tells
-    /// which of its brackets lie inside strings. Whether it did.
-    fn skip_block(&mut self, chunk: &[u8], at: usize) -> bool {
-        let Some(block) = wide::structure(chunk, at).filter(|block| block.backslashes == 0) else { return false };
-        let inside = wide::inside_strings(block.quotes, self.in_string);
-        let (opens, closes) = ((block.opens & !inside).count_ones() as usize, (block.closes & !inside).count_ones() as usize);
-        if closes >= self.muted {
-            return false;
+    /// Moves past the blocks of a left-out container from `at`, a block at a
+    /// step, by its brackets and quotes alone, while a block holds no
+    /// backslash and cannot close the container: the running parity of its
+    /// quotes tells which of its brackets lie inside strings. Returns where
+    /// it stopped. The state lives in locals for the run: read and written
+    /// back on every block, it was most of the run's time.
+    fn skip_blocks(&mut self, chunk: &[u8], from: usize) -> usize {
+        let (mut at, mut muted, mut in_string) = (from, self.muted, self.in_string);
+        while let Some(block) = wide::structure(chunk, at) {
+            if block.backslashes != 0 {
+                break;
+            }
+            let inside = wide::inside_strings(block.quotes, in_string);
+            let (opens, closes) = ((block.opens & !inside).count_ones() as usize, (block.closes & !inside).count_ones() as usize);
+            if closes >= muted {
+                break;
+            }
+            muted = muted.saturating_add(opens) - closes;
+            in_string ^= block.quotes.count_ones() % 2 == 1;
+            at += wide::WIDTH;
         }
-        self.muted = self.muted.saturating_add(opens) - closes;
-        self.in_string ^= block.quotes.count_ones() % 2 == 1;
-        self.elided = self.elided.saturating_add(wide::WIDTH);
-        true
+        self.muted = muted;
+        self.in_string = in_string;
+        self.elided = self.elided.saturating_add(at - from);
+        at
     }
 
     /// Moves through a string that is being left out, from `from` to its
