@@ -148,7 +148,12 @@ impl Client {
         if state.era == Era::Modern {
             // The modern era's change notifications come on a listen stream.
             listen::watch_acknowledgements(&state);
-            let _ = state.restart_listen();
+            // As the official SDK's connect does, it resolves once the server acknowledged the
+            // stream, so that a change right after it is not missed. A stream refused or not
+            // acknowledged in time does not fail the connection: the stream is tried again.
+            if let Some(acknowledgement) = state.restart_listen() {
+                let _ = futures::future::select(acknowledgement, state.context.runtime.sleep(state.context.default_timeout_ms)).await;
+            }
         }
         Ok(Self { state })
     }

@@ -20,8 +20,6 @@ use crate::protocol::types::{
     ListSkillsResult, ListToolsResult, Prompt, ReadResourceResult, Resource, ResourceTemplate, Skill, Tool,
 };
 use crate::protocol::{params, results, skills};
-#[cfg(feature = "modern")]
-use futures::future::{self, Either};
 use serde::de::DeserializeOwned;
 use serde_json::{json, Map, Value};
 use std::ops::Range;
@@ -231,11 +229,9 @@ impl ClientState {
             crate::protocol::capabilities::check_server_supports(&self.identity.borrow().capabilities, method)
                 .map_err(Error::Unsupported)?;
             let changed = self.change_subscription(method == "resources/subscribe", uri);
-            if let (true, Some(acknowledged)) = (changed, changed.then(|| self.restart_listen()).flatten()) {
+            if let (true, Some(acknowledgement)) = (changed, changed.then(|| self.restart_listen()).flatten()) {
                 let timeout = options.timeout_ms.unwrap_or(self.context.default_timeout_ms);
-                if let Either::Right(_) = future::select(acknowledged, self.context.runtime.sleep(timeout)).await {
-                    return Err(Error::Timeout { ms: timeout });
-                }
+                return self.acknowledged(acknowledgement, timeout).await;
             }
             return Ok(());
         }

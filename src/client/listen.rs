@@ -12,7 +12,7 @@ use crate::protocol::capabilities::declares;
 use crate::session::backoff;
 use crate::session::oneshot;
 use crate::session::{CallOptions, Runtime};
-use futures::future::{self, FutureExt, LocalBoxFuture};
+use futures::future::{self, Either, FutureExt, LocalBoxFuture};
 use serde_json::{Map, Value};
 use std::rc::{Rc, Weak};
 
@@ -38,16 +38,31 @@ impl ClientState {
     }
 
     /// Ends the current listen stream and opens one with the current filter.
-    /// The receiver completes when the server acknowledges the new stream.
+    /// The receiver completes when the server acknowledges the new stream; it
+    /// is dropped when the stream ends first, with the error in `refusal`.
     pub(crate) fn restart_listen(&self) -> Option<oneshot::Receiver<()>> {
         let listening = &self.listening;
         listening.generation.set(listening.generation.get() + 1);
         listening.stop("the subscriptions changed");
+        listening.refusal.take();
         let filter = self.listen_filter()?;
         let (ack, acked) = oneshot::channel();
         listening.acks.borrow_mut().push(ack);
         self.context.runtime.spawn(Box::pin(listen_loop(self.me.clone(), listening.generation.get(), filter)));
         Some(acked)
+    }
+
+    /// Waits at most `timeout_ms` for the acknowledgement `restart_listen` promised.
+    ///
+    /// # Errors
+    /// `timeout` when none comes in time; the error that ended the stream
+    /// before it; `closed` when the client closed meanwhile.
+    pub(crate) async fn acknowledged(&self, acknowledgement: oneshot::Receiver<()>, timeout_ms: u32) -> Result<(), Error> {
+        match future::select(acknowledgement, self.context.runtime.sleep(timeout_ms)).await {
+            Either::Left((Ok(()), _)) => Ok(()),
+            Either::Left((Err(_), _)) => Err(self.listening.refusal.borrow().clone().unwrap_or(Error::Closed)),
+            Either::Right(_) => Err(Error::Timeout { ms: timeout_ms }),
+        }
     }
 }
 
@@ -70,11 +85,20 @@ async fn listen_loop(state: Weak<ClientState>, generation: u64, filter: Value) {
         // drops its `stop`, which ends the stream, and the transport with it.
         let outcome = session.request("subscriptions/listen", Some(params.into_value()), call).await;
         drop(session);
-        match outcome {
+        let ended = match outcome {
             Err(Error::Cancelled { .. } | Error::Closed) => return,
             // A graceful end: the server closed the subscription; open it again.
-            Ok(_) => attempt = 0,
-            Err(_) => {}
+            Ok(_) => {
+                attempt = 0;
+                Error::protocol("the subscriptions/listen stream ended before the server acknowledged it".into())
+            }
+            Err(error) => error,
+        };
+        // Whoever still waits for this stream's acknowledgement waits no longer: the next
+        // stream opens only after a backoff.
+        match state.upgrade() {
+            Some(state) if state.listening.generation.get() == generation => state.listening.refused(ended),
+            _ => {}
         }
         if !wait_to_reopen(&state, generation, runtime, attempt).await {
             return;

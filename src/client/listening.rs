@@ -1,6 +1,7 @@
 //! The state of the `subscriptions/listen` stream that the client keeps:
 //! which loop is current, how to end it, who waits for an acknowledgement.
 
+use crate::error::Error;
 use crate::session::oneshot;
 use std::cell::{Cell, RefCell};
 
@@ -11,8 +12,11 @@ pub(crate) struct Listening {
     pub(super) generation: Cell<u64>,
     /// Ends the current stream.
     pub(super) stop: RefCell<Option<oneshot::Sender<String>>>,
-    /// Waiting for the next `notifications/subscriptions/acknowledged`.
+    /// Waiting for the next `notifications/subscriptions/acknowledged`. A
+    /// stream that ends before it drops them, and leaves its error in `refusal`.
     pub(super) acks: RefCell<Vec<oneshot::Sender<()>>>,
+    /// What ended the last stream before its acknowledgement.
+    pub(super) refusal: RefCell<Option<Error>>,
 }
 
 impl std::fmt::Debug for Listening {
@@ -32,9 +36,20 @@ impl Listening {
     /// Wakes those waiting for an acknowledgement.
     pub(super) fn heard(&self, method: &str) {
         if method == "notifications/subscriptions/acknowledged" {
-            for ack in self.acks.borrow_mut().drain(..) {
+            for ack in std::mem::take(&mut *self.acks.borrow_mut()) {
                 let _ = ack.send(());
             }
+        }
+    }
+
+    /// Lets go of those waiting for an acknowledgement, with the error that
+    /// ended the stream: the next one opens only after a backoff, if ever.
+    /// (Dropped rather than sent an error, so that the first call's module
+    /// needs no channel of its own for it.)
+    pub(super) fn refused(&self, error: Error) {
+        let waiting = std::mem::take(&mut *self.acks.borrow_mut());
+        if !waiting.is_empty() {
+            *self.refusal.borrow_mut() = Some(error);
         }
     }
 }

@@ -391,7 +391,8 @@ pub(crate) fn legacy_peer(seen: &Seen, capabilities: &Value) -> Answer {
 }
 
 /// A 2026-07-28 server with `capabilities`: it answers `server/discover`,
-/// holds `subscriptions/listen` open, and knows no other method.
+/// acknowledges `subscriptions/listen` and holds it open, and knows no other
+/// method.
 pub(crate) fn modern_peer(seen: &Seen, capabilities: &Value) -> Answer {
     match seen.method() {
         "server/discover" => Answer::Result(json!({
@@ -399,7 +400,7 @@ pub(crate) fn modern_peer(seen: &Seen, capabilities: &Value) -> Answer {
             "capabilities": capabilities,
             "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "modern", "version": "2.0.0"}},
         })),
-        "subscriptions/listen" => Answer::Hold,
+        "subscriptions/listen" => Answer::After(vec![notification("notifications/subscriptions/acknowledged")], Box::new(Answer::Hold)),
         "initialize" => Answer::error(-32601, "Method not found"),
         _ => Answer::error(-32601, "Method not found"),
     }

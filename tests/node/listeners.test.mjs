@@ -5,7 +5,6 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { McpClient } from "mcp-wasm";
-import { connectedAndListening } from "../support/listening.mjs";
 import { startPeer } from "../support/peer-process.mjs";
 
 const METHOD = "notifications/tools/list_changed";
@@ -18,7 +17,8 @@ before(async () => {
 after(() => peer?.child.kill());
 
 const addTool = (client) => client.callTool({ name: "add-tool", arguments: { name: `l-${process.pid}-${added++}` } });
-const connected = () => connectedAndListening(McpClient, url, METHOD, addTool);
+// connect() resolves once the server acknowledged the listen stream: a change after it is heard.
+const connected = () => McpClient.connect(url);
 
 /** Calls add-tool and waits until a listener added last has heard its notification. */
 async function announce(client) {

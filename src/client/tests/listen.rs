@@ -112,7 +112,7 @@ fn a_client_its_owners_let_go_of_ends_its_stream_and_releases_the_transport() {
 
 #[test]
 fn a_subscription_waits_for_the_acknowledgement_of_the_new_stream() {
-    let (mut w, client) = modern(|_| None, json!({"resources": {"subscribe": true, "listChanged": true}}));
+    let (mut w, client) = modern(listen_answers(vec![acknowledged]), json!({"resources": {"subscribe": true, "listChanged": true}}));
     let first = w.server.last("subscriptions/listen").unwrap().id().unwrap();
     let done = subscribe(&mut w, &client, "file:///a", RequestOptions::default());
     assert!(done.borrow().is_none());
@@ -126,7 +126,7 @@ fn a_subscription_waits_for_the_acknowledgement_of_the_new_stream() {
 
 #[test]
 fn a_subscription_never_acknowledged_times_out() {
-    let (mut w, client) = modern(|_| None, json!({"resources": {"subscribe": true}}));
+    let (mut w, client) = modern(listen_answers(vec![]), json!({"resources": {"subscribe": true}}));
     let done = subscribe(&mut w, &client, "file:///a", RequestOptions::default().timeout(2_000));
     w.advance(1_999);
     assert!(done.borrow().is_none());
@@ -153,4 +153,54 @@ fn the_legacy_era_never_listens() {
     w.run(async move { client.subscribe_resource("file:///a", &RequestOptions::default()).await }).unwrap();
     assert_eq!(listens(&w), 0);
     assert_eq!(w.server.count("resources/subscribe"), 1);
+}
+
+#[test]
+fn connecting_waits_for_the_acknowledgement_of_the_first_stream() {
+    let mut w = World::new(|s| {
+        if s.method() == "subscriptions/listen" {
+            return Answer::Hold;
+        }
+        crate::client::testing::modern_peer(s, &json!({"tools": {"listChanged": true}}))
+    });
+    let options = ClientOptions::default().era(EraChoice::Modern).timeout(5_000);
+    let connector = w.connector();
+    let runtime = w.runtime.clone();
+    let done = w.start(async move { Client::connect_with(connector, runtime, options).await.map(drop) });
+    assert_eq!(listens(&w), 1);
+    assert!(done.borrow().is_none(), "not before the server acknowledged the stream");
+    w.server.push(notification("notifications/subscriptions/acknowledged"));
+    w.settle();
+    assert!(matches!(done.borrow_mut().take(), Some(Ok(()))));
+}
+
+#[test]
+fn connecting_does_not_fail_on_a_stream_refused_or_never_acknowledged() {
+    // Refused: connect goes on at once, and the stream is tried again after a backoff.
+    let (mut w, client) =
+        modern(listen_answers(vec![|| Answer::error(-32601, "Method not found")]), json!({"tools": {"listChanged": true}}));
+    assert!(!client.is_closed());
+    w.advance(1_050);
+    assert_eq!(listens(&w), 2);
+    // Never acknowledged: connect goes on once its timeout has passed.
+    let mut w = World::new(|s| {
+        if s.method() == "subscriptions/listen" {
+            return Answer::Hold;
+        }
+        crate::client::testing::modern_peer(s, &json!({"tools": {"listChanged": true}}))
+    });
+    let options = ClientOptions::default().era(EraChoice::Modern).timeout(5_000);
+    let (connector, runtime) = (w.connector(), w.runtime.clone());
+    let done = w.start(async move { Client::connect_with(connector, runtime, options).await.map(drop) });
+    w.advance(4_999);
+    assert!(done.borrow().is_none());
+    w.advance(1);
+    assert!(matches!(done.borrow_mut().take(), Some(Ok(()))));
+}
+
+#[test]
+fn a_subscription_whose_stream_is_refused_fails_with_the_refusal() {
+    let (mut w, client) = modern(listen_answers(vec![|| Answer::error(-32602, "bad filter")]), json!({"resources": {"subscribe": true}}));
+    let done = subscribe(&mut w, &client, "file:///a", RequestOptions::default());
+    assert!(matches!(done.borrow_mut().take(), Some(Err(Error::Rpc(e))) if e.code == -32602));
 }
