@@ -54,7 +54,9 @@ impl Client {
     /// the handshake's error: `network`, `http`, `protocol`, `timeout`,
     /// `unsupported-version`, `auth`, or the server's own refusal.
     pub async fn connect_with(connector: Rc<dyn Connector>, runtime: Rc<dyn Runtime>, options: ClientOptions) -> Result<Self, Error> {
-        Self::open(connector, runtime, options, None).await
+        let client = Self::open(connector, runtime, options, None).await?;
+        client.listen_first().await;
+        Ok(client)
     }
 
     /// Continues a connection saved with [`Client::snapshot`], for example in
@@ -70,7 +72,22 @@ impl Client {
         runtime: Rc<dyn Runtime>,
         options: ClientOptions,
     ) -> Result<Self, Error> {
-        Self::open(connector, runtime, options, Some(snapshot)).await
+        let client = Self::open(connector, runtime, options, Some(snapshot)).await?;
+        client.listen_first().await;
+        Ok(client)
+    }
+
+    /// In the modern era, opens the listen stream for what the server
+    /// declares and waits for its acknowledgement (see
+    /// `ClientState::first_listen`). Apart from `open`: an await there cost
+    /// its future's states 0.4 KB of the first call's module.
+    async fn listen_first(&self) {
+        #[cfg(feature = "modern")]
+        if self.state.era == Era::Modern {
+            // The modern era's change notifications come on a listen stream.
+            listen::watch_acknowledgements(&self.state);
+            self.state.first_listen().await;
+        }
     }
 
     async fn open(
@@ -144,17 +161,6 @@ impl Client {
         list_changed::attach(&state, options.list_changed);
         #[cfg(feature = "modern")]
         list_changed::invalidate_cache_on_changes(&state);
-        #[cfg(feature = "modern")]
-        if state.era == Era::Modern {
-            // The modern era's change notifications come on a listen stream.
-            listen::watch_acknowledgements(&state);
-            // As the official SDK's connect does, it resolves once the server acknowledged the
-            // stream, so that a change right after it is not missed. A stream refused or not
-            // acknowledged in time does not fail the connection: the stream is tried again.
-            if let Some(acknowledgement) = state.restart_listen() {
-                let _ = futures::future::select(acknowledgement, state.context.runtime.sleep(state.context.default_timeout_ms)).await;
-            }
-        }
         Ok(Self { state })
     }
 

@@ -44,12 +44,24 @@ impl ClientState {
         let listening = &self.listening;
         listening.generation.set(listening.generation.get() + 1);
         listening.stop("the subscriptions changed");
-        listening.refusal.take();
+        *listening.refusal.borrow_mut() = None;
         let filter = self.listen_filter()?;
         let (ack, acked) = oneshot::channel();
         listening.acks.borrow_mut().push(ack);
         self.context.runtime.spawn(Box::pin(listen_loop(self.me.clone(), listening.generation.get(), filter)));
         Some(acked)
+    }
+
+    /// Opens the listen stream, if there is anything to listen for, and waits
+    /// at most the connection's timeout for its acknowledgement. As the
+    /// official SDK's connect does: a change right after the connection is then
+    /// not missed. A stream refused or not acknowledged in time does not fail
+    /// the connection; it is tried again.
+    #[inline(never)]
+    pub(crate) fn first_listen(&self) -> LocalBoxFuture<'static, ()> {
+        let Some(acknowledgement) = self.restart_listen() else { return Box::pin(future::ready(())) };
+        let timeout = self.context.runtime.sleep(self.context.default_timeout_ms);
+        Box::pin(future::select(acknowledgement, timeout).map(drop))
     }
 
     /// Waits at most `timeout_ms` for the acknowledgement `restart_listen` promised.

@@ -36,7 +36,7 @@ impl Listening {
     /// Wakes those waiting for an acknowledgement.
     pub(super) fn heard(&self, method: &str) {
         if method == "notifications/subscriptions/acknowledged" {
-            for ack in std::mem::take(&mut *self.acks.borrow_mut()) {
+            for ack in self.acks.borrow_mut().drain(..) {
                 let _ = ack.send(());
             }
         }
@@ -47,9 +47,10 @@ impl Listening {
     /// (Dropped rather than sent an error, so that the first call's module
     /// needs no channel of its own for it.)
     pub(super) fn refused(&self, error: Error) {
-        let waiting = std::mem::take(&mut *self.acks.borrow_mut());
+        let mut waiting = self.acks.borrow_mut();
         if !waiting.is_empty() {
             *self.refusal.borrow_mut() = Some(error);
+            waiting.clear();
         }
     }
 }
