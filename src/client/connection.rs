@@ -54,8 +54,9 @@ impl Client {
     /// the handshake's error: `network`, `http`, `protocol`, `timeout`,
     /// `unsupported-version`, `auth`, or the server's own refusal.
     pub async fn connect_with(connector: Rc<dyn Connector>, runtime: Rc<dyn Runtime>, options: ClientOptions) -> Result<Self, Error> {
+        let cancel = options.cancel.clone();
         let client = Self::open(connector, runtime, options, None).await?;
-        client.listen_first().await;
+        client.listen_first(cancel).await?;
         Ok(client)
     }
 
@@ -72,8 +73,9 @@ impl Client {
         runtime: Rc<dyn Runtime>,
         options: ClientOptions,
     ) -> Result<Self, Error> {
+        let cancel = options.cancel.clone();
         let client = Self::open(connector, runtime, options, Some(snapshot)).await?;
-        client.listen_first().await;
+        client.listen_first(cancel).await?;
         Ok(client)
     }
 
@@ -81,13 +83,23 @@ impl Client {
     /// declares and waits for its acknowledgement (see
     /// `ClientState::first_listen`). Apart from `open`: an await there cost
     /// its future's states 0.4 KB of the first call's module.
-    async fn listen_first(&self) {
+    ///
+    /// # Errors
+    /// [`Error::Cancelled`] when the connection's `cancel` fires meanwhile;
+    /// the client closes then.
+    async fn listen_first(&self, cancel: Option<super::options::CancelSource>) -> Result<(), Error> {
         #[cfg(feature = "modern")]
         if self.state.era == Era::Modern {
             // The modern era's change notifications come on a listen stream.
             listen::watch_acknowledgements(&self.state);
-            self.state.first_listen().await;
+            if let Some(reason) = self.state.first_listen(cancel.map(|source| source())).await {
+                self.state.close_later();
+                return Err(Error::Cancelled { reason });
+            }
         }
+        #[cfg(not(feature = "modern"))]
+        let _ = cancel;
+        Ok(())
     }
 
     async fn open(

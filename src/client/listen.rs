@@ -14,7 +14,10 @@ use crate::session::oneshot;
 use crate::session::{CallOptions, Runtime};
 use futures::future::{self, Either, FutureExt, LocalBoxFuture};
 use serde_json::{Map, Value};
+use std::future::Future;
+use std::pin::Pin;
 use std::rc::{Rc, Weak};
+use std::task::{Context, Poll};
 
 impl ClientState {
     /// What to listen for: the list changes the server declares, and the subscribed resources.
@@ -53,15 +56,25 @@ impl ClientState {
     }
 
     /// Opens the listen stream, if there is anything to listen for, and waits
-    /// at most the connection's timeout for its acknowledgement. As the
-    /// official SDK's connect does: a change right after the connection is then
-    /// not missed. A stream refused or not acknowledged in time does not fail
-    /// the connection; it is tried again.
+    /// at most the connection's timeout for its acknowledgement, or until
+    /// `cancel` fires: then its reason. As the official SDK's connect does: a
+    /// change right after the connection is then not missed. A stream refused
+    /// or not acknowledged in time does not fail the connection; it is tried
+    /// again.
     #[inline(never)]
-    pub(crate) fn first_listen(&self) -> LocalBoxFuture<'static, ()> {
-        let Some(acknowledgement) = self.restart_listen() else { return Box::pin(future::ready(())) };
-        let timeout = self.context.runtime.sleep(self.context.default_timeout_ms);
-        Box::pin(future::select(acknowledgement, timeout).map(drop))
+    pub(crate) fn first_listen(&self, cancel: Option<LocalBoxFuture<'static, String>>) -> FirstListen {
+        let acknowledgement = self.restart_listen();
+        let timeout = acknowledgement.as_ref().map(|_| self.context.runtime.sleep(self.context.default_timeout_ms));
+        FirstListen { acknowledgement, timeout, cancel }
+    }
+
+    /// Closes the client in the background: a connection cancelled while its
+    /// first listen stream opens. Spawned, not awaited, so that the first
+    /// call's module does not hold the close's states.
+    #[inline(never)]
+    pub(crate) fn close_later(self: &Rc<Self>) {
+        let state = self.clone();
+        self.context.runtime.spawn(Box::pin(async move { state.close().await }));
     }
 
     /// Waits at most `timeout_ms` for the acknowledgement `restart_listen` promised.
@@ -74,6 +87,34 @@ impl ClientState {
             Either::Left((Ok(()), _)) => Ok(()),
             Either::Left((Err(_), _)) => Err(self.listening.refusal.borrow().clone().unwrap_or(Error::Closed)),
             Either::Right(_) => Err(Error::Timeout { ms: timeout_ms }),
+        }
+    }
+}
+
+/// [`ClientState::first_listen`]'s wait: the acknowledgement or the timeout
+/// end it with `None`, `cancel` with its reason. A future of its own rather
+/// than `select`s: one small poll in the first call's module instead of two
+/// generic ones and their states.
+pub(crate) struct FirstListen {
+    /// None when nothing is listened for: the wait is over at once.
+    acknowledgement: Option<oneshot::Receiver<()>>,
+    timeout: Option<LocalBoxFuture<'static, ()>>,
+    cancel: Option<LocalBoxFuture<'static, String>>,
+}
+
+impl Future for FirstListen {
+    type Output = Option<String>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<String>> {
+        if let Some(Poll::Ready(reason)) = self.cancel.as_mut().map(|cancel| cancel.as_mut().poll(cx)) {
+            return Poll::Ready(Some(reason));
+        }
+        let acknowledged = self.acknowledgement.as_mut().is_none_or(|ack| ack.poll_unpin(cx).is_ready());
+        let timed_out = self.timeout.as_mut().is_some_and(|timeout| timeout.as_mut().poll(cx).is_ready());
+        if acknowledged || timed_out {
+            Poll::Ready(None)
+        } else {
+            Poll::Pending
         }
     }
 }

@@ -204,3 +204,25 @@ fn a_subscription_whose_stream_is_refused_fails_with_the_refusal() {
     let done = subscribe(&mut w, &client, "file:///a", RequestOptions::default());
     assert!(matches!(done.borrow_mut().take(), Some(Err(Error::Rpc(e))) if e.code == -32602));
 }
+
+#[test]
+fn a_connect_cancelled_while_it_waits_for_the_acknowledgement_fails_and_ends_the_stream() {
+    let mut w = World::new(|s| {
+        if s.method() == "subscriptions/listen" {
+            return Answer::Hold;
+        }
+        crate::client::testing::modern_peer(s, &json!({"tools": {"listChanged": true}}))
+    });
+    let token = crate::client::CancelToken::new();
+    let options = ClientOptions { cancel: Some(token.source()), ..ClientOptions::default().era(EraChoice::Modern) };
+    let (connector, runtime) = (w.connector(), w.runtime.clone());
+    let done = w.start(async move { Client::connect_with(connector, runtime, options).await.map(drop) });
+    assert_eq!(listens(&w), 1);
+    assert!(done.borrow().is_none());
+    token.cancel("the user left");
+    w.settle();
+    assert!(matches!(done.borrow_mut().take(), Some(Err(Error::Cancelled { reason })) if reason == "the user left"));
+    w.advance(120_000);
+    assert_eq!(listens(&w), 1, "the stream is not opened again");
+    assert_eq!(w.runtime.pending_timers(), 0, "and no timer is left");
+}
