@@ -23,6 +23,15 @@ fn acknowledged() -> Answer {
     Answer::After(vec![notification("notifications/subscriptions/acknowledged")], Box::new(Answer::Hold))
 }
 
+/// A modern server that declares tool list changes and holds every listen
+/// stream open without acknowledging it.
+fn never_acknowledging() -> World {
+    World::new(|s| match s.method() {
+        "subscriptions/listen" => Answer::Hold,
+        _ => crate::client::testing::modern_peer(s, &json!({"tools": {"listChanged": true}})),
+    })
+}
+
 fn filter(w: &World) -> Value {
     w.server.last("subscriptions/listen").unwrap().params()["notifications"].clone()
 }
@@ -157,12 +166,7 @@ fn the_legacy_era_never_listens() {
 
 #[test]
 fn connecting_waits_for_the_acknowledgement_of_the_first_stream() {
-    let mut w = World::new(|s| {
-        if s.method() == "subscriptions/listen" {
-            return Answer::Hold;
-        }
-        crate::client::testing::modern_peer(s, &json!({"tools": {"listChanged": true}}))
-    });
+    let mut w = never_acknowledging();
     let options = ClientOptions::default().era(EraChoice::Modern).timeout(5_000);
     let connector = w.connector();
     let runtime = w.runtime.clone();
@@ -183,12 +187,7 @@ fn connecting_does_not_fail_on_a_stream_refused_or_never_acknowledged() {
     w.advance(1_050);
     assert_eq!(listens(&w), 2);
     // Never acknowledged: connect goes on once its timeout has passed.
-    let mut w = World::new(|s| {
-        if s.method() == "subscriptions/listen" {
-            return Answer::Hold;
-        }
-        crate::client::testing::modern_peer(s, &json!({"tools": {"listChanged": true}}))
-    });
+    let mut w = never_acknowledging();
     let options = ClientOptions::default().era(EraChoice::Modern).timeout(5_000);
     let (connector, runtime) = (w.connector(), w.runtime.clone());
     let done = w.start(async move { Client::connect_with(connector, runtime, options).await.map(drop) });
@@ -207,12 +206,7 @@ fn a_subscription_whose_stream_is_refused_fails_with_the_refusal() {
 
 #[test]
 fn a_connect_cancelled_while_it_waits_for_the_acknowledgement_fails_and_ends_the_stream() {
-    let mut w = World::new(|s| {
-        if s.method() == "subscriptions/listen" {
-            return Answer::Hold;
-        }
-        crate::client::testing::modern_peer(s, &json!({"tools": {"listChanged": true}}))
-    });
+    let mut w = never_acknowledging();
     let token = crate::client::CancelToken::new();
     let options = ClientOptions { cancel: Some(token.source()), ..ClientOptions::default().era(EraChoice::Modern) };
     let (connector, runtime) = (w.connector(), w.runtime.clone());
