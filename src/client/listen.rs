@@ -11,8 +11,8 @@ use crate::error::Error;
 use crate::protocol::capabilities::declares;
 use crate::session::backoff;
 use crate::session::oneshot;
-use crate::session::{CallOptions, Runtime};
-use futures::future::{self, Either, FutureExt, LocalBoxFuture};
+use crate::session::{within, CallOptions, Runtime};
+use futures::future::{self, FutureExt, LocalBoxFuture};
 use serde_json::{Map, Value};
 use std::future::Future;
 use std::pin::Pin;
@@ -83,10 +83,10 @@ impl ClientState {
     /// `timeout` when none comes in time; the error that ended the stream
     /// before it; `closed` when the client closed meanwhile.
     pub(crate) async fn acknowledged(&self, acknowledgement: oneshot::Receiver<()>, timeout_ms: u32) -> Result<(), Error> {
-        match future::select(acknowledgement, self.context.runtime.sleep(timeout_ms)).await {
-            Either::Left((Ok(()), _)) => Ok(()),
-            Either::Left((Err(_), _)) => Err(self.listening.refusal.borrow().clone().unwrap_or(Error::Closed)),
-            Either::Right(_) => Err(Error::Timeout { ms: timeout_ms }),
+        match within(acknowledgement, self.context.runtime.sleep(timeout_ms)).await {
+            Some(Ok(())) => Ok(()),
+            Some(Err(_)) => Err(self.listening.refusal.borrow().clone().unwrap_or(Error::Closed)),
+            None => Err(Error::Timeout { ms: timeout_ms }),
         }
     }
 }
@@ -172,7 +172,7 @@ fn wait_to_reopen(state: &Weak<ClientState>, generation: u64, runtime: Rc<dyn Ru
         _ => return Box::pin(future::ready(false)),
     }
     Box::pin(async move {
-        let _ = future::select(runtime.sleep(backoff::DEFAULT.delay(attempt, None, runtime.random())), stopped).await;
+        let _ = within(stopped, runtime.sleep(backoff::DEFAULT.delay(attempt, None, runtime.random()))).await;
         true
     })
 }

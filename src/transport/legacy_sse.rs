@@ -18,7 +18,7 @@ use crate::protocol::jsonrpc::{decode_or_raw, Decoded, Message};
 use crate::protocol::version;
 use crate::session::oneshot;
 use crate::session::{Inbound, InboundSink, Runtime, Transport};
-use futures::future::{self, Either, LocalBoxFuture};
+use futures::future::{self, LocalBoxFuture};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -124,10 +124,10 @@ impl LegacySse {
                 wasm_bindgen_futures::spawn_local(self.inner.clone().read_with_fetch(signal));
             }
         }
-        let endpoint = match future::select(rx, WebRuntime.sleep(timeout_ms)).await {
-            Either::Left((Ok(outcome), _)) => outcome?,
-            Either::Left((Err(_), _)) => return Err(Error::Closed),
-            Either::Right(_) => return Err(Error::protocol(format!("the SSE stream sent no endpoint event within {timeout_ms} ms"))),
+        let endpoint = match crate::session::within(rx, WebRuntime.sleep(timeout_ms)).await {
+            Some(Ok(outcome)) => outcome?,
+            Some(Err(_)) => return Err(Error::Closed),
+            None => return Err(Error::protocol(format!("the SSE stream sent no endpoint event within {timeout_ms} ms"))),
         };
         *self.inner.endpoint.borrow_mut() = Some(endpoint);
         Ok(())

@@ -20,7 +20,7 @@ use crate::protocol::{methods, modern, version};
 use crate::session::id_map::IdMap;
 use crate::session::oneshot;
 use crate::session::{Inbound, InboundSink, KeptMessage, Runtime, ToolSchemas, Transport};
-use futures::future::{self, LocalBoxFuture};
+use futures::future::LocalBoxFuture;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use streams::Purpose;
@@ -219,7 +219,7 @@ impl Transport for StreamableHttp {
             let session = inner.session_id.borrow().clone();
             if let Some(session) = session {
                 let delete = Box::pin(inner.clone().delete_session(session));
-                let _ = future::select(delete, WebRuntime.sleep(DELETE_TIMEOUT_MS)).await;
+                let _ = crate::session::within(delete, WebRuntime.sleep(DELETE_TIMEOUT_MS)).await;
             }
         })
     }
