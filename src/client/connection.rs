@@ -73,13 +73,24 @@ impl Client {
         runtime: Rc<dyn Runtime>,
         options: ClientOptions,
     ) -> Result<Self, Error> {
-        let cancel = options.cancel.clone();
         let client = Self::open(connector, runtime, options, Some(snapshot)).await?;
-        client.listen_first(cancel).await?;
+        client.listen_in_background();
         Ok(client)
     }
 
-    /// In the modern era, opens the listen stream for what the server
+    /// On a resumed modern connection, opens the listen stream without
+    /// waiting for its acknowledgement, as resuming did before connecting
+    /// waited: a Worker that resumes for one request would wait a round trip
+    /// for changes that it could not have heard between invocations anyway.
+    fn listen_in_background(&self) {
+        #[cfg(feature = "modern")]
+        if self.state.era == Era::Modern {
+            listen::watch_acknowledgements(&self.state);
+            let _ = self.state.restart_listen();
+        }
+    }
+
+    /// On a new modern connection, opens the listen stream for what the server
     /// declares and waits for its acknowledgement (see
     /// `ClientState::first_listen`). Apart from `open`: an await there cost
     /// its future's states 0.4 KB of the first call's module.

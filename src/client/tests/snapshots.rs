@@ -60,6 +60,21 @@ fn a_modern_round_trip_listens_again_for_what_the_snapshot_says_was_declared() {
     assert_eq!(w.server.last("subscriptions/listen").unwrap().params()["notifications"], json!({"toolsListChanged": true}));
 }
 
+#[cfg(feature = "modern")]
+#[test]
+fn resuming_does_not_wait_for_the_listen_streams_acknowledgement() {
+    let (mut w, client) = connected(|_| None, json!({"tools": {"listChanged": true}}), ClientOptions::default());
+    let snapshot = stored(&suspend(&mut w, &client));
+    // From here on, the server holds every listen stream open without a word.
+    let mut w = World::new(|s| match s.method() {
+        "subscriptions/listen" => Answer::Hold,
+        _ => crate::client::testing::modern_peer(s, &json!({"tools": {"listChanged": true}})),
+    });
+    let resumed = resume(&mut w, snapshot);
+    assert_eq!(w.server.count("subscriptions/listen"), 1, "the stream opens, and resuming did not wait for it");
+    assert!(!resumed.is_closed());
+}
+
 #[test]
 fn a_resumed_client_checks_calls_against_the_snapshots_capabilities() {
     let (mut w, client) = connected(lists_tools, json!({}), ClientOptions::default().era(EraChoice::Legacy));
