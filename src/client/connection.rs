@@ -74,36 +74,38 @@ impl Client {
         options: ClientOptions,
     ) -> Result<Self, Error> {
         let client = Self::open(connector, runtime, options, Some(snapshot)).await?;
-        client.listen_in_background();
+        // The stream opens without waiting for its acknowledgement, as it did before connecting
+        // waited: a Worker that resumes for one request would wait a round trip for changes that
+        // it could not have heard between invocations anyway.
+        #[cfg(feature = "modern")]
+        let _ = client.start_listening();
         Ok(client)
     }
 
-    /// On a resumed modern connection, opens the listen stream without
-    /// waiting for its acknowledgement, as resuming did before connecting
-    /// waited: a Worker that resumes for one request would wait a round trip
-    /// for changes that it could not have heard between invocations anyway.
-    fn listen_in_background(&self) {
-        #[cfg(feature = "modern")]
-        if self.state.era == Era::Modern {
-            listen::watch_acknowledgements(&self.state);
-            let _ = self.state.restart_listen();
+    /// In the modern era, whose change notifications come on a listen stream,
+    /// opens one for what the server declares: the acknowledgement to wait
+    /// for, if there is anything to listen for.
+    #[cfg(feature = "modern")]
+    fn start_listening(&self) -> Option<crate::session::oneshot::Receiver<()>> {
+        if self.state.era != Era::Modern {
+            return None;
         }
+        listen::watch_acknowledgements(&self.state);
+        self.state.restart_listen()
     }
 
-    /// On a new modern connection, opens the listen stream for what the server
-    /// declares and waits for its acknowledgement (see
-    /// `ClientState::first_listen`). Apart from `open`: an await there cost
-    /// its future's states 0.4 KB of the first call's module.
+    /// On a new connection, waits for the acknowledgement of the listen
+    /// stream it opens (see `ClientState::first_listen`). Apart from `open`:
+    /// an await there cost its future's states 0.4 KB of the first call's
+    /// module.
     ///
     /// # Errors
     /// [`Error::Cancelled`] when the connection's `cancel` fires meanwhile;
     /// the client closes then.
     async fn listen_first(&self, cancel: Option<super::options::CancelSource>) -> Result<(), Error> {
         #[cfg(feature = "modern")]
-        if self.state.era == Era::Modern {
-            // The modern era's change notifications come on a listen stream.
-            listen::watch_acknowledgements(&self.state);
-            if let Some(reason) = self.state.first_listen(cancel.map(|source| source())).await {
+        if let Some(acknowledgement) = self.start_listening() {
+            if let Some(reason) = self.state.first_listen(acknowledgement, cancel.map(|source| source())).await {
                 self.state.close_later();
                 return Err(Error::Cancelled { reason });
             }

@@ -11,7 +11,7 @@ use crate::error::Error;
 use crate::protocol::capabilities::declares;
 use crate::session::backoff;
 use crate::session::oneshot;
-use crate::session::{within, CallOptions, Runtime};
+use crate::session::{within, CallOptions, Runtime, Within};
 use futures::future::{self, FutureExt, LocalBoxFuture};
 use serde_json::{Map, Value};
 use std::future::Future;
@@ -55,17 +55,18 @@ impl ClientState {
         Some(acked)
     }
 
-    /// Opens the listen stream, if there is anything to listen for, and waits
-    /// at most the connection's timeout for its acknowledgement, or until
-    /// `cancel` fires: then its reason. As the official SDK's connect does: a
-    /// change right after the connection is then not missed. A stream refused
-    /// or not acknowledged in time does not fail the connection; it is tried
-    /// again.
+    /// Waits at most the connection's timeout for the acknowledgement that
+    /// `restart_listen` promised, or until `cancel` fires: then its reason.
+    /// As the official SDK's connect does: a change right after the
+    /// connection is then not missed. A stream refused or not acknowledged in
+    /// time does not fail the connection; it is tried again.
     #[inline(never)]
-    pub(crate) fn first_listen(&self, cancel: Option<LocalBoxFuture<'static, String>>) -> FirstListen {
-        let acknowledgement = self.restart_listen();
-        let timeout = acknowledgement.as_ref().map(|_| self.context.runtime.sleep(self.context.default_timeout_ms));
-        FirstListen { acknowledgement, timeout, cancel }
+    pub(crate) fn first_listen(
+        &self,
+        acknowledgement: oneshot::Receiver<()>,
+        cancel: Option<LocalBoxFuture<'static, String>>,
+    ) -> FirstListen {
+        FirstListen { wait: within(acknowledgement, self.context.runtime.sleep(self.context.default_timeout_ms)), cancel }
     }
 
     /// Closes the client in the background: a connection cancelled while its
@@ -96,9 +97,7 @@ impl ClientState {
 /// than `select`s: one small poll in the first call's module instead of two
 /// generic ones and their states.
 pub(crate) struct FirstListen {
-    /// None when nothing is listened for: the wait is over at once.
-    acknowledgement: Option<oneshot::Receiver<()>>,
-    timeout: Option<LocalBoxFuture<'static, ()>>,
+    wait: Within<oneshot::Receiver<()>>,
     cancel: Option<LocalBoxFuture<'static, String>>,
 }
 
@@ -109,13 +108,7 @@ impl Future for FirstListen {
         if let Some(Poll::Ready(reason)) = self.cancel.as_mut().map(|cancel| cancel.as_mut().poll(cx)) {
             return Poll::Ready(Some(reason));
         }
-        let acknowledged = self.acknowledgement.as_mut().is_none_or(|ack| ack.poll_unpin(cx).is_ready());
-        let timed_out = self.timeout.as_mut().is_some_and(|timeout| timeout.as_mut().poll(cx).is_ready());
-        if acknowledged || timed_out {
-            Poll::Ready(None)
-        } else {
-            Poll::Pending
-        }
+        self.wait.poll_unpin(cx).map(|_| None)
     }
 }
 

@@ -406,6 +406,16 @@ pub(crate) fn modern_peer(seen: &Seen, capabilities: &Value) -> Answer {
     }
 }
 
+/// A 2026-07-28 server that declares tool list changes and holds every
+/// `subscriptions/listen` open without acknowledging it.
+#[cfg(feature = "modern")]
+pub(crate) fn never_acknowledging() -> World {
+    World::new(|s| match s.method() {
+        "subscriptions/listen" => Answer::Hold,
+        _ => modern_peer(s, &json!({"tools": {"listChanged": true}})),
+    })
+}
+
 /// A tool listing of `names`, each with an empty input schema.
 pub(crate) fn tools(names: &[&str]) -> Value {
     let tools: Vec<Value> = names.iter().map(|name| json!({"name": name, "inputSchema": {"type": "object"}})).collect();

@@ -1,7 +1,7 @@
 //! `subscriptions/listen` (2026-07-28): the filter, reconnection with
 //! backoff, stopping, and the acknowledgements subscriptions wait for.
 
-use crate::client::testing::{connected, notification, Answer, Seen, World};
+use crate::client::testing::{connected, never_acknowledging, notification, Answer, Seen, World};
 use crate::client::{Client, ClientOptions, EraChoice, RequestOptions};
 use crate::error::Error;
 use serde_json::{json, Value};
@@ -21,15 +21,6 @@ fn listen_answers(answers: Vec<fn() -> Answer>) -> impl Fn(&Seen) -> Option<Answ
 /// Acknowledges the stream, then holds it open.
 fn acknowledged() -> Answer {
     Answer::After(vec![notification("notifications/subscriptions/acknowledged")], Box::new(Answer::Hold))
-}
-
-/// A modern server that declares tool list changes and holds every listen
-/// stream open without acknowledging it.
-fn never_acknowledging() -> World {
-    World::new(|s| match s.method() {
-        "subscriptions/listen" => Answer::Hold,
-        _ => crate::client::testing::modern_peer(s, &json!({"tools": {"listChanged": true}})),
-    })
 }
 
 fn filter(w: &World) -> Value {

@@ -66,10 +66,7 @@ fn resuming_does_not_wait_for_the_listen_streams_acknowledgement() {
     let (mut w, client) = connected(|_| None, json!({"tools": {"listChanged": true}}), ClientOptions::default());
     let snapshot = stored(&suspend(&mut w, &client));
     // From here on, the server holds every listen stream open without a word.
-    let mut w = World::new(|s| match s.method() {
-        "subscriptions/listen" => Answer::Hold,
-        _ => crate::client::testing::modern_peer(s, &json!({"tools": {"listChanged": true}})),
-    });
+    let mut w = crate::client::testing::never_acknowledging();
     let resumed = resume(&mut w, snapshot);
     assert_eq!(w.server.count("subscriptions/listen"), 1, "the stream opens, and resuming did not wait for it");
     assert!(!resumed.is_closed());
