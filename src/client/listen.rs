@@ -9,10 +9,11 @@ pub(crate) use super::listening::Listening;
 use super::state::ClientState;
 use crate::error::Error;
 use crate::protocol::capabilities::declares;
+use crate::protocol::jsonrpc::codes;
 use crate::session::backoff;
 use crate::session::oneshot;
 use crate::session::{within, CallOptions, Runtime, Within};
-use futures::future::{self, FutureExt, LocalBoxFuture};
+use futures::future::{FutureExt, LocalBoxFuture};
 use serde_json::{Map, Value};
 use std::future::Future;
 use std::pin::Pin;
@@ -122,6 +123,7 @@ async fn listen_loop(state: Weak<ClientState>, generation: u64, filter: Value) {
             }
             let (stop, stopped) = oneshot::channel::<String>();
             *state.listening.stop.borrow_mut() = Some(stop);
+            state.listening.acknowledged.set(false);
             let cancel = stopped.map(|reason| reason.unwrap_or_else(|_| "stopped".into())).boxed_local();
             let params = state.modern_params(Some(Value::Object(crate::protocol::json::single("notifications", filter.clone())).into()));
             let call = CallOptions { cancel: Some(cancel), unbounded: true, ..CallOptions::default() };
@@ -140,34 +142,46 @@ async fn listen_loop(state: Weak<ClientState>, generation: u64, filter: Value) {
             }
             Err(error) => error,
         };
-        // Whoever still waits for this stream's acknowledgement waits no longer: the next
-        // stream opens only after a backoff.
-        match state.upgrade() {
-            Some(state) if state.listening.generation.get() == generation => state.listening.refused(ended),
-            _ => {}
-        }
-        if !wait_to_reopen(&state, generation, runtime, attempt).await {
-            return;
-        }
-        attempt += 1;
+        let Some(wait) = after_end(&state, generation, runtime, &mut attempt, ended) else { return };
+        wait.await;
     }
 }
 
-/// Waits before the stream opens again: false when the client is gone or listens anew.
-/// The wait ends early when the client closes or restarts the stream, so that no timer
-/// outlives them. A future of its own: a stream a first call opens does not end during it,
-/// and the core's split (scripts/split/) leaves this out of the module a page loads first.
+/// After a stream ended: lets go of whoever waits for its acknowledgement,
+/// then either gives up on a refusal that would only come again (reported as
+/// a problem, until the subscriptions change) or reports `reconnecting` and
+/// returns the wait before the next stream. The wait ends early when the
+/// client closes or restarts the stream, so that no timer outlives them.
+///
+/// A function of its own: a stream a first call opens does not end during
+/// it, and the core's split (scripts/split/) leaves this out of the module a
+/// page loads first.
 #[inline(never)]
-fn wait_to_reopen(state: &Weak<ClientState>, generation: u64, runtime: Rc<dyn Runtime>, attempt: u32) -> LocalBoxFuture<'static, bool> {
-    let (stop, stopped) = oneshot::channel::<String>();
-    match state.upgrade() {
-        Some(state) if state.listening.generation.get() == generation => *state.listening.stop.borrow_mut() = Some(stop),
-        _ => return Box::pin(future::ready(false)),
+fn after_end(
+    state: &Weak<ClientState>,
+    generation: u64,
+    runtime: Rc<dyn Runtime>,
+    attempt: &mut u32,
+    ended: Error,
+) -> Option<LocalBoxFuture<'static, ()>> {
+    let state = state.upgrade().filter(|state| state.listening.generation.get() == generation)?;
+    let listening = &state.listening;
+    if listening.acknowledged.get() {
+        *attempt = 0;
     }
-    Box::pin(async move {
-        let _ = within(stopped, runtime.sleep(backoff::DEFAULT.delay(attempt, None, runtime.random()))).await;
-        true
-    })
+    if matches!(&ended, Error::Rpc(refusal) if refusal.code == codes::METHOD_NOT_FOUND || refusal.code == codes::INVALID_PARAMS) {
+        listening.refused(ended.clone());
+        state.events.emit(&ClientEvent::Problem(ended));
+        return None;
+    }
+    listening.refused(ended);
+    let delay = backoff::DEFAULT.delay(*attempt, None, runtime.random());
+    *attempt += 1;
+    listening.reopening.set(true);
+    state.events.emit(&ClientEvent::Reconnecting { attempt: *attempt, delay_ms: delay });
+    let (stop, stopped) = oneshot::channel::<String>();
+    *listening.stop.borrow_mut() = Some(stop);
+    Some(Box::pin(within(stopped, runtime.sleep(delay)).map(drop)))
 }
 
 /// Keeps `state`'s listen acknowledgements flowing from its notifications.
@@ -175,7 +189,9 @@ pub(crate) fn watch_acknowledgements(state: &Rc<ClientState>) {
     let weak = Rc::downgrade(state);
     state.events.listen(Rc::new(move |event: &ClientEvent| {
         if let (Some(notification), Some(state)) = (event.notification(), weak.upgrade()) {
-            state.listening.heard(&notification.method);
+            if state.listening.heard(&notification.method) {
+                state.events.emit(&ClientEvent::Reconnected);
+            }
         }
     }));
 }

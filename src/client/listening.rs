@@ -1,5 +1,6 @@
 //! The state of the `subscriptions/listen` stream that the client keeps:
-//! which loop is current, how to end it, who waits for an acknowledgement.
+//! which loop is current, how to end it, who waits for an acknowledgement,
+//! and whether a dropped stream is being reopened.
 
 use crate::error::Error;
 use crate::session::oneshot;
@@ -17,6 +18,11 @@ pub(crate) struct Listening {
     pub(super) acks: RefCell<Vec<oneshot::Sender<()>>>,
     /// What ended the last stream before its acknowledgement.
     pub(super) refusal: RefCell<Option<Error>>,
+    /// The current stream was acknowledged: when it drops, the backoff starts over.
+    pub(super) acknowledged: Cell<bool>,
+    /// A stream dropped and `reconnecting` was reported: the next
+    /// acknowledgement is reported as `reconnected`.
+    pub(super) reopening: Cell<bool>,
 }
 
 impl std::fmt::Debug for Listening {
@@ -33,13 +39,17 @@ impl Listening {
         }
     }
 
-    /// Wakes those waiting for an acknowledgement.
-    pub(super) fn heard(&self, method: &str) {
-        if method == "notifications/subscriptions/acknowledged" {
-            for ack in self.acks.borrow_mut().drain(..) {
-                let _ = ack.send(());
-            }
+    /// Wakes those waiting for an acknowledgement. True when the
+    /// acknowledgement ends a reconnection.
+    pub(super) fn heard(&self, method: &str) -> bool {
+        if method != "notifications/subscriptions/acknowledged" {
+            return false;
         }
+        self.acknowledged.set(true);
+        for ack in self.acks.borrow_mut().drain(..) {
+            let _ = ack.send(());
+        }
+        self.reopening.replace(false)
     }
 
     /// Lets go of those waiting for an acknowledgement, with the error that

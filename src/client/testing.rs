@@ -117,6 +117,12 @@ impl Server {
         self.push(json!({"jsonrpc": "2.0", "id": id.to_value(), "result": result}));
     }
 
+    /// Answers a held request with a JSON-RPC error.
+    #[cfg(feature = "modern")]
+    pub fn refuse(&self, id: &RequestId, code: i64, message: &str) {
+        self.push(json!({"jsonrpc": "2.0", "id": id.to_value(), "error": {"code": code, "message": message}}));
+    }
+
     /// The methods received, in order (responses as `<response>`).
     pub fn methods(&self) -> Vec<String> {
         self.seen.borrow().iter().map(|s| s.method().to_owned()).collect()

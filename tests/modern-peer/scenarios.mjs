@@ -5,6 +5,7 @@
 //   modern             the modern-only server's /mcp
 //   loggingUndeclared  the same server at /logging-undeclared/mcp, which does not declare logging
 //   versionFault       tests/peers/fault-proxy.mjs's unsupported-version fault in front of /mcp
+//   listenDrop         the proxy's drop-listen fault: every other subscriptions/listen stream is cut
 // Each scenario takes the package's exports and the URLs, and returns the checks it made.
 
 function checker() {
@@ -205,6 +206,32 @@ export const SCENARIOS = {
         check(second.params._meta["io.modelcontextprotocol/protocolVersion"] === "2026-07-28" && second.headers["mcp-protocol-version"] === "2026-07-28",
           `${method}: the retry names 2026-07-28`);
       }
+    } finally {
+      await client.close();
+    }
+    return done;
+  },
+
+  async "a subscriptions/listen stream that drops is reported reconnecting, then reconnected, and changes are heard again"({ McpClient }, { listenDrop }) {
+    const { check, done } = checker();
+    const client = await McpClient.connect(listenDrop, { timeout: 10_000 });
+    try {
+      const events = [];
+      const back = new Promise((resolve) => client.addEventListener("reconnected", () => resolve(), { once: true }));
+      client.addEventListener("reconnecting", (event) => events.push(`reconnecting ${event.attempt}`));
+      client.addEventListener("reconnected", () => events.push("reconnected"));
+      client.addEventListener("error", (event) => events.push(`error ${event.error?.kind}`));
+      let timer;
+      await Promise.race([back, new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`no reconnected event: ${events}`)), 8_000); })])
+        .finally(() => clearTimeout(timer));
+      check(events.join() === "reconnecting 1,reconnected", "the cut stream is reported as the legacy GET stream's is", events.join());
+      const heard = new Promise((resolve) => client.addEventListener("notifications/tools/list_changed", () => resolve(true), { once: true }));
+      const name = `after-drop-${Math.random().toString(36).slice(2, 10)}`;
+      check(textOf(await client.callTool({ name: "add-tool", arguments: { name } })) === `added tool ${name}`, "a tool is added");
+      const outcome = await Promise.race([heard, new Promise((resolve) => { timer = setTimeout(() => resolve(false), 5_000); })]);
+      clearTimeout(timer);
+      check(outcome === true, "its list change arrives on the reopened stream");
+      check((await client.listTools()).tools.some((tool) => tool.name === name), "and the new tool is listed");
     } finally {
       await client.close();
     }

@@ -16,6 +16,7 @@ describe("2026-07-28 against the modern peer", () => {
       modern: `${modern.origin}/mcp`,
       loggingUndeclared: `${modern.origin}/logging-undeclared/mcp`,
       versionFault: `${proxy.origin}/unsupported-version/mcp`,
+      listenDrop: `${proxy.origin}/drop-listen/mcp`,
     };
   });
   after(() => {

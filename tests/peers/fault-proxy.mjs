@@ -13,6 +13,9 @@
 //   close-early   drop the connection before any response
 //   duplicate     send every SSE event twice
 //   drop-get      cut every standalone GET stream after DROP_AFTER_MS (the client must reconnect)
+//   drop-listen   (in front of a 2026-07-28 server) cut the 1st, 3rd, 5th… subscriptions/listen
+//                 stream on this route DROP_AFTER_MS after it opened, once the server's
+//                 acknowledgement has passed: a client that reconnects gets a stream that stays
 //   expire-404    answer each session's first tools/call with 404, as a server that forgot the session
 //   no-cors       strip every CORS header (the browser then blocks the response)
 //   no-expose     strip Access-Control-Expose-Headers (Mcp-Session-Id becomes unreadable in browsers)
@@ -52,6 +55,7 @@ const count = (fault) => { stats[fault] = (stats[fault] ?? 0) + 1; };
 const UNSUPPORTED_VERSION = "2099-01-01";
 const VERSION_META = "io.modelcontextprotocol/protocolVersion";
 const versionRefused = new Set(); // methods whose first request unsupported-version rewrote
+let listenStreams = 0; // drop-listen: the listen streams seen, to cut every other one
 
 /**
  * unsupported-version: the body and headers to forward, the first time a 2026-07-28 request of
@@ -142,6 +146,7 @@ function rewriteSse(fault, upstream, res) {
 
 function forward(req, res, fault, path, body, requestHeaders = req.headers) {
   const isToolCall = req.method === "POST" && body.includes('"tools/call"');
+  const isListen = req.method === "POST" && body.includes('"subscriptions/listen"');
   const headers = { ...requestHeaders, host: UPSTREAM.host };
   const upstreamReq = http.request({ host: UPSTREAM.hostname, port: UPSTREAM.port, method: req.method, path, headers }, (upstream) => {
     if (fault === "expire-404" && renewalPending && body.includes('"initialize"') && upstream.headers["mcp-session-id"]) {
@@ -160,6 +165,9 @@ function forward(req, res, fault, path, body, requestHeaders = req.headers) {
         // server-everything sends nothing on a quiet GET stream: without a byte (an SSE comment,
         // which the client ignores) the stream cut here never opened as far as Firefox can tell.
         res.write(": open\n\n");
+        setTimeout(() => { count(fault); res.destroy(); upstream.destroy(); }, DROP_AFTER_MS);
+      }
+      if (fault === "drop-listen" && isListen && sse && (listenStreams++) % 2 === 0) {
         setTimeout(() => { count(fault); res.destroy(); upstream.destroy(); }, DROP_AFTER_MS);
       }
     };
@@ -205,6 +213,7 @@ const server = http.createServer((req, res) => {
   req.on("data", (chunk) => { body += chunk; });
   req.on("end", () => {
     const isToolCall = req.method === "POST" && body.includes('"tools/call"');
+  const isListen = req.method === "POST" && body.includes('"subscriptions/listen"');
     const fault = route !== "armed" ? route : (isToolCall && armed.shift()) || "pass";
     if (fault === "auth-hidden") {
       count(fault);

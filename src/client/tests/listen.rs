@@ -2,11 +2,12 @@
 //! backoff, stopping, and the acknowledgements subscriptions wait for.
 
 use crate::client::testing::{connected, never_acknowledging, notification, Answer, Seen, World};
-use crate::client::{Client, ClientOptions, EraChoice, RequestOptions};
+use crate::client::{Client, ClientEvent, ClientOptions, EraChoice, RequestOptions};
 use crate::error::Error;
 use serde_json::{json, Value};
 use std::cell::RefCell;
 use std::collections::VecDeque;
+use std::rc::Rc;
 
 fn modern(script: impl Fn(&Seen) -> Option<Answer> + 'static, capabilities: Value) -> (World, Client) {
     connected(script, capabilities, ClientOptions::default().era(EraChoice::Modern))
@@ -172,8 +173,7 @@ fn connecting_waits_for_the_acknowledgement_of_the_first_stream() {
 #[test]
 fn connecting_does_not_fail_on_a_stream_refused_or_never_acknowledged() {
     // Refused: connect goes on at once, and the stream is tried again after a backoff.
-    let (mut w, client) =
-        modern(listen_answers(vec![|| Answer::error(-32601, "Method not found")]), json!({"tools": {"listChanged": true}}));
+    let (mut w, client) = modern(listen_answers(vec![|| Answer::error(-32603, "Internal error")]), json!({"tools": {"listChanged": true}}));
     assert!(!client.is_closed());
     w.advance(1_050);
     assert_eq!(listens(&w), 2);
@@ -210,4 +210,69 @@ fn a_connect_cancelled_while_it_waits_for_the_acknowledgement_fails_and_ends_the
     w.advance(120_000);
     assert_eq!(listens(&w), 1, "the stream is not opened again");
     assert_eq!(w.runtime.pending_timers(), 0, "and no timer is left");
+}
+
+/// The connection events `client` reports from now on: `reconnecting` as its
+/// attempt and delay, `reconnected`, and problems as their kind.
+fn connection_events(client: &Client) -> Rc<RefCell<Vec<String>>> {
+    let seen = Rc::new(RefCell::new(Vec::new()));
+    let log = seen.clone();
+    client.on_event(move |event| match event {
+        ClientEvent::Reconnecting { attempt, delay_ms } => log.borrow_mut().push(format!("reconnecting {attempt} {delay_ms}")),
+        ClientEvent::Reconnected => log.borrow_mut().push("reconnected".into()),
+        ClientEvent::Problem(error) => log.borrow_mut().push(format!("problem {}", error.kind())),
+        _ => {}
+    });
+    seen
+}
+
+fn stream_id(w: &World) -> crate::protocol::jsonrpc::RequestId {
+    w.server.last("subscriptions/listen").unwrap().id().unwrap()
+}
+
+#[test]
+fn a_stream_that_drops_is_reported_reconnecting_then_reconnected_as_the_legacy_get_stream_is() {
+    let (mut w, client) = modern(listen_answers(vec![acknowledged, acknowledged]), json!({"tools": {"listChanged": true}}));
+    let events = connection_events(&client);
+    w.server.respond(&stream_id(&w), json!({}));
+    w.settle();
+    assert_eq!(*events.borrow(), ["reconnecting 1 1050"]);
+    w.advance(1_050);
+    assert_eq!(listens(&w), 2);
+    assert_eq!(*events.borrow(), ["reconnecting 1 1050", "reconnected"]);
+}
+
+#[test]
+fn an_acknowledged_stream_that_fails_starts_the_backoff_over() {
+    let (mut w, client) = modern(listen_answers(vec![|| Answer::Network, acknowledged]), json!({"tools": {"listChanged": true}}));
+    let events = connection_events(&client);
+    w.advance(1_050);
+    assert_eq!(listens(&w), 2);
+    w.server.refuse(&stream_id(&w), -32603, "Internal error");
+    w.settle();
+    // The stream opened in connect failed once (attempt 1); the acknowledged one's failure is attempt 1 again.
+    assert_eq!(*events.borrow(), ["reconnected", "reconnecting 1 1050"]);
+    w.advance(1_050);
+    assert_eq!(listens(&w), 3);
+    w.server.refuse(&stream_id(&w), -32603, "Internal error");
+    w.settle();
+    assert_eq!(events.borrow().last().unwrap(), "reconnecting 2 1575", "a stream never acknowledged keeps the backoff growing");
+}
+
+#[test]
+fn a_stream_refused_as_unknown_or_invalid_is_a_problem_and_not_tried_again_until_the_subscriptions_change() {
+    for code in [-32601, -32602] {
+        let (mut w, client) =
+            modern(listen_answers(vec![acknowledged]), json!({"tools": {"listChanged": true}, "resources": {"subscribe": true}}));
+        let events = connection_events(&client);
+        w.server.refuse(&stream_id(&w), code, "no");
+        w.settle();
+        assert_eq!(*events.borrow(), ["problem rpc"]);
+        w.advance(120_000);
+        assert_eq!(listens(&w), 1, "{code} would only come again");
+        assert_eq!(w.runtime.pending_timers(), 0);
+        let done = subscribe(&mut w, &client, "file:///a", RequestOptions::default());
+        assert_eq!(listens(&w), 2, "a new filter is asked for");
+        assert!(done.borrow().is_none());
+    }
 }
