@@ -5,7 +5,8 @@
 //   modern             the modern-only server's /mcp
 //   loggingUndeclared  the same server at /logging-undeclared/mcp, which does not declare logging
 //   versionFault       tests/peers/fault-proxy.mjs's unsupported-version fault in front of /mcp
-//   listenDrop         the proxy's drop-listen fault: every other subscriptions/listen stream is cut
+//   listenDrop         the proxy's drop-listen fault: the first subscriptions/listen stream to each
+//                      URL is cut (a scenario adds a query string of its own)
 // Each scenario takes the package's exports and the URLs, and returns the checks it made.
 
 function checker() {
@@ -214,7 +215,7 @@ export const SCENARIOS = {
 
   async "a subscriptions/listen stream that drops is reported reconnecting, then reconnected, and changes are heard again"({ McpClient }, { listenDrop }) {
     const { check, done } = checker();
-    const client = await McpClient.connect(listenDrop, { timeout: 10_000 });
+    const client = await McpClient.connect(`${listenDrop}?client=${Math.random().toString(36).slice(2, 10)}`, { timeout: 10_000 });
     try {
       const events = [];
       const back = new Promise((resolve) => client.addEventListener("reconnected", () => resolve(), { once: true }));
@@ -234,6 +235,30 @@ export const SCENARIOS = {
       check((await client.listTools()).tools.some((tool) => tool.name === name), "and the new tool is listed");
     } finally {
       await client.close();
+    }
+    return done;
+  },
+
+  async "a host lists a modern server's tools again once its dropped listen stream is back"({ McpHost }, { listenDrop }) {
+    const { check, done } = checker();
+    const host = new McpHost();
+    try {
+      const reasons = [];
+      let timer;
+      const relisted = new Promise((resolve, reject) => {
+        timer = setTimeout(() => reject(new Error(`no change after the reconnection: ${reasons}`)), 8_000);
+        host.addEventListener("change", (event) => {
+          reasons.push(event.reason);
+          if (event.reason === "reconnected") resolve(event);
+        });
+      });
+      const state = await host.addServer("modern", `${listenDrop}?host=${Math.random().toString(36).slice(2, 10)}`, { timeout: 10_000 });
+      check(state.status === "connected" && state.era === "modern", "the host connects in the modern era", `${state.status} ${state.era}`);
+      const event = await relisted.finally(() => clearTimeout(timer));
+      check(event.server === "modern" && event.lists?.includes("tools"), "its tools are listed again once the stream is back", JSON.stringify(event.lists));
+      check(host.tools.some((tool) => tool.serverName === "echo"), "and the registry still has them");
+    } finally {
+      await host.close();
     }
     return done;
   },

@@ -13,9 +13,9 @@
 //   close-early   drop the connection before any response
 //   duplicate     send every SSE event twice
 //   drop-get      cut every standalone GET stream after DROP_AFTER_MS (the client must reconnect)
-//   drop-listen   (in front of a 2026-07-28 server) cut the 1st, 3rd, 5th… subscriptions/listen
-//                 stream on this route DROP_AFTER_MS after it opened, once the server's
-//                 acknowledgement has passed: a client that reconnects gets a stream that stays
+//   drop-listen   (in front of a 2026-07-28 server) cut the first subscriptions/listen stream to
+//                 each URL (give each client its own query string) DROP_AFTER_MS after it
+//                 opened, once the server's acknowledgement has passed; the next one stays
 //   expire-404    answer each session's first tools/call with 404, as a server that forgot the session
 //   no-cors       strip every CORS header (the browser then blocks the response)
 //   no-expose     strip Access-Control-Expose-Headers (Mcp-Session-Id becomes unreadable in browsers)
@@ -55,7 +55,7 @@ const count = (fault) => { stats[fault] = (stats[fault] ?? 0) + 1; };
 const UNSUPPORTED_VERSION = "2099-01-01";
 const VERSION_META = "io.modelcontextprotocol/protocolVersion";
 const versionRefused = new Set(); // methods whose first request unsupported-version rewrote
-let listenStreams = 0; // drop-listen: the listen streams seen, to cut every other one
+const listenedTo = new Set(); // drop-listen: the URLs whose first listen stream was cut
 
 /**
  * unsupported-version: the body and headers to forward, the first time a 2026-07-28 request of
@@ -167,7 +167,8 @@ function forward(req, res, fault, path, body, requestHeaders = req.headers) {
         res.write(": open\n\n");
         setTimeout(() => { count(fault); res.destroy(); upstream.destroy(); }, DROP_AFTER_MS);
       }
-      if (fault === "drop-listen" && isListen && sse && (listenStreams++) % 2 === 0) {
+      if (fault === "drop-listen" && isListen && sse && !listenedTo.has(req.url)) {
+        listenedTo.add(req.url);
         setTimeout(() => { count(fault); res.destroy(); upstream.destroy(); }, DROP_AFTER_MS);
       }
     };
