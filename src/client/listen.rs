@@ -135,11 +135,10 @@ async fn listen_loop(state: Weak<ClientState>, generation: u64, filter: Value) {
         drop(session);
         let ended = match outcome {
             Err(Error::Cancelled { .. } | Error::Closed) => return,
-            // A graceful end: the server closed the subscription; open it again.
-            Ok(_) => {
-                attempt = 0;
-                Error::protocol("the subscriptions/listen stream ended before the server acknowledged it".into())
-            }
+            // A graceful end: the server closed the subscription; open it again. The
+            // backoff starts over only if it had acknowledged the stream: a server that
+            // ends every stream at once is asked ever less often.
+            Ok(_) => Error::protocol("the subscriptions/listen stream ended before the server acknowledged it".into()),
             Err(error) => error,
         };
         let Some(wait) = after_end(&state, generation, runtime, &mut attempt, ended) else { return };

@@ -75,15 +75,28 @@ fn a_dropped_stream_is_reconnected_with_growing_delays() {
 }
 
 #[test]
-fn a_graceful_end_starts_the_backoff_over() {
+fn a_graceful_end_starts_the_backoff_over_only_after_an_acknowledgement() {
     let ended = || Answer::Result(json!({}));
-    let (mut w, _client) =
-        modern(listen_answers(vec![|| Answer::Network, || Answer::Network, ended]), json!({"tools": {"listChanged": true}}));
+    let acknowledged_then_ended =
+        || Answer::After(vec![notification("notifications/subscriptions/acknowledged")], Box::new(Answer::Result(json!({}))));
+    let (mut w, _client) = modern(
+        listen_answers(vec![|| Answer::Network, || Answer::Network, acknowledged_then_ended, ended, ended]),
+        json!({"tools": {"listChanged": true}}),
+    );
     w.advance(1_050);
     w.advance(1_575);
     assert_eq!(listens(&w), 3);
     w.advance(1_050);
-    assert_eq!(listens(&w), 4, "after a graceful end the first delay applies again");
+    assert_eq!(listens(&w), 4, "after an acknowledged stream ends, the first delay applies again");
+    // 1 500 ms then 2 250 ms, plus 5 % jitter: a server that ends its streams unacknowledged is asked ever less often.
+    w.advance(1_574);
+    assert_eq!(listens(&w), 4);
+    w.advance(1);
+    assert_eq!(listens(&w), 5);
+    w.advance(2_361);
+    assert_eq!(listens(&w), 5);
+    w.advance(1);
+    assert_eq!(listens(&w), 6);
 }
 
 #[test]
