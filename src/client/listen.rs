@@ -147,8 +147,9 @@ async fn listen_loop(state: Weak<ClientState>, generation: u64, filter: Value) {
 }
 
 /// After a stream ended: lets go of whoever waits for its acknowledgement,
-/// then either gives up on a refusal that would only come again (reported as
-/// a problem, until the subscriptions change) or reports `reconnecting` and
+/// then either gives up on a refusal that would only come again (until the
+/// subscriptions change; a problem event when nobody waited to hear it) or
+/// reports `reconnecting` and
 /// returns the wait before the next stream. The wait ends early when the
 /// client closes or restarts the stream, so that no timer outlives them.
 ///
@@ -169,11 +170,13 @@ fn after_end(
         *attempt = 0;
     }
     if matches!(&ended, Error::Rpc(refusal) if refusal.code == codes::METHOD_NOT_FOUND || refusal.code == codes::INVALID_PARAMS) {
-        listening.refused(ended.clone());
-        state.events.emit(&ClientEvent::Problem(ended));
+        // A subscription that waited hears it from its own call; otherwise nobody would.
+        if let Some(unheard) = listening.refused(ended) {
+            state.events.emit(&ClientEvent::Problem(unheard));
+        }
         return None;
     }
-    listening.refused(ended);
+    let _ = listening.refused(ended);
     let delay = backoff::DEFAULT.delay(*attempt, None, runtime.random());
     *attempt += 1;
     listening.reopening.set(true);

@@ -55,12 +55,15 @@ impl Listening {
     /// Lets go of those waiting for an acknowledgement, with the error that
     /// ended the stream: the next one opens only after a backoff, if ever.
     /// (Dropped rather than sent an error, so that the first call's module
-    /// needs no channel of its own for it.)
-    pub(super) fn refused(&self, error: Error) {
+    /// needs no channel of its own for it.) Gives the error back when nobody
+    /// waited, so that it can be reported elsewhere.
+    pub(super) fn refused(&self, error: Error) -> Option<Error> {
         let mut waiting = self.acks.borrow_mut();
-        if !waiting.is_empty() {
-            *self.refusal.borrow_mut() = Some(error);
-            waiting.clear();
+        if waiting.is_empty() {
+            return Some(error);
         }
+        *self.refusal.borrow_mut() = Some(error);
+        waiting.clear();
+        None
     }
 }

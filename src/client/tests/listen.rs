@@ -204,8 +204,10 @@ fn connecting_does_not_fail_on_a_stream_refused_or_never_acknowledged() {
 #[test]
 fn a_subscription_whose_stream_is_refused_fails_with_the_refusal() {
     let (mut w, client) = modern(listen_answers(vec![|| Answer::error(-32602, "bad filter")]), json!({"resources": {"subscribe": true}}));
+    let events = connection_events(&client);
     let done = subscribe(&mut w, &client, "file:///a", RequestOptions::default());
     assert!(matches!(done.borrow_mut().take(), Some(Err(Error::Rpc(e))) if e.code == -32602));
+    assert!(events.borrow().is_empty(), "the call that waited reports it, not an error event as well: {:?}", events.borrow());
 }
 
 #[test]
