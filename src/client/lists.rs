@@ -31,14 +31,24 @@ impl ClientState {
         let from_text = page.unparsed_text().filter(|_| kind != TOOLS || self.era != Era::Modern);
         let checked = from_text.and_then(|text| list_text::list_items(text, kind.items, kind.key)).and_then(|read| {
             if kind == TOOLS {
-                let tools = list_text::tool_facts(&read.items)?;
-                // Every schema parsed before any is learned: one that does not
-                // parse sends the page to the value checks, which refuse it.
-                let schemas = tools
-                    .iter()
-                    .map(|tool| tool.output_schema.map(crate::protocol::json::parse).transpose().ok())
-                    .collect::<Option<Vec<_>>>()?;
-                for (tool, output_schema) in tools.into_iter().zip(schemas) {
+                // Every tool checked and every schema parsed before any is learned: one
+                // that fails sends the page to the value checks, which refuse it. Read
+                // twice rather than kept between: a page of 2,000 tools would hold their
+                // names and schemas in wasm memory, which never shrinks, beside its text.
+                let parses = |tool: &list_text::ToolFacts<'_>| tool.output_schema.is_none_or(|s| crate::protocol::json::parse(s).is_ok());
+                let mut idempotent = 0;
+                for item in &read.items {
+                    let tool = list_text::tool_fact(item).filter(parses)?;
+                    idempotent += usize::from(tool.idempotent);
+                }
+                // The first listing sizes the map once, rather than through its doublings.
+                let mut known = self.idempotent_tools.borrow_mut();
+                if known.is_empty() {
+                    *known = serde_json::Map::with_capacity(idempotent);
+                }
+                drop(known);
+                for tool in read.items.iter().filter_map(list_text::tool_fact) {
+                    let output_schema = tool.output_schema.and_then(|s| crate::protocol::json::parse(s).ok());
                     self.learn_tool(tool.name, tool.idempotent, output_schema, None);
                 }
             }

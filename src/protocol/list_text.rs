@@ -60,19 +60,19 @@ pub struct ToolFacts<'a> {
 /// The facts of a page's tools, when `check_tools` would accept them all
 /// (each has a string `name` and an object `inputSchema`).
 pub fn tool_facts<'a>(tools: &[Picked<'a>]) -> Option<Vec<ToolFacts<'a>>> {
-    tools
-        .iter()
-        .map(|tool| {
-            member(tool, INPUT_SCHEMA).filter(|schema| starts_with(schema, b'{'))?;
-            let name = string_value(member(tool, KEY)?)?;
-            let hint = Pick { names: ["idempotentHint", "", "", ""], items: None };
-            let idempotent = match member(tool, ANNOTATIONS).filter(|annotations| starts_with(annotations, b'{')) {
-                Some(annotations) => member(&pick(annotations, hint)?.0, 0).is_some_and(|h| trim_space(h) == "true"),
-                None => false,
-            };
-            Some(ToolFacts { name, idempotent, output_schema: member(tool, OUTPUT_SCHEMA) })
-        })
-        .collect()
+    tools.iter().map(tool_fact).collect()
+}
+
+/// The facts of one tool, when `check_tools` would accept it.
+pub fn tool_fact<'a>(tool: &Picked<'a>) -> Option<ToolFacts<'a>> {
+    member(tool, INPUT_SCHEMA).filter(|schema| starts_with(schema, b'{'))?;
+    let name = string_value(member(tool, KEY)?)?;
+    let hint = Pick { names: ["idempotentHint", "", "", ""], items: None };
+    let idempotent = match member(tool, ANNOTATIONS).filter(|annotations| starts_with(annotations, b'{')) {
+        Some(annotations) => member(&pick(annotations, hint)?.0, 0).is_some_and(|h| trim_space(h) == "true"),
+        None => false,
+    };
+    Some(ToolFacts { name, idempotent, output_schema: member(tool, OUTPUT_SCHEMA) })
 }
 
 #[cfg(test)]
