@@ -285,7 +285,10 @@ impl Eliding {
                     let room = estimate.saturating_add(estimate / 4).max(self.out.capacity());
                     self.out.reserve_exact(n.max(room));
                 }
-                (false, _) => self.out.reserve(n),
+                // Of unknown length (an event's data): by half again rather than by
+                // doubling, as wasm memory keeps the high-water mark of each growth, the
+                // old room and the new alive together.
+                (false, _) => self.out.reserve_exact(n.max(self.out.capacity() / 2)),
             }
         }
         true
