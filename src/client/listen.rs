@@ -149,9 +149,9 @@ async fn listen_loop(state: Weak<ClientState>, generation: u64, filter: Value) {
 /// After a stream ended: lets go of whoever waits for its acknowledgement,
 /// then either gives up on a refusal that would only come again (until the
 /// subscriptions change; a problem event when nobody waited to hear it) or
-/// reports `reconnecting` and
-/// returns the wait before the next stream. The wait ends early when the
-/// client closes or restarts the stream, so that no timer outlives them.
+/// reports `reconnecting` and returns the wait before the next stream. The
+/// wait ends early when the client closes or restarts the stream, so that no
+/// timer outlives them.
 ///
 /// A function of its own: a stream a first call opens does not end during
 /// it, and the core's split (scripts/split/) leaves this out of the module a
