@@ -169,14 +169,15 @@ fn after_end(
     if listening.acknowledged.get() {
         *attempt = 0;
     }
-    if matches!(&ended, Error::Rpc(refusal) if refusal.code == codes::METHOD_NOT_FOUND || refusal.code == codes::INVALID_PARAMS) {
+    let lasting = matches!(&ended, Error::Rpc(refusal) if refusal.code == codes::METHOD_NOT_FOUND || refusal.code == codes::INVALID_PARAMS);
+    let unheard = listening.refused(ended);
+    if lasting {
         // A subscription that waited hears it from its own call; otherwise nobody would.
-        if let Some(unheard) = listening.refused(ended) {
+        if let Some(unheard) = unheard {
             state.events.emit(&ClientEvent::Problem(unheard));
         }
         return None;
     }
-    let _ = listening.refused(ended);
     let delay = backoff::DEFAULT.delay(*attempt, None, runtime.random());
     *attempt += 1;
     listening.reopening.set(true);

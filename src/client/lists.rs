@@ -42,11 +42,9 @@ impl ClientState {
                     idempotent += usize::from(tool.idempotent);
                 }
                 // The first listing sizes the map once, rather than through its doublings.
-                let mut known = self.idempotent_tools.borrow_mut();
-                if known.is_empty() {
-                    *known = serde_json::Map::with_capacity(idempotent);
+                if self.idempotent_tools.borrow().is_empty() {
+                    *self.idempotent_tools.borrow_mut() = serde_json::Map::with_capacity(idempotent);
                 }
-                drop(known);
                 for tool in read.items.iter().filter_map(list_text::tool_fact) {
                     let output_schema = tool.output_schema.and_then(|s| crate::protocol::json::parse(s).ok());
                     self.learn_tool(tool.name, tool.idempotent, output_schema, None);

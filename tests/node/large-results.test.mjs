@@ -6,7 +6,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { startPeer } from "../support/peer-process.mjs";
 import { McpClient } from "mcp-wasm";
-import { initSync } from "mcp-wasm/raw";
+import { wasmMiB } from "../support/list-memory.mjs";
 import { Floor } from "../../bench/floor.mjs";
 
 let PORT; // picked by the OS: a fixed port can be taken by an outgoing connection
@@ -28,8 +28,7 @@ async function plain(method, params) {
   return answer;
 }
 
-// wasm linear memory never shrinks: its size shows the most any result ever took.
-const wasmMiB = () => initSync().memory.buffer.byteLength / 2 ** 20;
+// wasm linear memory never shrinks (wasmMiB): its size shows the most any result ever took.
 
 test("a 5 MiB result stays in JS, as a JSON body or an SSE event: the checks read it without its text, and wasm memory does not grow", LIMIT, async () => {
   // First in this file: no large result has been in wasm yet.

@@ -214,7 +214,6 @@ const server = http.createServer((req, res) => {
   req.on("data", (chunk) => { body += chunk; });
   req.on("end", () => {
     const isToolCall = req.method === "POST" && body.includes('"tools/call"');
-  const isListen = req.method === "POST" && body.includes('"subscriptions/listen"');
     const fault = route !== "armed" ? route : (isToolCall && armed.shift()) || "pass";
     if (fault === "auth-hidden") {
       count(fault);

@@ -1,6 +1,6 @@
-// For the list-memory tests: the benchmark server (the official SDK 1.x Server, bench/server.mjs,
-// started by the caller's `before`), whose 2,003 tools are all marked idempotent, so that the client
-// keeps every name; and wasm linear memory, which never shrinks, in MiB.
+// wasm linear memory, which never shrinks, in MiB (the large-results and list-memory tests); and, for
+// the list-memory tests, the benchmark server (the official SDK 1.x Server, bench/server.mjs, started
+// by the caller's `before`), whose 2,003 tools are all marked idempotent, so that the client keeps every name.
 import assert from "node:assert/strict";
 import { after, before } from "node:test";
 import { McpClient } from "mcp-wasm";
