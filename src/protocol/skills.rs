@@ -115,7 +115,11 @@ pub fn parse_skill_file(text: &str) -> Result<SkillFile, String> {
         return Err("the frontmatter block is not closed with ---".into());
     }
     let body: String = lines.collect();
-    let frontmatter = match yaml::block(&yaml, 0)? {
+    let bytes = yaml.iter().map(|line| line.len() + 1).sum::<usize>();
+    if bytes > yaml::MAX_BYTES {
+        return Err(crate::error::cold_format!("the frontmatter is {bytes} bytes long, more than {} this client reads", yaml::MAX_BYTES));
+    }
+    let frontmatter = match yaml::block(&yaml, 0, 0)? {
         Value::Object(map) => map,
         Value::Null => Map::new(),
         _ => return Err("the frontmatter is not a mapping".into()),
@@ -127,8 +131,27 @@ pub fn parse_skill_file(text: &str) -> Result<SkillFile, String> {
 /// The YAML that frontmatter uses: mappings by indentation, `- ` lists,
 /// plain, quoted and block (`|`, `>`) scalars, and `[a, b]` flow lists.
 /// Anchors, tags and flow mappings are refused rather than guessed at.
+///
+/// The file is the server's: how much of it is read, and how deep, is
+/// bounded. Each level of nesting is a call (the wasm stack is 1 MiB) and
+/// reads its lines again to find where its children end, so the depth bounds
+/// both the stack and the time, which is then linear in the bytes.
 mod yaml {
     use serde_json::{Map, Value};
+
+    /// The most a frontmatter may hold. The Agent Skills format asks for a
+    /// name of at most 64 characters and a description of at most 1,024.
+    pub(super) const MAX_BYTES: usize = 64 * 1024;
+    /// How deep mappings, lists and `[…]` lists may nest in a frontmatter.
+    pub(super) const MAX_DEPTH: usize = 32;
+
+    /// `depth`, or why it is too deep.
+    fn deeper(depth: usize) -> Result<usize, String> {
+        match depth.checked_add(1) {
+            Some(next) if next <= MAX_DEPTH => Ok(next),
+            _ => Err(crate::error::cold_format!("the frontmatter nests deeper than {MAX_DEPTH} levels")),
+        }
+    }
 
     fn indent(line: &str) -> usize {
         line.len() - line.trim_start_matches(' ').len()
@@ -139,16 +162,18 @@ mod yaml {
         !trimmed.is_empty() && !trimmed.starts_with('#')
     }
 
-    /// The value of the block made of `lines`, all indented at least `at`.
-    pub(super) fn block(lines: &[&str], at: usize) -> Result<Value, String> {
+    /// The value of the block made of `lines`, all indented at least `at`,
+    /// `depth` levels down.
+    pub(super) fn block(lines: &[&str], at: usize, depth: usize) -> Result<Value, String> {
         let Some(first) = lines.iter().position(|line| significant(line)) else { return Ok(Value::Null) };
+        let depth = deeper(depth)?;
         let (_, lines) = lines.split_at(first);
         let Some(head) = lines.first() else { return Ok(Value::Null) };
         let own = indent(head).max(at);
         if head.trim_start().starts_with("- ") || head.trim() == "-" {
-            return list(lines, own);
+            return list(lines, own, depth);
         }
-        mapping(lines, own)
+        mapping(lines, own, depth)
     }
 
     /// Lines up to the next significant one indented `at` or less.
@@ -157,7 +182,7 @@ mod yaml {
         lines.split_at(end)
     }
 
-    fn mapping(mut lines: &[&str], at: usize) -> Result<Value, String> {
+    fn mapping(mut lines: &[&str], at: usize, depth: usize) -> Result<Value, String> {
         let mut map = Map::new();
         while let Some((line, rest)) = lines.split_first() {
             lines = rest;
@@ -173,9 +198,9 @@ mod yaml {
             lines = rest;
             let value = value.trim();
             let value = match value {
-                "" => block(nested, at + 1)?,
+                "" => block(nested, at + 1, depth)?,
                 "|" | "|-" | ">" | ">-" => folded(nested, value),
-                _ => scalar(value)?,
+                _ => scalar(value, depth)?,
             };
             if map.insert(key.clone(), value).is_some() {
                 return Err(format!("the frontmatter gives {key} twice"));
@@ -184,7 +209,7 @@ mod yaml {
         Ok(Value::Object(map))
     }
 
-    fn list(mut lines: &[&str], at: usize) -> Result<Value, String> {
+    fn list(mut lines: &[&str], at: usize, depth: usize) -> Result<Value, String> {
         let mut items = Vec::new();
         while let Some((line, rest)) = lines.split_first() {
             lines = rest;
@@ -194,7 +219,7 @@ mod yaml {
             let item = line.trim_start().strip_prefix('-').ok_or_else(|| format!("expected a list item in the frontmatter: {line:?}"))?;
             let (nested, rest) = children(lines, at);
             lines = rest;
-            items.push(if item.trim().is_empty() { block(nested, at + 1)? } else { scalar(item.trim())? });
+            items.push(if item.trim().is_empty() { block(nested, at + 1, depth)? } else { scalar(item.trim(), depth)? });
         }
         Ok(Value::Array(items))
     }
@@ -223,7 +248,7 @@ mod yaml {
         Ok(text.to_owned())
     }
 
-    fn scalar(text: &str) -> Result<Value, String> {
+    fn scalar(text: &str, depth: usize) -> Result<Value, String> {
         // A comment after a plain scalar.
         let text = match text.find(" #") {
             Some(at) if !text.starts_with(['"', '\'']) => text.get(..at).unwrap_or(text).trim_end(),
@@ -233,7 +258,13 @@ mod yaml {
             return Err(format!("the frontmatter uses YAML this client does not read: {text}"));
         }
         if let Some(inner) = text.strip_prefix('[').and_then(|t| t.strip_suffix(']')) {
-            let items = inner.split(',').map(str::trim).filter(|item| !item.is_empty()).map(scalar).collect::<Result<_, _>>()?;
+            let depth = deeper(depth)?;
+            let items = inner
+                .split(',')
+                .map(str::trim)
+                .filter(|item| !item.is_empty())
+                .map(|item| scalar(item, depth))
+                .collect::<Result<_, _>>()?;
             return Ok(Value::Array(items));
         }
         if text.starts_with(['"', '\'']) {
@@ -367,5 +398,40 @@ mod tests {
         assert!(parse_skill_file("---\nname: x\n").is_err());
         assert!(parse_skill_file("---\nname: &anchor x\n---\n").is_err());
         assert!(parse_skill_file("---\nname: x\nname: y\n---\n").is_err());
+    }
+
+    /// A server's file cannot make the reader recurse past its depth (each level is a
+    /// call on wasm's 1 MiB stack) nor read its lines again and again.
+    #[test]
+    fn frontmatter_nesting_and_size_are_bounded() {
+        let flow = |levels: usize| format!("---\nname: {}x{}\n---\n", "[".repeat(levels), "]".repeat(levels));
+        let mut expected = json!("x");
+        for _ in 0..yaml::MAX_DEPTH - 1 {
+            expected = json!([expected]);
+        }
+        assert_eq!(parse_skill_file(&flow(yaml::MAX_DEPTH - 1)).unwrap().frontmatter["name"], expected);
+        for levels in [yaml::MAX_DEPTH, 30_000] {
+            assert!(parse_skill_file(&flow(levels)).unwrap_err().contains("nests deeper than 32"), "{levels} [");
+        }
+
+        let mapping = |levels: usize| {
+            let lines: String = (0..levels).map(|i| format!("{}k:\n", " ".repeat(i))).collect();
+            format!("---\n{lines}---\n")
+        };
+        assert!(parse_skill_file(&mapping(yaml::MAX_DEPTH)).is_ok());
+        assert!(parse_skill_file(&mapping(yaml::MAX_DEPTH + 1)).unwrap_err().contains("nests deeper"));
+        assert!(parse_skill_file(&mapping(300)).unwrap_err().contains("nests deeper"));
+
+        let list = |levels: usize| {
+            let lines: String = (0..levels).map(|i| format!("{}-\n", " ".repeat(i + 1))).collect();
+            format!("---\nk:\n{lines}---\n")
+        };
+        assert!(parse_skill_file(&list(yaml::MAX_DEPTH - 1)).is_ok());
+        assert!(parse_skill_file(&list(300)).unwrap_err().contains("nests deeper"));
+
+        let long = format!("---\nname: x\ndescription: {}\n---\n", "d".repeat(yaml::MAX_BYTES));
+        assert!(parse_skill_file(&long).unwrap_err().contains("more than 65536"));
+        let many: String = (0..5_000).map(|i| format!("k{i}: v\n")).collect();
+        assert_eq!(parse_skill_file(&format!("---\n{many}---\n")).unwrap().frontmatter.len(), 5_000);
     }
 }

@@ -8,6 +8,7 @@ import { elicitationBomb, regexBomb, schemaBomb } from "./scenarios/schemas.mjs"
 import { keptGarbage, legacyEventSource, legacyFetchReader, oversizeJson, oversizeSseEvent } from "./scenarios/sizes.mjs";
 import { closedClientHoldsNoTimer, floodDefault, floodOfFour, retryOverflow, taskForever } from "./scenarios/streams.mjs";
 import { toolFlood } from "./scenarios/names.mjs";
+import { skillBomb } from "./scenarios/skills.mjs";
 import { templateBomb } from "./scenarios/templates.mjs";
 
 const SCENARIOS = [
@@ -15,6 +16,7 @@ const SCENARIOS = [
   { name: "elicit-bomb", run: elicitationBomb },
   { name: "regex-bomb", run: regexBomb },
   { name: "template-bomb", run: templateBomb },
+  { name: "skill-bomb", run: skillBomb },
   { name: "tool-flood", run: toolFlood },
   { name: "oversize-json", run: oversizeJson },
   { name: "kept-garbage", run: keptGarbage },

@@ -105,6 +105,19 @@ export const ATTACKS = {
     },
   },
 
+  // SKILL.md files whose frontmatter nests without end: 30,000 "[" on one line (each a level of
+  // the client's YAML reader, a call on wasm's stack), 300 mappings each indented once more
+  // (each level reads its lines again), and a frontmatter of 128 KiB; beside them a plain skill.
+  "skill-bomb": {
+    resources: [
+      { uri: "skill://flow/SKILL.md", name: "flow", text: `---\nname: ${"[".repeat(30_000)}x${"]".repeat(30_000)}\ndescription: d\n---\nbody\n` },
+      { uri: "skill://nested/SKILL.md", name: "nested",
+        text: `---\n${Array.from({ length: 300 }, (_, i) => `${" ".repeat(i)}k${i}:`).join("\n")}\n---\nbody\n` },
+      { uri: "skill://long/SKILL.md", name: "long", text: `---\nname: long\ndescription: ${"d".repeat(128 * 1024)}\n---\nbody\n` },
+      { uri: "skill://plain/SKILL.md", name: "plain", text: "---\nname: plain\ndescription: A plain skill\n---\nThe body.\n" },
+    ],
+  },
+
   // Eight reserved expansions that can each take any run of "a/", and a "!"
   // no URI has: a backtracking matcher tries every split before it says no.
   "template-bomb": {
