@@ -11,10 +11,13 @@ use mcp_wasm::protocol::encoding::{base64, base64_decode, base64url, percent_dec
 use mcp_wasm::protocol::jsonrpc::elide::{elide, ELIDE_MIN_BYTES};
 use mcp_wasm::protocol::jsonrpc::envelope::{scan, EnvelopeScanner};
 use mcp_wasm::protocol::jsonrpc::{decode, raw_result, Message, Params};
+use mcp_wasm::protocol::list_text::{list_items, tool_facts};
 use mcp_wasm::protocol::modern;
 use mcp_wasm::protocol::oauth;
+use mcp_wasm::protocol::results::{check_items_have, check_tools};
 use mcp_wasm::protocol::scan;
 use mcp_wasm::protocol::schema::{validate_text_with, validate_with, Limits, LinearPatterns, SchemaError};
+use mcp_wasm::protocol::skills::parse_skill_file;
 use mcp_wasm::protocol::uri_template::{TemplateValue, UriTemplate, DEFAULT_MATCH_STEPS};
 use mcp_wasm::transport::sse::{Oversize, SseError, SseEvent, SseParser};
 use serde_json::Value;
@@ -294,6 +297,88 @@ fn emptied(mut message: Value) -> Value {
         }
     }
     message
+}
+
+// --- list_page ---------------------------------------------------------------
+
+/// The lists a page's text is read for: the method, the items' array, their key.
+const LISTS: [(&str, &str, &str); 5] = [
+    ("tools/list", "tools", "name"),
+    ("resources/list", "resources", "uri"),
+    ("resources/templates/list", "resourceTemplates", "uriTemplate"),
+    ("prompts/list", "prompts", "name"),
+    ("skills/list", "skills", "uri"),
+];
+
+/// A list page read from its text (`list_text`), as the client reads a large
+/// page: wherever the text path answers, the value checks accept the parsed
+/// page, and the items' keys, the cursor and every tool's name, idempotent
+/// hint and `outputSchema` are the ones in the value that JS hands the
+/// caller. Both from the page as sent and from what the lexer leaves of it
+/// (`jsonrpc::elide`) when the page is a result kept in JS.
+pub fn list_page(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    // The client reads a page's text only once its reader or its scan accepted it, and JS's
+    // JSON.parse refuses a kept body that is not JSON.
+    let Ok(value) = read(&text) else { return };
+    let message = format!(r#"{{"jsonrpc":"2.0","id":1,"result":{text}}}"#);
+    let elided = elide([message.as_bytes()]);
+    let elided_text = String::from_utf8(elided.text).ok();
+    let kept = elided_text.as_deref().and_then(raw_result).map(|(_, result)| result);
+    for (method, items, key) in LISTS {
+        for (route, page) in [("as sent", Some(text.as_ref())), ("elided", kept)] {
+            let Some(page) = page else { continue };
+            let Some(read_page) = list_items(page, items, key) else { continue };
+            check_items_have(&value, method, items, key)
+                .unwrap_or_else(|e| panic!("{route}: the text path read a {method} page the value checks refuse ({e:?}): {text:?}"));
+            let listed = value.get(items).and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+            assert_eq!(read_page.items.len(), listed.len(), "{route}: {text:?}");
+            let cursor = value.get("nextCursor").and_then(Value::as_str);
+            assert_eq!(read_page.next_cursor.as_deref(), cursor, "{route}: the cursor of {text:?}");
+            for (item, parsed_item) in read_page.items.iter().zip(listed) {
+                let read_key = item.first().copied().flatten().and_then(|k| read(k).ok());
+                assert_eq!(read_key.as_ref(), parsed_item.get(key), "{route}: an item's {key} in {text:?}");
+            }
+            if items != "tools" {
+                continue;
+            }
+            let Some(facts) = tool_facts(&read_page.items) else { continue };
+            check_tools(&value).unwrap_or_else(|e| panic!("{route}: the text path read tools the value checks refuse ({e:?}): {text:?}"));
+            for (fact, tool) in facts.iter().zip(listed) {
+                assert_eq!(Some(fact.name.as_str()), tool.get("name").and_then(Value::as_str), "{route}: {text:?}");
+                let idempotent = tool.get("annotations").and_then(|a| a.get("idempotentHint")) == Some(&Value::Bool(true));
+                assert_eq!(fact.idempotent, idempotent, "{route}: the idempotent hint of {text:?}");
+                let schema = fact.output_schema.map(|s| read(s).unwrap_or_else(|e| panic!("{route}: outputSchema {s:?}: {e}")));
+                assert_eq!(schema.as_ref(), tool.get("outputSchema"), "{route}: the outputSchema of {text:?}");
+            }
+        }
+    }
+}
+
+// --- skill_file --------------------------------------------------------------
+
+/// How deep a value nests: a scalar is 0, an array or object 1 more than its deepest member.
+fn nesting(value: &Value) -> usize {
+    let deepest = |values: &mut dyn Iterator<Item = &Value>| values.map(nesting).max().unwrap_or(0);
+    match value {
+        Value::Array(items) => 1 + deepest(&mut items.iter()),
+        Value::Object(members) => 1 + deepest(&mut members.values()),
+        _ => 0,
+    }
+}
+
+/// A `SKILL.md` as a server may send it, read by the client's frontmatter
+/// reader (`protocol::skills::parse_skill_file`): it returns (within
+/// `-timeout=1`, on libFuzzer's stack) for any text, and what it reads nests
+/// no deeper than the reader's bound of 32 levels, the frontmatter's own
+/// mapping counted.
+pub fn skill_file(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    if let Ok(file) = parse_skill_file(&text) {
+        let depth = nesting(&Value::Object(file.frontmatter));
+        assert!(depth <= 32, "a frontmatter nesting {depth} levels deep was read: {text:?}");
+        assert!(text.ends_with(file.body.as_str()), "the body is not the end of the file: {text:?}");
+    }
 }
 
 // --- schema ------------------------------------------------------------------

@@ -60,6 +60,8 @@ corpus_tests!(
     uri_template_corpus: uri_template,
     oauth_corpus: oauth,
     modern_headers_corpus: modern_headers,
+    list_page_corpus: list_page,
+    skill_file_corpus: skill_file,
 );
 
 #[test]
