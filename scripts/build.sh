@@ -48,8 +48,14 @@ REMAP=(--config "target.wasm32-unknown-unknown.rustflags=['--remap-path-prefix=$
 # and small numbers are everywhere in code (lengths, offsets); from 4097 to the table's end,
 # no constant the core holds for another reason. 105 stubs fewer: 0.7 KB gzip off the first
 # call, for a table of about 7,000 slots instead of 3,000.
+# Its stack is 1 MiB, 64 KiB and 64 bytes, not 1 MiB, for the same reason: the data, which
+# follows the stack, then starts past 0x110000 (char::MAX + 1, the niche of every Option<char>,
+# a constant all over the primary's code) instead of holding it, and the split no longer keeps
+# whatever object lies there in the primary for a reference it is not (scripts/split/data.mjs):
+# 292 bytes of one of core's tables, 260 B gzip off the first call (bench/analysis.md,
+# "Thirty-second round"), for 64 KiB more of stack and of memory at load.
 COLD=(--config "target.wasm32-unknown-unknown.rustflags=['--remap-path-prefix=${CARGO_HOME:-$HOME/.cargo}/registry/src=cargo',
-  '-Cllvm-args=-hot-cold-split=true','-Cllvm-args=-hotcoldsplit-max-params=16','-Cllvm-args=-hotcoldsplit-threshold=0','-Clink-arg=--table-base=4097']")
+  '-Cllvm-args=-hot-cold-split=true','-Cllvm-args=-hotcoldsplit-max-params=16','-Cllvm-args=-hotcoldsplit-threshold=0','-Clink-arg=--table-base=4097','-Clink-arg=-zstack-size=1114176']")
 CORE_TARGET="${CARGO_TARGET_DIR:-target}/core"
 # The core's link also writes the linker's map, which says where each static object lies:
 # the split moves what only the rest of the core reads (scripts/split/data.mjs).
