@@ -79,7 +79,10 @@ impl ClientState {
     fn recoverable(&self, error: &Error, method: &str, params: Option<&Params>) -> bool {
         match error {
             Error::Network { .. } => self.replayable(method, params),
-            Error::Rpc(error) => modern::recovery(error).is_some(),
+            Error::Rpc(error) => match modern::recovery(error) {
+                Some(Recovery::RelistAndRetry) => relists(method),
+                other => other.is_some(),
+            },
             _ => false,
         }
     }
@@ -114,7 +117,7 @@ impl ClientState {
             }
             if let Err(Error::Rpc(error)) = &outcome {
                 match modern::recovery(error) {
-                    Some(Recovery::RelistAndRetry) => {
+                    Some(Recovery::RelistAndRetry) if relists(method) => {
                         // Boxed: listing comes back here.
                         let quiet = RequestOptions::default();
                         let relist: LocalBoxFuture<'_, _> = Box::pin(self.list_all_pages(TOOLS, &quiet));
@@ -123,10 +126,17 @@ impl ClientState {
                     }
                     Some(Recovery::OtherVersions(versions)) => return Err(Error::UnsupportedVersion(versions.join(", "))),
                     Some(Recovery::MissingCapabilities(needed)) => return Err(Error::MissingCapability(needed.to_string())),
-                    None => {}
+                    Some(Recovery::RelistAndRetry) | None => {}
                 }
             }
             outcome
         })
     }
+}
+
+/// Whether a header mismatch (−32020) on `method` is met by listing the tools again and
+/// retrying. Not on `tools/list` itself, which carries no tool's headers: listing again
+/// would meet the same answer, and recovering from it would list again, without end.
+fn relists(method: &str) -> bool {
+    method != TOOLS.method
 }

@@ -264,6 +264,33 @@ fn a_header_mismatch_relists_the_tools_and_retries_once() {
     assert_eq!(w.server.methods()[1..], ["tools/call", "tools/list", "tools/call"]);
 }
 
+/// A server that answers `tools/list` itself with −32020 is not met by listing again: before,
+/// each recovery listed the tools, which failed and recovered in turn, without end.
+#[cfg(feature = "modern")]
+#[test]
+fn a_header_mismatch_on_the_listing_itself_is_its_error() {
+    let (mut w, client) = modern(
+        |s| match s.method() {
+            "tools/list" | "tools/call" => Some(Answer::error(-32020, "header mismatch")),
+            "vendor/thing" => Some(Answer::Result(json!({}))),
+            _ => None,
+        },
+        json!({"tools": {}}),
+    );
+    let c = client.clone();
+    let listed = w.run(async move { c.list_tools(None, &RequestOptions::default()).await });
+    assert!(matches!(listed, Err(Error::Rpc(ref e)) if e.code == -32020), "{listed:?}");
+    assert_eq!(w.server.methods()[1..], ["tools/list"]);
+    // A call whose mismatch sends the client to list the tools again fails with that listing's error.
+    let called = w.run(async move {
+        let mismatch = client.call_tool(CallToolParams::new("a"), &RequestOptions::default()).await;
+        (mismatch, client.request("vendor/thing", None, &RequestOptions::default()).await)
+    });
+    assert!(matches!(called.0, Err(Error::Rpc(ref e)) if e.code == -32020), "{:?}", called.0);
+    assert!(called.1.is_ok(), "the client goes on: {:?}", called.1);
+    assert_eq!(w.server.methods()[2..], ["tools/call", "tools/list", "vendor/thing"]);
+}
+
 #[cfg(feature = "modern")]
 #[test]
 fn a_missing_client_capability_is_a_typed_error() {
