@@ -6,11 +6,17 @@
 // copy of each. Types: host.d.ts.
 import { McpClient, McpClientError, UriTemplate } from "./mcp_wasm.js";
 
-const LIST_NOTIFICATIONS = {
-  "notifications/tools/list_changed": ["tools"],
-  "notifications/prompts/list_changed": ["prompts"],
-  "notifications/resources/list_changed": ["resources", "resourceTemplates"],
-};
+const LIST_NOTIFICATIONS = new Map([
+  ["notifications/tools/list_changed", ["tools"]],
+  ["notifications/prompts/list_changed", ["prompts"]],
+  ["notifications/resources/list_changed", ["resources", "resourceTemplates"]],
+]);
+// A server that never stops sending list_changed must not keep its re-listing, and ready(),
+// waiting for ever: a burst is waited out for at most this many debounce periods (and at
+// least 250 ms) after its first notification, and ready() waits for at most this many rounds
+// of work that keeps coming.
+const BURST_PERIODS = 4;
+const READY_ROUNDS = 3;
 const EMPTY_LISTS = () => ({ tools: [], prompts: [], resources: [], resourceTemplates: [] });
 
 // Keeps `promise` among the entry's work in progress until it settles, for ready() to wait on.
@@ -77,7 +83,7 @@ class HostRegistry {
     checkName(name);
     if (this.#servers.has(name)) throw invalid(`a server named ${JSON.stringify(name)} is already added`);
     const entry = { name, url: urlOf(url), target: url,
-      options, status: "connecting", error: undefined, client: undefined, lists: EMPTY_LISTS(), listed: new Set(), timers: new Map(), attempt: 0,
+      options, status: "connecting", error: undefined, client: undefined, lists: EMPTY_LISTS(), listed: new Set(), timers: new Map(), bursts: new Map(), attempt: 0,
       work: new Set(), sequence: {} };
     this.#servers.set(name, entry);
     await track(entry, this.#open(entry, snapshot));
@@ -131,7 +137,7 @@ class HostRegistry {
     client.addEventListener("notification", (event) => {
       if (!current()) return;
       this.#dispatch(new McpHostEvent("notification", { server: entry.name, notification: event.notification }));
-      const kinds = LIST_NOTIFICATIONS[event.notification?.method];
+      const kinds = LIST_NOTIFICATIONS.get(event.notification?.method);
       if (kinds) this.#schedule(entry, kinds);
     });
     // A new session or a re-opened stream may have missed list changes.
@@ -152,6 +158,7 @@ class HostRegistry {
   #forget(entry) {
     for (const timer of entry.timers.values()) clearTimeout(timer);
     entry.timers.clear();
+    entry.bursts.clear();
     settle(entry);
     entry.lists = EMPTY_LISTS();
     entry.listed.clear();
@@ -159,17 +166,31 @@ class HostRegistry {
     this.#dispatch(new McpHostEvent("change", { server: entry.name, reason: "disconnected" }));
   }
 
-  // Waits out a burst of notifications, then re-lists what they concern.
+  // Waits out a burst of notifications, then re-lists what they concern; a burst that goes
+  // on is re-listed BURST_PERIODS debounce periods after it began, and again after as long.
   #schedule(entry, kinds, reason = "list_changed") {
+    const debounce = this.#options.debounceMs;
+    const longest = Math.max(250, BURST_PERIODS * debounce);
+    const now = Date.now();
     for (const kind of kinds) {
       clearTimeout(entry.timers.get(kind));
+      const began = entry.bursts.get(kind) ?? now;
+      entry.bursts.set(kind, began);
       entry.timers.set(kind, setTimeout(() => {
         entry.timers.delete(kind);
+        entry.bursts.delete(kind);
         this.#relist(entry, [kind], reason).finally(() => {
-          if (entry.timers.size === 0) settle(entry);
+          // What ready() waited for is done; what was scheduled since, it waits for anew.
+          settle(entry);
+          if (entry.timers.size > 0) this.#awaitScheduled(entry);
         });
-      }, this.#options.debounceMs));
+      }, Math.max(0, Math.min(debounce, began + longest - now))));
     }
+    this.#awaitScheduled(entry);
+  }
+
+  // Has ready() wait for the re-listings scheduled now.
+  #awaitScheduled(entry) {
     if (!entry.settle) {
       track(entry, new Promise((resolve) => { entry.settle = resolve; }));
     }
@@ -239,9 +260,10 @@ class HostRegistry {
     return state;
   }
 
-  // Waits for connections and re-listings in progress, so the registry is current.
+  // Waits for connections and re-listings in progress, so the registry is current, and for
+  // the work they bring; work that a server keeps bringing, READY_ROUNDS rounds at most.
   async ready() {
-    for (;;) {
+    for (let round = 0; round < READY_ROUNDS; round++) {
       const waits = [...this.#servers.values()].flatMap((e) => [...e.work]);
       if (waits.length === 0) return;
       await Promise.all(waits);

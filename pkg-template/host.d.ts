@@ -33,7 +33,12 @@ export interface McpHostOptions {
   handlers?: HostHandlers;
   /** Defaults for every server's client options, under each server's own. */
   clientOptions?: McpClientOptions;
-  /** How long a burst of `list_changed` notifications is waited out before re-listing. Default 100 ms. */
+  /**
+   * How long a burst of `list_changed` notifications is waited out before re-listing. Default
+   * 100 ms. A burst that goes on is re-listed four such periods (and at least 250 ms) after
+   * its first notification, and again after as long, so that a server that never stops
+   * announcing changes cannot hold the registry back.
+   */
   debounceMs?: number;
   /** The timeout of each re-listing request, in milliseconds. Default: the client's. */
   listTimeout?: number;
@@ -184,7 +189,10 @@ export declare class McpHost implements AsyncDisposable {
   servers(): HostServerState[];
   /** The client of a connected server. */
   client(name: string): McpClient | undefined;
-  /** Resolves once no connection or re-listing is in progress. */
+  /**
+   * Resolves once no connection or re-listing is in progress. Work that a server keeps
+   * bringing (a `list_changed` every few milliseconds) is waited for three rounds at most.
+   */
   ready(): Promise<void>;
   /** The registry as it is now. */
   readonly tools: HostTool[];

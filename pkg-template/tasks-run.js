@@ -152,8 +152,9 @@ export async function callToolAsTask(client, params, options) {
     const fromServer = typeof suggested === "number" ? Math.min(Math.max(suggested, MIN_POLL_MS), MAX_POLL_MS) : undefined;
     const wait = pollInterval === undefined ? (fromServer ?? DEFAULT_POLL_MS) : Math.max(pollInterval, MIN_POLL_MS);
     if (!(await sleep(client, wait, signal))) {
-      // Tell the server, best effort, then fail with the caller's reason.
-      await client.request("tasks/cancel", { taskId }, undefined, true).catch(() => {});
+      // Tell the server, best effort, and fail with the caller's reason at once: a server
+      // that does not answer tasks/cancel must not hold the abort for the request's timeout.
+      client.request("tasks/cancel", { taskId }, undefined, true).catch(() => {});
       throw signal.reason;
     }
     // An abort that came as the wait ended: this request rejects with its reason before sending.

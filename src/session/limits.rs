@@ -12,6 +12,10 @@ pub const MAX_TIMER_MS: u32 = 2_147_483_647;
 /// The longest reconnection delay a server's SSE `retry` can ask for.
 pub const MAX_RETRY_MS: u32 = 10 * 60 * 1_000;
 
+/// The shortest: `retry: 0` on a stream that ends after each event would
+/// otherwise have the client reconnect in a loop with no pause at all.
+pub const MIN_RETRY_MS: u32 = 100;
+
 /// The limits of one client.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {

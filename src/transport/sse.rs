@@ -19,7 +19,7 @@
 use crate::protocol::jsonrpc::elide::Eliding;
 use crate::protocol::jsonrpc::envelope::{Envelope, EnvelopeScanner};
 use crate::protocol::wide;
-use crate::session::limits::MAX_RETRY_MS;
+use crate::session::limits::{MAX_RETRY_MS, MIN_RETRY_MS};
 use line::LineBuffer;
 use std::fmt;
 
@@ -464,10 +464,11 @@ impl SseParser {
             }
             // Digits only, or the field is ignored. A server's retry of
             // 3,000,000,000 ms must not become a timer that fires at once: it
-            // is capped.
+            // is capped; nor one of 0 a reconnection loop without a pause.
             b"retry" => {
                 if let Some(ms) = super::http::decimal(value) {
-                    self.retry_ms = Some(u32::try_from(ms.min(u64::from(MAX_RETRY_MS))).unwrap_or(MAX_RETRY_MS));
+                    let ms = ms.clamp(u64::from(MIN_RETRY_MS), u64::from(MAX_RETRY_MS));
+                    self.retry_ms = Some(u32::try_from(ms).unwrap_or(MAX_RETRY_MS));
                 }
             }
             _ => {}

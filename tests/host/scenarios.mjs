@@ -211,6 +211,33 @@ export async function refreshOnListChanged({ McpHost }) {
   return done;
 }
 
+/**
+ * A server that announces a change every 20 ms for 4 s: the host re-lists it while the storm goes
+ * on (before, each notification put the re-listing off again, and ready() and every call that
+ * waits for it hung for as long as the storm lasted), and ready() and listAllTools() settle.
+ */
+export async function stormOfListChanged({ McpHost }) {
+  const { check, done } = checker();
+  const host = await McpHost.connect({ modern: { url: PEERS.modern } });
+  try {
+    const relisted = new Promise((resolve) => host.addEventListener("change", (e) => e.reason === "list_changed" && resolve(e)));
+    const started = Date.now();
+    await host.callTool("modern__list-changed-storm", { intervalMs: 20, durationMs: 4000 });
+    const event = await within(2000, relisted, "a re-listing while the server keeps announcing changes");
+    check(event.server === "modern" && event.lists.includes("tools"), "the host re-lists the server's tools during the storm");
+    await within(2500, host.ready(), "ready() during the storm");
+    check(true, "ready() settles during the storm");
+    const tools = await within(2500, host.listAllTools(), "listAllTools() during the storm");
+    check(tools.some((t) => t.name === "modern__add-tool") && Date.now() - started < 4000, "listAllTools() answers during the storm",
+      `${Date.now() - started} ms`);
+    // The storm ends before the next scenario's clients listen to the same server.
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, started + 4300 - Date.now())));
+  } finally {
+    await host.close();
+  }
+  return done;
+}
+
 /** A server that ends the session: the client starts a new one and the host re-lists. */
 export async function refreshOnReconnect({ McpHost }) {
   const { check, done } = checker();
@@ -292,5 +319,5 @@ export async function tasksThroughAClient({ McpHost }) {
 }
 
 export const SCENARIOS = {
-  restLoadedSynchronously, registryAndRouting, namingUnderCollisions, refreshOnListChanged, refreshOnReconnect, suspendAndResume, tasksThroughAClient,
+  restLoadedSynchronously, registryAndRouting, namingUnderCollisions, refreshOnListChanged, stormOfListChanged, refreshOnReconnect, suspendAndResume, tasksThroughAClient,
 };

@@ -132,6 +132,15 @@ function buildServer({ requestInfo }) {
     inputSchema: z.object({ uri: z.string() }),
   }, ({ uri }) => { handler.notify.resourceUpdated(uri); return text(`touched ${uri}`); });
 
+  tool("list-changed-storm", {
+    description: "Publish notifications/tools/list_changed every `intervalMs` for `durationMs` (at most 20 s), without waiting",
+    inputSchema: z.object({ intervalMs: z.number().int().min(5).max(1000), durationMs: z.number().int().min(0).max(20_000) }),
+  }, ({ intervalMs, durationMs }) => {
+    const storm = setInterval(() => handler.notify.toolsChanged(), intervalMs);
+    setTimeout(() => clearInterval(storm), durationMs);
+    return text(`storming for ${durationMs} ms`);
+  });
+
   tool("add-tool", {
     description: "Register tool `name` (it answers `I am <name>`) and publish notifications/tools/list_changed",
     inputSchema: z.object({ name: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/) }),

@@ -164,6 +164,10 @@ fn absurd_retries_are_capped() {
     let mut parser = SseParser::default();
     parser.push(b"retry: 500\n", &mut Vec::new()).unwrap();
     assert_eq!(parser.retry_ms(), Some(500));
+    for retry in ["0", "99", "00"] {
+        parser.push(format!("retry: {retry}\n").as_bytes(), &mut Vec::new()).unwrap();
+        assert_eq!(parser.retry_ms(), Some(crate::session::limits::MIN_RETRY_MS), "retry: {retry} reconnects without a pause");
+    }
 }
 
 /// A shared stream skips an oversized event, keeps what its data said about

@@ -94,9 +94,22 @@ export async function taskForever({ check, peer, track }) {
   const outcome = await settle(aborted);
   check(!outcome.hung && outcome.error === "enough", "a task call aborted while it sleeps out the server's pollInterval: rejects with the reason within 2 s",
     outcome.hung ? "still pending" : describe(outcome.error));
-  const { tasks } = await peer.stats("task-forever");
+  // tasks/cancel is sent as the call rejects, not waited for: give it a moment to arrive.
+  const stats = async () => (await peer.stats("task-forever")).tasks;
+  let tasks = await stats();
+  for (let i = 0; i < 20 && tasks.cancels === 0; i++) tasks = (await sleep(25), await stats());
   check(tasks.created === 1 && tasks.gets === 0 && tasks.cancels === 1, "the client sends tasks/cancel, and polled not once in 300 ms", JSON.stringify(tasks));
   await expectEcho(check, client);
+
+  // A server that never answers tasks/cancel does not hold the abort for the request's timeout (5 s).
+  const muteController = new AbortController();
+  const mute = client.callToolAsTask({ name: "forever-mute" }, { signal: muteController.signal });
+  await sleep(300);
+  muteController.abort("enough again");
+  const muted = await settle(mute);
+  check(!muted.hung && muted.error === "enough again", "an abort whose tasks/cancel the server never answers: rejects with the reason within 2 s",
+    muted.hung ? "still pending" : describe(muted.error));
+  await expectEcho(check, client, "the next call after the unanswered tasks/cancel");
 
   const sleeping = client.callToolAsTask({ name: "forever" });
   await sleep(300);

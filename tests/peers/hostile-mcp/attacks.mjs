@@ -4,7 +4,7 @@
 // bodies and events past any sane size, a `retry` past what a timer holds, and
 // a flood of requests to the client. What each one saw goes into its stats.
 import { openEventStream } from "./http.mjs";
-import { ECHO, textResult } from "./jsonrpc.mjs";
+import { ECHO, NO_ANSWER, textResult } from "./jsonrpc.mjs";
 
 const DEPTH = 40;
 
@@ -224,15 +224,17 @@ export const ATTACKS = {
 
   // 100,000 tools under one name, in four pages of 25,000 (about 1.2 MB each), then echo: a host must
   // give each a name of its own without a search per tool, which would take minutes.
-  // A task that never ends and asks to be polled every 4e9 ms (46 days, past what a timer holds).
+  // A task that never ends and asks to be polled every 4e9 ms (46 days, past what a timer holds);
+  // the tool `forever-mute` starts one whose tasks/cancel is never answered.
   "task-forever": {
     capabilities: { tasks: { requests: { tools: { call: {} } }, cancel: {}, list: {} } },
     answer(message, stats) {
-      const task = { taskId: "forever", status: "working", createdAt: "2026-12-02T00:00:00Z", ttl: null, pollInterval: 4e9 };
+      const taskId = message.params?.name ?? message.params?.taskId;
+      const task = { taskId, status: "working", createdAt: "2026-12-02T00:00:00Z", ttl: null, pollInterval: 4e9 };
       stats.tasks ??= { created: 0, gets: 0, cancels: 0 };
       switch (message.method) {
         case "tools/call":
-          if (message.params?.name !== "forever") return undefined;
+          if (taskId !== "forever" && taskId !== "forever-mute") return undefined;
           stats.tasks.created += 1;
           return { task };
         case "tasks/get":
@@ -240,7 +242,7 @@ export const ATTACKS = {
           return task;
         case "tasks/cancel":
           stats.tasks.cancels += 1;
-          return { ...task, status: "cancelled" };
+          return taskId === "forever-mute" ? NO_ANSWER : { ...task, status: "cancelled" };
         default:
           return undefined;
       }

@@ -17,6 +17,8 @@ export const isNotification = (m) => typeof m?.method === "string" && m.id === u
 export const isResponse = (m) => m?.method === undefined && m?.id !== undefined && ("result" in m || "error" in m);
 
 export const rpcError = (id, code, message) => ({ jsonrpc: "2.0", id, error: { code, message } });
+/** What an attack's `answer` returns to leave a request without any answer: its response never comes. */
+export const NO_ANSWER = Symbol("no answer");
 export const textResult = (text) => ({ content: [{ type: "text", text }] });
 
 /**

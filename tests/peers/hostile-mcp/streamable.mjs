@@ -5,7 +5,7 @@
 // the point here.
 import { randomBytes } from "node:crypto";
 import { fillerSize, openEventStream, readBody, sendJson, sseEvent, writeHuge } from "./http.mjs";
-import { answerCommon, idLastTextEvent, initializeResult, isNotification, isRequest, isResponse, rpcError } from "./jsonrpc.mjs";
+import { NO_ANSWER, answerCommon, idLastTextEvent, initializeResult, isNotification, isRequest, isResponse, rpcError } from "./jsonrpc.mjs";
 
 // How long a stream waits for the client to answer what the server asked.
 const ANSWER_TIMEOUT_MS = 1_800;
@@ -44,6 +44,7 @@ export function streamableEndpoint(attack, stats) {
       return res.writeHead(202).end();
     }
     const own = attack.answer?.(message, stats);
+    if (own === NO_ANSWER) return undefined;
     if (own) return sendJson(res, 200, { jsonrpc: "2.0", id: message.id, result: own });
     const common = answerCommon(message, attack);
     if (common) return sendJson(res, 200, common);
