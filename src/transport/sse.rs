@@ -115,6 +115,9 @@ pub enum Oversize {
 /// Default limit for one line and for one event's data.
 pub const DEFAULT_LIMIT: usize = 32 * 1024 * 1024;
 
+/// The longest event id kept (the official SDK's are a stream id and a counter, some 50 bytes).
+pub const MAX_ID_BYTES: usize = 1024;
+
 /// Where the bytes of the current line go.
 #[derive(Debug, PartialEq, Eq)]
 enum LineMode {
@@ -458,6 +461,13 @@ impl SseParser {
             }
             b"event" => self.event = field_text(value),
             // A loop, not `contains`: see protocol::pick::has_backslash.
+            // Every event carries the last id: one of megabytes would be copied into each
+            // of thousands of tiny events. A longer one makes the stream one that cannot be
+            // resumed, as an empty one does.
+            b"id" if value.len() > MAX_ID_BYTES => {
+                self.last_id = None;
+                self.id_in_event = true;
+            }
             b"id" if value.iter().all(|&b| b != 0) => {
                 self.last_id = Some(field_text(value)).filter(|id| !id.is_empty());
                 self.id_in_event = true;

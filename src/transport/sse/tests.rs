@@ -286,3 +286,18 @@ fn kept_data_past_half_a_mebibyte_with_nothing_left_out_is_left_whole_with_the_c
     assert!(event.data.is_empty() && event.kept.as_ref().is_some_and(|k| k.whole && k.elided == 0 && k.bytes == list.len()));
     assert_eq!(kept, list.as_bytes());
 }
+
+/// An id too long to copy into every event leaves the stream without one, as an empty id does,
+/// and the next id of a sane length counts again.
+#[test]
+fn an_overlong_id_is_dropped_not_copied_into_every_event() {
+    let mut parser = SseParser::default();
+    let mut out = Vec::new();
+    parser.push(b"id: 7\ndata: a\n\n", &mut out).unwrap();
+    let long = "i".repeat(super::MAX_ID_BYTES + 1);
+    parser.push(format!("id: {long}\ndata: b\n\ndata: c\n\n").as_bytes(), &mut out).unwrap();
+    assert_eq!(parser.last_event_id(), None);
+    parser.push(format!("id: {}\ndata: d\n\n", "j".repeat(super::MAX_ID_BYTES)).as_bytes(), &mut out).unwrap();
+    let ids: Vec<Option<usize>> = out.iter().map(|e| e.id.as_ref().map(String::len)).collect();
+    assert_eq!(ids, [Some(1), None, None, Some(super::MAX_ID_BYTES)]);
+}
