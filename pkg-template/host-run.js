@@ -401,15 +401,22 @@ class HostRegistry {
     await this.#need(["resources", "resourceTemplates"]);
     const listed = new Set(this.#registry.resources.filter((r) => r.uri === params.uri).map((r) => r.server));
     // A template built to backtrack stops at its step budget and matches
-    // nothing, so one server's template cannot hold up the others.
+    // nothing, so one server's template cannot hold up the others; after one,
+    // that server's other templates are not tried, so that a thousand of them
+    // cannot either.
     let tooCostly;
+    const costly = new Set();
     if (listed.size === 0) {
       for (const t of this.#registry.resourceTemplates) {
+        if (costly.has(t.server)) continue;
         try {
           if (new UriTemplate(t.uriTemplate).match(params.uri)) listed.add(t.server);
         } catch (error) {
           // A template the server got wrong matches nothing either.
-          if (error instanceof McpClientError && error.kind === "limit-exceeded") tooCostly ??= error;
+          if (error instanceof McpClientError && error.kind === "limit-exceeded") {
+            tooCostly ??= error;
+            costly.add(t.server);
+          }
         }
       }
     }

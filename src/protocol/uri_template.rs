@@ -21,6 +21,11 @@ pub enum TemplateValue {
 /// (`{+a}{+b}…{+h}!`) is stopped within milliseconds.
 pub const DEFAULT_MATCH_STEPS: u64 = 100_000;
 
+/// The most literals and expressions a template may have. Matching goes a call
+/// deeper for each, on wasm's 1 MiB stack; a server's template of 50,000
+/// `{a}` would exhaust it well within the steps. Real ones have a handful.
+pub const MAX_PARTS: usize = 64;
+
 /// Matching gave up: deciding whether the URI matches would take more steps
 /// than allowed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,6 +80,7 @@ struct VarSpec {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Part {
+    /// A literal, percent-encoded as it expands, once.
     Literal(String),
     Expression(Operator, Vec<VarSpec>),
 }
@@ -153,7 +159,7 @@ impl UriTemplate {
                 return Err(TemplateError("a '}' without '{'".into()));
             }
             if !literal.is_empty() {
-                parts.push(Part::Literal(literal.to_owned()));
+                parts.push(Part::Literal(encode(literal, true)));
             }
             let (body, tail) = after.split_once('}').ok_or_else(|| TemplateError("an expression is not closed".into()))?;
             let mut chars = body.chars();
@@ -165,13 +171,19 @@ impl UriTemplate {
             let list = if operator.symbol.is_some() { chars.as_str() } else { body };
             let vars = list.split(',').map(parse_varspec).collect::<Result<Vec<_>, _>>()?;
             parts.push(Part::Expression(operator, vars));
+            if parts.len() > MAX_PARTS {
+                return Err(TemplateError(crate::error::cold_format!("more than {MAX_PARTS} literals and expressions")));
+            }
             rest = tail;
         }
         if rest.contains('}') {
             return Err(TemplateError("a '}' without '{'".into()));
         }
         if !rest.is_empty() {
-            parts.push(Part::Literal(rest.to_owned()));
+            parts.push(Part::Literal(encode(rest, true)));
+        }
+        if parts.len() > MAX_PARTS {
+            return Err(TemplateError(crate::error::cold_format!("more than {MAX_PARTS} literals and expressions")));
         }
         Ok(Self { source: source.to_owned(), parts })
     }
@@ -198,7 +210,7 @@ impl UriTemplate {
         let mut out = String::new();
         for part in &self.parts {
             match part {
-                Part::Literal(text) => out.push_str(&encode(text, true)),
+                Part::Literal(encoded) => out.push_str(encoded),
                 Part::Expression(op, vars) => expand_expression(*op, vars, lookup, &mut out),
             }
         }
@@ -324,38 +336,47 @@ fn match_parts(parts: &[Part], uri: &str, bindings: &mut Bindings, budget: &mut 
     budget.spend(1)?;
     let Some((part, rest)) = parts.split_first() else { return Ok(uri.is_empty()) };
     match part {
-        Part::Literal(text) => {
-            let encoded = encode(text, true);
-            match uri.strip_prefix(encoded.as_str()) {
-                Some(tail) => match_parts(rest, tail, bindings, budget),
-                None => Ok(false),
-            }
-        }
+        Part::Literal(encoded) => match uri.strip_prefix(encoded.as_str()) {
+            Some(tail) => match_parts(rest, tail, bindings, budget),
+            None => Ok(false),
+        },
         Part::Expression(op, vars) => {
             // The longest capture when nothing follows; otherwise the shortest first.
-            let ends: Vec<usize> = if rest.is_empty() {
-                if !uri.chars().all(|c| allowed(*op, c)) {
-                    return Ok(false);
-                }
-                vec![uri.len()]
-            } else {
-                // Captures only grow, and a disallowed character stays in them:
-                // the candidates end before the first one.
-                let stop = uri.char_indices().find(|(_, c)| !allowed(*op, *c)).map_or(uri.len(), |(i, _)| i);
-                uri.char_indices().map(|(i, _)| i).take_while(|i| *i <= stop).chain((stop == uri.len()).then_some(stop)).collect()
-            };
-            for end in ends {
-                let (piece, tail) = uri.split_at(end);
-                budget.spend(1 + bindings.len() as u64 + piece.len() as u64 / 16)?;
-                let before = bindings.clone();
-                if bind(*op, vars, piece, bindings) && match_parts(rest, tail, bindings, budget)? {
+            if rest.is_empty() {
+                return Ok(uri.chars().all(|c| allowed(*op, c)) && capture(*op, vars, rest, uri, uri.len(), bindings, budget)?);
+            }
+            // Captures only grow, and a disallowed character stays in them: the
+            // candidates end before the first one. Taken one at a time, not
+            // gathered: each level of the search would hold a list as long as the URI.
+            let stop = uri.char_indices().find(|(_, c)| !allowed(*op, *c)).map_or(uri.len(), |(i, _)| i);
+            for end in uri.char_indices().map(|(i, _)| i).take_while(|i| *i <= stop).chain((stop == uri.len()).then_some(stop)) {
+                if capture(*op, vars, rest, uri, end, bindings, budget)? {
                     return Ok(true);
                 }
-                *bindings = before;
             }
             Ok(false)
         }
     }
+}
+
+/// Whether the expression captures `uri` up to `end` and `rest` matches what follows.
+fn capture(
+    op: Operator,
+    vars: &[VarSpec],
+    rest: &[Part],
+    uri: &str,
+    end: usize,
+    bindings: &mut Bindings,
+    budget: &mut Budget,
+) -> Result<bool, MatchTooCostly> {
+    let Some((piece, tail)) = uri.split_at_checked(end) else { return Ok(false) };
+    budget.spend(1 + bindings.len() as u64 + piece.len() as u64 / 16)?;
+    let before = bindings.clone();
+    if bind(op, vars, piece, bindings) && match_parts(rest, tail, bindings, budget)? {
+        return Ok(true);
+    }
+    *bindings = before;
+    Ok(false)
 }
 
 /// Whether `c` could be part of this operator's expansion: what the

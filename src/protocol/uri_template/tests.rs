@@ -214,3 +214,25 @@ fn a_backtracking_template_runs_out_of_steps() {
     // The same template still matches what it can, cheaply.
     assert!(t.matches("x:a!", DEFAULT_MATCH_STEPS).unwrap().is_some());
 }
+
+/// Matching goes a call deeper for each part: a server's template cannot have more parts than
+/// the stack holds, and one at the bound matches within the steps.
+#[test]
+fn a_template_has_at_most_max_parts() {
+    let at_bound = "{a}".repeat(super::MAX_PARTS);
+    let template = UriTemplate::parse(&at_bound).unwrap();
+    assert!(template.matches("xyz", DEFAULT_MATCH_STEPS).is_ok());
+    for over in [format!("{at_bound}!"), "{a}".repeat(50_000), "x{a}".repeat(super::MAX_PARTS / 2 + 1)] {
+        let error = UriTemplate::parse(&over).unwrap_err();
+        assert!(error.to_string().contains("more than 64"), "{error}");
+    }
+}
+
+/// A long literal is encoded once, not at each candidate split of the expression before it.
+#[test]
+fn literals_expand_and_match_as_written_encoded() {
+    let t = UriTemplate::parse("a b/{x}/é{y}").unwrap();
+    let lookup = |name: &str| Some(TemplateValue::String(name.into()));
+    assert_eq!(t.expand(&lookup), "a%20b/x/%C3%A9y");
+    assert_eq!(matched("a b/{x}/é{y}", "a%20b/1/%C3%A92"), Some(vec![("x".into(), text("1")), ("y".into(), text("2"))]));
+}

@@ -1,6 +1,8 @@
-// A resource template built to backtrack, reached through McpHost.readResource,
+// Resource templates built to backtrack, reached through McpHost.readResource,
 // which matches a URI against every server's templates to route it: the match
-// stops at its step budget, and the host stays usable.
+// stops at its step budget, the server's other templates are not tried after
+// one that did, a template too long to match is one that matches nothing, and
+// the host stays usable.
 import { McpHost } from "mcp-wasm";
 import { expectFailure, expectSuccess } from "../expect.mjs";
 
@@ -8,8 +10,8 @@ const URI = `x:${"a/".repeat(200)}`;
 
 export async function templateBomb({ check, peer, track }) {
   const host = track(await McpHost.connect({ bomb: { url: peer.url("template-bomb"), timeout: 5_000 } }));
-  check(host.servers().every((s) => s.status === "connected"), "a host connects to the server with the template x:{+a}{+b}…{+h}!");
-  await expectFailure(check, "readResource of x: and 200 × a/ that only that template could match", host.readResource({ uri: URI }), "limit-exceeded");
+  check(host.servers().every((s) => s.status === "connected"), "a host connects to the server with 500 templates x:{+a}{+b}…{+h}! and one of 50,000 expressions");
+  await expectFailure(check, "readResource of x: and 200 × a/ that only those templates could match", host.readResource({ uri: URI }), "limit-exceeded");
 
   const listed = await expectSuccess(check, "the host afterwards reads a listed resource", host.readResource({ uri: "hostile://ok" }));
   check(listed.contents?.[0]?.text === "still served", "… with its contents", JSON.stringify(listed));

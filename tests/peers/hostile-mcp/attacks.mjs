@@ -120,8 +120,14 @@ export const ATTACKS = {
 
   // Eight reserved expansions that can each take any run of "a/", and a "!"
   // no URI has: a backtracking matcher tries every split before it says no.
+  // Before them, a template of 50,000 expressions (matching goes a call deeper for each), and after,
+  // 499 more of the costly one: each stops at its own budget, so only stopping after the first
+  // keeps a read from paying for all of them.
   "template-bomb": {
-    templates: [{ uriTemplate: "x:{+a}{+b}{+c}{+d}{+e}{+f}{+g}{+h}!", name: "bomb" }],
+    templates: [
+      { uriTemplate: "{a}".repeat(50_000), name: "deep" },
+      ...Array.from({ length: 500 }, (_, i) => ({ uriTemplate: "x:{+a}{+b}{+c}{+d}{+e}{+f}{+g}{+h}!", name: `bomb-${i}` })),
+    ],
     resources: [{ uri: "hostile://ok", name: "ok", text: "still served" }],
   },
 
