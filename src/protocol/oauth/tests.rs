@@ -81,6 +81,10 @@ fn scopes() {
     assert_eq!(select_scope(Some("a"), None, true).as_deref(), Some("a offline_access"));
     assert_eq!(scope_union(Some("mcp:basic"), Some("mcp:basic mcp:write")).as_deref(), Some("mcp:basic mcp:write"));
     assert_eq!(scope_union(None, None), None);
+    // 60,000 distinct scopes, as a 256 KiB reply holds: one pass, not a search of the list for each.
+    let many: String = (0..60_000).map(|i| format!("s{i} ")).collect();
+    let union = scope_union(Some(&many), Some(&many)).unwrap();
+    assert_eq!(union.split(' ').count(), 60_000);
 }
 
 #[test]
