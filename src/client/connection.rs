@@ -19,7 +19,7 @@ use crate::protocol::lifecycle::ServerIdentity;
 use crate::protocol::{methods, results};
 use crate::session::{Channel, Connector, OpenContext, Runtime};
 use serde_json::{json, Value};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 /// How many events a subscription buffers unless asked otherwise.
@@ -170,6 +170,7 @@ impl Client {
             events,
             me: me.clone(),
             renewal: RefCell::default(),
+            stream_renewals: Cell::default(),
             log_level: RefCell::default(),
             #[cfg(feature = "modern")]
             subscriptions: RefCell::default(),

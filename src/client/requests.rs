@@ -4,6 +4,11 @@
 //! never received it).
 
 use super::events::ClientEvent;
+
+/// How many renewals the server-to-client stream may ask for in a row.
+pub(crate) const MAX_STREAM_RENEWALS: u32 = 5;
+/// How long without one before the stream's renewals count from zero again.
+const STREAM_RENEWALS_QUIET_MS: f64 = 60_000.0;
 use super::lifecycle::initialize;
 #[cfg(feature = "modern")]
 use super::options::Era;
@@ -206,9 +211,34 @@ impl ClientState {
     }
 
     /// Renews the session in the background (the GET stream found it gone).
+    ///
+    /// Renewing opens the stream again, and a server whose stream finds each new
+    /// session gone at once (or a balancer that sends the stream elsewhere) would
+    /// have the client renew in a loop without a pause: renewals the stream asks
+    /// for in a row wait as its reconnections do, and after
+    /// [`MAX_STREAM_RENEWALS`] of them within a minute of each other the stream
+    /// asks for none; a request that finds the session gone still renews it.
     pub(crate) fn renew_in_background(&self) {
-        let me = self.me.clone();
-        self.context.runtime.spawn(Box::pin(async move {
+        let runtime = &self.context.runtime;
+        let now = runtime.now_ms();
+        let (before, last) = self.stream_renewals.get();
+        let in_a_row = if now - last > STREAM_RENEWALS_QUIET_MS { 0 } else { before };
+        if in_a_row >= MAX_STREAM_RENEWALS {
+            self.events.emit(&ClientEvent::Problem(Error::LimitExceeded {
+                limit: "session renewals",
+                message: crate::error::cold_format!(
+                    "the server ended {in_a_row} sessions in a row as the client opened its stream; the stream no longer renews them"
+                ),
+            }));
+            return;
+        }
+        self.stream_renewals.set((in_a_row + 1, now));
+        let delay = in_a_row.checked_sub(1).map_or(0, |attempt| crate::session::backoff::DEFAULT.delay(attempt, None, runtime.random()));
+        let (me, pause) = (self.me.clone(), (delay > 0).then(|| runtime.sleep(delay)));
+        runtime.spawn(Box::pin(async move {
+            if let Some(pause) = pause {
+                pause.await;
+            }
             let Some(state) = me.upgrade() else { return };
             if let Err(error) = state.renew_session().await {
                 state.events.emit(&ClientEvent::Problem(error));

@@ -21,7 +21,7 @@ use crate::session::limits::Limits;
 use crate::session::{Answer, Channel, Connector, Kept, LargeResult, OpenContext, Session, ToolSchemas};
 use futures::future::{LocalBoxFuture, Shared};
 use serde_json::{Map, Value};
-use std::cell::{OnceCell, RefCell};
+use std::cell::{Cell, OnceCell, RefCell};
 use std::rc::{Rc, Weak};
 
 /// A session renewal, awaited by every request that found the session gone.
@@ -173,6 +173,8 @@ pub(crate) struct ClientState {
     pub events: Rc<EventHub>,
     pub me: Weak<ClientState>,
     pub renewal: RefCell<Option<Renewal>>,
+    /// The renewals the server-to-client stream asked for in a row, and when the last was.
+    pub stream_renewals: Cell<(u32, f64)>,
     /// The level set with `set_logging_level`, sent in `_meta` in the modern era.
     pub log_level: RefCell<Option<String>>,
     /// Subscribed resources (the modern era carries them on `subscriptions/listen`),

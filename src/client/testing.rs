@@ -88,6 +88,8 @@ pub(crate) struct Server {
     /// Refuses requests other than `initialize` that carry no session id,
     /// with a 400, as a stateful server does (see [`Server::require_sessions`]).
     sessions_required: Cell<bool>,
+    /// Every stream the client opens finds its session gone (see [`Server::expire_streams`]).
+    streams_expire: Cell<bool>,
     spawner: LocalSpawner,
 }
 
@@ -102,6 +104,19 @@ impl Server {
     /// servers do; by default such requests are answered, as a stateless server does.
     pub fn require_sessions(&self) {
         self.sessions_required.set(true);
+    }
+
+    /// From now on every server-to-client stream the client opens finds its session
+    /// gone at once, as a GET answered 404 does; the newest one finds it now.
+    pub fn expire_streams(&self) {
+        self.streams_expire.set(true);
+        if let Some(sink) = self.sinks.borrow().last().cloned() {
+            self.expire_later(sink);
+        }
+    }
+
+    fn expire_later(&self, sink: InboundSink) {
+        let _ = self.spawner.spawn_local(async move { sink(Inbound::Status(crate::session::ConnectionStatus::SessionExpired)) });
     }
 
     /// Sends `message` on the newest channel.
@@ -264,6 +279,11 @@ impl Transport for FakeTransport {
         Box::pin(future::ready(outcome))
     }
     fn set_protocol_version(&self, _version: &'static str) {}
+    fn listen(&self) {
+        if self.server.streams_expire.get() {
+            self.server.expire_later(self.sink.clone());
+        }
+    }
     fn session_id(&self) -> Option<String> {
         self.session.borrow().clone()
     }
@@ -334,6 +354,7 @@ impl World {
             live_sessions: RefCell::default(),
             sessions_issued: Cell::new(0),
             sessions_required: Cell::new(false),
+            streams_expire: Cell::new(false),
             spawner: pool.spawner(),
         });
         Self { pool, runtime, server }

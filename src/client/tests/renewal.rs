@@ -212,3 +212,34 @@ mod modern_replay {
         (w, client)
     }
 }
+
+/// A server whose stream finds every new session gone at once (a GET answered 404, or a balancer
+/// that sends the stream to another node) had the client renew in a loop without a pause. The
+/// renewals the stream asks for in a row now wait as its reconnections do, and stop after five
+/// within a minute of each other, with an error event; a request still renews.
+#[test]
+fn a_stream_that_ends_every_new_session_stops_renewing_it() {
+    let (mut w, client) = legacy(everything);
+    let renewed = renewals(&client);
+    let problems = Rc::new(RefCell::new(Vec::new()));
+    let seen = problems.clone();
+    client.on_event(move |event| {
+        if let ClientEvent::Problem(error) = event {
+            seen.borrow_mut().push(error.to_string());
+        }
+    });
+    w.server.expire_streams();
+    w.settle();
+    assert_eq!(renewed.get(), 1, "the first renewal goes at once");
+    for _ in 0..10 {
+        w.advance(40_000);
+    }
+    assert_eq!(renewed.get(), super::super::requests::MAX_STREAM_RENEWALS, "then each waits, and five in a row is the end");
+    assert_eq!(w.server.count("initialize"), 1 + super::super::requests::MAX_STREAM_RENEWALS as usize);
+    assert!(problems.borrow().iter().any(|p| p.contains("sessions in a row")), "{problems:?}");
+    // A request that finds the session gone renews it all the same; its stream, a quiet minute
+    // after the last, may ask for one at once again.
+    w.server.forget_sessions();
+    assert_eq!(call(&mut w, &client, "a").unwrap(), "ok");
+    assert_eq!(renewed.get(), super::super::requests::MAX_STREAM_RENEWALS + 2);
+}
