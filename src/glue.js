@@ -113,16 +113,27 @@ export class Listeners {
 // `lagged`. `end` says no more will come (what was kept is still read); return() and the reader's
 // `signal` end it at once.
 function notificationStream(capacity, signal, unsubscribe) {
-  const kept = [];
+  // Taken from `head` on: shift() copies what is left of a long array each time, so a reader
+  // draining a buffer of 100,000 took 5.6 s. What was taken is dropped once it is half the array.
+  let kept = [];
+  let head = 0;
+  const take = () => {
+    const value = kept[head++];
+    if (head > 1024 && head * 2 > kept.length) {
+      kept = kept.slice(head);
+      head = 0;
+    }
+    return value;
+  };
   const waiting = [];
   let ended = false;
   let lagged = false;
   let finished = false;
   const done = () => ({ done: true, value: undefined });
   const settle = () => {
-    while (waiting.length && (kept.length || ended || finished)) {
+    while (waiting.length && (kept.length > head || ended || finished)) {
       const { resolve, reject } = waiting.shift();
-      if (kept.length) resolve({ done: false, value: kept.shift() });
+      if (kept.length > head) resolve({ done: false, value: take() });
       else if (lagged && !finished) {
         finished = true;
         reject(new McpClientError("lagged", `the notification subscriber lagged more than ${capacity} notifications behind`));
@@ -133,7 +144,8 @@ function notificationStream(capacity, signal, unsubscribe) {
   const finish = (reason) => {
     if (finished) return;
     finished = true;
-    kept.length = 0;
+    kept = [];
+    head = 0;
     if (reason !== undefined) for (const { reject } of waiting.splice(0)) reject(reason);
     settle();
     signal?.removeEventListener("abort", onAbort);
@@ -143,7 +155,7 @@ function notificationStream(capacity, signal, unsubscribe) {
   signal?.addEventListener("abort", onAbort, { once: true });
   const listener = (event) => {
     if (ended || finished) return;
-    if (waiting.length === 0 && kept.length >= capacity) {
+    if (waiting.length === 0 && kept.length - head >= capacity) {
       ended = lagged = true;
       unsubscribe();
     } else kept.push({ ...event.notification });

@@ -61,6 +61,30 @@ describe("notifications()", () => {
     await client.close();
   });
 
+  test("a reader that falls thousands behind a large bufferSize gets every one, in order", { timeout: 30_000 }, async () => {
+    const client = await connected();
+    const iterator = client.notifications({ method: METHOD, bufferSize: 100_000 });
+    const heard = [];
+    client.addEventListener(METHOD, (event) => heard.push(event.notification));
+    // Three bursts of 1,000 from the server, none read until all have come.
+    await client.callTool({ name: "list-changed-storm", arguments: { intervalMs: 50, durationMs: 175, burst: 1000 } });
+    for (let last = -1; heard.length !== last;) {
+      last = heard.length;
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    }
+    assert.ok(heard.length >= 2000, `${heard.length} notifications`);
+    // Past 1,024 taken, the kept ones move to the front of a new array: nothing is lost or repeated.
+    for (let i = 0; i < heard.length; i++) {
+      const { done, value } = await iterator.next();
+      assert.equal(done, false, `notification ${i}`);
+      assert.deepEqual(value, heard[i]);
+    }
+    const more = iterator.next();
+    assert.equal(await settledSoon(more), false, "nothing more was kept");
+    await client.close();
+    assert.deepEqual(await more, { done: true, value: undefined });
+  });
+
   test("close ends it after what it kept; return() and the signal end it at once", { timeout: 20_000 }, async () => {
     const client = await connected();
     const kept = client.notifications({ method: METHOD });

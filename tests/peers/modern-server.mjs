@@ -133,10 +133,14 @@ function buildServer({ requestInfo }) {
   }, ({ uri }) => { handler.notify.resourceUpdated(uri); return text(`touched ${uri}`); });
 
   tool("list-changed-storm", {
-    description: "Publish notifications/tools/list_changed every `intervalMs` for `durationMs` (at most 20 s), without waiting",
-    inputSchema: z.object({ intervalMs: z.number().int().min(5).max(1000), durationMs: z.number().int().min(0).max(20_000) }),
-  }, ({ intervalMs, durationMs }) => {
-    const storm = setInterval(() => handler.notify.toolsChanged(), intervalMs);
+    description: "Publish `burst` (default 1) notifications/tools/list_changed every `intervalMs` for `durationMs` (at most 20 s), without waiting",
+    inputSchema: z.object({
+      intervalMs: z.number().int().min(5).max(1000),
+      durationMs: z.number().int().min(0).max(20_000),
+      burst: z.number().int().min(1).max(10_000).optional(),
+    }),
+  }, ({ intervalMs, durationMs, burst = 1 }) => {
+    const storm = setInterval(() => { for (let i = 0; i < burst; i++) handler.notify.toolsChanged(); }, intervalMs);
     setTimeout(() => clearInterval(storm), durationMs);
     return text(`storming for ${durationMs} ms`);
   });

@@ -256,13 +256,23 @@ pub fn select_scope(challenge: Option<&str>, resource_scopes: Option<&Value>, of
 
 /// The union of two scope strings, in first-seen order (step-up keeps what
 /// was granted and adds what the resource now asks for).
-/// A set of the scopes seen, not a search of the list: a server's `scope` of
-/// 256 KiB holds some 60,000 of them.
+/// At most [`MAX_SCOPES`] of them: each is looked for among those kept, and a
+/// server's `scope` of 256 KiB holds some 60,000 (2e9 comparisons).
 pub fn scope_union(held: Option<&str>, wanted: Option<&str>) -> Option<String> {
-    let mut seen = std::collections::HashSet::new();
-    let scopes: Vec<&str> = held.into_iter().chain(wanted).flat_map(str::split_whitespace).filter(|scope| seen.insert(*scope)).collect();
+    let mut scopes: Vec<&str> = Vec::new();
+    for scope in held.into_iter().chain(wanted).flat_map(str::split_whitespace) {
+        if scopes.len() == MAX_SCOPES {
+            break;
+        }
+        if !scopes.contains(&scope) {
+            scopes.push(scope);
+        }
+    }
     (!scopes.is_empty()).then(|| scopes.join(" "))
 }
+
+/// The most scopes a step-up asks for; real ones ask for a handful.
+pub const MAX_SCOPES: usize = 256;
 
 /// How the client authenticates at the token endpoint.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
