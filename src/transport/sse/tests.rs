@@ -256,6 +256,25 @@ fn a_long_first_data_line_is_left_with_the_caller_wherever_the_chunks_split() {
     }
 }
 
+/// Thousands of short data lines after a long first one are handed over as one piece per chunk,
+/// not two JS arrays per line.
+#[test]
+fn short_data_lines_of_a_kept_event_join_into_one_piece() {
+    let data = big_read(3000);
+    let stream = format!("data: {data}\n{}\n", "data\n".repeat(10_000));
+    let mut parser = SseParser::with_limit(1 << 20).keep_data_over(1000);
+    let mut out = Vec::new();
+    let (head, tail) = stream.as_bytes().split_at(data.len() + 7);
+    parser.push(head, &mut out).unwrap();
+    parser.take_kept();
+    parser.push(tail, &mut out).unwrap();
+    let pieces = parser.take_kept();
+    assert!(pieces.len() <= 3, "{} pieces", pieces.len());
+    let held: usize = pieces.iter().map(|p| if let KeptPiece::Held(bytes) = p { bytes.len() } else { 0 }).sum();
+    assert_eq!(held, 10_000, "a line feed for each line");
+    assert_eq!(out.len(), 1);
+}
+
 #[test]
 fn kept_data_with_nothing_left_out_is_dispatched_whole_and_counts_against_the_limit() {
     let list = format!("{{\"result\":{{\"tools\":[{}]}}}}", "{\"name\":\"t\"},".repeat(200).trim_end_matches(','));
