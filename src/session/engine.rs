@@ -74,6 +74,10 @@ pub type TraceListener = Rc<dyn Fn(TraceDirection, &Message)>;
 
 /// How many server requests may be handled at once when nothing else is set.
 const DEFAULT_MAX_SERVER_REQUESTS: usize = crate::session::limits::Limits::DEFAULT.max_server_requests;
+/// How many answers the client gives on its own may be on their way at once.
+pub const MAX_AUTOMATIC_REPLIES: usize = 64;
+/// How many more may wait for one of those to arrive.
+pub const MAX_QUEUED_REPLIES: usize = 4096;
 
 /// One JSON-RPC conversation with one server. Cheap to clone: clones share it.
 #[derive(Clone)]
@@ -154,6 +158,13 @@ struct State {
     trace: Option<TraceListener>,
     /// Server requests handled at once at most (0: the default).
     max_server_requests: usize,
+    /// Answers the client gives on its own (to `ping`, the refusals) still being sent.
+    automatic_replies: usize,
+    /// Those waiting for one of them to arrive, the newest taken first: each answers a
+    /// request of its own, so the order does not matter, and a `Vec` is in the code already.
+    queued_replies: Vec<Message>,
+    /// Some were left unsent since the last time none waited (reported once).
+    replies_dropped: bool,
 }
 
 impl State {
@@ -532,7 +543,7 @@ impl Inner {
                 codes::INVALID_REQUEST,
                 crate::error::cold_format!("the request is {bytes} bytes, more than the {limit} the client reads"),
             );
-            self.send_in_background(Message::Response { id: Some(id.clone()), outcome: Err(refusal) });
+            self.reply_automatically(Message::Response { id: Some(id.clone()), outcome: Err(refusal) });
             return self.report(error("a request from the server"));
         }
         self.report(error("a message from the server"));
@@ -590,7 +601,7 @@ impl Inner {
     #[inline(never)]
     fn answer(self: Rc<Self>, id: RequestId, method: &str, params: Option<Value>) {
         if method == methods::PING {
-            return self.send_in_background(Message::Response { id: Some(id), outcome: Ok(Value::Object(Map::new())) });
+            return self.reply_automatically(Message::Response { id: Some(id), outcome: Ok(Value::Object(Map::new())) });
         }
         let (cancel, cancelled) = oneshot::channel::<String>();
         let cancelled = cancelled.map(|r| r.unwrap_or_else(|_| "the client closed".to_owned())).shared();
@@ -608,12 +619,12 @@ impl Inner {
                 message: crate::error::cold_format!("refused {method}: {why}"),
             });
             let error = ErrorObject::new(codes::INTERNAL_ERROR, why);
-            return self.send_in_background(Message::Response { id: Some(id), outcome: Err(error) });
+            return self.reply_automatically(Message::Response { id: Some(id), outcome: Err(error) });
         }
         let handler = self.state.borrow().handler.clone();
         let Some(work) = handler.and_then(|h| h.handle(method, params, ctx)) else {
             let error = ErrorObject::new(codes::METHOD_NOT_FOUND, crate::error::cold_format!("Method not found: {method}"));
-            return self.send_in_background(Message::Response { id: Some(id), outcome: Err(error) });
+            return self.reply_automatically(Message::Response { id: Some(id), outcome: Err(error) });
         };
         self.state.borrow_mut().inbound.insert(id.clone(), cancel);
         let inner = Rc::downgrade(&self);
@@ -629,6 +640,57 @@ impl Inner {
             let still_open = inner.state.borrow_mut().inbound.remove(&id).is_some();
             if let (Some(outcome), true) = (outcome, still_open) {
                 inner.send_in_background(Message::Response { id: Some(id), outcome });
+            }
+        }));
+    }
+
+    /// Sends an answer the client gives without a handler (to `ping`, a refusal): at most
+    /// [`MAX_AUTOMATIC_REPLIES`] on their way at once, the next ones queued until one
+    /// arrives, and past [`MAX_QUEUED_REPLIES`] waiting, left unsent and reported once. A
+    /// server that sends requests faster than it takes their answers (800,000 pings in one
+    /// batch) would otherwise have as many fetches started at once.
+    fn reply_automatically(self: &Rc<Self>, message: Message) {
+        let mut state = self.state.borrow_mut();
+        if state.closed {
+            return;
+        }
+        if state.automatic_replies < MAX_AUTOMATIC_REPLIES {
+            state.automatic_replies += 1;
+            drop(state);
+            return self.send_automatic(message);
+        }
+        if state.queued_replies.len() < MAX_QUEUED_REPLIES {
+            return state.queued_replies.push(message);
+        }
+        let first = !std::mem::replace(&mut state.replies_dropped, true);
+        drop(state);
+        if first {
+            self.report(Error::LimitExceeded {
+                limit: "automatic replies",
+                message: crate::error::cold_format!(
+                    "the server sent requests faster than it took their answers: past {MAX_QUEUED_REPLIES} waiting, some are left unanswered"
+                ),
+            });
+        }
+    }
+
+    /// Sends one automatic answer, then the next one queued, if any.
+    fn send_automatic(self: &Rc<Self>, message: Message) {
+        let (send, inner) = (self.send(message), Rc::downgrade(self));
+        self.runtime.spawn(Box::pin(async move {
+            let _ = send.await;
+            let Some(inner) = inner.upgrade() else { return };
+            let next = {
+                let mut state = inner.state.borrow_mut();
+                let next = state.queued_replies.pop().filter(|_| !state.closed);
+                if next.is_none() {
+                    state.automatic_replies = state.automatic_replies.saturating_sub(1);
+                    state.replies_dropped &= state.automatic_replies > 0;
+                }
+                next
+            };
+            if let Some(next) = next {
+                inner.send_automatic(next);
             }
         }));
     }

@@ -75,7 +75,20 @@ pub(crate) struct MemoryTransport {
     pub(crate) sent: RefCell<Vec<Message>>,
     pub(crate) closed: Cell<u32>,
     pub(crate) fail_sends: Cell<bool>,
+    /// Sends go out but do not finish until the test lets them (see `let_sends_finish`).
+    pub(crate) hold_sends: Cell<bool>,
+    held: RefCell<Vec<futures::channel::oneshot::Sender<()>>>,
     pub(crate) version: Cell<Option<&'static str>>,
+}
+
+impl MemoryTransport {
+    /// Lets every held send finish, and the sends after it finish at once.
+    pub(crate) fn let_sends_finish(&self) {
+        self.hold_sends.set(false);
+        for held in self.held.borrow_mut().drain(..) {
+            let _ = held.send(());
+        }
+    }
 }
 
 impl Transport for MemoryTransport {
@@ -86,6 +99,14 @@ impl Transport for MemoryTransport {
             self.sent.borrow_mut().push(message);
             Ok(())
         };
+        if self.hold_sends.get() {
+            let (finish, finished) = futures::channel::oneshot::channel();
+            self.held.borrow_mut().push(finish);
+            return Box::pin(async move {
+                let _ = finished.await;
+                result
+            });
+        }
         Box::pin(future::ready(result))
     }
     fn set_protocol_version(&self, version: &'static str) {

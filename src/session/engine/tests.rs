@@ -134,6 +134,32 @@ fn server_ping_is_answered_and_unknown_requests_get_method_not_found() {
     assert_eq!(sent[1]["error"]["code"], json!(-32601));
 }
 
+/// A server that pings faster than it takes the answers gets at most 64 of them on their way at
+/// once and 4,096 more queued, each sent as one before it arrives; past that, it is told once that
+/// the rest went unanswered. Once they arrive, pings are answered again.
+#[test]
+fn automatic_replies_on_their_way_are_bounded() {
+    let mut h = harness();
+    let problems: Rc<RefCell<Vec<String>>> = Rc::default();
+    let log = problems.clone();
+    h.session.set_problem_listener(Some(Rc::new(move |problem: Error| log.borrow_mut().push(problem.to_string()))));
+    h.transport.hold_sends.set(true);
+    let pings = super::MAX_AUTOMATIC_REPLIES + super::MAX_QUEUED_REPLIES + 100;
+    for i in 0..pings {
+        h.reply(&format!(r#"{{"jsonrpc":"2.0","id":{i},"method":"ping"}}"#));
+    }
+    assert_eq!(h.transport.sent.borrow().len(), super::MAX_AUTOMATIC_REPLIES, "the rest wait");
+    assert_eq!(problems.borrow().len(), 1, "{problems:?}");
+    assert!(problems.borrow()[0].contains("left unanswered"), "{problems:?}");
+    h.transport.let_sends_finish();
+    h.pool.run_until_stalled();
+    let answered = h.transport.sent.borrow().len();
+    assert_eq!(answered, super::MAX_AUTOMATIC_REPLIES + super::MAX_QUEUED_REPLIES, "the queued ones went as the others arrived");
+    h.reply(r#"{"jsonrpc":"2.0","id":"again","method":"ping"}"#);
+    let sent = h.transport.sent.borrow();
+    assert_eq!(sent.last().map(Message::to_value), Some(json!({"jsonrpc": "2.0", "id": "again", "result": {}})));
+}
+
 #[test]
 fn notifications_reach_the_listener() {
     let mut h = harness();
