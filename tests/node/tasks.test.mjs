@@ -100,8 +100,16 @@ test("aborting sends tasks/cancel and rejects with the reason; the low-level met
     );
     setTimeout(() => controller.abort("stop"), 500);
     await assert.rejects(pending, (reason) => reason === "stop");
-    assert.ok(rec.messages().some((m) => m.method === "tasks/cancel" && m.params.taskId === taskId), "tasks/cancel names the task");
-    const task = await client.getTask({ taskId });
+    // The call rejects at once; tasks/cancel goes out beside it, not before it.
+    const cancelled = () => rec.messages().some((m) => m.method === "tasks/cancel" && m.params.taskId === taskId);
+    for (let i = 0; i < 40 && !cancelled(); i++) await new Promise((resolve) => setTimeout(resolve, 25));
+    assert.ok(cancelled(), "tasks/cancel names the task");
+    // The server may take a moment to mark the task cancelled once the request reaches it.
+    let task = await client.getTask({ taskId });
+    for (let i = 0; i < 40 && task.status !== "cancelled"; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      task = await client.getTask({ taskId });
+    }
     assert.equal(task.taskId, taskId);
     assert.equal(task.status, "cancelled");
     const listed = await client.listTasks();
