@@ -77,6 +77,29 @@ export function countingFetch(inner) {
 export function callCount(fetch) { return fetch.calls.length; }
 export function opts(fetch, extra) { return Object.assign({ fetch, timeout: 1000 }, extra || {}); }
 export function firstText(result) { return result.content[0].text; }
+// A server whose tools/call stream primes itself (an id, retry: 100) and ends without the result, and
+// whose GET answers each resumption with one notification under a fresh id, then ends: a stream that
+// could be resumed for ever. `resumptions` counts those GETs (the GET stream of its own is refused).
+export function endlessResumption() {
+  const fetch = async (url, init) => {
+    if (init.method === "GET") {
+      const last = new Headers(init.headers).get("last-event-id");
+      if (last === null) return new Response(null, { status: 405 });
+      fetch.resumptions += 1;
+      return sse(`id: g${fetch.resumptions}\ndata: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"still here"}}\n\n`);
+    }
+    const message = JSON.parse(init.body ?? "null");
+    if (message.method === "server/discover") return new Response(null, { status: 404 });
+    if (message.method === "initialize") return json({ jsonrpc: "2.0", id: message.id, result: INIT });
+    if (!("id" in message)) return new Response(null, { status: 202 });
+    if (message.method === "tools/call") return sse("id: 1\nretry: 100\ndata: \n\n");
+    return json({ jsonrpc: "2.0", id: message.id, result: {} });
+  };
+  fetch.resumptions = 0;
+  return fetch;
+}
+export function resumptions(fetch) { return fetch.resumptions; }
+export function sleep(ms) { return new Promise((resolve) => setTimeout(resolve, ms)); }
 "#)]
 extern "C" {
     fn scripted(reply: &JsValue) -> JsValue;
@@ -96,6 +119,10 @@ extern "C" {
     fn call_count(fetch: &JsValue) -> u32;
     #[wasm_bindgen(js_name = firstText)]
     fn first_text(result: &JsValue) -> String;
+    #[wasm_bindgen(js_name = endlessResumption)]
+    fn endless_resumption() -> JsValue;
+    fn resumptions(fetch: &JsValue) -> u32;
+    fn sleep(ms: u32) -> Promise;
 }
 
 const URL: &str = "http://127.0.0.1:9/mcp";
@@ -137,6 +164,23 @@ async fn bad_responses_are_typed_errors() {
     }
     let error = list_tools_error("status500").await;
     assert_eq!(field(&error, "status").as_f64(), Some(500.0));
+}
+
+/// A request that timed out is resumed no further, however readily its stream comes back: before,
+/// every resumption that brought an event counted as progress, and it went on for ever.
+#[wasm_bindgen_test]
+async fn a_request_given_up_is_not_resumed_any_more() {
+    let fetch = endless_resumption();
+    let options = js_sys::JSON::parse(r#"{"timeout":400}"#).unwrap();
+    let client = McpClient::connect(JsValue::from_str(URL), opts(&fetch, &options)).await.expect("connects");
+    let params = js_sys::JSON::parse(r#"{"name":"x"}"#).unwrap();
+    let error = JsFuture::from(client.call_tool(params, JsValue::UNDEFINED)).await.expect_err("no result comes");
+    assert_eq!(kind_of(&error), "timeout");
+    let at_timeout = resumptions(&fetch);
+    assert!(at_timeout >= 1, "the stream was resumed while the request waited");
+    JsFuture::from(sleep(1_500)).await.unwrap();
+    let after = resumptions(&fetch) - at_timeout;
+    assert!(after <= 1, "{after} resumptions after the request was given up");
 }
 
 #[wasm_bindgen_test]

@@ -78,6 +78,8 @@ pub(super) struct Inner {
     modern: Cell<bool>,
     /// The in-flight key of each request's fetch, to cancel it by aborting (modern).
     by_request: RefCell<IdMap<RequestId, u64>>,
+    /// The response streams being followed, each with whether its request was given up.
+    pub(super) followed: RefCell<IdMap<RequestId, Rc<Cell<bool>>>>,
     /// The `Authorization` header last sent.
     authorization: RefCell<Option<String>>,
     /// A POST's headers, kept while nothing they hold can change (see [`Inner::headers`]).
@@ -137,6 +139,7 @@ impl StreamableHttp {
             modern: Cell::new(false),
             interruptions: RefCell::default(),
             by_request: RefCell::default(),
+            followed: RefCell::default(),
             authorization: RefCell::default(),
             post_headers: RefCell::default(),
         };
@@ -162,6 +165,11 @@ impl Transport for StreamableHttp {
 
     fn cancel_request(&self, id: &RequestId) -> bool {
         if !self.inner.is_modern() {
+            // The session tells the server; the request's stream, if it is being resumed,
+            // is followed no further: nobody waits for what it would bring.
+            if let Some(given_up) = self.inner.followed.borrow().get(id) {
+                given_up.set(true);
+            }
             return false;
         }
         // Closing the request's stream is the cancellation; nothing is sent.
