@@ -59,6 +59,10 @@ pub struct StreamableHttp {
     inner: Rc<Inner>,
 }
 
+/// How many given-up requests are remembered; one whose stream is resumed that much later
+/// is a stream that comes back slowly, and each comeback is spaced by the backoff.
+const MAX_GIVEN_UP: usize = 64;
+
 pub(super) struct Inner {
     config: StreamableHttpConfig,
     sink: InboundSink,
@@ -78,8 +82,9 @@ pub(super) struct Inner {
     modern: Cell<bool>,
     /// The in-flight key of each request's fetch, to cancel it by aborting (modern).
     by_request: RefCell<IdMap<RequestId, u64>>,
-    /// The response streams being followed, each with whether its request was given up.
-    pub(super) followed: RefCell<IdMap<RequestId, Rc<Cell<bool>>>>,
+    /// The legacy requests given up lately (timed out, aborted), newest last: a stream of
+    /// one of them that broke is resumed no further.
+    pub(super) given_up: RefCell<Vec<RequestId>>,
     /// The `Authorization` header last sent.
     authorization: RefCell<Option<String>>,
     /// A POST's headers, kept while nothing they hold can change (see [`Inner::headers`]).
@@ -139,7 +144,7 @@ impl StreamableHttp {
             modern: Cell::new(false),
             interruptions: RefCell::default(),
             by_request: RefCell::default(),
-            followed: RefCell::default(),
+            given_up: RefCell::default(),
             authorization: RefCell::default(),
             post_headers: RefCell::default(),
         };
@@ -167,9 +172,11 @@ impl Transport for StreamableHttp {
         if !self.inner.is_modern() {
             // The session tells the server; the request's stream, if it is being resumed,
             // is followed no further: nobody waits for what it would bring.
-            if let Some(given_up) = self.inner.followed.borrow().get(id) {
-                given_up.set(true);
+            let mut given_up = self.inner.given_up.borrow_mut();
+            if given_up.len() == MAX_GIVEN_UP {
+                given_up.remove(0);
             }
+            given_up.push(id.clone());
             return false;
         }
         // Closing the request's stream is the cancellation; nothing is sent.

@@ -21,7 +21,7 @@ use crate::transport::sse::{KeptEvent, KeptPiece, Oversize, SseEvent, SseParser}
 use crate::transport::web_runtime::WebRuntime;
 use futures::future;
 use js_sys::Uint8Array;
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::rc::Rc;
 
 /// How many times in a row a response stream is resumed without progress
@@ -109,31 +109,6 @@ struct Drained {
     problem: Option<Error>,
 }
 
-/// A response stream in [`Inner::followed`] while it is followed.
-struct Followed {
-    inner: Rc<Inner>,
-    id: RequestId,
-    given_up: Rc<Cell<bool>>,
-}
-
-impl Followed {
-    fn register(inner: &Rc<Inner>, id: &RequestId) -> Self {
-        let given_up = Rc::new(Cell::new(false));
-        inner.followed.borrow_mut().insert(id.clone(), given_up.clone());
-        Self { inner: inner.clone(), id: id.clone(), given_up }
-    }
-
-    fn given_up(&self) -> bool {
-        self.given_up.get()
-    }
-}
-
-impl Drop for Followed {
-    fn drop(&mut self) {
-        self.inner.followed.borrow_mut().remove(&self.id);
-    }
-}
-
 /// A response that could not be resumed because its session ended.
 fn lost_with_session() -> Error {
     Error::Network { message: "the session ended before the response stream could be resumed; the request may have run".into() }
@@ -148,13 +123,6 @@ impl Inner {
     /// until the response arrives, the stream becomes unresumable, or the
     /// client closes.
     pub(crate) async fn follow(self: Rc<Self>, first: Option<(BodyReader, InFlight)>, purpose: Purpose) {
-        let given_up = match &purpose {
-            Purpose::Response(id) => Some(Followed::register(&self, id)),
-            Purpose::Listen => None,
-        };
-        // A request given up (timed out, aborted) is resumed no further: a server could
-        // otherwise keep its stream alive for ever, one event per connection.
-        let abandoned = || given_up.as_ref().is_some_and(Followed::given_up);
         let mut connection = first;
         let generation = self.generation.get();
         // The GET stream of an adopted session goes on where the snapshot left it.
@@ -191,7 +159,7 @@ impl Inner {
                 problem = drained.problem.or(problem);
             }
             // A reset session has its own GET stream; this one is done.
-            if self.closed.get() || (matches!(purpose, Purpose::Listen) && self.generation.get() != generation) || abandoned() {
+            if self.closed.get() || (matches!(purpose, Purpose::Listen) && self.generation.get() != generation) {
                 return;
             }
             if let Purpose::Response(id) = &purpose {
@@ -212,7 +180,6 @@ impl Inner {
                 self.status(ConnectionStatus::Reconnecting { attempt, delay_ms: delay });
             }
             match self.reconnect(delay, generation, &purpose, state.last_event_id.as_deref()).await {
-                Reopened::Connection(_) if abandoned() => return,
                 Reopened::Connection(opened) => connection = Some(opened),
                 // A refused or failed reconnection counts as an attempt; try again later.
                 Reopened::Failed(error) => problem = Some(error),
@@ -240,6 +207,15 @@ impl Inner {
             let _ = future::select(WebRuntime.sleep(delay), self.interruption()).await;
             if self.closed.get() {
                 return Reopened::Done;
+            }
+            // A request given up (timed out, aborted) is resumed no further: a server could
+            // otherwise keep its stream alive for ever, one event per connection.
+            if let Purpose::Response(id) = purpose {
+                let mut given_up = self.given_up.borrow_mut();
+                if let Some(at) = given_up.iter().position(|gone| gone == id) {
+                    given_up.remove(at);
+                    return Reopened::Done;
+                }
             }
             if self.generation.get() != generation {
                 if let Purpose::Response(id) = purpose {
