@@ -245,11 +245,12 @@ export const SCENARIOS = {
     try {
       const reasons = [];
       let timer;
+      // Each list is listed again on its own, and their answers may come in any order.
       const relisted = new Promise((resolve, reject) => {
-        timer = setTimeout(() => reject(new Error(`no change after the reconnection: ${reasons}`)), 8_000);
+        timer = setTimeout(() => reject(new Error(`no change of the tools after the reconnection: ${reasons}`)), 8_000);
         host.addEventListener("change", (event) => {
-          reasons.push(event.reason);
-          if (event.reason === "reconnected") resolve(event);
+          reasons.push(`${event.reason}:${event.lists}`);
+          if (event.reason === "reconnected" && event.lists?.includes("tools")) resolve(event);
         });
       });
       const state = await host.addServer("modern", `${listenDrop}?host=${Math.random().toString(36).slice(2, 10)}`, { timeout: 10_000 });
