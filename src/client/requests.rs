@@ -4,11 +4,6 @@
 //! never received it).
 
 use super::events::ClientEvent;
-
-/// How many renewals the server-to-client stream may ask for in a row.
-pub(crate) const MAX_STREAM_RENEWALS: u32 = 5;
-/// How long without one before the stream's renewals count from zero again.
-const STREAM_RENEWALS_QUIET_MS: f64 = 60_000.0;
 use super::lifecycle::initialize;
 #[cfg(feature = "modern")]
 use super::options::Era;
@@ -20,6 +15,11 @@ use crate::protocol::jsonrpc::Params;
 use crate::session::{Answer, CallOptions};
 use futures::future::{FutureExt, LocalBoxFuture};
 use serde_json::Value;
+
+/// How many renewals the server-to-client stream may ask for in a row.
+pub(crate) const MAX_STREAM_RENEWALS: u32 = 5;
+/// How long without one before the stream's renewals count from zero again.
+const STREAM_RENEWALS_QUIET_MS: f64 = 60_000.0;
 
 /// Checks a result's shape.
 pub(crate) type ShapeCheck = fn(&Value) -> Result<(), String>;

@@ -159,7 +159,7 @@ impl UriTemplate {
                 return Err(TemplateError("a '}' without '{'".into()));
             }
             if !literal.is_empty() {
-                parts.push(Part::Literal(encode(literal, true)));
+                push_part(&mut parts, Part::Literal(encode(literal, true)))?;
             }
             let (body, tail) = after.split_once('}').ok_or_else(|| TemplateError("an expression is not closed".into()))?;
             let mut chars = body.chars();
@@ -170,20 +170,14 @@ impl UriTemplate {
             let operator = OPERATORS.iter().copied().find(|op| op.symbol == Some(first)).unwrap_or(OPERATORS[0]);
             let list = if operator.symbol.is_some() { chars.as_str() } else { body };
             let vars = list.split(',').map(parse_varspec).collect::<Result<Vec<_>, _>>()?;
-            parts.push(Part::Expression(operator, vars));
-            if parts.len() > MAX_PARTS {
-                return Err(TemplateError(crate::error::cold_format!("more than {MAX_PARTS} literals and expressions")));
-            }
+            push_part(&mut parts, Part::Expression(operator, vars))?;
             rest = tail;
         }
         if rest.contains('}') {
             return Err(TemplateError("a '}' without '{'".into()));
         }
         if !rest.is_empty() {
-            parts.push(Part::Literal(encode(rest, true)));
-        }
-        if parts.len() > MAX_PARTS {
-            return Err(TemplateError(crate::error::cold_format!("more than {MAX_PARTS} literals and expressions")));
+            push_part(&mut parts, Part::Literal(encode(rest, true)))?;
         }
         Ok(Self { source: source.to_owned(), parts })
     }
@@ -227,6 +221,15 @@ impl UriTemplate {
         let mut budget = Budget { left: max_steps, limit: max_steps };
         Ok(match_parts(&self.parts, uri, &mut bindings, &mut budget)?.then_some(bindings))
     }
+}
+
+/// Adds `part` to a template's parts, or refuses a template of more than [`MAX_PARTS`].
+fn push_part(parts: &mut Vec<Part>, part: Part) -> Result<(), TemplateError> {
+    if parts.len() == MAX_PARTS {
+        return Err(TemplateError(crate::error::cold_format!("more than {MAX_PARTS} literals and expressions")));
+    }
+    parts.push(part);
+    Ok(())
 }
 
 fn expand_expression(op: Operator, vars: &[VarSpec], lookup: &dyn Fn(&str) -> Option<TemplateValue>, out: &mut String) {

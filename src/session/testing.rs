@@ -77,7 +77,7 @@ pub(crate) struct MemoryTransport {
     pub(crate) fail_sends: Cell<bool>,
     /// Sends go out but do not finish until the test lets them (see `let_sends_finish`).
     pub(crate) hold_sends: Cell<bool>,
-    held: RefCell<Vec<futures::channel::oneshot::Sender<()>>>,
+    held: RefCell<Vec<crate::session::oneshot::Sender<()>>>,
     pub(crate) version: Cell<Option<&'static str>>,
 }
 
@@ -100,7 +100,7 @@ impl Transport for MemoryTransport {
             Ok(())
         };
         if self.hold_sends.get() {
-            let (finish, finished) = futures::channel::oneshot::channel();
+            let (finish, finished) = crate::session::oneshot::channel();
             self.held.borrow_mut().push(finish);
             return Box::pin(async move {
                 let _ = finished.await;

@@ -465,7 +465,6 @@ impl SseParser {
                 self.has_data = true;
             }
             b"event" => self.event = field_text(value),
-            // A loop, not `contains`: see protocol::pick::has_backslash.
             // Every event carries the last id: one of megabytes would be copied into each
             // of thousands of tiny events. A longer one makes the stream one that cannot be
             // resumed, as an empty one does.
@@ -473,6 +472,7 @@ impl SseParser {
                 self.last_id = None;
                 self.id_in_event = true;
             }
+            // A loop, not `contains`: see protocol::pick::has_backslash.
             b"id" if value.iter().all(|&b| b != 0) => {
                 self.last_id = Some(field_text(value)).filter(|id| !id.is_empty());
                 self.id_in_event = true;

@@ -87,13 +87,16 @@ export const floodOfFour = (ctx) => flood(ctx, { maxServerRequests: 4 });
  */
 export async function taskForever({ check, peer, track }) {
   const client = track(await McpClient.connect(peer.url("task-forever"), { timeout: 5_000 }));
-  const controller = new AbortController();
-  const aborted = client.callToolAsTask({ name: "forever" }, { signal: controller.signal });
-  await sleep(300);
-  controller.abort("enough");
-  const outcome = await settle(aborted);
-  check(!outcome.hung && outcome.error === "enough", "a task call aborted while it sleeps out the server's pollInterval: rejects with the reason within 2 s",
-    outcome.hung ? "still pending" : describe(outcome.error));
+  // Starts the task `name`, aborts it 300 ms later, while it sleeps, and checks that it rejects with the reason at once.
+  const abortAsleep = async (name, reason, what) => {
+    const controller = new AbortController();
+    const call = client.callToolAsTask({ name }, { signal: controller.signal });
+    await sleep(300);
+    controller.abort(reason);
+    const outcome = await settle(call);
+    check(!outcome.hung && outcome.error === reason, `${what}: rejects with the reason within 2 s`, outcome.hung ? "still pending" : describe(outcome.error));
+  };
+  await abortAsleep("forever", "enough", "a task call aborted while it sleeps out the server's pollInterval");
   // tasks/cancel is sent as the call rejects, not waited for: give it a moment to arrive.
   const stats = async () => (await peer.stats("task-forever")).tasks;
   let tasks = await stats();
@@ -102,13 +105,7 @@ export async function taskForever({ check, peer, track }) {
   await expectEcho(check, client);
 
   // A server that never answers tasks/cancel does not hold the abort for the request's timeout (5 s).
-  const muteController = new AbortController();
-  const mute = client.callToolAsTask({ name: "forever-mute" }, { signal: muteController.signal });
-  await sleep(300);
-  muteController.abort("enough again");
-  const muted = await settle(mute);
-  check(!muted.hung && muted.error === "enough again", "an abort whose tasks/cancel the server never answers: rejects with the reason within 2 s",
-    muted.hung ? "still pending" : describe(muted.error));
+  await abortAsleep("forever-mute", "enough again", "an abort whose tasks/cancel the server never answers");
   await expectEcho(check, client, "the next call after the unanswered tasks/cancel");
 
   const sleeping = client.callToolAsTask({ name: "forever" });
