@@ -4,7 +4,7 @@
 import { checker, describe, settle } from "./expect.mjs";
 import { peerOf } from "./peer.mjs";
 import { credentialRedirect, issuerSwitch, pinnedIssuer } from "./scenarios/oauth.mjs";
-import { elicitationBomb, regexBomb, schemaBomb } from "./scenarios/schemas.mjs";
+import { depthBomb, elicitationBomb, regexBomb, schemaBomb } from "./scenarios/schemas.mjs";
 import { keptGarbage, legacyEventSource, legacyFetchReader, oversizeJson, oversizeSseEvent } from "./scenarios/sizes.mjs";
 import { closedClientHoldsNoTimer, floodDefault, floodOfFour, retryOverflow, taskForever } from "./scenarios/streams.mjs";
 import { toolFlood } from "./scenarios/names.mjs";
@@ -13,6 +13,7 @@ import { templateBomb } from "./scenarios/templates.mjs";
 
 const SCENARIOS = [
   { name: "schema-bomb", run: schemaBomb },
+  { name: "depth-bomb", run: depthBomb },
   { name: "elicit-bomb", run: elicitationBomb },
   { name: "regex-bomb", run: regexBomb },
   { name: "template-bomb", run: templateBomb },

@@ -51,3 +51,15 @@ export async function regexBomb(ctx) {
   await expectFailure(check, "a backreference pattern", client.callTool({ name: "backreference" }), "limit-exceeded");
   await expectEcho(check, client);
 }
+
+export async function depthBomb(ctx) {
+  const { check } = ctx;
+  const client = await connectListed(ctx, "depth-bomb");
+  const chains = (await client.listTools()).tools.filter((t) => t.name.startsWith("chain-"));
+  check(chains.length === 12, "the peer offers a chain for each keyword that recurses", `${chains.length} chains`);
+  for (const { name } of chains) {
+    const error = await expectFailure(check, `an outputSchema of 300 levels of ${name.slice(6)}`, client.callTool({ name }), "limit-exceeded");
+    check(/nests deeper than 256/.test(error?.message ?? ""), `… ${name}: says how deep it may nest`, error?.message);
+  }
+  await expectEcho(check, client);
+}

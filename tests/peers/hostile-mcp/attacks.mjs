@@ -30,6 +30,45 @@ function nestedArray(depth, leaf) {
   return value;
 }
 
+// Past the validator's 256 levels, one keyword at a time: level n wraps a $ref to level n-1
+// in the keyword, and level 0 wants a string. Each chain must stop at the depth limit, whichever
+// keyword's frames fill wasm's stack on the way down.
+const CHAIN_LEVELS = 300;
+const CHAIN_WRAPS = {
+  ref: (below) => below,
+  allOf: (below) => ({ allOf: [below] }),
+  anyOf: (below) => ({ anyOf: [{ type: "null" }, below] }),
+  oneOf: (below) => ({ oneOf: [{ type: "null" }, below] }),
+  not: (below) => ({ not: { not: below } }),
+  if: (below) => ({ if: below, then: true }),
+  else: (below) => ({ if: false, else: below }),
+  dependentSchemas: (below) => ({ dependentSchemas: { x: below } }),
+  // These move one value deeper at each level, so the instance nests too (100 levels, under
+  // the 127 a reader takes) and each level of it also goes through allOf, to pass 256.
+  properties: (below) => ({ properties: { x: { allOf: [{ allOf: [below] }] } } }),
+  items: (below) => ({ items: { allOf: [{ allOf: [below] }] } }),
+  contains: (below) => ({ contains: { allOf: [{ allOf: [below] }] } }),
+  unevaluatedProperties: (below) => ({ unevaluatedProperties: { allOf: [{ allOf: [below] }] } }),
+};
+const DEEP_INSTANCE = 100;
+const ARRAY_KEYWORDS = ["items", "contains"];
+function keywordChain(keyword) {
+  const defs = { level0: { type: "string" } };
+  for (let n = 1; n <= CHAIN_LEVELS; n += 1) defs[`level${n}`] = CHAIN_WRAPS[keyword]({ $ref: `#/$defs/level${n - 1}` });
+  const top = { $ref: `#/$defs/level${CHAIN_LEVELS}` };
+  // structuredContent is an object: an array chain starts at its member x.
+  return ARRAY_KEYWORDS.includes(keyword) ? { $defs: defs, properties: { x: top } } : { $defs: defs, ...top };
+}
+function chainInstance(keyword) {
+  if (ARRAY_KEYWORDS.includes(keyword)) return { x: nestedArray(DEEP_INSTANCE, 1) };
+  if (keyword === "properties" || keyword === "unevaluatedProperties") {
+    let value = 1;
+    for (let n = 0; n < DEEP_INSTANCE; n += 1) value = { x: value };
+    return value;
+  }
+  return { x: 1 };
+}
+
 const PLAIN_INTEGER = { type: "object", properties: { n: { type: "integer" }, note: { type: "string", maxLength: 2 } }, required: ["n"] };
 const stringWithPattern = (pattern) => ({ type: "object", properties: { s: { type: "string", pattern } } });
 
@@ -81,6 +120,12 @@ export const ATTACKS = {
       "plain-match": schemaTool("plain-match", "outputSchema: an object whose n is an integer; n is 2", PLAIN_INTEGER, { n: 2, note: "ok" }),
       "plain-mismatch": schemaTool("plain-mismatch", "outputSchema: an object whose n is an integer; n is 1.5", PLAIN_INTEGER, { n: 1.5 }),
     },
+  },
+
+  // One tool per keyword that recurses, each a chain past the validator's depth limit.
+  "depth-bomb": {
+    tools: Object.fromEntries(Object.keys(CHAIN_WRAPS).map((keyword) => [`chain-${keyword}`,
+      schemaTool(`chain-${keyword}`, `outputSchema: ${CHAIN_LEVELS} levels of ${keyword}`, keywordChain(keyword), chainInstance(keyword))])),
   },
 
   "elicit-bomb": {
