@@ -74,13 +74,25 @@ export function assignNames(pairs, separator, rules) {
     if (clashing.length === 0) return names;
     for (const i of clashing) names[i] = withSuffix(names[i], hash([pairs[i][0], pairs[i][1], names[i]]), rules.maxLen);
   }
-  // Only the same pair given more than once can still clash: number the copies, each by how many
-  // equal names came before it, counted before any was numbered.
-  const seen = new Map();
+  return numberCopies(names, rules);
+}
+
+// Only the same pair given more than once (or a hash collision a server made on purpose) can still
+// clash: the first keeps the name, and each later copy is numbered by how many came before it. A
+// number that another entry's name already has (a server can list a tool called that) gives way to
+// the next of one count shared by all names: those are each tried once, so the work stays linear.
+function numberCopies(names, rules) {
+  const taken = new Set(names);
+  const copiesOf = new Map();
+  let spare = 0;
   return names.map((name) => {
-    const copies = seen.get(name) ?? 0;
-    seen.set(name, copies + 1);
-    return copies > 0 ? withSuffix(name, `_${copies}`, rules.maxLen) : name;
+    const copies = copiesOf.get(name) ?? 0;
+    copiesOf.set(name, copies + 1);
+    if (copies === 0) return name;
+    let numbered = withSuffix(name, `_${copies}`, rules.maxLen);
+    while (taken.has(numbered)) numbered = withSuffix(name, `_${++spare}`, rules.maxLen);
+    taken.add(numbered);
+    return numbered;
   });
 }
 

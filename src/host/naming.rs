@@ -4,7 +4,7 @@
 //! same names in any order) and never collide; the host keeps the map back to
 //! `(server, tool)`, so a name need not be reversible.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// What an LLM API accepts as a function or tool name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -70,17 +70,34 @@ pub fn assign(pairs: &[(&str, &str)], separator: &str, rules: &NameRules) -> Vec
             with_suffix(name, &suffix, rules.max_len);
         }
     }
-    // Only the same pair listed more than once can still clash here: number the copies, each
-    // by how many equal names came before it (counted before any was numbered, so that a third
-    // copy becomes `_2`, not a second `_1`).
-    let mut seen: HashMap<String, usize> = HashMap::new();
+    number_copies(names, rules)
+}
+
+/// Only the same pair listed more than once (or a hash collision a server
+/// made on purpose) can still clash: the first keeps the name, and each later
+/// copy is numbered by how many came before it. A number that another pair's
+/// name already has (a server can list a tool called that) gives way to the
+/// next of one count shared by all names: those are each tried once, so the
+/// work stays linear.
+fn number_copies(mut names: Vec<String>, rules: &NameRules) -> Vec<String> {
+    let mut taken: HashSet<String> = names.iter().cloned().collect();
+    let mut copies_of: HashMap<String, usize> = HashMap::new();
+    let mut spare = 0usize;
     for name in &mut names {
-        let copies = seen.entry(name.clone()).or_default();
-        if *copies > 0 {
-            let suffix = format!("_{copies}");
-            with_suffix(name, &suffix, rules.max_len);
-        }
+        let copies = copies_of.entry(name.clone()).or_default();
         *copies += 1;
+        if *copies == 1 {
+            continue;
+        }
+        let mut numbered = name.clone();
+        with_suffix(&mut numbered, &format!("_{}", *copies - 1), rules.max_len);
+        while taken.contains(&numbered) {
+            spare += 1;
+            numbered.clone_from(name);
+            with_suffix(&mut numbered, &format!("_{spare}"), rules.max_len);
+        }
+        taken.insert(numbered.clone());
+        *name = numbered;
     }
     names
 }
@@ -237,6 +254,33 @@ mod tests {
         unique.dedup();
         assert_eq!(unique.len(), 4, "{names:?}");
         assert!(names[3].ends_with("_3"), "{names:?}");
+    }
+
+    #[test]
+    fn a_numbered_copy_gives_way_to_a_name_a_tool_already_has() {
+        let copy = assign(&[("s", "t"), ("s", "t")], "__", &PORTABLE).remove(1);
+        let tool = copy.strip_prefix("s__").unwrap_or_default().to_owned();
+        let names = assign(&[("s", "t"), ("s", "t"), ("s", &tool)], "__", &PORTABLE);
+        assert_eq!(names[2], copy);
+        let mut unique = names.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), 3, "{names:?}");
+    }
+
+    #[test]
+    fn numbers_taken_by_listed_tools_are_each_tried_once() {
+        // 20,000 copies of one tool beside tools named as each copy's number would be: with a
+        // search from 1 for each copy, this is 200 million tries.
+        let base = assign(&[("s", "t"), ("s", "t")], "__", &PORTABLE).remove(0);
+        let tail = base.strip_prefix("s__").unwrap_or_default();
+        let squatters: Vec<String> = (1..=20_000).map(|n| format!("{tail}_{n}")).collect();
+        let pairs: Vec<(&str, &str)> =
+            std::iter::repeat(("s", "t")).take(20_000).chain(squatters.iter().map(|t| ("s", t.as_str()))).collect();
+        let names = assign(&pairs, "__", &PORTABLE);
+        let unique: HashSet<&String> = names.iter().collect();
+        assert_eq!(unique.len(), pairs.len());
+        assert_eq!(names[1], format!("{base}_20001"));
     }
 
     #[test]

@@ -91,6 +91,17 @@ describe("the JS surface", () => {
     assert.match(same.at(-1), /_99999$/);
   });
 
+  test("numbers that listed tools already have are each tried once", { timeout: 30_000 }, () => {
+    // 20,000 copies of one tool beside tools named as each copy's number would be: a search from 1
+    // for each copy would be 200 million tries.
+    const [base] = qualifiedNames([["s", "t"], ["s", "t"]]);
+    const squatters = Array.from({ length: 20_000 }, (_, i) => ["s", `${base.slice(3)}_${i + 1}`]);
+    const pairs = [...Array.from({ length: 20_000 }, () => ["s", "t"]), ...squatters];
+    const names = qualifiedNames(pairs);
+    assert.equal(new Set(names).size, pairs.length);
+    assert.equal(names[1], `${base}_20001`);
+  });
+
   test("bad arguments are McpClientError invalid-argument", () => {
     assert.throws(() => new ToolBridge("palm", []), invalid(/unknown provider "palm"/));
     assert.throws(() => new ToolBridge(["anthropic"], []), invalid(/unknown provider/));
