@@ -275,8 +275,7 @@ mod tests {
         let base = assign(&[("s", "t"), ("s", "t")], "__", &PORTABLE).remove(0);
         let tail = base.strip_prefix("s__").unwrap_or_default();
         let squatters: Vec<String> = (1..=20_000).map(|n| format!("{tail}_{n}")).collect();
-        let pairs: Vec<(&str, &str)> =
-            std::iter::repeat(("s", "t")).take(20_000).chain(squatters.iter().map(|t| ("s", t.as_str()))).collect();
+        let pairs: Vec<(&str, &str)> = std::iter::repeat_n(("s", "t"), 20_000).chain(squatters.iter().map(|t| ("s", t.as_str()))).collect();
         let names = assign(&pairs, "__", &PORTABLE);
         let unique: HashSet<&String> = names.iter().collect();
         assert_eq!(unique.len(), pairs.len());

@@ -603,6 +603,14 @@ impl Inner {
         if method == methods::PING {
             return self.reply_automatically(Message::Response { id: Some(id), outcome: Ok(Value::Object(Map::new())) });
         }
+        if self.state.borrow().inbound.contains_key(&id) {
+            // The first request keeps the id: a second handler under it would take over its
+            // cancellation, and either one's end would withdraw the other.
+            let why = crate::error::cold_format!("the id {id} is already in use by a request the client is handling");
+            self.report(Error::Protocol(crate::error::cold_format!("refused {method}: {why}")));
+            let error = ErrorObject::new(codes::INVALID_REQUEST, why);
+            return self.reply_automatically(Message::Response { id: Some(id), outcome: Err(error) });
+        }
         let (cancel, cancelled) = oneshot::channel::<String>();
         let cancelled = cancelled.map(|r| r.unwrap_or_else(|_| "the client closed".to_owned())).shared();
         let ctx = InboundContext { id: id.clone(), cancelled: cancelled.clone().boxed_local() };

@@ -6,7 +6,7 @@ import { peerOf } from "./peer.mjs";
 import { credentialRedirect, issuerSwitch, pinnedIssuer } from "./scenarios/oauth.mjs";
 import { depthBomb, elicitationBomb, regexBomb, schemaBomb } from "./scenarios/schemas.mjs";
 import { keptGarbage, legacyEventSource, legacyFetchReader, oversizeJson, oversizeSseEvent } from "./scenarios/sizes.mjs";
-import { closedClientHoldsNoTimer, floodDefault, floodOfFour, retryOverflow, taskForever } from "./scenarios/streams.mjs";
+import { closedClientHoldsNoTimer, duplicateId, floodDefault, floodOfFour, retryOverflow, taskForever } from "./scenarios/streams.mjs";
 import { toolFlood } from "./scenarios/names.mjs";
 import { skillBomb } from "./scenarios/skills.mjs";
 import { templateBomb } from "./scenarios/templates.mjs";
@@ -29,6 +29,7 @@ const SCENARIOS = [
   { name: "task-forever", run: taskForever },
   { name: "flood", run: floodDefault },
   { name: "flood-limit-4", run: floodOfFour },
+  { name: "duplicate-id", run: duplicateId },
   { name: "oauth-issuer-switch", run: issuerSwitch },
   { name: "oauth-pinned-issuer", run: pinnedIssuer },
   { name: "oauth-redirect", run: credentialRedirect },

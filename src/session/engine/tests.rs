@@ -296,6 +296,31 @@ fn server_requests_run_concurrently_and_can_be_cancelled() {
 }
 
 #[test]
+fn a_second_server_request_under_an_id_in_use_is_refused() {
+    let mut h = harness();
+    let handler = Rc::new(ScriptedHandler { answers: RefCell::default(), cancellations: Rc::default() });
+    h.session.set_handler(Some(handler.clone()));
+    let problems = problems_of(&h);
+    h.reply(r#"{"jsonrpc":"2.0","id":7,"method":"sampling/createMessage","params":{}}"#);
+    h.reply(r#"{"jsonrpc":"2.0","id":7,"method":"sampling/createMessage","params":{}}"#);
+    h.pool.run_until_stalled();
+    assert_eq!(handler.answers.borrow().len(), 1, "only the first reaches the handler");
+    assert!(handler.cancellations.borrow().is_empty(), "the first goes on: {:?}", handler.cancellations.borrow());
+    let refused: Vec<Value> = h.transport.sent.borrow().iter().map(Message::to_value).collect();
+    assert_eq!(refused.len(), 1, "{refused:?}");
+    assert_eq!((refused[0]["id"].clone(), refused[0]["error"]["code"].clone()), (json!(7), json!(-32600)));
+    assert!(matches!(problems.borrow().as_slice(), [Error::Protocol(why)] if why.contains("already in use")));
+    let first = handler.answers.borrow_mut().remove(0);
+    let _ = first.send(Ok(json!({"role": "assistant"})));
+    h.pool.run_until_stalled();
+    let sent: Vec<Value> = h.transport.sent.borrow().iter().map(Message::to_value).collect();
+    assert_eq!(sent.last().map(|m| m["result"].clone()), Some(json!({"role": "assistant"})));
+    // Once answered, the id is free again.
+    h.reply(r#"{"jsonrpc":"2.0","id":7,"method":"sampling/createMessage","params":{}}"#);
+    assert_eq!(handler.answers.borrow().len(), 1, "a later request may use the id again");
+}
+
+#[test]
 fn closing_cancels_server_requests_in_flight() {
     let mut h = harness();
     let handler = Rc::new(ScriptedHandler { answers: RefCell::default(), cancellations: Rc::default() });

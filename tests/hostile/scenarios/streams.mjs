@@ -113,3 +113,27 @@ export async function taskForever({ check, peer, track }) {
   await client.close();
   await expectFailure(check, "a task call asleep when the client closes", sleeping, "closed");
 }
+
+/**
+ * A server request sent twice under one id while the handler is still on the first: the first is
+ * answered by the handler, the copy is refused at once, and neither withdraws the other.
+ */
+export async function duplicateId({ check, peer, track }) {
+  let handled = 0;
+  const sampling = async () => {
+    handled += 1;
+    await sleep(100);
+    return { role: "assistant", model: "scripted", content: { type: "text", text: "ok" } };
+  };
+  const client = track(await McpClient.connect(peer.url("duplicate-id"), { timeout: 5_000, handlers: { sampling } }));
+  const problems = [];
+  client.addEventListener("error", (event) => problems.push(event.error));
+  await expectSuccess(check, "a sampling request sent twice under one id during a tool call", client.callTool({ name: "twice" }));
+  check(handled === 1, "the handler is asked once", `${handled} times`);
+  const { duplicate } = await peer.stats("duplicate-id");
+  check(JSON.stringify(duplicate) === JSON.stringify([{ error: -32600 }, { result: "scripted" }]),
+    "the copy is refused with -32600 at once, and the first gets the handler's answer", JSON.stringify(duplicate));
+  check(problems.some((e) => e?.name === "McpClientError" && e.kind === "protocol" && /already in use/.test(e.message)),
+    "an error event of kind protocol says the id is in use", problems.map((e) => `${e?.kind}: ${e?.message}`).join("; ") || "no error event");
+  await expectEcho(check, client);
+}

@@ -273,6 +273,20 @@ export const ATTACKS = {
     },
   },
 
+  // One sampling request sent twice under the same id while the first is being handled.
+  "duplicate-id": {
+    tools: {
+      twice: tool("twice", "Sends one sampling/createMessage twice under one id, then reports the answers", {
+        async call(_args, reply, stats) {
+          const stream = reply.stream();
+          const answers = await stream.askTwice("sampling/createMessage", SAMPLING_PARAMS);
+          stats.duplicate = answers.map((a) => (a?.error ? { error: a.error.code } : { result: a?.result?.model ?? null }));
+          stream.result(textResult(JSON.stringify(stats.duplicate)));
+        },
+      }),
+    },
+  },
+
   // 100,000 tools under one name, in four pages of 25,000 (about 1.2 MB each), then echo: a host must
   // give each a name of its own without a search per tool, which would take minutes.
   // A task that never ends and asks to be polled every 4e9 ms (46 days, past what a timer holds);

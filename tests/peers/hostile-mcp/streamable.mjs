@@ -95,6 +95,27 @@ function reply(res, id, waiting) {
             });
           });
         },
+        /** Sends one request twice under one id, in one write; resolves with every answer that came in time. */
+        askTwice(method, params) {
+          const requestId = `hostile-${++asked}`;
+          const request = sseEvent({ jsonrpc: "2.0", id: requestId, method, params });
+          res.write(request + request);
+          const answers = [];
+          return new Promise((resolve) => {
+            const timer = setTimeout(() => resolve(answers), ANSWER_TIMEOUT_MS);
+            const collect = (answer) => {
+              answers.push(answer);
+              if (answers.length === 2) {
+                clearTimeout(timer);
+                resolve(answers);
+              } else {
+                // The POST handler forgets the id once this returns: wait for the second answer after that.
+                queueMicrotask(() => waiting.set(requestId, collect));
+              }
+            };
+            waiting.set(requestId, collect);
+          });
+        },
         /** Sends many requests in one write, so the client gets them all at once. */
         askAll(method, params, count) {
           res.cork();
