@@ -3,7 +3,7 @@
 // Each gets its own namespace on the peer, /<runtime>-<scenario>/<attack>/.
 import { checker, describe, settle } from "./expect.mjs";
 import { peerOf } from "./peer.mjs";
-import { credentialRedirect, issuerSwitch, pinnedIssuer } from "./scenarios/oauth.mjs";
+import { credentialRedirect, issuerChurn, issuerSwitch, pinnedIssuer } from "./scenarios/oauth.mjs";
 import { depthBomb, elicitationBomb, regexBomb, schemaBomb } from "./scenarios/schemas.mjs";
 import { keptGarbage, legacyEventSource, legacyFetchReader, oversizeJson, oversizeSseEvent } from "./scenarios/sizes.mjs";
 import { closedClientHoldsNoTimer, duplicateId, floodDefault, floodOfFour, retryOverflow, taskForever } from "./scenarios/streams.mjs";
@@ -33,6 +33,7 @@ const SCENARIOS = [
   { name: "oauth-issuer-switch", run: issuerSwitch },
   { name: "oauth-pinned-issuer", run: pinnedIssuer },
   { name: "oauth-redirect", run: credentialRedirect },
+  { name: "oauth-issuer-churn", run: issuerChurn },
 ];
 
 /** The names of the scenarios that run in `runtime` ("node" or "chromium"). */

@@ -20,6 +20,9 @@ use std::collections::HashMap;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
+/// How many origins' DPoP nonces a context keeps.
+const MAX_NONCE_ORIGINS: usize = 32;
+
 // The key storage is JavaScript (IndexedDB, WebCrypto). The npm package's core loads it on
 // first use, as a part (`dpop.js` beside the glue), so that a page that never uses DPoP does
 // not fetch it with the core; a Rust build imports it as wasm-bindgen's snippet.
@@ -116,7 +119,14 @@ impl Dpop {
     /// Keeps the nonce a response from `url` carries; whether it was new.
     pub(super) fn note_nonce(&self, url: &str, response: &web_sys::Response) -> bool {
         let Some(nonce) = crate::transport::fetch::header(response, "dpop-nonce").filter(|n| !n.is_empty()) else { return false };
-        let previous = self.nonces.borrow_mut().insert(origin(url), nonce.clone());
+        let mut nonces = self.nonces.borrow_mut();
+        let origin = origin(url);
+        // Each authorization server a server names brings an origin: past a few, start again (a
+        // forgotten nonce costs one retry).
+        if nonces.len() >= MAX_NONCE_ORIGINS && !nonces.contains_key(&origin) {
+            nonces.clear();
+        }
+        let previous = nonces.insert(origin, nonce.clone());
         previous.as_deref() != Some(nonce.as_str())
     }
 }

@@ -26,6 +26,14 @@ impl Stored for String {
     }
 }
 
+/// How many authorization servers' registrations and tokens one MCP server's
+/// context keeps. A server may name a new one at every 401; past this, the
+/// least recently saved issuer's are forgotten, so that such a server cannot
+/// fill the page's storage.
+pub const MAX_ISSUERS: usize = 8;
+/// What the store keeps under an issuer.
+const PER_ISSUER: [&str; 2] = ["client", "tokens"];
+
 /// The member `name`, a string.
 pub fn string(stored: &Value, name: &str) -> Option<String> {
     stored.get(name)?.as_str().map(str::to_owned)
@@ -128,8 +136,41 @@ impl Store {
     /// Keeps `value` as `what` (under `issuer`).
     pub async fn save<T: serde::Serialize>(&self, issuer: Option<&str>, what: &str, value: &T) {
         if let Ok(text) = serde_json::to_string(value) {
-            self.set(self.key(issuer, what), text).await;
+            self.keep(issuer, what, text).await;
         }
+    }
+
+    // Not generic, so that each type saved does not bring a copy of the issuers' upkeep.
+    async fn keep(&self, issuer: Option<&str>, what: &str, text: String) {
+        if let Some(issuer) = issuer {
+            self.remember(issuer).await;
+        }
+        self.set(self.key(issuer, what), text).await;
+    }
+
+    /// Puts `issuer` first in the list of issuers this context keeps things
+    /// under (one per line: an issuer is a URL, which holds no line break),
+    /// and forgets what the store keeps for those past [`MAX_ISSUERS`].
+    async fn remember(&self, issuer: &str) {
+        let key = self.key(None, "issuers");
+        let listed = self.get(key.clone()).await.unwrap_or_default();
+        if listed.split('\n').next() == Some(issuer) {
+            return;
+        }
+        let mut kept = issuer.to_owned();
+        let mut count = 1;
+        for known in listed.split('\n').filter(|known| !known.is_empty() && *known != issuer) {
+            if count < MAX_ISSUERS {
+                count += 1;
+                kept.push('\n');
+                kept.push_str(known);
+            } else {
+                for what in PER_ISSUER {
+                    self.forget(Some(known), what).await;
+                }
+            }
+        }
+        self.set(key, kept).await;
     }
 
     /// Forgets `what` (under `issuer`).

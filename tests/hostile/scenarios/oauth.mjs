@@ -74,3 +74,39 @@ export async function credentialRedirect({ check, peer, track }) {
   // Advice to route the request through a CORS proxy would send the credentials to one that follows redirects.
   check(!/CORS|corsProxy/i.test(refused.message), "the error names the refused redirect, not CORS or a proxy", refused.message);
 }
+
+/** A Web-Storage-shaped object over a Map, so that a test can count what the client keeps. */
+function countedStorage() {
+  const items = new Map();
+  return {
+    items,
+    getItem: (key) => items.get(key) ?? null,
+    setItem: (key, value) => void items.set(key, String(value)),
+    removeItem: (key) => void items.delete(key),
+  };
+}
+
+// A server naming a new authorization server at every 401: the client registers at each, but keeps
+// the registrations and tokens of the last 8 only.
+export async function issuerChurn({ check, peer, track }) {
+  const attack = "oauth-churn";
+  const storage = countedStorage();
+  const client = track(await McpClient.connect(peer.url(attack), { timeout: 5_000, auth: { ...codeFlow(peer), storage } }));
+  await expectEcho(check, client, "a call with AS1's token");
+  for (let n = 2; n <= 21; n += 1) {
+    await peer.control(attack, { authorizationServer: `as${n}` });
+    await expectEcho(check, client, `after the metadata names AS${n}, the next call`);
+  }
+  const stats = await peer.stats(attack);
+  check(stats.accepted.at(-1)?.as === "as21" && stats.received.as21.some((r) => r.url.endsWith("/register")),
+    "the last call carries a token from AS21, where the client registered", JSON.stringify(stats.accepted.at(-1)));
+  const keys = [...storage.items.keys()];
+  const issuersKept = new Set(keys.map((key) => /\/(as\d+):(client|tokens)$/.exec(key)?.[1]).filter(Boolean));
+  check(issuersKept.size === 8 && [14, 21].every((n) => issuersKept.has(`as${n}`)) && !issuersKept.has("as13"),
+    "the storage keeps the registrations and tokens of the last 8 authorization servers only", [...issuersKept].join(", "));
+  check(keys.length <= 8 * 2 + 2, "… in at most 18 keys", `${keys.length} keys: ${keys.join(", ").slice(0, 400)}`);
+  await peer.control(attack, { authorizationServer: "as1" });
+  await expectEcho(check, client, "back on AS1, whose registration was forgotten, the next call");
+  const registeredAgain = (await peer.stats(attack)).received.as1.filter((r) => r.url.endsWith("/register")).length;
+  check(registeredAgain === 2, "the client registered at AS1 again", `${registeredAgain} registrations`);
+}

@@ -1,6 +1,6 @@
 // The hostile peer's OAuth world, one per path (/<run>/<attack>): an MCP resource
 // server (<ns>/mcp) whose protected-resource metadata names one of two
-// authorization servers, <ns>/as1 and <ns>/as2, and which takes only that one's
+// authorization servers, <ns>/as1 and <ns>/as2 (and as3, as4, … once named), and which takes only that one's
 // tokens. A test switches the named server, has the token endpoint answer with a
 // 307 to the peer's other origin, or expires the access tokens, all through
 // POST <ns>/__control. Every request an authorization server receives is
@@ -144,9 +144,19 @@ export function oauthWorld({ origin, otherOrigin, ns, stats, mcp }) {
     return sendJson(res, 401, { error: "unauthorized" }, { "WWW-Authenticate": `Bearer ${error}resource_metadata="${prmUrl}"` });
   }
 
+  // Beyond as1 and as2, a test may name as3, as4, …: each a new authorization server, as a server
+  // churning through issuers would name.
+  function open(as) {
+    if (state.clients[as] || !/^as\d{1,3}$/.test(as)) return;
+    state.clients[as] = new Map();
+    stats.received[as] = [];
+    stats.handedOut[as] = [];
+  }
+
   function control(res, body) {
     const asked = JSON.parse(body || "{}");
-    if (asked.authorizationServer === "as1" || asked.authorizationServer === "as2") state.authorizationServer = asked.authorizationServer;
+    open(asked.authorizationServer);
+    if (state.clients[asked.authorizationServer]) state.authorizationServer = asked.authorizationServer;
     if (typeof asked.tokenRedirect === "boolean") state.tokenRedirect = asked.tokenRedirect;
     if (asked.expireAccessTokens) for (const held of state.access.values()) held.expired = true;
     stats.authorizationServer = state.authorizationServer;
