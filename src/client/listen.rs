@@ -70,6 +70,26 @@ impl ClientState {
         FirstListen { wait: within(acknowledgement, self.context.runtime.sleep(self.context.default_timeout_ms)), cancel }
     }
 
+    /// Reports a lasting refusal that those who waited for the stream's
+    /// acknowledgement did not hear: `connect` waits for it and returns
+    /// without an error. In the next task, so that a listener added right
+    /// after `connect` returns hears it; not when a subscription that waited
+    /// was given it.
+    fn report_refusal_later(self: &Rc<Self>) {
+        let (state, pause) = (Rc::downgrade(self), self.context.runtime.sleep(0));
+        self.context.runtime.spawn(Box::pin(async move {
+            pause.await;
+            let Some(state) = state.upgrade() else { return };
+            if state.listening.refusal_heard.replace(true) {
+                return;
+            }
+            let refusal = state.listening.refusal.borrow().clone();
+            if let Some(refusal) = refusal {
+                state.events.emit(&ClientEvent::Problem(refusal));
+            }
+        }));
+    }
+
     /// Closes the client in the background: a connection cancelled while its
     /// first listen stream opens. Spawned, not awaited, so that the first
     /// call's module does not hold the close's states.
@@ -87,7 +107,10 @@ impl ClientState {
     pub(crate) async fn acknowledged(&self, acknowledgement: oneshot::Receiver<()>, timeout_ms: u32) -> Result<(), Error> {
         match within(acknowledgement, self.context.runtime.sleep(timeout_ms)).await {
             Some(Ok(())) => Ok(()),
-            Some(Err(_)) => Err(self.listening.refusal.borrow().clone().unwrap_or(Error::Closed)),
+            Some(Err(_)) => {
+                self.listening.refusal_heard.set(true);
+                Err(self.listening.refusal.borrow().clone().unwrap_or(Error::Closed))
+            }
             None => Err(Error::Timeout { ms: timeout_ms }),
         }
     }
@@ -172,9 +195,11 @@ fn after_end(
     let lasting = matches!(&ended, Error::Rpc(refusal) if refusal.code == codes::METHOD_NOT_FOUND || refusal.code == codes::INVALID_PARAMS);
     let unheard = listening.refused(ended);
     if lasting {
-        // A subscription that waited hears it from its own call; otherwise nobody would.
-        if let Some(unheard) = unheard {
-            state.events.emit(&ClientEvent::Problem(unheard));
+        // A subscription that waited hears it from its own call; `connect`, which waits too,
+        // does not pass it on.
+        match unheard {
+            Some(unheard) => state.events.emit(&ClientEvent::Problem(unheard)),
+            None => state.report_refusal_later(),
         }
         return None;
     }

@@ -18,6 +18,8 @@ pub(crate) struct Listening {
     pub(super) acks: RefCell<Vec<oneshot::Sender<()>>>,
     /// What ended the last stream before its acknowledgement.
     pub(super) refusal: RefCell<Option<Error>>,
+    /// A subscription that waited was given `refusal`.
+    pub(super) refusal_heard: Cell<bool>,
     /// The current stream was acknowledged: when it drops, the backoff starts over.
     pub(super) acknowledged: Cell<bool>,
     /// A stream dropped and `reconnecting` was reported: the next
@@ -63,6 +65,7 @@ impl Listening {
             return Some(error);
         }
         *self.refusal.borrow_mut() = Some(error);
+        self.refusal_heard.set(false);
         waiting.clear();
         None
     }

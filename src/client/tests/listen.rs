@@ -291,3 +291,36 @@ fn a_stream_refused_as_unknown_or_invalid_is_a_problem_and_not_tried_again_until
         assert!(done.borrow().is_none());
     }
 }
+
+#[test]
+fn a_stream_refused_while_connecting_is_a_problem_heard_after_connect_returns() {
+    // connect() waits for the first stream's acknowledgement; a refusal ends that wait before
+    // anyone could listen for events, so it is reported once connect has returned.
+    let (mut w, client) =
+        modern(listen_answers(vec![|| Answer::error(-32601, "Method not found")]), json!({"tools": {"listChanged": true}}));
+    let events = connection_events(&client);
+    w.advance(1);
+    assert_eq!(*events.borrow(), ["problem rpc"]);
+    w.advance(120_000);
+    assert_eq!(*events.borrow(), ["problem rpc"], "reported once");
+    assert_eq!(listens(&w), 1);
+}
+
+#[test]
+fn a_stream_acknowledged_while_connecting_reports_nothing() {
+    let (mut w, client) = modern(listen_answers(vec![acknowledged]), json!({"tools": {"listChanged": true}}));
+    let events = connection_events(&client);
+    w.advance(1_000);
+    assert!(events.borrow().is_empty(), "{:?}", events.borrow());
+}
+
+#[test]
+fn a_refusal_a_subscription_waited_for_is_its_error_and_no_problem() {
+    let (mut w, client) =
+        modern(listen_answers(vec![|| Answer::error(-32601, "Method not found")]), json!({"resources": {"subscribe": true}}));
+    let events = connection_events(&client);
+    let done = subscribe(&mut w, &client, "file:///a", RequestOptions::default());
+    w.advance(1);
+    assert!(matches!(done.borrow_mut().take(), Some(Err(Error::Rpc(refusal))) if refusal.code == -32601));
+    assert!(events.borrow().is_empty(), "{:?}", events.borrow());
+}
