@@ -28,7 +28,8 @@ export declare class ToolBridge {
   readonly definitions: ProviderToolDefinitions;
   /**
    * What was adjusted for this API, one line each: for the definitions,
-   * then for every tool result that lost something on the way.
+   * then for the tool results that lost something on the way (the last
+   * 1,000 lines of those).
    */
   readonly notes: string[];
   /**

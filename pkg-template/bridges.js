@@ -206,12 +206,17 @@ function toolResult(provider, call, result, notes) {
  * are rewritten (and mapped back when the model calls them); anything else the API cannot take is
  * listed in `notes`.
  */
+// How many lines of notes on tool results a bridge keeps: a long chat with a server whose results
+// hold many images would otherwise add to them for as long as the bridge lives.
+const RESULT_NOTES = 1000;
+
 export class ToolBridge {
   #provider;
   // offered name -> MCP tool name
   #names = new Map();
   #definitions;
   #notes = [];
+  #resultNotes = [];
 
   /** A bridge for `provider` over `tools` (as `listTools` returns them). */
   constructor(provider, tools) {
@@ -240,11 +245,11 @@ export class ToolBridge {
   }
 
   /**
-   * What was adjusted for this API, one line each: for the definitions, then for every tool result
-   * that lost something on the way.
+   * What was adjusted for this API, one line each: for the definitions, then for the tool results
+   * that lost something on the way (the last 1,000 lines of those).
    */
   get notes() {
-    return [...this.#notes];
+    return this.#notes.concat(this.#resultNotes);
   }
 
   /**
@@ -264,7 +269,11 @@ export class ToolBridge {
   toolResultMessage(call, result) {
     const given = json(call, "call");
     const name = textOf(given, has(given, "offeredName") ? "offeredName" : "name") ?? "";
-    return toolResult(this.#provider, { id: textOf(given, "id"), name }, json(result, "result"), this.#notes);
+    const added = [];
+    const message = toolResult(this.#provider, { id: textOf(given, "id"), name }, json(result, "result"), added);
+    const kept = this.#resultNotes.concat(added);
+    this.#resultNotes = kept.length > RESULT_NOTES ? kept.slice(kept.length - RESULT_NOTES) : kept;
+    return message;
   }
 
   /** Nothing to release: the bridge is plain JS. Kept from the releases whose bridge lived in wasm. */

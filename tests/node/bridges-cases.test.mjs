@@ -91,6 +91,18 @@ describe("the JS surface", () => {
     assert.match(same.at(-1), /_99999$/);
   });
 
+  test("a bridge keeps the last 1,000 lines of notes on tool results", () => {
+    const bridge = new ToolBridge("openai-chat", [{ name: "shots", inputSchema: { type: "object", properties: {} } }]);
+    const images = (n) => ({ content: Array.from({ length: n }, (_, i) => ({ type: "image", data: "", mimeType: `image/x-${i}` })) });
+    for (let call = 0; call < 30; call++) bridge.toolResultMessage({ id: `c${call}`, name: "shots" }, images(100));
+    assert.equal(bridge.notes.length, 1000);
+    assert.match(bridge.notes.at(-1), /^shots: .*image/);
+    const big = new ToolBridge("openai-chat", [{ name: "shots" }]);
+    big.toolResultMessage({ id: "one", name: "shots" }, images(5000));
+    assert.equal(big.notes.length, 1001, "the definitions' note, then the last 1,000 of the result's");
+    assert.match(big.notes[0], /^shots: added an empty `properties`/);
+  });
+
   test("numbers that listed tools already have are each tried once", { timeout: 30_000 }, () => {
     // 20,000 copies of one tool beside tools named as each copy's number would be: a search from 1
     // for each copy would be 200 million tries.
