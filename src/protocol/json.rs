@@ -18,6 +18,15 @@ use std::str::FromStr;
 /// a server's message cannot make it recurse deeper.
 const MAX_DEPTH: u32 = 127;
 
+/// How many values one text may hold, containers and what they hold alike. A message's
+/// few bytes per value (`0,` is two) become tens of bytes each once read, in
+/// wasm memory that never shrinks: 15 million zeros (30 MB) took Node to
+/// 1.9 GB. A million is several times what any message the client keeps in
+/// wasm holds (a result of 256 KiB and more stays in JS).
+pub const MAX_VALUES: usize = 1 << 20;
+/// The reason of the [`JsonError`] for a text of more than [`MAX_VALUES`].
+pub const TOO_MANY_VALUES: &str = "more than 1048576 values";
+
 /// Why a text is not JSON, and the byte offset where that was found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct JsonError {
@@ -120,7 +129,7 @@ impl<'a> Tree<'a> for Value {
 /// # Errors
 /// As [`parse`]'s, and what `T` refuses.
 pub(crate) fn read<'a, T: Tree<'a>>(text: &'a str) -> Result<T, JsonError> {
-    let mut reader = Reader { text, bytes: text.as_bytes(), at: 0 };
+    let mut reader = Reader { text, bytes: text.as_bytes(), at: 0, values_left: MAX_VALUES };
     reader.skip_space();
     let value = reader.value::<T>(0)?;
     reader.skip_space();
@@ -150,6 +159,8 @@ struct Reader<'a> {
     text: &'a str,
     bytes: &'a [u8],
     at: usize,
+    /// Values still allowed.
+    values_left: usize,
 }
 
 // The byte-level steps always inline: the validator reads large instances with them, and
@@ -157,6 +168,13 @@ struct Reader<'a> {
 impl<'a> Reader<'a> {
     fn error(&self, reason: &'static str) -> JsonError {
         JsonError { reason, at: self.at }
+    }
+
+    /// Counts one more value against [`MAX_VALUES`].
+    #[inline(always)]
+    fn spend(&mut self) -> Result<(), JsonError> {
+        self.values_left = self.values_left.checked_sub(1).ok_or_else(|| self.error(TOO_MANY_VALUES))?;
+        Ok(())
     }
 
     #[inline(always)]
@@ -181,6 +199,7 @@ impl<'a> Reader<'a> {
 
     /// A value at `depth` containers deep, at a byte that is not whitespace.
     fn value<T: Tree<'a>>(&mut self, depth: u32) -> Result<T, JsonError> {
+        self.spend()?;
         match self.peek() {
             Some(b'{' | b'[') if depth >= MAX_DEPTH => Err(self.error("nested too deeply")),
             Some(b'{') => {

@@ -250,9 +250,24 @@ pub enum DecodeError {
     Syntax(String),
     /// JSON, but not a JSON-RPC 2.0 message.
     Shape(String),
+    /// More values than the client reads
+    /// ([`crate::protocol::json::MAX_VALUES`]); what the top level says of
+    /// the message, to answer it.
+    TooManyValues(envelope::Envelope),
 }
 
 impl DecodeError {
+    /// [`DecodeError::Syntax`], or [`DecodeError::TooManyValues`] with what
+    /// the message's top level says.
+    #[cold]
+    #[inline(never)]
+    fn syntax(text: &str, error: crate::protocol::json::JsonError) -> Self {
+        if error.reason == crate::protocol::json::TOO_MANY_VALUES {
+            return Self::TooManyValues(envelope::scan(text.as_bytes()));
+        }
+        Self::Syntax(error.message())
+    }
+
     /// [`DecodeError::Shape`]: cold, so that hot/cold splitting moves a refusal out of the decoder.
     #[cold]
     #[inline(never)]
@@ -266,6 +281,7 @@ impl fmt::Display for DecodeError {
         match self {
             Self::Syntax(e) => write!(f, "malformed JSON: {e}"),
             Self::Shape(e) => write!(f, "not a JSON-RPC 2.0 message: {e}"),
+            Self::TooManyValues(_) => f.write_str(crate::protocol::json::TOO_MANY_VALUES),
         }
     }
 }
@@ -273,7 +289,7 @@ impl fmt::Display for DecodeError {
 /// Decodes one JSON text holding a message or, where `allow_batch` is set (the
 /// 2025-03-26 revision), a non-empty array of messages.
 pub fn decode(text: &str, allow_batch: bool) -> Result<Vec<Message>, DecodeError> {
-    let value: Value = crate::protocol::json::parse(text).map_err(|e| DecodeError::Syntax(e.message()))?;
+    let value: Value = crate::protocol::json::parse(text).map_err(|e| DecodeError::syntax(text, e))?;
     match value {
         Value::Array(items) if allow_batch => {
             if items.is_empty() {

@@ -516,6 +516,7 @@ impl Inner {
                 }
             }
             Inbound::Oversized { envelope, bytes, limit } => self.oversized(&envelope, bytes, limit),
+            Inbound::TooManyValues(envelope) => self.too_many_values(&envelope),
             Inbound::Status(status) => {
                 let listener = self.state.borrow().status.clone();
                 if let Some(listener) = listener {
@@ -531,18 +532,25 @@ impl Inner {
     // first call never enters out of the module a page loads first.
     #[inline(never)]
     fn oversized(self: Rc<Self>, envelope: &Envelope, bytes: usize, limit: usize) {
-        let error = |what: &str| Error::LimitExceeded {
-            limit: "maxMessageBytes",
-            message: crate::error::cold_format!("{what} is {bytes} bytes, more than the {limit} the client reads"),
-        };
+        self.unread(envelope, "maxMessageBytes", crate::error::cold_format!("is {bytes} bytes, more than the {limit} the client reads"));
+    }
+
+    /// A message of more values than the client reads: as [`Inner::oversized`].
+    #[inline(never)]
+    fn too_many_values(self: Rc<Self>, envelope: &Envelope) {
+        let why = crate::error::cold_format!("holds {}, past what the client reads", crate::protocol::json::TOO_MANY_VALUES);
+        self.unread(envelope, "message values", why);
+    }
+
+    /// A message left unread because it `is` past `limit`: fails the request
+    /// it answers, refuses the request it is, or reports it.
+    fn unread(self: Rc<Self>, envelope: &Envelope, limit: &'static str, is: String) {
+        let error = |what: &str| Error::LimitExceeded { limit, message: crate::error::cold_format!("{what} {is}") };
         if let Some(id) = envelope.response_id() {
             return self.settle(id, Err(error("the server's answer")));
         }
         if let Some(id) = envelope.request_id() {
-            let refusal = ErrorObject::new(
-                codes::INVALID_REQUEST,
-                crate::error::cold_format!("the request is {bytes} bytes, more than the {limit} the client reads"),
-            );
+            let refusal = ErrorObject::new(codes::INVALID_REQUEST, crate::error::cold_format!("the request {is}"));
             self.reply_automatically(Message::Response { id: Some(id.clone()), outcome: Err(refusal) });
             return self.report(error("a request from the server"));
         }

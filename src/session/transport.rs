@@ -81,6 +81,10 @@ pub enum Inbound {
         /// The limit it went past (`maxMessageBytes`).
         limit: usize,
     },
+    /// A message of more values than the client reads
+    /// ([`crate::protocol::json::MAX_VALUES`]) was left unread; its envelope
+    /// says which request it answered or was.
+    TooManyValues(Envelope),
 }
 
 /// Where a transport delivers what it receives. Called synchronously, in order.

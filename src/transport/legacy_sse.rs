@@ -14,7 +14,7 @@ use super::http::status_error;
 use super::sse::{Oversize, SseParser};
 use super::web_runtime::WebRuntime;
 use crate::error::Error;
-use crate::protocol::jsonrpc::{decode_or_raw, Decoded, Message};
+use crate::protocol::jsonrpc::{decode_or_raw, DecodeError, Decoded, Message};
 use crate::protocol::version;
 use crate::session::oneshot;
 use crate::session::{Inbound, InboundSink, Runtime, Transport};
@@ -207,7 +207,7 @@ impl Inner {
                             (self.sink)(Inbound::Message(message));
                         }
                     }
-                    Err(_) => {}
+                    Err(error) => self.undecoded(error),
                 }
             }
             _ => {}
@@ -320,6 +320,19 @@ impl Inner {
         listeners.push(("error", on_error));
         *self.stream.borrow_mut() = Some(Stream::EventSource(EventSourceGuard { source, _listeners: listeners }));
         Ok(())
+    }
+}
+
+impl Inner {
+    /// A message that did not decode: one of too many values is answered as
+    /// an oversized one is; any other cannot be tied to a request, and the
+    /// request it answered ends in its timeout. Apart from the listener: a
+    /// first call's messages decode.
+    #[inline(never)]
+    fn undecoded(&self, error: DecodeError) {
+        if let DecodeError::TooManyValues(envelope) = error {
+            (self.sink)(Inbound::TooManyValues(envelope));
+        }
     }
 }
 

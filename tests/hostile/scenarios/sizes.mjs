@@ -4,7 +4,7 @@
 // answered fails at once. The peer records how much it got out before the client
 // hung up; it paces its writes so that socket buffers do not hide that.
 import { McpClient } from "mcp-wasm";
-import { expectEcho, expectFailure, expectSuccess } from "../expect.mjs";
+import { expectEcho, expectFailure, expectSuccess, textOf } from "../expect.mjs";
 
 const MIB = 1 << 20;
 const DEFAULT_CAP = 32 * MIB;
@@ -106,4 +106,31 @@ export async function keptGarbage(ctx) {
   const lone = await call("lone-surrogate");
   check(lone.content[0].text.length === 1200 * 1024 + 1 && lone.content[0].text.charCodeAt(600 * 1024) === 0xd800,
     "a kept result whose text holds a lone surrogate reads as JSON.parse reads it");
+}
+
+/**
+ * Messages of two million zeros (4 MB): each zero two bytes of text and tens of bytes once read.
+ * A notification is dropped with an error event, a server request refused, an error answer fails
+ * its call; each in milliseconds, and the client goes on.
+ */
+export async function valueBomb({ check, peer, track }) {
+  const count = 2_000_000;
+  const sampling = () => ({ role: "assistant", model: "scripted", content: { type: "text", text: "ok" } });
+  const client = track(await McpClient.connect(peer.url("value-bomb"), { timeout: 5_000, handlers: { sampling } }));
+  const problems = [];
+  client.addEventListener("error", (event) => problems.push(event.error));
+  const tooMany = (e) => e?.name === "McpClientError" && e.kind === "limit-exceeded" && /more than 1048576 values/.test(e.message);
+
+  const logged = await expectSuccess(check, "a log notification of two million zeros before a tool's result", client.callTool({ name: "log-bomb", arguments: { count } }));
+  check(textOf(logged) === "after the log", "the result after it arrives", JSON.stringify(logged));
+  check(problems.filter(tooMany).length === 1, "an error event of kind limit-exceeded says the message held too many values",
+    problems.map((e) => `${e?.kind}: ${e?.message}`).join("; ") || "no error event");
+
+  const asked = await expectSuccess(check, "a sampling request with two million zeros in its params", client.callTool({ name: "ask-bomb", arguments: { count } }));
+  check(textOf(asked) === JSON.stringify({ error: -32600 }), "the server gets -32600, not the handler's answer", textOf(asked));
+  check(problems.filter(tooMany).length === 2, "… and an error event says why", `${problems.filter(tooMany).length} such events`);
+
+  const failed = await expectFailure(check, "an error answer whose data is two million zeros", client.callTool({ name: "error-bomb", arguments: { count } }), "limit-exceeded");
+  check(/more than 1048576 values/.test(failed?.message ?? ""), "… says it held too many values", failed?.message);
+  await expectEcho(check, client);
 }

@@ -69,6 +69,9 @@ function chainInstance(keyword) {
   return { x: 1 };
 }
 
+/** `[0,0,…]` of args.count zeros, at most 16 million, as text. */
+const zeros = (args) => `[${"0,".repeat(Math.min(Number(args.count) || 0, 16_000_000)).slice(0, -1)}]`;
+
 const PLAIN_INTEGER = { type: "object", properties: { n: { type: "integer" }, note: { type: "string", maxLength: 2 } }, required: ["n"] };
 const stringWithPattern = (pattern) => ({ type: "object", properties: { s: { type: "string", pattern } } });
 
@@ -239,6 +242,32 @@ export const ATTACKS = {
           (stats.events ??= []).push(record);
           await reply.stream().hugeResult(args.bytes, record, { bytesPerMs: pace(args) });
         },
+      }),
+    },
+  },
+
+  // Messages of tiny values: each is a few bytes of text and tens of bytes once read. args.count
+  // zeros in an array (at most 16 million), in a log notification before the result, in the
+  // params of a sampling request, or in the data of the error that answers the call.
+  "value-bomb": {
+    tools: {
+      "log-bomb": tool("log-bomb", "Sends a notifications/message whose data is args.count zeros, then a text result", {
+        async call(args, reply) {
+          const stream = reply.stream();
+          stream.raw(`event: message\ndata: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":${zeros(args)}}}\n\n`);
+          stream.result(textResult("after the log"));
+        },
+      }),
+      "ask-bomb": tool("ask-bomb", "Asks sampling/createMessage with args.count zeros in its params, then reports the answer", {
+        async call(args, reply, stats) {
+          const stream = reply.stream();
+          const answer = await stream.ask("sampling/createMessage", { ...SAMPLING_PARAMS, metadata: { zeros: JSON.parse(zeros(args)) } });
+          stats.askBomb = answer?.error ? { error: answer.error.code } : { result: Boolean(answer?.result) };
+          stream.result(textResult(JSON.stringify(stats.askBomb)));
+        },
+      }),
+      "error-bomb": tool("error-bomb", "Answers with a JSON-RPC error whose data is args.count zeros", {
+        call: (args, reply) => reply.rawJson(Buffer.from(`{"jsonrpc":"2.0","id":${JSON.stringify(reply.id)},"error":{"code":-32000,"message":"zeros","data":${zeros(args)}}}`)),
       }),
     },
   },

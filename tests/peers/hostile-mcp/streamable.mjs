@@ -123,6 +123,10 @@ function reply(res, id, waiting) {
           process.nextTick(() => res.uncork());
           return Promise.all(answers);
         },
+        /** Writes these bytes on the stream as they are. */
+        raw(text) {
+          res.write(text);
+        },
         result(result) {
           res.end(sseEvent({ jsonrpc: "2.0", id, result }));
         },
