@@ -14,17 +14,26 @@ use crate::protocol::{list_text, results};
 use serde_json::{json, Value};
 
 impl ClientState {
-    /// Fetches one page and checks it; learns from a page of tools.
+    /// Fetches one page and checks it; learns from a page of tools, and
+    /// forgets the tools a first page without a next one does not list.
     pub(crate) async fn list_page(&self, kind: ListKind, params: Option<Value>, options: &RequestOptions) -> Result<Reply, Error> {
-        self.list_page_and_cursor(kind, params, options).await.map(|(page, _)| page)
+        let whole = params.as_ref().and_then(|p| p.get("cursor")).is_none();
+        let listed = Listed::default();
+        let (page, cursor) = self.list_page_and_cursor(kind, params, options, &listed).await?;
+        if kind == TOOLS && whole && cursor.is_none() {
+            self.forget_tools_but(&listed);
+        }
+        Ok(page)
     }
 
-    /// [`ClientState::list_page`], with the page's `nextCursor`.
+    /// [`ClientState::list_page`], with the page's `nextCursor`; the tools
+    /// it learns from go into `listed`.
     async fn list_page_and_cursor(
         &self,
         kind: ListKind,
         params: Option<Value>,
         options: &RequestOptions,
+        listed: &Listed,
     ) -> Result<(Reply, Option<String>), Error> {
         let mut page = self.request_reply(kind.method, params.map(Params::Parsed), options).await?;
         // The modern era may drop tools from the page, which needs the tree.
@@ -47,6 +56,7 @@ impl ClientState {
                 }
                 for tool in read.items.iter().filter_map(list_text::tool_fact) {
                     let output_schema = tool.output_schema.and_then(|s| crate::protocol::json::parse(s).ok());
+                    listed.borrow_mut().insert(tool.name.clone(), Value::Null);
                     self.learn_tool(tool.name, tool.idempotent, output_schema, None);
                 }
             }
@@ -61,16 +71,33 @@ impl ClientState {
             if self.era == Era::Modern {
                 drop_invalid_header_tools(page.value_mut());
             }
-            self.learn_tools(page.value());
+            self.learn_tools(page.value(), listed);
         }
         let cursor = page.value().get("nextCursor").and_then(Value::as_str).map(str::to_owned);
         Ok((page, cursor))
     }
 
     /// Every page, each checked (and a large one kept as its text), following
-    /// `nextCursor`.
+    /// `nextCursor`. A walk of the tools forgets what was learned of tools it
+    /// did not meet: a server that renames its tools at every change would
+    /// otherwise grow what the client keeps for as long as it runs.
     pub(crate) async fn list_all_pages(&self, kind: ListKind, options: &RequestOptions) -> Result<Vec<Reply>, Error> {
-        collect_pages(|cursor| self.list_page_and_cursor(kind, cursor.map(|c| json!({ "cursor": c })), options)).await
+        let listed = Listed::default();
+        let pages =
+            collect_pages(|cursor| self.list_page_and_cursor(kind, cursor.map(|c| json!({ "cursor": c })), options, &listed)).await?;
+        if kind == TOOLS {
+            self.forget_tools_but(&listed);
+        }
+        Ok(pages)
+    }
+
+    /// Forgets the output schemas, header schemas and idempotent hints of
+    /// tools that a whole listing, `listed`, did not list.
+    fn forget_tools_but(&self, listed: &Listed) {
+        let listed = listed.borrow();
+        for learned in [&self.output_schemas, &self.idempotent_tools, &*self.tool_schemas] {
+            keep_listed(learned, &listed);
+        }
     }
 
     /// Every item across all pages.
@@ -86,7 +113,7 @@ impl ClientState {
     }
 
     /// Keeps what later calls of the listed tools need.
-    fn learn_tools(&self, page: &Value) {
+    fn learn_tools(&self, page: &Value, listed: &Listed) {
         let tools = page.get("tools").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
         for tool in tools {
             let Some(name) = tool.get("name").and_then(Value::as_str) else { continue };
@@ -96,6 +123,7 @@ impl ClientState {
             // large tools/list would otherwise be copied whole.
             let input =
                 tool.get("inputSchema").filter(|input| self.era == Era::Modern && crate::protocol::modern::has_param_headers(input));
+            listed.borrow_mut().insert(name.to_owned(), Value::Null);
             self.learn_tool(name.to_owned(), idempotent, tool.get("outputSchema").cloned(), input.cloned());
         }
     }
@@ -118,6 +146,24 @@ impl ClientState {
         };
     }
 }
+
+/// Keeps the members of `learned` that `listed` names. Moved into a new map
+/// rather than `retain`ed: `retain` brought hash table code that the first
+/// call's module then shared (69 B of it).
+fn keep_listed(learned: &std::cell::RefCell<serde_json::Map<String, Value>>, listed: &serde_json::Map<String, Value>) {
+    let mut learned = learned.borrow_mut();
+    let mut kept = serde_json::Map::new();
+    for (name, value) in std::mem::take(&mut *learned) {
+        if listed.contains_key(&name) {
+            kept.insert(name, value);
+        }
+    }
+    *learned = kept;
+}
+
+/// The names of the tools one listing learned from: a map as the learned
+/// ones are, whose code the module has already, rather than a set of its own.
+type Listed = std::cell::RefCell<serde_json::Map<String, Value>>;
 
 /// 2026-07-28: a tool whose `x-mcp-header` annotations are invalid must not
 /// be offered, since its calls could not carry the headers the server checks.

@@ -220,3 +220,42 @@ fn a_deferred_check_is_handed_back_with_the_schema_and_made_on_request() {
     assert_eq!(checked.unwrap_err().kind(), "invalid-result");
     assert_eq!(handed, None);
 }
+
+#[test]
+fn a_whole_listing_forgets_the_schemas_of_tools_it_no_longer_lists() {
+    let mut t = listed_count(counting(Some(json!({"n": "x"}))));
+    assert!(t.call("count").is_err());
+    *t.listing.borrow_mut() = json!({ "tools": [tool("other", Some(schema()))] });
+    t.list();
+    assert!(t.call("count").is_ok(), "count is no longer listed: its old schema is not kept");
+    assert_eq!(t.client.state.output_schemas.borrow().len(), 1);
+}
+
+#[test]
+fn one_page_forgets_only_when_it_is_the_whole_list() {
+    let pages = Rc::new(RefCell::new(json!({ "tools": [tool("count", Some(schema()))] })));
+    let listing = pages.clone();
+    let (mut w, client) = connected(
+        move |s: &Seen| match s.method() {
+            "tools/list" => Some(Answer::Result(listing.borrow().clone())),
+            "tools/call" => Some(Answer::Result(counting(Some(json!({"n": "x"}))))),
+            _ => None,
+        },
+        json!({"tools": {}}),
+        legacy(),
+    );
+    let page = |w: &mut World, cursor: Option<&'static str>| {
+        let c = client.clone();
+        w.run(async move { c.list_tools(cursor, &RequestOptions::default()).await }).unwrap();
+    };
+    page(&mut w, None);
+    // A page that says more follow, and a page asked for by cursor, are not the whole list.
+    *pages.borrow_mut() = json!({ "tools": [tool("a", None)], "nextCursor": "2" });
+    page(&mut w, None);
+    *pages.borrow_mut() = json!({ "tools": [tool("b", None)] });
+    page(&mut w, Some("2"));
+    assert!(client.state.output_schemas.borrow().contains_key("count"));
+    *pages.borrow_mut() = json!({ "tools": [tool("b", None)] });
+    page(&mut w, None);
+    assert!(client.state.output_schemas.borrow().is_empty());
+}
