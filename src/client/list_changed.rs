@@ -23,20 +23,36 @@ pub(crate) fn attach(state: &Rc<ClientState>, watchers: Vec<ListWatcher>) {
     }));
 }
 
+/// Counts a notification into the watcher's burst, and starts the task that
+/// waits it out unless one runs.
 fn schedule(watcher: ListWatcher, state: Weak<ClientState>) {
-    let generation = watcher.generation.get() + 1;
-    watcher.generation.set(generation);
     let Some(runtime) = state.upgrade().map(|s| s.context.runtime.clone()) else { return };
-    let sleep = runtime.sleep(watcher.debounce_ms);
-    runtime.spawn(Box::pin(async move {
-        sleep.await;
-        if watcher.generation.get() != generation {
-            return;
+    let (burst, now) = (&watcher.burst, runtime.now_ms());
+    burst.last.set(now);
+    if burst.first.get().is_none() {
+        burst.first.set(Some(now));
+    }
+    if !burst.running.replace(true) {
+        runtime.spawn(Box::pin(refresh_after_bursts(watcher, state)));
+    }
+}
+
+/// Waits out the burst, refreshes, and again while notifications came
+/// during the refresh; ends when the client is gone or closed.
+async fn refresh_after_bursts(watcher: ListWatcher, state: Weak<ClientState>) {
+    let burst = watcher.burst.clone();
+    let longest = f64::from(watcher.debounce_ms) * f64::from(super::watcher::BURST_PERIODS);
+    loop {
+        let Some(runtime) = state.upgrade().map(|s| s.context.runtime.clone()) else { break };
+        let now = runtime.now_ms();
+        let first = burst.first.get().unwrap_or(now);
+        let due = (burst.last.get() + f64::from(watcher.debounce_ms)).min(first + longest);
+        if now < due {
+            runtime.sleep((due - now).ceil() as u32).await;
+            continue;
         }
-        let Some(state) = state.upgrade() else { return };
-        if state.session.is_closed() {
-            return;
-        }
+        burst.first.set(None);
+        let Some(state) = state.upgrade().filter(|state| !state.session.is_closed()) else { break };
         let change = if watcher.auto_refresh {
             match state.list_all(watcher.kind, &RequestOptions::default()).await {
                 Ok(items) => ListChange::Refreshed(items),
@@ -45,8 +61,13 @@ fn schedule(watcher: ListWatcher, state: Weak<ClientState>) {
         } else {
             ListChange::Changed
         };
+        drop(state);
         (watcher.on_changed)(change);
-    }));
+        if burst.first.get().is_none() {
+            break;
+        }
+    }
+    burst.running.set(false);
 }
 
 /// Keeps `state`'s cache from serving what a notification made stale.

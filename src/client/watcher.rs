@@ -9,6 +9,22 @@ use std::rc::Rc;
 
 /// How long a burst of notifications is waited out by default.
 pub const DEFAULT_DEBOUNCE_MS: u32 = 300;
+/// The longest a burst is waited out, in debounce periods from its first
+/// notification: a server that announces changes without pause must not
+/// hold the refresh off for as long as it goes on.
+pub const BURST_PERIODS: u32 = 4;
+
+/// Where a watcher's current burst stands.
+#[derive(Debug, Default)]
+pub(super) struct Burst {
+    /// When its last notification came (the runtime's clock, in ms).
+    pub(super) last: Cell<f64>,
+    /// When its first came; `None` once a refresh has taken it.
+    pub(super) first: Cell<Option<f64>>,
+    /// A task waits the burst out or lists: a notification joins it rather
+    /// than start another, so that refreshes never overlap.
+    pub(super) running: Cell<bool>,
+}
 
 /// What a watcher is told after a change.
 #[derive(Debug)]
@@ -28,7 +44,7 @@ pub struct ListWatcher {
     pub(super) on_changed: Rc<dyn Fn(ListChange)>,
     pub(super) auto_refresh: bool,
     pub(super) debounce_ms: u32,
-    pub(super) generation: Rc<Cell<u64>>,
+    pub(super) burst: Rc<Burst>,
 }
 
 impl std::fmt::Debug for ListWatcher {
@@ -40,9 +56,11 @@ impl std::fmt::Debug for ListWatcher {
 impl ListWatcher {
     /// Watches `kind` (tools, prompts or resources), calling `on_changed`
     /// after each burst of changes, with the list fetched again when
-    /// `auto_refresh` is set.
+    /// `auto_refresh` is set. A burst ends `debounce_ms` after its last
+    /// notification, or [`BURST_PERIODS`] periods after its first; a
+    /// notification during a refresh starts a burst that waits for it.
     pub fn new(kind: ListKind, on_changed: impl Fn(ListChange) + 'static, auto_refresh: bool, debounce_ms: u32) -> Self {
-        Self { kind, on_changed: Rc::new(on_changed), auto_refresh, debounce_ms, generation: Rc::default() }
+        Self { kind, on_changed: Rc::new(on_changed), auto_refresh, debounce_ms, burst: Rc::default() }
     }
 
     /// Watches the tools.

@@ -176,7 +176,12 @@ export interface ListChangedOptions<T> {
   onChanged: (error: unknown, items: T[] | null) => void;
   /** Re-list before calling `onChanged`. Default: `true`. */
   autoRefresh?: boolean;
-  /** Wait this long for a burst of notifications to end. Default: 300 ms. */
+  /**
+   * Wait this long for a burst of notifications to end. Default: 300 ms. A
+   * burst that goes on is refreshed four of these after its first
+   * notification; refreshes never overlap, and a change during one brings
+   * one more after it.
+   */
   debounceMs?: number;
 }
 

@@ -85,6 +85,24 @@ describe("notifications()", () => {
     assert.deepEqual(await more, { done: true, value: undefined });
   });
 
+  test("a listChanged watcher refreshes during a storm that never pauses, one refresh at a time", { timeout: 20_000 }, async () => {
+    // The server announces a change every 20 ms for 3 s: never the watcher's 100 ms of quiet.
+    const refreshed = [];
+    const client = await McpClient.connect(url, {
+      listChanged: { tools: { debounceMs: 100, onChanged: (error, items) => refreshed.push(error ?? items.length) } },
+    });
+    let notified = 0;
+    client.addEventListener(METHOD, () => notified++);
+    await client.callTool({ name: "list-changed-storm", arguments: { intervalMs: 20, durationMs: 3000 } });
+    await within(new Promise((resolve) => {
+      const poll = setInterval(() => refreshed.length >= 2 && (clearInterval(poll), resolve()), 20);
+    }));
+    assert.ok(refreshed.every((n) => typeof n === "number" && n > 0), JSON.stringify(refreshed));
+    assert.ok(notified > refreshed.length * 5, `${notified} notifications for ${refreshed.length} refreshes`);
+    await client.close();
+    await new Promise((resolve) => setTimeout(resolve, 3_200)); // the storm ends before the next test listens
+  });
+
   test("close ends it after what it kept; return() and the signal end it at once", { timeout: 20_000 }, async () => {
     const client = await connected();
     const kept = client.notifications({ method: METHOD });

@@ -207,3 +207,46 @@ fn a_closed_client_refreshes_nothing() {
     assert!(told.borrow().is_empty());
     assert_eq!(w.server.count("tools/list"), 0);
 }
+
+#[test]
+fn a_burst_without_end_is_refreshed_every_four_periods() {
+    let (told, listener) = recorder();
+    let (mut w, _client) =
+        watching(ListWatcher::new(TOOLS, listener, true, 300), |s| (s.method() == "tools/list").then(|| Answer::Result(tools(&["a"]))));
+    // A change every 100 ms for 3 s: never 300 ms of quiet.
+    for _ in 0..30 {
+        w.server.push(notification("notifications/tools/list_changed"));
+        w.advance(100);
+    }
+    assert_eq!(w.server.count("tools/list"), 2, "at 1.2 s and 2.4 s, each burst's fourth period");
+    w.advance(1_000);
+    assert_eq!(*told.borrow(), ["refreshed 1", "refreshed 1", "refreshed 1"]);
+}
+
+#[test]
+fn refreshes_never_overlap_and_a_change_during_one_brings_one_more() {
+    let (told, listener) = recorder();
+    let (mut w, _client) = watching(ListWatcher::new(TOOLS, listener, true, 100), |s| (s.method() == "tools/list").then_some(Answer::Hold));
+    w.server.push(notification("notifications/tools/list_changed"));
+    w.advance(100);
+    assert_eq!(w.server.count("tools/list"), 1);
+    // Changes while the listing is held: none starts a listing of its own.
+    for _ in 0..5 {
+        w.server.push(notification("notifications/tools/list_changed"));
+        w.advance(200);
+    }
+    assert_eq!(w.server.count("tools/list"), 1);
+    let first = w.server.last("tools/list").unwrap().id().unwrap();
+    w.server.respond(&first, tools(&["a"]));
+    w.settle();
+    assert_eq!(*told.borrow(), ["refreshed 1"]);
+    // The changes it missed: one more listing, their burst long over.
+    w.advance(0);
+    assert_eq!(w.server.count("tools/list"), 2);
+    let second = w.server.last("tools/list").unwrap().id().unwrap();
+    w.server.respond(&second, tools(&["a", "b"]));
+    w.settle();
+    w.advance(1_000);
+    assert_eq!(*told.borrow(), ["refreshed 1", "refreshed 2"]);
+    assert_eq!(w.server.count("tools/list"), 2);
+}
