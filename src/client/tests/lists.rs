@@ -138,6 +138,16 @@ fn watching(watcher: ListWatcher, script: impl Fn(&Seen) -> Option<Answer> + 'st
     connected(script, capabilities, ClientOptions { list_changed: vec![watcher], ..legacy_options() })
 }
 
+/// A tools watcher with `debounce_ms`, on a server whose tools are `a`: what it was told, the
+/// world, and the client, which the watcher lives as long as.
+fn watching_tools_listing_a(debounce_ms: u32) -> (Rc<RefCell<Vec<String>>>, World, Client) {
+    let (told, listener) = recorder();
+    let (w, client) = watching(ListWatcher::new(TOOLS, listener, true, debounce_ms), |s| {
+        (s.method() == "tools/list").then(|| Answer::Result(tools(&["a"])))
+    });
+    (told, w, client)
+}
+
 fn prompts_listing(s: &Seen) -> Option<Answer> {
     (s.method() == "prompts/list").then(|| Answer::Result(json!({"prompts": [{"name": "p"}]})))
 }
@@ -168,9 +178,7 @@ fn a_failed_refresh_is_handed_to_the_watcher() {
 
 #[test]
 fn each_burst_gets_its_own_refresh() {
-    let (told, listener) = recorder();
-    let (mut w, _client) =
-        watching(ListWatcher::new(TOOLS, listener, true, 200), |s| (s.method() == "tools/list").then(|| Answer::Result(tools(&["a"]))));
+    let (told, mut w, _client) = watching_tools_listing_a(200);
     for burst in 0..2 {
         w.server.push(notification("notifications/tools/list_changed"));
         w.advance(150);
@@ -210,9 +218,7 @@ fn a_closed_client_refreshes_nothing() {
 
 #[test]
 fn a_burst_without_end_is_refreshed_every_four_periods() {
-    let (told, listener) = recorder();
-    let (mut w, _client) =
-        watching(ListWatcher::new(TOOLS, listener, true, 300), |s| (s.method() == "tools/list").then(|| Answer::Result(tools(&["a"]))));
+    let (told, mut w, _client) = watching_tools_listing_a(300);
     // A change every 100 ms for 3 s: never 300 ms of quiet.
     for _ in 0..30 {
         w.server.push(notification("notifications/tools/list_changed"));
