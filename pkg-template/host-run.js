@@ -84,7 +84,7 @@ class HostRegistry {
     if (this.#servers.has(name)) throw invalid(`a server named ${JSON.stringify(name)} is already added`);
     const entry = { name, url: urlOf(url), target: url,
       options, status: "connecting", error: undefined, client: undefined, lists: EMPTY_LISTS(), listed: new Set(), timers: new Map(), bursts: new Map(), attempt: 0,
-      work: new Set(), sequence: {} };
+      work: new Set(), sequence: {}, listing: {} };
     this.#servers.set(name, entry);
     await track(entry, this.#open(entry, snapshot));
     return this.#state(entry);
@@ -201,21 +201,27 @@ class HostRegistry {
     if (!client) return;
     const offered = offeredLists(client);
     const work = kinds.map(async (kind) => {
-      // A later listing of the same kind wins, whichever answer arrives first.
+      // A later listing of the same kind wins, whichever answer arrives first, and stops the one
+      // it supersedes: a server that announces changes faster than it lists them would otherwise
+      // have the host walk the same list several times at once.
       const sequence = (entry.sequence[kind] ?? 0) + 1;
       entry.sequence[kind] = sequence;
+      entry.listing[kind]?.abort();
+      const listing = (entry.listing[kind] = new AbortController());
       if (!offered[kind]) {
         entry.lists[kind] = [];
         entry.listed.add(kind);
         return;
       }
       try {
-        const items = await LISTERS[kind](client, { timeout: this.#options.listTimeout });
+        const items = await LISTERS[kind](client, { timeout: this.#options.listTimeout, signal: listing.signal });
         if (entry.client !== client || entry.sequence[kind] !== sequence) return;
         entry.lists[kind] = items;
         entry.listed.add(kind);
       } catch (error) {
-        if (entry.client === client) this.#dispatch(new McpHostEvent("error", { server: entry.name, error }));
+        if (entry.client === client && entry.sequence[kind] === sequence) this.#dispatch(new McpHostEvent("error", { server: entry.name, error }));
+      } finally {
+        if (entry.listing[kind] === listing) delete entry.listing[kind];
       }
     });
     await track(entry, Promise.all(work));

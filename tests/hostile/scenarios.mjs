@@ -6,7 +6,7 @@ import { peerOf } from "./peer.mjs";
 import { credentialRedirect, issuerChurn, issuerSwitch, pinnedIssuer } from "./scenarios/oauth.mjs";
 import { depthBomb, elicitationBomb, regexBomb, schemaBomb } from "./scenarios/schemas.mjs";
 import { keptGarbage, legacyEventSource, legacyFetchReader, oversizeJson, oversizeSseEvent, valueBomb } from "./scenarios/sizes.mjs";
-import { closedClientHoldsNoTimer, duplicateId, floodDefault, floodOfFour, retryOverflow, taskForever } from "./scenarios/streams.mjs";
+import { closedClientHoldsNoTimer, duplicateId, floodDefault, supersededListings, floodOfFour, retryOverflow, taskForever } from "./scenarios/streams.mjs";
 import { toolFlood } from "./scenarios/names.mjs";
 import { skillBomb } from "./scenarios/skills.mjs";
 import { templateBomb } from "./scenarios/templates.mjs";
@@ -31,6 +31,7 @@ const SCENARIOS = [
   { name: "flood", run: floodDefault },
   { name: "flood-limit-4", run: floodOfFour },
   { name: "duplicate-id", run: duplicateId },
+  { name: "superseded-listings", run: supersededListings },
   { name: "oauth-issuer-switch", run: issuerSwitch },
   { name: "oauth-pinned-issuer", run: pinnedIssuer },
   { name: "oauth-redirect", run: credentialRedirect },

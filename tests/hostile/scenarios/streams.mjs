@@ -1,6 +1,6 @@
 // What a server can do to the client's timers and handlers: a `retry` past what
 // a timer holds, and a flood of requests to the client's handlers.
-import { McpClient } from "mcp-wasm";
+import { McpClient, McpHost } from "mcp-wasm";
 import { describe, expectEcho, expectFailure, expectSuccess, settle } from "../expect.mjs";
 
 const MAX_TIMER_MS = 2_147_483_647;
@@ -136,4 +136,25 @@ export async function duplicateId({ check, peer, track }) {
   check(problems.some((e) => e?.name === "McpClientError" && e.kind === "protocol" && /already in use/.test(e.message)),
     "an error event of kind protocol says the id is in use", problems.map((e) => `${e?.kind}: ${e?.message}`).join("; ") || "no error event");
   await expectEcho(check, client);
+}
+
+/**
+ * A server whose tools/list takes 1.5 s announces three changes 500 ms apart: each re-listing
+ * stops the one it supersedes, so the host walks the list once at a time.
+ */
+export async function supersededListings({ check, peer, track }) {
+  const host = track(await McpHost.connect({ slow: { url: peer.url("slow-list") } }, { debounceMs: 100 }));
+  const problems = [];
+  host.addEventListener("error", (event) => problems.push(event.error));
+  const before = await peer.stats("slow-list");
+  check(before.lists === 1 && host.tools.some((t) => t.name === "slow__announce"), "the host listed the tools once to connect", JSON.stringify(before));
+  await expectSuccess(check, "a call during which the server announces three changes, 500 ms apart",
+    host.callTool("slow__announce", { count: 3, gapMs: 500 }));
+  const ready = await settle(host.ready(), 4_000);
+  check(!ready.hung && !ready.error, "ready() settles once the last re-listing is done", describe(ready.error ?? "still pending"));
+  const { lists, listsAbandoned } = await peer.stats("slow-list");
+  check(lists === 4 && listsAbandoned === 2, "each re-listing stopped the one it superseded: 3 more listings, 2 of them abandoned",
+    JSON.stringify({ lists, listsAbandoned }));
+  check(problems.length === 0, "a superseded listing is no error event", problems.map(describe).join("; "));
+  check(host.tools.some((t) => t.name === "slow__echo"), "the registry holds the last listing's tools");
 }

@@ -3,7 +3,7 @@
 // schemas that explode, patterns that backtrack, templates that backtrack,
 // bodies and events past any sane size, a `retry` past what a timer holds, and
 // a flood of requests to the client. What each one saw goes into its stats.
-import { openEventStream } from "./http.mjs";
+import { openEventStream, sseEvent } from "./http.mjs";
 import { ECHO, NO_ANSWER, textResult } from "./jsonrpc.mjs";
 
 const DEPTH = 40;
@@ -71,6 +71,12 @@ function chainInstance(keyword) {
 
 /** `[0,0,…]` of args.count zeros, at most 16 million, as text. */
 const zeros = (args) => `[${"0,".repeat(Math.min(Number(args.count) || 0, 16_000_000)).slice(0, -1)}]`;
+
+const ANNOUNCE = {
+  name: "announce",
+  description: "Sends args.count notifications/tools/list_changed, args.gapMs apart, then answers",
+  inputSchema: { type: "object" },
+};
 
 const PLAIN_INTEGER = { type: "object", properties: { n: { type: "integer" }, note: { type: "string", maxLength: 2 } }, required: ["n"] };
 const stringWithPattern = (pattern) => ({ type: "object", properties: { s: { type: "string", pattern } } });
@@ -268,6 +274,38 @@ export const ATTACKS = {
       }),
       "error-bomb": tool("error-bomb", "Answers with a JSON-RPC error whose data is args.count zeros", {
         call: (args, reply) => reply.rawJson(Buffer.from(`{"jsonrpc":"2.0","id":${JSON.stringify(reply.id)},"error":{"code":-32000,"message":"zeros","data":${zeros(args)}}}`)),
+      }),
+    },
+  },
+
+  // tools/list takes 1.5 s; the tool `announce` sends args.count tools/list_changed on its stream,
+  // args.gapMs apart, then answers. Stats: `lists` (tools/list received), `listsAbandoned` (the
+  // client hung up before the answer).
+  "slow-list": {
+    capabilities: { tools: { listChanged: true } },
+    answer(message, stats, res) {
+      if (message.method !== "tools/list") return undefined;
+      stats.lists = (stats.lists ?? 0) + 1;
+      stats.listsAbandoned ??= 0;
+      const answer = setTimeout(() => res.end(JSON.stringify({ jsonrpc: "2.0", id: message.id, result: { tools: [ECHO, ANNOUNCE] } })), 1_500);
+      res.writeHead(200, { "Content-Type": "application/json" });
+      res.on("close", () => {
+        if (res.writableEnded) return;
+        clearTimeout(answer);
+        stats.listsAbandoned += 1;
+      });
+      return NO_ANSWER;
+    },
+    tools: {
+      announce: tool("announce", ANNOUNCE.description, {
+        async call(args, reply) {
+          const stream = reply.stream();
+          for (let n = 0; n < Math.min(Number(args.count) || 0, 20); n += 1) {
+            if (n > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(Number(args.gapMs) || 0, 5_000)));
+            stream.raw(sseEvent({ jsonrpc: "2.0", method: "notifications/tools/list_changed" }));
+          }
+          stream.result(textResult("announced"));
+        },
       }),
     },
   },

@@ -43,7 +43,7 @@ export function streamableEndpoint(attack, stats) {
       waiting.delete(message.id);
       return res.writeHead(202).end();
     }
-    const own = attack.answer?.(message, stats);
+    const own = attack.answer?.(message, stats, res);
     if (own === NO_ANSWER) return undefined;
     if (own) return sendJson(res, 200, { jsonrpc: "2.0", id: message.id, result: own });
     const common = answerCommon(message, attack);
