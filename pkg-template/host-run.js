@@ -207,27 +207,34 @@ class HostRegistry {
       const sequence = (entry.sequence[kind] ?? 0) + 1;
       entry.sequence[kind] = sequence;
       entry.listing[kind]?.abort();
-      const listing = (entry.listing[kind] = new AbortController());
       if (!offered[kind]) {
+        delete entry.listing[kind];
         entry.lists[kind] = [];
         entry.listed.add(kind);
-        return;
+        return true;
       }
+      const listing = (entry.listing[kind] = new AbortController());
       try {
         const items = await LISTERS[kind](client, { timeout: this.#options.listTimeout, signal: listing.signal });
-        if (entry.client !== client || entry.sequence[kind] !== sequence) return;
+        if (entry.client !== client || entry.sequence[kind] !== sequence) return false;
         entry.lists[kind] = items;
         entry.listed.add(kind);
+        return true;
       } catch (error) {
-        if (entry.client === client && entry.sequence[kind] === sequence) this.#dispatch(new McpHostEvent("error", { server: entry.name, error }));
+        if (entry.sequence[kind] !== sequence) return false;
+        if (entry.client === client) this.#dispatch(new McpHostEvent("error", { server: entry.name, error }));
+        return true;
       } finally {
         if (entry.listing[kind] === listing) delete entry.listing[kind];
       }
     });
-    await track(entry, Promise.all(work));
+    const outcomes = await track(entry, Promise.all(work));
     if (entry.client !== client || this.#servers.get(entry.name) !== entry) return;
+    // A listing superseded by a newer one changed nothing: the newer one tells.
+    const lists = kinds.filter((_, i) => outcomes[i] !== false);
+    if (lists.length === 0) return;
     this.#rebuild();
-    this.#dispatch(new McpHostEvent("change", { server: entry.name, reason, lists: kinds }));
+    this.#dispatch(new McpHostEvent("change", { server: entry.name, reason, lists }));
   }
 
   #rebuild() {

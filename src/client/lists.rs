@@ -12,22 +12,23 @@ use crate::error::Error;
 use crate::protocol::jsonrpc::Params;
 use crate::protocol::{list_text, results};
 use serde_json::{json, Value};
+use std::cell::Cell;
 
 impl ClientState {
     /// Fetches one page and checks it; learns from a page of tools, and
     /// forgets the tools a first page without a next one does not list.
     pub(crate) async fn list_page(&self, kind: ListKind, params: Option<Value>, options: &RequestOptions) -> Result<Reply, Error> {
         let whole = params.as_ref().and_then(|p| p.get("cursor")).is_none();
-        let listed = Listed::default();
+        let (listed, listing) = (Listed::default(), self.begin_tool_listing(kind));
         let (page, cursor) = self.list_page_and_cursor(kind, params, options, &listed).await?;
-        if kind == TOOLS && whole && cursor.is_none() {
-            self.forget_tools_but(&listed);
+        if whole && cursor.is_none() {
+            self.forget_tools_but(std::slice::from_ref(&page), &listed, listing);
         }
         Ok(page)
     }
 
-    /// [`ClientState::list_page`], with the page's `nextCursor`; the tools
-    /// it learns from go into `listed`.
+    /// [`ClientState::list_page`], with the page's `nextCursor`; what it
+    /// learns of the tools is counted in `listed`.
     async fn list_page_and_cursor(
         &self,
         kind: ListKind,
@@ -56,8 +57,7 @@ impl ClientState {
                 }
                 for tool in read.items.iter().filter_map(list_text::tool_fact) {
                     let output_schema = tool.output_schema.and_then(|s| crate::protocol::json::parse(s).ok());
-                    listed.borrow_mut().insert(tool.name.clone(), Value::Null);
-                    self.learn_tool(tool.name, tool.idempotent, output_schema, None);
+                    self.learn_tool(tool.name, tool.idempotent, output_schema, None, listed);
                 }
             }
             Some(read.next_cursor)
@@ -82,21 +82,43 @@ impl ClientState {
     /// did not meet: a server that renames its tools at every change would
     /// otherwise grow what the client keeps for as long as it runs.
     pub(crate) async fn list_all_pages(&self, kind: ListKind, options: &RequestOptions) -> Result<Vec<Reply>, Error> {
-        let listed = Listed::default();
+        let (listed, listing) = (Listed::default(), self.begin_tool_listing(kind));
         let pages =
             collect_pages(|cursor| self.list_page_and_cursor(kind, cursor.map(|c| json!({ "cursor": c })), options, &listed)).await?;
-        if kind == TOOLS {
-            self.forget_tools_but(&listed);
-        }
+        self.forget_tools_but(&pages, &listed, listing);
         Ok(pages)
     }
 
+    /// For a listing of the tools, its number among those begun.
+    fn begin_tool_listing(&self, kind: ListKind) -> Option<u64> {
+        (kind == TOOLS).then(|| {
+            self.tool_listings.set(self.tool_listings.get() + 1);
+            self.tool_listings.get()
+        })
+    }
+
     /// Forgets the output schemas, header schemas and idempotent hints of
-    /// tools that a whole listing, `listed`, did not list.
-    fn forget_tools_but(&self, listed: &Listed) {
-        let listed = listed.borrow();
+    /// tools that a whole listing, `pages`, did not list; not when a newer
+    /// listing began meanwhile, whose tools this one may not have seen. Only
+    /// when the learned outnumber what `listed` counted are the pages' names
+    /// read again: a listing of 2,000 tools would otherwise hold their names
+    /// a second time in wasm memory, which never shrinks.
+    fn forget_tools_but(&self, pages: &[Reply], listed: &Listed, listing: Option<u64>) {
+        if listing != Some(self.tool_listings.get()) {
+            return;
+        }
+        let stale = self.output_schemas.borrow().len() > listed.schemas.get()
+            || self.idempotent_tools.borrow().len() > listed.idempotent.get()
+            || self.tool_schemas.borrow().len() > listed.headers.get();
+        if !stale {
+            return;
+        }
+        let mut names = serde_json::Map::new();
+        for page in pages {
+            tool_names(page, &mut names);
+        }
         for learned in [&self.output_schemas, &self.idempotent_tools, &*self.tool_schemas] {
-            keep_listed(learned, &listed);
+            keep_listed(learned, &names);
         }
     }
 
@@ -123,12 +145,15 @@ impl ClientState {
             // large tools/list would otherwise be copied whole.
             let input =
                 tool.get("inputSchema").filter(|input| self.era == Era::Modern && crate::protocol::modern::has_param_headers(input));
-            listed.borrow_mut().insert(name.to_owned(), Value::Null);
-            self.learn_tool(name.to_owned(), idempotent, tool.get("outputSchema").cloned(), input.cloned());
+            self.learn_tool(name.to_owned(), idempotent, tool.get("outputSchema").cloned(), input.cloned(), listed);
         }
     }
 
-    fn learn_tool(&self, name: String, idempotent: bool, output_schema: Option<Value>, header_schema: Option<Value>) {
+    fn learn_tool(&self, name: String, idempotent: bool, output_schema: Option<Value>, header_schema: Option<Value>, listed: &Listed) {
+        let count = |counter: &Cell<usize>, learned: bool| counter.set(counter.get() + usize::from(learned));
+        count(&listed.idempotent, idempotent);
+        count(&listed.headers, header_schema.is_some());
+        count(&listed.schemas, output_schema.is_some());
         if idempotent {
             self.idempotent_tools.borrow_mut().insert(name.clone(), Value::Bool(true));
         } else {
@@ -161,9 +186,30 @@ fn keep_listed(learned: &std::cell::RefCell<serde_json::Map<String, Value>>, lis
     *learned = kept;
 }
 
-/// The names of the tools one listing learned from: a map as the learned
-/// ones are, whose code the module has already, rather than a set of its own.
-type Listed = std::cell::RefCell<serde_json::Map<String, Value>>;
+/// How many tools one listing learned an output schema, an idempotent hint
+/// and a header schema of. A tool named twice counts twice, so at most as
+/// many old entries as the listing repeats names outlast it.
+#[derive(Default)]
+struct Listed {
+    schemas: Cell<usize>,
+    idempotent: Cell<usize>,
+    headers: Cell<usize>,
+}
+
+/// Adds the names of the tools on `page` to `names` (a map as the learned
+/// ones are, whose code the module has already, rather than a set of its own).
+fn tool_names(page: &Reply, names: &mut serde_json::Map<String, Value>) {
+    if let Some(read) = page.unparsed_text().and_then(|text| list_text::list_items(text, "tools", "name")) {
+        for tool in read.items.iter().filter_map(list_text::tool_fact) {
+            names.insert(tool.name, Value::Null);
+        }
+        return;
+    }
+    let tools = page.value().get("tools").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+    for name in tools.iter().filter_map(|tool| tool.get("name").and_then(Value::as_str)) {
+        names.insert(name.to_owned(), Value::Null);
+    }
+}
 
 /// 2026-07-28: a tool whose `x-mcp-header` annotations are invalid must not
 /// be offered, since its calls could not carry the headers the server checks.

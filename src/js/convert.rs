@@ -34,7 +34,7 @@ fn not_json(what: &str, why: String) -> Error {
 }
 
 /// A JS value's JSON text, by `JSON.stringify`.
-fn json_text(value: &JsValue, what: &str) -> Result<String, Error> {
+pub(crate) fn json_text(value: &JsValue, what: &str) -> Result<String, Error> {
     js_sys::JSON::stringify(value)
         .map_err(|e| not_json(what, crate::transport::fetch::js_message(&e)))?
         .as_string()

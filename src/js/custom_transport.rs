@@ -4,9 +4,9 @@
 //! MCP over whatever the page has: a Web Worker, an iframe's `postMessage`, a
 //! `MessageChannel`, a WebSocket.
 
-use super::convert::from_js;
+use super::convert::json_text;
 use crate::error::Error;
-use crate::protocol::jsonrpc::{decode_value, Message};
+use crate::protocol::jsonrpc::{decode_or_raw, DecodeError, Decoded, Message};
 use crate::session::{Channel, Connector, Inbound, InboundSink, OpenContext, Session, Transport};
 use crate::transport::fetch::js_message;
 use futures::future::LocalBoxFuture;
@@ -16,6 +16,24 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
+
+/// Hands one message from the JS transport to the session as the HTTP
+/// transports do: a result as its text, a message of too many values
+/// answered as an oversized one is. One that is not JSON-RPC cannot be tied
+/// to a request; it is dropped.
+fn deliver(sink: &InboundSink, message: &JsValue) {
+    let Ok(text) = json_text(message, "message") else { return };
+    match decode_or_raw(text, false) {
+        Ok(Decoded::RawResult(id, raw)) => sink(Inbound::RawResponse { id, text: Rc::new(raw), kept: None }),
+        Ok(Decoded::Messages(messages)) => {
+            for message in messages {
+                sink(Inbound::Message(message));
+            }
+        }
+        Err(DecodeError::TooManyValues(envelope)) => sink(Inbound::TooManyValues(envelope)),
+        Err(_) => {}
+    }
+}
 
 /// Whether `value` looks like a transport object.
 pub fn is_transport(value: &JsValue) -> bool {
@@ -55,12 +73,7 @@ impl JsTransport {
         let closed = Rc::new(Cell::new(false));
         let on_message = {
             let sink = sink.clone();
-            Closure::<dyn FnMut(JsValue)>::new(move |message: JsValue| {
-                // A message that is not JSON-RPC cannot be tied to a request; it is dropped.
-                if let Ok(message) = from_js(&message, "message").map_err(drop).and_then(|v| decode_value(v).map_err(drop)) {
-                    sink(Inbound::Message(message));
-                }
-            })
+            Closure::<dyn FnMut(JsValue)>::new(move |message: JsValue| deliver(&sink, &message))
         };
         let on_close = {
             let (sink, closed) = (sink.clone(), closed.clone());

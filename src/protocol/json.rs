@@ -18,11 +18,13 @@ use std::str::FromStr;
 /// a server's message cannot make it recurse deeper.
 const MAX_DEPTH: u32 = 127;
 
-/// How many values one text may hold, containers and what they hold alike. A message's
-/// few bytes per value (`0,` is two) become tens of bytes each once read, in
-/// wasm memory that never shrinks: 15 million zeros (30 MB) took Node to
-/// 1.9 GB. A million is several times what any message the client keeps in
-/// wasm holds (a result of 256 KiB and more stays in JS).
+/// How many values one message may hold, containers and what they hold
+/// alike ([`parse_message`]). A message's few bytes per value (`0,` is two)
+/// become tens of bytes each once read, in wasm memory that never shrinks:
+/// 15 million zeros (30 MB) in one notification took Node to 1.9 GB. Results
+/// are not read by it ([`crate::protocol::jsonrpc::raw_result`] takes them),
+/// so this bounds notifications, the server's requests and error answers,
+/// where a million is several times what any holds.
 pub const MAX_VALUES: usize = 1 << 20;
 /// The reason of the [`JsonError`] for a text of more than [`MAX_VALUES`].
 pub const TOO_MANY_VALUES: &str = "more than 1048576 values";
@@ -72,6 +74,15 @@ impl std::error::Error for JsonError {}
 /// ```
 pub fn parse(text: &str) -> Result<Value, JsonError> {
     read(text)
+}
+
+/// [`parse`] for a message from the server: also refuses a text of more than
+/// [`MAX_VALUES`] values, with [`TOO_MANY_VALUES`].
+///
+/// # Errors
+/// As [`parse`]'s, and [`TOO_MANY_VALUES`].
+pub fn parse_message(text: &str) -> Result<Value, JsonError> {
+    read_within(text, MAX_VALUES)
 }
 
 /// What [`read`] builds a JSON text into: a [`Value`], or the validator's own tree, which
@@ -129,7 +140,12 @@ impl<'a> Tree<'a> for Value {
 /// # Errors
 /// As [`parse`]'s, and what `T` refuses.
 pub(crate) fn read<'a, T: Tree<'a>>(text: &'a str) -> Result<T, JsonError> {
-    let mut reader = Reader { text, bytes: text.as_bytes(), at: 0, values_left: MAX_VALUES };
+    read_within(text, usize::MAX)
+}
+
+/// [`read`], refusing more than `values` values.
+fn read_within<'a, T: Tree<'a>>(text: &'a str, values: usize) -> Result<T, JsonError> {
+    let mut reader = Reader { text, bytes: text.as_bytes(), at: 0, values_left: values };
     reader.skip_space();
     let value = reader.value::<T>(0)?;
     reader.skip_space();

@@ -289,7 +289,7 @@ impl fmt::Display for DecodeError {
 /// Decodes one JSON text holding a message or, where `allow_batch` is set (the
 /// 2025-03-26 revision), a non-empty array of messages.
 pub fn decode(text: &str, allow_batch: bool) -> Result<Vec<Message>, DecodeError> {
-    let value: Value = crate::protocol::json::parse(text).map_err(|e| DecodeError::syntax(text, e))?;
+    let value: Value = crate::protocol::json::parse_message(text).map_err(|e| DecodeError::syntax(text, e))?;
     match value {
         Value::Array(items) if allow_batch => {
             if items.is_empty() {

@@ -146,8 +146,12 @@ struct State {
     /// The text of large results, by request, until the request takes it.
     raw: IdMap<RequestId, LargeResult>,
     progress: IdMap<RequestId, ProgressRoute>,
-    /// Server requests being handled, with the sender that cancels each.
-    inbound: IdMap<RequestId, oneshot::Sender<String>>,
+    /// Server requests being handled, each with its number among those
+    /// handled and the sender that cancels it.
+    inbound: IdMap<RequestId, (u64, oneshot::Sender<String>)>,
+    /// Server requests handled so far: an id the server withdrew and used
+    /// again belongs to the new request, which the old one's end must not take.
+    handled: u64,
     closed: bool,
     /// Who waits for the session to close ([`Session::closed`]).
     close_waiters: Vec<oneshot::Sender<()>>,
@@ -416,7 +420,7 @@ impl Session {
             state.status = None;
             state.handler = None;
             state.progress.clear();
-            for (_, cancel) in state.inbound.drain() {
+            for (_, (_, cancel)) in state.inbound.drain() {
                 let _ = cancel.send("the client closed".to_owned());
             }
             for waiter in state.close_waiters.drain(..) {
@@ -599,7 +603,7 @@ impl Inner {
     fn cancel_inbound(&self, params: Option<&Value>) {
         let Some(id) = params.and_then(|p| p.get("requestId")).and_then(RequestId::from_token) else { return };
         let reason = params.and_then(|p| p.get("reason")).and_then(Value::as_str).unwrap_or("cancelled by the server");
-        if let Some(cancel) = self.state.borrow_mut().inbound.remove(&id) {
+        if let Some((_, cancel)) = self.state.borrow_mut().inbound.remove(&id) {
             let _ = cancel.send(reason.to_owned());
         }
     }
@@ -642,7 +646,13 @@ impl Inner {
             let error = ErrorObject::new(codes::METHOD_NOT_FOUND, crate::error::cold_format!("Method not found: {method}"));
             return self.reply_automatically(Message::Response { id: Some(id), outcome: Err(error) });
         };
-        self.state.borrow_mut().inbound.insert(id.clone(), cancel);
+        let number = {
+            let mut state = self.state.borrow_mut();
+            state.handled += 1;
+            let number = state.handled;
+            state.inbound.insert(id.clone(), (number, cancel));
+            number
+        };
         let inner = Rc::downgrade(&self);
         // Each server request runs on its own, so a slow human answering an
         // elicitation holds up nothing else.
@@ -653,7 +663,11 @@ impl Inner {
                 future::Either::Right(_) => None,
             };
             let Some(inner) = inner.upgrade() else { return };
-            let still_open = inner.state.borrow_mut().inbound.remove(&id).is_some();
+            let still_open = {
+                let mut state = inner.state.borrow_mut();
+                let own = state.inbound.get(&id).is_some_and(|(handling, _)| *handling == number);
+                own && state.inbound.remove(&id).is_some()
+            };
             if let (Some(outcome), true) = (outcome, still_open) {
                 inner.send_in_background(Message::Response { id: Some(id), outcome });
             }

@@ -259,3 +259,22 @@ fn one_page_forgets_only_when_it_is_the_whole_list() {
     page(&mut w, None);
     assert!(client.state.output_schemas.borrow().is_empty());
 }
+
+#[test]
+fn a_listing_that_ends_after_a_newer_one_began_forgets_nothing() {
+    let (mut w, client) = connected(|s: &Seen| (s.method() == "tools/list").then_some(Answer::Hold), json!({"tools": {}}), legacy());
+    let listing = |w: &mut World| {
+        let c = client.clone();
+        w.start(async move { c.list_all_tools(&RequestOptions::default()).await.map(drop) })
+    };
+    let older = listing(&mut w);
+    let older_id = w.server.last("tools/list").unwrap().id().unwrap();
+    let newer = listing(&mut w);
+    let newer_id = w.server.last("tools/list").unwrap().id().unwrap();
+    w.server.respond(&newer_id, json!({ "tools": [tool("count", Some(schema()))] }));
+    w.settle();
+    w.server.respond(&older_id, json!({ "tools": [tool("other", None)] }));
+    w.settle();
+    assert!(matches!((older.borrow().as_ref(), newer.borrow().as_ref()), (Some(Ok(())), Some(Ok(())))));
+    assert!(client.state.output_schemas.borrow().contains_key("count"), "the newer listing's tools are kept");
+}

@@ -137,10 +137,12 @@ pub fn endpoint_allowed(uri: &str) -> bool {
 }
 
 /// Whether a redirect URI is one OAuth 2.1 allows a browser or native client:
-/// HTTPS, or plain HTTP on a loopback host, and never with a fragment.
+/// HTTPS, or plain HTTP on a loopback host, and never with a fragment, a
+/// space or a control character (which `fetch` strips or refuses, and which
+/// an issuer must not hold: the client keeps its issuers one per line).
 pub fn redirect_uri_allowed(uri: &str) -> bool {
     let Some((origin, _)) = split_url(uri) else { return false };
-    if uri.contains('#') {
+    if uri.contains('#') || uri.bytes().any(|b| b <= b' ' || b == 0x7f) {
         return false;
     }
     if let Some(authority) = origin.strip_prefix("https://") {

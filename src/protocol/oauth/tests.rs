@@ -171,8 +171,16 @@ fn redirect_uris_are_https_or_loopback() {
 #[test]
 fn endpoints_are_https_or_loopback() {
     assert!(endpoint_allowed("https://as.example/authorize") && endpoint_allowed("http://127.0.0.1:38060/token"));
-    for bad in ["javascript:alert(document.domain)//", "data:text/html,<script>1</script>", "http://as.example/authorize", "//as.example/a"]
-    {
+    for bad in [
+        "javascript:alert(document.domain)//",
+        "data:text/html,<script>1</script>",
+        "http://as.example/authorize",
+        "//as.example/a",
+        "https://as.example/a\nb",
+        "https://as.example/a b",
+        "https://as.example/\r",
+        "https://as.example/\u{7f}",
+    ] {
         assert!(!endpoint_allowed(bad), "{bad}");
     }
 }

@@ -271,11 +271,17 @@ impl ClientHandler for ScriptedHandler {
     }
 }
 
-#[test]
-fn server_requests_run_concurrently_and_can_be_cancelled() {
-    let mut h = harness();
+/// A session whose server requests go to a [`ScriptedHandler`].
+fn with_scripted_handler() -> (Harness, Rc<ScriptedHandler>) {
+    let h = harness();
     let handler = Rc::new(ScriptedHandler { answers: RefCell::default(), cancellations: Rc::default() });
     h.session.set_handler(Some(handler.clone()));
+    (h, handler)
+}
+
+#[test]
+fn server_requests_run_concurrently_and_can_be_cancelled() {
+    let (mut h, handler) = with_scripted_handler();
     h.reply(r#"{"jsonrpc":"2.0","id":"a","method":"sampling/createMessage","params":{}}"#);
     h.reply(r#"{"jsonrpc":"2.0","id":"b","method":"sampling/createMessage","params":{}}"#);
     h.reply(r#"{"jsonrpc":"2.0","id":"c","method":"roots/list"}"#);
@@ -297,9 +303,7 @@ fn server_requests_run_concurrently_and_can_be_cancelled() {
 
 #[test]
 fn a_second_server_request_under_an_id_in_use_is_refused() {
-    let mut h = harness();
-    let handler = Rc::new(ScriptedHandler { answers: RefCell::default(), cancellations: Rc::default() });
-    h.session.set_handler(Some(handler.clone()));
+    let (mut h, handler) = with_scripted_handler();
     let problems = problems_of(&h);
     h.reply(r#"{"jsonrpc":"2.0","id":7,"method":"sampling/createMessage","params":{}}"#);
     h.reply(r#"{"jsonrpc":"2.0","id":7,"method":"sampling/createMessage","params":{}}"#);
@@ -321,10 +325,30 @@ fn a_second_server_request_under_an_id_in_use_is_refused() {
 }
 
 #[test]
+fn an_id_withdrawn_and_used_again_at_once_belongs_to_the_new_request() {
+    let (mut h, handler) = with_scripted_handler();
+    h.reply(r#"{"jsonrpc":"2.0","id":9,"method":"sampling/createMessage","params":{}}"#);
+    // The withdrawal and the new request under the same id arrive before the first one's task runs again.
+    for text in [
+        r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":9,"reason":"changed my mind"}}"#,
+        r#"{"jsonrpc":"2.0","id":9,"method":"sampling/createMessage","params":{}}"#,
+    ] {
+        for message in crate::protocol::jsonrpc::decode(text, false).unwrap() {
+            (h.sink)(Inbound::Message(message));
+        }
+    }
+    h.pool.run_until_stalled();
+    assert_eq!(*handler.cancellations.borrow(), ["changed my mind"], "only the first was withdrawn");
+    let second = handler.answers.borrow_mut().remove(1);
+    let _ = second.send(Ok(json!({"role": "assistant"})));
+    h.pool.run_until_stalled();
+    let sent: Vec<Value> = h.transport.sent.borrow().iter().map(Message::to_value).collect();
+    assert_eq!(sent.iter().map(|m| (m["id"].clone(), m["result"].clone())).collect::<Vec<_>>(), [(json!(9), json!({"role": "assistant"}))]);
+}
+
+#[test]
 fn closing_cancels_server_requests_in_flight() {
-    let mut h = harness();
-    let handler = Rc::new(ScriptedHandler { answers: RefCell::default(), cancellations: Rc::default() });
-    h.session.set_handler(Some(handler.clone()));
+    let (mut h, handler) = with_scripted_handler();
     h.reply(r#"{"jsonrpc":"2.0","id":1,"method":"sampling/createMessage","params":{}}"#);
     let session = h.session.clone();
     h.pool.run_until(session.close());
@@ -355,9 +379,7 @@ fn problems_of(h: &Harness) -> Rc<RefCell<Vec<Error>>> {
 
 #[test]
 fn a_flood_of_server_requests_is_refused_beyond_the_cap() {
-    let mut h = harness();
-    let handler = Rc::new(ScriptedHandler { answers: RefCell::default(), cancellations: Rc::default() });
-    h.session.set_handler(Some(handler.clone()));
+    let (mut h, handler) = with_scripted_handler();
     h.session.set_max_server_requests(2);
     let problems = problems_of(&h);
     for id in 1..=5 {

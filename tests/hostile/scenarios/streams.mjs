@@ -145,7 +145,9 @@ export async function duplicateId({ check, peer, track }) {
 export async function supersededListings({ check, peer, track }) {
   const host = track(await McpHost.connect({ slow: { url: peer.url("slow-list") } }, { debounceMs: 100 }));
   const problems = [];
+  const changes = [];
   host.addEventListener("error", (event) => problems.push(event.error));
+  host.addEventListener("change", (event) => changes.push(event.reason));
   const before = await peer.stats("slow-list");
   check(before.lists === 1 && host.tools.some((t) => t.name === "slow__announce"), "the host listed the tools once to connect", JSON.stringify(before));
   await expectSuccess(check, "a call during which the server announces three changes, 500 ms apart",
@@ -156,5 +158,6 @@ export async function supersededListings({ check, peer, track }) {
   check(lists === 4 && listsAbandoned === 2, "each re-listing stopped the one it superseded: 3 more listings, 2 of them abandoned",
     JSON.stringify({ lists, listsAbandoned }));
   check(problems.length === 0, "a superseded listing is no error event", problems.map(describe).join("; "));
+  check(JSON.stringify(changes) === JSON.stringify(["list_changed"]), "… and no change event: only the last listing's", JSON.stringify(changes));
   check(host.tools.some((t) => t.name === "slow__echo"), "the registry holds the last listing's tools");
 }
