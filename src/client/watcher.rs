@@ -57,7 +57,7 @@ impl ListWatcher {
     /// Watches `kind` (tools, prompts or resources), calling `on_changed`
     /// after each burst of changes, with the list fetched again when
     /// `auto_refresh` is set. A burst ends `debounce_ms` after its last
-    /// notification, or [`BURST_PERIODS`] periods after its first; a
+    /// notification, or four such periods after its first; a
     /// notification during a refresh starts a burst that waits for it.
     pub fn new(kind: ListKind, on_changed: impl Fn(ListChange) + 'static, auto_refresh: bool, debounce_ms: u32) -> Self {
         Self { kind, on_changed: Rc::new(on_changed), auto_refresh, debounce_ms, burst: Rc::default() }
