@@ -18,11 +18,12 @@ impl ClientState {
     /// Fetches one page and checks it; learns from a page of tools, and
     /// forgets the tools a first page without a next one does not list.
     pub(crate) async fn list_page(&self, kind: ListKind, params: Option<Value>, options: &RequestOptions) -> Result<Reply, Error> {
+        // A page asked for by its cursor is part of a listing; only a first page may be the whole.
         let whole = params.as_ref().and_then(|p| p.get("cursor")).is_none();
-        let (listed, listing) = (Listed::default(), self.begin_tool_listing(kind));
+        let listed = Listed::new(if whole { self.begin_tool_listing(kind) } else { None });
         let (page, cursor) = self.list_page_and_cursor(kind, params, options, &listed).await?;
         if whole && cursor.is_none() {
-            self.forget_tools_but(std::slice::from_ref(&page), &listed, listing);
+            self.forget_tools_but(std::slice::from_ref(&page), &listed);
         }
         Ok(page)
     }
@@ -82,10 +83,10 @@ impl ClientState {
     /// did not meet: a server that renames its tools at every change would
     /// otherwise grow what the client keeps for as long as it runs.
     pub(crate) async fn list_all_pages(&self, kind: ListKind, options: &RequestOptions) -> Result<Vec<Reply>, Error> {
-        let (listed, listing) = (Listed::default(), self.begin_tool_listing(kind));
+        let listed = Listed::new(self.begin_tool_listing(kind));
         let pages =
             collect_pages(|cursor| self.list_page_and_cursor(kind, cursor.map(|c| json!({ "cursor": c })), options, &listed)).await?;
-        self.forget_tools_but(&pages, &listed, listing);
+        self.forget_tools_but(&pages, &listed);
         Ok(pages)
     }
 
@@ -103,8 +104,8 @@ impl ClientState {
     /// when the learned outnumber what `listed` counted are the pages' names
     /// read again: a listing of 2,000 tools would otherwise hold their names
     /// a second time in wasm memory, which never shrinks.
-    fn forget_tools_but(&self, pages: &[Reply], listed: &Listed, listing: Option<u64>) {
-        if listing != Some(self.tool_listings.get()) {
+    fn forget_tools_but(&self, pages: &[Reply], listed: &Listed) {
+        if listed.listing != Some(self.tool_listings.get()) {
             return;
         }
         let stale = self.output_schemas.borrow().len() > listed.schemas.get()
@@ -149,7 +150,12 @@ impl ClientState {
         }
     }
 
+    /// Keeps what later calls of tool `name` need, unless a whole listing
+    /// began after the one `listed` counts for: its facts are newer.
     fn learn_tool(&self, name: String, idempotent: bool, output_schema: Option<Value>, header_schema: Option<Value>, listed: &Listed) {
+        if listed.listing.is_some_and(|listing| listing != self.tool_listings.get()) {
+            return;
+        }
         let count = |counter: &Cell<usize>, learned: bool| counter.set(counter.get() + usize::from(learned));
         count(&listed.idempotent, idempotent);
         count(&listed.headers, header_schema.is_some());
@@ -191,9 +197,17 @@ fn keep_listed(learned: &std::cell::RefCell<serde_json::Map<String, Value>>, lis
 /// many old entries as the listing repeats names outlast it.
 #[derive(Default)]
 struct Listed {
+    /// For a whole listing of the tools, its number among those begun.
+    listing: Option<u64>,
     schemas: Cell<usize>,
     idempotent: Cell<usize>,
     headers: Cell<usize>,
+}
+
+impl Listed {
+    fn new(listing: Option<u64>) -> Self {
+        Self { listing, ..Self::default() }
+    }
 }
 
 /// Adds the names of the tools on `page` to `names` (a map as the learned

@@ -261,7 +261,7 @@ fn one_page_forgets_only_when_it_is_the_whole_list() {
 }
 
 #[test]
-fn a_listing_that_ends_after_a_newer_one_began_forgets_nothing() {
+fn a_listing_that_ends_after_a_newer_one_began_neither_learns_nor_forgets() {
     let (mut w, client) = connected(|s: &Seen| (s.method() == "tools/list").then_some(Answer::Hold), json!({"tools": {}}), legacy());
     let listing = |w: &mut World| {
         let c = client.clone();
@@ -273,8 +273,9 @@ fn a_listing_that_ends_after_a_newer_one_began_forgets_nothing() {
     let newer_id = w.server.last("tools/list").unwrap().id().unwrap();
     w.server.respond(&newer_id, json!({ "tools": [tool("count", Some(schema()))] }));
     w.settle();
-    w.server.respond(&older_id, json!({ "tools": [tool("other", None)] }));
+    w.server.respond(&older_id, json!({ "tools": [tool("other", Some(schema()))] }));
     w.settle();
     assert!(matches!((older.borrow().as_ref(), newer.borrow().as_ref()), (Some(Ok(())), Some(Ok(())))));
     assert!(client.state.output_schemas.borrow().contains_key("count"), "the newer listing's tools are kept");
+    assert!(!client.state.output_schemas.borrow().contains_key("other"), "the older one's are not learned");
 }
