@@ -6,8 +6,8 @@
 
 use super::convert::json_text;
 use crate::error::Error;
-use crate::protocol::jsonrpc::{decode_or_raw, DecodeError, Decoded, Message};
-use crate::session::{Channel, Connector, Inbound, InboundSink, OpenContext, Session, Transport};
+use crate::protocol::jsonrpc::Message;
+use crate::session::{deliver_text, Channel, Connector, Inbound, InboundSink, OpenContext, Session, Transport};
 use crate::transport::fetch::js_message;
 use futures::future::LocalBoxFuture;
 use js_sys::{Function, Promise, Reflect};
@@ -16,24 +16,6 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
-
-/// Hands one message from the JS transport to the session as the HTTP
-/// transports do: a result as its text, a message of too many values
-/// answered as an oversized one is. One that is not JSON-RPC cannot be tied
-/// to a request; it is dropped.
-fn deliver(sink: &InboundSink, message: &JsValue) {
-    let Ok(text) = json_text(message, "message") else { return };
-    match decode_or_raw(text, false) {
-        Ok(Decoded::RawResult(id, raw)) => sink(Inbound::RawResponse { id, text: Rc::new(raw), kept: None }),
-        Ok(Decoded::Messages(messages)) => {
-            for message in messages {
-                sink(Inbound::Message(message));
-            }
-        }
-        Err(DecodeError::TooManyValues(envelope)) => sink(Inbound::TooManyValues(envelope)),
-        Err(_) => {}
-    }
-}
 
 /// Whether `value` looks like a transport object.
 pub fn is_transport(value: &JsValue) -> bool {
@@ -73,7 +55,13 @@ impl JsTransport {
         let closed = Rc::new(Cell::new(false));
         let on_message = {
             let sink = sink.clone();
-            Closure::<dyn FnMut(JsValue)>::new(move |message: JsValue| deliver(&sink, &message))
+            Closure::<dyn FnMut(JsValue)>::new(move |message: JsValue| {
+                // As the HTTP transports do; a message that is not JSON-RPC cannot be tied to a
+                // request, and is dropped.
+                if let Ok(text) = json_text(&message, "message") {
+                    let _ = deliver_text(&sink, text, false, None);
+                }
+            })
         };
         let on_close = {
             let (sink, closed) = (sink.clone(), closed.clone());

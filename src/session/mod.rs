@@ -33,7 +33,7 @@ pub use engine::{
     TraceListener,
 };
 pub use runtime::{within, Runtime, Within};
-pub use transport::{ConnectionStatus, Inbound, InboundSink, Kept, KeptMessage, ResultText, Transport};
+pub use transport::{deliver_text, ConnectionStatus, Inbound, InboundSink, Kept, KeptMessage, ResultText, Transport};
 
 /// The default per-request timeout, as in the official TypeScript SDK.
 pub const DEFAULT_TIMEOUT_MS: u32 = 60_000;

@@ -1,6 +1,6 @@
 use crate::error::Error;
 use crate::protocol::jsonrpc::envelope::Envelope;
-use crate::protocol::jsonrpc::{Message, RequestId};
+use crate::protocol::jsonrpc::{decode_or_raw, DecodeError, Decoded, Message, RequestId};
 use futures::future::LocalBoxFuture;
 use std::rc::Rc;
 
@@ -90,6 +90,44 @@ pub enum Inbound {
 /// Where a transport delivers what it receives. Called synchronously, in order.
 pub type InboundSink = Rc<dyn Fn(Inbound)>;
 
+/// Decodes one JSON text from the server and hands what it holds to `sink`:
+/// a result as its text alone, other messages decoded, and one of more
+/// values than the client reads as [`Inbound::TooManyValues`]. Returns
+/// whether it held the response to `awaited`.
+///
+/// # Errors
+/// Why the text is not JSON-RPC; nothing was handed over then.
+pub fn deliver_text(sink: &InboundSink, text: String, allow_batch: bool, awaited: Option<&RequestId>) -> Result<bool, DecodeError> {
+    let messages = match decode_or_raw(text, allow_batch) {
+        Ok(Decoded::Messages(messages)) => messages,
+        Ok(Decoded::RawResult(id, raw)) => {
+            let answered = awaited == Some(&id);
+            sink(Inbound::RawResponse { id, text: Rc::new(raw), kept: None });
+            return Ok(answered);
+        }
+        Err(error) => return deliver_unread(sink, error, awaited),
+    };
+    let mut answered = false;
+    for message in messages {
+        if let (Message::Response { id: Some(id), .. }, Some(awaited)) = (&message, awaited) {
+            answered |= id == awaited;
+        }
+        sink(Inbound::Message(message));
+    }
+    Ok(answered)
+}
+
+/// [`deliver_text`] for a text that did not decode. Apart from it: a first
+/// call's messages decode, and the core's split (scripts/split/) leaves a
+/// function it never enters out of the module a page loads first.
+#[inline(never)]
+fn deliver_unread(sink: &InboundSink, error: DecodeError, awaited: Option<&RequestId>) -> Result<bool, DecodeError> {
+    let DecodeError::TooManyValues(envelope) = error else { return Err(error) };
+    let answered = awaited.is_some() && envelope.response_id() == awaited;
+    sink(Inbound::TooManyValues(envelope));
+    Ok(answered)
+}
+
 /// Moves JSON-RPC messages to and from one server.
 pub trait Transport {
     /// Delivers `message` to the server. The future completes once the server
@@ -130,4 +168,41 @@ pub trait Transport {
     /// Ends the connection: aborts open streams and releases server state.
     /// Called once.
     fn close(&self) -> LocalBoxFuture<'static, ()>;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cell::RefCell;
+
+    fn delivering(text: String, awaited: Option<&RequestId>) -> (Result<bool, DecodeError>, Vec<Inbound>) {
+        let got = Rc::new(RefCell::new(Vec::new()));
+        let log = got.clone();
+        let sink: InboundSink = Rc::new(move |inbound| log.borrow_mut().push(inbound));
+        let answered = deliver_text(&sink, text, false, awaited);
+        let got = got.borrow_mut().drain(..).collect();
+        (answered, got)
+    }
+
+    #[test]
+    fn a_text_is_handed_over_as_what_it_holds() {
+        let awaited = RequestId::Number(3);
+        let (answered, got) = delivering(r#"{"jsonrpc":"2.0","id":3,"result":{"ok":true}}"#.into(), Some(&awaited));
+        assert!(matches!((answered, got.as_slice()), (Ok(true), [Inbound::RawResponse { text, .. }]) if text.as_str() == r#"{"ok":true}"#));
+        let (answered, got) = delivering(r#"{"jsonrpc":"2.0","method":"notifications/message","params":{}}"#.into(), Some(&awaited));
+        assert!(matches!((answered, got.as_slice()), (Ok(false), [Inbound::Message(Message::Notification { .. })])));
+        let (answered, got) = delivering("{".into(), None);
+        assert!(matches!(answered, Err(DecodeError::Syntax(_))) && got.is_empty());
+    }
+
+    #[test]
+    fn a_message_of_too_many_values_is_handed_over_unread() {
+        let zeros = vec!["0"; crate::protocol::json::MAX_VALUES].join(",");
+        let awaited = RequestId::Number(4);
+        let error = format!(r#"{{"jsonrpc":"2.0","id":4,"error":{{"code":-1,"message":"m","data":[{zeros}]}}}}"#);
+        let (answered, got) = delivering(error, Some(&awaited));
+        assert!(
+            matches!((answered, got.as_slice()), (Ok(true), [Inbound::TooManyValues(envelope)]) if envelope.response_id() == Some(&awaited))
+        );
+    }
 }

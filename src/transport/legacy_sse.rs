@@ -14,10 +14,10 @@ use super::http::status_error;
 use super::sse::{Oversize, SseParser};
 use super::web_runtime::WebRuntime;
 use crate::error::Error;
-use crate::protocol::jsonrpc::{decode_or_raw, DecodeError, Decoded, Message};
+use crate::protocol::jsonrpc::Message;
 use crate::protocol::version;
 use crate::session::oneshot;
-use crate::session::{Inbound, InboundSink, Runtime, Transport};
+use crate::session::{deliver_text, Inbound, InboundSink, Runtime, Transport};
 use futures::future::{self, LocalBoxFuture};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -199,16 +199,7 @@ impl Inner {
             "message" if !data.is_empty() => {
                 // A message that does not decode cannot be tied to a request;
                 // the request it answered ends in its timeout.
-                match decode_or_raw(data, version::allows_batches(None)) {
-                    // As for Streamable HTTP: a result goes over as its text alone.
-                    Ok(Decoded::RawResult(id, raw)) => (self.sink)(Inbound::RawResponse { id, text: Rc::new(raw), kept: None }),
-                    Ok(Decoded::Messages(messages)) => {
-                        for message in messages {
-                            (self.sink)(Inbound::Message(message));
-                        }
-                    }
-                    Err(error) => self.undecoded(error),
-                }
+                let _ = deliver_text(&self.sink, data, version::allows_batches(None), None);
             }
             _ => {}
         }
@@ -320,19 +311,6 @@ impl Inner {
         listeners.push(("error", on_error));
         *self.stream.borrow_mut() = Some(Stream::EventSource(EventSourceGuard { source, _listeners: listeners }));
         Ok(())
-    }
-}
-
-impl Inner {
-    /// A message that did not decode: one of too many values is answered as
-    /// an oversized one is; any other cannot be tied to a request, and the
-    /// request it answered ends in its timeout. Apart from the listener: a
-    /// first call's messages decode.
-    #[inline(never)]
-    fn undecoded(&self, error: DecodeError) {
-        if let DecodeError::TooManyValues(envelope) = error {
-            (self.sink)(Inbound::TooManyValues(envelope));
-        }
     }
 }
 

@@ -15,11 +15,11 @@ use super::http::{self, classify, status_error_with, Readable, ResponseBody};
 use super::kept::{Body, KeptBody};
 use super::web_runtime::WebRuntime;
 use crate::error::Error;
-use crate::protocol::jsonrpc::{decode_or_raw, DecodeError, Decoded, Message, RequestId};
+use crate::protocol::jsonrpc::{decode_or_raw, Decoded, Message, RequestId};
 use crate::protocol::{methods, modern, version};
 use crate::session::id_map::IdMap;
 use crate::session::oneshot;
-use crate::session::{Inbound, InboundSink, KeptMessage, Runtime, ToolSchemas, Transport};
+use crate::session::{deliver_text, Inbound, InboundSink, KeptMessage, Runtime, ToolSchemas, Transport};
 use futures::future::LocalBoxFuture;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -497,35 +497,8 @@ impl Inner {
     /// Decodes one JSON text and hands its messages to the session. Returns
     /// whether it held the response to `awaited`.
     pub(super) fn deliver(&self, text: String, awaited: Option<&RequestId>) -> Result<bool, Error> {
-        // A result goes over as its text alone.
-        let messages = match decode_or_raw(text, version::allows_batches(self.protocol_version.get())) {
-            Ok(Decoded::Messages(messages)) => messages,
-            Err(error) => return self.undecoded(error, awaited),
-            Ok(Decoded::RawResult(id, raw)) => {
-                let answered = awaited == Some(&id);
-                (self.sink)(Inbound::RawResponse { id, text: Rc::new(raw), kept: None });
-                return Ok(answered);
-            }
-        };
-        let mut answered = false;
-        for message in messages {
-            if let (Message::Response { id: Some(id), .. }, Some(awaited)) = (&message, awaited) {
-                answered |= id == awaited;
-            }
-            (self.sink)(Inbound::Message(message));
-        }
-        Ok(answered)
-    }
-
-    /// A text that did not decode: one of too many values is answered as an
-    /// oversized one is (see `Inbound::TooManyValues`); any other is the
-    /// stream's error. Apart from `deliver`: a first call's messages decode.
-    #[inline(never)]
-    fn undecoded(&self, error: DecodeError, awaited: Option<&RequestId>) -> Result<bool, Error> {
-        let DecodeError::TooManyValues(envelope) = error else { return Err(Error::protocol(error.to_string())) };
-        let answered = awaited.is_some() && envelope.response_id() == awaited;
-        (self.sink)(Inbound::TooManyValues(envelope));
-        Ok(answered)
+        let allow_batch = version::allows_batches(self.protocol_version.get());
+        deliver_text(&self.sink, text, allow_batch, awaited).map_err(|e| Error::protocol(e.to_string()))
     }
 
     /// [`Inner::deliver`] for a body left in JS: a successful response goes
