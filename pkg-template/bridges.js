@@ -201,15 +201,15 @@ function toolResult(provider, call, result, notes) {
   }
 }
 
+// How many lines of notes on tool results a bridge keeps: a long chat with a server whose results
+// hold many images would otherwise add to them for as long as the bridge lives.
+const RESULT_NOTES = 1000;
+
 /**
  * Converts between MCP tools and one LLM API's function calling. Tool names the API would refuse
  * are rewritten (and mapped back when the model calls them); anything else the API cannot take is
  * listed in `notes`.
  */
-// How many lines of notes on tool results a bridge keeps: a long chat with a server whose results
-// hold many images would otherwise add to them for as long as the bridge lives.
-const RESULT_NOTES = 1000;
-
 export class ToolBridge {
   #provider;
   // offered name -> MCP tool name
