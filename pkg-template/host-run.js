@@ -84,7 +84,7 @@ class HostRegistry {
     if (this.#servers.has(name)) throw invalid(`a server named ${JSON.stringify(name)} is already added`);
     const entry = { name, url: urlOf(url), target: url,
       options, status: "connecting", error: undefined, client: undefined, lists: EMPTY_LISTS(), listed: new Set(), timers: new Map(), bursts: new Map(), attempt: 0,
-      work: new Set(), sequence: {}, listing: {} };
+      work: new Set(), listing: {} };
     this.#servers.set(name, entry);
     await track(entry, this.#open(entry, snapshot));
     return this.#state(entry);
@@ -204,8 +204,6 @@ class HostRegistry {
       // A later listing of the same kind wins, whichever answer arrives first, and stops the one
       // it supersedes: a server that announces changes faster than it lists them would otherwise
       // have the host walk the same list several times at once.
-      const sequence = (entry.sequence[kind] ?? 0) + 1;
-      entry.sequence[kind] = sequence;
       entry.listing[kind]?.abort();
       if (!offered[kind]) {
         delete entry.listing[kind];
@@ -214,18 +212,19 @@ class HostRegistry {
         return true;
       }
       const listing = (entry.listing[kind] = new AbortController());
+      const superseded = () => entry.listing[kind] !== listing;
       try {
         const items = await LISTERS[kind](client, { timeout: this.#options.listTimeout, signal: listing.signal });
-        if (entry.client !== client || entry.sequence[kind] !== sequence) return false;
+        if (entry.client !== client || superseded()) return false;
         entry.lists[kind] = items;
         entry.listed.add(kind);
         return true;
       } catch (error) {
-        if (entry.sequence[kind] !== sequence) return false;
+        if (superseded()) return false;
         if (entry.client === client) this.#dispatch(new McpHostEvent("error", { server: entry.name, error }));
         return true;
       } finally {
-        if (entry.listing[kind] === listing) delete entry.listing[kind];
+        if (!superseded()) delete entry.listing[kind];
       }
     });
     const outcomes = await track(entry, Promise.all(work));
