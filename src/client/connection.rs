@@ -180,7 +180,7 @@ impl Client {
             cache: options.cache.map(super::cache::ResponseCache::new),
             output_schemas: RefCell::default(),
             idempotent_tools: RefCell::default(),
-            tool_listings: std::cell::Cell::default(),
+            tool_listings: Cell::default(),
             #[cfg(feature = "validator")]
             patterns: Default::default(),
         });

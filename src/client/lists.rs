@@ -11,8 +11,8 @@ use super::state::{ClientState, Reply};
 use crate::error::Error;
 use crate::protocol::jsonrpc::Params;
 use crate::protocol::{list_text, results};
-use serde_json::{json, Value};
-use std::cell::Cell;
+use serde_json::{json, Map, Value};
+use std::cell::{Cell, RefCell};
 
 impl ClientState {
     /// Fetches one page and checks it; learns from a page of tools, and
@@ -114,7 +114,7 @@ impl ClientState {
         if !stale {
             return;
         }
-        let mut names = serde_json::Map::new();
+        let mut names = Map::new();
         for page in pages {
             tool_names(page, &mut names);
         }
@@ -181,9 +181,9 @@ impl ClientState {
 /// Keeps the members of `learned` that `listed` names. Moved into a new map
 /// rather than `retain`ed: `retain` brought hash table code that the first
 /// call's module then shared (69 B of it).
-fn keep_listed(learned: &std::cell::RefCell<serde_json::Map<String, Value>>, listed: &serde_json::Map<String, Value>) {
+fn keep_listed(learned: &RefCell<Map<String, Value>>, listed: &Map<String, Value>) {
     let mut learned = learned.borrow_mut();
-    let mut kept = serde_json::Map::new();
+    let mut kept = Map::new();
     for (name, value) in std::mem::take(&mut *learned) {
         if listed.contains_key(&name) {
             kept.insert(name, value);
@@ -212,7 +212,7 @@ impl Listed {
 
 /// Adds the names of the tools on `page` to `names` (a map as the learned
 /// ones are, whose code the module has already, rather than a set of its own).
-fn tool_names(page: &Reply, names: &mut serde_json::Map<String, Value>) {
+fn tool_names(page: &Reply, names: &mut Map<String, Value>) {
     if let Some(read) = page.unparsed_text().and_then(|text| list_text::list_items(text, "tools", "name")) {
         for tool in read.items.iter().filter_map(list_text::tool_fact) {
             names.insert(tool.name, Value::Null);

@@ -195,9 +195,9 @@ pub(crate) struct ClientState {
     /// calls sent again after a broken stream. Each maps to `true`, in a JSON
     /// object's map rather than a set of its own, for the same reason.
     pub idempotent_tools: RefCell<Map<String, Value>>,
-    /// Whole listings of the tools begun: one that ends after a newer one
-    /// began forgets nothing (see `ClientState::forget_tools_but`).
-    pub tool_listings: std::cell::Cell<u64>,
+    /// Whole listings of the tools begun: one that a newer one began during
+    /// neither learns nor forgets (see `ClientState::forget_tools_but`).
+    pub tool_listings: Cell<u64>,
     /// Evaluates `pattern` keywords; keeps compiled patterns across calls.
     #[cfg(feature = "validator")]
     pub patterns: LinearPatterns,
