@@ -6,7 +6,7 @@
 use super::era::Era;
 pub use super::list_kind::{ListKind, PROMPTS, RESOURCES, SKILLS, TEMPLATES, TOOLS};
 use super::options::RequestOptions;
-use super::paging::collect_pages;
+use super::paging::{collect_pages, MAX_LIST_MESSAGES};
 use super::state::{ClientState, Reply};
 use crate::error::Error;
 use crate::protocol::jsonrpc::Params;
@@ -79,13 +79,17 @@ impl ClientState {
     }
 
     /// Every page, each checked (and a large one kept as its text), following
-    /// `nextCursor`. A walk of the tools forgets what was learned of tools it
+    /// `nextCursor`, until the pages come to more than [`MAX_LIST_MESSAGES`]
+    /// times `maxMessageBytes`. A walk of the tools forgets what was learned of tools it
     /// did not meet: a server that renames its tools at every change would
     /// otherwise grow what the client keeps for as long as it runs.
     pub(crate) async fn list_all_pages(&self, kind: ListKind, options: &RequestOptions) -> Result<Vec<Reply>, Error> {
         let listed = Listed::new(self.begin_tool_listing(kind));
-        let pages =
-            collect_pages(|cursor| self.list_page_and_cursor(kind, cursor.map(|c| json!({ "cursor": c })), options, &listed)).await?;
+        let max_bytes = self.settings.limits.max_message_bytes.saturating_mul(MAX_LIST_MESSAGES);
+        let pages = collect_pages(max_bytes, Reply::bytes, |cursor| {
+            self.list_page_and_cursor(kind, cursor.map(|c| json!({ "cursor": c })), options, &listed)
+        })
+        .await?;
         self.forget_tools_but(&pages, &listed);
         Ok(pages)
     }

@@ -64,7 +64,7 @@ pub use handlers::{Handlers, JsonHandler, RequestContext};
 pub use list_changed::{ListChange, ListWatcher};
 pub use lists::{ListKind, PROMPTS, RESOURCES, SKILLS, TEMPLATES, TOOLS};
 pub use options::{CancelSource, CancelToken, ClientOptions, Era, EraChoice, RequestOptions, TransportChoice, DEFAULT_MAX_ROUNDS};
-pub use paging::{SeenCursors, MAX_PAGES};
+pub use paging::{SeenCursors, MAX_LIST_MESSAGES, MAX_PAGES};
 #[cfg(feature = "skills")]
 pub use skill_checker::BuiltinSkillChecker;
 pub use skill_checker::SkillChecker;

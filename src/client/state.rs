@@ -105,6 +105,16 @@ impl Reply {
         self.large.as_ref().map(|large| large.text.as_str())
     }
 
+    /// The result's length in bytes as the server sent it (for a result that
+    /// came parsed, as written out again).
+    pub(crate) fn bytes(&self) -> usize {
+        match (&self.large, &self.value) {
+            (Some(large), _) => large.kept.as_ref().map_or(large.text.len(), |kept| kept.bytes()),
+            (None, Some(value)) => crate::protocol::json_write::to_text(value).len(),
+            (None, None) => 0,
+        }
+    }
+
     /// The text, while nothing has parsed it yet: a check that can read what
     /// it needs from the text saves building the tree.
     pub(crate) fn unparsed_text(&self) -> Option<&str> {

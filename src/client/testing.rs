@@ -196,6 +196,10 @@ impl KeptMessage for KeptText {
         self.1
     }
 
+    fn bytes(&self) -> usize {
+        self.0.len()
+    }
+
     fn as_any(&self) -> &dyn std::any::Any {
         self
     }

@@ -35,6 +35,8 @@ pub trait KeptMessage: std::fmt::Debug {
     /// The length in bytes of the result's `structuredContent`, when the
     /// text the checks read lacks it: for what checks it in its place.
     fn structured_bytes(&self) -> Option<usize>;
+    /// The whole message's length in bytes.
+    fn bytes(&self) -> usize;
     /// The concrete type, for the binding that hands the kept message to its caller.
     fn as_any(&self) -> &dyn std::any::Any;
 }

@@ -82,6 +82,10 @@ impl KeptMessage for KeptBody {
         self.structured
     }
 
+    fn bytes(&self) -> usize {
+        self.total
+    }
+
     fn as_any(&self) -> &dyn std::any::Any {
         self
     }

@@ -147,8 +147,10 @@ export interface ClientLimits {
   /**
    * The largest JSON body, SSE event or SSE line read from the server, in
    * bytes. A larger body is cancelled at that point; a larger event on a
-   * shared stream is skipped, and the request it answers fails. Default:
-   * 33554432 (32 MiB).
+   * shared stream is skipped, and the request it answers fails. A
+   * `listAll…` call's pages together may come to four times this (128 MiB by
+   * default); past that it fails with `limit-exceeded`, and an `iterate…`
+   * loop, which holds one page at a time, reads on. Default: 33554432 (32 MiB).
    */
   maxMessageBytes?: number;
   /**

@@ -38,6 +38,26 @@ fn a_server_that_pages_forever_is_stopped_at_max_pages() {
 }
 
 #[test]
+fn pages_that_add_up_past_four_messages_end_the_walk_and_the_client_goes_on() {
+    let mut options = legacy_options();
+    options.limits.max_message_bytes = 4_096;
+    let (mut w, client) = connected(
+        tool_pages(|cursor| {
+            let next = cursor.and_then(|c| c.parse::<u64>().ok()).unwrap_or(0) + 1;
+            Answer::Result(json!({"tools": tools(&["t"])["tools"], "nextCursor": next.to_string(), "padding": "x".repeat(3_000)}))
+        }),
+        json!({"tools": {}}),
+        options,
+    );
+    let error = list_all_tools(&mut w, &client).unwrap_err();
+    assert!(matches!(&error, Error::LimitExceeded { limit: "maxMessageBytes", message } if message.contains("16384")), "{error:?}");
+    assert_eq!(w.server.count("tools/list"), 16_384 / 3_000 + 1, "stops at the page that goes past, not at MAX_PAGES");
+    let c = client.clone();
+    let page = w.run(async move { c.list_tools(None, &RequestOptions::default()).await });
+    assert!(page.is_ok(), "the client stays usable: {page:?}");
+}
+
+#[test]
 fn a_cursor_that_is_not_a_string_ends_the_walk() {
     let (mut w, client) = legacy(tool_pages(|_| Answer::Result(json!({"tools": [], "nextCursor": 2}))));
     assert!(matches!(list_all_tools(&mut w, &client), Err(Error::Protocol(m)) if m.contains("nextCursor")));

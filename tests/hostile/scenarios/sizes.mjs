@@ -113,6 +113,25 @@ export async function keptGarbage(ctx) {
  * A notification is dropped with an error event, a server request refused, an error answer fails
  * its call; each in milliseconds, and the client goes on.
  */
+/** Pages each under maxMessageBytes, endless together: a walk of every page stops at four times the cap. */
+export async function listBytes({ check, peer, track }) {
+  const client = track(await McpClient.connect(peer.url("list-bytes"), { timeout: 5_000, limits: { maxMessageBytes: MIB } }));
+  const page = await expectSuccess(check, "one 900 KiB page under maxMessageBytes 1 MiB", client.listTools());
+  check(page?.tools?.length === 2 && page.nextCursor === "1", "… is read whole", JSON.stringify(page?.tools?.map((t) => t.name)));
+  const before = (await peer.stats("list-bytes")).pages;
+  const started = Date.now();
+  await expectFailure(check, "listAllTools over endless 900 KiB pages", client.listAllTools(), "limit-exceeded");
+  const asked = (await peer.stats("list-bytes")).pages - before;
+  check(asked === 5, "… stops at the fifth page, the one past 4 MiB, not at the thousandth", `${asked} pages in ${Date.now() - started} ms`);
+  const names = [];
+  for await (const tool of client.iterateTools()) {
+    if (names.push(tool.name) === 8) break;
+  }
+  check(names.join() === "echo,filler-0,filler-1,filler-2,filler-3,filler-4,filler-5,filler-6",
+    "iterateTools, one page at a time, reads past the listing's 4 MiB", names.join());
+  await expectEcho(check, client);
+}
+
 export async function valueBomb({ check, peer, track }) {
   const count = 2_000_000;
   const sampling = () => ({ role: "assistant", model: "scripted", content: { type: "text", text: "ok" } });

@@ -380,6 +380,17 @@ export const ATTACKS = {
       }
     },
   },
+  // tools/list pages forever, each page 900 KiB (one tool whose description fills it): every page
+  // is under a 1 MiB maxMessageBytes, and together they are not. Stats: `pages`, how many were asked.
+  "list-bytes": {
+    answer(message, stats) {
+      if (message.method !== "tools/list") return undefined;
+      stats.pages = (stats.pages ?? 0) + 1;
+      const page = Number(message.params?.cursor ?? 0);
+      const filler = { name: `filler-${page}`, description: "x".repeat(900 * 1024), inputSchema: { type: "object" } };
+      return { tools: page === 0 ? [ECHO, filler] : [filler], nextCursor: String(page + 1) };
+    },
+  },
   "tool-flood": {
     listTools(cursor) {
       const page = Number(cursor ?? 0);
