@@ -4,8 +4,11 @@
 //! client authentication to use, and what a callback must carry. The wasm
 //! flow in `transport::oauth` applies them over `fetch`.
 
+mod nonces;
 #[cfg(test)]
 mod tests;
+
+pub use nonces::{DpopNonces, MAX_NONCE_ORIGINS};
 
 pub use super::encoding::{base64, base64_decode, base64url};
 use super::encoding::{percent_decode, Escapes};

@@ -16,12 +16,8 @@ use crate::protocol::sha256::sha256;
 use js_sys::Promise;
 use serde_json::{json, Value};
 use std::cell::RefCell;
-use std::collections::HashMap;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
-
-/// How many origins' DPoP nonces a context keeps.
-const MAX_NONCE_ORIGINS: usize = 32;
 
 // The key storage is JavaScript (IndexedDB, WebCrypto). The npm package's core loads it on
 // first use, as a part (`dpop.js` beside the glue), so that a page that never uses DPoP does
@@ -73,7 +69,7 @@ pub(super) struct Dpop {
     /// The public key as a JWK, for the proofs' header.
     jwk: Value,
     /// The last `DPoP-Nonce` each origin sent.
-    nonces: RefCell<HashMap<String, String>>,
+    nonces: RefCell<rules::DpopNonces>,
 }
 
 /// `htu`: the URL without query or fragment (RFC 9449 §4.2).
@@ -108,7 +104,7 @@ impl Dpop {
                 fields.insert("ath".into(), Value::String(rules::base64url(&sha256(token.as_bytes()))));
             }
             if let Some(nonce) = self.nonces.borrow().get(&origin(url)) {
-                fields.insert("nonce".into(), Value::String(nonce.clone()));
+                fields.insert("nonce".into(), Value::String(nonce.to_owned()));
             }
         }
         let input = format!("{}.{}", rules::base64url(header.to_string().as_bytes()), rules::base64url(claims.to_string().as_bytes()));
@@ -119,14 +115,6 @@ impl Dpop {
     /// Keeps the nonce a response from `url` carries; whether it was new.
     pub(super) fn note_nonce(&self, url: &str, response: &web_sys::Response) -> bool {
         let Some(nonce) = crate::transport::fetch::header(response, "dpop-nonce").filter(|n| !n.is_empty()) else { return false };
-        let mut nonces = self.nonces.borrow_mut();
-        let origin = origin(url);
-        // Each authorization server a server names brings an origin: past a few, start again (a
-        // forgotten nonce costs one retry).
-        if nonces.len() >= MAX_NONCE_ORIGINS && !nonces.contains_key(&origin) {
-            nonces.clear();
-        }
-        let previous = nonces.insert(origin, nonce.clone());
-        previous.as_deref() != Some(nonce.as_str())
+        self.nonces.borrow_mut().note(origin(url), nonce)
     }
 }
