@@ -6,7 +6,7 @@
 //! to cache and for how long, so the cache is bounded in entries and in
 //! bytes, and evicts the least recently used entry first.
 
-use super::state::Reply;
+use super::state::{json_size, Reply};
 use crate::protocol::jsonrpc::Params;
 use serde_json::Value;
 use std::cell::{Cell, RefCell};
@@ -55,17 +55,6 @@ pub struct ResponseCache {
 impl std::fmt::Debug for ResponseCache {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ResponseCache").field("entries", &self.entries.borrow().len()).field("bytes", &self.bytes.get()).finish()
-    }
-}
-
-/// About how many bytes `value` takes as JSON text, without writing it.
-fn json_size(value: &Value) -> usize {
-    match value {
-        Value::Null | Value::Bool(_) => 5,
-        Value::Number(_) => 8,
-        Value::String(s) => s.len() + 2,
-        Value::Array(items) => 2 + items.iter().map(|v| json_size(v) + 1).sum::<usize>(),
-        Value::Object(map) => 2 + map.iter().map(|(k, v)| k.len() + 4 + json_size(v)).sum::<usize>(),
     }
 }
 

@@ -64,6 +64,17 @@ fn parse(large: Option<&LargeResult>) -> Value {
     large.and_then(|large| large.parse().ok()).unwrap_or(Value::Null)
 }
 
+/// About how many bytes `value` takes as JSON text, without writing it.
+pub(crate) fn json_size(value: &Value) -> usize {
+    match value {
+        Value::Null | Value::Bool(_) => 5,
+        Value::Number(_) => 8,
+        Value::String(s) => s.len() + 2,
+        Value::Array(items) => 2 + items.iter().map(|v| json_size(v) + 1).sum::<usize>(),
+        Value::Object(map) => 2 + map.iter().map(|(k, v)| k.len() + 4 + json_size(v)).sum::<usize>(),
+    }
+}
+
 impl Reply {
     /// The result, parsed from its text the first time it is needed.
     pub fn value(&self) -> &Value {
@@ -106,11 +117,11 @@ impl Reply {
     }
 
     /// The result's length in bytes as the server sent it (for a result that
-    /// came parsed, as written out again).
+    /// came parsed, about as long as it would be written out).
     pub(crate) fn bytes(&self) -> usize {
         match (&self.large, &self.value) {
             (Some(large), _) => large.kept.as_ref().map_or(large.text.len(), |kept| kept.bytes()),
-            (None, Some(value)) => crate::protocol::json_write::to_text(value).len(),
+            (None, Some(value)) => json_size(value),
             (None, None) => 0,
         }
     }

@@ -32,7 +32,7 @@ pub use engine::{
     Answer, CallOptions, LargeResult, NotificationListener, ProblemListener, ProgressListener, Session, StatusListener, TraceDirection,
     TraceListener,
 };
-pub use runtime::{within, Runtime, Within};
+pub use runtime::{within, Runtime, SteadyClock, Within};
 pub use transport::{deliver_text, ConnectionStatus, Inbound, InboundSink, Kept, KeptMessage, ResultText, Transport};
 
 /// The default per-request timeout, as in the official TypeScript SDK.

@@ -2,8 +2,9 @@
 //! it works in Workers and Node) and `spawn_local`.
 
 use crate::session::oneshot;
-use crate::session::Runtime;
+use crate::session::{Runtime, SteadyClock};
 use futures::future::LocalBoxFuture;
+use std::cell::Cell;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen]
@@ -12,6 +13,11 @@ extern "C" {
     fn set_timeout(callback: &Closure<dyn FnMut()>, ms: u32) -> JsValue;
     #[wasm_bindgen(js_name = clearTimeout)]
     fn clear_timeout(handle: &JsValue);
+}
+
+thread_local! {
+    // One for every client: the wall clock is one, and so are its steps back.
+    static CLOCK: Cell<SteadyClock> = const { Cell::new(SteadyClock::new()) };
 }
 
 /// The browser, Worker and Node runtime.
@@ -54,7 +60,12 @@ impl Runtime for WebRuntime {
     }
 
     fn now_ms(&self) -> f64 {
-        js_sys::Date::now()
+        CLOCK.with(|cell| {
+            let mut clock = cell.get();
+            let now = clock.at(js_sys::Date::now());
+            cell.set(clock);
+            now
+        })
     }
 
     fn random(&self) -> f64 {

@@ -103,6 +103,35 @@ describe("notifications()", () => {
     await new Promise((resolve) => setTimeout(resolve, 3_200)); // the storm ends before the next test listens
   });
 
+  test("a wall clock set back an hour during a storm still refreshes within the burst's bound", { timeout: 20_000 }, async () => {
+    // The client's clock counts a step back of Date.now as no time: the watcher's bound of four
+    // periods holds. Were it read as the wall clock, the burst's first notification would lie an
+    // hour ahead, and no refresh would come until the storm ends.
+    const realNow = Date.now;
+    const refreshed = [];
+    const client = await McpClient.connect(url, {
+      listChanged: { tools: { debounceMs: 100, onChanged: (error, items) => refreshed.push(error ?? items.length) } },
+    });
+    client.addEventListener(METHOD, () => {
+      if (Date.now === realNow) Date.now = () => realNow() - 3_600_000;
+    }, { once: true });
+    try {
+      const storm = client.callTool({ name: "list-changed-storm", arguments: { intervalMs: 20, durationMs: 3000 } });
+      const started = realNow();
+      await storm;
+      await within(new Promise((resolve) => {
+        const poll = setInterval(() => refreshed.length >= 2 && (clearInterval(poll), resolve()), 20);
+      }), 2_000);
+      assert.ok(Date.now !== realNow, "the clock was set back");
+      assert.ok(realNow() - started < 3_000, `two refreshes during the storm, not after it: ${realNow() - started} ms`);
+      assert.ok(refreshed.every((n) => typeof n === "number" && n > 0), JSON.stringify(refreshed));
+    } finally {
+      Date.now = realNow;
+      await client.close();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 3_200)); // the storm ends before the next test listens
+  });
+
   test("close ends it after what it kept; return() and the signal end it at once", { timeout: 20_000 }, async () => {
     const client = await connected();
     const kept = client.notifications({ method: METHOD });
