@@ -19,6 +19,19 @@ const BURST_PERIODS = 4;
 const READY_ROUNDS = 3;
 const EMPTY_LISTS = () => ({ tools: [], prompts: [], resources: [], resourceTemplates: [] });
 
+// Milliseconds that never go back, from a wall clock that may (the user or NTP setting it): a step
+// back counts as no time. Else a burst's first notification would lie in the future, and a storm
+// would put its re-listing off for as long as the clock went back. Not performance.now(): in a
+// Worker it may count from each request, and a host outlives requests.
+let lastWall;
+let lastSteady;
+function steadyNow() {
+  const wall = Date.now();
+  lastSteady = lastWall === undefined ? wall : lastSteady + Math.max(0, wall - lastWall);
+  lastWall = wall;
+  return lastSteady;
+}
+
 // Keeps `promise` among the entry's work in progress until it settles, for ready() to wait on.
 function track(entry, promise) {
   const tracked = promise.finally(() => entry.work.delete(tracked));
@@ -171,7 +184,7 @@ class HostRegistry {
   #schedule(entry, kinds, reason = "list_changed") {
     const debounce = this.#options.debounceMs;
     const longest = Math.max(250, BURST_PERIODS * debounce);
-    const now = Date.now();
+    const now = steadyNow();
     for (const kind of kinds) {
       clearTimeout(entry.timers.get(kind));
       const began = entry.bursts.get(kind) ?? now;

@@ -238,6 +238,33 @@ export async function stormOfListChanged({ McpHost }) {
   return done;
 }
 
+/**
+ * The same storm with the wall clock set back an hour once the burst began: the host still
+ * re-lists within the burst's bound (before, the burst's start lay an hour ahead, and the storm put
+ * the re-listing off until it ended).
+ */
+export async function stormWithTheClockSetBack({ McpHost }) {
+  const { check, done } = checker();
+  const host = await McpHost.connect({ modern: { url: PEERS.modern } });
+  const realNow = Date.now;
+  try {
+    const relisted = new Promise((resolve) => host.addEventListener("change", (e) => e.reason === "list_changed" && resolve(e)));
+    const started = realNow();
+    await host.callTool("modern__list-changed-storm", { intervalMs: 20, durationMs: 4000 });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    Date.now = () => realNow() - 3_600_000;
+    const event = await within(2000, relisted, "a re-listing during the storm after the clock went back an hour");
+    check(event.server === "modern" && realNow() - started < 4000, "the host re-lists during the storm though the clock went back",
+      `${realNow() - started} ms`);
+    Date.now = realNow;
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, started + 4300 - realNow())));
+  } finally {
+    Date.now = realNow;
+    await host.close();
+  }
+  return done;
+}
+
 /** A server that ends the session: the client starts a new one and the host re-lists. */
 export async function refreshOnReconnect({ McpHost }) {
   const { check, done } = checker();
@@ -319,5 +346,5 @@ export async function tasksThroughAClient({ McpHost }) {
 }
 
 export const SCENARIOS = {
-  restLoadedSynchronously, registryAndRouting, namingUnderCollisions, refreshOnListChanged, stormOfListChanged, refreshOnReconnect, suspendAndResume, tasksThroughAClient,
+  restLoadedSynchronously, registryAndRouting, namingUnderCollisions, refreshOnListChanged, stormOfListChanged, stormWithTheClockSetBack, refreshOnReconnect, suspendAndResume, tasksThroughAClient,
 };
