@@ -66,6 +66,7 @@ impl ClientState {
         if let Some(cursor) = checked {
             return Ok((page, cursor));
         }
+        page.read_within_limit()?;
         results::check_items_have(page.value(), kind.method, kind.items, kind.key).map_err(Error::Protocol)?;
         if kind == TOOLS {
             results::check_tools(page.value()).map_err(Error::Protocol)?;

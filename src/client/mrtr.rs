@@ -70,13 +70,11 @@ pub async fn request_with_input(
             Answer::Text(LargeResult { text, kept: None }) => {
                 match complete_text(Rc::try_unwrap(text).unwrap_or_else(|shared| shared.as_ref().clone())) {
                     Ok(done) => return Ok(Outcome::CompleteText(done)),
-                    Err(text) => {
-                        crate::protocol::json::parse(&text).map_err(|e| Error::protocol(crate::error::cold_format!("the result: {e}")))?
-                    }
+                    Err(text) => crate::protocol::json::parse_message(&text).map_err(|e| crate::session::result_unread(&e.message()))?,
                 }
             }
             // The transport keeps messages outside wasm only in the legacy era; read one whole.
-            Answer::Text(large) => large.parse().map_err(|e| Error::protocol(crate::error::cold_format!("the result: {e}")))?,
+            Answer::Text(large) => large.parse()?,
         };
         let (requests, state) = match classify_result(result).map_err(Error::Protocol)? {
             Outcome::InputRequired { requests, state } => (requests, state),

@@ -123,6 +123,7 @@ impl ClientState {
         check: ShapeCheck,
     ) -> Result<Reply, Error> {
         let reply = self.request_reply(method, params.map(Params::Parsed), options).await?;
+        reply.read_within_limit()?;
         check(reply.value()).map_err(Error::Protocol)?;
         Ok(reply)
     }
@@ -140,7 +141,10 @@ impl ClientState {
         let reply = self.request_reply(method, params.map(Params::Parsed), options).await?;
         match reply.unparsed_text().and_then(check_text) {
             Some(checked) => checked,
-            None => check(reply.value()),
+            None => {
+                reply.read_within_limit()?;
+                check(reply.value())
+            }
         }
         .map_err(Error::Protocol)?;
         Ok(reply)

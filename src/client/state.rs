@@ -61,7 +61,7 @@ impl From<Value> for Reply {
 /// failure here is the parser's depth limit (or a kept body gone), and
 /// reads as `null`.
 fn parse(large: Option<&LargeResult>) -> Value {
-    large.and_then(|large| large.parse().ok()).unwrap_or(Value::Null)
+    large.and_then(|large| large.parse_whole().ok()).unwrap_or(Value::Null)
 }
 
 /// About how many bytes `value` takes as JSON text, without writing it.
@@ -82,6 +82,20 @@ impl Reply {
             Some(value) => value,
             None => self.parsed.get_or_init(|| parse(self.large.as_ref())),
         }
+    }
+
+    /// Reads a result still in its text into its tree for the client's own
+    /// checks, within the bound on values ([`LargeResult::parse`]); the
+    /// checks' [`Reply::value`] then reads that tree.
+    ///
+    /// # Errors
+    /// [`Error::LimitExceeded`] past the bound, [`Error::Protocol`] for a text
+    /// the reader refuses.
+    pub(crate) fn read_within_limit(&self) -> Result<(), Error> {
+        if let (None, None, Some(large)) = (&self.value, self.parsed.get(), &self.large) {
+            let _ = self.parsed.set(large.parse()?);
+        }
+        Ok(())
     }
 
     /// The result, to keep.
@@ -107,7 +121,7 @@ impl Reply {
     /// that needs what the text it read lacks. Unlike [`Reply::value`], a
     /// message the reader refuses is an error, not `null`.
     pub(crate) fn read_kept(&self) -> Option<Result<Value, String>> {
-        self.large.as_ref().filter(|large| large.kept.is_some()).map(LargeResult::parse)
+        self.large.as_ref().filter(|large| large.kept.is_some()).map(LargeResult::parse_whole)
     }
 
     /// The text the checks read: the server's, or for a kept message the one

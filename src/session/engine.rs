@@ -127,16 +127,47 @@ pub struct LargeResult {
 }
 
 impl LargeResult {
-    /// The result's value, whole: read from the kept message when there is one.
+    /// The result's value, whole, for its consumer: read from the kept
+    /// message when there is one, with no bound on its values (a tool's
+    /// result may hold millions; the consumer asked for all of them).
     ///
     /// # Errors
     /// The parser's or the kept message's complaint.
-    pub fn parse(&self) -> Result<Value, String> {
-        let Some(kept) = &self.kept else { return crate::protocol::json::parse(&self.text).map_err(|e| e.message()) };
+    pub fn parse_whole(&self) -> Result<Value, String> {
+        self.read_with(crate::protocol::json::parse)
+    }
+
+    /// The result's value for the client's own reading (a handshake, a
+    /// listing, a round of input requests): at most
+    /// [`crate::protocol::json::MAX_VALUES`] values, as for a message. A
+    /// server's 32 MiB of `[0,0,…]` would otherwise be 16 million values in
+    /// wasm memory, which never shrinks.
+    ///
+    /// # Errors
+    /// [`Error::LimitExceeded`] (`message values`) past the bound; the
+    /// parser's or the kept message's complaint as [`Error::Protocol`].
+    pub fn parse(&self) -> Result<Value, Error> {
+        self.read_with(crate::protocol::json::parse_message).map_err(|why| result_unread(&why))
+    }
+
+    fn read_with(&self, read: fn(&str) -> Result<Value, crate::protocol::json::JsonError>) -> Result<Value, String> {
+        let Some(kept) = &self.kept else { return read(&self.text).map_err(|e| e.message()) };
         let whole = kept.read().ok_or("the response body can no longer be read")?;
         let (_, result) = crate::protocol::jsonrpc::raw_result(&whole).ok_or("the response is not the one its checks read")?;
-        crate::protocol::json::parse(result).map_err(|e| e.message())
+        read(result).map_err(|e| e.message())
     }
+}
+
+/// Why a result the client reads for itself was not read: past the bound on
+/// values, or not JSON the reader accepts.
+#[cold]
+#[inline(never)]
+pub fn result_unread(why: &str) -> Error {
+    let message = crate::error::cold_format!("the result: {why}");
+    if why.contains(crate::protocol::json::TOO_MANY_VALUES) {
+        return Error::LimitExceeded { limit: "message values", message };
+    }
+    Error::Protocol(message)
 }
 
 #[derive(Default)]
@@ -286,7 +317,7 @@ impl Session {
     pub async fn request(&self, method: &str, params: Option<Value>, options: CallOptions) -> Result<Value, Error> {
         match self.request_params(method, params.map(Params::Parsed), options).await? {
             Answer::Parsed(value) => Ok(value),
-            Answer::Text(large) => large.parse().map_err(|e| Error::protocol(crate::error::cold_format!("the result: {e}"))),
+            Answer::Text(large) => large.parse(),
         }
     }
 

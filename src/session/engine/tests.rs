@@ -470,3 +470,20 @@ fn clearing_the_trace_stops_it() {
     assert_eq!(*count.borrow(), 1);
     assert_eq!(h.sent_methods(), ["tools/list", "prompts/list"]);
 }
+
+#[test]
+fn a_result_the_client_reads_for_itself_is_bounded_in_values_and_the_session_goes_on() {
+    let mut h = harness();
+    let dense = h.start("initialize", CallOptions::default());
+    let zeros = vec!["0"; crate::protocol::json::MAX_VALUES].join(",");
+    let raw = format!(r#"{{"protocolVersion":"2025-11-25","zeros":[{zeros}]}}"#);
+    (h.sink)(Inbound::RawResponse { id: RequestId::Number(1), text: Rc::new(raw.clone()), kept: None });
+    h.pool.run_until_stalled();
+    let error = dense.borrow_mut().take();
+    assert!(matches!(&error, Some(Err(Error::LimitExceeded { limit: "message values", .. }))), "{error:?}");
+    let next = h.start("ping", CallOptions::default());
+    h.reply(r#"{"jsonrpc":"2.0","id":2,"result":{}}"#);
+    assert_eq!(next.borrow().as_ref().unwrap().as_ref().unwrap(), &json!({}), "the session goes on");
+    let whole = LargeResult { text: Rc::new(raw), kept: None }.parse_whole().map(|v| v["zeros"].as_array().map(Vec::len));
+    assert_eq!(whole, Ok(Some(crate::protocol::json::MAX_VALUES)), "a consumer's own read of it is whole");
+}

@@ -113,6 +113,14 @@ export async function keptGarbage(ctx) {
  * A notification is dropped with an error event, a server request refused, an error answer fails
  * its call; each in milliseconds, and the client goes on.
  */
+/** A handshake whose result is 4 MB of zeros: read into a tree in wasm, it would hold 2 million values. */
+export async function initValues({ check, peer, track }) {
+  await expectFailure(check, "connect() to a server whose initialize result holds 2 million values",
+    McpClient.connect(peer.url("init-values"), { timeout: 5_000 }).then(track), "limit-exceeded");
+  const other = track(await McpClient.connect(peer.url("list-bytes"), { timeout: 5_000 }));
+  await expectEcho(check, other, "a client of another server afterwards");
+}
+
 /** Pages each under maxMessageBytes, endless together: a walk of every page stops at four times the cap. */
 export async function listBytes({ check, peer, track }) {
   const client = track(await McpClient.connect(peer.url("list-bytes"), { timeout: 5_000, limits: { maxMessageBytes: MIB } }));

@@ -380,6 +380,13 @@ export const ATTACKS = {
       }
     },
   },
+  // The initialize result carries 2 million zeros (4 MB) under capabilities.experimental: a result
+  // the client reads into a tree for itself.
+  "init-values": {
+    get capabilities() {
+      return { experimental: { zeros: new Array(2_000_000).fill(0) } };
+    },
+  },
   // tools/list pages forever, each page 900 KiB (one tool whose description fills it): every page
   // is under a 1 MiB maxMessageBytes, and together they are not. Stats: `pages`, how many were asked.
   "list-bytes": {
