@@ -78,7 +78,17 @@ impl LineBuffer {
     pub fn take_parts_from(&mut self, start: usize) -> Vec<Vec<u8>> {
         let mut parts = Vec::with_capacity(self.pieces.len() + 1);
         parts.push(self.head.get(start..).unwrap_or_default().to_vec());
-        parts.append(&mut self.pieces);
+        // A head shorter than `start` (a chunk that ended inside the field's name, before a
+        // chunk too large for the head) leaves the rest of `start` in the first pieces.
+        let mut skip = start.saturating_sub(self.head.len());
+        for mut piece in self.pieces.drain(..) {
+            if skip > 0 {
+                let cut = skip.min(piece.len());
+                piece.drain(..cut);
+                skip -= cut;
+            }
+            parts.push(piece);
+        }
         self.head.clear();
         self.len = 0;
         parts

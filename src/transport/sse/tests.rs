@@ -218,9 +218,18 @@ fn fresh_ids_mark_events_that_set_their_own_id() {
 /// Feeds `stream` to a keeping parser in chunks of `size`, and rebuilds each
 /// kept event's data from the pieces the parser named, as its caller does.
 fn kept_events(stream: &[u8], size: usize, limit: usize) -> Result<Vec<(SseEvent, Vec<u8>)>, SseError> {
-    let mut parser = SseParser::with_limit(limit).keep_data_over(1000);
+    kept_events_of(stream.chunks(size), limit, 1000)
+}
+
+/// [`kept_events`] for chunks of any sizes, keeping data over `keep_over` bytes.
+fn kept_events_of<'a>(
+    chunks: impl Iterator<Item = &'a [u8]>,
+    limit: usize,
+    keep_over: usize,
+) -> Result<Vec<(SseEvent, Vec<u8>)>, SseError> {
+    let mut parser = SseParser::with_limit(limit).keep_data_over(keep_over);
     let (mut out, mut groups, mut pending) = (Vec::new(), Vec::new(), Vec::new());
-    for chunk in stream.chunks(size) {
+    for chunk in chunks {
         parser.push(chunk, &mut out)?;
         for piece in parser.take_kept() {
             match piece {
@@ -253,6 +262,25 @@ fn a_long_first_data_line_is_left_with_the_caller_wherever_the_chunks_split() {
         assert_eq!((info.bytes, info.elided, info.ascii, info.whole), (kept.len(), 6000, false, false));
         assert_eq!(first.id.as_deref(), Some("9"));
         assert_eq!(events[1].0, SseEvent { id: Some("9".into()), ..ev("message", "small", None) });
+    }
+}
+
+/// A chunk that ends inside `data: ` leaves the line's head shorter than the field's name and
+/// colon, and a large next chunk goes to a piece of its own: the kept data must still begin after
+/// the colon's space, not with what the head lacked of it (`a: `).
+#[test]
+fn a_split_inside_the_field_name_before_a_large_chunk_is_kept_from_the_value() {
+    let keep_over = 256 * 1024;
+    let data = big_read(150_000);
+    let stream = format!("event: message\ndata: {data}\n\n");
+    for cut in ["event: message\nd".len(), "event: message\ndat".len(), "event: message\ndata:".len()] {
+        let (head, rest) = stream.as_bytes().split_at(cut);
+        let (large, tail) = rest.split_at(100_000);
+        let events = kept_events_of([head, large, tail].into_iter(), 1 << 20, keep_over).unwrap();
+        assert_eq!(events.len(), 1, "cut at {cut}");
+        let (event, kept) = &events[0];
+        assert!(event.kept.is_some(), "cut at {cut}: the data is kept");
+        assert!(kept.as_slice() == data.as_bytes(), "cut at {cut}: kept {:?}…", String::from_utf8_lossy(&kept[..kept.len().min(12)]));
     }
 }
 
