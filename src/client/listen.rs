@@ -51,7 +51,12 @@ impl ClientState {
         *listening.refusal.borrow_mut() = None;
         let filter = self.listen_filter()?;
         let (ack, acked) = oneshot::channel();
-        listening.acks.borrow_mut().push(ack);
+        // Waiters that gave up (a call timed out) go: a server that never acknowledges would
+        // otherwise have one more kept at each change of the subscriptions.
+        let mut acks = listening.acks.borrow_mut();
+        acks.retain(|ack| !ack.is_canceled());
+        acks.push(ack);
+        drop(acks);
         self.context.runtime.spawn(Box::pin(listen_loop(self.me.clone(), listening.generation.get(), filter)));
         Some(acked)
     }

@@ -200,7 +200,7 @@ impl McpClient {
             ..settings.client.clone()
         };
         let connector: Rc<dyn Connector> = if is_transport(&target) {
-            Rc::new(JsConnector { target })
+            Rc::new(JsConnector { target, max_message_bytes: settings.client.limits.max_message_bytes })
         } else {
             Self::web_connector(endpoint_url(&target).map_err(fail)?, &settings).map_err(fail)?
         };

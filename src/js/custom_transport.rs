@@ -4,11 +4,11 @@
 //! MCP over whatever the page has: a Web Worker, an iframe's `postMessage`, a
 //! `MessageChannel`, a WebSocket.
 
-use super::convert::json_text;
 use crate::error::Error;
 use crate::protocol::jsonrpc::Message;
 use crate::session::{deliver_text, Channel, Connector, Inbound, InboundSink, OpenContext, Session, Transport};
 use crate::transport::fetch::js_message;
+use crate::transport::js_text::text_within;
 use futures::future::LocalBoxFuture;
 use js_sys::{Function, Promise, Reflect};
 use std::cell::Cell;
@@ -50,16 +50,22 @@ async fn call_optional(target: &JsValue, name: &str, args: &[JsValue]) -> Result
 }
 
 impl JsTransport {
-    /// Wires the object's callbacks to `sink`.
-    pub fn new(target: JsValue, sink: InboundSink) -> Self {
+    /// Wires the object's callbacks to `sink`; a message longer than
+    /// `max_message_bytes` as JSON is left unread, as the HTTP transports leave one.
+    pub fn new(target: JsValue, sink: InboundSink, max_message_bytes: usize) -> Self {
         let closed = Rc::new(Cell::new(false));
         let on_message = {
             let sink = sink.clone();
             Closure::<dyn FnMut(JsValue)>::new(move |message: JsValue| {
                 // As the HTTP transports do; a message that is not JSON-RPC cannot be tied to a
                 // request, and is dropped.
-                if let Ok(text) = json_text(&message, "message") {
-                    let _ = deliver_text(&sink, text, false, None);
+                // A value with no JSON form (a function, `undefined`) stringifies to `undefined`.
+                let Some(json) = js_sys::JSON::stringify(&message).ok().filter(|json| json.is_string()) else { return };
+                match text_within(&json, max_message_bytes) {
+                    Ok(text) => {
+                        let _ = deliver_text(&sink, text, false, None);
+                    }
+                    Err((envelope, bytes)) => sink(Inbound::Oversized { envelope, bytes, limit: max_message_bytes }),
                 }
             })
         };
@@ -116,6 +122,8 @@ impl Transport for JsTransport {
 pub struct JsConnector {
     /// The transport object.
     pub target: JsValue,
+    /// The largest message read (`maxMessageBytes`).
+    pub max_message_bytes: usize,
 }
 
 impl Connector for JsConnector {
@@ -128,13 +136,13 @@ impl Connector for JsConnector {
     }
 
     fn open(&self, kind: Channel, context: &OpenContext) -> LocalBoxFuture<'static, Result<Session, Error>> {
-        let (target, context) = (self.target.clone(), context.clone());
+        let (target, context, max) = (self.target.clone(), context.clone(), self.max_message_bytes);
         Box::pin(async move {
             if kind != Channel::Custom {
                 return Err(Error::invalid_argument("a custom transport carries one channel of its own".into()));
             }
             let (session, transport) =
-                Session::new(context.runtime.clone(), context.default_timeout_ms, |sink| Rc::new(JsTransport::new(target, sink)));
+                Session::new(context.runtime.clone(), context.default_timeout_ms, |sink| Rc::new(JsTransport::new(target, sink, max)));
             transport.start().await?;
             Ok(session)
         })

@@ -183,6 +183,11 @@ struct State {
     /// Server requests handled so far: an id the server withdrew and used
     /// again belongs to the new request, which the old one's end must not take.
     handled: u64,
+    /// Handlers of server requests still running, withdrawn ones included:
+    /// what `maxServerRequests` bounds. A handler that goes on after the
+    /// server withdrew its request (one that ignores its signal) still holds
+    /// a dialog or a model call open.
+    running: usize,
     closed: bool,
     /// Who waits for the session to close ([`Session::closed`]).
     close_waiters: Vec<oneshot::Sender<()>>,
@@ -484,6 +489,7 @@ impl Inner {
         let waiter = self.state.borrow_mut().pending.remove(id);
         if let Some(waiter) = waiter {
             let _ = waiter.send(outcome);
+            self.transport.request_ended(id);
         }
         // No waiter: a late answer to a cancelled or timed-out request, which
         // the spec says to ignore.
@@ -659,7 +665,7 @@ impl Inner {
         let ctx = InboundContext { id: id.clone(), cancelled: cancelled.clone().boxed_local() };
         let (busy, max) = {
             let state = self.state.borrow();
-            (state.inbound.len(), state.max_server_requests())
+            (state.running, state.max_server_requests())
         };
         if busy >= max {
             // A flood of sampling or elicitation requests must not pile up
@@ -682,6 +688,7 @@ impl Inner {
             state.handled += 1;
             let number = state.handled;
             state.inbound.insert(id.clone(), (number, cancel));
+            state.running += 1;
             number
         };
         let inner = Rc::downgrade(&self);
@@ -690,12 +697,17 @@ impl Inner {
         self.runtime.spawn(Box::pin(async move {
             let outcome = match future::select(work, cancelled).await {
                 future::Either::Left((outcome, _)) => Some(outcome),
-                // The server withdrew the request: it expects no answer.
-                future::Either::Right(_) => None,
+                // The server withdrew the request: it expects no answer, but the handler
+                // holds its slot until it ends.
+                future::Either::Right((_, work)) => {
+                    let _ = work.await;
+                    None
+                }
             };
             let Some(inner) = inner.upgrade() else { return };
             let still_open = {
                 let mut state = inner.state.borrow_mut();
+                state.running = state.running.saturating_sub(1);
                 let own = state.inbound.get(&id).is_some_and(|(handling, _)| *handling == number);
                 own && state.inbound.remove(&id).is_some()
             };
@@ -801,6 +813,9 @@ impl Drop for PendingGuard {
             state.raw.remove(&self.id);
             state.pending.remove(&self.id).is_some()
         };
+        if still_pending {
+            inner.transport.request_ended(&self.id);
+        }
         if let (true, Some(reason)) = (still_pending, self.cancel_reason.take()) {
             // Transports where closing the request's stream is the cancellation
             // (the 2026-07-28 revision over HTTP) handle it themselves.

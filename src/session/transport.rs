@@ -147,6 +147,10 @@ pub trait Transport {
     fn cancel_request(&self, _id: &RequestId) -> bool {
         false
     }
+    /// The session no longer waits for request `id`: it was answered (on
+    /// whatever stream), failed, timed out, or its caller let it go. A stream
+    /// resumed only for its response can stop.
+    fn request_ended(&self, _id: &RequestId) {}
     /// The `Authorization` header the transport last sent, if any: it names
     /// the authorization context that private cached results belong to.
     fn authorization(&self) -> Option<String> {

@@ -276,22 +276,11 @@ impl Inner {
                 // The browser has read the whole event already; it need not
                 // be copied into the module as well to learn its id.
                 let text: js_sys::JsString = data.dyn_into().unwrap_or_else(|_| js_sys::JsString::from(""));
-                // The limit is in UTF-8 bytes and `length` counts UTF-16
-                // units, of which each makes one to three bytes: more units
-                // than the limit is too much for sure; otherwise the text is
-                // at most three times the limit, and its own length decides.
                 let limit = inner.config.max_message_bytes;
-                if text.length() as usize > limit {
-                    let (envelope, bytes) = scan_js_string(&text);
-                    (inner.sink)(Inbound::Oversized { envelope, bytes, limit });
-                    return;
+                match crate::transport::js_text::text_within(&text, limit) {
+                    Ok(text) => inner.on_event(kind, text),
+                    Err((envelope, bytes)) => (inner.sink)(Inbound::Oversized { envelope, bytes, limit }),
                 }
-                let text = String::from(text);
-                if text.len() > limit {
-                    (inner.sink)(Inbound::Oversized { envelope: scan_text(&text), bytes: text.len(), limit });
-                    return;
-                }
-                inner.on_event(kind, text);
             });
             let _ = source.add_event_listener_with_callback(kind, listener.as_ref().unchecked_ref());
             listeners.push((kind, listener));
@@ -312,33 +301,6 @@ impl Inner {
         *self.stream.borrow_mut() = Some(Stream::EventSource(EventSourceGuard { source, _listeners: listeners }));
         Ok(())
     }
-}
-
-// The oversized events' scans are apart from the listener, which every event runs: a first
-// call's events are small, and these stay out of the module a page loads first.
-
-/// What an oversized event's data says about itself, once in the module.
-#[inline(never)]
-fn scan_text(text: &str) -> crate::protocol::jsonrpc::envelope::Envelope {
-    let mut scanner = crate::protocol::jsonrpc::envelope::EnvelopeScanner::default();
-    scanner.feed(text.as_bytes());
-    scanner.finish()
-}
-
-/// What an oversized event's data says about itself, read a slice at a time
-/// (UTF-16 code units), so the module never holds the whole text.
-#[inline(never)]
-fn scan_js_string(text: &js_sys::JsString) -> (crate::protocol::jsonrpc::envelope::Envelope, usize) {
-    const SLICE: u32 = 64 * 1024;
-    let mut scanner = crate::protocol::jsonrpc::envelope::EnvelopeScanner::default();
-    let (length, mut at, mut bytes) = (text.length(), 0, 0);
-    while at < length {
-        let slice = String::from(text.slice(at, at.saturating_add(SLICE).min(length)));
-        bytes += slice.len();
-        scanner.feed(slice.as_bytes());
-        at = at.saturating_add(SLICE);
-    }
-    (scanner.finish(), bytes)
 }
 
 /// Resolves the `endpoint` event's URI against the SSE URL and refuses one on

@@ -27,6 +27,8 @@ pub mod fetch;
 #[cfg(target_arch = "wasm32")]
 pub mod headers;
 #[cfg(target_arch = "wasm32")]
+pub mod js_text;
+#[cfg(target_arch = "wasm32")]
 pub mod kept;
 #[cfg(all(target_arch = "wasm32", feature = "legacy-sse"))]
 pub mod legacy_sse;

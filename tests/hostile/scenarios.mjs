@@ -6,7 +6,7 @@ import { peerOf } from "./peer.mjs";
 import { credentialRedirect, issuerChurn, issuerSwitch, pinnedIssuer } from "./scenarios/oauth.mjs";
 import { depthBomb, elicitationBomb, regexBomb, schemaBomb } from "./scenarios/schemas.mjs";
 import { keptGarbage, legacyEventSource, legacyFetchReader, initValues, listBytes, oversizeJson, oversizeSseEvent, valueBomb } from "./scenarios/sizes.mjs";
-import { closedClientHoldsNoTimer, duplicateId, floodDefault, supersededListings, floodOfFour, retryOverflow, taskForever } from "./scenarios/streams.mjs";
+import { answeredElsewhere, closedClientHoldsNoTimer, duplicateId, floodDefault, supersededListings, floodOfFour, retryOverflow, taskForever } from "./scenarios/streams.mjs";
 import { toolFlood } from "./scenarios/names.mjs";
 import { skillBomb } from "./scenarios/skills.mjs";
 import { templateBomb } from "./scenarios/templates.mjs";
@@ -28,6 +28,7 @@ const SCENARIOS = [
   { name: "legacy-sse-fetch", run: legacyFetchReader },
   { name: "legacy-sse-eventsource", run: legacyEventSource, runtimes: ["chromium"] }, // a browser API
   { name: "retry-overflow", run: retryOverflow },
+  { name: "answered-elsewhere", run: answeredElsewhere },
   { name: "retry-timer-after-close", run: closedClientHoldsNoTimer, runtimes: ["node"] }, // needs a process to exit
   { name: "task-forever", run: taskForever },
   { name: "flood", run: floodDefault },

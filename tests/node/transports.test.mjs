@@ -45,25 +45,49 @@ function portServerTransport(port) {
   };
 }
 
+/** Connects `server` to one end of a MessageChannel; the client's transport over the other. */
+async function channelTo(server) {
+  const { port1, port2 } = new MessageChannel();
+  await server.connect(portServerTransport(port2));
+  return {
+    start() { port1.on("message", (m) => this.onmessage?.(m)); },
+    send(message) { port1.postMessage(message); },
+    close() { port1.close(); },
+  };
+}
+
 describe("a user transport", () => {
   test("carries MCP to an official SDK server over a MessageChannel", LIMIT, async () => {
     const server = new McpServer({ name: "sdk-over-channel", version: "1.0.0" });
     server.registerTool("reverse", { inputSchema: { text: z.string() } }, async ({ text }) => ({
       content: [{ type: "text", text: [...text].reverse().join("") }],
     }));
-    const { port1, port2 } = new MessageChannel();
-    await server.connect(portServerTransport(port2));
-    const transport = {
-      start() { port1.on("message", (m) => this.onmessage?.(m)); },
-      send(message) { port1.postMessage(message); },
-      close() { port1.close(); },
-    };
+    const transport = await channelTo(server);
     const client = await McpClient.connect(transport, { timeout: 5_000 });
     try {
       assert.equal(client.transport, "custom");
       assert.equal(client.serverInfo.name, "sdk-over-channel");
       const result = await client.callTool({ name: "reverse", arguments: { text: "wasm" } });
       assert.equal(textOf(result), "msaw");
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+
+  test("holds its messages to maxMessageBytes, and the client goes on", LIMIT, async () => {
+    const server = new McpServer({ name: "sdk-over-channel", version: "1.0.0" });
+    server.registerTool("big", { inputSchema: { bytes: z.number() } }, async ({ bytes }) => ({
+      content: [{ type: "text", text: "x".repeat(bytes) }],
+    }));
+    const transport = await channelTo(server);
+    const client = await McpClient.connect(transport, { timeout: 5_000, limits: { maxMessageBytes: 64 * 1024 } });
+    try {
+      const started = Date.now();
+      await assert.rejects(client.callTool({ name: "big", arguments: { bytes: 100_000 } }),
+        (e) => e.kind === "limit-exceeded" && /maxMessageBytes/.test(e.message), "a 100 KB answer under a 64 KiB limit");
+      assert.ok(Date.now() - started < 2_000, "it fails at once, not at the timeout");
+      assert.equal(textOf(await client.callTool({ name: "big", arguments: { bytes: 10 } })), "xxxxxxxxxx");
     } finally {
       await client.close();
       await server.close();

@@ -149,6 +149,19 @@ fn a_subscription_never_acknowledged_times_out() {
 }
 
 #[test]
+fn waiters_that_timed_out_are_not_kept_for_an_acknowledgement_that_never_comes() {
+    let (mut w, client) = modern(listen_answers(vec![]), json!({"resources": {"subscribe": true}}));
+    for n in 0..50 {
+        let uri: &'static str = Box::leak(format!("file:///{n}").into_boxed_str());
+        let done = subscribe(&mut w, &client, uri, RequestOptions::default().timeout(100));
+        w.advance(100);
+        assert!(matches!(done.borrow_mut().take(), Some(Err(Error::Timeout { ms: 100 }))), "subscription {n}");
+    }
+    let kept = client.state.listening.acks.borrow().len();
+    assert!(kept <= 2, "{kept} waiters kept after 50 subscriptions that each gave up");
+}
+
+#[test]
 fn subscribing_again_or_unsubscribing_what_was_not_subscribed_reopens_nothing() {
     let (mut w, client) =
         modern(listen_answers(vec![acknowledged, acknowledged]), json!({"resources": {"subscribe": true, "listChanged": true}}));

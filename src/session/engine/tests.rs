@@ -399,6 +399,43 @@ fn a_flood_of_server_requests_is_refused_beyond_the_cap() {
     assert_eq!(handler.answers.borrow().len(), 2, "request 6 is handled");
 }
 
+/// Answers `sampling/createMessage` when the test says so, heedless of the server withdrawing it.
+struct HeedlessHandler {
+    answers: RefCell<Vec<oneshot::Sender<Value>>>,
+}
+
+impl ClientHandler for HeedlessHandler {
+    fn handle(&self, _: &str, _: Option<Value>, _: InboundContext) -> Option<crate::session::handler::HandlerResult> {
+        let (tx, rx) = oneshot::channel();
+        self.answers.borrow_mut().push(tx);
+        Some(Box::pin(async move { Ok(rx.await.unwrap_or(Value::Null)) }))
+    }
+}
+
+#[test]
+fn a_withdrawn_request_holds_its_slot_while_its_handler_runs() {
+    let mut h = harness();
+    let handler = Rc::new(HeedlessHandler { answers: RefCell::default() });
+    h.session.set_handler(Some(handler.clone()));
+    h.session.set_max_server_requests(2);
+    let problems = problems_of(&h);
+    let ask =
+        |h: &mut Harness, id: u32| h.reply(&format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"sampling/createMessage","params":{{}}}}"#));
+    ask(&mut h, 1);
+    ask(&mut h, 2);
+    h.reply(r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}"#);
+    ask(&mut h, 3);
+    assert_eq!(handler.answers.borrow().len(), 2, "the withdrawn request's handler still runs: no room for a third");
+    assert!(matches!(problems.borrow().as_slice(), [Error::LimitExceeded { limit: "maxServerRequests", .. }]));
+    let first = handler.answers.borrow_mut().remove(0);
+    let _ = first.send(json!({"late": true}));
+    h.pool.run_until_stalled();
+    let sent: Vec<Value> = h.transport.sent.borrow().iter().map(Message::to_value).collect();
+    assert!(sent.iter().all(|m| m["id"] != json!(1)), "nothing is sent for the withdrawn request: {sent:?}");
+    ask(&mut h, 4);
+    assert_eq!(handler.answers.borrow().len(), 2, "once it ended, request 4 is handled");
+}
+
 #[test]
 fn an_oversized_message_fails_the_request_it_answers() {
     use crate::protocol::jsonrpc::envelope::scan;

@@ -59,10 +59,6 @@ pub struct StreamableHttp {
     inner: Rc<Inner>,
 }
 
-/// How many given-up requests are remembered; one whose stream is resumed that much later
-/// is a stream that comes back slowly, and each comeback is spaced by the backoff.
-const MAX_GIVEN_UP: usize = 64;
-
 pub(super) struct Inner {
     config: StreamableHttpConfig,
     sink: InboundSink,
@@ -82,9 +78,10 @@ pub(super) struct Inner {
     modern: Cell<bool>,
     /// The in-flight key of each request's fetch, to cancel it by aborting (modern).
     by_request: RefCell<IdMap<RequestId, u64>>,
-    /// The legacy requests given up lately (timed out, aborted), newest last: a stream of
-    /// one of them that broke is resumed no further.
-    pub(super) given_up: RefCell<Vec<RequestId>>,
+    /// The legacy requests sent that the session still waits for: a broken stream is resumed
+    /// only while its request is among them. Answered on another stream, timed out or let go,
+    /// it leaves (`request_ended`), and a server can no longer keep its stream coming back.
+    pub(super) open_requests: RefCell<Vec<RequestId>>,
     /// The `Authorization` header last sent.
     authorization: RefCell<Option<String>>,
     /// A POST's headers, kept while nothing they hold can change (see [`Inner::headers`]).
@@ -144,7 +141,7 @@ impl StreamableHttp {
             modern: Cell::new(false),
             interruptions: RefCell::default(),
             by_request: RefCell::default(),
-            given_up: RefCell::default(),
+            open_requests: RefCell::default(),
             authorization: RefCell::default(),
             post_headers: RefCell::default(),
         };
@@ -170,13 +167,7 @@ impl Transport for StreamableHttp {
 
     fn cancel_request(&self, id: &RequestId) -> bool {
         if !self.inner.is_modern() {
-            // The session tells the server; the request's stream, if it is being resumed,
-            // is followed no further: nobody waits for what it would bring.
-            let mut given_up = self.inner.given_up.borrow_mut();
-            if given_up.len() == MAX_GIVEN_UP {
-                given_up.remove(0);
-            }
-            given_up.push(id.clone());
+            // The session tells the server (`request_ended` already stopped the stream's resuming).
             return false;
         }
         // Closing the request's stream is the cancellation; nothing is sent.
@@ -185,6 +176,13 @@ impl Transport for StreamableHttp {
             controller.abort();
         }
         true
+    }
+
+    fn request_ended(&self, id: &RequestId) {
+        let mut open = self.inner.open_requests.borrow_mut();
+        if let Some(at) = open.iter().position(|open| open == id) {
+            open.swap_remove(at);
+        }
     }
 
     fn listen(&self) {
@@ -275,6 +273,7 @@ impl Inner {
     /// take its aborted stream for a dropped one and open it again.
     fn shut(&self) {
         self.closed.set(true);
+        self.open_requests.borrow_mut().clear();
         self.abort_all();
         self.interrupt();
     }
@@ -404,9 +403,14 @@ impl Inner {
         let sent_session = self.session_id.borrow().is_some();
         let body = message.to_json();
         let mut in_flight = self.track()?;
-        if let (true, Some(id)) = (self.is_modern(), &request_id) {
-            self.by_request.borrow_mut().insert(id.clone(), in_flight.key);
-            in_flight.request = Some(id.clone());
+        match (self.is_modern(), &request_id) {
+            (true, Some(id)) => {
+                self.by_request.borrow_mut().insert(id.clone(), in_flight.key);
+                in_flight.request = Some(id.clone());
+            }
+            // Sent again after a session reset, a request is open once.
+            (false, Some(id)) if !self.open_requests.borrow().contains(id) => self.open_requests.borrow_mut().push(id.clone()),
+            _ => {}
         }
         let signal = in_flight.controller.signal();
         let (response, answered) = {

@@ -208,12 +208,11 @@ impl Inner {
             if self.closed.get() {
                 return Reopened::Done;
             }
-            // A request given up (timed out, aborted) is resumed no further: a server could
-            // otherwise keep its stream alive for ever, one event per connection.
+            // A request the session no longer waits for (answered on another stream, timed out,
+            // let go) is resumed no further: a server could otherwise keep its stream coming
+            // back for ever, one event per connection.
             if let Purpose::Response(id) = purpose {
-                let mut given_up = self.given_up.borrow_mut();
-                if let Some(at) = given_up.iter().position(|gone| gone == id) {
-                    given_up.remove(at);
+                if !self.open_requests.borrow().contains(id) {
                     return Reopened::Done;
                 }
             }

@@ -25,6 +25,21 @@ export async function retryOverflow({ check, peer, track }) {
 }
 
 /**
+ * A request answered on the GET stream while its own stream ends without the answer: the client
+ * must not resume that stream, which the server keeps bringing back with one event each time.
+ */
+export async function answeredElsewhere({ check, peer, track }) {
+  const client = track(await McpClient.connect(peer.url("answered-elsewhere"), { timeout: 5_000 }));
+  for (let waited = 0; (await peer.stats("answered-elsewhere")).gets < 1 && waited < 2_000; waited += 50) await sleep(50);
+  const result = await expectSuccess(check, "a call answered on the GET stream", client.callTool({ name: "elsewhere" }));
+  check(result?.content?.[0]?.text === "answered on the GET stream", "… resolves with that answer", JSON.stringify(result));
+  await sleep(1_500);
+  const { resumes } = await peer.stats("answered-elsewhere");
+  check((resumes ?? 0) === 0, "its own broken stream is not resumed: nobody waits for what it would bring", `${resumes} resuming GETs in 1.5 s`);
+  await expectEcho(check, client);
+}
+
+/**
  * Node only: a process whose one client waits out the server's retry, then
  * closes it, must be free to exit; a reconnection timer left behind would hold
  * it for as long as the server asked.

@@ -312,6 +312,30 @@ export const ATTACKS = {
 
   // The GET stream asks for a 3,000,000,000 ms retry (past 2^31-1, where timers
   // fire at once) and ends; each GET is counted in stats.gets.
+  // Tool `elsewhere` answers on the GET stream, and ends its own stream (one event, id `p1`) without
+  // the answer. Each GET that resumes a stream (a Last-Event-ID) gets one log event with a new id
+  // and `retry: 100`, and ends: a client that resumed until it heard the answer there would come
+  // back ten times a second for ever. Stats: `resumes`, the resuming GETs.
+  "answered-elsewhere": {
+    listen(res, stats, req) {
+      openEventStream(res);
+      if (req.headers["last-event-id"] === undefined) return LISTENING.set(stats, res);
+      stats.resumes = (stats.resumes ?? 0) + 1;
+      const log = { jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "resumed" } };
+      return res.end(sseEvent(log, { id: `r${stats.resumes}`, retry: 100 }));
+    },
+    tools: {
+      elsewhere: tool("elsewhere", "Answers on the GET stream; its own stream ends without the answer", {
+        call(_args, reply, stats) {
+          const stream = reply.stream();
+          stream.raw(sseEvent({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "working" } }, { id: "p1" }));
+          LISTENING.get(stats)?.write(sseEvent({ jsonrpc: "2.0", id: reply.id, result: textResult("answered on the GET stream") }));
+          setTimeout(() => stream.end(), 50);
+        },
+      }),
+    },
+  },
+
   "retry-overflow": {
     listen(res) {
       openEventStream(res);
@@ -408,3 +432,5 @@ export const ATTACKS = {
 };
 
 const TOOL_FLOOD_PAGE = 25_000;
+// Each namespace's open GET stream, by its stats (which the stats endpoint sends as JSON).
+const LISTENING = new WeakMap();

@@ -20,7 +20,7 @@ export function streamableEndpoint(attack, stats) {
     if (req.method === "GET") {
       stats.gets += 1;
       if (!attack.listen) return res.writeHead(405, { Allow: "POST, DELETE" }).end();
-      return attack.listen(res, stats);
+      return attack.listen(res, stats, req);
     }
     if (req.method === "DELETE") {
       sessions.delete(req.headers["mcp-session-id"]);
@@ -126,6 +126,10 @@ function reply(res, id, waiting) {
         /** Writes these bytes on the stream as they are. */
         raw(text) {
           res.write(text);
+        },
+        /** Ends the stream without a result. */
+        end() {
+          res.end();
         },
         result(result) {
           res.end(sseEvent({ jsonrpc: "2.0", id, result }));
