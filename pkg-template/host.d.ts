@@ -97,7 +97,13 @@ export interface HostResourceTemplate extends ResourceTemplate {
 /** A resource request: the URI, and the server when several offer it. */
 export interface HostResourceParams {
   uri: string;
-  /** Which server to ask. Default: the one that listed `uri`, or whose template matches it. */
+  /**
+   * Which server to ask. Default: the one that listed `uri`, or whose template
+   * matches it. Routing by templates tries each server's first 256, within a
+   * step budget per server for the read (a server's templates are its own to
+   * make slow): past it the read fails with `limit-exceeded`, and naming the
+   * server skips the routing.
+   */
   server?: string;
   _meta?: JsonObject;
 }

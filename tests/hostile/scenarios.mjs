@@ -9,7 +9,7 @@ import { keptGarbage, legacyEventSource, legacyFetchReader, initValues, listByte
 import { answeredElsewhere, closedClientHoldsNoTimer, duplicateId, floodDefault, supersededListings, floodOfFour, retryOverflow, taskForever } from "./scenarios/streams.mjs";
 import { toolFlood } from "./scenarios/names.mjs";
 import { skillBomb } from "./scenarios/skills.mjs";
-import { templateBomb } from "./scenarios/templates.mjs";
+import { templateBomb, templateCrowd } from "./scenarios/templates.mjs";
 
 const SCENARIOS = [
   { name: "schema-bomb", run: schemaBomb },
@@ -17,6 +17,7 @@ const SCENARIOS = [
   { name: "elicit-bomb", run: elicitationBomb },
   { name: "regex-bomb", run: regexBomb },
   { name: "template-bomb", run: templateBomb },
+  { name: "template-crowd", run: templateCrowd },
   { name: "skill-bomb", run: skillBomb },
   { name: "tool-flood", run: toolFlood },
   { name: "oversize-json", run: oversizeJson },

@@ -21,3 +21,18 @@ export async function templateBomb({ check, peer, track }) {
   const routed = await expectSuccess(check, "with a second server whose template x:{+path} matches, the same URI", host.readResource({ uri: URI }));
   check(routed.contents?.[0]?.text === `plain read of ${URI.length} characters`, "… is routed to that server, past the costly template", JSON.stringify(routed).slice(0, 200));
 }
+
+const CROWD_URI = `x:${"a".repeat(48)}`;
+
+export async function templateCrowd({ check, peer, track }) {
+  const host = track(await McpHost.connect({ crowd: { url: peer.url("template-crowd"), timeout: 5_000 } }));
+  const started = Date.now();
+  await expectFailure(check, "readResource of x: and 48 × a against 300 templates that each take nearly their step budget",
+    host.readResource({ uri: CROWD_URI }), "limit-exceeded");
+  check(Date.now() - started < 500, "… within the server's budget for one read, not 300 budgets", `${Date.now() - started} ms`);
+  await host.addServer("plain", peer.url("template-plain"), { timeout: 5_000 });
+  const routed = await expectSuccess(check, "with a second server whose template x:{+path} matches, the same URI", host.readResource({ uri: CROWD_URI }));
+  check(routed.contents?.[0]?.text === `plain read of ${CROWD_URI.length} characters`, "… is routed to that server", JSON.stringify(routed).slice(0, 200));
+  const listed = await expectSuccess(check, "the host afterwards reads a listed resource", host.readResource({ uri: "hostile://ok" }));
+  check(listed.contents?.[0]?.text === "still served", "… with its contents", JSON.stringify(listed));
+}

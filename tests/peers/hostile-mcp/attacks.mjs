@@ -185,6 +185,13 @@ export const ATTACKS = {
     resources: [{ uri: "hostile://ok", name: "ok", text: "still served" }],
   },
 
+  // 300 templates that each take about 93,000 steps (just under a match's 100,000) to find that
+  // x: and 48 × a is not theirs: about 18 ms each, 5 s for a host that tried them all.
+  "template-crowd": {
+    templates: Array.from({ length: 300 }, (_, i) => ({ uriTemplate: `x:{+a}{+b}{+c}!`, name: `crowd-${i}` })),
+    resources: [{ uri: "hostile://ok", name: "ok", text: "still served" }],
+  },
+
   // The same URIs through a template that matches them at once.
   "template-plain": {
     templates: [{ uriTemplate: "x:{+path}", name: "plain" }],
