@@ -35,9 +35,10 @@ function steadyNow() {
 // Routing a URI by the servers' resource templates is work a server sets: a template built to
 // backtrack, or thousands that each take nearly their step budget, would hold the page's thread
 // (a step is about 0.2 µs). Each server's first ROUTED_TEMPLATES templates are tried with
-// QUICK_STEPS each, more than a real template needs; one that needs more is tried again from
-// SLOW_STEPS that the server has for the whole read. Past that, or once one template runs out, the
-// server's other templates are not tried: one read costs at most about 70 ms per server.
+// QUICK_STEPS each, more than a real template needs for a URI of a hundred characters; one that
+// needs more (a long URI) is tried again from SLOW_STEPS that the server has for the whole read.
+// Past those, or once one template runs out, the server's other templates are not tried: one read
+// costs at most about 70 ms per server.
 const ROUTED_TEMPLATES = 256;
 const QUICK_STEPS = 1_000;
 const SLOW_STEPS = 100_000;
@@ -76,10 +77,15 @@ function routeByTemplates(templates, uri) {
       continue;
     }
     try {
-      let matched = matchWithin(template, uri, QUICK_STEPS);
-      if (matched instanceof Error && budget.slow > QUICK_STEPS) {
-        matched = matchWithin(template, uri, budget.slow);
-        budget.slow = 0; // what it took is not known: all of it, at worst
+      // A template that needs more than the quick steps is tried again with twice as many, each
+      // try taken in full from the server's slow steps (what a match took is not known): at most
+      // about four times what it needs.
+      let steps = QUICK_STEPS;
+      let matched = matchWithin(template, uri, steps);
+      while (matched instanceof Error && Math.min(steps * 2, budget.slow) > steps) {
+        steps = Math.min(steps * 2, budget.slow);
+        budget.slow -= steps;
+        matched = matchWithin(template, uri, steps);
       }
       if (matched instanceof Error) {
         tooCostly ??= matched;

@@ -49,7 +49,9 @@ impl std::fmt::Debug for RequestContext {
 impl RequestContext {
     /// Completes, with the reason, when the answer is no longer wanted: the
     /// server cancelled the request, the client closed, or (for an input
-    /// round) the caller cancelled the call or it timed out.
+    /// round) the caller cancelled the call or it timed out. The handler
+    /// should then end soon with any answer, which is not sent: until it
+    /// ends, the request counts against `maxServerRequests`.
     pub fn cancelled(&self) -> LocalBoxFuture<'static, String> {
         self.cancelled.clone().boxed_local()
     }

@@ -63,10 +63,13 @@ fn adapt(function: Function, takes_params: bool) -> JsonHandler {
             let args: Vec<&JsValue> = if takes_params { vec![&js_params, &js_ctx] } else { vec![&js_ctx] };
             let answer = match future::select(Box::pin(call(&function, &args)), ctx.cancelled()).await {
                 Either::Left((answer, _)) => answer?,
-                Either::Right((reason, _)) => {
+                Either::Right((reason, running)) => {
                     controller.abort_with_reason(&JsValue::from_str(&reason));
-                    // The answer is no longer wanted; nothing is sent for it.
-                    return future::pending().await;
+                    // The answer is no longer wanted, and nothing is sent for it; but the handler
+                    // holds its place among `maxServerRequests` until it settles (one that heeds
+                    // its signal settles now).
+                    let _ = running.await;
+                    return Err(internal(reason));
                 }
             };
             from_js(&answer, "the handler's answer").map_err(|e| internal(e.to_string()))

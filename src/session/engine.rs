@@ -312,13 +312,18 @@ impl Session {
         self.inner.state.borrow().closed
     }
 
-    /// Sends a request and waits for its result.
+    /// Sends a request and waits for its result, read into a tree as the
+    /// client reads the results it uses itself (the handshake, discovery, the
+    /// listen stream): at most [`crate::protocol::json::MAX_VALUES`] values.
+    /// [`Session::request_params`] hands a large result on as its text, to
+    /// read whole.
     ///
     /// # Errors
     /// [`Error::Rpc`] if the server answers with an error; [`Error::Timeout`]
     /// or [`Error::Cancelled`] (both send `notifications/cancelled`, except for
     /// `initialize`, which the spec forbids cancelling); [`Error::Closed`] if
-    /// the session closes first; transport errors as the transport reports them.
+    /// the session closes first; [`Error::LimitExceeded`] for a result of more
+    /// values; transport errors as the transport reports them.
     pub async fn request(&self, method: &str, params: Option<Value>, options: CallOptions) -> Result<Value, Error> {
         match self.request_params(method, params.map(Params::Parsed), options).await? {
             Answer::Parsed(value) => Ok(value),

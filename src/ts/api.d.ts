@@ -193,7 +193,9 @@ export interface RequestContext {
    * Aborted when the request this answers ends without the answer: the
    * server cancels it, the client closes, or (for the input of a 2026-07-28
    * request) the caller's call is aborted or times out. The answer is then
-   * not sent.
+   * not sent. Until the handler settles, the request still counts against
+   * `limits.maxServerRequests`: pass the signal on (to `fetch`, a dialog) so
+   * that it settles soon.
    */
   readonly signal: AbortSignal;
   /** The server's JSON-RPC id for the request. */

@@ -6,10 +6,10 @@ import { peerOf } from "./peer.mjs";
 import { credentialRedirect, issuerChurn, issuerSwitch, pinnedIssuer } from "./scenarios/oauth.mjs";
 import { depthBomb, elicitationBomb, regexBomb, schemaBomb } from "./scenarios/schemas.mjs";
 import { keptGarbage, legacyEventSource, legacyFetchReader, initValues, listBytes, oversizeJson, oversizeSseEvent, valueBomb } from "./scenarios/sizes.mjs";
-import { answeredElsewhere, closedClientHoldsNoTimer, duplicateId, floodDefault, supersededListings, floodOfFour, retryOverflow, taskForever } from "./scenarios/streams.mjs";
+import { answeredElsewhere, closedClientHoldsNoTimer, duplicateId, floodDefault, withdrawnRequests, supersededListings, floodOfFour, retryOverflow, taskForever } from "./scenarios/streams.mjs";
 import { toolFlood } from "./scenarios/names.mjs";
 import { skillBomb } from "./scenarios/skills.mjs";
-import { templateBomb, templateCrowd } from "./scenarios/templates.mjs";
+import { templateBomb, templateCrowd, templateLong } from "./scenarios/templates.mjs";
 
 const SCENARIOS = [
   { name: "schema-bomb", run: schemaBomb },
@@ -18,6 +18,7 @@ const SCENARIOS = [
   { name: "regex-bomb", run: regexBomb },
   { name: "template-bomb", run: templateBomb },
   { name: "template-crowd", run: templateCrowd },
+  { name: "template-long", run: templateLong },
   { name: "skill-bomb", run: skillBomb },
   { name: "tool-flood", run: toolFlood },
   { name: "oversize-json", run: oversizeJson },
@@ -34,6 +35,7 @@ const SCENARIOS = [
   { name: "task-forever", run: taskForever },
   { name: "flood", run: floodDefault },
   { name: "flood-limit-4", run: floodOfFour },
+  { name: "withdrawn-requests", run: withdrawnRequests },
   { name: "duplicate-id", run: duplicateId },
   { name: "superseded-listings", run: supersededListings },
   { name: "oauth-issuer-switch", run: issuerSwitch },

@@ -94,6 +94,27 @@ async function flood({ check, peer, track }, limits) {
 }
 
 export const floodDefault = (ctx) => flood(ctx);
+
+/**
+ * Sampling requests the server withdraws at once, more of them than maxServerRequests: a handler
+ * that heeds its signal settles, and its place is free again; the next request is handled.
+ */
+export async function withdrawnRequests({ check, peer, track }) {
+  let aborted = 0;
+  const sampling = (_params, { signal }) => new Promise((resolve, reject) => {
+    signal.addEventListener("abort", () => {
+      aborted += 1;
+      reject(signal.reason);
+    });
+    setTimeout(() => resolve({ role: "assistant", model: "scripted", content: { type: "text", text: "ok" } }), 200);
+  });
+  const client = track(await McpClient.connect(peer.url("flood"), { timeout: 5_000, handlers: { sampling } }));
+  const result = await expectSuccess(check, "40 sampling requests withdrawn at once, then one more", client.callTool({ name: "withdraw", arguments: { count: 40 } }));
+  check(aborted === 40, "each withdrawn request's handler heard its signal", String(aborted));
+  const { withdraw } = await peer.stats("flood");
+  check(withdraw?.result === "scripted", "the request after them is handled, not refused for want of room", JSON.stringify(withdraw ?? result));
+  await expectEcho(check, client);
+}
 export const floodOfFour = (ctx) => flood(ctx, { maxServerRequests: 4 });
 
 /**

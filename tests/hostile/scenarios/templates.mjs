@@ -36,3 +36,13 @@ export async function templateCrowd({ check, peer, track }) {
   const listed = await expectSuccess(check, "the host afterwards reads a listed resource", host.readResource({ uri: "hostile://ok" }));
   check(listed.contents?.[0]?.text === "still served", "… with its contents", JSON.stringify(listed));
 }
+
+/** A real server's templates against long URIs: more than a quick match, well within the read's budget. */
+export async function templateLong({ check, peer, track }) {
+  const host = track(await McpHost.connect({ long: { url: peer.url("template-long"), timeout: 5_000 } }));
+  for (const uri of [`x:${"d/".repeat(200)}f.json`, `x:${"d/".repeat(200)}f.md`]) {
+    const read = await expectSuccess(check, `readResource of a ${uri.length}-character URI that the server's second or first template matches`,
+      host.readResource({ uri }));
+    check(read.contents?.[0]?.text === `long read of ${uri.length} characters`, "… is routed to it", JSON.stringify(read).slice(0, 200));
+  }
+}

@@ -192,6 +192,13 @@ export const ATTACKS = {
     resources: [{ uri: "hostile://ok", name: "ok", text: "still served" }],
   },
 
+  // Not an attack: templates that need more than a quick match's steps for a long URI
+  // (x:{+path}.json against a path of 400 characters takes thousands).
+  "template-long": {
+    templates: [{ uriTemplate: "x:{+path}.md", name: "markdown" }, { uriTemplate: "x:{+path}.json", name: "json" }],
+    readTemplated: (uri) => `long read of ${uri.length} characters`,
+  },
+
   // The same URIs through a template that matches them at once.
   "template-plain": {
     templates: [{ uriTemplate: "x:{+path}", name: "plain" }],
@@ -366,6 +373,21 @@ export const ATTACKS = {
           };
           stats.flood = flood;
           stream.result(textResult(JSON.stringify(flood)));
+        },
+      }),
+      withdraw: tool("withdraw", "Sends args.count sampling/createMessage requests, withdrawing each at once, then one more it waits for", {
+        async call(args, reply, stats) {
+          const stream = reply.stream();
+          const count = Math.min(Number(args.count) || 0, 1000);
+          for (let n = 0; n < count; n += 1) {
+            const id = `withdrawn-${n}`;
+            stream.raw(sseEvent({ jsonrpc: "2.0", id, method: "sampling/createMessage", params: SAMPLING_PARAMS }));
+            stream.raw(sseEvent({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason: "changed my mind" } }));
+            await new Promise((resolve) => setTimeout(resolve, 5));
+          }
+          const last = await stream.ask("sampling/createMessage", SAMPLING_PARAMS);
+          stats.withdraw = last?.result ? { result: last.result.model } : { error: last?.error?.code ?? null };
+          stream.result(textResult(JSON.stringify(stats.withdraw)));
         },
       }),
     },
