@@ -59,7 +59,7 @@ function matchWithin(template, uri, steps) {
 // servers with templates past ROUTED_TEMPLATES, for the error when none matches.
 function routeByTemplates(templates, uri) {
   const owners = new Set();
-  const spent = new Map(); // server → { tried, slow }
+  const spent = new Map(); // server → { tried, slow, out }
   const crowded = new Set();
   let tooCostly;
   for (const t of templates) {
@@ -97,7 +97,8 @@ function routeByTemplates(templates, uri) {
       template.free();
     }
   }
-  return { owners, tooCostly, crowded: [...crowded].filter((server) => !owners.has(server)) };
+  // A server that matched is skipped before it is counted: none of the crowded matched.
+  return { owners, tooCostly, crowded: [...crowded] };
 }
 
 // Keeps `promise` among the entry's work in progress until it settles, for ready() to wait on.

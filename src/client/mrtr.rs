@@ -70,7 +70,7 @@ pub async fn request_with_input(
             Answer::Text(LargeResult { text, kept: None }) => {
                 match complete_text(Rc::try_unwrap(text).unwrap_or_else(|shared| shared.as_ref().clone())) {
                     Ok(done) => return Ok(Outcome::CompleteText(done)),
-                    Err(text) => crate::protocol::json::parse_message(&text).map_err(|e| crate::session::result_unread(&e.message()))?,
+                    Err(text) => crate::protocol::json::parse_message(&text).map_err(|e| crate::session::result_unread(&e))?,
                 }
             }
             // The transport keeps messages outside wasm only in the legacy era; read one whole.

@@ -57,9 +57,9 @@ impl JsTransport {
         let on_message = {
             let sink = sink.clone();
             Closure::<dyn FnMut(JsValue)>::new(move |message: JsValue| {
-                // As the HTTP transports do; a message that is not JSON-RPC cannot be tied to a
-                // request, and is dropped.
-                // A value with no JSON form (a function, `undefined`) stringifies to `undefined`.
+                // Delivered as the HTTP transports deliver. A message that is not JSON-RPC cannot
+                // be tied to a request, and is dropped; so is a value with no JSON form (a
+                // function, `undefined`), which stringifies to `undefined`.
                 let Some(json) = js_sys::JSON::stringify(&message).ok().filter(|json| json.is_string()) else { return };
                 match text_within(&json, max_message_bytes) {
                     Ok(text) => {

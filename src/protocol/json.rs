@@ -21,10 +21,11 @@ const MAX_DEPTH: u32 = 127;
 /// How many values one message may hold, containers and what they hold
 /// alike ([`parse_message`]). A message's few bytes per value (`0,` is two)
 /// become tens of bytes each once read, in wasm memory that never shrinks:
-/// 15 million zeros (30 MB) in one notification took Node to 1.9 GB. Results
-/// are not read by it ([`crate::protocol::jsonrpc::raw_result`] takes them),
-/// so this bounds notifications, the server's requests and error answers,
-/// where a million is several times what any holds.
+/// 15 million zeros (30 MB) in one notification took Node to 1.9 GB. It
+/// bounds notifications, the server's requests and error answers, and the
+/// results the client reads into a tree for itself (a handshake, a listing):
+/// a million is several times what any holds. A result its caller asked for
+/// whole is read by [`parse`], without it.
 pub const MAX_VALUES: usize = 1 << 20;
 /// The reason of the [`JsonError`] for a text of more than [`MAX_VALUES`].
 pub const TOO_MANY_VALUES: &str = "more than 1048576 values";
@@ -76,8 +77,9 @@ pub fn parse(text: &str) -> Result<Value, JsonError> {
     read(text)
 }
 
-/// [`parse`] for a message from the server: also refuses a text of more than
-/// [`MAX_VALUES`] values, with [`TOO_MANY_VALUES`].
+/// [`parse`] for a message from the server, or a result the client reads for
+/// itself: also refuses a text of more than [`MAX_VALUES`] values, with
+/// [`TOO_MANY_VALUES`].
 ///
 /// # Errors
 /// As [`parse`]'s, and [`TOO_MANY_VALUES`].

@@ -134,7 +134,7 @@ impl LargeResult {
     /// # Errors
     /// The parser's or the kept message's complaint.
     pub fn parse_whole(&self) -> Result<Value, String> {
-        self.read_with(crate::protocol::json::parse)
+        self.read_with(|text| crate::protocol::json::parse(text).map_err(|e| e.message()), str::to_owned)
     }
 
     /// The result's value for the client's own reading (a handshake, a
@@ -147,24 +147,28 @@ impl LargeResult {
     /// [`Error::LimitExceeded`] (`message values`) past the bound; the
     /// parser's or the kept message's complaint as [`Error::Protocol`].
     pub fn parse(&self) -> Result<Value, Error> {
-        self.read_with(crate::protocol::json::parse_message).map_err(|why| result_unread(&why))
+        let gone = |why: &str| Error::protocol(crate::error::cold_format!("the result: {why}"));
+        self.read_with(|text| crate::protocol::json::parse_message(text).map_err(|e| result_unread(&e)), gone)
     }
 
-    fn read_with(&self, read: fn(&str) -> Result<Value, crate::protocol::json::JsonError>) -> Result<Value, String> {
-        let Some(kept) = &self.kept else { return read(&self.text).map_err(|e| e.message()) };
-        let whole = kept.read().ok_or("the response body can no longer be read")?;
-        let (_, result) = crate::protocol::jsonrpc::raw_result(&whole).ok_or("the response is not the one its checks read")?;
-        read(result).map_err(|e| e.message())
+    /// The result read with `read`, from the kept message when there is one;
+    /// `gone` words why a kept message could not be read.
+    fn read_with<E>(&self, read: impl Fn(&str) -> Result<Value, E>, gone: impl Fn(&'static str) -> E) -> Result<Value, E> {
+        let Some(kept) = &self.kept else { return read(&self.text) };
+        let whole = kept.read().ok_or_else(|| gone("the response body can no longer be read"))?;
+        let (_, result) =
+            crate::protocol::jsonrpc::raw_result(&whole).ok_or_else(|| gone("the response is not the one its checks read"))?;
+        read(result)
     }
 }
 
 /// Why a result the client reads for itself was not read: past the bound on
-/// values, or not JSON the reader accepts.
+/// values ([`crate::protocol::json::parse_message`]), or not JSON the reader accepts.
 #[cold]
 #[inline(never)]
-pub fn result_unread(why: &str) -> Error {
-    let message = crate::error::cold_format!("the result: {why}");
-    if why.contains(crate::protocol::json::TOO_MANY_VALUES) {
+pub fn result_unread(error: &crate::protocol::json::JsonError) -> Error {
+    let message = crate::error::cold_format!("the result: {}", error.message());
+    if error.reason == crate::protocol::json::TOO_MANY_VALUES {
         return Error::LimitExceeded { limit: "message values", message };
     }
     Error::Protocol(message)
