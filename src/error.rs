@@ -95,6 +95,22 @@ impl Error {
         Self::Protocol(message)
     }
 
+    /// Why a JSON text the client reads for itself (`what`: a result, a
+    /// `structuredContent`) was not read: past the bound on values
+    /// ([`crate::protocol::json::MAX_VALUES`]), [`Error::LimitExceeded`]
+    /// (`message values`); else not JSON the reader accepts, [`Error::Protocol`].
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn unread(what: &str, error: &crate::protocol::json::JsonError) -> Self {
+        let mut message = what.to_owned();
+        message.push_str(": ");
+        message.push_str(&error.message());
+        if error.reason == crate::protocol::json::TOO_MANY_VALUES {
+            return Self::LimitExceeded { limit: "message values", message };
+        }
+        Self::Protocol(message)
+    }
+
     /// [`Error::InvalidArgument`], built where a caller passed a wrong value.
     #[cold]
     #[inline(never)]

@@ -148,11 +148,12 @@ impl ClientState {
                 // What JS parsed the reader may refuse (a number past f64, a lone surrogate,
                 // nesting past its limit): then nothing is checked, and the call fails.
                 Some(read) => {
-                    let cannot = |e| {
-                        Error::protocol(crate::error::cold_format!(
+                    let cannot = |e: Error| match e {
+                        Error::Protocol(e) => Error::protocol(crate::error::cold_format!(
                             "the result of tool {:?} cannot be read to check its outputSchema: {e}",
                             check.tool
-                        ))
+                        )),
+                        past_a_bound => past_a_bound,
                     };
                     whole = read.map_err(cannot)?;
                     Instance::Value(whole.get("structuredContent").unwrap_or(&Value::Null))
@@ -195,7 +196,7 @@ impl ClientState {
     #[cfg(feature = "validator")]
     fn builtin_check_text(&self, schema: &Value, text: &str) -> Result<Result<(), SchemaError>, Error> {
         schema::validate_text_with(schema, text, &self.patterns, &self.settings.limits.schema)
-            .map_err(|e| Error::protocol(crate::error::cold_format!("structuredContent: {e}")))
+            .map_err(|e| Error::unread("structuredContent", &e))
     }
 
     /// Without a validator, the text is not even parsed.

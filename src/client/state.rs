@@ -117,11 +117,13 @@ impl Reply {
         self.large.as_ref().and_then(|large| large.kept.as_ref())
     }
 
-    /// The result read whole from a message kept outside wasm, for a check
-    /// that needs what the text it read lacks. Unlike [`Reply::value`], a
-    /// message the reader refuses is an error, not `null`.
-    pub(crate) fn read_kept(&self) -> Option<Result<Value, String>> {
-        self.large.as_ref().filter(|large| large.kept.is_some()).map(LargeResult::parse_whole)
+    /// The result read from a message kept outside wasm, for a check that
+    /// needs what the text it read lacks, within the bound on values
+    /// ([`LargeResult::parse`]): the check is the client's own reading, and
+    /// a kept message may be 32 MiB of tiny values. Unlike [`Reply::value`],
+    /// a message the reader refuses is an error, not `null`.
+    pub(crate) fn read_kept(&self) -> Option<Result<Value, Error>> {
+        self.large.as_ref().filter(|large| large.kept.is_some()).map(LargeResult::parse)
     }
 
     /// The text the checks read: the server's, or for a kept message the one

@@ -84,7 +84,7 @@ pub fn parse(text: &str) -> Result<Value, JsonError> {
 /// # Errors
 /// As [`parse`]'s, and [`TOO_MANY_VALUES`].
 pub fn parse_message(text: &str) -> Result<Value, JsonError> {
-    read_within(text, MAX_VALUES)
+    read_message(text)
 }
 
 /// What [`read`] builds a JSON text into: a [`Value`], or the validator's own tree, which
@@ -143,6 +143,11 @@ impl<'a> Tree<'a> for Value {
 /// As [`parse`]'s, and what `T` refuses.
 pub(crate) fn read<'a, T: Tree<'a>>(text: &'a str) -> Result<T, JsonError> {
     read_within(text, usize::MAX)
+}
+
+/// [`read`] into any tree, refusing more than [`MAX_VALUES`] values with [`TOO_MANY_VALUES`].
+pub(crate) fn read_message<'a, T: Tree<'a>>(text: &'a str) -> Result<T, JsonError> {
+    read_within(text, MAX_VALUES)
 }
 
 /// [`read`], refusing more than `values` values.

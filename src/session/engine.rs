@@ -164,14 +164,9 @@ impl LargeResult {
 
 /// Why a result the client reads for itself was not read: past the bound on
 /// values ([`crate::protocol::json::parse_message`]), or not JSON the reader accepts.
-#[cold]
-#[inline(never)]
+#[inline]
 pub fn result_unread(error: &crate::protocol::json::JsonError) -> Error {
-    let message = crate::error::cold_format!("the result: {}", error.message());
-    if error.reason == crate::protocol::json::TOO_MANY_VALUES {
-        return Error::LimitExceeded { limit: "message values", message };
-    }
-    Error::Protocol(message)
+    Error::unread("the result", error)
 }
 
 #[derive(Default)]

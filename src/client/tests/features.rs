@@ -194,6 +194,26 @@ fn a_large_page_of_tools_teaches_their_output_schemas() {
     assert_eq!(list_then_call(&mut w, &client).unwrap_err().kind(), "invalid-result");
 }
 
+#[cfg(feature = "validator")]
+#[test]
+fn a_structured_content_past_the_bound_on_values_is_not_read_to_check_it() {
+    let outcome = |zeros: usize| {
+        let (mut w, client) = connect(large_typed_tool(json!({"n": vec![0; zeros]}), json!([])), json!({"tools": {}}), legacy_options());
+        let c = client.clone();
+        w.run(async move { c.list_all_tools(&RequestOptions::default()).await }).unwrap();
+        w.run(async move { client.call_tool_reply(json!({"name": "count"}), &RequestOptions::default()).await }).map(drop)
+    };
+    // The result is kept (as the web transport keeps it) and read for the check: with its
+    // object, `content`, `structuredContent`, `n` and the padding, a million values and one more.
+    let past = outcome(crate::protocol::json::MAX_VALUES - 4).unwrap_err();
+    assert!(
+        matches!(&past, Error::LimitExceeded { limit: "message values", message } if message.starts_with("the result: more than")),
+        "{past}"
+    );
+    let within = outcome(crate::protocol::json::MAX_VALUES - 5).unwrap_err();
+    assert_eq!(within.kind(), "invalid-result", "{within}");
+}
+
 #[test]
 fn a_validator_from_the_options_gets_a_large_results_structured_content_as_text() {
     let asked = Rc::new(RefCell::new(Vec::new()));

@@ -23,12 +23,11 @@ pub fn check(schema: &Value, instance: &Value, limits: &Limits) -> Result<(), Sc
 /// The instance still in its JSON text (a large `structuredContent`) against `schema`.
 ///
 /// # Errors
-/// `protocol` when `instance` is not JSON.
+/// `protocol` when `instance` is not JSON, `limit-exceeded` past the bound on its values.
 #[cfg(all(not(feature = "validator"), feature = "json-schema"))]
 #[inline(never)]
 pub fn check_text(schema: &Value, instance: &str, limits: &Limits) -> Result<Result<(), SchemaError>, Error> {
-    schema::validate_text_with(schema, instance, &LinearPatterns::default(), limits)
-        .map_err(|e| Error::protocol(format!("structuredContent: {e}")))
+    schema::validate_text_with(schema, instance, &LinearPatterns::default(), limits).map_err(|e| Error::unread("structuredContent", &e))
 }
 
 /// A skill's `SKILL.md` against its listing.

@@ -29,12 +29,14 @@ const SERDE_RAW_VALUE_NAME: &str = "$serde_json::private::RawValue";
 pub(super) const SMALL_OBJECT: usize = 16;
 
 impl<'a> Node<'a> {
-    /// Reads `text` as [`crate::protocol::json::parse`] reads it (serde_json's grammar, its
-    /// nesting limit, its numbers), into a tree that borrows the strings without escapes.
-    /// The same reader: serde's visitors, compiled for size, read a large instance at
-    /// half its speed.
+    /// Reads `text` as [`crate::protocol::json::parse_message`] reads it (serde_json's
+    /// grammar, its nesting limit, its numbers, at most
+    /// [`crate::protocol::json::MAX_VALUES`] values), into a tree that borrows the strings
+    /// without escapes. The same reader: serde's visitors, compiled for size, read a large
+    /// instance at half its speed. The bound keeps a server's 32 MiB of zeros from
+    /// becoming 16 million nodes in wasm memory, which never shrinks.
     pub(crate) fn parse(text: &'a str) -> Result<Self, JsonError> {
-        crate::protocol::json::read(text)
+        crate::protocol::json::read_message(text)
     }
 
     /// What the value is, for messages ("a string", "an object").

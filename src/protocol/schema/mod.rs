@@ -175,7 +175,9 @@ pub fn validate_with(schema: &Value, instance: &Value, patterns: &dyn PatternMat
 /// # Errors
 /// The outer error when `instance` is not JSON (what
 /// [`crate::protocol::json::parse`] refuses: serde_json's grammar and nesting
-/// limit); the inner one as [`validate_with`]'s.
+/// limit), or holds more than [`crate::protocol::json::MAX_VALUES`] values
+/// ([`crate::protocol::json::TOO_MANY_VALUES`]); the inner one as
+/// [`validate_with`]'s.
 pub fn validate_text_with(
     schema: &Value,
     instance: &str,

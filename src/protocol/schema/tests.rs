@@ -298,3 +298,13 @@ fn item_paths_count_in_decimal_and_schemas_met_again_keep_their_keywords() {
     instance[100] = json!({});
     bad(items, Value::Array(instance), "required", "/100");
 }
+
+#[test]
+fn an_instance_text_holds_at_most_a_messages_values() {
+    use crate::protocol::json::{MAX_VALUES, TOO_MANY_VALUES};
+    let zeros = |n: usize| format!("[{}]", vec!["0"; n].join(","));
+    let schema = json!({"type": "array", "items": {"type": "integer"}});
+    let check = |text: &str| validate_text_with(&schema, text, &LinearPatterns::default(), &Limits::DEFAULT);
+    assert!(check(&zeros(MAX_VALUES - 1)).is_ok_and(|verdict| verdict.is_ok()), "the array and its zeros: a million values");
+    assert_eq!(check(&zeros(MAX_VALUES)).map_err(|e| e.reason), Err(TOO_MANY_VALUES));
+}

@@ -121,6 +121,25 @@ export async function initValues({ check, peer, track }) {
   await expectEcho(check, other, "a client of another server afterwards");
 }
 
+/**
+ * A structuredContent of 2 million zeros: what the quick check cannot accept goes to the validator,
+ * which would read it into 2 million nodes in wasm memory; the bound on values stops it there.
+ */
+export async function structuredValues({ check, peer, track }) {
+  const client = track(await McpClient.connect(peer.url("structured-values"), { timeout: 10_000 }));
+  await client.listTools();
+  const started = Date.now();
+  const refused = await expectFailure(check, "a structuredContent of 2 million values that does not match its outputSchema",
+    client.callTool({ name: "mismatch" }), "limit-exceeded");
+  check(/structuredContent|the result/.test(refused?.message ?? "") && /1048576 values/.test(refused?.message ?? ""),
+    "… says what was past the bound on values", `${refused?.message} (${Date.now() - started} ms)`);
+  await expectEcho(check, client);
+  const matched = await expectSuccess(check, "a structuredContent of 2 million values that matches (the quick check accepts it)",
+    client.callTool({ name: "match" }));
+  check(matched?.structuredContent?.rows?.length === 2_000_000, "… arrives whole", String(matched?.structuredContent?.rows?.length));
+  await expectEcho(check, client);
+}
+
 /** Pages each under maxMessageBytes, endless together: a walk of every page stops at four times the cap. */
 export async function listBytes({ check, peer, track }) {
   const client = track(await McpClient.connect(peer.url("list-bytes"), { timeout: 5_000, limits: { maxMessageBytes: MIB } }));

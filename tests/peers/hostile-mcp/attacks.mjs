@@ -78,6 +78,7 @@ const ANNOUNCE = {
   inputSchema: { type: "object" },
 };
 
+const INTEGER_ROWS = { type: "object", properties: { rows: { type: "array", items: { type: "integer" } } }, required: ["rows"] };
 const PLAIN_INTEGER = { type: "object", properties: { n: { type: "integer" }, note: { type: "string", maxLength: 2 } }, required: ["n"] };
 const stringWithPattern = (pattern) => ({ type: "object", properties: { s: { type: "string", pattern } } });
 
@@ -438,6 +439,16 @@ export const ATTACKS = {
   "init-values": {
     get capabilities() {
       return { experimental: { zeros: new Array(2_000_000).fill(0) } };
+    },
+  },
+  // A structuredContent of 2 million zeros (4 MB) that the quick check finds does not match, so the
+  // client's validator reads it for itself; and one that matches, which the quick check accepts.
+  "structured-values": {
+    tools: {
+      mismatch: schemaTool("mismatch", "outputSchema: n an integer; n is 2 million zeros", PLAIN_INTEGER,
+        { n: new Array(2_000_000).fill(0) }),
+      match: schemaTool("match", "outputSchema: rows integers; rows are 2 million zeros", INTEGER_ROWS,
+        { rows: new Array(2_000_000).fill(0) }),
     },
   },
   // tools/list pages forever, each page 900 KiB (one tool whose description fills it): every page
