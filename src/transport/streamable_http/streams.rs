@@ -301,8 +301,12 @@ impl Inner {
         for event in events.drain(..) {
             // A kept event's pieces, taken in order whatever becomes of the event.
             let pieces = event.kept.as_ref().and_then(|_| (!kept.done.is_empty()).then(|| kept.done.remove(0)));
-            if event.fresh_id && !state.recent.first_time(event.id.as_deref().unwrap_or_default()) {
-                continue;
+            // Only an event that names its own id can repeat one: an empty or over-long id clears
+            // the last, and two such events are two events.
+            if let (true, Some(id)) = (event.fresh_id, event.id.as_deref()) {
+                if !state.recent.first_time(id) {
+                    continue;
+                }
             }
             if let (Some(oversized), "message") = (event.oversized, event.event.as_str()) {
                 drained.received = true;

@@ -40,6 +40,23 @@ export async function answeredElsewhere({ check, peer, track }) {
 }
 
 /**
+ * Events whose ids the client cannot resume from (empty, or past the 1 KiB it keeps) are still
+ * events: none is taken for a repeat of another, so the log and the result after a priming event
+ * with such an id arrive.
+ */
+export async function eventIds({ check, peer, track }) {
+  const client = track(await McpClient.connect(peer.url("event-ids"), { timeout: 3_000 }));
+  const logs = [];
+  client.addEventListener("notifications/message", (event) => logs.push(event.params?.data));
+  for (const name of ["empty", "long"]) {
+    const result = await expectSuccess(check, `a call whose stream's events all have ${name} ids`, client.callTool({ name }));
+    check(result?.content?.[0]?.text === `answered with ${name} ids`, "… resolves with its result", JSON.stringify(result));
+    check(logs.includes(name), "… and its log arrives", JSON.stringify(logs));
+  }
+  await expectEcho(check, client);
+}
+
+/**
  * Node only: a process whose one client waits out the server's retry, then
  * closes it, must be free to exit; a reconnection timer left behind would hold
  * it for as long as the server asked.

@@ -351,6 +351,21 @@ export const ATTACKS = {
     },
   },
 
+  // Event ids the client cannot resume from: empty, or longer than the 1 KiB it keeps. Each tool
+  // primes its stream with such an id and empty data, then sends a log and the result, each with
+  // such an id of its own. None of them repeats an id.
+  "event-ids": {
+    tools: Object.fromEntries(Object.entries({ empty: () => "", long: (n) => `${n}`.padEnd(1_100, "x") }).map(([name, idOf]) =>
+      [name, tool(name, `Primes, logs and answers with ${name} event ids`, {
+        call(_args, reply) {
+          const stream = reply.stream();
+          stream.raw(`id: ${idOf(1)}\ndata: \n\n`);
+          stream.raw(sseEvent({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: name } }, { id: idOf(2) }));
+          setTimeout(() => stream.raw(sseEvent({ jsonrpc: "2.0", id: reply.id, result: textResult(`answered with ${name} ids`) }, { id: idOf(3) })), 20);
+        },
+      })])),
+  },
+
   "retry-overflow": {
     listen(res) {
       openEventStream(res);
