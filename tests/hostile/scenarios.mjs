@@ -3,10 +3,10 @@
 // Each gets its own namespace on the peer, /<runtime>-<scenario>/<attack>/.
 import { checker, describe, settle } from "./expect.mjs";
 import { peerOf } from "./peer.mjs";
-import { credentialRedirect, issuerChurn, issuerSwitch, pinnedIssuer } from "./scenarios/oauth.mjs";
+import { brokenToken, credentialRedirect, issuerChurn, issuerSwitch, pinnedIssuer } from "./scenarios/oauth.mjs";
 import { depthBomb, elicitationBomb, regexBomb, schemaBomb } from "./scenarios/schemas.mjs";
 import { keptGarbage, legacyEventSource, legacyFetchReader, initValues, listBytes, oversizeJson, oversizeSseEvent, structuredValues, valueBomb } from "./scenarios/sizes.mjs";
-import { answeredElsewhere, closedClientHoldsNoTimer, duplicateId, floodDefault, withdrawnRequests, supersededListings, floodOfFour, retryOverflow, taskForever } from "./scenarios/streams.mjs";
+import { answeredElsewhere, closedClientHoldsNoTimer, eventIds, duplicateId, floodDefault, withdrawnRequests, supersededListings, floodOfFour, retryOverflow, taskForever } from "./scenarios/streams.mjs";
 import { toolFlood } from "./scenarios/names.mjs";
 import { skillBomb } from "./scenarios/skills.mjs";
 import { templateBomb, templateCrowd, templateLong } from "./scenarios/templates.mjs";
@@ -32,6 +32,7 @@ const SCENARIOS = [
   { name: "legacy-sse-eventsource", run: legacyEventSource, runtimes: ["chromium"] }, // a browser API
   { name: "retry-overflow", run: retryOverflow },
   { name: "answered-elsewhere", run: answeredElsewhere },
+  { name: "event-ids", run: eventIds },
   { name: "retry-timer-after-close", run: closedClientHoldsNoTimer, runtimes: ["node"] }, // needs a process to exit
   { name: "task-forever", run: taskForever },
   { name: "flood", run: floodDefault },
@@ -43,6 +44,7 @@ const SCENARIOS = [
   { name: "oauth-pinned-issuer", run: pinnedIssuer },
   { name: "oauth-redirect", run: credentialRedirect },
   { name: "oauth-issuer-churn", run: issuerChurn },
+  { name: "oauth-broken-token", run: brokenToken },
 ];
 
 /** The names of the scenarios that run in `runtime` ("node" or "chromium"). */

@@ -131,6 +131,16 @@ pub fn split_url(url: &str) -> Option<(String, String)> {
     Some((format!("{}://{}", scheme.to_ascii_lowercase(), host.to_ascii_lowercase()), path.to_owned()))
 }
 
+/// Whether an access token can go in an `Authorization` header as it is:
+/// one or more visible ASCII characters (RFC 6750's `b64token` is a subset).
+/// A token endpoint's token with a line break, a space or a character past
+/// ASCII would make every request fail before it is sent, so no 401 ever
+/// came to replace it: such a token is refused when it is issued, and
+/// forgotten when it is found in storage.
+pub fn access_token_usable(token: &str) -> bool {
+    !token.is_empty() && token.bytes().all(|b| b.is_ascii_graphic())
+}
+
 /// Whether an authorization server's endpoint may be used: HTTPS, or plain
 /// HTTP on a loopback host (a local development server). Anything else, such
 /// as a `javascript:` URL a hostile server advertises as its

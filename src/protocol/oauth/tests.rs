@@ -184,3 +184,13 @@ fn endpoints_are_https_or_loopback() {
         assert!(!endpoint_allowed(bad), "{bad}");
     }
 }
+
+#[test]
+fn access_tokens_that_a_header_can_carry() {
+    for token in ["mF_9.B5f-4.1JqM", "a+b/c~d==", "2YotnFZFEjr1zCsicMWpAA"] {
+        assert!(access_token_usable(token), "{token}");
+    }
+    for token in ["", "a\nb", "a\rb", "a b", "a\0b", "caf\u{e9}", "\u{1f600}"] {
+        assert!(!access_token_usable(token), "{token:?}");
+    }
+}

@@ -91,6 +91,9 @@ impl OAuth {
     /// Keeps the tokens a token endpoint of `server` issued.
     async fn keep(&self, server: &Server, answer: &Value, asked_scope: Option<&str>) -> Result<(), Error> {
         let access = answer.get("access_token").and_then(Value::as_str).ok_or_else(|| auth_error("token endpoint", "no access_token"))?;
+        if !rules::access_token_usable(access) {
+            return Err(auth_error("token endpoint", "the access_token holds characters an Authorization header cannot carry"));
+        }
         let previous = self.tokens.borrow().clone().filter(|t| t.issuer == server.issuer).unwrap_or_default();
         let text = |name: &str| answer.get(name).and_then(Value::as_str).map(str::to_owned);
         let tokens = Tokens {

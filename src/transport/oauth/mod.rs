@@ -270,7 +270,8 @@ impl OAuth {
             return;
         }
         let Some(issuer) = self.store.load::<String>(None, "issuer").await else { return };
-        if let Some(tokens) = self.store.load::<Tokens>(Some(&issuer), "tokens").await.filter(|t| t.issuer == issuer) {
+        let kept = self.store.load::<Tokens>(Some(&issuer), "tokens").await;
+        if let Some(tokens) = kept.filter(|t| t.issuer == issuer && crate::protocol::oauth::access_token_usable(&t.access)) {
             *self.tokens.borrow_mut() = Some(tokens);
         }
     }

@@ -110,3 +110,17 @@ export async function issuerChurn({ check, peer, track }) {
   const registeredAgain = (await peer.stats(attack)).received.as1.filter((r) => r.url.endsWith("/register")).length;
   check(registeredAgain === 2, "the client registered at AS1 again", `${registeredAgain} registrations`);
 }
+
+/** An access token with a line break, which no Authorization header can carry: refused when issued. */
+export async function brokenToken({ check, peer, track }) {
+  const attack = "oauth-pinned";
+  const { client_id: clientId, client_secret: clientSecret } = (await peer.stats(attack)).preRegistered.as1;
+  const options = { timeout: 5_000, auth: { grant: "client_credentials", clientId, clientSecret, issuer: peer.url(attack, "as1"), storage: "memory" } };
+  await peer.control(attack, { brokenTokens: true });
+  const refused = await expectFailure(check, "connect when the token endpoint issues an access token with a line break",
+    McpClient.connect(peer.url(attack), options).then(track), "auth");
+  check(/access_token/.test(refused?.message ?? ""), "… says the access token is what is wrong", refused?.message);
+  await peer.control(attack, { brokenTokens: false });
+  const client = track(await McpClient.connect(peer.url(attack), options));
+  await expectEcho(check, client, "once it issues usable tokens, a call");
+}

@@ -2,7 +2,8 @@
 // server (<ns>/mcp) whose protected-resource metadata names one of two
 // authorization servers, <ns>/as1 and <ns>/as2 (and as3, as4, … once named), and which takes only that one's
 // tokens. A test switches the named server, has the token endpoint answer with a
-// 307 to the peer's other origin, or expires the access tokens, all through
+// 307 to the peer's other origin, has it issue access tokens with a line break in
+// them, or expires the access tokens, all through
 // POST <ns>/__control. Every request an authorization server receives is
 // recorded with everything it carried, and so is every secret it handed out, so
 // a test can prove that what one issuer gave never reached the other.
@@ -22,6 +23,8 @@ export function oauthWorld({ origin, otherOrigin, ns, stats, mcp }) {
   const state = {
     authorizationServer: "as1",
     tokenRedirect: false,
+    // Access tokens with a line break in them, which no Authorization header can carry.
+    brokenTokens: false,
     clients: { as1: new Map([[PINNED_CLIENT.id, { secret: PINNED_CLIENT.secret, redirectUris: [] }]]), as2: new Map() },
     codes: new Map(), // code -> { as, clientId, redirectUri, challenge }
     access: new Map(), // token -> { as, clientId, expired }
@@ -92,7 +95,7 @@ export function oauthWorld({ origin, otherOrigin, ns, stats, mcp }) {
   }
 
   function issue(as, clientId, withRefresh) {
-    const tokens = { access_token: random(), token_type: "Bearer", expires_in: 3600 };
+    const tokens = { access_token: state.brokenTokens ? `${random()}\n${random()}` : random(), token_type: "Bearer", expires_in: 3600 };
     state.access.set(tokens.access_token, { as, clientId, expired: false });
     if (withRefresh) {
       tokens.refresh_token = random();
@@ -158,6 +161,7 @@ export function oauthWorld({ origin, otherOrigin, ns, stats, mcp }) {
     open(asked.authorizationServer);
     if (state.clients[asked.authorizationServer]) state.authorizationServer = asked.authorizationServer;
     if (typeof asked.tokenRedirect === "boolean") state.tokenRedirect = asked.tokenRedirect;
+    if (typeof asked.brokenTokens === "boolean") state.brokenTokens = asked.brokenTokens;
     if (asked.expireAccessTokens) for (const held of state.access.values()) held.expired = true;
     stats.authorizationServer = state.authorizationServer;
     sendJson(res, 200, { authorizationServer: state.authorizationServer, tokenRedirect: state.tokenRedirect });
