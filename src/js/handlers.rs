@@ -48,6 +48,26 @@ async fn call(function: &Function, args: &[&JsValue]) -> Result<JsValue, ErrorOb
     JsFuture::from(Promise::resolve(&returned)).await.map_err(|e| thrown_to_error(&e))
 }
 
+/// The handler's `ctx.signal`, aborted if its answer stops being wanted without a word: a
+/// round of input requests that fails on one request drops the others' futures while their
+/// handlers still run (a dialog open, a model call under way).
+struct SignalOnDrop(Option<AbortController>);
+
+impl SignalOnDrop {
+    /// The handler settled, or heard why it should stop: nothing more to tell it.
+    fn disarm(&mut self) {
+        self.0 = None;
+    }
+}
+
+impl Drop for SignalOnDrop {
+    fn drop(&mut self) {
+        if let Some(controller) = self.0.take() {
+            controller.abort_with_reason(&JsValue::from_str("the request is no longer wanted"));
+        }
+    }
+}
+
 /// Adapts one JS function: `(params, ctx)`, or `(ctx)` for roots.
 fn adapt(function: Function, takes_params: bool) -> JsonHandler {
     Rc::new(move |params: Value, ctx: RequestContext| {
@@ -61,9 +81,14 @@ fn adapt(function: Function, takes_params: bool) -> JsonHandler {
             let js_params = to_js(&params).map_err(|e| internal(e.to_string()))?;
             let js_ctx: JsValue = js_ctx.into();
             let args: Vec<&JsValue> = if takes_params { vec![&js_params, &js_ctx] } else { vec![&js_ctx] };
+            let mut unwanted = SignalOnDrop(Some(controller.clone()));
             let answer = match future::select(Box::pin(call(&function, &args)), ctx.cancelled()).await {
-                Either::Left((answer, _)) => answer?,
+                Either::Left((answer, _)) => {
+                    unwanted.disarm();
+                    answer?
+                }
                 Either::Right((reason, running)) => {
+                    unwanted.disarm();
                     controller.abort_with_reason(&JsValue::from_str(&reason));
                     // The answer is no longer wanted, and nothing is sent for it; but the handler
                     // holds its place among `maxServerRequests` until it settles (one that heeds

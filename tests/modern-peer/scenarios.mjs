@@ -189,6 +189,37 @@ export const SCENARIOS = {
     return done;
   },
 
+  async "an input round the client refuses in part aborts the handler it had begun"({ McpClient }, { modern }) {
+    const { check, done } = checker();
+    let asked = 0;
+    let aborted;
+    // The first question waits for its user; the second fails at once.
+    const elicitation = (params, ctx) => {
+      asked += 1;
+      if (params.message !== "What is your name?") throw Object.assign(new Error("not now"), { code: -32001 });
+      return new Promise((resolve) => {
+        ctx.signal.addEventListener("abort", () => {
+          aborted = ctx.signal.reason;
+          resolve({ action: "cancel" });
+        }, { once: true });
+      });
+    };
+    const client = await McpClient.connect(modern, { timeout: 30_000, handlers: { elicitation } });
+    try {
+      const error = await rejection(client.callTool({ name: "ask-twice", arguments: {} }));
+      check(error?.name === "McpError" && error?.code === -32001, "a round whose second question the handler fails, fails with that error",
+        `${error?.name} ${error?.code}: ${error?.message}`);
+      check(asked === 2, "the first question had begun", `asked ${asked} times`);
+      for (let waited = 0; aborted === undefined && waited < 1_000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+      check(aborted !== undefined, "its signal is aborted: nobody waits for its answer", String(aborted));
+      const echoed = await client.callTool({ name: "echo", arguments: { message: "after" } });
+      check(textOf(echoed) === "Echo: after", "the next call answers", textOf(echoed));
+    } finally {
+      await client.close();
+    }
+    return done;
+  },
+
   async "a -32022 refusal from the real server is answered by sending the request once more"({ McpClient }, { versionFault }) {
     const { check, done } = checker();
     const record = recordingFetch();

@@ -105,6 +105,15 @@ function buildServer({ requestInfo }) {
     });
   });
 
+  // One round asking two things at once: when the client fails one, the other, which it had
+  // already begun, is no longer wanted.
+  const form = (message) => inputRequired.elicit({ mode: "form", message,
+    requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] } });
+  tool("ask-twice", { description: "Ask the user two things in one round" }, () => inputRequired({
+    inputRequests: { first: form("What is your name?"), second: form("And your quest?") },
+    requestState: STATE["ask-user"],
+  }));
+
   tool("list-roots", { description: "List the client's roots" }, (ctx) => {
     const r = ctx.mcpReq.requestState() === STATE["list-roots"] ? inputResponse(ctx.mcpReq.inputResponses, "roots") : {};
     if (r.kind === "roots") {
