@@ -58,7 +58,7 @@ pub(crate) fn check_task(value: &Value) -> Result<(), String> {
 
 impl ClientState {
     /// Runs `params` (a `tools/call`) as a task and returns its final result.
-    pub(crate) async fn run_task(&self, mut params: Value, options: &TaskOptions) -> Result<Value, Error> {
+    pub(crate) async fn run_task(self: &Rc<Self>, mut params: Value, options: &TaskOptions) -> Result<Value, Error> {
         let request = &options.request;
         if self.settings.strict && !declares(&self.identity.borrow().capabilities, &["tasks", "requests", "tools", "call"]) {
             return Err(Error::Unsupported("tools/call as a task: the server did not declare tasks.requests.tools.call".into()));
@@ -93,8 +93,13 @@ impl ClientState {
             let sleep = future::select(self.context.runtime.sleep(wait), Box::pin(self.session.closed()));
             if let Some(source) = &request.cancel {
                 if let Either::Right((reason, _)) = future::select(sleep, source()).await {
-                    // Tell the server, best effort, then fail with the caller's reason.
-                    let _ = self.request_reply("tasks/cancel", Some(json!({ "taskId": task_id }).into()), &RequestOptions::default()).await;
+                    // Tell the server, best effort, and fail with the caller's reason at once: a
+                    // server that does not answer tasks/cancel must not hold the cancellation for
+                    // the request's timeout.
+                    let (state, params) = (Rc::clone(self), json!({ "taskId": task_id }));
+                    self.context.runtime.spawn(Box::pin(async move {
+                        let _ = state.request_reply("tasks/cancel", Some(params.into()), &RequestOptions::default()).await;
+                    }));
                     return Err(Error::Cancelled { reason });
                 }
             } else {

@@ -190,3 +190,21 @@ fn task_listing_and_cancelling_need_their_own_declarations() {
     assert!(cancelled.unwrap_err().to_string().contains("tasks.cancel"));
     assert!(w.server.methods().iter().all(|m| !m.starts_with("tasks/")));
 }
+
+#[test]
+fn a_cancelled_task_call_fails_at_once_though_the_server_never_answers_its_cancel() {
+    let polled = task_server(&["working"], Some(1_000));
+    let (mut w, client) = connected(
+        move |s| if s.method() == "tasks/cancel" { Some(Answer::Hold) } else { polled(s) },
+        all_task_capabilities(),
+        ClientOptions::default().era(EraChoice::Legacy),
+    );
+    let token = crate::client::CancelToken::new();
+    let options =
+        TaskOptions { request: RequestOptions { cancel: Some(token.source()), ..RequestOptions::default() }, ..TaskOptions::default() };
+    let done = run_task(&mut w, &client, options);
+    token.cancel("enough");
+    w.settle();
+    assert!(matches!(done.borrow_mut().take(), Some(Err(Error::Cancelled { reason })) if reason == "enough"));
+    assert_eq!(w.server.count("tasks/cancel"), 1, "the server is told");
+}
