@@ -6,6 +6,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { MessageChannel } from "node:worker_threads";
 import { McpClient } from "mcp-wasm";
+import { wasmMiB } from "../support/list-memory.mjs";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 
@@ -88,6 +89,31 @@ describe("a user transport", () => {
         (e) => e.kind === "limit-exceeded" && /maxMessageBytes/.test(e.message), "a 100 KB answer under a 64 KiB limit");
       assert.ok(Date.now() - started < 2_000, "it fails at once, not at the timeout");
       assert.equal(textOf(await client.callTool({ name: "big", arguments: { bytes: 10 } })), "xxxxxxxxxx");
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+
+  test("refuses a message of wide characters at maxMessageBytes without reading all of it in", LIMIT, async () => {
+    const server = new McpServer({ name: "sdk-over-channel", version: "1.0.0" });
+    server.registerTool("wide", { inputSchema: { count: z.number(), character: z.string().optional() } }, async ({ count, character }) => ({
+      content: [{ type: "text", text: (character ?? "€").repeat(count) }],
+    }));
+    const transport = await channelTo(server);
+    const client = await McpClient.connect(transport, { timeout: 5_000, limits: { maxMessageBytes: 4 * 2 ** 20 } });
+    try {
+      // 3.9 Mi characters: under the limit counted in UTF-16 units, 11.7 MiB of UTF-8.
+      const count = 3.9 * 2 ** 20;
+      const before = wasmMiB();
+      await assert.rejects(client.callTool({ name: "wide", arguments: { count } }),
+        (e) => e.kind === "limit-exceeded" && /maxMessageBytes/.test(e.message), "11.7 MiB of UTF-8 under a 4 MiB limit");
+      const grew = wasmMiB() - before;
+      assert.ok(grew <= 5, `wasm memory grew by ${grew} MiB: no more than the limit and a slice may be read in`);
+      assert.equal(textOf(await client.callTool({ name: "wide", arguments: { count: 3 } })), "€€€");
+      // Read a slice at a time, 3.6 MiB of emoji (two UTF-16 units each) arrive whole.
+      const emoji = await client.callTool({ name: "wide", arguments: { count: 0.9 * 2 ** 20, character: "😀" } });
+      assert.ok(textOf(emoji) === "😀".repeat(0.9 * 2 ** 20), "no surrogate pair is cut between slices");
     } finally {
       await client.close();
       await server.close();
