@@ -99,7 +99,7 @@ impl Attempt<'_> {
     }
 
     async fn handshake(&self, session: Session, channel: Channel) -> Result<Connected, HandshakeError> {
-        match initialize(&session, self.offer, self.call_options()).await {
+        match initialize(&session, self.offer, &|| self.call_options()).await {
             Ok(identity) => Ok(Connected { session, channel, era: Era::Legacy, identity }),
             Err(failure) => {
                 session.close().await;

@@ -43,17 +43,17 @@ impl From<HandshakeError> for Error {
     }
 }
 
-/// Runs the handshake. On any failure after the server answered (an
+/// Runs the handshake, each step with the options `call` gives. On any failure after the server answered (an
 /// unsupported version, a malformed result) the session is closed, so the
 /// server's session state is released.
 ///
 /// # Errors
 /// [`Error::UnsupportedVersion`] if the server counters with a revision we do
 /// not speak; [`Error::Protocol`] for a malformed result; any request error.
-pub async fn initialize(session: &Session, offer: &Offer, options: CallOptions) -> Result<ServerIdentity, HandshakeError> {
+pub async fn initialize(session: &Session, offer: &Offer, call: &dyn Fn() -> CallOptions) -> Result<ServerIdentity, HandshakeError> {
     let params = initialize_params(offer.protocol_version, &offer.capabilities, &offer.client_info);
     let result = session
-        .request(methods::INITIALIZE, Some(params), options)
+        .request(methods::INITIALIZE, Some(params), call())
         .await
         .map_err(|error| HandshakeError { stage: Stage::Initialize, error })?;
     let after = |error| HandshakeError { stage: Stage::AfterAnswer, error };
@@ -68,7 +68,8 @@ pub async fn initialize(session: &Session, offer: &Offer, options: CallOptions) 
         }
     };
     session.transport().set_protocol_version(identity.protocol_version);
-    if let Err(error) = session.notify(methods::INITIALIZED, None).await {
+    // The caller's cancellation stops the wait for the server to take it, too.
+    if let Err(error) = session.notify_until(methods::INITIALIZED, None, call().cancel).await {
         session.close().await;
         return Err(after(error));
     }

@@ -47,7 +47,9 @@ impl ClientState {
             return self.request_cached(method, params, options).await;
         }
         let call = || self.call_options(options);
-        self.wait_for_renewal().await;
+        if self.renewal.borrow().is_some() {
+            self.within_call(options, self.wait_for_renewal()).await?;
+        }
         let session_used = self.session.transport().session_id();
         let mut outcome = self.session.request_params(method, params.clone(), call()).await;
         if let Err(Error::SessionExpired { .. }) = outcome {
@@ -71,9 +73,9 @@ impl ClientState {
     ) -> LocalBoxFuture<'a, Result<Answer, Error>> {
         Box::pin(async move {
             if self.session.transport().session_id() == session_used {
-                self.renew_session().await?;
+                self.within_call(options, self.renew_session()).await??;
             } else {
-                self.wait_for_renewal().await;
+                self.within_call(options, self.wait_for_renewal()).await?;
             }
             self.session.request_params(method, params, self.call_options(options)).await
         })
@@ -173,6 +175,27 @@ impl ClientState {
         }
     }
 
+    /// `work`, which other requests may share (a renewal of the session),
+    /// waited for within this request's own cancellation and timeout: the
+    /// work goes on for the others, but this caller stops waiting.
+    ///
+    /// A future of its own: only a request that meets a renewal runs it.
+    #[inline(never)]
+    fn within_call<'a, T: 'a>(
+        &'a self,
+        options: &'a RequestOptions,
+        work: impl std::future::Future<Output = T> + 'a,
+    ) -> LocalBoxFuture<'a, Result<T, Error>> {
+        Box::pin(async move {
+            let ms = options.timeout_ms.unwrap_or(self.context.default_timeout_ms);
+            let stop = self.session.stop_after(ms, options.cancel.as_ref().map(|source| source()));
+            match futures::future::select(Box::pin(work), stop).await {
+                futures::future::Either::Left((done, _)) => Ok(done),
+                futures::future::Either::Right((stopped, _)) => Err(stopped),
+            }
+        })
+    }
+
     /// Waits for a renewal in progress, so that no request goes out without a session.
     pub(crate) async fn wait_for_renewal(&self) {
         let pending = self.renewal.borrow().clone();
@@ -193,7 +216,7 @@ impl ClientState {
                     let Some(state) = me.upgrade() else { return Err(Error::Closed) };
                     let previous = state.session.transport().session_id();
                     state.session.transport().reset_session();
-                    let renewed = initialize(&state.session, &state.offer, CallOptions::default()).await;
+                    let renewed = initialize(&state.session, &state.offer, &CallOptions::default).await;
                     state.renewal.borrow_mut().take();
                     let renewed = renewed.map_err(Error::from).inspect_err(|_| {
                         // Keep the ended session's id: the next request finds it ended

@@ -13,6 +13,7 @@ use futures::StreamExt;
 use serde_json::{Map, Value};
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
+use std::task::Poll;
 
 /// Receives the params of each `notifications/progress` for one request.
 pub type ProgressListener = Rc<dyn Fn(&Value)>;
@@ -403,10 +404,14 @@ impl Session {
         Err(error)
     }
 
-    /// Sends a notification.
+    /// Sends a notification, waiting for the transport to take it (a
+    /// Streamable HTTP POST answered 202) at most the session's default
+    /// timeout: a server that holds the POST must not hold the caller, nor
+    /// the handshake that sends `notifications/initialized`.
     ///
     /// # Errors
-    /// [`Error::Closed`] after [`Session::close`]; transport errors otherwise.
+    /// [`Error::Closed`] after [`Session::close`]; [`Error::Timeout`] when
+    /// the transport takes longer; transport errors otherwise.
     pub async fn notify(&self, method: &str, params: Option<Value>) -> Result<(), Error> {
         self.notify_params(method, params.map(Params::Parsed)).await
     }
@@ -416,11 +421,44 @@ impl Session {
     /// # Errors
     /// As [`Session::notify`].
     pub async fn notify_params(&self, method: &str, params: Option<Params>) -> Result<(), Error> {
+        self.notify_until(method, params, None).await
+    }
+
+    /// [`Session::notify_params`] that also stops waiting when `cancel`
+    /// completes (the caller gave up), with [`Error::Cancelled`].
+    ///
+    /// # Errors
+    /// As [`Session::notify`], and [`Error::Cancelled`].
+    pub async fn notify_until(
+        &self,
+        method: &str,
+        params: Option<Params>,
+        cancel: Option<LocalBoxFuture<'static, String>>,
+    ) -> Result<(), Error> {
         if self.is_closed() {
             return Err(Error::Closed);
         }
         let message = Message::Notification { method: method.to_owned(), params };
-        self.inner.send(message).await
+        let mut sending = self.inner.send(message);
+        let mut stop = self.stop_after(self.default_timeout_ms(), cancel);
+        // Dropping the send, once stopped, aborts its POST.
+        future::poll_fn(|cx| match sending.as_mut().poll(cx) {
+            Poll::Ready(sent) => Poll::Ready(sent),
+            Poll::Pending => stop.as_mut().poll(cx).map(Err),
+        })
+        .await
+    }
+
+    /// Completes after `ms` with [`Error::Timeout`], or when `cancel` does
+    /// with [`Error::Cancelled`]: the end of a wait the caller bounds.
+    pub fn stop_after(&self, ms: u32, mut cancel: Option<LocalBoxFuture<'static, String>>) -> LocalBoxFuture<'static, Error> {
+        let mut sleep = self.sleep(ms);
+        Box::pin(future::poll_fn(move |cx| {
+            if let Some(Poll::Ready(reason)) = cancel.as_mut().map(|cancel| cancel.as_mut().poll(cx)) {
+                return Poll::Ready(Error::Cancelled { reason });
+            }
+            sleep.as_mut().poll(cx).map(|()| Error::Timeout { ms })
+        }))
     }
 
     /// Resolves when the session closes, at once if it has: what waits

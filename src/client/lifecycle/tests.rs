@@ -18,7 +18,7 @@ fn run_handshake(answer: &str) -> (crate::session::testing::Harness, Outcome) {
     h.pool
         .spawner()
         .spawn_local(async move {
-            *out.borrow_mut() = Some(initialize(&session, &offer(), CallOptions::default()).await.map_err(Error::from));
+            *out.borrow_mut() = Some(initialize(&session, &offer(), &CallOptions::default).await.map_err(Error::from));
         })
         .unwrap();
     h.pool.run_until_stalled();

@@ -40,6 +40,24 @@ export async function answeredElsewhere({ check, peer, track }) {
 }
 
 /**
+ * A server that never answers the POST of notifications/initialized: connect() fails at its timeout
+ * or when its signal aborts, and a request that meets a renewal held so fails at its own timeout.
+ */
+export async function initializedHeld({ check, peer, track }) {
+  await expectFailure(check, "connect() when the initialized notification is held, with timeout 800 ms",
+    McpClient.connect(peer.url("initialized-held"), { timeout: 800 }).then(track), "timeout");
+  const aborted = await settle(McpClient.connect(peer.url("initialized-held"), { timeout: 30_000, signal: AbortSignal.timeout(500) }).then(track));
+  check(!aborted.hung && aborted.error !== undefined, "connect() with a signal aborting after 500 ms fails when it aborts", describe(aborted.error));
+  const held = (await peer.stats("initialized-held")).initializedHeld;
+  check(held === 2, "both held the initialized notification", String(held));
+
+  const client = track(await McpClient.connect(peer.url("renewal-held"), { timeout: 30_000 }));
+  await expectSuccess(check, "a call that ends every session", client.callTool({ name: "expire" }));
+  await expectFailure(check, "the next call, whose renewal's initialized notification is held, with timeout 800 ms",
+    client.callTool({ name: "echo", arguments: { message: "x" } }, { timeout: 800 }), "timeout");
+}
+
+/**
  * Events whose ids the client cannot resume from (empty, or past the 1 KiB it keeps) are still
  * events: none is taken for a repeat of another, so the log and the result after a priming event
  * with such an id arrive.

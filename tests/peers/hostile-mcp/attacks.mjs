@@ -366,6 +366,23 @@ export const ATTACKS = {
       })])),
   },
 
+  // The POST of notifications/initialized is never answered: always, or once the tool `expire` has
+  // ended every session, so that the next request is answered 404 and the client's renewal meets it.
+  "initialized-held": {
+    holdInitialized: () => true,
+  },
+  "renewal-held": {
+    holdInitialized: (stats) => Boolean(stats.holdFromNow),
+    tools: {
+      expire: tool("expire", "Ends every session, and holds every notifications/initialized from now on", {
+        call(_args, reply, stats) {
+          Object.assign(stats, { endSessions: true, holdFromNow: true });
+          reply.json(textResult("sessions ended"));
+        },
+      }),
+    },
+  },
+
   "retry-overflow": {
     listen(res) {
       openEventStream(res);

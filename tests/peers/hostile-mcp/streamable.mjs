@@ -35,9 +35,20 @@ export function streamableEndpoint(attack, stats) {
       sessions.set(id, new Map());
       return sendJson(res, 200, { jsonrpc: "2.0", id: message.id, result: initializeResult(attack) }, { "Mcp-Session-Id": id });
     }
+    if (stats.endSessions) {
+      stats.endSessions = false;
+      sessions.clear();
+    }
     const waiting = sessions.get(req.headers["mcp-session-id"]);
     if (!waiting) return sendJson(res, 404, rpcError(message.id ?? null, -32001, "unknown session"));
-    if (isNotification(message)) return res.writeHead(202).end();
+    if (isNotification(message)) {
+      // Held: no status, no body, until the client gives up on it.
+      if (message.method === "notifications/initialized" && attack.holdInitialized?.(stats)) {
+        stats.initializedHeld = (stats.initializedHeld ?? 0) + 1;
+        return undefined;
+      }
+      return res.writeHead(202).end();
+    }
     if (isResponse(message)) {
       waiting.get(message.id)?.(message);
       waiting.delete(message.id);
