@@ -6,7 +6,7 @@ import { peerOf } from "./peer.mjs";
 import { brokenToken, credentialRedirect, issuerChurn, issuerSwitch, pinnedIssuer } from "./scenarios/oauth.mjs";
 import { depthBomb, elicitationBomb, regexBomb, schemaBomb } from "./scenarios/schemas.mjs";
 import { keptGarbage, legacyEventSource, legacyFetchReader, initValues, listBytes, oversizeJson, oversizeSseEvent, structuredValues, valueBomb } from "./scenarios/sizes.mjs";
-import { answeredElsewhere, closedClientHoldsNoTimer, eventIds, initializedHeld, duplicateId, floodDefault, withdrawnRequests, supersededListings, floodOfFour, retryOverflow, taskForever } from "./scenarios/streams.mjs";
+import { answeredElsewhere, closedClientHoldsNoTimer, eventIds, heldStreams, initializedHeld, duplicateId, floodDefault, withdrawnRequests, supersededListings, floodOfFour, retryOverflow, taskForever } from "./scenarios/streams.mjs";
 import { toolFlood } from "./scenarios/names.mjs";
 import { skillBomb } from "./scenarios/skills.mjs";
 import { templateBomb, templateCrowd, templateLong } from "./scenarios/templates.mjs";
@@ -33,6 +33,7 @@ const SCENARIOS = [
   { name: "retry-overflow", run: retryOverflow },
   { name: "answered-elsewhere", run: answeredElsewhere },
   { name: "event-ids", run: eventIds },
+  { name: "held-streams", run: heldStreams },
   { name: "initialized-held", run: initializedHeld },
   { name: "retry-timer-after-close", run: closedClientHoldsNoTimer, runtimes: ["node"] }, // needs a process to exit
   { name: "task-forever", run: taskForever },

@@ -78,10 +78,14 @@ pub(super) struct Inner {
     modern: Cell<bool>,
     /// The in-flight key of each request's fetch, to cancel it by aborting (modern).
     by_request: RefCell<IdMap<RequestId, u64>>,
-    /// The legacy requests sent that the session still waits for: a broken stream is resumed
-    /// only while its request is among them. Answered on another stream, timed out or let go,
-    /// it leaves (`request_ended`), and a server can no longer keep its stream coming back.
-    pub(super) open_requests: RefCell<Vec<RequestId>>,
+    /// The legacy requests sent that the session still waits for, each with the in-flight key
+    /// of its event stream once it has one: a broken stream is resumed only while its request
+    /// is among them. Answered on another stream, timed out or let go, it leaves
+    /// (`request_ended`), its stream is hung up on, and a server can no longer keep its stream
+    /// coming back, nor hold it open.
+    pub(super) open_requests: RefCell<Vec<(RequestId, Option<u64>)>>,
+    /// The in-flight key of the stream delivering events at this moment.
+    pub(super) pumping: Cell<Option<u64>>,
     /// The `Authorization` header last sent.
     authorization: RefCell<Option<String>>,
     /// A POST's headers, kept while nothing they hold can change (see [`Inner::headers`]).
@@ -142,6 +146,7 @@ impl StreamableHttp {
             interruptions: RefCell::default(),
             by_request: RefCell::default(),
             open_requests: RefCell::default(),
+            pumping: Cell::new(None),
             authorization: RefCell::default(),
             post_headers: RefCell::default(),
         };
@@ -179,9 +184,20 @@ impl Transport for StreamableHttp {
     }
 
     fn request_ended(&self, id: &RequestId) {
-        let mut open = self.inner.open_requests.borrow_mut();
-        if let Some(at) = open.iter().position(|open| open == id) {
-            open.swap_remove(at);
+        let inner = &self.inner;
+        let stream = {
+            let mut open = inner.open_requests.borrow_mut();
+            open.iter().position(|(open, _)| open == id).and_then(|at| open.swap_remove(at).1)
+        };
+        // Its own event stream, if still open (the request timed out, was let go, or was answered
+        // on another stream): nobody waits for what it would bring, and an open stream holds one
+        // of the few connections a browser allows an origin. Not the stream delivering its answer
+        // now, which ends by itself.
+        if let Some(key) = stream.filter(|&key| inner.pumping.get() != Some(key)) {
+            let controller = inner.in_flight.borrow_mut().remove(&key);
+            if let Some(controller) = controller {
+                controller.abort();
+            }
         }
     }
 
@@ -409,7 +425,7 @@ impl Inner {
                 in_flight.request = Some(id.clone());
             }
             // Sent again after a session reset, a request is open once.
-            (false, Some(id)) if !self.open_requests.borrow().contains(id) => self.open_requests.borrow_mut().push(id.clone()),
+            (false, Some(id)) if !self.is_open(id) => self.open_requests.borrow_mut().push((id.clone(), None)),
             _ => {}
         }
         let signal = in_flight.controller.signal();

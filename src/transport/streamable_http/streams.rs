@@ -65,6 +65,8 @@ impl Default for Resumption {
 /// One connection being read: what its chunks change, shared with the
 /// callback the chunks arrive in.
 struct Pumping {
+    /// The in-flight key of the connection read.
+    key: u64,
     parser: SseParser,
     events: Vec<SseEvent>,
     drained: Drained,
@@ -142,16 +144,26 @@ impl Inner {
         let mut attempt = 0;
         loop {
             if let Some((reader, in_flight)) = connection.take() {
-                if let Purpose::Listen = purpose {
-                    self.listen_key.set(Some(in_flight.key));
+                match &purpose {
+                    Purpose::Listen => self.listen_key.set(Some(in_flight.key)),
+                    // Known by its request, so that the request's end hangs up on it
+                    // (`StreamableHttp::request_ended`).
+                    Purpose::Response(id) => self.stream_of(id, in_flight.key),
                 }
-                let drained = self.drain(reader, &purpose, &mut state).await;
+                let drained = self.drain(reader, in_flight.key, &purpose, &mut state).await;
                 // The stream was read to its end, cancelled or broken: no
                 // fetch is left to abort, and an abort costs a DOMException.
                 in_flight.controller.finished();
                 drop(in_flight);
                 if drained.answered {
                     return;
+                }
+                // A request the session no longer waits for (its end hung up on this stream) is
+                // resumed no further.
+                if let Purpose::Response(id) = &purpose {
+                    if !self.is_modern() && !self.is_open(id) {
+                        return;
+                    }
                 }
                 if drained.received {
                     attempt = 0;
@@ -188,6 +200,18 @@ impl Inner {
         }
     }
 
+    /// Whether the session still waits for legacy request `id`.
+    pub(super) fn is_open(&self, id: &RequestId) -> bool {
+        self.open_requests.borrow().iter().any(|(open, _)| open == id)
+    }
+
+    /// Notes connection `key` as the event stream of legacy request `id`, if still open.
+    fn stream_of(&self, id: &RequestId, key: u64) {
+        if let Some((_, stream)) = self.open_requests.borrow_mut().iter_mut().find(|(open, _)| open == id) {
+            *stream = Some(key);
+        }
+    }
+
     /// Waits out `delay`, then opens the GET stream again after `last_event_id`.
     ///
     /// A future of its own, not awaited inline: a stream that is never dropped never polls
@@ -212,7 +236,7 @@ impl Inner {
             // let go) is resumed no further: a server could otherwise keep its stream coming
             // back for ever, one event per connection.
             if let Purpose::Response(id) = purpose {
-                if !self.open_requests.borrow().contains(id) {
+                if !self.is_open(id) {
                     return Reopened::Done;
                 }
             }
@@ -251,7 +275,7 @@ impl Inner {
     }
 
     /// Reads one connection to its end, delivering each new message.
-    async fn drain(self: &Rc<Self>, reader: BodyReader, purpose: &Purpose, state: &mut Resumption) -> Drained {
+    async fn drain(self: &Rc<Self>, reader: BodyReader, key: u64, purpose: &Purpose, state: &mut Resumption) -> Drained {
         let awaited = match purpose {
             Purpose::Response(id) => Some(id.clone()),
             Purpose::Listen => None,
@@ -262,6 +286,7 @@ impl Inner {
         // The modern era rewrites results, which data left in JS would not see.
         let keep_over = if self.is_modern() { 0 } else { KEEP_MIN_BYTES };
         let pumping = Rc::new(RefCell::new(Pumping {
+            key,
             parser: SseParser::new(self.config.max_message_bytes, oversize).keep_data_over(keep_over),
             events: Vec::new(),
             drained: Drained::default(),
@@ -284,7 +309,7 @@ impl Inner {
     /// `false` once the stream should be left (the response arrived, or it
     /// went past the limit).
     fn take_chunk(&self, chunk: &[u8], window: &Uint8Array, awaited: Option<&RequestId>, pumping: &mut Pumping) -> bool {
-        let Pumping { parser, events, drained, state, kept } = pumping;
+        let Pumping { key, parser, events, drained, state, kept } = pumping;
         let limit = self.config.max_message_bytes;
         if let Err(error) = parser.push(chunk, events) {
             drained.problem = Some(Error::LimitExceeded { limit: "maxMessageBytes", message: error.to_string() });
@@ -298,6 +323,9 @@ impl Inner {
                 *self.listen_event_id.borrow_mut() = Some(id.to_owned());
             }
         }
+        // While this connection delivers, the end of its own request is not a reason to hang up on
+        // it: it ends by itself once its answer is in.
+        self.pumping.set(Some(*key));
         for event in events.drain(..) {
             // A kept event's pieces, taken in order whatever becomes of the event.
             let pieces = event.kept.as_ref().and_then(|_| (!kept.done.is_empty()).then(|| kept.done.remove(0)));
@@ -329,6 +357,7 @@ impl Inner {
                 Err(error) => drained.problem = Some(error),
             }
         }
+        self.pumping.set(None);
         !drained.answered
     }
 

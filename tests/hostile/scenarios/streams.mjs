@@ -40,6 +40,32 @@ export async function answeredElsewhere({ check, peer, track }) {
 }
 
 /**
+ * Request streams that a server leaves open and silent: once the client no longer waits for the
+ * request (timed out, or answered on the GET stream), it hangs up, so that such streams cannot
+ * take up the connections a browser allows one origin (six over HTTP/1.1).
+ */
+export async function heldStreams({ check, peer, track }) {
+  const client = track(await McpClient.connect(peer.url("held-streams"), { timeout: 5_000 }));
+  const closedWithin = async (index, ms) => {
+    for (let waited = 0; waited < ms; waited += 25) {
+      if ((await peer.stats("held-streams")).streams?.[index]?.closed) return true;
+      await sleep(25);
+    }
+    return false;
+  };
+  await expectFailure(check, "a call whose stream stays silent, with timeout 300 ms",
+    client.callTool({ name: "silent" }, { timeout: 300 }), "timeout");
+  check(await closedWithin(0, 1_000), "… its stream is closed once the call timed out");
+  const answered = await expectSuccess(check, "a call answered on the GET stream", client.callTool({ name: "elsewhere-open" }));
+  check(answered?.content?.[0]?.text === "answered on the GET stream", "… resolves with that answer", JSON.stringify(answered));
+  check(await closedWithin(1, 1_000), "… its own open stream is closed once it is answered");
+  for (let i = 0; i < 7; i++) {
+    await expectFailure(check, `silent call ${i + 2} of 8, with timeout 200 ms`, client.callTool({ name: "silent" }, { timeout: 200 }), "timeout");
+  }
+  await expectEcho(check, client, "a call after eight silent streams");
+}
+
+/**
  * A server that never answers the POST of notifications/initialized: connect() fails at its timeout
  * or when its signal aborts, and a request that meets a renewal held so fails at its own timeout.
  */

@@ -86,6 +86,18 @@ function tool(name, description, { outputSchema, call }) {
   return { definition: { name, description, inputSchema: { type: "object" }, ...(outputSchema && { outputSchema }) }, call };
 }
 
+/** A tool whose SSE stream is primed and left open, recorded in `stats.streams`; then `then(reply, stats)`. */
+const heldStream = (name, description, then) => tool(name, description, {
+  call(_args, reply, stats) {
+    const stream = reply.stream();
+    const record = { tool: name, closed: false };
+    (stats.streams ??= []).push(record);
+    stream.onClose(() => { record.closed = true; });
+    stream.raw(`id: ${name}-1\ndata: \n\n`);
+    then(reply, stats);
+  },
+});
+
 /** A tool whose structuredContent is checked against a hostile outputSchema. */
 const schemaTool = (name, description, outputSchema, structuredContent) =>
   tool(name, description, { outputSchema, call: (_args, reply) => reply.json({ ...textResult(name), structuredContent }) });
@@ -364,6 +376,21 @@ export const ATTACKS = {
           setTimeout(() => stream.raw(sseEvent({ jsonrpc: "2.0", id: reply.id, result: textResult(`answered with ${name} ids`) }, { id: idOf(3) })), 20);
         },
       })])),
+  },
+
+  // Request streams that stay open and silent: `silent` primes its stream and never answers;
+  // `elsewhere-open` answers on the GET stream and leaves its own stream open. Stats: `streams`,
+  // one record per stream, `closed` once the client hung up.
+  "held-streams": {
+    listen(res, stats) {
+      openEventStream(res);
+      LISTENING.set(stats, res);
+    },
+    tools: {
+      silent: heldStream("silent", "Primes its SSE stream and never answers", () => {}),
+      "elsewhere-open": heldStream("elsewhere-open", "Answers on the GET stream, and leaves its own stream open", (reply, stats) =>
+        LISTENING.get(stats)?.write(sseEvent({ jsonrpc: "2.0", id: reply.id, result: textResult("answered on the GET stream") }))),
+    },
   },
 
   // The POST of notifications/initialized is never answered: always, or once the tool `expire` has

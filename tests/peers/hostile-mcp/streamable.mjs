@@ -142,6 +142,10 @@ function reply(res, id, waiting) {
         end() {
           res.end();
         },
+        /** Calls `then` once the client hangs up (or the stream ends). */
+        onClose(then) {
+          res.on("close", then);
+        },
         result(result) {
           res.end(sseEvent({ jsonrpc: "2.0", id, result }));
         },
