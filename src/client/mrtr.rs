@@ -21,6 +21,8 @@ enum Stop {
     Cancelled(String),
     /// The request's timeout ran out while the handlers worked.
     TimedOut(u32),
+    /// The client closed.
+    Closed,
 }
 
 impl Stop {
@@ -28,6 +30,7 @@ impl Stop {
         match self {
             Self::Cancelled(reason) => reason.clone(),
             Self::TimedOut(ms) => format!("the request timed out after {ms} ms while its input was being gathered"),
+            Self::Closed => "the client closed".into(),
         }
     }
 
@@ -35,6 +38,7 @@ impl Stop {
         match self {
             Self::Cancelled(reason) => Error::Cancelled { reason },
             Self::TimedOut(ms) => Error::Timeout { ms },
+            Self::Closed => Error::Closed,
         }
     }
 }
@@ -144,16 +148,18 @@ fn gather_input<'a>(
     .boxed_local()
 }
 
-/// Completes when the caller cancels or the round's timeout runs out,
-/// whichever comes first; shared by the round's handlers.
+/// Completes when the caller cancels, the round's timeout runs out or the
+/// client closes, whichever comes first; shared by the round's handlers.
 fn stop_signal(session: &Session, options: CallOptions) -> Shared<LocalBoxFuture<'static, Stop>> {
     let timeout_ms = options.timeout_ms.unwrap_or_else(|| session.default_timeout_ms());
     let cancel = options.cancel.unwrap_or_else(|| future::pending().boxed_local());
     let sleep = session.sleep(timeout_ms);
+    let closed = Box::pin(session.closed());
     async move {
-        match future::select(cancel, sleep).await {
-            Either::Left((reason, _)) => Stop::Cancelled(reason),
-            Either::Right(_) => Stop::TimedOut(timeout_ms),
+        match future::select(future::select(cancel, sleep), closed).await {
+            Either::Left((Either::Left((reason, _)), _)) => Stop::Cancelled(reason),
+            Either::Left((Either::Right(_), _)) => Stop::TimedOut(timeout_ms),
+            Either::Right(_) => Stop::Closed,
         }
     }
     .boxed_local()

@@ -181,7 +181,7 @@ impl ClientState {
     ///
     /// A future of its own: only a request that meets a renewal runs it.
     #[inline(never)]
-    fn within_call<'a, T: 'a>(
+    pub(crate) fn within_call<'a, T: 'a>(
         &'a self,
         options: &'a RequestOptions,
         work: impl std::future::Future<Output = T> + 'a,
@@ -277,7 +277,11 @@ impl ClientState {
     pub(crate) async fn close(&self) {
         let first = !self.session.is_closed();
         #[cfg(feature = "modern")]
-        self.listening.stop("the client closed");
+        {
+            self.listening.stop("the client closed");
+            // A subscription waiting for the stream's acknowledgement fails now, not at its timeout.
+            let _ = self.listening.refused(Error::Closed);
+        }
         self.session.close().await;
         if first {
             self.events.emit(&ClientEvent::Closed);

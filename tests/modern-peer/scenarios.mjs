@@ -220,6 +220,30 @@ export const SCENARIOS = {
     return done;
   },
 
+  async "close() while a handler answers an input round fails the call at once and aborts the handler"({ McpClient }, { modern }) {
+    const { check, done } = checker();
+    let aborted;
+    let asked;
+    const began = new Promise((resolve) => { asked = resolve; });
+    const elicitation = (_params, ctx) => new Promise((resolve) => {
+      asked();
+      ctx.signal.addEventListener("abort", () => {
+        aborted = ctx.signal.reason;
+        resolve({ action: "cancel" });
+      }, { once: true });
+    });
+    const client = await McpClient.connect(modern, { timeout: 30_000, handlers: { elicitation } });
+    const call = rejection(client.callTool({ name: "ask-user", arguments: {} }));
+    await began;
+    const started = Date.now();
+    await client.close();
+    const error = await call;
+    check(error?.kind === "closed", "the call fails with closed", `${error?.kind}: ${error?.message}`);
+    check(Date.now() - started < 2_000, "… at once, not at its 30 s timeout", `${Date.now() - started} ms`);
+    check(aborted !== undefined, "the handler's signal is aborted", String(aborted));
+    return done;
+  },
+
   async "a -32022 refusal from the real server is answered by sending the request once more"({ McpClient }, { versionFault }) {
     const { check, done } = checker();
     const record = recordingFetch();

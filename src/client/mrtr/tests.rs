@@ -163,6 +163,20 @@ fn the_callers_cancel_reaches_a_pending_handler() {
 }
 
 #[test]
+fn closing_the_client_ends_a_round_whose_handler_is_pending() {
+    let mut h = harness();
+    let stopped: Rc<RefCell<Vec<String>>> = Rc::default();
+    let slot = start_with(&mut h, Rc::new(NeverAnswers { stopped: stopped.clone() }), Rc::new(CallOptions::default));
+    h.reply(&input_required(1, "s1"));
+    assert!(slot.borrow().is_none());
+    let session = h.session.clone();
+    h.pool.spawner().spawn_local(async move { session.close().await }).unwrap();
+    h.pool.run_until_stalled();
+    assert!(matches!(slot.borrow_mut().take(), Some(Err(Error::Closed))), "the call fails with closed, not at its timeout");
+    assert_eq!(*stopped.borrow(), ["the client closed"], "the handler's signal fired");
+}
+
+#[test]
 fn too_many_inputs_in_one_round_are_refused() {
     let mut h = harness();
     h.session.set_max_server_requests(2);

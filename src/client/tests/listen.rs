@@ -149,6 +149,15 @@ fn a_subscription_never_acknowledged_times_out() {
 }
 
 #[test]
+fn closing_the_client_fails_a_subscription_waiting_for_its_acknowledgement() {
+    let (mut w, client) = modern(listen_answers(vec![]), json!({"resources": {"subscribe": true}}));
+    let done = subscribe(&mut w, &client, "file:///a", RequestOptions::default());
+    assert!(done.borrow().is_none());
+    w.run(async move { client.close().await });
+    assert!(matches!(done.borrow_mut().take(), Some(Err(Error::Closed))), "at once, not at the timeout");
+}
+
+#[test]
 fn waiters_that_timed_out_are_not_kept_for_an_acknowledgement_that_never_comes() {
     let (mut w, client) = modern(listen_answers(vec![]), json!({"resources": {"subscribe": true}}));
     for n in 0..50 {
