@@ -118,10 +118,16 @@ impl ClientState {
             if let Err(Error::Rpc(error)) = &outcome {
                 match modern::recovery(error) {
                     Some(Recovery::RelistAndRetry) if relists(method) => {
-                        // Boxed: listing comes back here.
-                        let quiet = RequestOptions::default();
+                        // What the cache holds is what the server just refused.
+                        if let Some(cache) = &self.cache {
+                            cache.invalidate("notifications/tools/list_changed");
+                        }
+                        // Within the caller's cancellation and timeout: a server that pages its
+                        // listing slowly cannot hold the call past either. Boxed: listing comes
+                        // back here.
+                        let quiet = RequestOptions { cancel: options.cancel.clone(), ..RequestOptions::default() };
                         let relist: LocalBoxFuture<'_, _> = Box::pin(self.list_all_pages(TOOLS, &quiet));
-                        relist.await?;
+                        self.within_call(options, relist).await??;
                         outcome = self.send_modern(method, params, options).await;
                     }
                     Some(Recovery::OtherVersions(versions)) => return Err(Error::UnsupportedVersion(versions.join(", "))),

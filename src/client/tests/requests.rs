@@ -264,6 +264,58 @@ fn a_header_mismatch_relists_the_tools_and_retries_once() {
     assert_eq!(w.server.methods()[1..], ["tools/call", "tools/list", "tools/call"]);
 }
 
+/// The listing a header mismatch sends the client to is held within the call's own timeout
+/// and cancellation; before, it had its own default timeout per page.
+#[cfg(feature = "modern")]
+#[test]
+fn the_relisting_after_a_header_mismatch_stops_at_the_calls_timeout_or_cancellation() {
+    let script = || {
+        |s: &Seen| match s.method() {
+            "tools/call" => Some(Answer::error(-32020, "header mismatch")),
+            "tools/list" => Some(Answer::Hold),
+            _ => None,
+        }
+    };
+    let (mut w, client) = modern(script(), json!({"tools": {}}));
+    let c = client.clone();
+    let timed = w.start(async move { c.call_tool(CallToolParams::new("a"), &RequestOptions::default().timeout(1_000)).await });
+    w.advance(999);
+    assert!(timed.borrow().is_none());
+    w.advance(1);
+    assert!(matches!(timed.borrow_mut().take(), Some(Err(Error::Timeout { ms: 1_000 }))));
+
+    let token = CancelToken::new();
+    let options = RequestOptions { cancel: Some(token.source()), ..RequestOptions::default() };
+    let cancelled = w.start(async move { client.call_tool(CallToolParams::new("a"), &options).await });
+    assert!(cancelled.borrow().is_none());
+    token.cancel("enough");
+    w.settle();
+    assert!(matches!(cancelled.borrow_mut().take(), Some(Err(Error::Cancelled { reason })) if reason == "enough"));
+}
+
+/// With the cache on, the listing after a header mismatch asks the server: the cached listing is
+/// what it just refused.
+#[cfg(feature = "modern")]
+#[test]
+fn the_relisting_after_a_header_mismatch_passes_the_cache_by() {
+    let mismatched = Cell::new(false);
+    let options = ClientOptions { cache: Some(crate::client::CacheBounds::DEFAULT), ..ClientOptions::default().era(EraChoice::Modern) };
+    let (mut w, client) = crate::client::testing::connected(
+        move |s| match s.method() {
+            "tools/list" => Some(Answer::Result(json!({"tools": tools(&["a"])["tools"], "ttlMs": 60_000}))),
+            "tools/call" if !mismatched.replace(true) => Some(Answer::error(-32020, "header mismatch")),
+            _ => tool_server(&["a"])(s),
+        },
+        json!({"tools": {}}),
+        options,
+    );
+    let c = client.clone();
+    w.run(async move { c.list_all_tools(&RequestOptions::default()).await }).unwrap();
+    let outcome = w.run(async move { client.call_tool(CallToolParams::new("a"), &RequestOptions::default()).await });
+    assert_eq!(outcome.unwrap().text(), "ok");
+    assert_eq!(w.server.count("tools/list"), 2, "listed again from the server, not from the cache");
+}
+
 /// A server that answers `tools/list` itself with −32020 is not met by listing again: before,
 /// each recovery listed the tools, which failed and recovered in turn, without end.
 #[cfg(feature = "modern")]
