@@ -83,6 +83,19 @@ struct Inner {
     /// Why the stream broke, for every later send.
     broken: RefCell<Option<Error>>,
     closed: Cell<bool>,
+    /// The POSTs in flight, each under its number, so that closing aborts them: a server that
+    /// never answers one must not keep a call (or an answer sent in the background) past close.
+    posts: RefCell<Vec<(u64, web_sys::AbortController)>>,
+    next_post: Cell<u64>,
+}
+
+/// A POST's place among [`Inner::posts`], given up when the POST ends.
+struct Posting<'a>(&'a Inner, u64);
+
+impl Drop for Posting<'_> {
+    fn drop(&mut self) {
+        self.0.posts.borrow_mut().retain(|(number, _)| *number != self.1);
+    }
 }
 
 impl std::fmt::Debug for Inner {
@@ -102,6 +115,8 @@ impl LegacySse {
             stream: RefCell::new(None),
             broken: RefCell::new(None),
             closed: Cell::new(false),
+            posts: RefCell::default(),
+            next_post: Cell::new(0),
         };
         Self { inner: Rc::new(inner) }
     }
@@ -136,7 +151,7 @@ impl LegacySse {
 
 impl Drop for LegacySse {
     fn drop(&mut self) {
-        self.inner.stream.borrow_mut().take();
+        self.inner.shut();
     }
 }
 
@@ -148,13 +163,22 @@ impl Transport for LegacySse {
     fn set_protocol_version(&self, _: &'static str) {}
 
     fn close(&self) -> LocalBoxFuture<'static, ()> {
-        self.inner.closed.set(true);
-        self.inner.stream.borrow_mut().take();
+        self.inner.shut();
         Box::pin(future::ready(()))
     }
 }
 
 impl Inner {
+    /// Ends the stream and every POST in flight.
+    fn shut(&self) {
+        self.closed.set(true);
+        self.stream.borrow_mut().take();
+        let posts = std::mem::take(&mut *self.posts.borrow_mut());
+        for (_, controller) in posts {
+            controller.abort();
+        }
+    }
+
     async fn post(self: Rc<Self>, message: Message) -> Result<(), Error> {
         if self.closed.get() {
             return Err(Error::Closed);
@@ -166,10 +190,19 @@ impl Inner {
         let headers = self.headers("application/json, text/event-stream").await?;
         let _ = headers.set("content-type", "application/json");
         let controller = AbortOnDrop::new()?;
+        let number = self.next_post.get();
+        self.next_post.set(number + 1);
+        self.posts.borrow_mut().push((number, controller.handle()));
+        let _posting = Posting(&self, number);
         let body = message.to_json();
         let follow = Follow::for_headers(&headers);
         let request = HttpRequest { method: "POST", url: &endpoint, headers, body: Some(&body), signal: &controller.signal(), follow };
-        let response = self.config.fetch.send(request).await?;
+        let response = match self.config.fetch.send(request).await {
+            Ok(response) => response,
+            // Aborted by close: the call ends as every call does then.
+            Err(_) if self.closed.get() => return Err(Error::Closed),
+            Err(error) => return Err(error),
+        };
         let status = response.status();
         if !(200..300).contains(&status) {
             let text = error_text(&response).await;

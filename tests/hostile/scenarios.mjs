@@ -5,7 +5,7 @@ import { checker, describe, settle } from "./expect.mjs";
 import { peerOf } from "./peer.mjs";
 import { brokenToken, credentialRedirect, issuerChurn, issuerSwitch, pinnedIssuer } from "./scenarios/oauth.mjs";
 import { depthBomb, elicitationBomb, regexBomb, schemaBomb } from "./scenarios/schemas.mjs";
-import { keptGarbage, legacyEventSource, legacyFetchReader, initValues, listBytes, oversizeJson, oversizeSseEvent, structuredValues, valueBomb } from "./scenarios/sizes.mjs";
+import { keptGarbage, legacyEventSource, legacyFetchReader, legacyHeldPost, initValues, listBytes, oversizeJson, oversizeSseEvent, structuredValues, valueBomb } from "./scenarios/sizes.mjs";
 import { answeredElsewhere, closedClientHoldsNoTimer, eventIds, heldStreams, initializedHeld, duplicateId, floodDefault, withdrawnRequests, supersededListings, floodOfFour, retryOverflow, taskForever } from "./scenarios/streams.mjs";
 import { toolFlood } from "./scenarios/names.mjs";
 import { skillBomb } from "./scenarios/skills.mjs";
@@ -29,6 +29,7 @@ const SCENARIOS = [
   { name: "init-values", run: initValues },
   { name: "structured-values", run: structuredValues },
   { name: "legacy-sse-fetch", run: legacyFetchReader },
+  { name: "legacy-sse-held-post", run: legacyHeldPost },
   { name: "legacy-sse-eventsource", run: legacyEventSource, runtimes: ["chromium"] }, // a browser API
   { name: "retry-overflow", run: retryOverflow },
   { name: "answered-elsewhere", run: answeredElsewhere },

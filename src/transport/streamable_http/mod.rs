@@ -432,7 +432,12 @@ impl Inner {
         let (response, answered) = {
             let mut retries = AuthRetries::default();
             loop {
-                let (response, answered) = self.send_post(&message, &body, &signal).await?;
+                let (response, answered) = match self.send_post(&message, &body, &signal).await {
+                    Ok(sent) => sent,
+                    // Aborted by close: the call ends as every call does then.
+                    Err(_) if self.closed.get() => return Err(Error::Closed),
+                    Err(error) => return Err(error),
+                };
                 let again = match &self.config.auth {
                     Some(auth) => self.authorize_again(auth, &response, &mut retries).await?,
                     None => false,

@@ -4,7 +4,7 @@
 // answered fails at once. The peer records how much it got out before the client
 // hung up; it paces its writes so that socket buffers do not hide that.
 import { McpClient } from "mcp-wasm";
-import { expectEcho, expectFailure, expectSuccess, textOf } from "../expect.mjs";
+import { describe, expectEcho, expectFailure, expectSuccess, settle, textOf } from "../expect.mjs";
 
 const MIB = 1 << 20;
 const DEFAULT_CAP = 32 * MIB;
@@ -71,6 +71,23 @@ async function sharedStreamEvent(ctx, sseReader) {
   const multiByte = `a 2.9 MB answer of 3-byte characters (under 1 Mi UTF-16 units) on the shared stream read by ${sseReader}`;
   await expectFailure(check, multiByte, client.callTool({ name: "huge", arguments: { bytes: 2_900_000, character: "€" } }), "limit-exceeded");
   await expectEcho(check, client, `the call after ${multiByte}`);
+}
+
+/** HTTP+SSE: close() while a call's POST is held fails the call with closed at once, and hangs up on the POST. */
+export async function legacyHeldPost({ check, peer, track }) {
+  const client = track(await McpClient.connect(peer.url("legacy-sse", "sse"), { transport: "sse", sseReader: "fetch", timeout: 30_000 }));
+  const call = settle(client.callTool({ name: "held-post" }), 3_000);
+  for (let waited = 0; (await peer.stats("legacy-sse")).heldPosts < 1 && waited < 1_000; waited += 25) await new Promise((r) => setTimeout(r, 25));
+  await client.close();
+  const { error, hung, ms } = await call;
+  check(!hung && error?.name === "McpClientError" && error.kind === "closed", "close() fails the call whose POST is held with closed",
+    hung ? "it hung" : `${describe(error)} after ${ms} ms`);
+  let stats = await peer.stats("legacy-sse");
+  for (let waited = 0; stats.heldPostsClosed < stats.heldPosts && waited < 1_000; waited += 25) {
+    await new Promise((r) => setTimeout(r, 25));
+    stats = await peer.stats("legacy-sse");
+  }
+  check(stats.heldPostsClosed === stats.heldPosts, "… and hangs up on the POST", JSON.stringify(stats));
 }
 
 export const legacyFetchReader = (ctx) => sharedStreamEvent(ctx, "fetch");

@@ -63,6 +63,13 @@ export async function heldStreams({ check, peer, track }) {
     await expectFailure(check, `silent call ${i + 2} of 8, with timeout 200 ms`, client.callTool({ name: "silent" }, { timeout: 200 }), "timeout");
   }
   await expectEcho(check, client, "a call after eight silent streams");
+
+  const held = settle(client.callTool({ name: "held-post" }), 3_000);
+  for (let waited = 0; !(await peer.stats("held-streams")).heldPosts && waited < 1_000; waited += 25) await sleep(25);
+  await client.close();
+  const { error, hung } = await held;
+  check(!hung && error?.name === "McpClientError" && error.kind === "closed", "close() fails a call whose POST is held with closed",
+    hung ? "it hung" : describe(error));
 }
 
 /**

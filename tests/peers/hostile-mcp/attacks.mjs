@@ -390,6 +390,11 @@ export const ATTACKS = {
       silent: heldStream("silent", "Primes its SSE stream and never answers", () => {}),
       "elsewhere-open": heldStream("elsewhere-open", "Answers on the GET stream, and leaves its own stream open", (reply, stats) =>
         LISTENING.get(stats)?.write(sseEvent({ jsonrpc: "2.0", id: reply.id, result: textResult("answered on the GET stream") }))),
+      "held-post": tool("held-post", "Its POST gets no answer at all, not even headers", {
+        call(_args, _reply, stats) {
+          stats.heldPosts = (stats.heldPosts ?? 0) + 1;
+        },
+      }),
     },
   },
 

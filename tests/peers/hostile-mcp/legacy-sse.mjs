@@ -4,7 +4,8 @@
 // Its attack: the answer to tools/call `huge` is one event of args.bytes on that
 // shared stream, its id after the huge text, so a client that caps events must
 // skip it, still find whom it answered, and keep reading the stream; in
-// multi-byte characters if asked, to catch a cap that counts characters.
+// multi-byte characters if asked, to catch a cap that counts characters. And
+// tools/call `held-post` gets no answer to its POST at all.
 import { randomBytes } from "node:crypto";
 import { openEventStream, readBody, sseEvent, writeHuge } from "./http.mjs";
 import { answerCommon, idLastTextEvent, initializeResult, isNotification, isRequest, rpcError } from "./jsonrpc.mjs";
@@ -17,12 +18,13 @@ const HUGE = {
 // Characters of 2, 3 and 4 bytes in UTF-8 but one or two UTF-16 units: a cap on
 // bytes that counts string length lets up to three times as many bytes through.
 const MULTI_BYTE = ["é", "€", "😀"];
+const HELD_POST = { name: "held-post", description: "Its POST is never answered, not even with 202", inputSchema: { type: "object" } };
 // The huge call is answered here, not by answerCommon: it is only listed there.
-const ATTACK = { name: "legacy-sse", tools: { huge: { definition: HUGE } } };
+const ATTACK = { name: "legacy-sse", tools: { huge: { definition: HUGE }, "held-post": { definition: HELD_POST } } };
 
 export function legacySseEndpoint(base, stats) {
   const streams = new Map(); // session id -> { res, queue }
-  Object.assign(stats, { streamsOpened: 0, streamsClosed: 0, huge: [] });
+  Object.assign(stats, { streamsOpened: 0, streamsClosed: 0, huge: [], heldPosts: 0, heldPostsClosed: 0 });
 
   // Writes to the shared stream one after another, so a long event is never cut into.
   const send = (stream, write) => (stream.queue = stream.queue.then(write, write));
@@ -59,6 +61,11 @@ export function legacySseEndpoint(base, stats) {
       const stream = streams.get(url.searchParams.get("sessionId"));
       if (!stream) return res.writeHead(404).end("unknown session");
       const message = JSON.parse(await readBody(req));
+      if (message.method === "tools/call" && message.params?.name === "held-post") {
+        stats.heldPosts += 1;
+        res.on("close", () => { stats.heldPostsClosed += 1; });
+        return undefined;
+      }
       res.writeHead(202).end("Accepted");
       if (!isNotification(message)) await answer(stream, message);
       return undefined;
