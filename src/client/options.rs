@@ -132,7 +132,8 @@ pub struct RequestOptions {
     pub on_progress: Option<ProgressListener>,
     /// Restarts the timeout whenever progress arrives.
     pub reset_timeout_on_progress: bool,
-    /// A cap on the whole call, however often progress resets the timeout.
+    /// A cap on the whole call, however often progress resets the timeout,
+    /// and (2026-07-28) however many rounds of input and retries it takes.
     pub max_total_timeout_ms: Option<u32>,
 }
 

@@ -44,6 +44,11 @@ impl ClientState {
         }
         #[cfg(feature = "modern")]
         if self.era == Era::Modern {
+            if let Some(ms) = options.max_total_timeout_ms {
+                // Each round of input and each retry is a request of its own, with its own
+                // timeout: the cap is on them all.
+                return self.within(ms, None, self.request_cached(method, params, options)).await?;
+            }
             return self.request_cached(method, params, options).await;
         }
         let call = || self.call_options(options);
@@ -186,10 +191,24 @@ impl ClientState {
         options: &'a RequestOptions,
         work: impl std::future::Future<Output = T> + 'a,
     ) -> LocalBoxFuture<'a, Result<T, Error>> {
+        let ms = options.timeout_ms.unwrap_or(self.context.default_timeout_ms);
+        self.within(ms, options.cancel.as_ref().map(|source| source()), work)
+    }
+
+    /// `work` until `ms` pass ([`Error::Timeout`]) or `cancel` completes
+    /// ([`Error::Cancelled`]).
+    ///
+    /// A future of its own: only a request that meets a renewal, or a
+    /// 2026-07-28 one with a `maxTotalTimeout`, runs it.
+    #[inline(never)]
+    fn within<'a, T: 'a>(
+        &'a self,
+        ms: u32,
+        cancel: Option<LocalBoxFuture<'static, String>>,
+        work: impl std::future::Future<Output = T> + 'a,
+    ) -> LocalBoxFuture<'a, Result<T, Error>> {
         Box::pin(async move {
-            let ms = options.timeout_ms.unwrap_or(self.context.default_timeout_ms);
-            let stop = self.session.stop_after(ms, options.cancel.as_ref().map(|source| source()));
-            match futures::future::select(Box::pin(work), stop).await {
+            match futures::future::select(Box::pin(work), self.session.stop_after(ms, cancel)).await {
                 futures::future::Either::Left((done, _)) => Ok(done),
                 futures::future::Either::Right((stopped, _)) => Err(stopped),
             }

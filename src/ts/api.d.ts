@@ -237,7 +237,10 @@ export interface RequestOptions {
   onprogress?: (progress: ProgressNotificationParams) => void;
   /** Restart the timeout whenever progress arrives. Default: `false`. */
   resetTimeoutOnProgress?: boolean;
-  /** A cap on the whole request in milliseconds, however often progress resets the timeout. */
+  /**
+   * A cap on the whole request in milliseconds, however often progress resets the timeout, and
+   * (2026-07-28) however many rounds of input and retries it takes, each of which has its own timeout.
+   */
   maxTotalTimeout?: number;
 }
 

@@ -150,3 +150,25 @@ fn an_unknown_result_type_is_a_protocol_error() {
     let done = call(&mut w, &client, RequestOptions::default());
     assert!(matches!(done.borrow_mut().take(), Some(Err(Error::Protocol(_)))));
 }
+
+#[test]
+fn max_total_timeout_caps_every_round_of_input_together() {
+    use crate::session::Runtime;
+    let mut w = World::new(|s| endless(s).unwrap_or_else(|| crate::client::testing::modern_peer(s, &json!({"tools": {}}))));
+    let runtime = w.runtime.clone();
+    // Each round's answer takes 400 ms: well within each request's own timeout.
+    let handlers = Handlers::default().roots(move |_| {
+        let nap = runtime.sleep(400);
+        async move {
+            nap.await;
+            Ok(vec![Root::new("file:///w", "w")])
+        }
+    });
+    let client = w.connect(ClientOptions::default().handlers(handlers)).unwrap();
+    let done = call(&mut w, &client, RequestOptions { max_total_timeout_ms: Some(1_000), ..RequestOptions::default() });
+    w.advance(999);
+    assert!(done.borrow().is_none());
+    w.advance(1);
+    assert!(matches!(done.borrow_mut().take(), Some(Err(Error::Timeout { ms: 1_000 }))), "the cap is on the rounds together");
+    assert!(w.server.count("tools/call") < 4, "no round after the cap");
+}
