@@ -6,14 +6,15 @@ import { benchServer, listTools, wasmMiB } from "../support/list-memory.mjs";
 
 const server = benchServer();
 
-test("listing 2,003 tools as SSE answers takes wasm memory less than 1.4 MiB above a fresh package's, and JSON bodies after them no more", { timeout: 60_000 }, async () => {
+test("listing 2,003 tools as SSE answers takes wasm memory less than 1.6 MiB above a fresh package's, and JSON bodies after them no more", { timeout: 60_000 }, async () => {
   const fresh = wasmMiB();
   // An SSE answer's length is not known before its end: the text the checks read grew by doubling
-  // (1.7 MiB above fresh), and grows by half again since (1.0–1.2 MiB).
+  // (1.7 MiB above fresh), and grows by half again since (1.0–1.3 MiB). Where the chunks fall moves it
+  // by a step: 1.5625 MiB once in a loaded CI run (bench/analysis.md, thirty-fifth round).
   await listTools(`${server.origin}/mcp-stream`);
   const streamed = wasmMiB() - fresh;
-  assert.ok(streamed < 1.4, `wasm memory grew ${streamed} MiB over SSE, from ${fresh}`);
+  assert.ok(streamed < 1.6, `wasm memory grew ${streamed} MiB over SSE, from ${fresh}`);
   await listTools(`${server.origin}/mcp`);
   const both = wasmMiB() - fresh;
-  assert.ok(both < 1.4, `wasm memory grew ${both} MiB after JSON bodies too, from ${fresh}`);
+  assert.ok(both < 1.6, `wasm memory grew ${both} MiB after JSON bodies too, from ${fresh}`);
 });
