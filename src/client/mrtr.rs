@@ -152,13 +152,12 @@ fn gather_input<'a>(
 /// client closes, whichever comes first; shared by the round's handlers.
 fn stop_signal(session: &Session, options: CallOptions) -> Shared<LocalBoxFuture<'static, Stop>> {
     let timeout_ms = options.timeout_ms.unwrap_or_else(|| session.default_timeout_ms());
-    let cancel = options.cancel.unwrap_or_else(|| future::pending().boxed_local());
-    let sleep = session.sleep(timeout_ms);
+    let stopped = session.stop_after(timeout_ms, options.cancel);
     let closed = Box::pin(session.closed());
     async move {
-        match future::select(future::select(cancel, sleep), closed).await {
-            Either::Left((Either::Left((reason, _)), _)) => Stop::Cancelled(reason),
-            Either::Left((Either::Right(_), _)) => Stop::TimedOut(timeout_ms),
+        match future::select(stopped, closed).await {
+            Either::Left((Error::Cancelled { reason }, _)) => Stop::Cancelled(reason),
+            Either::Left(_) => Stop::TimedOut(timeout_ms),
             Either::Right(_) => Stop::Closed,
         }
     }

@@ -182,9 +182,11 @@ impl ClientState {
 
     /// `work`, which other requests may share (a renewal of the session),
     /// waited for within this request's own cancellation and timeout: the
-    /// work goes on for the others, but this caller stops waiting.
+    /// work goes on for the others, but this caller stops waiting; or work
+    /// of the request's own (the listing a header mismatch calls for).
     ///
-    /// A future of its own: only a request that meets a renewal runs it.
+    /// A future of its own: only a request that meets a renewal or a header
+    /// mismatch runs it.
     #[inline(never)]
     pub(crate) fn within_call<'a, T: 'a>(
         &'a self,
@@ -198,8 +200,8 @@ impl ClientState {
     /// `work` until `ms` pass ([`Error::Timeout`]) or `cancel` completes
     /// ([`Error::Cancelled`]).
     ///
-    /// A future of its own: only a request that meets a renewal, or a
-    /// 2026-07-28 one with a `maxTotalTimeout`, runs it.
+    /// A future of its own: only what `within_call` serves, or a 2026-07-28
+    /// request with a `maxTotalTimeout`, runs it.
     #[inline(never)]
     fn within<'a, T: 'a>(
         &'a self,
