@@ -81,7 +81,7 @@ function milliseconds(options, name) {
   return Math.ceil(value);
 }
 
-/** `ttl`, `pollInterval`, `ontaskstatus` and `signal` of a callToolAsTask options bag. */
+/** `ttl`, `pollInterval`, `maxTotalTimeout`, `ontaskstatus` and `signal` of a callToolAsTask options bag. */
 function taskOptions(options) {
   if (options === undefined || options === null) return {};
   if (typeof options !== "object") throw invalid("options must be an object");
@@ -90,7 +90,7 @@ function taskOptions(options) {
     throw invalid("ttl must be a number of milliseconds, zero or more");
   }
   if (ontaskstatus !== undefined && typeof ontaskstatus !== "function") throw invalid("ontaskstatus must be a function");
-  return { ttl, ontaskstatus, signal, pollInterval: milliseconds(options, "pollInterval") };
+  return { ttl, ontaskstatus, signal, pollInterval: milliseconds(options, "pollInterval"), maxTotalTimeout: milliseconds(options, "maxTotalTimeout") };
 }
 
 /**
@@ -130,35 +130,51 @@ function report(client, ontaskstatus, task) {
 }
 
 export async function callToolAsTask(client, params, options) {
-  const { ttl, ontaskstatus, signal, pollInterval } = taskOptions(options);
+  const { ttl, ontaskstatus, signal, pollInterval, maxTotalTimeout } = taskOptions(options);
   if (paramsObject(params) === undefined) throw invalid("callToolAsTask needs params");
   if (typeof params.name !== "string") throw invalid("callTool needs params.name, the tool's name as a string");
   if (params.arguments !== undefined && params.arguments !== null && !isObject(params.arguments)) {
     throw invalid("params.arguments must be an object");
   }
+  // maxTotalTimeout caps the whole call, its polls and the waits between them: each request is
+  // given what is left of it.
+  const deadline = maxTotalTimeout === undefined ? undefined : Date.now() + maxTotalTimeout;
+  const left = () => (deadline === undefined ? Infinity : deadline - Date.now());
+  const bounded = () => (deadline === undefined ? options : { ...options, maxTotalTimeout: Math.max(Math.ceil(left()), 1) });
   const created = await client.request("tools/call", { ...params, task: ttl === undefined ? {} : { ttl } }, options, TOOL_CALL_TASKS);
   let task = taskOf(created);
   const { taskId } = task;
-  for (;;) {
-    // Read before the callback sees the task, which it may change.
-    const { status, pollInterval: suggested } = task;
-    report(client, ontaskstatus, task);
-    if (ENDED.has(status)) {
-      const result = await client.request("tasks/result", { taskId }, options, true);
-      if (status === "cancelled") throw broken(`the server cancelled task ${taskId} of tool ${JSON.stringify(params.name)}`);
-      checkCallToolResult(result);
-      return result;
+  // Tells the server, best effort, and gives back `error` to fail with at once: a server that
+  // does not answer tasks/cancel must not hold the caller for the request's timeout.
+  let givenUp = false;
+  const giveUp = (error) => {
+    givenUp = true;
+    client.request("tasks/cancel", { taskId }, undefined, true).catch(() => {});
+    return error;
+  };
+  const outOfTime = () => new McpClientError("timeout", `request timed out after ${maxTotalTimeout} ms`);
+  try {
+    for (;;) {
+      // Read before the callback sees the task, which it may change.
+      const { status, pollInterval: suggested } = task;
+      report(client, ontaskstatus, task);
+      if (ENDED.has(status)) {
+        const result = await client.request("tasks/result", { taskId }, bounded(), true);
+        if (status === "cancelled") throw broken(`the server cancelled task ${taskId} of tool ${JSON.stringify(params.name)}`);
+        checkCallToolResult(result);
+        return result;
+      }
+      const fromServer = typeof suggested === "number" ? Math.min(Math.max(suggested, MIN_POLL_MS), MAX_POLL_MS) : undefined;
+      const wait = pollInterval === undefined ? (fromServer ?? DEFAULT_POLL_MS) : Math.max(pollInterval, MIN_POLL_MS);
+      if (!(await sleep(client, Math.min(wait, Math.max(left(), 0)), signal))) throw giveUp(signal.reason);
+      if (left() <= 0) throw giveUp(outOfTime());
+      // An abort that came as the wait ended: this request rejects with its reason before sending.
+      task = taskOf(await client.request("tasks/get", { taskId }, bounded(), true));
     }
-    const fromServer = typeof suggested === "number" ? Math.min(Math.max(suggested, MIN_POLL_MS), MAX_POLL_MS) : undefined;
-    const wait = pollInterval === undefined ? (fromServer ?? DEFAULT_POLL_MS) : Math.max(pollInterval, MIN_POLL_MS);
-    if (!(await sleep(client, wait, signal))) {
-      // Tell the server, best effort, and fail with the caller's reason at once: a server
-      // that does not answer tasks/cancel must not hold the abort for the request's timeout.
-      client.request("tasks/cancel", { taskId }, undefined, true).catch(() => {});
-      throw signal.reason;
-    }
-    // An abort that came as the wait ended: this request rejects with its reason before sending.
-    task = taskOf(await client.request("tasks/get", { taskId }, options, true));
+  } catch (error) {
+    // A request that ran into the cap gives the task up as an abort does.
+    if (!givenUp && error?.kind === "timeout" && left() <= 0) throw giveUp(outOfTime());
+    throw error;
   }
 }
 

@@ -9,8 +9,10 @@ use crate::error::Error;
 use crate::protocol::capabilities::declares;
 use crate::protocol::jsonrpc::Params;
 use crate::protocol::{params, results};
+use crate::session::within;
 use futures::future::{self, Either};
 use serde_json::{json, Value};
+use std::cell::RefCell;
 use std::rc::Rc;
 
 /// How often to poll when the server suggests nothing.
@@ -58,7 +60,42 @@ pub(crate) fn check_task(value: &Value) -> Result<(), String> {
 
 impl ClientState {
     /// Runs `params` (a `tools/call`) as a task and returns its final result.
-    pub(crate) async fn run_task(self: &Rc<Self>, mut params: Value, options: &TaskOptions) -> Result<Value, Error> {
+    /// `max_total_timeout_ms` caps the whole run, its polls and the waits
+    /// between them; past it the task is given up as a cancellation gives it up.
+    pub(crate) async fn run_task(self: &Rc<Self>, params: Value, options: &TaskOptions) -> Result<Value, Error> {
+        let Some(ms) = options.request.max_total_timeout_ms else {
+            return self.run_task_unbounded(params, options, &RefCell::default()).await;
+        };
+        let task_id = RefCell::default();
+        let running = Box::pin(self.run_task_unbounded(params, options, &task_id));
+        match within(running, self.context.runtime.sleep(ms)).await {
+            Some(outcome) => outcome,
+            None => {
+                if let Some(task_id) = task_id.take() {
+                    self.cancel_in_background(task_id);
+                }
+                Err(Error::Timeout { ms })
+            }
+        }
+    }
+
+    /// Sends `tasks/cancel` for `task_id` without waiting for its answer: a server that does
+    /// not answer it must not hold the caller for the request's timeout.
+    fn cancel_in_background(self: &Rc<Self>, task_id: String) {
+        let state = Rc::clone(self);
+        self.context.runtime.spawn(Box::pin(async move {
+            let params = json!({ "taskId": task_id });
+            let _ = state.request_reply("tasks/cancel", Some(params.into()), &RequestOptions::default()).await;
+        }));
+    }
+
+    /// [`ClientState::run_task`] without its cap; the task's id goes into `started` once known.
+    async fn run_task_unbounded(
+        self: &Rc<Self>,
+        mut params: Value,
+        options: &TaskOptions,
+        started: &RefCell<Option<String>>,
+    ) -> Result<Value, Error> {
         let request = &options.request;
         if self.settings.strict && !declares(&self.identity.borrow().capabilities, &["tasks", "requests", "tools", "call"]) {
             return Err(Error::Unsupported("tools/call as a task: the server did not declare tasks.requests.tools.call".into()));
@@ -71,6 +108,7 @@ impl ClientState {
         check_task(&created).map_err(Error::Protocol)?;
         let mut task = task_of(&created).clone();
         let task_id = task.get("taskId").and_then(Value::as_str).unwrap_or_default().to_owned();
+        started.replace(Some(task_id.clone()));
         loop {
             if let Some(on_status) = &options.on_status {
                 on_status(&task);
@@ -93,13 +131,8 @@ impl ClientState {
             let sleep = future::select(self.context.runtime.sleep(wait), Box::pin(self.session.closed()));
             if let Some(source) = &request.cancel {
                 if let Either::Right((reason, _)) = future::select(sleep, source()).await {
-                    // Tell the server, best effort, and fail with the caller's reason at once: a
-                    // server that does not answer tasks/cancel must not hold the cancellation for
-                    // the request's timeout.
-                    let (state, params) = (Rc::clone(self), json!({ "taskId": task_id }));
-                    self.context.runtime.spawn(Box::pin(async move {
-                        let _ = state.request_reply("tasks/cancel", Some(params.into()), &RequestOptions::default()).await;
-                    }));
+                    // Tell the server, and fail with the caller's reason at once.
+                    self.cancel_in_background(task_id);
                     return Err(Error::Cancelled { reason });
                 }
             } else {

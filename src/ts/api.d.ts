@@ -324,7 +324,9 @@ export interface McpClient {
    * each status to `options.ontaskstatus`, and fetches `tasks/result` at the
    * end, answering any input the task asks for with the client's handlers.
    * Aborting `options.signal` sends `tasks/cancel` and rejects with the
-   * signal's reason. `timeout` applies to each request. The task methods are
+   * signal's reason. `timeout` applies to each request, `maxTotalTimeout` to
+   * the whole call, its polls and the waits between them: past it the client
+   * sends `tasks/cancel` too and rejects with `timeout`. The task methods are
    * plain JS that the package's entries add, loaded the first time a page
    * uses one; `mcp-wasm/raw` has none of them.
    */

@@ -535,6 +535,26 @@ fn cancelling_a_task_sends_tasks_cancel() {
     assert_eq!(w.server.last("tasks/cancel").unwrap().params(), json!({"taskId": "t1"}));
 }
 
+/// `max_total_timeout_ms` caps the task's whole run, not each poll: past it the call fails with
+/// `Timeout` and the server is told with `tasks/cancel`.
+#[cfg(feature = "tasks")]
+#[test]
+fn max_total_timeout_caps_a_task_call_with_its_polls() {
+    let (mut w, client) = connect(task_server(100), task_capabilities(), legacy_options());
+    let options = TaskOptions {
+        request: RequestOptions { max_total_timeout_ms: Some(1_200), ..RequestOptions::default() },
+        ..TaskOptions::default()
+    };
+    let pending = w.start(async move { client.call_tool_as_task(json!({"name": "slow"}), &options).await });
+    w.advance(500);
+    w.advance(500);
+    assert_eq!(w.server.count("tasks/get"), 2);
+    assert!(pending.borrow().is_none());
+    w.advance(200);
+    assert!(matches!(pending.borrow_mut().take(), Some(Err(Error::Timeout { ms: 1_200 }))));
+    assert_eq!(w.server.last("tasks/cancel").unwrap().params(), json!({"taskId": "t1"}));
+}
+
 #[cfg(feature = "tasks")]
 #[test]
 fn tasks_need_the_servers_declaration_when_strict() {

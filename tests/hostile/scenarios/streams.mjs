@@ -212,6 +212,15 @@ export async function taskForever({ check, peer, track }) {
   await abortAsleep("forever-mute", "enough again", "an abort whose tasks/cancel the server never answers");
   await expectEcho(check, client, "the next call after the unanswered tasks/cancel");
 
+  // maxTotalTimeout caps the whole call, the minute the server asks it to wait included.
+  const cancelsBefore = (await stats()).cancels;
+  const capped = await settle(client.callToolAsTask({ name: "forever" }, { maxTotalTimeout: 400 }));
+  check(!capped.hung && capped.error?.kind === "timeout", "a task call with maxTotalTimeout 400 ms rejects with timeout within 2 s",
+    capped.hung ? "still pending" : describe(capped.error));
+  tasks = await stats();
+  for (let i = 0; i < 20 && tasks.cancels === cancelsBefore; i++) tasks = (await sleep(25), await stats());
+  check(tasks.cancels === cancelsBefore + 1 && tasks.gets === 0, "… sends tasks/cancel, and polled not once", JSON.stringify(tasks));
+
   const sleeping = client.callToolAsTask({ name: "forever" });
   await sleep(300);
   await client.close();
