@@ -361,10 +361,17 @@ impl Session {
         let mut ticks = ticks.fuse();
         let timeout_ms = options.timeout_ms.unwrap_or(inner.default_timeout_ms);
         let message = Message::Request { id, method: method.to_owned(), params };
-        let exchange = async {
-            inner.send(message).await?;
-            response.await.unwrap_or(Err(Error::Closed))
-        };
+        let (mut sending, mut response) = (Some(inner.send(message)), response);
+        // The answer is watched while the transport still sends: `close()` settles it with
+        // `Closed` at once, even in a step before the POST that it cannot abort (an OAuth
+        // token request, say), and dropping the send then ends that step.
+        let exchange = future::poll_fn(move |cx| {
+            if let Some(Poll::Ready(sent)) = sending.as_mut().map(|send| send.as_mut().poll(cx)) {
+                sent?;
+                sending = None;
+            }
+            response.poll_unpin(cx).map(|answer| answer.unwrap_or(Err(Error::Closed)))
+        });
         let mut exchange = Box::pin(exchange.fuse());
         let mut cancel = options.cancel.unwrap_or_else(|| future::pending().boxed_local()).fuse();
         let mut total = match options.max_total_timeout_ms {
@@ -791,7 +798,7 @@ impl Inner {
 
     /// Sends one automatic answer, then the next one queued, if any.
     fn send_automatic(self: &Rc<Self>, message: Message) {
-        let (send, inner) = (self.send(message), Rc::downgrade(self));
+        let (send, inner) = (self.send_unawaited(message), Rc::downgrade(self));
         self.runtime.spawn(Box::pin(async move {
             let _ = send.await;
             let Some(inner) = inner.upgrade() else { return };
@@ -814,11 +821,19 @@ impl Inner {
         if self.state.borrow().closed {
             return;
         }
-        let send = self.send(message);
+        let send = self.send_unawaited(message);
         // Nobody awaits these sends; a failure surfaces on the next request.
         self.runtime.spawn(Box::pin(async move {
             let _ = send.await;
         }));
+    }
+
+    /// [`Inner::send`] for a message nobody awaits (an answer, a cancellation), given
+    /// up after the default timeout: dropping it aborts its POST. A server that never
+    /// answers those POSTs would otherwise hold each one until the client closes, and
+    /// six of them are every connection a browser gives an origin over HTTP/1.1.
+    fn send_unawaited(&self, message: Message) -> super::runtime::Within<LocalBoxFuture<'static, Result<(), Error>>> {
+        super::runtime::within(self.send(message), self.runtime.sleep(self.default_timeout_ms))
     }
 }
 

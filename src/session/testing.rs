@@ -82,6 +82,11 @@ pub(crate) struct MemoryTransport {
 }
 
 impl MemoryTransport {
+    /// How many held sends the session dropped, giving up on them, before they finished.
+    pub(crate) fn sends_given_up(&self) -> usize {
+        self.held.borrow().iter().filter(|held| held.is_canceled()).count()
+    }
+
     /// Lets every held send finish, and the sends after it finish at once.
     pub(crate) fn let_sends_finish(&self) {
         self.hold_sends.set(false);

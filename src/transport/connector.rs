@@ -89,6 +89,7 @@ impl Connector for WebConnector {
                         tool_schemas: context.tool_schemas.clone(),
                         auth: connector.auth.clone(),
                         max_message_bytes: connector.max_message_bytes,
+                        open_timeout_ms: context.default_timeout_ms,
                     };
                     let (session, _) = Session::new(context.runtime.clone(), context.default_timeout_ms, |sink| {
                         Rc::new(StreamableHttp::new(config, sink))

@@ -3,10 +3,10 @@
 // Each gets its own namespace on the peer, /<runtime>-<scenario>/<attack>/.
 import { checker, describe, settle } from "./expect.mjs";
 import { peerOf } from "./peer.mjs";
-import { brokenToken, credentialRedirect, issuerChurn, issuerSwitch, pinnedIssuer } from "./scenarios/oauth.mjs";
+import { brokenToken, credentialRedirect, heldTokenRequest, issuerChurn, issuerSwitch, pinnedIssuer } from "./scenarios/oauth.mjs";
 import { depthBomb, elicitationBomb, regexBomb, schemaBomb } from "./scenarios/schemas.mjs";
 import { keptGarbage, legacyEventSource, legacyFetchReader, legacyHeldPost, initValues, listBytes, oversizeJson, oversizeSseEvent, structuredValues, valueBomb } from "./scenarios/sizes.mjs";
-import { answeredElsewhere, closedClientHoldsNoTimer, eventIds, heldStreams, initializedHeld, duplicateId, floodDefault, withdrawnRequests, supersededListings, floodOfFour, retryOverflow, taskForever } from "./scenarios/streams.mjs";
+import { answeredElsewhere, closedClientHoldsNoTimer, eventIds, heldStreams, initializedHeld, listenHeld, repliesHeld, duplicateId, floodDefault, withdrawnRequests, supersededListings, floodOfFour, retryOverflow, taskForever } from "./scenarios/streams.mjs";
 import { toolFlood } from "./scenarios/names.mjs";
 import { skillBomb } from "./scenarios/skills.mjs";
 import { templateBomb, templateCrowd, templateLong } from "./scenarios/templates.mjs";
@@ -36,6 +36,8 @@ const SCENARIOS = [
   { name: "event-ids", run: eventIds },
   { name: "held-streams", run: heldStreams },
   { name: "initialized-held", run: initializedHeld },
+  { name: "replies-held", run: repliesHeld },
+  { name: "listen-held", run: listenHeld },
   { name: "retry-timer-after-close", run: closedClientHoldsNoTimer, runtimes: ["node"] }, // needs a process to exit
   { name: "task-forever", run: taskForever },
   { name: "flood", run: floodDefault },
@@ -48,6 +50,7 @@ const SCENARIOS = [
   { name: "oauth-redirect", run: credentialRedirect },
   { name: "oauth-issuer-churn", run: issuerChurn },
   { name: "oauth-broken-token", run: brokenToken },
+  { name: "oauth-held-token", run: heldTokenRequest },
 ];
 
 /** The names of the scenarios that run in `runtime` ("node" or "chromium"). */

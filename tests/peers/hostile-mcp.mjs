@@ -17,7 +17,7 @@ import { oauthWorld } from "./hostile-mcp/oauth.mjs";
 import { streamableEndpoint } from "./hostile-mcp/streamable.mjs";
 
 const HOST = "127.0.0.1";
-const OAUTH_ATTACKS = new Set(["oauth-switch", "oauth-pinned", "oauth-redirect", "oauth-churn"]);
+const OAUTH_ATTACKS = new Set(["oauth-switch", "oauth-pinned", "oauth-redirect", "oauth-churn", "oauth-held"]);
 const LABEL = /^[A-Za-z0-9_-]{1,64}$/;
 
 const namespaces = new Map(); // "<run>/<attack>" -> { stats, handle, wellKnown?, otherOrigin? }

@@ -160,6 +160,37 @@ fn automatic_replies_on_their_way_are_bounded() {
     assert_eq!(sent.last().map(Message::to_value), Some(json!({"jsonrpc": "2.0", "id": "again", "result": {}})));
 }
 
+/// A server that never takes an answer (its POST held) holds it for the default timeout at most:
+/// the send is dropped then, which aborts the POST, and its slot among the automatic replies is free.
+#[test]
+fn answers_nobody_awaits_are_given_up_after_the_default_timeout() {
+    let mut h = harness();
+    h.transport.hold_sends.set(true);
+    h.reply(r#"{"jsonrpc":"2.0","id":"p","method":"ping"}"#);
+    h.runtime.advance(999);
+    h.pool.run_until_stalled();
+    assert_eq!(h.transport.sends_given_up(), 0);
+    h.runtime.advance(1);
+    h.pool.run_until_stalled();
+    assert_eq!(h.transport.sends_given_up(), 1);
+    assert_eq!(h.session.inner.state.borrow().automatic_replies, 0);
+}
+
+/// `close()` settles a request whose send has not finished (in Streamable HTTP, a token request
+/// before the POST) with `Closed` at once, and drops the send.
+#[test]
+fn close_settles_a_request_still_being_sent() {
+    let mut h = harness();
+    h.transport.hold_sends.set(true);
+    let call = h.start("tools/call", CallOptions::default());
+    assert!(call.borrow().is_none());
+    let session = h.session.clone();
+    h.pool.run_until(session.close());
+    h.pool.run_until_stalled();
+    assert!(matches!(call.borrow().as_ref().unwrap(), Err(Error::Closed)));
+    assert_eq!(h.transport.sends_given_up(), 1);
+}
+
 #[test]
 fn notifications_reach_the_listener() {
     let mut h = harness();

@@ -44,6 +44,9 @@ pub struct StreamableHttpConfig {
     pub auth: Option<Rc<dyn Authorizer>>,
     /// The largest JSON body or SSE event read (`maxMessageBytes`).
     pub max_message_bytes: usize,
+    /// How long opening the GET stream may take before it is tried again: the
+    /// client's default `timeout`.
+    pub open_timeout_ms: u32,
 }
 
 impl std::fmt::Debug for StreamableHttpConfig {

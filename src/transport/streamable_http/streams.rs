@@ -385,7 +385,17 @@ impl Inner {
 
     /// Opens a GET stream, resuming after `last_event_id` when given.
     /// `Ok(None)` when the server has no GET stream (405).
+    ///
+    /// The opening (its headers, or an error's body) takes at most the default timeout, and
+    /// is then tried again like a drop: a stream may stay quiet for ever once open, but one
+    /// the server never opens would hold a connection of the six a browser gives an origin.
     async fn open_get(self: &Rc<Self>, last_event_id: Option<&str>) -> Result<Option<(BodyReader, InFlight)>, Error> {
+        let ms = self.config.open_timeout_ms;
+        let opening = crate::session::within(Box::pin(self.open_get_unbounded(last_event_id)), WebRuntime.sleep(ms));
+        opening.await.unwrap_or(Err(Error::Timeout { ms }))
+    }
+
+    async fn open_get_unbounded(self: &Rc<Self>, last_event_id: Option<&str>) -> Result<Option<(BodyReader, InFlight)>, Error> {
         if self.closed.get() {
             return Ok(None);
         }

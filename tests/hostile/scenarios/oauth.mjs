@@ -3,7 +3,7 @@
 // pinned to an issuer must not be offered elsewhere, and a request carrying
 // credentials must not follow a redirect to another origin.
 import { McpClient } from "mcp-wasm";
-import { expectEcho, expectFailure } from "../expect.mjs";
+import { describe, expectEcho, expectFailure, settle } from "../expect.mjs";
 
 // The "user" of the code flow: fetch follows the authorization server's 302 to
 // the peer's /callback, whose URL carries code, state and iss.
@@ -123,4 +123,32 @@ export async function brokenToken({ check, peer, track }) {
   await peer.control(attack, { brokenTokens: false });
   const client = track(await McpClient.connect(peer.url(attack), options));
   await expectEcho(check, client, "once it issues usable tokens, a call");
+}
+
+/**
+ * A token endpoint that never answers, met by a call once the access token expired: close() fails
+ * the call with closed at once, and hangs up on the token request, though it is no MCP request.
+ */
+export async function heldTokenRequest({ check, peer, track }) {
+  const attack = "oauth-held";
+  const { client_id: clientId, client_secret: clientSecret } = (await peer.stats(attack)).preRegistered.as1;
+  const options = { timeout: 30_000, auth: { grant: "client_credentials", clientId, clientSecret, issuer: peer.url(attack, "as1"), storage: "memory" } };
+  const client = track(await McpClient.connect(peer.url(attack), options));
+  await peer.control(attack, { expireAccessTokens: true, holdTokens: true });
+  const call = settle(client.callTool(echo), 3_000);
+  let stats = await peer.stats(attack);
+  for (let waited = 0; stats.tokensHeld < 1 && waited < 2_000; waited += 50) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    stats = await peer.stats(attack);
+  }
+  check(stats.tokensHeld === 1, "a call once the access token expired asks for a new one, which is held", JSON.stringify(stats.tokensHeld));
+  await client.close();
+  const { error, hung } = await call;
+  check(!hung && error?.name === "McpClientError" && error.kind === "closed", "close() fails that call with closed",
+    hung ? "it hung" : describe(error));
+  for (let waited = 0; stats.tokensLetGo < 1 && waited < 1_000; waited += 50) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    stats = await peer.stats(attack);
+  }
+  check(stats.tokensLetGo === 1, "… and hangs up on the token request", JSON.stringify(stats.tokensLetGo));
 }

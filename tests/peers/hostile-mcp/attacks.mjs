@@ -398,6 +398,32 @@ export const ATTACKS = {
     },
   },
 
+  // The POSTs that carry the client's answers are read and never answered, not even with headers.
+  // Tool `pings` sends args.count pings at once and reports how many answers came. Stats:
+  // `repliesHeld`, the answers' POSTs held, and `repliesLetGo`, those the client hung up on.
+  "replies-held": {
+    holdReplies: true,
+    tools: {
+      pings: tool("pings", "Sends args.count pings at once; the POSTs of their answers are held", {
+        async call(args, reply) {
+          const stream = reply.stream();
+          const answers = await stream.askAll("ping", {}, Math.min(Number(args.count) || 0, 5));
+          stream.result(textResult(`${answers.filter((a) => a?.result).length} answered`));
+        },
+      }),
+    },
+  },
+
+  // The GET stream gets no answer at all, not even headers. Stats: `gets`, and `getsLetGo`, the
+  // GETs the client hung up on.
+  "listen-held": {
+    listen(res, stats) {
+      res.on("close", () => {
+        stats.getsLetGo = (stats.getsLetGo ?? 0) + 1;
+      });
+    },
+  },
+
   // The POST of notifications/initialized is never answered: always, or once the tool `expire` has
   // ended every session, so that the next request is answered 404 and the client's renewal meets it.
   "initialized-held": {

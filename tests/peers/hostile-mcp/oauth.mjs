@@ -3,7 +3,7 @@
 // authorization servers, <ns>/as1 and <ns>/as2 (and as3, as4, … once named), and which takes only that one's
 // tokens. A test switches the named server, has the token endpoint answer with a
 // 307 to the peer's other origin, has it issue access tokens with a line break in
-// them, or expires the access tokens, all through
+// them, holds its token requests unanswered, or expires the access tokens, all through
 // POST <ns>/__control. Every request an authorization server receives is
 // recorded with everything it carried, and so is every secret it handed out, so
 // a test can prove that what one issuer gave never reached the other.
@@ -25,6 +25,8 @@ export function oauthWorld({ origin, otherOrigin, ns, stats, mcp }) {
     tokenRedirect: false,
     // Access tokens with a line break in them, which no Authorization header can carry.
     brokenTokens: false,
+    // The token endpoint never answers.
+    holdTokens: false,
     clients: { as1: new Map([[PINNED_CLIENT.id, { secret: PINNED_CLIENT.secret, redirectUris: [] }]]), as2: new Map() },
     codes: new Map(), // code -> { as, clientId, redirectUri, challenge }
     access: new Map(), // token -> { as, clientId, expired }
@@ -39,6 +41,8 @@ export function oauthWorld({ origin, otherOrigin, ns, stats, mcp }) {
     accepted: [],
     refused: 0,
     redirectsServed: 0,
+    tokensHeld: 0,
+    tokensLetGo: 0,
     otherOrigin: [],
   });
   const handOut = (as, given) => {
@@ -106,6 +110,13 @@ export function oauthWorld({ origin, otherOrigin, ns, stats, mcp }) {
   }
 
   function token(as, req, res, body) {
+    if (state.holdTokens) {
+      // No status, no body, until the client gives up on it.
+      stats.tokensHeld += 1;
+      return res.on("close", () => {
+        stats.tokensLetGo += 1;
+      });
+    }
     if (state.tokenRedirect) {
       stats.redirectsServed += 1;
       return res.writeHead(307, { Location: `${otherOrigin}${ns}/${as}/token`, "Cache-Control": "no-store" }).end();
@@ -162,6 +173,7 @@ export function oauthWorld({ origin, otherOrigin, ns, stats, mcp }) {
     if (state.clients[asked.authorizationServer]) state.authorizationServer = asked.authorizationServer;
     if (typeof asked.tokenRedirect === "boolean") state.tokenRedirect = asked.tokenRedirect;
     if (typeof asked.brokenTokens === "boolean") state.brokenTokens = asked.brokenTokens;
+    if (typeof asked.holdTokens === "boolean") state.holdTokens = asked.holdTokens;
     if (asked.expireAccessTokens) for (const held of state.access.values()) held.expired = true;
     stats.authorizationServer = state.authorizationServer;
     sendJson(res, 200, { authorizationServer: state.authorizationServer, tokenRedirect: state.tokenRedirect });

@@ -52,6 +52,13 @@ export function streamableEndpoint(attack, stats) {
     if (isResponse(message)) {
       waiting.get(message.id)?.(message);
       waiting.delete(message.id);
+      if (attack.holdReplies) {
+        stats.repliesHeld = (stats.repliesHeld ?? 0) + 1;
+        res.on("close", () => {
+          stats.repliesLetGo = (stats.repliesLetGo ?? 0) + 1;
+        });
+        return undefined;
+      }
       return res.writeHead(202).end();
     }
     const own = attack.answer?.(message, stats, res);
