@@ -18,9 +18,10 @@ use crate::error::Error;
 use crate::protocol::lifecycle::ServerIdentity;
 use crate::protocol::modern;
 use crate::session::{CallOptions, Channel, ConnectionStatus, Connector, OpenContext, Session};
-use futures::future::LocalBoxFuture;
+use futures::future::{self, LocalBoxFuture};
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
+use std::task::Poll;
 
 /// An initialized session and what carries it.
 pub(crate) struct Connected {
@@ -88,8 +89,18 @@ pub(crate) struct Attempt<'a> {
 }
 
 impl Attempt<'_> {
+    /// Opens `channel`, until `connect()`'s signal aborts: a custom transport's `start()`
+    /// or an HTTP+SSE endpoint may take as long as the peer likes.
     async fn open(&self, channel: Channel) -> Result<Session, Error> {
-        let session = self.connector.open(channel, self.context).await?;
+        let mut opening = self.connector.open(channel, self.context);
+        let mut cancel = self.options.cancel.as_ref().map(|source| source());
+        let session = future::poll_fn(|cx| {
+            if let Some(Poll::Ready(reason)) = cancel.as_mut().map(|cancel| cancel.as_mut().poll(cx)) {
+                return Poll::Ready(Err(Error::Cancelled { reason }));
+            }
+            opening.as_mut().poll(cx)
+        })
+        .await?;
         self.wiring.prepare(&session);
         Ok(session)
     }

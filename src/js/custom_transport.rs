@@ -26,7 +26,7 @@ pub fn is_transport(value: &JsValue) -> bool {
 pub struct JsTransport {
     target: JsValue,
     closed: Rc<Cell<bool>>,
-    _callbacks: [Closure<dyn FnMut(JsValue)>; 3],
+    callbacks: [Closure<dyn FnMut(JsValue)>; 3],
 }
 
 impl std::fmt::Debug for JsTransport {
@@ -81,7 +81,7 @@ impl JsTransport {
         for (name, callback) in [("onmessage", &on_message), ("onclose", &on_close), ("onerror", &on_error)] {
             let _ = Reflect::set(&target, &name.into(), callback.as_ref().unchecked_ref());
         }
-        Self { target, closed, _callbacks: [on_message, on_close, on_error] }
+        Self { target, closed, callbacks: [on_message, on_close, on_error] }
     }
 
     /// Calls the object's `start()`, if it has one.
@@ -90,6 +90,29 @@ impl JsTransport {
     /// [`Error::Network`] if `start()` throws or rejects.
     pub async fn start(&self) -> Result<(), Error> {
         call_optional(&self.target, "start", &[]).await
+    }
+}
+
+impl Drop for JsTransport {
+    /// Takes the callbacks back from the object and closes it, if it is still this transport's:
+    /// a client let go of without `close()`, or whose `start()` failed, must leave the object
+    /// neither calling closures that are gone nor open. An object another client has taken
+    /// since keeps that client's callbacks.
+    fn drop(&mut self) {
+        let [on_message, ..] = &self.callbacks;
+        let ours = Reflect::get(&self.target, &"onmessage".into()).is_ok_and(|set| set == *on_message.as_ref());
+        if !ours {
+            return;
+        }
+        for name in ["onmessage", "onclose", "onerror"] {
+            let _ = Reflect::set(&self.target, &name.into(), &JsValue::UNDEFINED);
+        }
+        if !self.closed.replace(true) {
+            let target = self.target.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                let _ = call_optional(&target, "close", &[]).await;
+            });
+        }
     }
 }
 
@@ -143,7 +166,11 @@ impl Connector for JsConnector {
             }
             let (session, transport) =
                 Session::new(context.runtime.clone(), context.default_timeout_ms, |sink| Rc::new(JsTransport::new(target, sink, max)));
-            transport.start().await?;
+            // `start()` may wait for the peer (a socket opening, a Worker saying it is ready),
+            // which may never come; dropping the session lets the object go (`Drop`).
+            let ms = context.default_timeout_ms;
+            let starting = crate::session::within(Box::pin(transport.start()), context.runtime.sleep(ms));
+            starting.await.unwrap_or(Err(Error::Timeout { ms }))?;
             Ok(session)
         })
     }

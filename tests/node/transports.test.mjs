@@ -57,7 +57,46 @@ async function channelTo(server) {
   };
 }
 
+/** A transport over `channel` whose start() is `start`, counting its close() calls. */
+function withStart(channel, start) {
+  const transport = { ...channel, start, closes: 0, close() { this.closes += 1; channel.close(); } };
+  return transport;
+}
+
 describe("a user transport", () => {
+  test("whose start() never settles ends at connect's timeout or signal, and is let go", LIMIT, async () => {
+    const server = new McpServer({ name: "sdk-over-channel", version: "1.0.0" });
+    const held = withStart(await channelTo(server), () => new Promise(() => {}));
+    let started = Date.now();
+    await assert.rejects(McpClient.connect(held, { timeout: 300 }), (e) => e.kind === "timeout", "connect's timeout");
+    assert.ok(Date.now() - started < 2_000, "at its timeout");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.equal(held.onmessage, undefined, "the client's callbacks are taken back");
+    assert.equal(held.closes, 1, "the object is closed");
+
+    const second = new McpServer({ name: "sdk-over-channel", version: "1.0.0" });
+    const aborted = withStart(await channelTo(second), () => new Promise(() => {}));
+    started = Date.now();
+    await assert.rejects(McpClient.connect(aborted, { timeout: 30_000, signal: AbortSignal.timeout(200) }), "connect's signal");
+    assert.ok(Date.now() - started < 2_000, "when its signal aborts");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.equal(aborted.onmessage, undefined);
+    assert.equal(aborted.closes, 1);
+    await server.close();
+    await second.close();
+  });
+
+  test("whose start() fails is closed and its callbacks taken back", LIMIT, async () => {
+    const server = new McpServer({ name: "sdk-over-channel", version: "1.0.0" });
+    const failing = withStart(await channelTo(server), () => Promise.reject(new Error("no peer")));
+    await assert.rejects(McpClient.connect(failing, { timeout: 5_000 }), (e) => e.kind === "network" && /no peer/.test(e.message));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.equal(failing.onmessage, undefined);
+    assert.equal(failing.onclose, undefined);
+    assert.equal(failing.closes, 1);
+    await server.close();
+  });
+
   test("carries MCP to an official SDK server over a MessageChannel", LIMIT, async () => {
     const server = new McpServer({ name: "sdk-over-channel", version: "1.0.0" });
     server.registerTool("reverse", { inputSchema: { text: z.string() } }, async ({ text }) => ({
