@@ -17,6 +17,8 @@ const LIST_NOTIFICATIONS = new Map([
 // of work that keeps coming.
 const BURST_PERIODS = 4;
 const READY_ROUNDS = 3;
+// McpClient's default `timeout`: a re-listing's, all its pages together, unless told otherwise.
+const DEFAULT_TIMEOUT_MS = 60_000;
 const EMPTY_LISTS = () => ({ tools: [], prompts: [], resources: [], resourceTemplates: [] });
 
 // Milliseconds that never go back, from a wall clock that may (the user or NTP setting it): a step
@@ -108,6 +110,16 @@ function track(entry, promise) {
   return tracked;
 }
 
+// Stops the entry's connection in progress, if any: a server that is removed, reconnected or
+// suspended, or whose host closes, must not keep its handshake (or an OAuth flow) going.
+function stopConnecting(entry) {
+  entry.connecting?.abort(new McpClientError("closed", `server ${entry.name} was removed, reconnected or closed while connecting`));
+  entry.connecting = undefined;
+}
+
+// `signal` and `other` in one, or `other` alone.
+const eitherSignal = (signal, other) => (signal ? AbortSignal.any([signal, other]) : other);
+
 // Ends the wait for scheduled re-listings.
 function settle(entry) {
   const resolve = entry.settle;
@@ -194,6 +206,9 @@ class HostRegistry {
           hostTrace(message);
         };
       }
+      stopConnecting(entry);
+      const connecting = (entry.connecting = new AbortController());
+      options.signal = eitherSignal(options.signal, connecting.signal);
       client = snapshot ? await McpClient.resume(snapshot, options) : await McpClient.connect(entry.target, options);
     } catch (error) {
       if (!this.#current(entry, attempt)) return;
@@ -205,6 +220,7 @@ class HostRegistry {
       client.close();
       return;
     }
+    entry.connecting = undefined;
     entry.client = client;
     entry.error = undefined;
     this.#watch(entry, client);
@@ -296,7 +312,9 @@ class HostRegistry {
       const listing = (entry.listing[kind] = new AbortController());
       const superseded = () => entry.listing[kind] !== listing;
       try {
-        const items = await LISTERS[kind](client, { timeout: this.#options.listTimeout, signal: listing.signal });
+        // The whole listing within the time, however many pages the server cuts it into.
+        const time = this.#options.listTimeout ?? entry.options?.timeout ?? this.#options.clientOptions?.timeout ?? DEFAULT_TIMEOUT_MS;
+        const items = await LISTERS[kind](client, { timeout: time, maxTotalTimeout: time, signal: listing.signal });
         if (entry.client !== client || superseded()) return false;
         entry.lists[kind] = items;
         entry.listed.add(kind);
@@ -380,6 +398,7 @@ class HostRegistry {
     if (!entry) return false;
     this.#servers.delete(name);
     entry.attempt++;
+    stopConnecting(entry);
     for (const timer of entry.timers.values()) clearTimeout(timer);
     settle(entry);
     const client = entry.client;
@@ -397,7 +416,8 @@ class HostRegistry {
     if (this.#closed) throw new McpClientError("closed", "the host is closed");
     const entry = this.#servers.get(name);
     if (!entry) throw invalid(`no server named ${JSON.stringify(name)}`);
-    const attempt = ++entry.attempt; // a connection still in progress is dropped
+    const attempt = ++entry.attempt;
+    stopConnecting(entry);
     const old = entry.client;
     entry.client = undefined;
     this.#forget(entry);
@@ -561,8 +581,12 @@ class HostRegistry {
     const snapshot = this.snapshot();
     this.#closed = true;
     await Promise.all([...this.#servers.values()].map((e) => {
-      e.attempt++; // a connection still in progress is dropped when it lands
+      e.attempt++;
+      stopConnecting(e);
       for (const timer of e.timers.values()) clearTimeout(timer);
+      // Nothing is scheduled any more: a re-listing that ends now must not wait for one.
+      e.timers.clear();
+      e.bursts.clear();
       settle(e);
       e.closing = true;
       this.#setStatus(e, "closed");

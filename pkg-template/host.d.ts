@@ -40,7 +40,11 @@ export interface McpHostOptions {
    * announcing changes cannot hold the registry back.
    */
   debounceMs?: number;
-  /** The timeout of each re-listing request, in milliseconds. Default: the client's. */
+  /**
+   * How long a re-listing of one kind may take, all its pages together, in milliseconds. Default:
+   * the client's `timeout`. It bounds what `ready()`, and so a read routed by the registry, waits
+   * for when a server pages its lists slowly.
+   */
   listTimeout?: number;
   /**
    * Called with every JSON-RPC message of every server, in and out, with the server's name (see

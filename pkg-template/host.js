@@ -27,6 +27,16 @@ function checkName(name) {
   }
 }
 
+// The longest delay setTimeout keeps; a longer one fires at once.
+const MAX_TIMER_MS = 2_147_483_647;
+
+function milliseconds(options, name) {
+  const value = options[name];
+  if (value !== undefined && !(typeof value === "number" && value >= 0 && value <= MAX_TIMER_MS)) {
+    throw invalid(`${name} must be a number of milliseconds from 0 to ${MAX_TIMER_MS}`);
+  }
+}
+
 function checkTarget(name, url) {
   if (typeof url !== "string" && !(url instanceof URL) && (url === null || typeof url !== "object")) {
     throw invalid(`server ${JSON.stringify(name)} needs a URL or a transport`);
@@ -77,6 +87,8 @@ export class McpHost {
   constructor(options = {}) {
     if (options === null || typeof options !== "object") throw invalid("McpHost options must be an object");
     this.#options = { debounceMs: 100, ...options };
+    milliseconds(this.#options, "debounceMs");
+    milliseconds(this.#options, "listTimeout");
     // Fail now, not at the first registry build, on bad naming options.
     qualifiedNames([], this.#options.naming);
     handlersFor(() => "", this.#options.handlers);
@@ -87,13 +99,13 @@ export class McpHost {
   static async connect(servers, options = {}) {
     if (servers === null || typeof servers !== "object") throw invalid("McpHost.connect needs an object of servers by name");
     // Every entry is checked before anything connects, so a bad one leaves no connection behind.
+    const host = new McpHost(options);
     for (const [name, config] of Object.entries(servers)) {
       checkName(name);
       checkTarget(name, config?.url);
+      handlersFor(() => name, host.#options.handlers, config.handlers);
     }
-    const host = new McpHost(options);
-    await Promise.all(Object.entries(servers).map(([name, { url, ...rest }]) => host.addServer(name, url, rest)));
-    return host;
+    return host.#whole(Object.entries(servers).map(([name, { url, ...rest }]) => host.addServer(name, url, rest)));
   }
 
   static async resume(snapshot, options = {}) {
@@ -108,14 +120,26 @@ export class McpHost {
       checkTarget(saved.name, saved.snapshot?.url ?? saved.url);
     }
     const host = new McpHost(options);
+    for (const saved of snapshot.servers) handlersFor(() => saved.name, host.#options.handlers, options.servers?.[saved.name]?.handlers);
     const registry = await host.#load();
-    await Promise.all(snapshot.servers.map((saved) => {
+    return host.#whole(snapshot.servers.map((saved) => {
       const own = options.servers?.[saved?.name] ?? {};
       return saved?.snapshot
         ? registry.add(saved.name, saved.snapshot.url, own, saved.snapshot)
         : host.addServer(saved?.name, saved?.url, own);
     }));
-    return host;
+  }
+
+  // This host once every server in `adding` has settled; if one was refused, the host closes
+  // (the others' connections with it) and the refusal is thrown: nobody else could close it.
+  async #whole(adding) {
+    try {
+      await Promise.all(adding);
+    } catch (error) {
+      await this.close();
+      throw error;
+    }
+    return this;
   }
 
   // The registry, made once its module is in; the servers added meanwhile are handed to it
@@ -217,15 +241,21 @@ export class McpHost {
     if (typeof listener !== "function" && typeof listener?.handleEvent !== "function") return;
     const list = this.#listeners.get(type) ?? [];
     if (list.some((l) => l.listener === listener) || options?.signal?.aborted) return;
-    const record = { listener, once: Boolean(options?.once) };
+    const record = { listener, once: Boolean(options?.once), signal: options?.signal };
     list.push(record);
     this.#listeners.set(type, list);
-    options?.signal?.addEventListener("abort", () => this.removeEventListener(type, listener), { once: true });
+    if (record.signal) {
+      // Let go of with the listener, so a long-lived signal does not keep one per listener added.
+      record.stop = () => this.removeEventListener(type, listener);
+      record.signal.addEventListener("abort", record.stop, { once: true });
+    }
   }
 
   removeEventListener(type, listener) {
     const list = this.#listeners.get(type);
-    if (list) this.#listeners.set(type, list.filter((l) => l.listener !== listener));
+    if (!list) return;
+    for (const record of list) if (record.listener === listener) record.signal?.removeEventListener("abort", record.stop);
+    this.#listeners.set(type, list.filter((l) => l.listener !== listener));
   }
 
   // A listener that throws is reported as an `error` event and never breaks the host.

@@ -84,7 +84,16 @@ impl ClientState {
     /// times `maxMessageBytes`. A walk of the tools forgets what was learned of tools it
     /// did not meet: a server that renames its tools at every change would
     /// otherwise grow what the client keeps for as long as it runs.
+    /// `maxTotalTimeout` caps the whole walk: a server that pages slowly would
+    /// otherwise hold it for up to a timeout a page.
     pub(crate) async fn list_all_pages(&self, kind: ListKind, options: &RequestOptions) -> Result<Vec<Reply>, Error> {
+        match options.max_total_timeout_ms {
+            Some(ms) => self.within(ms, None, self.walk_pages(kind, options)).await?,
+            None => self.walk_pages(kind, options).await,
+        }
+    }
+
+    async fn walk_pages(&self, kind: ListKind, options: &RequestOptions) -> Result<Vec<Reply>, Error> {
         let listed = Listed::new(self.begin_tool_listing(kind));
         let max_bytes = self.settings.limits.max_message_bytes.saturating_mul(MAX_LIST_MESSAGES);
         let pages = collect_pages(max_bytes, Reply::bytes, |cursor| {

@@ -133,7 +133,8 @@ pub struct RequestOptions {
     /// Restarts the timeout whenever progress arrives.
     pub reset_timeout_on_progress: bool,
     /// A cap on the whole call, however often progress resets the timeout,
-    /// and (2026-07-28) however many rounds of input and retries it takes.
+    /// and (2026-07-28) however many rounds of input and retries it takes;
+    /// for a walk of every page, all its pages; for a task, the whole task.
     pub max_total_timeout_ms: Option<u32>,
 }
 

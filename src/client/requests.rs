@@ -201,9 +201,9 @@ impl ClientState {
     /// ([`Error::Cancelled`]).
     ///
     /// A future of its own: only what `within_call` serves, or a 2026-07-28
-    /// request with a `maxTotalTimeout`, runs it.
+    /// request or a walk of every page with a `maxTotalTimeout`, runs it.
     #[inline(never)]
-    fn within<'a, T: 'a>(
+    pub(super) fn within<'a, T: 'a>(
         &'a self,
         ms: u32,
         cancel: Option<LocalBoxFuture<'static, String>>,

@@ -240,6 +240,7 @@ export interface RequestOptions {
   /**
    * A cap on the whole request in milliseconds, however often progress resets the timeout, and
    * (2026-07-28) however many rounds of input and retries it takes, each of which has its own timeout.
+   * For a `listAll…` call, all its pages together; for `callToolAsTask`, the whole task.
    */
   maxTotalTimeout?: number;
 }

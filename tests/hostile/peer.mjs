@@ -14,6 +14,15 @@ export function peerOf(origin, run) {
       const response = await fetch(`${base(attack)}/__stats`);
       return response.json();
     },
+    /** The stats, read again every 50 ms until `ready(stats)` holds, for at most `ms`; the last read. */
+    async statsWhen(attack, ready, ms) {
+      let stats = await this.stats(attack);
+      for (let waited = 0; !ready(stats) && waited < ms; waited += 50) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        stats = await this.stats(attack);
+      }
+      return stats;
+    },
     /** Changes an OAuth world: `{ authorizationServer, tokenRedirect, expireAccessTokens }`. */
     async control(attack, change) {
       const response = await fetch(`${base(attack)}/__control`, { method: "POST", body: JSON.stringify(change) });

@@ -7,6 +7,7 @@ import { brokenToken, credentialRedirect, heldTokenRequest, issuerChurn, issuerS
 import { depthBomb, elicitationBomb, regexBomb, schemaBomb } from "./scenarios/schemas.mjs";
 import { keptGarbage, legacyEventSource, legacyFetchReader, legacyHeldPost, initValues, listBytes, oversizeJson, oversizeSseEvent, structuredValues, valueBomb } from "./scenarios/sizes.mjs";
 import { answeredElsewhere, closedClientHoldsNoTimer, eventIds, heldStreams, initializedHeld, listenHeld, repliesHeld, duplicateId, floodDefault, withdrawnRequests, supersededListings, floodOfFour, retryOverflow, taskForever } from "./scenarios/streams.mjs";
+import { hostHeldConnect, hostRefusedEntry, hostSlowPages, hostSuspendMidListing } from "./scenarios/host.mjs";
 import { toolFlood } from "./scenarios/names.mjs";
 import { skillBomb } from "./scenarios/skills.mjs";
 import { templateBomb, templateCrowd, templateLong } from "./scenarios/templates.mjs";
@@ -45,6 +46,10 @@ const SCENARIOS = [
   { name: "withdrawn-requests", run: withdrawnRequests },
   { name: "duplicate-id", run: duplicateId },
   { name: "superseded-listings", run: supersededListings },
+  { name: "host-held-connect", run: hostHeldConnect },
+  { name: "host-refused-entry", run: hostRefusedEntry },
+  { name: "host-slow-pages", run: hostSlowPages },
+  { name: "host-suspend-mid-listing", run: hostSuspendMidListing },
   { name: "oauth-issuer-switch", run: issuerSwitch },
   { name: "oauth-pinned-issuer", run: pinnedIssuer },
   { name: "oauth-redirect", run: credentialRedirect },

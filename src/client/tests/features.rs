@@ -51,6 +51,25 @@ fn list_all_follows_cursors() {
     assert_eq!(w.server.last("tools/list").unwrap().params()["cursor"], "2");
 }
 
+/// `max_total_timeout_ms` caps a walk of every page, not each page: a server that answers each page
+/// just inside the timeout would otherwise hold the walk for a timeout a page.
+#[test]
+fn max_total_timeout_caps_a_walk_of_every_page() {
+    let (mut w, client) = connect(|s| (s.method() == "tools/list").then_some(Answer::Hold), json!({"tools": {}}), legacy_options());
+    let options = RequestOptions { timeout_ms: Some(1_000), max_total_timeout_ms: Some(1_000), ..RequestOptions::default() };
+    let walk = w.start(async move { client.list_all_tools(&options).await });
+    for page in 1..=3 {
+        w.advance(300);
+        let held = w.server.last("tools/list").and_then(|seen| seen.id()).unwrap();
+        w.server.respond(&held, json!({"tools": tools(&["a"])["tools"], "nextCursor": format!("{page}")}));
+        w.settle();
+    }
+    assert_eq!(w.server.count("tools/list"), 4);
+    assert!(walk.borrow().is_none());
+    w.advance(100);
+    assert!(matches!(walk.borrow_mut().take(), Some(Err(Error::Timeout { ms: 1_000 }))));
+}
+
 #[test]
 fn a_repeated_cursor_stops_the_walk_with_a_protocol_error() {
     let (mut w, client) = connect(

@@ -90,16 +90,6 @@ export async function initializedHeld({ check, peer, track }) {
     client.callTool({ name: "echo", arguments: { message: "x" } }, { timeout: 800 }), "timeout");
 }
 
-/** Polls the attack's stats until `ready(stats)` holds, for at most `ms`; the last stats read. */
-async function statsWhen(peer, attack, ready, ms) {
-  let stats = await peer.stats(attack);
-  for (let waited = 0; !ready(stats) && waited < ms; waited += 50) {
-    await sleep(50);
-    stats = await peer.stats(attack);
-  }
-  return stats;
-}
-
 /**
  * A server that reads the client's answers but never answers their POSTs: the client hangs up on
  * each after its default timeout, rather than hold a connection per answer until it closes.
@@ -109,7 +99,7 @@ export async function repliesHeld({ check, peer, track }) {
   const pinged = await expectSuccess(check, "a call that sends four pings and holds the POSTs of their answers",
     client.callTool({ name: "pings", arguments: { count: 4 } }, { timeout: 10_000 }));
   check(pinged?.content?.[0]?.text === "4 answered", "… whose four answers arrived", JSON.stringify(pinged));
-  const stats = await statsWhen(peer, "replies-held", (s) => s.repliesLetGo >= 4, 3_000);
+  const stats = await peer.statsWhen("replies-held", (s) => s.repliesLetGo >= 4, 3_000);
   check(stats.repliesHeld === 4 && stats.repliesLetGo === 4, "the client hung up on the four held POSTs of its answers, without closing",
     JSON.stringify(stats));
   await expectEcho(check, client);
@@ -122,7 +112,7 @@ export async function repliesHeld({ check, peer, track }) {
 export async function listenHeld({ check, peer, track }) {
   const client = track(await McpClient.connect(peer.url("listen-held"), { timeout: 500 }));
   await expectEcho(check, client, "a call while the GET stream is held");
-  const stats = await statsWhen(peer, "listen-held", (s) => s.getsLetGo >= 1 && s.gets >= 2, 4_000);
+  const stats = await peer.statsWhen("listen-held", (s) => s.getsLetGo >= 1 && s.gets >= 2, 4_000);
   check(stats.getsLetGo >= 1 && stats.gets >= 2, "the client hung up on the held GET and opened another", JSON.stringify(stats));
 }
 

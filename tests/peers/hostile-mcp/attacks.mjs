@@ -541,6 +541,23 @@ export const ATTACKS = {
         { rows: new Array(2_000_000).fill(0) }),
     },
   },
+  // Nothing hostile, `echo` alone: what a host's refused entry must not reach. Stats: `initialize`.
+  "plain": {},
+
+  // tools/list pages for ever, each page answered after 200 ms (cursors `1`, `2`, …), `echo` on the
+  // first. Stats: `pages`, how many were asked.
+  "slow-pages": {
+    answer(message, stats, res) {
+      if (message.method !== "tools/list") return undefined;
+      stats.pages = (stats.pages ?? 0) + 1;
+      const page = Number(message.params?.cursor ?? 0);
+      const result = { tools: page === 0 ? [ECHO] : [], nextCursor: String(page + 1) };
+      setTimeout(() => res.writableEnded || res.destroyed || res.writeHead(200, { "Content-Type": "application/json" })
+        .end(JSON.stringify({ jsonrpc: "2.0", id: message.id, result })), 200);
+      return NO_ANSWER;
+    },
+  },
+
   // tools/list pages forever, each page 900 KiB (one tool whose description fills it): every page
   // is under a 1 MiB maxMessageBytes, and together they are not. Stats: `pages`, how many were asked.
   "list-bytes": {

@@ -45,6 +45,9 @@ export function streamableEndpoint(attack, stats) {
       // Held: no status, no body, until the client gives up on it.
       if (message.method === "notifications/initialized" && attack.holdInitialized?.(stats)) {
         stats.initializedHeld = (stats.initializedHeld ?? 0) + 1;
+        res.on("close", () => {
+          stats.initializedLetGo = (stats.initializedLetGo ?? 0) + 1;
+        });
         return undefined;
       }
       return res.writeHead(202).end();
