@@ -77,6 +77,7 @@ export async function runToolLoop(ToolBridge, { client, provider, ask, messages 
   const transcript = TRANSCRIPT[provider];
   if (!transcript) throw new McpClientError("invalid-argument", `unknown provider ${JSON.stringify(provider)}`);
   if (approve !== undefined && typeof approve !== "function") throw new McpClientError("invalid-argument", "approve must be a function");
+  if (!(Number.isInteger(maxSteps) && maxSteps >= 1)) throw new McpClientError("invalid-argument", "maxSteps must be a whole number, 1 or more");
   const bridge = new ToolBridge(provider, tools ?? (await client.listAllTools({ signal })));
   const history = [...messages];
   const refused = [];
@@ -89,10 +90,19 @@ export async function runToolLoop(ToolBridge, { client, provider, ask, messages 
     history.push(...transcript.modelTurn(reply));
     const refusedNow = approve ? await refusals(calls, { client, approve, step, signal }) : [];
     refused.push(...refusedNow);
+    // A call that fails fails the step, and the step's other calls stop with it rather than run on
+    // to their timeouts with nobody waiting for them.
+    const stepCalls = new AbortController();
+    const stepSignal = signal ? AbortSignal.any([signal, stepCalls.signal]) : stepCalls.signal;
     const results = await Promise.all(calls.map(async (call) => {
       if (refusedNow.some((r) => r.call === call)) return bridge.toolResultMessage(call, REFUSED_RESULT);
-      const result = await client.callTool({ name: call.name, arguments: call.arguments }, { signal });
-      return bridge.toolResultMessage(call, result);
+      try {
+        const result = await client.callTool({ name: call.name, arguments: call.arguments }, { signal: stepSignal });
+        return bridge.toolResultMessage(call, result);
+      } catch (error) {
+        stepCalls.abort(error);
+        throw error;
+      }
     }));
     history.push(...transcript.results(results));
   }

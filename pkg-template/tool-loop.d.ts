@@ -51,7 +51,10 @@ export interface ToolLoopOptions {
   messages?: unknown[];
   /** The tools to offer. Default: all of the client's tools. */
   tools?: Tool[];
-  /** How many model replies at most. Default: 10. Beyond it, an `McpClientError` of kind `max-steps`. */
+  /**
+   * How many model replies at most, a whole number from 1. Default: 10. Beyond it, an
+   * `McpClientError` of kind `max-steps`.
+   */
   maxSteps?: number;
   /** Stops the loop, the model call and the tool calls in flight; rejects with its reason. */
   signal?: AbortSignal;
@@ -84,6 +87,8 @@ export interface ToolLoopResult {
  * Runs the chat host's tool loop: offers the client's tools, runs the calls
  * the model makes (concurrently within a step) once `approve` allows them,
  * feeds the results back in the provider's format, and repeats until the
- * model answers without a tool call.
+ * model answers without a tool call. A tool result with `isError` goes back to
+ * the model; a call that rejects (a timeout, a lost connection) rejects the
+ * loop, and the other calls of its step are aborted.
  */
 export declare function runToolLoop(options: ToolLoopOptions): Promise<ToolLoopResult>;

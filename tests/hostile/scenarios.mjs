@@ -6,7 +6,7 @@ import { peerOf } from "./peer.mjs";
 import { brokenToken, credentialRedirect, heldTokenRequest, issuerChurn, issuerSwitch, pinnedIssuer } from "./scenarios/oauth.mjs";
 import { depthBomb, elicitationBomb, regexBomb, schemaBomb } from "./scenarios/schemas.mjs";
 import { keptGarbage, legacyEventSource, legacyFetchReader, legacyHeldPost, initValues, listBytes, oversizeJson, oversizeSseEvent, structuredValues, valueBomb } from "./scenarios/sizes.mjs";
-import { answeredElsewhere, closedClientHoldsNoTimer, eventIds, heldStreams, initializedHeld, listenHeld, repliesHeld, duplicateId, floodDefault, withdrawnRequests, supersededListings, floodOfFour, retryOverflow, taskForever } from "./scenarios/streams.mjs";
+import { answeredElsewhere, closedClientHoldsNoTimer, eventIds, heldStreams, initializedHeld, listenHeld, repliesHeld, toolLoopFailedStep, duplicateId, floodDefault, withdrawnRequests, supersededListings, floodOfFour, retryOverflow, taskForever } from "./scenarios/streams.mjs";
 import { hostHeldConnect, hostRefusedEntry, hostSlowPages, hostSuspendMidListing } from "./scenarios/host.mjs";
 import { toolFlood } from "./scenarios/names.mjs";
 import { skillBomb } from "./scenarios/skills.mjs";
@@ -36,6 +36,7 @@ const SCENARIOS = [
   { name: "answered-elsewhere", run: answeredElsewhere },
   { name: "event-ids", run: eventIds },
   { name: "held-streams", run: heldStreams },
+  { name: "tool-loop-failed-step", run: toolLoopFailedStep },
   { name: "initialized-held", run: initializedHeld },
   { name: "replies-held", run: repliesHeld },
   { name: "listen-held", run: listenHeld },

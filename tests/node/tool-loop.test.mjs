@@ -68,6 +68,10 @@ describe("runToolLoop over server-everything", () => {
     const ask = async () => api.anthropic.calls([getSum(`toolu_${Math.random()}`)]);
     await assert.rejects(runToolLoop({ client, provider: "anthropic", ask, maxSteps: 3 }),
       (e) => e.name === "McpClientError" && e.kind === "max-steps");
+    for (const maxSteps of [0, 2.5, Infinity, NaN, "3"]) {
+      await assert.rejects(runToolLoop({ client, provider: "anthropic", ask, maxSteps }),
+        (e) => e.kind === "invalid-argument" && /maxSteps/.test(e.message), `maxSteps ${String(maxSteps)} is no bound`);
+    }
   });
 
   test("an abort stops the loop with the signal's reason", LIMIT, async () => {

@@ -1,6 +1,6 @@
 // What a server can do to the client's timers and handlers: a `retry` past what
 // a timer holds, and a flood of requests to the client's handlers.
-import { McpClient, McpHost } from "mcp-wasm";
+import { McpClient, McpHost, runToolLoop } from "mcp-wasm";
 import { describe, expectEcho, expectFailure, expectSuccess, settle } from "../expect.mjs";
 
 const MAX_TIMER_MS = 2_147_483_647;
@@ -70,6 +70,26 @@ export async function heldStreams({ check, peer, track }) {
   const { error, hung } = await held;
   check(!hung && error?.name === "McpClientError" && error.kind === "closed", "close() fails a call whose POST is held with closed",
     hung ? "it hung" : describe(error));
+}
+
+/**
+ * A model's step of two calls, one that never answers and one whose result the client refuses:
+ * runToolLoop rejects at the refusal, and the step's other call is hung up on, not left to its
+ * timeout with nobody waiting for it.
+ */
+export async function toolLoopFailedStep({ check, peer, track }) {
+  const client = track(await McpClient.connect(peer.url("held-streams"), { timeout: 30_000 }));
+  const call = (id, name) => ({ id, type: "function", function: { name, arguments: "{}" } });
+  const ask = async () => ({ choices: [{ message: { role: "assistant", content: null, tool_calls: [call("a", "silent"), call("b", "broken")] } }] });
+  const outcome = await settle(runToolLoop({ client, provider: "openai-chat", ask }));
+  check(!outcome.hung && outcome.error?.kind === "protocol", "a step one of whose calls is refused rejects the loop at once",
+    outcome.hung ? "still pending" : describe(outcome.error ?? "it resolved"));
+  let stats = await peer.stats("held-streams");
+  for (let waited = 0; !stats.streams?.[0]?.closed && waited < 1_000; waited += 25) {
+    await sleep(25);
+    stats = await peer.stats("held-streams");
+  }
+  check(stats.streams?.[0]?.closed === true, "… and the step's silent call is hung up on", JSON.stringify(stats.streams));
 }
 
 /**

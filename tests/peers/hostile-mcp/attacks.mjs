@@ -379,7 +379,8 @@ export const ATTACKS = {
   },
 
   // Request streams that stay open and silent: `silent` primes its stream and never answers;
-  // `elsewhere-open` answers on the GET stream and leaves its own stream open. Stats: `streams`,
+  // `elsewhere-open` answers on the GET stream and leaves its own stream open; `broken` answers
+  // late with a result the client refuses. Stats: `streams`,
   // one record per stream, `closed` once the client hung up.
   "held-streams": {
     listen(res, stats) {
@@ -390,6 +391,11 @@ export const ATTACKS = {
       silent: heldStream("silent", "Primes its SSE stream and never answers", () => {}),
       "elsewhere-open": heldStream("elsewhere-open", "Answers on the GET stream, and leaves its own stream open", (reply, stats) =>
         LISTENING.get(stats)?.write(sseEvent({ jsonrpc: "2.0", id: reply.id, result: textResult("answered on the GET stream") }))),
+      broken: tool("broken", "Answers after 100 ms with a result whose content is not an array", {
+        call(_args, reply) {
+          setTimeout(() => reply.json({ content: "not an array" }), 100);
+        },
+      }),
       "held-post": tool("held-post", "Its POST gets no answer at all, not even headers", {
         call(_args, _reply, stats) {
           stats.heldPosts = (stats.heldPosts ?? 0) + 1;
