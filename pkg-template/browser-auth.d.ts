@@ -1,5 +1,5 @@
 // Browser helpers for the OAuth authorization-code flow (see AuthOptions).
-import type { McpClient, McpClientOptions } from "./mcp_wasm.js";
+import type { AuthorizeContext, McpClient, McpClientOptions } from "./mcp_wasm.js";
 
 /** Where and how {@link popupAuthorizer} opens its window (the arguments of `window.open`). */
 export interface PopupOptions {
@@ -14,9 +14,11 @@ export interface PopupOptions {
  * popup and resolves when the callback page calls {@link completeAuthorization}
  * (by `postMessage` or `BroadcastChannel`). Call `connect` from a user gesture,
  * or the browser may block the popup; a blocked or closed popup rejects
- * `connect` with an `McpClientError` of kind `auth`.
+ * `connect` with an `McpClientError` of kind `auth`. Once nobody waits for the
+ * answer (`connect()` aborted or timed out), the popup is closed. Only the
+ * callback of this flow's own `state` is taken.
  */
-export declare function popupAuthorizer(options?: PopupOptions): (authorizationUrl: string) => Promise<string>;
+export declare function popupAuthorizer(options?: PopupOptions): (authorizationUrl: string, context?: AuthorizeContext) => Promise<string>;
 
 /**
  * An `authorize` function that sends the whole page to the consent page. The

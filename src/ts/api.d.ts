@@ -494,6 +494,12 @@ export interface McpTransport {
 }
 
 /** OAuth settings for {@link McpClientOptions.auth}. */
+/** What {@link AuthOptions.authorize} is told besides the URL. */
+export interface AuthorizeContext {
+  /** Aborts once nobody waits for the answer any more. */
+  signal: AbortSignal;
+}
+
 export interface AuthOptions {
   /**
    * `"authorization_code"` (default; a user consents), `"client_credentials"`
@@ -544,8 +550,10 @@ export interface AuthOptions {
   /**
    * Shows the user the authorization URL and resolves with the URL the
    * server redirected back to (it carries `code`, `state` and `iss`).
+   * `context.signal` aborts once nobody waits for the answer (`connect()`
+   * aborted or timed out, the client closed): close what was opened then.
    */
-  authorize?: (authorizationUrl: string) => string | Promise<string>;
+  authorize?: (authorizationUrl: string, context: AuthorizeContext) => string | Promise<string>;
   /**
    * Where registrations, tokens and a pending authorization are kept, by
    * server and by authorization server (issuer): any object with `getItem`,

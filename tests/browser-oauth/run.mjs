@@ -127,6 +127,24 @@ async function popupClosedByUser() {
   await page.close();
 }
 
+async function popupAbandoned() {
+  const page = await openApp(); // a fresh tab: no tokens, so a consent is needed
+  const opened = ctx.waitForEvent("page");
+  const outcome = page.evaluate(() => {
+    window.stopConnect = new AbortController();
+    return window.connectWithPopup({ signal: window.stopConnect.signal }).then(() => "connected", (e) => String(e?.message ?? e));
+  });
+  const popup = await opened;
+  await popup.waitForSelector("[data-testid=allow]");
+  const closed = popup.waitForEvent("close");
+  await page.evaluate(() => window.stopConnect.abort(new Error("the user went elsewhere")));
+  const message = await outcome;
+  check(message === "the user went elsewhere", "aborting connect while the consent page is open rejects with the signal's reason", message);
+  await closed;
+  check(popup.isClosed(), "… and closes the popup");
+  await page.close();
+}
+
 async function popupBlocked() {
   // A fresh tab whose window.open returns null, as it does when a popup blocker steps in.
   const page = await openApp();
@@ -195,6 +213,7 @@ async function main() {
   await silentRefresh(page);
   await tokensSurviveReload(page);
   await popupClosedByUser();
+  await popupAbandoned();
   await popupBlocked();
   await corsProxy();
   await redirectFlow();

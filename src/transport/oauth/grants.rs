@@ -8,7 +8,7 @@ use super::discovery::OAUTH_REPLY_LIMIT;
 use super::{require_secure, Assertion, Client, OAuth, Pending, Server, Tokens};
 use crate::error::Error;
 use crate::protocol::oauth::{self as rules, Challenge, ClientAuth};
-use crate::transport::fetch::{js_message, read_text_capped, Follow};
+use crate::transport::fetch::{js_message, read_text_capped, AbortOnDrop, Follow};
 use js_sys::Promise;
 use serde_json::Value;
 use wasm_bindgen::JsValue;
@@ -257,9 +257,16 @@ impl OAuth {
         // Kept before the user leaves: a redirect flow finishes on another page load.
         let pending = Pending { issuer: server.issuer.clone(), state, verifier, redirect_uri, scope };
         self.store.save(None, "pending", &pending).await;
-        let returned =
-            authorize.call1(&JsValue::UNDEFINED, &JsValue::from_str(&url)).map_err(|e| auth_error("authorization", js_message(&e)))?;
+        // The signal aborts once nobody waits for the answer (connect() aborted or timed out, the
+        // client closed): a popup and its listeners can go then rather than when the user gives up.
+        let wanted = AbortOnDrop::new()?;
+        let context = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&context, &"signal".into(), &wanted.signal());
+        let returned = authorize
+            .call2(&JsValue::UNDEFINED, &JsValue::from_str(&url), &context)
+            .map_err(|e| auth_error("authorization", js_message(&e)))?;
         let callback = JsFuture::from(Promise::resolve(&returned)).await.map_err(|e| auth_error("authorization", js_message(&e)))?;
+        wanted.finished();
         let callback = callback.as_string().ok_or_else(|| auth_error("authorization", "authorize must resolve with the callback URL"))?;
         self.exchange(server, &callback, pending).await
     }
