@@ -16,7 +16,9 @@ export interface PopupOptions {
  * or the browser may block the popup; a blocked or closed popup rejects
  * `connect` with an `McpClientError` of kind `auth`. Once nobody waits for the
  * answer (`connect()` aborted or timed out), the popup is closed. Only the
- * callback of this flow's own `state` is taken.
+ * callback of this flow's own `state` is taken. A consent page sent with
+ * `Cross-Origin-Opener-Policy: same-origin` makes the popup read as closed at
+ * once: use {@link redirectAuthorizer} with such an authorization server.
  */
 export declare function popupAuthorizer(options?: PopupOptions): (authorizationUrl: string, context?: AuthorizeContext) => Promise<string>;
 
