@@ -30,10 +30,10 @@ function checkName(name) {
 // The longest delay setTimeout keeps; a longer one fires at once.
 const MAX_TIMER_MS = 2_147_483_647;
 
-function milliseconds(options, name) {
+function milliseconds(options, name, least) {
   const value = options[name];
-  if (value !== undefined && !(typeof value === "number" && value >= 0 && value <= MAX_TIMER_MS)) {
-    throw invalid(`${name} must be a number of milliseconds from 0 to ${MAX_TIMER_MS}`);
+  if (value !== undefined && !(typeof value === "number" && value >= least && value <= MAX_TIMER_MS)) {
+    throw invalid(`${name} must be a number of milliseconds from ${least} to ${MAX_TIMER_MS}`);
   }
 }
 
@@ -87,8 +87,8 @@ export class McpHost {
   constructor(options = {}) {
     if (options === null || typeof options !== "object") throw invalid("McpHost options must be an object");
     this.#options = { debounceMs: 100, ...options };
-    milliseconds(this.#options, "debounceMs");
-    milliseconds(this.#options, "listTimeout");
+    milliseconds(this.#options, "debounceMs", 0);
+    milliseconds(this.#options, "listTimeout", 1);
     // Fail now, not at the first registry build, on bad naming options.
     qualifiedNames([], this.#options.naming);
     handlersFor(() => "", this.#options.handlers);

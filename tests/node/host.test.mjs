@@ -17,6 +17,9 @@ for (const [name, scenario] of Object.entries(SCENARIOS)) {
 test("McpHost refuses bad input with typed errors", async () => {
   assert.throws(() => new mcp.McpHost({ naming: { rules: "cobol" } }), (e) => e.kind === "invalid-argument" && /naming.rules/.test(e.message));
   assert.throws(() => new mcp.McpHost({ handlers: { sampling: 5 } }), (e) => e.kind === "invalid-argument");
+  for (const [name, value] of [["debounceMs", NaN], ["debounceMs", 2 ** 31], ["debounceMs", "100"], ["listTimeout", 0], ["listTimeout", Infinity]]) {
+    assert.throws(() => new mcp.McpHost({ [name]: value }), (e) => e.kind === "invalid-argument" && e.message.includes(name), `${name} ${String(value)}`);
+  }
   const host = new mcp.McpHost();
   await assert.rejects(host.addServer("", "http://127.0.0.1:38011/mcp"), (e) => e.kind === "invalid-argument");
   await assert.rejects(host.addServer("x", 42), (e) => e.kind === "invalid-argument");
