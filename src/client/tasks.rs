@@ -9,7 +9,6 @@ use crate::error::Error;
 use crate::protocol::capabilities::declares;
 use crate::protocol::jsonrpc::Params;
 use crate::protocol::{params, results};
-use crate::session::within;
 use futures::future::{self, Either};
 use serde_json::{json, Value};
 use std::cell::RefCell;
@@ -67,16 +66,11 @@ impl ClientState {
             return self.run_task_unbounded(params, options, &RefCell::default()).await;
         };
         let task_id = RefCell::default();
-        let running = Box::pin(self.run_task_unbounded(params, options, &task_id));
-        match within(running, self.context.runtime.sleep(ms)).await {
-            Some(outcome) => outcome,
-            None => {
-                if let Some(task_id) = task_id.take() {
-                    self.cancel_in_background(task_id);
-                }
-                Err(Error::Timeout { ms })
-            }
+        let outcome = self.within(ms, None, self.run_task_unbounded(params, options, &task_id)).await;
+        if let (Err(_), Some(task_id)) = (&outcome, task_id.take()) {
+            self.cancel_in_background(task_id);
         }
+        outcome?
     }
 
     /// Sends `tasks/cancel` for `task_id` without waiting for its answer: a server that does
