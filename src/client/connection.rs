@@ -181,6 +181,7 @@ impl Client {
             output_schemas: RefCell::default(),
             idempotent_tools: RefCell::default(),
             tool_listings: Cell::default(),
+            learned_bytes: Cell::default(),
             #[cfg(feature = "validator")]
             patterns: Default::default(),
         });

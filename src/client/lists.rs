@@ -38,6 +38,9 @@ impl ClientState {
         listed: &Listed,
     ) -> Result<(Reply, Option<String>), Error> {
         let mut page = self.request_reply(kind.method, params.map(Params::Parsed), options).await?;
+        if kind == TOOLS {
+            self.charge_learning(page.bytes());
+        }
         // The modern era may drop tools from the page, which needs the tree.
         let from_text = page.unparsed_text().filter(|_| kind != TOOLS || self.era != Era::Modern);
         let checked = from_text.and_then(|text| list_text::list_items(text, kind.items, kind.key)).and_then(|read| {
@@ -122,6 +125,7 @@ impl ClientState {
         if listed.listing != Some(self.tool_listings.get()) {
             return;
         }
+        self.learned_bytes.set(pages.iter().map(Reply::bytes).sum());
         let stale = self.output_schemas.borrow().len() > listed.schemas.get()
             || self.idempotent_tools.borrow().len() > listed.idempotent.get()
             || self.tool_schemas.borrow().len() > listed.headers.get();
@@ -135,6 +139,24 @@ impl ClientState {
         for learned in [&self.output_schemas, &self.idempotent_tools, &*self.tool_schemas] {
             keep_listed(learned, &names);
         }
+    }
+
+    /// Counts a page of tools about to be learned from. Only a whole listing
+    /// forgets the tools it did not list, so a caller that asks page by page
+    /// (`listTools(cursor)`, `iterateTools`) of a server that renames its
+    /// tools at every page would grow the learned maps for as long as it
+    /// asks. Past twice what one walk may hold, everything learned before the
+    /// page is forgotten: the tools it drops go unvalidated, and are called
+    /// once only after a broken stream, until a listing names them again.
+    fn charge_learning(&self, bytes: usize) {
+        let budget = self.settings.limits.max_message_bytes.saturating_mul(2 * MAX_LIST_MESSAGES);
+        let learned = self.learned_bytes.get().saturating_add(bytes);
+        if learned > budget {
+            for learned in [&self.output_schemas, &self.idempotent_tools, &*self.tool_schemas] {
+                learned.borrow_mut().clear();
+            }
+        }
+        self.learned_bytes.set(if learned > budget { bytes } else { learned });
     }
 
     /// Every item across all pages.

@@ -235,6 +235,10 @@ pub(crate) struct ClientState {
     /// Whole listings of the tools begun: one that a newer one began during
     /// neither learns nor forgets (see `ClientState::forget_tools_but`).
     pub tool_listings: Cell<u64>,
+    /// The bytes of the pages of tools learned from since the last whole
+    /// listing: what bounds the learned maps when a caller only ever asks
+    /// page by page (see `ClientState::charge_learning`).
+    pub learned_bytes: Cell<usize>,
     /// Evaluates `pattern` keywords; keeps compiled patterns across calls.
     #[cfg(feature = "validator")]
     pub patterns: LinearPatterns,

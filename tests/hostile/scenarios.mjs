@@ -5,7 +5,7 @@ import { checker, describe, settle } from "./expect.mjs";
 import { peerOf } from "./peer.mjs";
 import { brokenToken, credentialRedirect, heldTokenRequest, issuerChurn, issuerSwitch, pinnedIssuer } from "./scenarios/oauth.mjs";
 import { depthBomb, elicitationBomb, regexBomb, schemaBomb } from "./scenarios/schemas.mjs";
-import { keptGarbage, legacyEventSource, legacyFetchReader, legacyHeldPost, initValues, listBytes, oversizeJson, oversizeSseEvent, structuredValues, valueBomb } from "./scenarios/sizes.mjs";
+import { keptGarbage, legacyEventSource, legacyFetchReader, legacyHeldPost, initValues, listBytes, oversizeJson, renamedPages, oversizeSseEvent, structuredValues, valueBomb } from "./scenarios/sizes.mjs";
 import { answeredElsewhere, closedClientHoldsNoTimer, eventIds, heldStreams, initializedHeld, listenHeld, repliesHeld, toolLoopFailedStep, duplicateId, floodDefault, withdrawnRequests, supersededListings, floodOfFour, retryOverflow, taskForever } from "./scenarios/streams.mjs";
 import { hostHeldConnect, hostRefusedEntry, hostSlowPages, hostSuspendMidListing } from "./scenarios/host.mjs";
 import { toolFlood } from "./scenarios/names.mjs";
@@ -27,6 +27,7 @@ const SCENARIOS = [
   { name: "oversize-sse", run: oversizeSseEvent },
   { name: "value-bomb", run: valueBomb },
   { name: "list-bytes", run: listBytes },
+  { name: "renamed-pages", run: renamedPages },
   { name: "init-values", run: initValues },
   { name: "structured-values", run: structuredValues },
   { name: "legacy-sse-fetch", run: legacyFetchReader },

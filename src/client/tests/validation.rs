@@ -279,3 +279,41 @@ fn a_listing_that_ends_after_a_newer_one_began_neither_learns_nor_forgets() {
     assert!(client.state.output_schemas.borrow().contains_key("count"), "the newer listing's tools are kept");
     assert!(!client.state.output_schemas.borrow().contains_key("other"), "the older one's are not learned");
 }
+
+#[test]
+fn asking_page_by_page_of_tools_renamed_at_every_page_stays_within_twice_a_walk() {
+    // Each page names four new tools, each with an output schema and an idempotent hint,
+    // and says that more follow: no whole listing ever ends to forget the old ones.
+    let limits = crate::session::limits::Limits { max_message_bytes: 4_096, ..crate::session::limits::Limits::DEFAULT };
+    let served = Rc::new(std::cell::Cell::new(0));
+    let count = served.clone();
+    let (mut w, client) = connected(
+        move |s: &Seen| {
+            (s.method() == "tools/list").then(|| {
+                count.set(count.get() + 1);
+                let tools: Vec<Value> = (0..4)
+                    .map(|i| {
+                        let mut tool = tool(&format!("t{}-{i}", count.get()), Some(schema()));
+                        tool["annotations"] = json!({"idempotentHint": true});
+                        tool
+                    })
+                    .collect();
+                Answer::Result(json!({ "tools": tools, "nextCursor": "more" }))
+            })
+        },
+        json!({"tools": {}}),
+        ClientOptions { limits, ..legacy() },
+    );
+    let mut most = 0;
+    for _ in 0..400 {
+        let c = client.clone();
+        w.run(async move { c.list_tools(Some("more"), &RequestOptions::default()).await }).unwrap();
+        most = most.max(client.state.output_schemas.borrow().len()).max(client.state.idempotent_tools.borrow().len());
+    }
+    assert_eq!(served.get(), 400);
+    // A page of four tools is some 600 bytes, so twice a walk's 16 KiB holds about 55 pages' tools.
+    assert!((100..=256).contains(&most), "at most {most} tools learned at once");
+    let newest = format!("t{}-3", served.get());
+    assert!(client.state.output_schemas.borrow().contains_key(&newest), "the page just read is kept");
+    assert!(!client.state.output_schemas.borrow().contains_key("t1-0"), "the first page's tools are forgotten");
+}

@@ -197,3 +197,24 @@ export async function valueBomb({ check, peer, track }) {
   check(/more than 1048576 values/.test(failed?.message ?? ""), "… says it held too many values", failed?.message);
   await expectEcho(check, client);
 }
+
+/**
+ * Pages of tools renamed at every page, asked one at a time for ever: what the client learns of
+ * them (output schemas, idempotent hints) is bounded by twice a walk's bytes, not by how long the
+ * caller goes on asking. A page is 43 KB under a 64 KiB maxMessageBytes, so 512 KiB hold some 12.
+ */
+export async function renamedPages({ check, peer, track }) {
+  const client = track(await McpClient.connect(peer.url("renamed-pages"), { timeout: 5_000, limits: { maxMessageBytes: 64 * 1024 } }));
+  const started = Date.now();
+  let read = 0;
+  for await (const tool of client.iterateTools()) {
+    if (tool.name !== "echo" && ++read === 200 * 8) break;
+  }
+  const pages = (await peer.stats("renamed-pages")).pages;
+  check(pages === 200, "iterateTools reads 200 pages of renamed tools, one at a time", `${pages} pages in ${Date.now() - started} ms`);
+  await expectFailure(check, "a tool of the last page read is still checked against its outputSchema",
+    client.callTool({ name: "p199-7" }), "invalid-result");
+  await expectSuccess(check, "a tool of the first page has been forgotten, as a whole listing would forget it",
+    client.callTool({ name: "p0-0" }));
+  await expectEcho(check, client);
+}

@@ -8,6 +8,14 @@ import { ECHO, NO_ANSWER, textResult } from "./jsonrpc.mjs";
 
 const DEPTH = 40;
 
+// `n` an integer, and 64 string members described at length: 4.5 KB of schema.
+const RENAMED_OUTPUT = {
+  type: "object",
+  required: ["n"],
+  properties: Object.fromEntries([["n", { type: "integer" }],
+    ...Array.from({ length: 64 }, (_, i) => [`pad${i}`, { type: "string", description: "d".repeat(40) }])]),
+};
+
 // anyOf of two $refs to itself at the same value: without cycle detection,
 // 2^n work before the validator ever looks at the data.
 export const REF_CYCLE = { type: "object", properties: { x: { anyOf: [{ $ref: "#/properties/x" }, { $ref: "#/properties/x" }] } } };
@@ -573,6 +581,27 @@ export const ATTACKS = {
       const page = Number(message.params?.cursor ?? 0);
       const filler = { name: `filler-${page}`, description: "x".repeat(900 * 1024), inputSchema: { type: "object" } };
       return { tools: page === 0 ? [ECHO, filler] : [filler], nextCursor: String(page + 1) };
+    },
+  },
+  // tools/list pages for ever, each page eight tools of new names (`p<page>-<i>`), each with an
+  // idempotent hint and an outputSchema of 4.5 KB that wants `n` an integer; every call of one answers
+  // `n: "x"`. A client asked page by page never ends a whole listing, the only thing that forgets.
+  // Stats: `pages`, how many were asked.
+  "renamed-pages": {
+    answer(message, stats) {
+      if (message.method === "tools/call" && message.params?.name?.startsWith("p")) {
+        return { content: [{ type: "text", text: "{\"n\":\"x\"}" }], structuredContent: { n: "x" } };
+      }
+      if (message.method !== "tools/list") return undefined;
+      stats.pages = (stats.pages ?? 0) + 1;
+      const page = Number(message.params?.cursor ?? 0);
+      const tools = Array.from({ length: 8 }, (_, i) => ({
+        name: `p${page}-${i}`,
+        inputSchema: { type: "object" },
+        outputSchema: RENAMED_OUTPUT,
+        annotations: { idempotentHint: true },
+      }));
+      return { tools: page === 0 ? [ECHO, ...tools] : tools, nextCursor: String(page + 1) };
     },
   },
   "tool-flood": {
