@@ -5,7 +5,7 @@ import { checker, describe, settle } from "./expect.mjs";
 import { peerOf } from "./peer.mjs";
 import { brokenToken, credentialRedirect, heldTokenRequest, issuerChurn, issuerSwitch, pinnedIssuer } from "./scenarios/oauth.mjs";
 import { depthBomb, elicitationBomb, regexBomb, schemaBomb } from "./scenarios/schemas.mjs";
-import { keptGarbage, legacyEventSource, legacyFetchReader, legacyHeldPost, initValues, listBytes, oversizeJson, renamedPages, oversizeSseEvent, structuredValues, valueBomb } from "./scenarios/sizes.mjs";
+import { keptGarbage, legacyEventSource, legacyFetchReader, legacyHeldPost, initValues, listBytes, longSessionId, oversizeJson, renamedPages, oversizeSseEvent, structuredValues, valueBomb } from "./scenarios/sizes.mjs";
 import { answeredElsewhere, closedClientHoldsNoTimer, eventIds, heldStreams, initializedHeld, listenHeld, repliesHeld, toolLoopFailedStep, duplicateId, floodDefault, withdrawnRequests, supersededListings, floodOfFour, retryOverflow, taskForever } from "./scenarios/streams.mjs";
 import { hostHeldConnect, hostRefusedEntry, hostSlowPages, hostSuspendMidListing } from "./scenarios/host.mjs";
 import { toolFlood } from "./scenarios/names.mjs";
@@ -28,6 +28,7 @@ const SCENARIOS = [
   { name: "value-bomb", run: valueBomb },
   { name: "list-bytes", run: listBytes },
   { name: "renamed-pages", run: renamedPages },
+  { name: "long-session-id", run: longSessionId },
   { name: "init-values", run: initValues },
   { name: "structured-values", run: structuredValues },
   { name: "legacy-sse-fetch", run: legacyFetchReader },

@@ -517,7 +517,7 @@ impl Inner {
                 *self.session_id.borrow_mut() = Some(id);
                 Ok(())
             }
-            Some(_) => Err(Error::protocol("the server issued an Mcp-Session-Id with invalid characters".into())),
+            Some(_) => Err(Error::protocol("the server issued an Mcp-Session-Id that is not 1 to 8192 visible ASCII characters".into())),
             None => Ok(()),
         }
     }

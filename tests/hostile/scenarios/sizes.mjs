@@ -218,3 +218,13 @@ export async function renamedPages({ check, peer, track }) {
     client.callTool({ name: "p0-0" }));
   await expectEcho(check, client);
 }
+
+/** An Mcp-Session-Id goes back out on every request: one of 8 KiB is taken, a longer one refused. */
+export async function longSessionId({ check, peer, track }) {
+  const longest = track(await McpClient.connect(peer.url("session-8k"), { timeout: 5_000 }));
+  await expectEcho(check, longest, "a session whose Mcp-Session-Id is 8 KiB");
+  const refused = await expectFailure(check, "connecting to a server whose Mcp-Session-Id is 8 KiB and a byte",
+    McpClient.connect(peer.url("session-past-8k"), { timeout: 5_000 }), "protocol");
+  check(/Mcp-Session-Id/.test(refused?.message ?? ""), "… says what was wrong", refused?.message);
+  await expectEcho(check, longest, "the other client afterwards");
+}

@@ -604,6 +604,10 @@ export const ATTACKS = {
       return { tools: page === 0 ? [ECHO, ...tools] : tools, nextCursor: String(page + 1) };
     },
   },
+  // An Mcp-Session-Id of 8 KiB, the longest the client takes, and one a byte longer, which every
+  // request would carry. Stats: `initialize`.
+  "session-8k": { sessionIdBytes: 8 * 1024 },
+  "session-past-8k": { sessionIdBytes: 8 * 1024 + 1 },
   "tool-flood": {
     listTools(cursor) {
       const page = Number(cursor ?? 0);

@@ -31,7 +31,7 @@ export function streamableEndpoint(attack, stats) {
     const message = JSON.parse(await readBody(req));
     if (isRequest(message) && message.method === "initialize") {
       stats.initialize += 1;
-      const id = randomBytes(12).toString("hex");
+      const id = randomBytes(12).toString("hex").padEnd(attack.sessionIdBytes ?? 0, "s");
       sessions.set(id, new Map());
       return sendJson(res, 200, { jsonrpc: "2.0", id: message.id, result: initializeResult(attack) }, { "Mcp-Session-Id": id });
     }
