@@ -1,12 +1,13 @@
 // quick-check.js, the check of a structuredContent on the parsed result, held to the validator:
 // whatever it accepts, the validator accepts; on schemas it reads, it accepts whatever the
-// validator accepts; everything else it leaves to the validator. (Against server-everything:
+// validator accepts; everything else it leaves to the validator. Each test runs twice: with the
+// code Node lets it generate for a schema, and with its rules alone, as in a browser or workerd. (Against server-everything:
 // quick-check-peer.test.mjs.)
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import "mcp-wasm";
 import { __validateJson, __validatorReady } from "mcp-wasm/raw";
-import { surelyValid as surelyValidText } from "../../pkg/quick-check.js";
+import { __generateChecks, surelyValid as surelyValidText } from "../../pkg/quick-check.js";
 
 /** quick-check.js's check of a schema given as an object, handed over as the core hands it: as text. */
 const surelyValid = (schema, value, steps) => surelyValidText(JSON.stringify(schema), value, steps);
@@ -100,114 +101,122 @@ function generator(next) {
   };
 }
 
-test("the validator finds no mismatch in what quick-check.js accepts; what it reads and the validator accepts, it accepts", async () => {
-  const gen = generator(random(20261202));
-  let accepted = 0;
-  let valid = 0;
-  for (let i = 0; i < 20_000; i++) {
-    // JSON text in between, as the client sees both: "__proto__" stays an own member.
-    const { schema, value, read } = gen.pair();
-    const [s, v] = [JSON.parse(JSON.stringify(schema)), JSON.parse(JSON.stringify(value))];
-    const quick = surelyValid(s, v, STEPS);
-    const judged = await verdict(schema, value);
-    if (quick) {
-      accepted += 1;
-      // The validator's own guards (a $ref back to itself in an alternative the quick check did not
-      // need to try, its budget) may stop it: that is no mismatch.
-      const mismatch = judged !== null && judged.kind !== "too-costly";
-      assert.ok(!mismatch, `quick-check accepted what the validator refuses:\n${JSON.stringify(schema)}\n${JSON.stringify(value)}\n${JSON.stringify(judged)}`);
+for (const generated of [true, false]) {
+  const mode = generated ? "generated code" : "rules alone";
+  const setMode = () => assert.equal(__generateChecks(generated), generated, "Node lets quick-check.js generate code");
+  test(`the validator finds no mismatch in what quick-check.js accepts; what it reads and the validator accepts, it accepts (${mode})`, async () => {
+      setMode();
+    const gen = generator(random(20261202));
+    let accepted = 0;
+    let valid = 0;
+    for (let i = 0; i < 20_000; i++) {
+      // JSON text in between, as the client sees both: "__proto__" stays an own member.
+      const { schema, value, read } = gen.pair();
+      const [s, v] = [JSON.parse(JSON.stringify(schema)), JSON.parse(JSON.stringify(value))];
+      const quick = surelyValid(s, v, STEPS);
+      const judged = await verdict(schema, value);
+      if (quick) {
+        accepted += 1;
+        // The validator's own guards (a $ref back to itself in an alternative the quick check did not
+        // need to try, its budget) may stop it: that is no mismatch.
+        const mismatch = judged !== null && judged.kind !== "too-costly";
+        assert.ok(!mismatch, `quick-check accepted what the validator refuses:\n${JSON.stringify(schema)}\n${JSON.stringify(value)}\n${JSON.stringify(judged)}`);
+      }
+      if (judged === null) valid += 1;
+      if (judged === null && read) {
+        assert.ok(quick, `quick-check left a plain match to the validator:\n${JSON.stringify(schema)}\n${JSON.stringify(value)}`);
+      }
     }
-    if (judged === null) valid += 1;
-    if (judged === null && read) {
-      assert.ok(quick, `quick-check left a plain match to the validator:\n${JSON.stringify(schema)}\n${JSON.stringify(value)}`);
+    // The generator must reach both verdicts often, or the assertions above would hold by default.
+    assert.ok(accepted > 2_000 && valid - accepted > 100, `accepted ${accepted}, valid ${valid}`);
+  });
+
+  test(`quick-check.js on the cases where JS and the validator could part (${mode})`, async () => {
+      setMode();
+    const ok = (schema, value) => surelyValid(JSON.parse(JSON.stringify(schema)), JSON.parse(JSON.stringify(value)), STEPS);
+    const agree = async (schema, value, expected) => {
+      assert.equal(ok(schema, value), expected, `${JSON.stringify(schema)} on ${JSON.stringify(value)}`);
+      if (expected) assert.equal(await verdict(schema, value), null);
+    };
+    await agree({ type: "integer" }, 3, true);
+    await agree({ type: "integer" }, 3.5, false);
+    await agree({ type: "integer" }, 1e21, true); // a whole number, however written
+    await agree({ type: "string", maxLength: 2 }, "😀😀", true); // code points, not UTF-16 units
+    await agree({ type: "string", minLength: 3 }, "😀😀", false);
+    await agree({ type: "object", additionalProperties: false }, JSON.parse('{"__proto__": 1}'), false);
+    await agree({ type: "object", required: ["__proto__"] }, JSON.parse('{"__proto__": 1}'), true);
+    await agree({ type: "object", required: ["toString"] }, {}, false);
+    await agree({ type: "constructor" }, {}, false);
+    await agree({ enum: ["a", 1, null] }, 1, true);
+    await agree({ const: { a: 1 } }, { a: 1 }, false); // compound values: the validator compares them
+    await agree({ oneOf: [{ const: "a", title: "A" }, { const: "b" }] }, "a", true);
+    await agree({ oneOf: [{ const: "a" }, { const: "b" }] }, "c", false);
+    await agree({ oneOf: [{ const: "a" }, { const: "a" }] }, "a", false); // two alternatives match
+    await agree({ oneOf: [{ const: "a" }, { type: "string" }] }, "a", false); // not constants alone
+    await agree({ type: "string", pattern: "^a" }, "abc", false); // patterns: the validator's own engine
+    await agree({ $schema: "http://json-schema.org/draft-07/schema#", $ref: "#/$defs/n", type: "string", $defs: { n: { type: "number" } } }, 1, true);
+    await agree({ $ref: "#/$defs/n", type: "string", $defs: { n: { type: "number" } } }, 1, false); // 2020-12 reads both
+    await agree({ $ref: "#/$defs/a~1b", $defs: { "a/b": {} } }, 1, false); // pointer escapes: the validator's
+    await agree({ type: "array", items: [{ type: "string" }] }, ["x"], false); // a tuple
+    await agree({ required: "x" }, {}, true); // a keyword of the wrong type is ignored, as the validator ignores it
+    await agree({ minimum: "3" }, 1, true);
+    // Too much work or too deep: it stops, and the validator decides.
+    const wide = Array.from({ length: 5000 }, (_, i) => i);
+    assert.equal(surelyValid({ type: "array", items: { type: "integer" } }, wide, 1000), false);
+    assert.equal(surelyValid({ type: "array", items: { type: "integer" } }, wide, STEPS), true);
+    let deep = {};
+    for (let i = 0; i < 80; i++) deep = { anyOf: [deep] };
+    assert.equal(surelyValid(deep, 1, STEPS), false);
+  });
+
+  test(`quick-check.js keeps a schema's rules between checks, and each check has its own budget (${mode})`, () => {
+      setMode();
+    const fresh = (v) => JSON.parse(JSON.stringify(v));
+    const schema = { type: "object", required: ["items"], properties: { items: { type: "array", items: { $ref: "#/$defs/n" } } }, $defs: { n: { type: "integer" } } };
+    const wide = { items: Array.from({ length: 5000 }, (_, i) => i) };
+    // A check stopped by its budget leaves nothing behind for the next, which the same rules serve.
+    assert.equal(surelyValid(fresh(schema), fresh(wide), 1000), false);
+    assert.equal(surelyValid(fresh(schema), fresh(wide), STEPS), true);
+    assert.equal(surelyValid(fresh(schema), { items: [1, "2"] }, STEPS), false);
+    assert.equal(surelyValid(fresh(schema), { items: [1, 2] }, STEPS), true);
+    // More schemas than are kept: each still gets its own rules, and the first comes back right.
+    for (let max = 0; max < 40; max++) {
+      const bounded = { type: "integer", maximum: max };
+      assert.equal(surelyValid(fresh(bounded), max, STEPS), true);
+      assert.equal(surelyValid(fresh(bounded), max + 1, STEPS), false);
     }
-  }
-  // The generator must reach both verdicts often, or the assertions above would hold by default.
-  assert.ok(accepted > 2_000 && valid - accepted > 100, `accepted ${accepted}, valid ${valid}`);
-});
-
-test("quick-check.js on the cases where JS and the validator could part", async () => {
-  const ok = (schema, value) => surelyValid(JSON.parse(JSON.stringify(schema)), JSON.parse(JSON.stringify(value)), STEPS);
-  const agree = async (schema, value, expected) => {
-    assert.equal(ok(schema, value), expected, `${JSON.stringify(schema)} on ${JSON.stringify(value)}`);
-    if (expected) assert.equal(await verdict(schema, value), null);
-  };
-  await agree({ type: "integer" }, 3, true);
-  await agree({ type: "integer" }, 3.5, false);
-  await agree({ type: "integer" }, 1e21, true); // a whole number, however written
-  await agree({ type: "string", maxLength: 2 }, "😀😀", true); // code points, not UTF-16 units
-  await agree({ type: "string", minLength: 3 }, "😀😀", false);
-  await agree({ type: "object", additionalProperties: false }, JSON.parse('{"__proto__": 1}'), false);
-  await agree({ type: "object", required: ["__proto__"] }, JSON.parse('{"__proto__": 1}'), true);
-  await agree({ type: "object", required: ["toString"] }, {}, false);
-  await agree({ type: "constructor" }, {}, false);
-  await agree({ enum: ["a", 1, null] }, 1, true);
-  await agree({ const: { a: 1 } }, { a: 1 }, false); // compound values: the validator compares them
-  await agree({ oneOf: [{ const: "a", title: "A" }, { const: "b" }] }, "a", true);
-  await agree({ oneOf: [{ const: "a" }, { const: "b" }] }, "c", false);
-  await agree({ oneOf: [{ const: "a" }, { const: "a" }] }, "a", false); // two alternatives match
-  await agree({ oneOf: [{ const: "a" }, { type: "string" }] }, "a", false); // not constants alone
-  await agree({ type: "string", pattern: "^a" }, "abc", false); // patterns: the validator's own engine
-  await agree({ $schema: "http://json-schema.org/draft-07/schema#", $ref: "#/$defs/n", type: "string", $defs: { n: { type: "number" } } }, 1, true);
-  await agree({ $ref: "#/$defs/n", type: "string", $defs: { n: { type: "number" } } }, 1, false); // 2020-12 reads both
-  await agree({ $ref: "#/$defs/a~1b", $defs: { "a/b": {} } }, 1, false); // pointer escapes: the validator's
-  await agree({ type: "array", items: [{ type: "string" }] }, ["x"], false); // a tuple
-  await agree({ required: "x" }, {}, true); // a keyword of the wrong type is ignored, as the validator ignores it
-  await agree({ minimum: "3" }, 1, true);
-  // Too much work or too deep: it stops, and the validator decides.
-  const wide = Array.from({ length: 5000 }, (_, i) => i);
-  assert.equal(surelyValid({ type: "array", items: { type: "integer" } }, wide, 1000), false);
-  assert.equal(surelyValid({ type: "array", items: { type: "integer" } }, wide, STEPS), true);
-  let deep = {};
-  for (let i = 0; i < 80; i++) deep = { anyOf: [deep] };
-  assert.equal(surelyValid(deep, 1, STEPS), false);
-});
-
-test("quick-check.js keeps a schema's rules between checks, and each check has its own budget", () => {
-  const fresh = (v) => JSON.parse(JSON.stringify(v));
-  const schema = { type: "object", required: ["items"], properties: { items: { type: "array", items: { $ref: "#/$defs/n" } } }, $defs: { n: { type: "integer" } } };
-  const wide = { items: Array.from({ length: 5000 }, (_, i) => i) };
-  // A check stopped by its budget leaves nothing behind for the next, which the same rules serve.
-  assert.equal(surelyValid(fresh(schema), fresh(wide), 1000), false);
-  assert.equal(surelyValid(fresh(schema), fresh(wide), STEPS), true);
-  assert.equal(surelyValid(fresh(schema), { items: [1, "2"] }, STEPS), false);
-  assert.equal(surelyValid(fresh(schema), { items: [1, 2] }, STEPS), true);
-  // More schemas than are kept: each still gets its own rules, and the first comes back right.
-  for (let max = 0; max < 40; max++) {
-    const bounded = { type: "integer", maximum: max };
-    assert.equal(surelyValid(fresh(bounded), max, STEPS), true);
-    assert.equal(surelyValid(fresh(bounded), max + 1, STEPS), false);
-  }
-  assert.equal(surelyValid(fresh(schema), { items: [1, 2.5] }, STEPS), false);
-  assert.equal(surelyValid(fresh(schema), fresh(wide), STEPS), true);
-  // Schemas whose texts together pass what is kept: each is still read right.
-  const large = (n) => ({ type: "object", required: [`p${n}`], properties: Object.fromEntries(Array.from({ length: 9000 }, (_, i) => [`p${i}`, { type: i === n ? "integer" : "string", description: "x".repeat(24) }])) });
-  for (let round = 0; round < 2; round++) {
-    for (const n of [1, 2, 3, 4]) {
-      assert.equal(surelyValid(large(n), { [`p${n}`]: 5 }, STEPS), true);
-      assert.equal(surelyValid(large(n), { [`p${n}`]: "5" }, STEPS), false);
+    assert.equal(surelyValid(fresh(schema), { items: [1, 2.5] }, STEPS), false);
+    assert.equal(surelyValid(fresh(schema), fresh(wide), STEPS), true);
+    // Schemas whose texts together pass what is kept: each is still read right.
+    const large = (n) => ({ type: "object", required: [`p${n}`], properties: Object.fromEntries(Array.from({ length: 9000 }, (_, i) => [`p${i}`, { type: i === n ? "integer" : "string", description: "x".repeat(24) }])) });
+    for (let round = 0; round < 2; round++) {
+      for (const n of [1, 2, 3, 4]) {
+        assert.equal(surelyValid(large(n), { [`p${n}`]: 5 }, STEPS), true);
+        assert.equal(surelyValid(large(n), { [`p${n}`]: "5" }, STEPS), false);
+      }
     }
-  }
-  // The same text is the same schema, whatever object it arrives as; another text is another.
-  assert.equal(surelyValid({ type: "string" }, "a", STEPS), true);
-  assert.equal(surelyValid({ type: "number" }, "a", STEPS), false);
-});
+    // The same text is the same schema, whatever object it arrives as; another text is another.
+    assert.equal(surelyValid({ type: "string" }, "a", STEPS), true);
+    assert.equal(surelyValid({ type: "number" }, "a", STEPS), false);
+  });
 
-test("quick-check.js reads each member by its own rule, whatever the order of the names it met before", () => {
-  const fresh = (v) => JSON.parse(JSON.stringify(v));
-  const schema = { type: "array", items: { type: "object", required: ["a", "b"], properties: { a: { type: "string" }, b: { type: "integer" } }, additionalProperties: { type: "boolean" } } };
-  const check = (items) => surelyValid(fresh(schema), fresh(items), STEPS);
-  assert.equal(check([{ a: "s", b: 1 }, { b: 1, a: "s" }, { x: true, a: "s", b: 2 }]), true);
-  // The names of the object before, at the same positions, with the other's rules.
-  assert.equal(check([{ a: "s", b: 1 }, { b: "s", a: 1 }]), false);
-  assert.equal(check([{ a: "s", b: 1 }, { a: "s", x: 1 }]), false); // x takes b's place and is no boolean
-  assert.equal(check([{ a: "s", b: 1 }, { a: "s", x: true }]), false); // required b is missing
-  assert.equal(check([{ a: "s", x: true, b: 1 }, { a: "s", b: 1, x: 2 }]), false);
-  // Past the positions remembered: each member still meets its own rule.
-  const wide = (last) => Object.fromEntries([...Array.from({ length: 80 }, (_, i) => [`x${i}`, true]), ["a", "s"], ["b", last]]);
-  assert.equal(check([wide(1), wide(2)]), true);
-  assert.equal(check([wide(1), wide("2")]), false);
-  // The same rules in the next check, the names met in another order.
-  assert.equal(check([{ b: 1, a: "s" }]), true);
-  assert.equal(check([{ b: 1.5, a: "s" }]), false);
-});
+  test(`quick-check.js reads each member by its own rule, whatever the order of the names it met before (${mode})`, () => {
+      setMode();
+    const fresh = (v) => JSON.parse(JSON.stringify(v));
+    const schema = { type: "array", items: { type: "object", required: ["a", "b"], properties: { a: { type: "string" }, b: { type: "integer" } }, additionalProperties: { type: "boolean" } } };
+    const check = (items) => surelyValid(fresh(schema), fresh(items), STEPS);
+    assert.equal(check([{ a: "s", b: 1 }, { b: 1, a: "s" }, { x: true, a: "s", b: 2 }]), true);
+    // The names of the object before, at the same positions, with the other's rules.
+    assert.equal(check([{ a: "s", b: 1 }, { b: "s", a: 1 }]), false);
+    assert.equal(check([{ a: "s", b: 1 }, { a: "s", x: 1 }]), false); // x takes b's place and is no boolean
+    assert.equal(check([{ a: "s", b: 1 }, { a: "s", x: true }]), false); // required b is missing
+    assert.equal(check([{ a: "s", x: true, b: 1 }, { a: "s", b: 1, x: 2 }]), false);
+    // Past the positions remembered: each member still meets its own rule.
+    const wide = (last) => Object.fromEntries([...Array.from({ length: 80 }, (_, i) => [`x${i}`, true]), ["a", "s"], ["b", last]]);
+    assert.equal(check([wide(1), wide(2)]), true);
+    assert.equal(check([wide(1), wide("2")]), false);
+    // The same rules in the next check, the names met in another order.
+    assert.equal(check([{ b: 1, a: "s" }]), true);
+    assert.equal(check([{ b: 1.5, a: "s" }]), false);
+  });
+}
