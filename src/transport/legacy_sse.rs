@@ -336,9 +336,16 @@ impl Inner {
     }
 }
 
+/// The longest `endpoint` the client takes. Every POST goes to it, and an
+/// event may otherwise be as long as a message.
+pub const MAX_ENDPOINT_BYTES: usize = 8 * 1024;
+
 /// Resolves the `endpoint` event's URI against the SSE URL and refuses one on
 /// another origin: the endpoint must not send our messages elsewhere.
 fn resolve_endpoint(sse_url: &str, endpoint: &str) -> Result<String, Error> {
+    if endpoint.len() > MAX_ENDPOINT_BYTES {
+        return Err(Error::protocol("the endpoint event names a URL longer than 8 KiB".into()));
+    }
     let resolved =
         Url::new_with_base(endpoint, sse_url).map_err(|_| Error::protocol(format!("the endpoint event {endpoint:?} is not a URL")))?;
     let base = Url::new(sse_url).map_err(|_| Error::invalid_argument(format!("{sse_url:?} is not a URL")))?;

@@ -5,7 +5,7 @@ import { checker, describe, settle } from "./expect.mjs";
 import { peerOf } from "./peer.mjs";
 import { brokenToken, credentialRedirect, heldTokenRequest, issuerChurn, issuerSwitch, pinnedIssuer } from "./scenarios/oauth.mjs";
 import { depthBomb, elicitationBomb, regexBomb, schemaBomb } from "./scenarios/schemas.mjs";
-import { keptGarbage, legacyEventSource, legacyFetchReader, legacyHeldPost, initValues, listBytes, longSessionId, oversizeJson, renamedPages, oversizeSseEvent, structuredValues, valueBomb } from "./scenarios/sizes.mjs";
+import { keptGarbage, legacyEventSource, legacyFetchReader, legacyHeldPost, legacyLongEndpoint, initValues, listBytes, longSessionId, oversizeJson, renamedPages, oversizeSseEvent, structuredValues, valueBomb } from "./scenarios/sizes.mjs";
 import { answeredElsewhere, closedClientHoldsNoTimer, eventIds, heldStreams, initializedHeld, listenHeld, repliesHeld, toolLoopFailedStep, duplicateId, floodDefault, withdrawnRequests, supersededListings, floodOfFour, retryOverflow, taskForever } from "./scenarios/streams.mjs";
 import { hostHeldConnect, hostRefusedEntry, hostSlowPages, hostSuspendMidListing } from "./scenarios/host.mjs";
 import { toolFlood } from "./scenarios/names.mjs";
@@ -33,6 +33,7 @@ const SCENARIOS = [
   { name: "structured-values", run: structuredValues },
   { name: "legacy-sse-fetch", run: legacyFetchReader },
   { name: "legacy-sse-held-post", run: legacyHeldPost },
+  { name: "legacy-sse-long-endpoint", run: legacyLongEndpoint },
   { name: "legacy-sse-eventsource", run: legacyEventSource, runtimes: ["chromium"] }, // a browser API
   { name: "retry-overflow", run: retryOverflow },
   { name: "answered-elsewhere", run: answeredElsewhere },

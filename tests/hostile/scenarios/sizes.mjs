@@ -74,6 +74,17 @@ async function sharedStreamEvent(ctx, sseReader) {
 }
 
 /** HTTP+SSE: close() while a call's POST is held fails the call with closed at once, and hangs up on the POST. */
+/** Every POST of HTTP+SSE goes to the URL the `endpoint` event names: one of 8 KiB is taken, a longer one refused. */
+export async function legacyLongEndpoint({ check, peer, track }) {
+  const connect = (bytes) => McpClient.connect(`${peer.url("legacy-sse", "sse")}?endpointBytes=${bytes}`,
+    { transport: "sse", sseReader: "fetch", timeout: 5_000 });
+  const longest = track(await connect(8 * 1024));
+  await expectEcho(check, longest, "a session whose endpoint is 8 KiB");
+  const refused = await expectFailure(check, "connecting where the endpoint event names 8 KiB and a byte", connect(8 * 1024 + 1), "protocol");
+  check(/endpoint/.test(refused?.message ?? "") && (refused?.message?.length ?? 0) < 200, "… says so in a short message", refused?.message);
+  await expectEcho(check, longest, "the other client afterwards");
+}
+
 export async function legacyHeldPost({ check, peer, track }) {
   const client = track(await McpClient.connect(peer.url("legacy-sse", "sse"), { transport: "sse", sseReader: "fetch", timeout: 30_000 }));
   const call = settle(client.callTool({ name: "held-post" }), 3_000);

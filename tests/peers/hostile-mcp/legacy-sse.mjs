@@ -55,7 +55,10 @@ export function legacySseEndpoint(base, stats) {
         stats.streamsClosed += 1;
         streams.delete(id);
       });
-      return res.write(`event: endpoint\ndata: ${base}/message?sessionId=${id}\n\n`);
+      // `?endpointBytes=<n>` pads the endpoint's URL to n bytes, for the client's bound on its length.
+      const named = `${base}/message?sessionId=${id}`;
+      const padding = Number(url.searchParams.get("endpointBytes") ?? 0) - named.length - "&pad=".length;
+      return res.write(`event: endpoint\ndata: ${padding > 0 ? `${named}&pad=${"x".repeat(padding)}` : named}\n\n`);
     }
     if (req.method === "POST" && rest === "message") {
       const stream = streams.get(url.searchParams.get("sessionId"));
