@@ -309,8 +309,8 @@ const TO_RULES = ["$ref", "allOf", "anyOf", "oneOf", "additionalProperties", "ma
 const compound = (v) => typeof v === "object" && v !== null;
 
 // The code of one check: statements that return false unless the value in a variable surely
-// matches a schema, as the rule of the same schema would decide. Its work is counted as the rules
-// count theirs: an array's length, and one for each object and array met.
+// matches a schema, as the rule of the same schema would decide. Its work is counted against the
+// same budget as the rules': an array's length, and for each object the names it looks up.
 class Generated {
   constructor(check) {
     this.check = check;
@@ -384,16 +384,21 @@ class Generated {
     const names = Array.isArray(required) ? [...new Set(required.filter((name) => typeof name === "string"))] : [];
     const declared = isObject(properties) ? Object.entries(properties) : [];
     if (names.length > 0 || declared.length > 0) {
-      let object = "if(--c.left<0)throw S;";
+      const requiredNames = new Set(names);
+      const declaredNames = new Set(declared.map(([name]) => name));
+      const lookups = declared.length + names.filter((name) => !declaredNames.has(name)).length;
+      // Each name looked up is work, whatever the object holds: a schema of thousands of members
+      // over thousands of small objects is stopped by the budget, as the rules' walk would be.
+      let object = `if((c.left-=${1 + lookups})<0)throw S;`;
       const read = (name) => {
         const key = JSON.stringify(name);
         return name in Object.prototype ? `(Object.hasOwn(${x},${key})?${x}[${key}]:undefined)` : `${x}[${key}]`;
       };
-      for (const name of names) if (!declared.some(([declaredName]) => declaredName === name)) object += `if(${read(name)}===undefined)return false;`;
+      for (const name of requiredNames) if (!declaredNames.has(name)) object += `if(${read(name)}===undefined)return false;`;
       for (const [name, sub] of declared) {
         const member = this.variable();
         const check = this.node(sub, member, depth + 1);
-        if (names.includes(name)) object += `{const ${member}=${read(name)};if(${member}===undefined)return false;${check}}`;
+        if (requiredNames.has(name)) object += `{const ${member}=${read(name)};if(${member}===undefined)return false;${check}}`;
         else if (check) object += `{const ${member}=${read(name)};if(${member}!==undefined){${check}}}`;
       }
       code += `if(typeof ${x}==="object"&&${x}!==null&&!Array.isArray(${x})){${object}}`;
@@ -458,8 +463,18 @@ export function surelyValid(schemaText, value, steps) {
   try {
     const check = checkOf(schemaText);
     if (generating && check.generated === undefined) check.generated = Generated.of(check, schemaText);
+    if (generating && check.generated) {
+      check.left = steps;
+      try {
+        return check.generated(value, 0) && check.left >= 0;
+      } catch (stop) {
+        if (stop !== STOP && !(stop instanceof RangeError)) throw stop;
+      }
+      // The code counts every name a schema declares for each object; the rules count the members
+      // an object has, and a schema of many members over many small objects is theirs to check.
+    }
     check.left = steps;
-    return ((generating && check.generated) || check.rule)(value, 0) && check.left >= 0;
+    return check.rule(value, 0) && check.left >= 0;
   } catch (stop) {
     if (stop === STOP || stop instanceof RangeError) return false;
     throw stop;
