@@ -1,6 +1,7 @@
 // Redirects of requests that carry credentials (an `Authorization` header), which the client
 // follows by hand (src/transport/fetch.rs): only to the same origin, only with 307 or 308,
-// at most five times. Against server-everything behind a proxy that redirects some paths.
+// at most five times; and of requests without, which fetch follows. Against server-everything
+// behind a proxy that redirects some paths.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { McpClient, McpClientError } from "mcp-wasm";
@@ -22,6 +23,18 @@ test("a 307 or 308 to the same origin is followed, and the call goes through", a
   await withProxy({ moved: [307, "/ok/mcp"], "moved-for-good": [308, "/kept/mcp"] }, async (proxy) => {
     for (const [label, landing] of [["moved", "ok"], ["moved-for-good", "kept"]]) {
       const client = await McpClient.connect(`${proxy.origin}/${label}/mcp`, credentials);
+      const result = await client.callTool({ name: "echo", arguments: { message: "followed" } });
+      assert.match(result.content[0].text, /followed/);
+      assert.ok(proxy.seen(landing).some((s) => s.method === "initialize"), `${label}: initialize reached /${landing}`);
+      await client.close();
+    }
+  });
+});
+
+test("without credentials, redirects are followed as fetch follows them", async () => {
+  await withProxy({ moved: [307, "/ok/mcp"], "moved-for-good": [308, "/kept/mcp"] }, async (proxy) => {
+    for (const [label, landing] of [["moved", "ok"], ["moved-for-good", "kept"]]) {
+      const client = await McpClient.connect(`${proxy.origin}/${label}/mcp`, { era: "legacy", timeout: 10_000 });
       const result = await client.callTool({ name: "echo", arguments: { message: "followed" } });
       assert.match(result.content[0].text, /followed/);
       assert.ok(proxy.seen(landing).some((s) => s.method === "initialize"), `${label}: initialize reached /${landing}`);
