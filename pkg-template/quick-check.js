@@ -38,6 +38,17 @@ const PLAIN_REF = /^#\/(\$defs|definitions)\/([A-Za-z0-9_.-]+)$/;
 const isObject = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
 const isNumber = (v) => typeof v === "number";
 
+// The bits of a schema's `type`, a name or a list of names (an unknown name adds none); undefined
+// when the schema has no `type` of either form, which it then does not check.
+function typeBitsOf(type) {
+  if (typeof type === "string") return TYPE_BITS.get(type) ?? 0;
+  if (Array.isArray(type)) return type.reduce((all, name) => all | (TYPE_BITS.get(name) ?? 0), 0);
+  return undefined;
+}
+
+// Compound values would need the validator's member-by-member comparison.
+const compound = (v) => typeof v === "object" && v !== null;
+
 function typeBits(value) {
   if (value === null) return 1;
   switch (typeof value) {
@@ -110,9 +121,7 @@ class Check {
     const onlyRef = this.draft7 && ref !== undefined;
     const keywords = onlyRef ? {} : schema;
     const { type, enum: options, const: expected, items, required, properties, additionalProperties, allOf, anyOf } = keywords;
-    let bits;
-    if (typeof type === "string") bits = TYPE_BITS.get(type) ?? 0;
-    else if (Array.isArray(type)) bits = type.reduce((all, name) => all | (TYPE_BITS.get(name) ?? 0), 0);
+    const bits = typeBitsOf(type);
     // A schema of a type alone (and words for people), as most leaves of a schema are. Its work is
     // counted by the array or object that holds the value.
     if (bits !== undefined && Object.keys(schema).every((key) => key === "type" || ANNOTATIONS.has(key))) {
@@ -122,8 +131,6 @@ class Check {
     }
     const allowed = Array.isArray(options) ? options : undefined;
     const hasConst = "const" in keywords;
-    // Compound values would need the validator's member-by-member comparison.
-    const compound = (v) => typeof v === "object" && v !== null;
     if (allowed?.some(compound) || (hasConst && compound(expected))) return () => false;
     // Draft-07's array form is a tuple.
     if (this.draft7 && Array.isArray(items)) return () => false;
@@ -301,12 +308,11 @@ const MAY_GENERATE = typeof globalThis.process?.versions?.node === "string" && t
   }
 })();
 let generating = MAY_GENERATE;
-// The longest schema text made into code: the code is a few times the schema's length.
+// The longest schema text made into code: the code is up to about ten times the schema's length.
 const GENERATED_TEXT_MAX = 64 * 1024;
 // Keywords a generated check reads itself; a schema with any other keyword that the rules read, or
 // that the validator reads and the rules do not, is left to its rule, which the code calls.
 const TO_RULES = ["$ref", "allOf", "anyOf", "oneOf", "additionalProperties", "maxProperties", "minProperties"];
-const compound = (v) => typeof v === "object" && v !== null;
 
 // The code of one check: statements that return false unless the value in a variable surely
 // matches a schema, as the rule of the same schema would decide. Its work is counted against the
@@ -355,9 +361,7 @@ class Generated {
       return `if(!R[${this.rules.push(this.check.ruleOf(schema)) - 1}](${x},${depth}))return false;`;
     }
     const { type, enum: options, items, required, properties } = schema;
-    let bits;
-    if (typeof type === "string") bits = TYPE_BITS.get(type) ?? 0;
-    else if (Array.isArray(type)) bits = type.reduce((all, name) => all | (TYPE_BITS.get(name) ?? 0), 0);
+    const bits = typeBitsOf(type);
     let code = "";
     if (bits !== undefined) code += `if(!(${typeTest(bits, x)}))return false;`;
     if (bits === undefined || (bits & 96) !== 0) code += `if(typeof ${x}==="number"&&!Number.isFinite(${x}))return false;`;
@@ -381,12 +385,12 @@ class Generated {
       array += `if((c.left-=1+${x}.length)<0)throw S;for(let ${index}=0;${index}<${x}.length;${index}++){const ${item}=${x}[${index}];${this.node(items, item, depth + 1)}}`;
     }
     if (array) code += `if(Array.isArray(${x})){${array}}`;
-    const names = Array.isArray(required) ? [...new Set(required.filter((name) => typeof name === "string"))] : [];
+    const requiredNames = new Set(Array.isArray(required) ? required.filter((name) => typeof name === "string") : []);
     const declared = isObject(properties) ? Object.entries(properties) : [];
-    if (names.length > 0 || declared.length > 0) {
-      const requiredNames = new Set(names);
+    if (requiredNames.size > 0 || declared.length > 0) {
       const declaredNames = new Set(declared.map(([name]) => name));
-      const lookups = declared.length + names.filter((name) => !declaredNames.has(name)).length;
+      const undeclared = [...requiredNames].filter((name) => !declaredNames.has(name));
+      const lookups = declared.length + undeclared.length;
       // Each name looked up is work, whatever the object holds: a schema of thousands of members
       // over thousands of small objects is stopped by the budget, as the rules' walk would be.
       let object = `if((c.left-=${1 + lookups})<0)throw S;`;
@@ -394,7 +398,7 @@ class Generated {
         const key = JSON.stringify(name);
         return name in Object.prototype ? `(Object.hasOwn(${x},${key})?${x}[${key}]:undefined)` : `${x}[${key}]`;
       };
-      for (const name of requiredNames) if (!declaredNames.has(name)) object += `if(${read(name)}===undefined)return false;`;
+      for (const name of undeclared) object += `if(${read(name)}===undefined)return false;`;
       for (const [name, sub] of declared) {
         const member = this.variable();
         const check = this.node(sub, member, depth + 1);

@@ -150,13 +150,14 @@ impl ClientState {
     /// once only after a broken stream, until a listing names them again.
     fn charge_learning(&self, bytes: usize) {
         let budget = self.settings.limits.max_message_bytes.saturating_mul(2 * MAX_LIST_MESSAGES);
-        let learned = self.learned_bytes.get().saturating_add(bytes);
+        let mut learned = self.learned_bytes.get().saturating_add(bytes);
         if learned > budget {
-            for learned in [&self.output_schemas, &self.idempotent_tools, &*self.tool_schemas] {
-                learned.borrow_mut().clear();
+            for map in [&self.output_schemas, &self.idempotent_tools, &*self.tool_schemas] {
+                map.borrow_mut().clear();
             }
+            learned = bytes;
         }
-        self.learned_bytes.set(if learned > budget { bytes } else { learned });
+        self.learned_bytes.set(learned);
     }
 
     /// Every item across all pages.
