@@ -1,9 +1,11 @@
-// Node entry: Node's fetch cannot read file: URLs, so read the modules from disk.
+// Node entry: Node's fetch cannot read file: URLs, so read the modules from disk, and send
+// requests through node-fetch.js (a cheaper request for Node's fetch).
 // The core's rest (rest-gate.js), its OAuth module and its validator's are read
 // and instantiated the first time a call needs one.
 import { readFileSync } from "node:fs";
 import { setPartLoaders, __setRestLoader, initSync } from "./mcp_wasm.js";
 import "./rest-gate.js";
+import "./node-fetch.js";
 
 initSync({ module: readFileSync(new URL("./mcp_wasm_bg.wasm", import.meta.url)) });
 __setRestLoader(

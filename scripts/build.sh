@@ -97,6 +97,7 @@ node scripts/short-imports.mjs pkg/mcp_wasm_bg.wasm pkg/mcp_wasm.js
 mkdir -p "$SPLIT/profile-pkg"
 cp pkg/mcp_wasm_bg.wasm "$SPLIT/core.wasm"
 cp -r pkg/. pkg-template/. "$SPLIT/profile-pkg/"
+node scripts/name-glue.mjs "$SPLIT/profile-pkg"
 node scripts/split/instrument.mjs pkg/mcp_wasm_bg.wasm "$SPLIT/profile-pkg/mcp_wasm_bg.wasm"
 # The profile also reports which `if` arms and block tails run (cover.mjs). What the functions
 # it entered hold that it never ran moves into functions of their own (outline.mjs), which the
@@ -138,6 +139,7 @@ node scripts/short-exports.mjs pkg/mcp_wasm_bg.wasm pkg/mcp_wasm.js pkg/mcp_wasm
 
 node scripts/finish-dts.mjs
 cp pkg-template/* pkg/
+node scripts/name-glue.mjs pkg
 # DPoP's key storage, which the npm core loads as a part (src/transport/oauth/dpop.rs).
 cp src/dpop.js pkg/dpop.js
 # A browser finds a module's imports only once it has fetched that module, and the

@@ -239,6 +239,19 @@ export function setRestGate(gate) {
   restGate = gate;
 }
 
+// How requests go out and their bodies are read: the platform's `fetch` and `getReader()`, unless
+// an entry replaces them (the npm package's Node entry does: pkg-template/node-fetch.js).
+let sender;
+export function setSender(replacement) {
+  sender = replacement;
+}
+export function sendRequest(url, init) {
+  return sender ? sender.send(url, init) : fetch(url, init);
+}
+export function readerOf(body) {
+  return sender ? sender.reader(body) : body.getReader();
+}
+
 // A response body read to its end in one promise, so that a body of many chunks costs wasm
 // one crossing instead of one per chunk. Past `max` bytes the stream is cancelled and no
 // chunk is kept. Resolves to [chunks, total], chunks null past `max`, total -1 for a chunk
@@ -270,7 +283,7 @@ export async function readChunks(reader, max) {
 // Which answers are JSON is read as transport::http::classify reads it; should they ever disagree, the
 // core reads the body itself or lets it go, so a mismatch costs time, never a verdict.
 export async function fetchAnswer(fetchFn, url, init, max, keepFrom) {
-  const response = await (fetchFn ?? fetch)(url, init);
+  const response = await (fetchFn ?? sendRequest)(url, init);
   if (typeof response !== "object" || response === null || !("status" in response) || !("headers" in response)) return [];
   const { status, headers } = response;
   if (!(status >= 200 && status < 300) || status === 202 || status === 204 || typeof headers?.get !== "function") return [response];
@@ -282,7 +295,7 @@ export async function fetchAnswer(fetchFn, url, init, max, keepFrom) {
   const loading = declared >= keepFrom && restGate ? restGate() : undefined;
   let read;
   try {
-    read = await readChunks(response.body.getReader(), max);
+    read = await readChunks(readerOf(response.body), max);
   } catch (error) {
     return [response, undefined, error];
   }

@@ -15,15 +15,15 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortController, AbortSignal, Headers, ReadableStreamDefaultReader, RequestInit, Response};
 
-#[wasm_bindgen]
-extern "C" {
-    // The global, not `window.fetch`: there is no `window` in Workers or Node.
-    #[wasm_bindgen(js_name = fetch, catch)]
-    fn global_fetch(input: &str, init: &RequestInit) -> Result<Promise, JsValue>;
-}
-
 #[wasm_bindgen(module = "/src/glue.js")]
 extern "C" {
+    // The global `fetch` (not `window.fetch`: there is no `window` in Workers or Node), or
+    // what the package's Node entry puts in its place.
+    #[wasm_bindgen(js_name = sendRequest, catch)]
+    fn global_fetch(input: &str, init: &RequestInit) -> Result<Promise, JsValue>;
+    // `body.getReader()`, or a reader of the Node entry's that behaves as one.
+    #[wasm_bindgen(js_name = readerOf, catch)]
+    fn reader_of(body: &web_sys::ReadableStream) -> Result<ReadableStreamDefaultReader, JsValue>;
     #[wasm_bindgen(js_name = readChunks)]
     fn read_chunks(reader: &ReadableStreamDefaultReader, max: f64) -> Promise;
     #[wasm_bindgen(js_name = pumpChunks)]
@@ -372,10 +372,7 @@ impl BodyReader {
     /// [`Error::Protocol`] if the response has no readable body.
     pub fn new(response: &Response) -> Result<Self, Error> {
         let body = response.body().ok_or_else(|| Error::protocol("the response has no body".into()))?;
-        let reader = body
-            .get_reader()
-            .dyn_into::<ReadableStreamDefaultReader>()
-            .map_err(|_| Error::protocol("the response body cannot be read as a stream".into()))?;
+        let reader = reader_of(&body).map_err(|_| Error::protocol("the response body cannot be read as a stream".into()))?;
         Ok(Self { reader, done: false })
     }
 

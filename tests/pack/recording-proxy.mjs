@@ -8,12 +8,15 @@ import http from "node:http";
 const META_CLIENT_INFO = "io.modelcontextprotocol/clientInfo";
 
 /**
- * Resolves with `{ origin, seen(label), close() }`; `seen` lists `{ method, clientInfo }`.
+ * Resolves with `{ origin, seen(label), open(label), close() }`; `seen` lists `{ method, clientInfo }`,
+ * `open` how many of the label's requests the proxy is still answering (a stream the client has
+ * not hung up on).
  * `redirects` answers a label's requests with a redirect instead: `{ label: [status, location] }`.
  */
 export function startRecordingProxy(upstreamUrl, { redirects = {} } = {}) {
   const upstream = new URL(upstreamUrl);
   const records = new Map();
+  const answering = new Map();
 
   function note(label, body) {
     let parsed;
@@ -47,6 +50,8 @@ export function startRecordingProxy(upstreamUrl, { redirects = {} } = {}) {
       res.writeHead(status, { location }).end();
       return;
     }
+    answering.set(label, (answering.get(label) ?? 0) + 1);
+    res.on("close", () => answering.set(label, answering.get(label) - 1));
     const chunks = [];
     req.on("data", (chunk) => chunks.push(chunk));
     req.on("end", () => {
@@ -75,6 +80,7 @@ export function startRecordingProxy(upstreamUrl, { redirects = {} } = {}) {
       resolve({
         origin: `http://127.0.0.1:${port}`,
         seen: (label) => records.get(label) ?? [],
+        open: (label) => answering.get(label) ?? 0,
         close: () => new Promise((done) => {
           server.closeAllConnections();
           server.close(() => done());
