@@ -21,7 +21,8 @@ extern "C" {
     // what the package's Node entry puts in its place.
     #[wasm_bindgen(js_name = sendRequest, catch)]
     fn global_fetch(input: &str, init: &RequestInit) -> Result<Promise, JsValue>;
-    // `body.getReader()`, or a reader of the Node entry's that behaves as one.
+    // `body.getReader()`, or the Node entry's stand-in for one (pkg-template/node-fetch.js), which
+    // has `read()` and `cancel()` only: `BodyReader` must call nothing else on it.
     #[wasm_bindgen(js_name = readerOf, catch)]
     fn reader_of(body: &web_sys::ReadableStream) -> Result<ReadableStreamDefaultReader, JsValue>;
     #[wasm_bindgen(js_name = readChunks)]
