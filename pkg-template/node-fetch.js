@@ -8,7 +8,7 @@
 // Without the clone, undici follows the request's signal through a weak reference only, and loses an
 // abort once a collection has taken its inner Request: the body it answered would go on streaming. So
 // the request's own signal cancels such a body, unread (`Held`) or while it is read (`HeededReader`).
-// The glue's module is named by scripts/build.sh.
+// scripts/name-glue.mjs names the glue's module below when the package is built.
 import { setSender } from "./glue-snippet.js";
 
 const REDIRECTED_MAX = 64;
