@@ -8,15 +8,16 @@ import http from "node:http";
 const META_CLIENT_INFO = "io.modelcontextprotocol/clientInfo";
 
 /**
- * Resolves with `{ origin, seen(label), open(label), close() }`; `seen` lists `{ method, clientInfo }`,
- * `open` how many of the label's requests the proxy is still answering (a stream the client has
- * not hung up on).
+ * Resolves with `{ origin, seen(label), hits(label), open(label), close() }`; `seen` lists
+ * `{ method, clientInfo }`, `hits` counts the label's requests (redirected ones too), `open` how many
+ * of them the proxy is still answering (a stream the client has not hung up on).
  * `redirects` answers a label's requests with a redirect instead: `{ label: [status, location] }`.
  */
 export function startRecordingProxy(upstreamUrl, { redirects = {} } = {}) {
   const upstream = new URL(upstreamUrl);
   const records = new Map();
   const answering = new Map();
+  const hits = new Map();
 
   function note(label, body) {
     let parsed;
@@ -44,6 +45,7 @@ export function startRecordingProxy(upstreamUrl, { redirects = {} } = {}) {
       res.writeHead(404).end();
       return;
     }
+    hits.set(label, (hits.get(label) ?? 0) + 1);
     if (Object.hasOwn(redirects, label)) {
       const [status, location] = redirects[label];
       req.resume();
@@ -81,6 +83,7 @@ export function startRecordingProxy(upstreamUrl, { redirects = {} } = {}) {
         origin: `http://127.0.0.1:${port}`,
         seen: (label) => records.get(label) ?? [],
         open: (label) => answering.get(label) ?? 0,
+        hits: (label) => hits.get(label) ?? 0,
         close: () => new Promise((done) => {
           server.closeAllConnections();
           server.close(() => done());
