@@ -88,19 +88,16 @@ class HeededReader {
   }
 
   async read() {
-    let chunk;
+    const { signal } = this.hold;
     try {
-      chunk = await this.reader.read();
+      const chunk = await this.reader.read();
+      if (signal.aborted) throw signal.reason;
+      if (chunk.done) this.hold.release();
+      return chunk;
     } catch (error) {
       this.hold.release();
       throw error;
     }
-    if (this.hold.signal.aborted) {
-      this.hold.release();
-      throw this.hold.signal.reason;
-    }
-    if (chunk.done) this.hold.release();
-    return chunk;
   }
 
   cancel(reason) {
@@ -109,4 +106,4 @@ class HeededReader {
   }
 }
 
-if (isNodes && globalThis.process?.versions?.undici) setSender({ send, reader });
+if (isNodes) setSender({ send, reader });

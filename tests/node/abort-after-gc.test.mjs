@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { McpClient } from "mcp-wasm";
 import { startRecordingProxy } from "../pack/recording-proxy.mjs";
 import { collectGarbage } from "../support/gc.mjs";
+import { until } from "../support/until.mjs";
 
 const EVERYTHING = process.env.MCP_TEST_URL ?? "http://127.0.0.1:38011/mcp";
 const LIMIT = { timeout: 30_000 };
@@ -27,13 +28,6 @@ async function slowCallThrough(proxy, options = {}) {
   return { client, call, idle };
 }
 
-async function until(holds, what) {
-  const deadline = Date.now() + 3000;
-  while (!holds()) {
-    if (Date.now() > deadline) assert.fail(`within 3 s: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 test("close() after a collection ends a call's stream and the GET stream", LIMIT, async () => {
   const proxy = await startRecordingProxy(EVERYTHING);

@@ -8,6 +8,7 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import "mcp-wasm";
 import { collectGarbage } from "../support/gc.mjs";
+import { until } from "../support/until.mjs";
 
 const EVERYTHING = process.env.MCP_TEST_URL ?? "http://127.0.0.1:38011/mcp";
 const entry = new URL(import.meta.resolve("mcp-wasm"));
@@ -38,13 +39,6 @@ async function streamingServer() {
   };
 }
 
-async function until(holds, what) {
-  const deadline = Date.now() + 3000;
-  while (!holds()) {
-    if (Date.now() > deadline) assert.fail(`within 3 s: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 test("a body left unread is cancelled when its request's signal aborts after a collection", async () => {
   const server = await streamingServer();

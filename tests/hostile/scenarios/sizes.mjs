@@ -73,7 +73,6 @@ async function sharedStreamEvent(ctx, sseReader) {
   await expectEcho(check, client, `the call after ${multiByte}`);
 }
 
-/** HTTP+SSE: close() while a call's POST is held fails the call with closed at once, and hangs up on the POST. */
 /** Every POST of HTTP+SSE goes to the URL the `endpoint` event names: one of 8 KiB is taken, a longer one refused. */
 export async function legacyLongEndpoint({ check, peer, track }) {
   const connect = (bytes) => McpClient.connect(`${peer.url("legacy-sse", "sse")}?endpointBytes=${bytes}`,
@@ -85,6 +84,7 @@ export async function legacyLongEndpoint({ check, peer, track }) {
   await expectEcho(check, longest, "the other client afterwards");
 }
 
+/** HTTP+SSE: close() while a call's POST is held fails the call with closed at once, and hangs up on the POST. */
 export async function legacyHeldPost({ check, peer, track }) {
   const client = track(await McpClient.connect(peer.url("legacy-sse", "sse"), { transport: "sse", sseReader: "fetch", timeout: 30_000 }));
   const call = settle(client.callTool({ name: "held-post" }), 3_000);
