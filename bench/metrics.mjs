@@ -84,7 +84,7 @@ export async function runMetrics({ contenders, url, streamUrl, hooks = {}, log =
   for (const c of contenders) await conns[c.name].listTools(); // so that each knows deep's outputSchema
   const large = { toolsList: {}, bigRead: {}, deep: {} };
   for (const key of Object.keys(large)) for (const n of names) large[key][n] = [];
-  for (let r = 0; r < rounds(7); r++) {
+  for (let r = 0; r < rounds(15); r++) {
     for (const c of rotation(contenders, r)) {
       const conn = conns[c.name];
       large.toolsList[c.name].push(await timed(async () => {

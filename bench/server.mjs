@@ -42,6 +42,27 @@ function buildServer() {
   return server;
 }
 
+// SDK 1.32.2's transport keeps every JSON response in its `_streamMapping` for the life of the session:
+// `send` resolves the POST's promise but never deletes the entry (an SSE stream's `cleanup` does).
+// Over a benchmark run the server's heap grew by about 350 MB for each 84 large results (21 rounds
+// of four contenders) and reached several GB; the collector's pauses then fell on whichever
+// contender was running (bench/analysis.md, thirty-ninth round). Each answered entry is let go here.
+function releaseAnsweredStreams(transport) {
+  const streams = transport._webStandardTransport?._streamMapping;
+  if (!(streams instanceof Map)) throw new Error("bench server: the SDK transport's stream map moved; review releaseAnsweredStreams");
+  const set = streams.set.bind(streams);
+  streams.set = (id, stream) => {
+    const resolve = stream?.resolveJson;
+    if (typeof resolve === "function") {
+      stream.resolveJson = (response) => {
+        if (streams.get(id) === stream) streams.delete(id);
+        resolve(response);
+      };
+    }
+    return set(id, stream);
+  };
+}
+
 // One transport (and server) per session, per endpoint.
 const sessions = new Map();
 const sseSessions = new Map();
@@ -77,6 +98,7 @@ async function handle(req, res, json) {
       enableJsonResponse: json,
       onsessioninitialized: (sid) => sessions.set(sid, transport),
     });
+    if (json) releaseAnsweredStreams(transport);
     transport.onclose = () => sessions.delete(transport.sessionId);
     await buildServer().connect(transport);
   }
