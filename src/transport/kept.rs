@@ -16,7 +16,7 @@ use wasm_bindgen::JsCast;
 #[wasm_bindgen(module = "/src/glue.js")]
 extern "C" {
     #[wasm_bindgen(js_name = parseKept, catch)]
-    fn parse_kept(chunks: &Array, total: f64, ascii: bool, lossy: bool) -> Result<JsValue, JsValue>;
+    fn parse_kept(chunks: &Array, total: f64, lossy: bool) -> Result<JsValue, JsValue>;
 }
 
 /// Where the lexer stops if it has left nothing out.
@@ -41,8 +41,6 @@ pub enum Body {
 pub struct KeptBody {
     chunks: Array,
     total: usize,
-    /// Every byte is ASCII: Node decodes it faster as latin1.
-    ascii: bool,
     /// Bytes that are not UTF-8 decode as U+FFFD (an event's data, as the
     /// SSE standard decodes it) instead of failing (a JSON body).
     lossy: bool,
@@ -55,8 +53,8 @@ impl KeptBody {
     /// in all), decoded as the SSE standard decodes it; `structured` is the
     /// length of the `result.structuredContent` the parser left out of the
     /// text it dispatched.
-    pub fn event_data(chunks: Array, total: usize, ascii: bool, structured: Option<usize>) -> Self {
-        Self { chunks, total, ascii, lossy: true, structured }
+    pub fn event_data(chunks: Array, total: usize, structured: Option<usize>) -> Self {
+        Self { chunks, total, lossy: true, structured }
     }
 
     /// The body's `result`, parsed in JS.
@@ -64,7 +62,7 @@ impl KeptBody {
     /// # Errors
     /// What `TextDecoder` (bytes that are not UTF-8) or `JSON.parse` threw.
     pub fn result(&self) -> Result<JsValue, JsValue> {
-        parse_kept(&self.chunks, self.total as f64, self.ascii, self.lossy)
+        parse_kept(&self.chunks, self.total as f64, self.lossy)
     }
 }
 
@@ -130,6 +128,6 @@ fn long_body(chunks: Array, total: f64, max: usize, limit: &'static str) -> Resu
     if elided.elided == 0 {
         return Ok(Body::Text(text));
     }
-    let body = KeptBody { chunks, total: total as usize, ascii: elided.ascii, lossy: false, structured: elided.structured };
+    let body = KeptBody { chunks, total: total as usize, lossy: false, structured: elided.structured };
     Ok(Body::Kept { text, body: Rc::new(body) })
 }

@@ -50,8 +50,6 @@ pub struct KeptEvent {
     pub elided: usize,
     /// The kept bytes' length.
     pub bytes: usize,
-    /// Every kept byte is ASCII.
-    pub ascii: bool,
     /// The data grew long with nothing left out, and the parser stopped
     /// lexing it: `data` is empty, and the caller reads its own bytes whole.
     pub whole: bool,
@@ -503,8 +501,7 @@ impl SseParser {
             Some((eliding, bytes)) => {
                 self.pieces.push(KeptPiece::Dispatched);
                 let elided = eliding.finish();
-                let kept =
-                    KeptEvent { elided: elided.elided, bytes, ascii: elided.ascii, whole: elided.gave_up, structured: elided.structured };
+                let kept = KeptEvent { elided: elided.elided, bytes, whole: elided.gave_up, structured: elided.structured };
                 (elided.text, Some(kept))
             }
             None => (std::mem::take(&mut self.data), None),

@@ -8,6 +8,7 @@ import { startPeer } from "../support/peer-process.mjs";
 import { McpClient } from "mcp-wasm";
 import { wasmMiB } from "../support/list-memory.mjs";
 import { Floor } from "../../bench/floor.mjs";
+import { glue } from "../support/glue.mjs";
 
 let PORT; // picked by the OS: a fixed port can be taken by an outgoing connection
 let URL_;
@@ -138,6 +139,36 @@ test("long tool texts in every alphabet stay in JS and arrive as the server wrot
     "ascii until the very end ".repeat(45000) + "é",
   ];
   await echoesAsWritten(texts);
+});
+
+test("a kept body is decoded as latin1 when, and only when, every byte is ASCII (Node's isAscii)", LIMIT, async () => {
+  const decode = Buffer.prototype.toString;
+  let latin1 = 0;
+  // Node decodes HTTP's own bytes as latin1 too: only a body's length counts.
+  Buffer.prototype.toString = function (encoding, ...rest) {
+    if (encoding === "latin1" && this.length >= 256 * 1024) latin1++;
+    return decode.call(this, encoding, ...rest);
+  };
+  const client = await McpClient.connect(URL_, { era: "legacy" });
+  try {
+    const read = await client.readResource({ uri: "bench://big" });
+    assert.equal(read.contents[0].text.length, 5 * 1024 * 1024);
+    assert.equal(latin1, 1, "the 5 MiB ASCII body went to Buffer's latin1");
+    const text = "ascii for a long while ".repeat(20000) + "and then café";
+    const echoed = await client.callTool({ name: "echo", arguments: { text } });
+    assert.equal(echoed.content[0].text, text);
+    assert.equal(latin1, 1, "a body with one byte past ASCII went to TextDecoder");
+    // What the glue is given directly: a split multi-byte character, and bytes that are not UTF-8.
+    const bytes = new TextEncoder().encode('{"result":"naïve"}');
+    const at = bytes.indexOf(0xc3) + 1;
+    assert.equal(glue.parseKept([bytes.subarray(0, at), bytes.subarray(at)], bytes.length, false), "naïve");
+    const broken = Uint8Array.of(...new TextEncoder().encode('{"result":"'), 0xff, ...new TextEncoder().encode('"}'));
+    assert.throws(() => glue.parseKept([broken], broken.length, false), TypeError);
+    assert.equal(glue.parseKept([broken], broken.length, true), "\ufffd");
+  } finally {
+    Buffer.prototype.toString = decode;
+    await client.close();
+  }
 });
 
 test("a trace sees a kept response whole", LIMIT, async () => {

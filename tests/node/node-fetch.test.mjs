@@ -5,15 +5,12 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import http from "node:http";
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
 import "mcp-wasm";
 import { collectGarbage } from "../support/gc.mjs";
 import { until } from "../support/until.mjs";
+import { glue } from "../support/glue.mjs";
 
 const EVERYTHING = process.env.MCP_TEST_URL ?? "http://127.0.0.1:38011/mcp";
-const entry = new URL(import.meta.resolve("mcp-wasm"));
-const gluePath = readFileSync(new URL("./mcp_wasm.js", entry), "utf8").match(/\.\/snippets\/[^"']+\/src\/glue\.js/)[0];
-const glue = await import(new URL(gluePath, entry).href);
 
 // A server that streams a body for as long as the client reads it, counting the answers still open.
 async function streamingServer() {

@@ -118,7 +118,6 @@ pub struct Eliding {
     /// The current string is being left out.
     skipping: bool,
     elided: usize,
-    ascii: bool,
     /// Whether the body's length was given.
     known_length: bool,
     /// Bytes of the body not fed yet, when its length is known.
@@ -137,8 +136,6 @@ pub struct Elided {
     pub text: Vec<u8>,
     /// How many bytes were left out.
     pub elided: usize,
-    /// Every byte of the body was ASCII.
-    pub ascii: bool,
     /// The lexer stopped ([`Eliding::give_up_at`]): `text` is empty, and the
     /// body must be read whole.
     pub gave_up: bool,
@@ -180,7 +177,6 @@ impl Eliding {
             string_len: 0,
             skipping: false,
             elided: 0,
-            ascii: true,
             known_length: length > 0,
             remaining: length,
             ahead: 0,
@@ -205,7 +201,6 @@ impl Eliding {
         }
         let after = self.remaining.saturating_sub(chunk.len());
         self.remaining = after;
-        self.ascii &= wide::ascii_prefix(chunk) == chunk.len();
         let mut at = 0;
         while let Some(&byte) = chunk.get(at) {
             if self.gave_up {
@@ -304,13 +299,7 @@ impl Eliding {
         if self.elided > 0 {
             self.out.shrink_to_fit();
         }
-        Elided {
-            text: self.out,
-            elided: self.elided,
-            ascii: self.ascii && !self.gave_up,
-            gave_up: self.gave_up,
-            structured: self.structured,
-        }
+        Elided { text: self.out, elided: self.elided, gave_up: self.gave_up, structured: self.structured }
     }
 
     fn frame(&self) -> Option<&Frame> {

@@ -32,7 +32,7 @@ fn a_read_result_loses_its_long_text_and_blob_only() {
         expected["result"]["contents"][1]["blob"] = json!("");
         assert_eq!(parsed(&elided), expected, "chunks of {size}");
         assert_eq!(elided.text.len() + elided.elided, text.len());
-        assert!(elided.ascii && !elided.gave_up);
+        assert!(!elided.gave_up);
     }
 }
 
@@ -62,7 +62,6 @@ fn a_tool_result_loses_text_data_and_embedded_resources() {
         // Its shape check reads only that it is there; its schema is checked on the parsed value.
         expected["result"]["structuredContent"] = json!({});
         assert_eq!(parsed(&elided), expected, "chunks of {size}");
-        assert!(!elided.ascii, "é is not ASCII");
     }
 }
 
@@ -126,7 +125,7 @@ fn a_list_page_keeps_only_what_its_checks_read() {
         let elided = elided_in_chunks(&text, size);
         assert_eq!(parsed(&elided), expected, "chunks of {size}");
         assert_eq!(elided.text.len() + elided.elided, text.len(), "chunks of {size}");
-        assert!(!elided.ascii && !elided.gave_up);
+        assert!(!elided.gave_up);
     }
 }
 

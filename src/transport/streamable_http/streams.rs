@@ -373,7 +373,7 @@ impl Inner {
         total: usize,
         awaited: Option<&RequestId>,
     ) -> Result<bool, Error> {
-        let body = Rc::new(KeptBody::event_data(chunks, total, kept.ascii, kept.structured));
+        let body = Rc::new(KeptBody::event_data(chunks, total, kept.structured));
         if kept.whole {
             // Read in at its length, once the parser has let it go.
             let data = body.read().ok_or_else(|| Error::protocol("an event's data can no longer be read".into()))?;
