@@ -373,7 +373,15 @@ function joined(chunks, total) {
 // times faster than TextDecoder (5 MiB: 1.3-1.6 against 6.7-7.6 ms); for ASCII, latin1 is the same text.
 // Elsewhere (browsers, where TextDecoder holds its own) the core does not ask.
 const nodeBuffer = globalThis.process?.versions?.node && typeof globalThis.Buffer?.from === "function" ? globalThis.Buffer : null;
-const nodeIsAscii = ((check) => (typeof check === "function" ? check : null))(nodeBuffer && globalThis.process.getBuiltinModule?.("node:buffer")?.isAscii);
+// A runtime that only imitates Node (a Worker's compatibility layer) may lack it, or throw for the name.
+const nodeIsAscii = (() => {
+  try {
+    const check = nodeBuffer && globalThis.process.getBuiltinModule?.("node:buffer")?.isAscii;
+    return typeof check === "function" ? check : null;
+  } catch {
+    return null;
+  }
+})();
 export function fastAscii() { return nodeBuffer !== null; }
 export function parseAscii(bytes) {
   return JSON.parse(nodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("latin1"));
