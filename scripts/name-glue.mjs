@@ -3,9 +3,10 @@
 //   node scripts/name-glue.mjs <package dir>
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { gluePathIn } from "./glue-path.mjs";
 
 const dir = process.argv[2];
-const glue = readFileSync(path.join(dir, "mcp_wasm.js"), "utf8").match(/\.\/snippets\/[^"']+\/src\/glue\.js/)?.[0];
+const glue = gluePathIn(readFileSync(path.join(dir, "mcp_wasm.js"), "utf8"));
 const file = path.join(dir, "node-fetch.js");
 const sender = readFileSync(file, "utf8");
 const placeholder = '"./glue-snippet.js"';

@@ -344,7 +344,7 @@ export async function pumpChunks(reader, onChunk, keepFrom) {
 // "Twenty-eighth round").
 export function parseKept(chunks, total, lossy) {
   const bytes = joined(chunks, total);
-  if (nodeIsAscii?.(bytes)) return JSON.parse(nodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("latin1")).result;
+  if (nodeIsAscii?.(bytes)) return parseAscii(bytes).result;
   return JSON.parse(new TextDecoder("utf-8", { fatal: !lossy }).decode(bytes)).result;
 }
 

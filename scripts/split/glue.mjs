@@ -7,6 +7,7 @@
 //                                                   reports what it runs and the static
 //                                                   data it touches (profile-hooks.js)
 import { readFileSync, writeFileSync } from "node:fs";
+import { gluePathIn } from "../glue-path.mjs";
 
 const [gluePath, mode] = process.argv.slice(2);
 if (mode !== "split" && mode !== "profile") throw new Error("usage: node scripts/split/glue.mjs <glue.js> split|profile");
@@ -23,7 +24,7 @@ function edit(pattern, replace) {
 edit(/("\.\/mcp_wasm_bg\.js": import0,)/, '$1\n        "__split": __split,');
 // The loader sets the gates that have long bodies wait for the rest and the core's checks for
 // the validator's module (src/glue.js's `setRestGate`, `setPartGate`).
-const snippet = glue.match(/["'](\.\/snippets\/[^"']+\/src\/glue\.js)["']/)?.[1];
+const snippet = gluePathIn(glue);
 if (!snippet) throw new Error(`split/glue: no import of src/glue.js in ${gluePath}`);
 glue = glue.replace(/^(\/\* @ts-self-types="[^"]+" \*\/\n)?/, (first) => `${first}import { setPartGate as __setPartGate, setRestGate as __setRestGate } from "${snippet}";\n`);
 glue += loader.replace("__SPLIT__", mode === "split" ? "true" : "false");

@@ -28,7 +28,6 @@ async function slowCallThrough(proxy, options = {}) {
   return { client, call, idle };
 }
 
-
 test("close() after a collection ends a call's stream and the GET stream", LIMIT, async () => {
   const proxy = await startRecordingProxy(EVERYTHING);
   try {

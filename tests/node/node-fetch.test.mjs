@@ -36,7 +36,6 @@ async function streamingServer() {
   };
 }
 
-
 test("a body left unread is cancelled when its request's signal aborts after a collection", async () => {
   const server = await streamingServer();
   try {
