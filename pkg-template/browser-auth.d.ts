@@ -7,6 +7,17 @@ export interface PopupOptions {
   name?: string;
   /** The `window.open` features. Default: `"popup,width=520,height=680"`. */
   features?: string;
+  /**
+   * How long, in milliseconds, a popup that reads as closed is still waited
+   * on for its answer before `connect` rejects. Default: `120000`. An
+   * authorization page sent with a `Cross-Origin-Opener-Policy` (as many
+   * identity providers' are) cuts the popup off from the page that opened it,
+   * and from then on it reads as closed while the user is still signing in
+   * there; a window the user closed looks the same. Lower it when every
+   * authorization server you use lets the popup be, so that closing the popup
+   * rejects sooner; the answer ends the wait whenever it comes.
+   */
+  closedGrace?: number;
 }
 
 /**
@@ -16,9 +27,10 @@ export interface PopupOptions {
  * or the browser may block the popup; a blocked or closed popup rejects
  * `connect` with an `McpClientError` of kind `auth`. Once nobody waits for the
  * answer (`connect()` aborted or timed out), the popup is closed. Only the
- * callback of this flow's own `state` is taken. A consent page sent with
- * `Cross-Origin-Opener-Policy: same-origin` makes the popup read as closed at
- * once: use {@link redirectAuthorizer} with such an authorization server.
+ * callback of this flow's own `state` is taken. A consent page sent with a
+ * `Cross-Origin-Opener-Policy` cuts the popup off from this page: the answer
+ * then comes by `BroadcastChannel`, and a popup that reads as closed is
+ * waited on for {@link PopupOptions.closedGrace} before `connect` rejects.
  */
 export declare function popupAuthorizer(options?: PopupOptions): (authorizationUrl: string, context?: AuthorizeContext) => Promise<string>;
 
@@ -31,8 +43,12 @@ export declare function redirectAuthorizer(): (authorizationUrl: string) => Prom
 
 /**
  * For the redirect URI's page in a popup flow: hands the callback URL to the
- * page that opened the popup and closes the popup. Returns whether there was
- * an opener (`false` after a full-page redirect: finish with `callbackUrl`).
+ * page that opened the popup and closes the popup. Returns whether this page
+ * is a popup flow's: it had an opener, or its `state` is one that
+ * {@link popupAuthorizer} opened a popup for (a popup cut off from its opener
+ * by a `Cross-Origin-Opener-Policy` has none, and answers by
+ * `BroadcastChannel`). `false` after a full-page redirect: finish with
+ * `callbackUrl`.
  */
 export declare function completeAuthorization(): boolean;
 

@@ -5,14 +5,18 @@ import { McpClient } from "./mcp_wasm.js";
 
 const CHANNEL = "mcp-wasm-oauth";
 const KIND = "mcp-wasm:oauth-callback";
+// localStorage keys that mark a state as a popup flow's (popup-run.js), so that its callback page
+// knows itself for a popup's even when the popup was cut off from its opener.
+const MARK = "mcp-wasm-oauth-popup:";
 
 export function popupAuthorizer(options) {
   const name = options?.name ?? "mcp-wasm-oauth";
   const features = options?.features ?? "popup,width=520,height=680";
+  const closedGrace = options?.closedGrace;
   // The popup's code loads when a flow first needs it: a page that never signs in does not fetch
   // it. The user's gesture still counts then, since the flow has already waited on the network.
   return (url, context) => import("./popup-run.js").then(({ openPopup }) =>
-    openPopup({ url, name, features, signal: context?.signal, channelName: CHANNEL, kind: KIND }));
+    openPopup({ url, name, features, signal: context?.signal, channelName: CHANNEL, kind: KIND, markPrefix: MARK, closedGrace }));
 }
 
 export function redirectAuthorizer() {
@@ -32,8 +36,20 @@ export function completeAuthorization() {
     channel.postMessage(message);
     channel.close();
   }
-  if (opener) globalThis.close();
-  return Boolean(opener);
+  // A popup whose authorization page had a Cross-Origin-Opener-Policy has no opener any more,
+  // yet it must not finish the flow itself: its opener trades the code, which can be traded once.
+  const popup = Boolean(opener) || markedPopup();
+  if (popup) globalThis.close();
+  return popup;
+}
+
+function markedPopup() {
+  try {
+    const state = new URL(globalThis.location.href).searchParams.get("state");
+    return state !== null && globalThis.localStorage?.getItem(MARK + state) != null;
+  } catch {
+    return false;
+  }
 }
 
 export function finishAuth(target, callbackUrl, options = {}) {

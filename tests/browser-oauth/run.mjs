@@ -117,7 +117,9 @@ async function redirectFlow() {
 async function popupClosedByUser() {
   const page = await openApp(); // a fresh tab: no tokens, so a consent is needed
   const opened = ctx.waitForEvent("page");
-  const outcome = page.evaluate(() => window.connectWithPopup().then(
+  // A closed popup is waited on for closedGrace (two minutes by default), since one cut off by a
+  // Cross-Origin-Opener-Policy reads as closed too (popupBehindCoop).
+  const outcome = page.evaluate(() => window.connectWithPopup({ popup: { closedGrace: 1000 } }).then(
     () => "connected", (e) => `${e.name} ${e.kind}: ${e.message}`));
   const popup = await opened;
   await popup.waitForSelector("[data-testid=allow]");
@@ -125,6 +127,37 @@ async function popupClosedByUser() {
   const message = await outcome;
   check(/^McpClientError auth: .*closed/.test(message), "closing the popup rejects connect with a typed auth error", message);
   await page.close();
+}
+
+// The consent page is sent with Cross-Origin-Opener-Policy: same-origin, as Microsoft's, Stripe's or
+// Cognito's sign-in pages are. The popup is then cut off from the app: it reads as closed there while
+// the user is still on the consent page, and the callback page has no opener to answer.
+async function popupBehindCoop() {
+  await control("/__consent-coop?policy=same-origin");
+  try {
+    const page = await openApp(); // a fresh tab: no tokens, so a consent is needed
+    const before = await stats();
+    const opened = ctx.waitForEvent("page");
+    const connected = page.evaluate(() => window.connectWithPopup().then(
+      (identity) => identity, (e) => `${e.name} ${e.kind}: ${e.message}`));
+    const popup = await opened;
+    await popup.waitForSelector("[data-testid=allow]");
+    check(await popup.evaluate(() => window.opener === null), "a consent page sent with COOP same-origin cuts the popup off from the app");
+    // Past the 1 s that a closed reading once allowed, so that the popup reads as closed before the user answers.
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    const closed = popup.waitForEvent("close");
+    await popup.click("[data-testid=allow]");
+    const identity = await connected;
+    check(WHOAMI.test(identity), "behind COOP: connect resolves with the answer the callback page broadcast", identity);
+    await closed;
+    check(popup.isClosed(), "… the callback page knew itself for a popup's, and closed it");
+    const after = await stats();
+    check(after.approvals === before.approvals + 1 && after.grants.authorization_code === before.grants.authorization_code + 1,
+      "… and only the app traded the code: one consent, one code exchanged");
+    await page.close();
+  } finally {
+    await control("/__consent-coop?policy=off");
+  }
 }
 
 async function popupAbandoned() {
@@ -213,6 +246,7 @@ async function main() {
   await silentRefresh(page);
   await tokensSurviveReload(page);
   await popupClosedByUser();
+  await popupBehindCoop();
   await popupAbandoned();
   await popupBlocked();
   await corsProxy();

@@ -10,7 +10,7 @@
 // RS  http://127.0.0.1:$PORT/mcp, PRM at /.well-known/oauth-protected-resource/mcp (RFC 9728), or
 //     with PRM_RESOURCE=origin at /.well-known/oauth-protected-resource for the origin as resource.
 // Test control: POST /__expire[?refresh=1], POST /__reset, GET /__stats, POST /__switch-as[?to=as1|as2],
-//     POST /__dpop-nonce?mode=off|as|rs|both.
+//     POST /__dpop-nonce?mode=off|as|rs|both, POST /__consent-coop?policy=same-origin|same-origin-allow-popups|off.
 // Exact parameters, errors and a verified transcript are in OAUTH-SERVER.md next to this file.
 // Everything lives in memory; restart the process (or POST /__reset) to start clean.
 import http from "node:http";
@@ -61,7 +61,11 @@ const authorizationServers = {
 
 // ---- the resource server's state (POST /__reset wipes it with both authorization servers') ----
 let active, rsStats;
+// The Cross-Origin-Opener-Policy the consent pages are sent with (null: none), as Microsoft's,
+// Stripe's or Cognito's sign-in pages are: a popup that reaches one is cut off from its opener.
+let consentCoop = null;
 function reset() {
+  consentCoop = null;
   for (const as of Object.values(authorizationServers)) as.reset();
   dpop.reset();
   active = "as1";
@@ -192,6 +196,12 @@ const controls = {
     active = to;
     return { authorizationServer: authorizationServers[active].issuer };
   },
+  "POST /__consent-coop": (url) => {
+    const policy = url.searchParams.get("policy") ?? "same-origin";
+    if (!["same-origin", "same-origin-allow-popups", "off"].includes(policy)) return undefined;
+    consentCoop = policy === "off" ? null : policy;
+    return { consentCoop };
+  },
   "POST /__dpop-nonce": (url) => {
     try { dpop.setNonceMode(url.searchParams.get("mode") ?? "both"); } catch { return undefined; }
     return { mode: dpop.nonceMode };
@@ -216,6 +226,7 @@ async function route(req, res) {
       return res.end();
     }
   }
+  if (consentPage && consentCoop) res.setHeader("Cross-Origin-Opener-Policy", consentCoop);
   try {
     if (url.pathname === "/mcp") return await mcp(req, res, url);
     if (name === `GET ${PRM_PATH}`) {

@@ -252,7 +252,7 @@ export async function surface(client: McpClient, signal: AbortSignal): Promise<v
     },
   });
   await McpClient.connect("https://example.com/mcp", {
-    auth: { redirectUri: "https://app.example/callback", authorize: popupAuthorizer({ features: "popup" }), storage: localStorage },
+    auth: { redirectUri: "https://app.example/callback", authorize: popupAuthorizer({ features: "popup", closedGrace: 5_000 }), storage: localStorage },
   });
   void McpClient.connect("https://example.com/mcp", { auth: { redirectUri: "https://app.example/callback", authorize: redirectAuthorizer() } });
   const handedBack: boolean = completeAuthorization();
@@ -339,8 +339,10 @@ export function surfaceMisuse(client: McpClient): void {
   void McpClient.connect("https://example.com/mcp", { auth: { corsProxy: (url: string) => new URL(url) } });
   // @ts-expect-error cross-app access needs the IdP's token endpoint
   void McpClient.connect("https://example.com/mcp", { auth: { grant: "cross_app_access", identity: { idToken: "eyJ..." } } });
-  // @ts-expect-error popup options are name and features
+  // @ts-expect-error popup options are name, features and closedGrace
   void popupAuthorizer({ width: 400 });
+  // @ts-expect-error closedGrace is milliseconds
+  void popupAuthorizer({ closedGrace: "2 minutes" });
 }
 
 export async function hostUse(): Promise<void> {
