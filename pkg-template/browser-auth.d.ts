@@ -9,13 +9,16 @@ export interface PopupOptions {
   features?: string;
   /**
    * How long, in milliseconds, a popup that reads as closed is still waited
-   * on for its answer before `connect` rejects. Default: `120000`. An
+   * on for its answer before `connect` rejects with kind `auth`. Default:
+   * `120000`; `Infinity` waits for the answer or `connect`'s signal alone. An
    * authorization page sent with a `Cross-Origin-Opener-Policy` (as many
    * identity providers' are) cuts the popup off from the page that opened it,
    * and from then on it reads as closed while the user is still signing in
-   * there; a window the user closed looks the same. Lower it when every
-   * authorization server you use lets the popup be, so that closing the popup
-   * rejects sooner; the answer ends the wait whenever it comes.
+   * there; a window the user closed looks the same. Lower it when no
+   * authorization server you use cuts the popup off, so that closing the popup
+   * rejects sooner. The answer ends the wait whenever it comes. The whole
+   * consent also counts against `connect`'s `timeout` (60 s by default), which
+   * rejects with kind `timeout` first unless raised.
    */
   closedGrace?: number;
 }
@@ -26,7 +29,9 @@ export interface PopupOptions {
  * (by `postMessage` or `BroadcastChannel`). Call `connect` from a user gesture,
  * or the browser may block the popup; a blocked or closed popup rejects
  * `connect` with an `McpClientError` of kind `auth`. Once nobody waits for the
- * answer (`connect()` aborted or timed out), the popup is closed. Only the
+ * answer (`connect()` aborted or timed out), the popup is closed (one cut off
+ * by a `Cross-Origin-Opener-Policy` cannot be: its callback page then closes
+ * it without trading the code). Only the
  * callback of this flow's own `state` is taken. A consent page sent with a
  * `Cross-Origin-Opener-Policy` cuts the popup off from this page: the answer
  * then comes by `BroadcastChannel`, and a popup that reads as closed is

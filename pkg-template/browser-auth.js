@@ -28,25 +28,27 @@ export function redirectAuthorizer() {
 }
 
 export function completeAuthorization() {
-  const message = { type: KIND, url: globalThis.location.href };
+  // A popup whose authorization page had a Cross-Origin-Opener-Policy has no opener any more,
+  // yet it must not finish the flow itself: its opener trades the code, which can be traded once.
   const opener = globalThis.opener;
+  const popup = Boolean(opener) || markedPopup();
+  const message = { type: KIND, url: globalThis.location.href };
   if (opener && !opener.closed) opener.postMessage(message, globalThis.location.origin);
   if (typeof BroadcastChannel === "function") {
     const channel = new BroadcastChannel(CHANNEL);
     channel.postMessage(message);
     channel.close();
   }
-  // A popup whose authorization page had a Cross-Origin-Opener-Policy has no opener any more,
-  // yet it must not finish the flow itself: its opener trades the code, which can be traded once.
-  const popup = Boolean(opener) || markedPopup();
   if (popup) globalThis.close();
   return popup;
 }
 
+// Whether popup-run.js marked this page's `state` as a popup flow's within the last hour.
 function markedPopup() {
   try {
     const state = new URL(globalThis.location.href).searchParams.get("state");
-    return state !== null && globalThis.localStorage?.getItem(MARK + state) != null;
+    const marked = state === null ? null : globalThis.localStorage?.getItem(MARK + state);
+    return marked != null && Date.now() - Number(marked) < 3_600_000;
   } catch {
     return false;
   }

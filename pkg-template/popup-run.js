@@ -5,10 +5,13 @@
 // An authorization page sent with Cross-Origin-Opener-Policy (Microsoft's sign-in, Stripe's,
 // Cognito's, Bluesky's) moves the popup out of reach: from then on it reads as closed while the
 // user is still signing in there, and a closed window cannot be told apart from it. So a closed
-// reading only starts this wait, long enough for a sign-in with a second factor; the answer ends
-// it whenever it comes, and the caller's signal (connect's timeout) at any time.
+// reading only starts this wait; the answer ends it whenever it comes, and so does the caller's
+// signal (connect's timeout, which bounds the whole consent: 60 s by default).
 const CLOSED_GRACE_MS = 120_000;
 const WATCH_MS = 500;
+const MAX_TIMER_MS = 2_147_483_647;
+// How long a flow's mark tells its callback page that it belongs to a popup (browser-auth.js).
+const MARK_LIFE_MS = 3_600_000;
 
 // The `state` parameter of an authorization URL or a callback URL.
 function stateOf(url) {
@@ -21,16 +24,25 @@ function stateOf(url) {
 
 // Tells the callback page that its `state` belongs to a popup flow, so that it answers and closes
 // even when the popup was cut off from its opener. localStorage, since the popup's copy of
-// sessionStorage may not survive the move. Storage that throws (disabled, sandboxed) leaves only
-// the opener to tell, as before.
-function markFlow(key) {
+// sessionStorage may not survive the move. The mark stays after a flow that failed (aborted, timed
+// out, given up): a popup cut off from this page cannot be closed from here, and its callback page
+// must still close without trading the code. Marks older than MARK_LIFE_MS are swept when a flow
+// starts. Storage that throws (disabled, sandboxed) leaves only the opener to tell, as before.
+function markFlow(prefix, state) {
   try {
-    globalThis.localStorage?.setItem(key, String(Date.now()));
+    const storage = globalThis.localStorage;
+    if (!storage) return () => {};
+    const now = Date.now();
+    for (let i = storage.length - 1; i >= 0; i--) {
+      const key = storage.key(i);
+      if (key?.startsWith(prefix) && !(now - Number(storage.getItem(key)) < MARK_LIFE_MS)) storage.removeItem(key);
+    }
+    storage.setItem(prefix + state, String(now));
     return () => {
       try {
-        globalThis.localStorage?.removeItem(key);
+        storage.removeItem(prefix + state);
       } catch {
-        // The mark outlives the flow: it names one state, which no other flow will have.
+        // It expires in any case.
       }
     };
   } catch {
@@ -38,16 +50,27 @@ function markFlow(key) {
   }
 }
 
+// closedGrace as a timer's delay, or null for none (Infinity: the caller's signal decides).
+function graceMs(closedGrace, channel) {
+  let ms = closedGrace == null ? CLOSED_GRACE_MS : Number(closedGrace);
+  if (!(ms >= 0)) ms = 0;
+  // Without a BroadcastChannel a popup cut off cannot answer at all: the wait is only for the
+  // callback page's own closing (it posts, then closes, and the opener may see it closed first).
+  if (!channel) return Math.min(ms, 1000);
+  return ms === Infinity ? null : Math.min(ms, MAX_TIMER_MS);
+}
+
 /**
  * Opens `url` in the popup window `name` and resolves with the callback URL that
  * completeAuthorization() posts (as a `kind` message, or on the BroadcastChannel `channelName`).
- * A popup that reads as closed is waited on for `closedGrace` ms more (default two minutes).
+ * A popup that reads as closed is waited on for `closedGrace` ms more (default two minutes;
+ * Infinity: until the answer or the signal).
  */
-export function openPopup({ url, name, features, signal, channelName, kind, markPrefix, closedGrace = CLOSED_GRACE_MS }) {
+export function openPopup({ url, name, features, signal, channelName, kind, markPrefix, closedGrace }) {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     const state = stateOf(url);
-    const unmark = state ? markFlow(markPrefix + state) : () => {};
+    const unmark = state ? markFlow(markPrefix, state) : () => {};
     const opened = globalThis.open?.(url, name, features);
     if (!opened) {
       unmark();
@@ -64,7 +87,7 @@ export function openPopup({ url, name, features, signal, channelName, kind, mark
       globalThis.removeEventListener?.("message", onMessage);
       signal?.removeEventListener("abort", onAbort);
       channel?.close();
-      unmark();
+      if (settle === resolve) unmark();
       settle(value);
     };
     // Only a same-origin callback page may answer (the redirect URI is ours), and only for this
@@ -83,15 +106,13 @@ export function openPopup({ url, name, features, signal, channelName, kind, mark
     signal?.addEventListener("abort", onAbort, { once: true });
     if (channel) channel.onmessage = onMessage;
     // A closed reading starts the grace, and the grace runs to its end: a popup cut off by its
-    // page's Cross-Origin-Opener-Policy reads as closed for good. Without a BroadcastChannel a
-    // popup cut off cannot answer at all, and the wait is only the callback page's own closing
-    // (it posts, then closes, and the opener may see it closed before the message arrives).
+    // page's Cross-Origin-Opener-Policy reads as closed for good.
     let grace = null;
-    const wait = channel ? Math.max(0, Number(closedGrace) || 0) : Math.min(1000, Math.max(0, Number(closedGrace) || 0));
+    const wait = graceMs(closedGrace, channel);
     const watch = setInterval(() => {
       if (!opened.closed || grace !== null) return;
       clearInterval(watch);
-      grace = setTimeout(() => finish(reject, new Error(closedMessage(wait))), wait);
+      if (wait !== null) grace = setTimeout(() => finish(reject, new Error(closedMessage(wait))), wait);
     }, WATCH_MS);
   });
 }

@@ -135,25 +135,53 @@ async function popupClosedByUser() {
 async function popupBehindCoop() {
   await control("/__consent-coop?policy=same-origin");
   try {
-    const page = await openApp(); // a fresh tab: no tokens, so a consent is needed
-    const before = await stats();
-    const opened = ctx.waitForEvent("page");
+    let page = await openApp(); // a fresh tab: no tokens, so a consent is needed
+    let before = await stats();
+    let opened = ctx.waitForEvent("page");
     const connected = page.evaluate(() => window.connectWithPopup().then(
       (identity) => identity, (e) => `${e.name} ${e.kind}: ${e.message}`));
-    const popup = await opened;
+    let popup = await opened;
     await popup.waitForSelector("[data-testid=allow]");
     check(await popup.evaluate(() => window.opener === null), "a consent page sent with COOP same-origin cuts the popup off from the app");
-    // Past the 1 s that a closed reading once allowed, so that the popup reads as closed before the user answers.
+    const state = new URL(await popup.url()).searchParams.get("state");
+    // Past the 1 s that a closed reading once allowed, and past the app's watch reading it.
     await new Promise((resolve) => setTimeout(resolve, 2_000));
-    const closed = popup.waitForEvent("close");
+    check(await page.evaluate(() => window.lastPopup?.closed === true), "… and to the app the open popup reads as closed");
+    let closed = popup.waitForEvent("close");
     await popup.click("[data-testid=allow]");
     const identity = await connected;
     check(WHOAMI.test(identity), "behind COOP: connect resolves with the answer the callback page broadcast", identity);
     await closed;
     check(popup.isClosed(), "… the callback page knew itself for a popup's, and closed it");
-    const after = await stats();
+    let after = await stats();
     check(after.approvals === before.approvals + 1 && after.grants.authorization_code === before.grants.authorization_code + 1,
       "… and only the app traded the code: one consent, one code exchanged");
+    // (A flow that failed, such as popupClosedByUser's, leaves its mark for an hour.)
+    const marks = await page.evaluate(() => window.popupMarks());
+    check(state && !marks.includes(`mcp-wasm-oauth-popup:${state}`), "… and left no mark of its flow in localStorage", marks.join(", "));
+    await page.close();
+
+    // connect() gives up while the user is still signing in: the app cannot close a popup cut off
+    // from it, and when the user finishes there, the callback page must close it without trading the code.
+    page = await openApp();
+    before = await stats();
+    opened = ctx.waitForEvent("page");
+    const outcome = page.evaluate(() => {
+      window.stopConnect = new AbortController();
+      return window.connectWithPopup({ signal: window.stopConnect.signal }).then(() => "connected", (e) => String(e?.message ?? e));
+    });
+    popup = await opened;
+    await popup.waitForSelector("[data-testid=allow]");
+    await page.evaluate(() => window.stopConnect.abort(new Error("the user went elsewhere")));
+    const message = await outcome;
+    check(message === "the user went elsewhere", "behind COOP: aborting connect rejects with the signal's reason", message);
+    check(!popup.isClosed(), "… and the popup cut off from the app stays open");
+    closed = popup.waitForEvent("close");
+    await popup.click("[data-testid=allow]");
+    await closed;
+    after = await stats();
+    check(after.approvals === before.approvals + 1 && after.grants.authorization_code === before.grants.authorization_code,
+      "… a consent given there after all closes the popup, and nobody trades its code");
     await page.close();
   } finally {
     await control("/__consent-coop?policy=off");
