@@ -16,9 +16,9 @@ export interface PopupOptions {
    * and from then on it reads as closed while the user is still signing in
    * there; a window the user closed looks the same. Lower it when no
    * authorization server you use cuts the popup off, so that closing the popup
-   * rejects sooner. The answer ends the wait whenever it comes. The whole
-   * consent also counts against `connect`'s `timeout` (60 s by default), which
-   * rejects with kind `timeout` first unless raised.
+   * rejects sooner. The answer ends the wait whenever it comes, and so does
+   * `connect`'s signal; its `timeout` does not count the consent (for up to
+   * ten minutes past it).
    */
   closedGrace?: number;
 }

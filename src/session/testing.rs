@@ -79,6 +79,8 @@ pub(crate) struct MemoryTransport {
     pub(crate) hold_sends: Cell<bool>,
     held: RefCell<Vec<crate::session::oneshot::Sender<()>>>,
     pub(crate) version: Cell<Option<&'static str>>,
+    /// What `waiting_on_user` answers (an OAuth consent page open).
+    pub(crate) consenting: Cell<bool>,
 }
 
 impl MemoryTransport {
@@ -116,6 +118,9 @@ impl Transport for MemoryTransport {
     }
     fn set_protocol_version(&self, version: &'static str) {
         self.version.set(Some(version));
+    }
+    fn waiting_on_user(&self) -> bool {
+        self.consenting.get()
     }
     fn close(&self) -> LocalBoxFuture<'static, ()> {
         self.closed.set(self.closed.get() + 1);

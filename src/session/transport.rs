@@ -151,6 +151,13 @@ pub trait Transport {
     /// whatever stream), failed, timed out, or its caller let it go. A stream
     /// resumed only for its response can stop.
     fn request_ended(&self, _id: &RequestId) {}
+    /// Whether the transport's sends wait on a person now (an OAuth consent
+    /// page): a request's timeout does not end it then, since how long
+    /// someone takes to sign in is not the server's delay. The session bounds
+    /// that wait on its own (`session::engine`'s `CONSENT_LIMIT_MS`).
+    fn waiting_on_user(&self) -> bool {
+        false
+    }
     /// The `Authorization` header the transport last sent, if any: it names
     /// the authorization context that private cached results belong to.
     fn authorization(&self) -> Option<String> {

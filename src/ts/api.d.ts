@@ -37,7 +37,11 @@ export interface McpClientOptions {
   headers?: McpHeadersInit | (() => McpHeadersInit | undefined | Promise<McpHeadersInit | undefined>);
   /** Replaces the global `fetch` for every request the client makes. */
   fetch?: (input: string, init: RequestInit) => Promise<globalThis.Response>;
-  /** Default timeout of each request, in milliseconds, at most 2147483647. Default: 60000. */
+  /**
+   * Default timeout of each request, in milliseconds, at most 2147483647. Default: 60000.
+   * The time a person spends on an OAuth consent page (`auth.authorize`) does not count, for
+   * up to ten minutes past it.
+   */
   timeout?: number;
   /**
    * Pins the revision: `"2026-07-28"` pins the modern era, a legacy revision
@@ -552,6 +556,8 @@ export interface AuthOptions {
    * server redirected back to (it carries `code`, `state` and `iss`).
    * `context.signal` aborts once nobody waits for the answer (`connect()`
    * aborted or timed out, the client closed): close what was opened then.
+   * While it waits, the requests it holds do not spend their `timeout`, for
+   * up to ten minutes past it.
    */
   authorize?: (authorizationUrl: string, context: AuthorizeContext) => string | Promise<string>;
   /**

@@ -48,6 +48,53 @@ fn timeout_rejects_and_sends_cancelled() {
     h.reply(r#"{"jsonrpc":"2.0","id":1,"result":{}}"#);
 }
 
+/// Where a started call's outcome lands.
+type Outcome = Rc<RefCell<Option<Result<Value, Error>>>>;
+
+/// An `initialize` whose send waits on a person signing in (an OAuth consent page).
+fn initialize_while_consenting(timeout_ms: u32) -> (Harness, Outcome) {
+    let mut h = harness();
+    h.transport.hold_sends.set(true);
+    h.transport.consenting.set(true);
+    let call = h.start("initialize", CallOptions { timeout_ms: Some(timeout_ms), ..Default::default() });
+    (h, call)
+}
+
+#[test]
+fn a_consent_in_progress_does_not_spend_the_timeout() {
+    let (mut h, call) = initialize_while_consenting(50);
+    for _ in 0..5 {
+        h.runtime.advance(50);
+        h.pool.run_until_stalled();
+    }
+    assert!(call.borrow().is_none(), "someone signing in for five timeouts");
+    // Signed in: the request has its timeout again from the next deadline on.
+    h.transport.consenting.set(false);
+    h.transport.let_sends_finish();
+    h.pool.run_until_stalled();
+    h.reply(r#"{"jsonrpc":"2.0","id":1,"result":{"signedIn":true}}"#);
+    assert_eq!(call.borrow().as_ref().unwrap().as_ref().unwrap(), &json!({"signedIn": true}));
+
+    let late = h.start("tools/list", CallOptions { timeout_ms: Some(50), ..Default::default() });
+    h.runtime.advance(50);
+    h.pool.run_until_stalled();
+    assert!(matches!(late.borrow().as_ref().unwrap(), Err(Error::Timeout { ms: 50 })), "no consent: the timeout holds");
+}
+
+#[test]
+fn a_consent_gets_ten_minutes_past_the_timeout_at_most() {
+    let (mut h, call) = initialize_while_consenting(60_000);
+    let limit = u32::try_from(CONSENT_LIMIT_MS).unwrap();
+    for _ in 0..limit / 60_000 {
+        h.runtime.advance(60_000);
+        h.pool.run_until_stalled();
+    }
+    assert!(call.borrow().is_none(), "ten minutes of consent past the first timeout");
+    h.runtime.advance(60_000);
+    h.pool.run_until_stalled();
+    assert!(matches!(call.borrow().as_ref().unwrap(), Err(Error::Timeout { ms: 60_000 })));
+}
+
 #[test]
 fn initialize_is_never_cancelled() {
     let mut h = harness();

@@ -265,7 +265,10 @@ impl OAuth {
         let returned = authorize
             .call2(&JsValue::UNDEFINED, &JsValue::from_str(&url), &context)
             .map_err(|e| auth_error("authorization", js_message(&e)))?;
+        // The requests this flow holds do not spend their timeout while the person decides.
+        let consenting = self.consenting();
         let callback = JsFuture::from(Promise::resolve(&returned)).await.map_err(|e| auth_error("authorization", js_message(&e)))?;
+        drop(consenting);
         wanted.finished();
         let callback = callback.as_string().ok_or_else(|| auth_error("authorization", "authorize must resolve with the callback URL"))?;
         self.exchange(server, &callback, pending).await

@@ -220,6 +220,17 @@ pub struct OAuth {
     flow: RefCell<Option<WeakShared<FlowFuture>>>,
     /// The DPoP key, once loaded.
     dpop: RefCell<Option<Rc<dpop::Dpop>>>,
+    /// How many `authorize` calls wait on a person now.
+    consents: std::cell::Cell<u32>,
+}
+
+/// A wait on a person, counted by `OAuth`'s `waiting_on_user` while it lives.
+pub(super) struct Consenting<'a>(&'a std::cell::Cell<u32>);
+
+impl Drop for Consenting<'_> {
+    fn drop(&mut self) {
+        self.0.set(self.0.get().saturating_sub(1));
+    }
 }
 
 /// Whether a URL the flow would fetch or send the user to is acceptable:
@@ -246,7 +257,15 @@ impl OAuth {
             pinned: RefCell::new(None),
             flow: RefCell::new(None),
             dpop: RefCell::new(None),
+            consents: std::cell::Cell::new(0),
         }
+    }
+
+    /// Counts a wait on a person until the guard drops (the answer came, or
+    /// nobody waits for it any more).
+    pub(super) fn consenting(&self) -> Consenting<'_> {
+        self.consents.set(self.consents.get().saturating_add(1));
+        Consenting(&self.consents)
     }
 
     /// The DPoP key, loaded (or made) on first use; `None` without `auth.dpop`.
@@ -404,6 +423,10 @@ impl Authorizer for OAuth {
             let Some(challenge) = challenge else { return Ok(false) };
             OAuth::step_up(&self, challenge).await.map(|()| true)
         })
+    }
+
+    fn waiting_on_user(&self) -> bool {
+        self.consents.get() > 0
     }
 }
 

@@ -216,6 +216,10 @@ impl Transport for StreamableHttp {
         self.inner.authorization.borrow().clone()
     }
 
+    fn waiting_on_user(&self) -> bool {
+        self.inner.config.auth.as_ref().is_some_and(|auth| auth.waiting_on_user())
+    }
+
     fn reset_session(&self) {
         // Only the GET stream belongs to the old session alone; POSTs in
         // flight come back "expired" and are replayed by the client.

@@ -1,0 +1,50 @@
+// The time a person spends on the consent page is not the server's delay: connect's `timeout`
+// does not end a request while `authorize` waits on its answer, and holds again once it came.
+// Through the built package under Node, against tests/peers/oauth-server.mjs started here on a
+// port the OS picks; the "user" reads the real consent page and presses Allow, taking its time.
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { McpClient } from "mcp-wasm";
+import { codeFlow, consentingUser } from "../support/consenting-user.mjs";
+import { startPeer } from "../support/peer-process.mjs";
+
+const TIMEOUT_MS = 500;
+
+describe("a slow consent and connect's timeout", () => {
+  let peer;
+  before(async () => { peer = await startPeer("tests/peers/oauth-server.mjs"); });
+  after(() => peer?.child.kill());
+
+  test("a user who takes four timeouts to consent still connects", { timeout: 30_000 }, async () => {
+    const user = consentingUser();
+    let waited = 0;
+    const authorize = async (url, context) => {
+      const start = performance.now();
+      await new Promise((resolve) => setTimeout(resolve, 4 * TIMEOUT_MS));
+      waited = performance.now() - start;
+      assert.equal(context.signal.aborted, false, "nobody gave up on the answer");
+      return user.authorize(url);
+    };
+    const client = await McpClient.connect(`${peer.origin}/mcp`, { ...codeFlow(user, { authorize }), timeout: TIMEOUT_MS });
+    try {
+      assert.ok(waited >= 4 * TIMEOUT_MS - 5, `the consent took ${waited} ms`);
+      assert.equal(user.pages.length, 1);
+      assert.match((await client.callTool({ name: "whoami" })).structuredContent.clientId, /^client-/);
+    } finally {
+      await client.close();
+    }
+  });
+
+  test("a consent nobody answers still ends with connect's signal", { timeout: 30_000 }, async () => {
+    const stop = new AbortController();
+    let signalled;
+    const authorize = (url, context) => new Promise((_, reject) => {
+      context.signal.addEventListener("abort", () => { signalled = true; reject(context.signal.reason); }, { once: true });
+      setTimeout(() => stop.abort(new Error("the app gave up")), 3 * TIMEOUT_MS);
+    });
+    const outcome = await McpClient.connect(`${peer.origin}/mcp`, { ...codeFlow(consentingUser(), { authorize }), timeout: TIMEOUT_MS, signal: stop.signal })
+      .then(() => "connected", (e) => e);
+    assert.notEqual(outcome, "connected");
+    assert.equal(signalled, true, "authorize was told that nobody waits any more");
+  });
+});
