@@ -17,8 +17,8 @@ export interface PopupOptions {
    * there; a window the user closed looks the same. Lower it when no
    * authorization server you use cuts the popup off, so that closing the popup
    * rejects sooner. The answer ends the wait whenever it comes, and so does
-   * `connect`'s signal; its `timeout` does not count the consent (for up to
-   * ten minutes past it).
+   * `connect`'s signal; the time it takes is given back to `connect`'s
+   * `timeout` (up to ten minutes past it).
    */
   closedGrace?: number;
 }

@@ -1,3 +1,4 @@
+use super::consent::ConsentAllowance;
 use super::handler::{ClientHandler, InboundContext};
 use super::id_map::IdMap;
 use super::oneshot;
@@ -77,9 +78,6 @@ pub type TraceListener = Rc<dyn Fn(TraceDirection, &Message)>;
 const DEFAULT_MAX_SERVER_REQUESTS: usize = crate::session::limits::Limits::DEFAULT.max_server_requests;
 /// How many answers the client gives on its own may be on their way at once.
 pub const MAX_AUTOMATIC_REPLIES: usize = 64;
-/// How long, past its own timeout, a request may wait on a person (an OAuth
-/// consent page, [`Transport::waiting_on_user`]): ten minutes.
-pub(crate) const CONSENT_LIMIT_MS: u64 = 600_000;
 /// How many more may wait for one of those to arrive.
 pub const MAX_QUEUED_REPLIES: usize = 4096;
 
@@ -385,7 +383,8 @@ impl Session {
         let unbounded = options.unbounded;
         let arm = |ms| if unbounded { future::pending().boxed_local() } else { inner.runtime.sleep(ms) };
         let mut timer = arm(timeout_ms).fuse();
-        let mut consent_ms: u64 = 0;
+        // The time a person spent signing in while the timer ran is given back, up to the limit.
+        let mut consent = ConsentAllowance::new(inner.transport.user_wait_ms());
         let (error, reason) = loop {
             // In this order: an answer that came with the deadline wins, and
             // no random draw is made on every poll.
@@ -399,11 +398,8 @@ impl Session {
                     });
                 }
                 () = timer => {
-                    // Someone is signing in: the request gets its timeout again once
-                    // they are done, within CONSENT_LIMIT_MS in all.
-                    if inner.transport.waiting_on_user() && consent_ms < CONSENT_LIMIT_MS {
-                        consent_ms = consent_ms.saturating_add(u64::from(timeout_ms.max(1)));
-                        timer = arm(timeout_ms).fuse();
+                    if let Some(ms) = consent.give_back(inner.transport.user_wait_ms()) {
+                        timer = arm(ms).fuse();
                         continue;
                     }
                     break (Error::Timeout { ms: timeout_ms }, milliseconds_text("timed out after ", timeout_ms));
@@ -416,6 +412,7 @@ impl Session {
                 _ = ticks.next() => {
                     if options.reset_timeout_on_progress {
                         timer = arm(timeout_ms).fuse();
+                        consent.rearmed(inner.transport.user_wait_ms());
                     }
                 }
             }

@@ -17,6 +17,7 @@
 
 pub mod backoff;
 mod connector;
+mod consent;
 mod engine;
 pub mod handler;
 pub(crate) mod id_map;

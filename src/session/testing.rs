@@ -79,8 +79,9 @@ pub(crate) struct MemoryTransport {
     pub(crate) hold_sends: Cell<bool>,
     held: RefCell<Vec<crate::session::oneshot::Sender<()>>>,
     pub(crate) version: Cell<Option<&'static str>>,
-    /// What `waiting_on_user` answers (an OAuth consent page open).
-    pub(crate) consenting: Cell<bool>,
+    /// What `user_wait_ms` answers: the test moves it on with the clock while
+    /// a person is "signing in".
+    pub(crate) user_wait_ms: Cell<u64>,
 }
 
 impl MemoryTransport {
@@ -119,8 +120,8 @@ impl Transport for MemoryTransport {
     fn set_protocol_version(&self, version: &'static str) {
         self.version.set(Some(version));
     }
-    fn waiting_on_user(&self) -> bool {
-        self.consenting.get()
+    fn user_wait_ms(&self) -> u64 {
+        self.user_wait_ms.get()
     }
     fn close(&self) -> LocalBoxFuture<'static, ()> {
         self.closed.set(self.closed.get() + 1);

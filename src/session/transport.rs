@@ -151,12 +151,13 @@ pub trait Transport {
     /// whatever stream), failed, timed out, or its caller let it go. A stream
     /// resumed only for its response can stop.
     fn request_ended(&self, _id: &RequestId) {}
-    /// Whether the transport's sends wait on a person now (an OAuth consent
-    /// page): a request's timeout does not end it then, since how long
-    /// someone takes to sign in is not the server's delay. The session bounds
-    /// that wait on its own (`session::engine`'s `CONSENT_LIMIT_MS`).
-    fn waiting_on_user(&self) -> bool {
-        false
+    /// The milliseconds the transport's sends have spent waiting on a person
+    /// so far (an OAuth consent page), a wait in progress included; it never
+    /// decreases. A request's timeout does not count that time, since how
+    /// long someone takes to sign in is not the server's delay; the session
+    /// allows ten minutes of it past a request's timeout.
+    fn user_wait_ms(&self) -> u64 {
+        0
     }
     /// The `Authorization` header the transport last sent, if any: it names
     /// the authorization context that private cached results belong to.

@@ -40,10 +40,11 @@ pub trait Authorizer: std::fmt::Debug {
     /// [`Error::Auth`] naming the step that failed.
     fn step_up(self: Rc<Self>, response: &Response) -> LocalBoxFuture<'static, Result<bool, Error>>;
 
-    /// Whether a flow waits on a person now (an `authorize` function showing
-    /// a consent page): the requests it holds do not spend their timeout on
-    /// that wait (see [`crate::session::Transport::waiting_on_user`]).
-    fn waiting_on_user(&self) -> bool {
-        false
+    /// The milliseconds its flows have spent waiting on a person so far (an
+    /// `authorize` function showing a consent page), a wait in progress
+    /// included; it never decreases. See
+    /// [`crate::session::Transport::user_wait_ms`].
+    fn user_wait_ms(&self) -> u64 {
+        0
     }
 }

@@ -39,8 +39,8 @@ export interface McpClientOptions {
   fetch?: (input: string, init: RequestInit) => Promise<globalThis.Response>;
   /**
    * Default timeout of each request, in milliseconds, at most 2147483647. Default: 60000.
-   * The time a person spends on an OAuth consent page (`auth.authorize`) does not count, for
-   * up to ten minutes past it.
+   * The time a person spends on an OAuth consent page (`auth.authorize`) is given back to the
+   * requests waiting meanwhile, up to ten minutes past it; `maxTotalTimeout` counts it.
    */
   timeout?: number;
   /**
@@ -556,8 +556,8 @@ export interface AuthOptions {
    * server redirected back to (it carries `code`, `state` and `iss`).
    * `context.signal` aborts once nobody waits for the answer (`connect()`
    * aborted or timed out, the client closed): close what was opened then.
-   * While it waits, the requests it holds do not spend their `timeout`, for
-   * up to ten minutes past it.
+   * The time it waits is given back to the `timeout` of the requests waiting
+   * meanwhile, up to ten minutes past it.
    */
   authorize?: (authorizationUrl: string, context: AuthorizeContext) => string | Promise<string>;
   /**

@@ -51,48 +51,59 @@ fn timeout_rejects_and_sends_cancelled() {
 /// Where a started call's outcome lands.
 type Outcome = Rc<RefCell<Option<Result<Value, Error>>>>;
 
-/// An `initialize` whose send waits on a person signing in (an OAuth consent page).
-fn initialize_while_consenting(timeout_ms: u32) -> (Harness, Outcome) {
+/// An `initialize` whose send is held (the OAuth flow in it), with a `timeout_ms` timeout.
+fn initialize_held(timeout_ms: u32) -> (Harness, Outcome) {
     let mut h = harness();
     h.transport.hold_sends.set(true);
-    h.transport.consenting.set(true);
     let call = h.start("initialize", CallOptions { timeout_ms: Some(timeout_ms), ..Default::default() });
     (h, call)
 }
 
+/// Moves the clock on by `ms`, a person signing in for `signing_in` of them.
+fn pass(h: &mut Harness, ms: u64, signing_in: u64) {
+    h.transport.user_wait_ms.set(h.transport.user_wait_ms.get() + signing_in);
+    h.runtime.advance(ms);
+    h.pool.run_until_stalled();
+}
+
 #[test]
-fn a_consent_in_progress_does_not_spend_the_timeout() {
-    let (mut h, call) = initialize_while_consenting(50);
+fn the_time_a_person_signs_in_is_given_back_to_the_timeout() {
+    let (mut h, call) = initialize_held(100);
+    // 80 of the first 100 ms on the consent page: 80 more ms, and no more.
+    pass(&mut h, 100, 80);
+    pass(&mut h, 79, 0);
+    assert!(call.borrow().is_none(), "the 80 ms given back have not run out");
+    pass(&mut h, 1, 0);
+    assert!(matches!(call.borrow().as_ref().unwrap(), Err(Error::Timeout { ms: 100 })));
+}
+
+#[test]
+fn a_consent_in_progress_holds_the_request_and_the_timeout_holds_after_it() {
+    let (mut h, call) = initialize_held(50);
     for _ in 0..5 {
-        h.runtime.advance(50);
-        h.pool.run_until_stalled();
+        pass(&mut h, 50, 50);
     }
     assert!(call.borrow().is_none(), "someone signing in for five timeouts");
-    // Signed in: the request has its timeout again from the next deadline on.
-    h.transport.consenting.set(false);
     h.transport.let_sends_finish();
     h.pool.run_until_stalled();
     h.reply(r#"{"jsonrpc":"2.0","id":1,"result":{"signedIn":true}}"#);
     assert_eq!(call.borrow().as_ref().unwrap().as_ref().unwrap(), &json!({"signedIn": true}));
 
     let late = h.start("tools/list", CallOptions { timeout_ms: Some(50), ..Default::default() });
-    h.runtime.advance(50);
-    h.pool.run_until_stalled();
+    pass(&mut h, 50, 0);
     assert!(matches!(late.borrow().as_ref().unwrap(), Err(Error::Timeout { ms: 50 })), "no consent: the timeout holds");
 }
 
 #[test]
 fn a_consent_gets_ten_minutes_past_the_timeout_at_most() {
-    let (mut h, call) = initialize_while_consenting(60_000);
-    let limit = u32::try_from(CONSENT_LIMIT_MS).unwrap();
-    for _ in 0..limit / 60_000 {
-        h.runtime.advance(60_000);
-        h.pool.run_until_stalled();
-    }
-    assert!(call.borrow().is_none(), "ten minutes of consent past the first timeout");
-    h.runtime.advance(60_000);
-    h.pool.run_until_stalled();
-    assert!(matches!(call.borrow().as_ref().unwrap(), Err(Error::Timeout { ms: 60_000 })));
+    // A timeout that does not divide the limit: 7 + 7 + 3 minutes, then the deadline.
+    let (mut h, call) = initialize_held(420_000);
+    pass(&mut h, 420_000, 420_000);
+    pass(&mut h, 420_000, 420_000);
+    pass(&mut h, 179_999, 179_999);
+    assert!(call.borrow().is_none(), "within the timeout and ten minutes of consent");
+    pass(&mut h, 1, 1);
+    assert!(matches!(call.borrow().as_ref().unwrap(), Err(Error::Timeout { ms: 420_000 })));
 }
 
 #[test]

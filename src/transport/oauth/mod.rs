@@ -14,6 +14,7 @@
 //! redirect to another origin, and every authorization URL must be https
 //! (or http on a loopback host).
 
+mod consent_clock;
 mod crypto;
 mod discovery;
 mod dpop;
@@ -25,6 +26,7 @@ use crate::error::Error;
 use crate::protocol::oauth::{self as rules, Challenge, ClientAuth};
 use crate::transport::auth::Authorizer;
 use crate::transport::fetch::{header, Fetch};
+use consent_clock::ConsentClock;
 use crypto::auth_error;
 use futures::future::{FutureExt, LocalBoxFuture, Shared, WeakShared};
 use js_sys::Function;
@@ -220,17 +222,8 @@ pub struct OAuth {
     flow: RefCell<Option<WeakShared<FlowFuture>>>,
     /// The DPoP key, once loaded.
     dpop: RefCell<Option<Rc<dpop::Dpop>>>,
-    /// How many `authorize` calls wait on a person now.
-    consents: std::cell::Cell<u32>,
-}
-
-/// A wait on a person, counted by `OAuth`'s `waiting_on_user` while it lives.
-pub(super) struct Consenting<'a>(&'a std::cell::Cell<u32>);
-
-impl Drop for Consenting<'_> {
-    fn drop(&mut self) {
-        self.0.set(self.0.get().saturating_sub(1));
-    }
+    /// The time its flows have waited on a person.
+    consents: ConsentClock,
 }
 
 /// Whether a URL the flow would fetch or send the user to is acceptable:
@@ -257,15 +250,13 @@ impl OAuth {
             pinned: RefCell::new(None),
             flow: RefCell::new(None),
             dpop: RefCell::new(None),
-            consents: std::cell::Cell::new(0),
+            consents: ConsentClock::default(),
         }
     }
 
-    /// Counts a wait on a person until the guard drops (the answer came, or
-    /// nobody waits for it any more).
-    pub(super) fn consenting(&self) -> Consenting<'_> {
-        self.consents.set(self.consents.get().saturating_add(1));
-        Consenting(&self.consents)
+    /// Counts a wait on a person until the guard drops.
+    fn consenting(&self) -> consent_clock::Consenting<'_> {
+        self.consents.start()
     }
 
     /// The DPoP key, loaded (or made) on first use; `None` without `auth.dpop`.
@@ -425,8 +416,8 @@ impl Authorizer for OAuth {
         })
     }
 
-    fn waiting_on_user(&self) -> bool {
-        self.consents.get() > 0
+    fn user_wait_ms(&self) -> u64 {
+        self.consents.spent_ms()
     }
 }
 

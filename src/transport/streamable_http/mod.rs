@@ -216,8 +216,8 @@ impl Transport for StreamableHttp {
         self.inner.authorization.borrow().clone()
     }
 
-    fn waiting_on_user(&self) -> bool {
-        self.inner.config.auth.as_ref().is_some_and(|auth| auth.waiting_on_user())
+    fn user_wait_ms(&self) -> u64 {
+        self.inner.config.auth.as_ref().map_or(0, |auth| auth.user_wait_ms())
     }
 
     fn reset_session(&self) {
