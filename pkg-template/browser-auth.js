@@ -8,6 +8,8 @@ const KIND = "mcp-wasm:oauth-callback";
 // localStorage keys that mark a state as a popup flow's (popup-run.js), so that its callback page
 // knows itself for a popup's even when the popup was cut off from its opener.
 const MARK = "mcp-wasm-oauth-popup:";
+// How long a mark counts (popup-run.js keeps it after a flow that failed, then sweeps it).
+const MARK_LIFE_MS = 3_600_000;
 
 export function popupAuthorizer(options) {
   const name = options?.name ?? "mcp-wasm-oauth";
@@ -16,7 +18,7 @@ export function popupAuthorizer(options) {
   // The popup's code loads when a flow first needs it: a page that never signs in does not fetch
   // it. The user's gesture still counts then, since the flow has already waited on the network.
   return (url, context) => import("./popup-run.js").then(({ openPopup }) =>
-    openPopup({ url, name, features, signal: context?.signal, channelName: CHANNEL, kind: KIND, markPrefix: MARK, closedGrace }));
+    openPopup({ url, name, features, signal: context?.signal, channelName: CHANNEL, kind: KIND, markPrefix: MARK, markLife: MARK_LIFE_MS, closedGrace }));
 }
 
 export function redirectAuthorizer() {
@@ -48,7 +50,7 @@ function markedPopup() {
   try {
     const state = new URL(globalThis.location.href).searchParams.get("state");
     const marked = state === null ? null : globalThis.localStorage?.getItem(MARK + state);
-    return marked != null && Date.now() - Number(marked) < 3_600_000;
+    return marked != null && Date.now() - Number(marked) < MARK_LIFE_MS;
   } catch {
     return false;
   }

@@ -6,12 +6,11 @@
 // Cognito's, Bluesky's) moves the popup out of reach: from then on it reads as closed while the
 // user is still signing in there, and a closed window cannot be told apart from it. So a closed
 // reading only starts this wait; the answer ends it whenever it comes, and so does the caller's
-// signal (connect's timeout, which bounds the whole consent: 60 s by default).
+// signal (connect aborted, or timed out: the time the person takes is given back to its timeout,
+// up to ten minutes).
 const CLOSED_GRACE_MS = 120_000;
 const WATCH_MS = 500;
 const MAX_TIMER_MS = 2_147_483_647;
-// How long a flow's mark tells its callback page that it belongs to a popup (browser-auth.js).
-const MARK_LIFE_MS = 3_600_000;
 
 // The `state` parameter of an authorization URL or a callback URL.
 function stateOf(url) {
@@ -26,16 +25,17 @@ function stateOf(url) {
 // even when the popup was cut off from its opener. localStorage, since the popup's copy of
 // sessionStorage may not survive the move. The mark stays after a flow that failed (aborted, timed
 // out, given up): a popup cut off from this page cannot be closed from here, and its callback page
-// must still close without trading the code. Marks older than MARK_LIFE_MS are swept when a flow
-// starts. Storage that throws (disabled, sandboxed) leaves only the opener to tell, as before.
-function markFlow(prefix, state) {
+// must still close without trading the code. Marks older than `life` ms (browser-auth.js's, which
+// its callback page honours) are swept when a flow starts. Storage that throws (disabled,
+// sandboxed) leaves only the opener to tell, as before.
+function markFlow(prefix, state, life) {
   try {
     const storage = globalThis.localStorage;
     if (!storage) return () => {};
     const now = Date.now();
     for (let i = storage.length - 1; i >= 0; i--) {
       const key = storage.key(i);
-      if (key?.startsWith(prefix) && !(now - Number(storage.getItem(key)) < MARK_LIFE_MS)) storage.removeItem(key);
+      if (key?.startsWith(prefix) && !(now - Number(storage.getItem(key)) < life)) storage.removeItem(key);
     }
     storage.setItem(prefix + state, String(now));
     return () => {
@@ -66,11 +66,11 @@ function graceMs(closedGrace, channel) {
  * A popup that reads as closed is waited on for `closedGrace` ms more (default two minutes;
  * Infinity: until the answer or the signal).
  */
-export function openPopup({ url, name, features, signal, channelName, kind, markPrefix, closedGrace }) {
+export function openPopup({ url, name, features, signal, channelName, kind, markPrefix, markLife, closedGrace }) {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     const state = stateOf(url);
-    const unmark = state ? markFlow(markPrefix, state) : () => {};
+    const unmark = state ? markFlow(markPrefix, state, markLife) : () => {};
     const opened = globalThis.open?.(url, name, features);
     if (!opened) {
       unmark();

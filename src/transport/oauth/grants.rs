@@ -265,8 +265,8 @@ impl OAuth {
         let returned = authorize
             .call2(&JsValue::UNDEFINED, &JsValue::from_str(&url), &context)
             .map_err(|e| auth_error("authorization", js_message(&e)))?;
-        // The requests this flow holds do not spend their timeout while the person decides.
-        let consenting = self.consenting();
+        // The time the person takes is given back to the timeout of the requests waiting on it.
+        let consenting = self.consents.start();
         let callback = JsFuture::from(Promise::resolve(&returned)).await.map_err(|e| auth_error("authorization", js_message(&e)))?;
         drop(consenting);
         wanted.finished();

@@ -254,11 +254,6 @@ impl OAuth {
         }
     }
 
-    /// Counts a wait on a person until the guard drops.
-    fn consenting(&self) -> consent_clock::Consenting<'_> {
-        self.consents.start()
-    }
-
     /// The DPoP key, loaded (or made) on first use; `None` without `auth.dpop`.
     async fn dpop(&self) -> Result<Option<Rc<dpop::Dpop>>, Error> {
         if !self.config.dpop {
