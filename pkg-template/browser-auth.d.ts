@@ -42,7 +42,10 @@ export declare function popupAuthorizer(options?: PopupOptions): (authorizationU
 /**
  * An `authorize` function that sends the whole page to the consent page. The
  * pending authorization waits in `auth.storage`; on the callback page, call
- * `connect` again with `auth.callbackUrl: location.href` to finish.
+ * `connect` again with `auth.callbackUrl: location.href` to finish. The flow's
+ * `state` is noted in the tab's `sessionStorage`, so that
+ * {@link completeAuthorization} returns `false` on its callback page even when
+ * the tab has an opener.
  */
 export declare function redirectAuthorizer(): (authorizationUrl: string) => Promise<string>;
 
@@ -52,8 +55,9 @@ export declare function redirectAuthorizer(): (authorizationUrl: string) => Prom
  * is a popup flow's: it had an opener, or its `state` is one that
  * {@link popupAuthorizer} opened a popup for (a popup cut off from its opener
  * by a `Cross-Origin-Opener-Policy` has none, and answers by
- * `BroadcastChannel`). `false` after a full-page redirect: finish with
- * `callbackUrl`.
+ * `BroadcastChannel`). `false` after a full-page redirect of
+ * {@link redirectAuthorizer}'s, even in a tab that another page opened: finish
+ * with `callbackUrl`.
  */
 export declare function completeAuthorization(): boolean;
 

@@ -10,6 +10,10 @@ const KIND = "mcp-wasm:oauth-callback";
 const MARK = "mcp-wasm-oauth-popup:";
 // How long a mark counts (popup-run.js keeps it after a flow that failed, then sweeps it).
 const MARK_LIFE_MS = 3_600_000;
+// The sessionStorage key that holds the `state` of the redirect flow this tab left for: its
+// callback page must finish the flow itself even when the tab has an opener (an app opened by
+// another page's window.open), which would otherwise read as a popup's and close the tab.
+const REDIRECT = "mcp-wasm-oauth-redirect";
 
 export function popupAuthorizer(options) {
   const name = options?.name ?? "mcp-wasm-oauth";
@@ -23,6 +27,12 @@ export function popupAuthorizer(options) {
 
 export function redirectAuthorizer() {
   return (url) => {
+    try {
+      const state = stateOf(url);
+      if (state !== null) globalThis.sessionStorage?.setItem(REDIRECT, state);
+    } catch {
+      // Storage that throws leaves only the opener to tell, as before.
+    }
     globalThis.location.assign(url);
     // The page is leaving; connect() finishes on the callback page with callbackUrl.
     return new Promise(() => {});
@@ -30,6 +40,7 @@ export function redirectAuthorizer() {
 }
 
 export function completeAuthorization() {
+  if (redirectedHere()) return false;
   // A popup whose authorization page had a Cross-Origin-Opener-Policy has no opener any more,
   // yet it must not finish the flow itself: its opener trades the code, which can be traded once.
   const opener = globalThis.opener;
@@ -45,14 +56,34 @@ export function completeAuthorization() {
   return popup;
 }
 
+// Whether this tab left for the authorization page with this page's `state` (redirectAuthorizer).
+// The key stays until the tab's next redirect flow, so that a reloaded callback page still knows.
+function redirectedHere() {
+  try {
+    const state = stateOf(globalThis.location.href);
+    return state !== null && globalThis.sessionStorage?.getItem(REDIRECT) === state;
+  } catch {
+    return false;
+  }
+}
+
 // Whether popup-run.js marked this page's `state` as a popup flow's within the last hour.
 function markedPopup() {
   try {
-    const state = new URL(globalThis.location.href).searchParams.get("state");
+    const state = stateOf(globalThis.location.href);
     const marked = state === null ? null : globalThis.localStorage?.getItem(MARK + state);
     return marked != null && Date.now() - Number(marked) < MARK_LIFE_MS;
   } catch {
     return false;
+  }
+}
+
+// The `state` parameter of an authorization URL or a callback URL.
+function stateOf(url) {
+  try {
+    return new URL(url).searchParams.get("state");
+  } catch {
+    return null;
   }
 }
 

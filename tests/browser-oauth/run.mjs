@@ -44,14 +44,20 @@ let proxy;
 const stats = async () => (await fetch(`${AS}/__stats`)).json();
 const control = (route) => fetch(`${AS}${route}`, { method: "POST" });
 
-async function openApp() {
-  const page = await ctx.newPage();
+// The pages learn the peer from the query; app.html keeps it for callback.html after a redirect.
+const appUrl = () => `${browser.origin}/app.html?peer=${encodeURIComponent(`${AS}/mcp`)}`;
+
+async function appReady(page) {
   page.setDefaultTimeout(STEP_TIMEOUT_MS);
   page.on("pageerror", (e) => console.error(`page error: ${e.message}`));
-  // The pages learn the peer from the query; app.html keeps it for callback.html after a redirect.
-  await page.goto(`${browser.origin}/app.html?peer=${encodeURIComponent(`${AS}/mcp`)}`);
   await page.waitForFunction(() => document.querySelector("#status")?.textContent === "ready");
   return page;
+}
+
+async function openApp() {
+  const page = await ctx.newPage();
+  await page.goto(appUrl());
+  return appReady(page);
 }
 
 async function popupFlow(page) {
@@ -112,6 +118,31 @@ async function redirectFlow() {
     "the redirect flow registered once and exchanged one code");
   const pending = await page.evaluate(() => Object.keys(sessionStorage).filter((k) => k.includes("pending")));
   check(pending.length === 0, "no pending authorization is left in storage", pending.join(", "));
+}
+
+// An app tab that another page opened with window.open keeps that opener through its whole redirect
+// flow. Its callback page must still finish the flow itself, not take itself for a popup's, hand
+// the code to the opener and close the tab.
+async function redirectFlowWithOpener() {
+  const launcher = await openApp();
+  const opened = ctx.waitForEvent("page");
+  await launcher.evaluate((url) => { window.open(url, "_blank"); }, appUrl());
+  const page = await appReady(await opened);
+  check(await page.evaluate(() => window.opener !== null), "an app tab opened by another page's window.open has an opener");
+  const before = await stats();
+  await page.evaluate(() => window.connectWithRedirect());
+  await page.waitForURL(/\/authorize\?/);
+  await page.click("[data-testid=allow]");
+  const closed = page.waitForEvent("close").then(() => "the callback page closed its tab");
+  const answered = page.waitForURL(/\/callback\.html\?/)
+    .then(() => page.waitForFunction(() => document.querySelector("#result")?.textContent !== "pending"))
+    .then(() => page.textContent("#result"), (e) => `no result: ${e.message}`);
+  const identity = await Promise.race([closed, answered]);
+  check(WHOAMI.test(identity), "redirect flow in a tab with an opener: the callback page finishes it and calls the tool", identity);
+  const after = await stats();
+  check(after.grants.authorization_code === before.grants.authorization_code + 1, "… and exchanged the code once");
+  await page.close();
+  await launcher.close();
 }
 
 async function popupClosedByUser() {
@@ -279,6 +310,7 @@ async function main() {
   await popupBlocked();
   await corsProxy();
   await redirectFlow();
+  await redirectFlowWithOpener();
   await issuerSwitch({ ctx, openApp, check }, ownPeers);
   await dpopAcrossReload({ ctx, openApp, check }, ownPeers);
 }

@@ -1,10 +1,11 @@
 // popupAuthorizer and completeAuthorization at their edges, with the page faked in Node: a popup
 // that reads as closed (as one cut off by a Cross-Origin-Opener-Policy does), closedGrace's extremes,
-// and the localStorage mark by which a callback page without an opener knows a popup flow's state.
+// the localStorage mark by which a callback page without an opener knows a popup flow's state, and the
+// sessionStorage key by which a redirect flow's callback page knows itself though its tab has an opener.
 // The flows themselves run in real browsers against the oauth peer (tests/browser-oauth).
 import assert from "node:assert/strict";
 import { afterEach, test } from "node:test";
-import { completeAuthorization, popupAuthorizer } from "mcp-wasm";
+import { completeAuthorization, popupAuthorizer, redirectAuthorizer } from "mcp-wasm";
 
 const MARK = "mcp-wasm-oauth-popup:";
 const AUTHORIZE = (state) => `https://as.example/authorize?client_id=c&state=${state}`;
@@ -23,11 +24,12 @@ function fakeStorage(entries = {}) {
 }
 
 const saved = {};
-function page({ storage = fakeStorage(), opened = { closed: true, close() {} }, href = "https://app.example/", opener = null } = {}) {
-  for (const name of ["localStorage", "location", "open", "opener", "close"]) saved[name] ??= Object.getOwnPropertyDescriptor(globalThis, name) ?? null;
+function page({ storage = fakeStorage(), session = fakeStorage(), opened = { closed: true, close() {} }, href = "https://app.example/", opener = null } = {}) {
+  for (const name of ["localStorage", "sessionStorage", "location", "open", "opener", "close"]) saved[name] ??= Object.getOwnPropertyDescriptor(globalThis, name) ?? null;
   // Node's BroadcastChannel gives its messages an empty origin.
-  globalThis.location = { href, origin: "" };
+  globalThis.location = { href, origin: "", assign(url) { this.href = url; } };
   globalThis.localStorage = storage;
+  globalThis.sessionStorage = session;
   globalThis.open = () => opened;
   globalThis.opener = opener;
   globalThis.close = () => { page.closedSelf = true; };
@@ -100,4 +102,24 @@ test("completeAuthorization without an opener: a marked state is a popup's, an u
   assert.equal(completeAuthorization(), false);
   page({ storage: { getItem() { throw new Error("denied"); } }, href: CALLBACK("fresh"), opener: { closed: false, postMessage() {} } });
   assert.equal(completeAuthorization(), true);
+});
+
+test("a redirect flow's callback page finishes the flow itself even in a tab with an opener", () => {
+  const posted = [];
+  const opener = { closed: false, postMessage: (message) => posted.push(message) };
+  const session = fakeStorage();
+  page({ session, opener });
+  redirectAuthorizer()(AUTHORIZE("r1"));
+  assert.equal(globalThis.location.href, AUTHORIZE("r1"));
+  // The callback page, in the same tab (the same sessionStorage, the same opener).
+  page({ session, opener, href: CALLBACK("r1") });
+  assert.equal(completeAuthorization(), false);
+  assert.equal(page.closedSelf, false);
+  assert.deepEqual(posted, []);
+  // Reloaded, it still knows; a popup flow's callback (another state) in a tab with an opener answers it.
+  assert.equal(completeAuthorization(), false);
+  page({ session, opener, href: CALLBACK("p1") });
+  assert.equal(completeAuthorization(), true);
+  assert.equal(page.closedSelf, true);
+  assert.equal(posted.length, 1);
 });
