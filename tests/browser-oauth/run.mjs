@@ -10,7 +10,7 @@
 //
 // Prints one `ok …` line per check and `browser-oauth: N checks passed`; exits 0 or 1.
 import http from "node:http";
-import { checkList, openBrowser, releaseBrowser } from "../support/browser.mjs";
+import { checkList, openBrowser, releaseBrowser, servePages } from "../support/browser.mjs";
 import { startPeer } from "../support/peer-process.mjs";
 import { dpopAcrossReload, issuerSwitch } from "./own-peers.mjs";
 
@@ -22,6 +22,8 @@ const OVERALL_TIMEOUT_MS = 120_000;
 const WHOAMI = /^client_id=client-\S+ scopes=mcp:read( offline_access)?$/;
 
 const browser = {};
+// The same pages, served cross-origin isolated (COOP same-origin, COEP require-corp) from another origin.
+const isolated = {};
 const ownPeers = [];
 let ctx;
 const { check, count } = checkList();
@@ -30,6 +32,7 @@ async function finish(error) {
   if (error) console.log(`FAIL browser-oauth (${BROWSER}): ${error.message}`);
   else console.log(`browser-oauth (${BROWSER}): ${count()} checks passed`);
   await releaseBrowser(browser);
+  await releaseBrowser(isolated);
   if (noCorsPeer && noCorsPeer.child.exitCode === null) noCorsPeer.child.kill("SIGTERM");
   proxy?.close();
   for (const peer of ownPeers) peer.child.kill();
@@ -45,7 +48,7 @@ const stats = async () => (await fetch(`${AS}/__stats`)).json();
 const control = (route) => fetch(`${AS}${route}`, { method: "POST" });
 
 // The pages learn the peer from the query; app.html keeps it for callback.html after a redirect.
-const appUrl = () => `${browser.origin}/app.html?peer=${encodeURIComponent(`${AS}/mcp`)}`;
+const appUrl = (origin = browser.origin) => `${origin}/app.html?peer=${encodeURIComponent(`${AS}/mcp`)}`;
 
 async function appReady(page) {
   page.setDefaultTimeout(STEP_TIMEOUT_MS);
@@ -219,6 +222,33 @@ async function popupBehindCoop() {
   }
 }
 
+// A cross-origin-isolated app sends Cross-Origin-Opener-Policy itself: every popup it opens to another
+// origin is cut off from it at once, whatever the consent page sends.
+async function popupFromIsolatedApp() {
+  const origin = await servePages(isolated, { wwwDir: "tests/browser-oauth", isolate: true });
+  const page = await ctx.newPage();
+  await page.goto(appUrl(origin));
+  await appReady(page);
+  check(await page.evaluate(() => window.crossOriginIsolated === true), "an app page served with COOP same-origin and COEP require-corp is cross-origin isolated");
+  const before = await stats();
+  const opened = ctx.waitForEvent("page");
+  const connected = page.evaluate(() => window.connectWithPopup().then(
+    (identity) => identity, (e) => `${e.name} ${e.kind}: ${e.message}`));
+  const popup = await opened;
+  await popup.waitForSelector("[data-testid=allow]");
+  check(await popup.evaluate(() => window.opener === null), "… its popup to the consent page has no opener");
+  const closed = popup.waitForEvent("close");
+  await popup.click("[data-testid=allow]");
+  const identity = await connected;
+  check(WHOAMI.test(identity), "from a cross-origin-isolated app: connect resolves with the answer the callback page broadcast", identity);
+  await closed;
+  check(popup.isClosed(), "… the callback page closed the popup");
+  const after = await stats();
+  check(after.approvals === before.approvals + 1 && after.grants.authorization_code === before.grants.authorization_code + 1,
+    "… and only the app traded the code: one consent, one code exchanged");
+  await page.close();
+}
+
 async function popupAbandoned() {
   const page = await openApp(); // a fresh tab: no tokens, so a consent is needed
   const opened = ctx.waitForEvent("page");
@@ -306,6 +336,7 @@ async function main() {
   await tokensSurviveReload(page);
   await popupClosedByUser();
   await popupBehindCoop();
+  await popupFromIsolatedApp();
   await popupAbandoned();
   await popupBlocked();
   await corsProxy();

@@ -51,6 +51,14 @@ export async function openBrowser(session, { port = 0, wwwDir, pkgDir, isolate, 
   return session.ctx;
 }
 
+/**
+ * Serves `wwwDir` once more, on an origin of its own, for a browser `openBrowser` already launched
+ * (`isolate`: cross-origin isolated); resolves with the origin. `releaseBrowser(session)` stops it.
+ */
+export function servePages(session, { wwwDir, pkgDir, isolate }) {
+  return serve(0, wwwDir, session, pkgDir, isolate);
+}
+
 /** Closes what `openBrowser` opened in `session`, whatever got that far. */
 export async function releaseBrowser(session) {
   if (session.ctx) await session.ctx.close().catch(() => {});
