@@ -163,6 +163,32 @@ async function popupClosedByUser() {
   await page.close();
 }
 
+// A popup flow from `page` whose popup `why` cuts off from the app: the popup has no opener, and
+// `meanwhile` runs while its consent page is open. connect must resolve with the answer the callback
+// page broadcast, the callback page close the popup, and only the app trade the code. Returns the
+// flow's state.
+async function cutOffPopupFlow(page, why, meanwhile = async () => {}) {
+  const before = await stats();
+  const opened = ctx.waitForEvent("page");
+  const connected = page.evaluate(() => window.connectWithPopup().then(
+    (identity) => identity, (e) => `${e.name} ${e.kind}: ${e.message}`));
+  const popup = await opened;
+  await popup.waitForSelector("[data-testid=allow]");
+  check(await popup.evaluate(() => window.opener === null), `${why} cuts the popup off from the app`);
+  const state = new URL(await popup.url()).searchParams.get("state");
+  await meanwhile();
+  const closed = popup.waitForEvent("close");
+  await popup.click("[data-testid=allow]");
+  const identity = await connected;
+  check(WHOAMI.test(identity), `${why}: connect resolves with the answer the callback page broadcast`, identity);
+  await closed;
+  check(popup.isClosed(), "… the callback page knew itself for a popup's, and closed it");
+  const after = await stats();
+  check(after.approvals === before.approvals + 1 && after.grants.authorization_code === before.grants.authorization_code + 1,
+    "… and only the app traded the code: one consent, one code exchanged");
+  return state;
+}
+
 // The consent page is sent with Cross-Origin-Opener-Policy: same-origin, as Microsoft's, Stripe's or
 // Cognito's sign-in pages are. The popup is then cut off from the app: it reads as closed there while
 // the user is still on the consent page, and the callback page has no opener to answer.
@@ -170,26 +196,11 @@ async function popupBehindCoop() {
   await control("/__consent-coop?policy=same-origin");
   try {
     let page = await openApp(); // a fresh tab: no tokens, so a consent is needed
-    let before = await stats();
-    let opened = ctx.waitForEvent("page");
-    const connected = page.evaluate(() => window.connectWithPopup().then(
-      (identity) => identity, (e) => `${e.name} ${e.kind}: ${e.message}`));
-    let popup = await opened;
-    await popup.waitForSelector("[data-testid=allow]");
-    check(await popup.evaluate(() => window.opener === null), "a consent page sent with COOP same-origin cuts the popup off from the app");
-    const state = new URL(await popup.url()).searchParams.get("state");
-    // Past the 1 s that a closed reading once allowed, and past the app's watch reading it.
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
-    check(await page.evaluate(() => window.lastPopup?.closed === true), "… and to the app the open popup reads as closed");
-    let closed = popup.waitForEvent("close");
-    await popup.click("[data-testid=allow]");
-    const identity = await connected;
-    check(WHOAMI.test(identity), "behind COOP: connect resolves with the answer the callback page broadcast", identity);
-    await closed;
-    check(popup.isClosed(), "… the callback page knew itself for a popup's, and closed it");
-    let after = await stats();
-    check(after.approvals === before.approvals + 1 && after.grants.authorization_code === before.grants.authorization_code + 1,
-      "… and only the app traded the code: one consent, one code exchanged");
+    const state = await cutOffPopupFlow(page, "a consent page sent with COOP same-origin", async () => {
+      // Past the 1 s that a closed reading once allowed, and past the app's watch reading it.
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      check(await page.evaluate(() => window.lastPopup?.closed === true), "… and to the app the open popup reads as closed");
+    });
     // (A flow that failed, such as popupClosedByUser's, leaves its mark for an hour.)
     const marks = await page.evaluate(() => window.popupMarks());
     check(state && !marks.includes(`mcp-wasm-oauth-popup:${state}`), "… and left no mark of its flow in localStorage", marks.join(", "));
@@ -198,22 +209,22 @@ async function popupBehindCoop() {
     // connect() gives up while the user is still signing in: the app cannot close a popup cut off
     // from it, and when the user finishes there, the callback page must close it without trading the code.
     page = await openApp();
-    before = await stats();
-    opened = ctx.waitForEvent("page");
+    const before = await stats();
+    const opened = ctx.waitForEvent("page");
     const outcome = page.evaluate(() => {
       window.stopConnect = new AbortController();
       return window.connectWithPopup({ signal: window.stopConnect.signal }).then(() => "connected", (e) => String(e?.message ?? e));
     });
-    popup = await opened;
+    const popup = await opened;
     await popup.waitForSelector("[data-testid=allow]");
     await page.evaluate(() => window.stopConnect.abort(new Error("the user went elsewhere")));
     const message = await outcome;
     check(message === "the user went elsewhere", "behind COOP: aborting connect rejects with the signal's reason", message);
     check(!popup.isClosed(), "… and the popup cut off from the app stays open");
-    closed = popup.waitForEvent("close");
+    const closed = popup.waitForEvent("close");
     await popup.click("[data-testid=allow]");
     await closed;
-    after = await stats();
+    const after = await stats();
     check(after.approvals === before.approvals + 1 && after.grants.authorization_code === before.grants.authorization_code,
       "… a consent given there after all closes the popup, and nobody trades its code");
     await page.close();
@@ -230,22 +241,7 @@ async function popupFromIsolatedApp() {
   await page.goto(appUrl(origin));
   await appReady(page);
   check(await page.evaluate(() => window.crossOriginIsolated === true), "an app page served with COOP same-origin and COEP require-corp is cross-origin isolated");
-  const before = await stats();
-  const opened = ctx.waitForEvent("page");
-  const connected = page.evaluate(() => window.connectWithPopup().then(
-    (identity) => identity, (e) => `${e.name} ${e.kind}: ${e.message}`));
-  const popup = await opened;
-  await popup.waitForSelector("[data-testid=allow]");
-  check(await popup.evaluate(() => window.opener === null), "… its popup to the consent page has no opener");
-  const closed = popup.waitForEvent("close");
-  await popup.click("[data-testid=allow]");
-  const identity = await connected;
-  check(WHOAMI.test(identity), "from a cross-origin-isolated app: connect resolves with the answer the callback page broadcast", identity);
-  await closed;
-  check(popup.isClosed(), "… the callback page closed the popup");
-  const after = await stats();
-  check(after.approvals === before.approvals + 1 && after.grants.authorization_code === before.grants.authorization_code + 1,
-    "… and only the app traded the code: one consent, one code exchanged");
+  await cutOffPopupFlow(page, "a cross-origin-isolated app");
   await page.close();
 }
 
