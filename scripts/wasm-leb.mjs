@@ -1,6 +1,7 @@
 // LEB128, as the wasm binary format writes its sizes, counts and indices:
 // shared by the scripts that rewrite a section of a built module
-// (scripts/short-imports.mjs, scripts/short-exports.mjs, bench/first-call-only.mjs).
+// (scripts/short-imports.mjs, scripts/short-exports.mjs, scripts/split/late-text.mjs,
+// bench/first-call-only.mjs).
 
 /** The unsigned number at `at` in `bytes`, and the offset after it. */
 export function readU32(bytes, at) {
@@ -23,6 +24,18 @@ export function u32(value) {
     out.push(byte);
   } while (value);
   return Buffer.from(out);
+}
+
+/** `value` written as signed LEB128, as an `i32.const` holds it. */
+export function s32(value) {
+  const out = [];
+  for (;;) {
+    const byte = value & 0x7f;
+    value >>= 7;
+    const done = (value === 0 && !(byte & 0x40)) || (value === -1 && byte & 0x40);
+    out.push(done ? byte : byte | 0x80);
+    if (done) return Buffer.from(out);
+  }
 }
 
 /** A length-prefixed UTF-8 name, as the import and export sections write one. */

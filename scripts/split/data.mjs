@@ -59,7 +59,7 @@ function anyBetween(values, lo, hi) {
 }
 
 /** Whether the bytes from `start` to `end` are text alone (printable ASCII, tabs, line feeds and UTF-8's upper bytes): no pointer. */
-function isText(byte, start, end) {
+export function isText(byte, start, end) {
   for (let a = start; a < end; a++) {
     const b = byte(a);
     if (!((b >= 0x20 && b !== 0x7f) || b === 0x0a || b === 0x09)) return false;
@@ -202,8 +202,9 @@ export function deadTexts(objects, segments, texts, touched = []) {
  * Decides which objects move. `segments` are the primary's active data segments
  * ({ offset, data }); `text` is the primary's code as binaryen prints it; `touched` the
  * addresses of the static data the profile's runs read or wrote. Returns the objects that
- * move, those only the touched bytes kept (references the analysis of the code missed), and
- * those the code of `text` keeps, with the same slack as the primary's.
+ * move, those only the touched bytes kept (references the analysis of the code missed), those
+ * the code of `text` keeps, with the same slack as the primary's, and the loose ones: objects of
+ * bytes other than zeros that neither the primary keeps nor the rest's code names.
  */
 export function movedObjects(objects, segments, text, touched = [], restText = "") {
   const byte = (address) => byteAt(segments, address);
@@ -264,13 +265,15 @@ export function movedObjects(objects, segments, text, touched = [], restText = "
   const found = new Set(kept);
   reach(kept, touched.map((address) => [address, 0]));
   const named = reach(new Set(), codeConstants(restText).map((c) => [c, 0]));
-  const moved = objects.filter((o, i) => {
-    if (kept.has(i) || !named.has(i)) return false;
-    for (let a = o.start; a < o.end; a++) if (byte(a) !== 0) return true;
-    return false; // all zeros: nothing to move
-  });
+  const zeros = (o) => {
+    for (let a = o.start; a < o.end; a++) if (byte(a) !== 0) return false;
+    return true;
+  };
+  // All zeros: nothing to move.
+  const moved = objects.filter((o, i) => !kept.has(i) && named.has(i) && !zeros(o));
   return {
     moved,
+    loose: objects.filter((o, i) => !kept.has(i) && !named.has(i) && !zeros(o)),
     missed: [...kept].filter((i) => !found.has(i)).sort((a, b) => a - b).map((i) => objects[i]),
     kept: [...found].map((i) => objects[i]),
   };

@@ -59,6 +59,20 @@ test("an object stays where code or a kept object points into or near it; the re
   assert.deepEqual(code(" (data $0 (i32.const 1048576) \"\")"), ["100000", "100010", "100020", "100050"]);
 });
 
+test("the loose objects: neither kept by the primary nor named by the rest (what late-text.mjs moves, if text)", () => {
+  const objects = mapObjects(MAP);
+  const data = new Uint8Array(0x60).fill(7);
+  const segments = [{ offset: 0x100000, data }];
+  const loose = (text, rest, touched = []) => movedObjects(objects, segments, text, touched, rest).loose.map((o) => o.start.toString(16));
+  // The rest names Lanon.1 (it moves, not loose); the primary's constant keeps Lanon.2 and the
+  // <internal> object within its slack; .data.counter and Lanon.3 nobody names.
+  assert.deepEqual(loose("(i32.const 1048596)", "(i32.const 1048576)"), ["100040", "100050"]);
+  // A touched byte keeps its object; all zeros are nothing to move.
+  assert.deepEqual(loose("(i32.const 1048596)", "(i32.const 1048576)", [0x100041]), ["100050"]);
+  data.fill(0, 0x50, 0x60);
+  assert.deepEqual(loose("(i32.const 1048596)", "(i32.const 1048576)", [0x100041]), []);
+});
+
 test("the halves: zeroed bytes leave the primary's segments, runs of moved objects make the rest's", () => {
   const data = new Uint8Array(0x60).fill(1);
   const { primary, rest } = splitSegments([{ offset: 0x100000, data }], [{ start: 0x100000, end: 0x100010 }, { start: 0x100010, end: 0x100020 }, { start: 0x100050, end: 0x100060 }]);

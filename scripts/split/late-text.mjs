@@ -1,0 +1,100 @@
+// The split's data step, once more on the optimised halves: text that the primary's final code
+// no longer reaches moves into the rest.
+//
+// split.mjs decides where each static object goes from the primary's code as it is before
+// wasm-opt runs on the halves. That pass then drops much of it (a panic's call that only traps
+// no longer hands over its message; a stub's caller inlined away), and the texts it named stay in
+// the primary, which no code of the rest names exactly either (split.mjs moves only those). Read
+// again from the final code by the same rules (data.mjs), an object of text that the primary
+// keeps no more moves into the rest, which loads before OAuth or the validator can run. Only
+// text: were the rules ever wrong, the primary would read zeros, a wrong message and not a crash
+// (data.mjs, TEXT_SLACK); an object that may hold a pointer stays.
+//   node scripts/split/late-text.mjs <primary named> <primary shipped> <rest named> <rest shipped> <linker map> <profile.json>
+// Each pair is the same module with and without names (scripts/build.sh), so they hold the same
+// data: the objects are found in the named primary and moved in all four files.
+import { readFileSync, writeFileSync } from "node:fs";
+import { dataSegments, readModule } from "./binaryen.mjs";
+import { isText, movedObjects, readMap, splitSegments } from "./data.mjs";
+import { readName, readU32, rewriteSection, s32, u32 } from "../wasm-leb.mjs";
+
+const [primaryNamed, primaryShipped, restNamed, restShipped, mapPath, profilePath] = process.argv.slice(2);
+if (!profilePath) throw new Error("usage: node scripts/split/late-text.mjs <primary named> <primary shipped> <rest named> <rest shipped> <map> <profile.json>");
+
+const DATA = 11;
+const DATA_COUNT = 12;
+const CUSTOM = 0;
+// The name section's subsection that names data segments, which no longer match once they change.
+const DATA_NAMES = 9;
+
+/** A custom section's contents (from `start` to `end` in `wasm`) without the data segments' names, if it is the name section. */
+function withoutDataNames(wasm, start, end) {
+  const [name, first] = readName(wasm, start);
+  if (name !== "name") return wasm.subarray(start, end);
+  const parts = [wasm.subarray(start, first)];
+  for (let at = first; at < end;) {
+    const [size, body] = readU32(wasm, at + 1);
+    if (wasm[at] !== DATA_NAMES) parts.push(wasm.subarray(at, body + size));
+    at = body + size;
+  }
+  return Buffer.concat(parts);
+}
+
+/** `wasm` with its data section holding `segments` (active, memory 0) and its data count to match. */
+function withSegments(wasm, segments) {
+  const data = [u32(segments.length)];
+  for (const { offset, data: content } of segments) {
+    data.push(Buffer.from([0, 0x41]), s32(offset | 0), Buffer.from([0x0b]), u32(content.length), content);
+  }
+  let out = rewriteSection(wasm, DATA, () => Buffer.concat(data));
+  out = rewriteSection(out, DATA_COUNT, () => u32(segments.length));
+  return rewriteSection(out, CUSTOM, withoutDataNames);
+}
+
+const segmentsOf = (bytes) => dataSegments(readModule(bytes)).map((info) => {
+  if (info.passive) throw new Error("late-text: a passive data segment; expected active segments only");
+  return { offset: info.offset, data: new Uint8Array(info.data) };
+});
+
+const named = readFileSync(primaryNamed);
+const segments = segmentsOf(named);
+const objects = readMap(mapPath, segments, "late-text");
+const touched = JSON.parse(readFileSync(profilePath, "utf8")).data ?? [];
+const { loose } = movedObjects(objects, segments, readModule(named).emitText(), touched);
+const byteAt = (address) => {
+  for (const s of segments) if (address >= s.offset && address < s.offset + s.data.length) return s.data[address - s.offset];
+  return 0;
+};
+const moving = loose.filter((o) => isText(byteAt, o.start, o.end));
+const { primary, rest: moved } = splitSegments(segments, moving);
+
+for (const [path, kept] of [[primaryNamed, primary], [primaryShipped, primary]]) {
+  const bytes = readFileSync(path);
+  const own = segmentsOf(bytes);
+  // The shipped copy must hold the bytes the named one does, or the objects are not the same.
+  for (const o of moving) {
+    for (let a = o.start; a < o.end; a++) {
+      const s = own.find((segment) => a >= segment.offset && a < segment.offset + segment.data.length);
+      if ((s ? s.data[a - s.offset] : 0) !== byteAt(a)) throw new Error(`late-text: ${path} holds other data than ${primaryNamed} at ${a}`);
+    }
+  }
+  writeFileSync(path, withSegments(bytes, kept));
+}
+for (const path of [restNamed, restShipped]) {
+  const bytes = readFileSync(path);
+  writeFileSync(path, withSegments(bytes, [...segmentsOf(bytes), ...moved]));
+}
+// Read back: the primary holds none of the moved bytes, and the rest holds them all.
+const at = (list, address) => {
+  for (const s of list) if (address >= s.offset && address < s.offset + s.data.length) return s.data[address - s.offset];
+  return 0;
+};
+for (const [primaryPath, restPath] of [[primaryNamed, restNamed], [primaryShipped, restShipped]]) {
+  const [inPrimary, inRest] = [primaryPath, restPath].map((path) => segmentsOf(readFileSync(path)));
+  for (const o of moving) {
+    for (let a = o.start; a < o.end; a++) {
+      if (at(inPrimary, a) !== 0 || at(inRest, a) !== byteAt(a)) throw new Error(`late-text: the move of ${o.start} into ${restPath} did not take`);
+    }
+  }
+}
+const length = moving.reduce((n, o) => n + o.end - o.start, 0);
+console.log(`late-text: ${moving.length} texts, ${length} bytes, that the optimised primary no longer reaches, into the rest`);
