@@ -12,8 +12,9 @@
 // - the profile's runs read or wrote it (the bytes instrument.mjs reports).
 // An object moves only when, besides, the rest's code points into it (or into an object
 // that points to it): an object no code names is reached by arithmetic from another,
-// which may be the primary's. Anything the map does not name stays too, and so does what
-// a pointer in it points to. Data is
+// which may be the primary's (late-text.mjs lifts this for text, where zeros read by mistake
+// are a wrong message, not a crash: the loose objects). Anything the map does not name stays
+// too, and so does what a pointer in it points to. Data is
 // read-only but for a few statics, and a moved one is one the primary never touches, so
 // writing its first value when the rest loads is what the program would have seen.
 import { readFileSync } from "node:fs";

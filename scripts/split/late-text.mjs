@@ -1,17 +1,19 @@
 // The split's data step, once more on the optimised halves: text that the primary's final code
-// no longer reaches moves into the rest.
+// does not reach moves into the rest.
 //
 // split.mjs decides where each static object goes from the primary's code as it is before
-// wasm-opt runs on the halves. That pass then drops much of it (a panic's call that only traps
-// no longer hands over its message; a stub's caller inlined away), and the texts it named stay in
-// the primary, which no code of the rest names exactly either (split.mjs moves only those). Read
-// again from the final code by the same rules (data.mjs), an object of text that the primary
-// keeps no more moves into the rest, which loads before OAuth or the validator can run. Only
-// text: were the rules ever wrong, the primary would read zeros, a wrong message and not a crash
-// (data.mjs, TEXT_SLACK); an object that may hold a pointer stays.
+// wasm-opt runs on the halves, and moves only what the rest's code names exactly: an object no
+// code names may be reached by arithmetic from a neighbour (data.mjs). wasm-opt then drops more
+// of the primary (a panic's call that only traps no longer hands over its message), and the panic
+// messages, which no code names exactly, stay in the primary though none of its code reaches them.
+// For text alone this step lifts the rule of the exact name: an object of text that the optimised
+// primary does not keep by data.mjs's rules (its constants with TEXT_SLACK, the pointers its kept
+// data holds, the profile's reads) moves into the rest, which loads before OAuth or the validator
+// can run. Were the rules ever wrong, the primary would read zeros, a wrong message and not a crash;
+// an object that may hold a pointer stays.
 //   node scripts/split/late-text.mjs <primary named> <primary shipped> <rest named> <rest shipped> <linker map> <profile.json>
-// Each pair is the same module with and without names (scripts/build.sh), so they hold the same
-// data: the objects are found in the named primary and moved in all four files.
+// Each pair is the same module with and without names (scripts/build.sh), so they must hold the
+// same data: the objects are found in the named primary and moved in all four files.
 import { readFileSync, writeFileSync } from "node:fs";
 import { dataSegments, readModule } from "./binaryen.mjs";
 import { isText, movedObjects, readMap, splitSegments } from "./data.mjs";
@@ -67,18 +69,12 @@ const byteAt = (address) => {
 const moving = loose.filter((o) => isText(byteAt, o.start, o.end));
 const { primary, rest: moved } = splitSegments(segments, moving);
 
-for (const [path, kept] of [[primaryNamed, primary], [primaryShipped, primary]]) {
-  const bytes = readFileSync(path);
-  const own = segmentsOf(bytes);
-  // The shipped copy must hold the bytes the named one does, or the objects are not the same.
-  for (const o of moving) {
-    for (let a = o.start; a < o.end; a++) {
-      const s = own.find((segment) => a >= segment.offset && a < segment.offset + segment.data.length);
-      if ((s ? s.data[a - s.offset] : 0) !== byteAt(a)) throw new Error(`late-text: ${path} holds other data than ${primaryNamed} at ${a}`);
-    }
-  }
-  writeFileSync(path, withSegments(bytes, kept));
-}
+// The shipped primary gets the named one's data: it must hold the same, segment for segment.
+const shipped = readFileSync(primaryShipped);
+const same = (a, b) => a.length === b.length && a.every((s, i) => s.offset === b[i].offset && Buffer.from(s.data).equals(Buffer.from(b[i].data)));
+if (!same(segmentsOf(shipped), segments)) throw new Error(`late-text: ${primaryShipped} holds other data than ${primaryNamed}`);
+writeFileSync(primaryNamed, withSegments(named, primary));
+writeFileSync(primaryShipped, withSegments(shipped, primary));
 for (const path of [restNamed, restShipped]) {
   const bytes = readFileSync(path);
   writeFileSync(path, withSegments(bytes, [...segmentsOf(bytes), ...moved]));
@@ -97,4 +93,4 @@ for (const [primaryPath, restPath] of [[primaryNamed, restNamed], [primaryShippe
   }
 }
 const length = moving.reduce((n, o) => n + o.end - o.start, 0);
-console.log(`late-text: ${moving.length} texts, ${length} bytes, that the optimised primary no longer reaches, into the rest`);
+console.log(`late-text: ${moving.length} texts, ${length} bytes, that the optimised primary does not reach, into the rest`);
