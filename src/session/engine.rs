@@ -467,14 +467,27 @@ impl Session {
     }
 
     /// Completes after `ms` with [`Error::Timeout`], or when `cancel` does
-    /// with [`Error::Cancelled`]: the end of a wait the caller bounds.
+    /// with [`Error::Cancelled`]: the end of a wait the caller bounds. As a
+    /// request's timeout does, it gives back the time the transport spent
+    /// waiting on a person meanwhile (an OAuth consent page, up to
+    /// ten minutes in all): a notification or a session's
+    /// renewal that met the 401 must not end the sign-in at the deadline.
     pub fn stop_after(&self, ms: u32, mut cancel: Option<LocalBoxFuture<'static, String>>) -> LocalBoxFuture<'static, Error> {
+        let mut consent = ConsentAllowance::new(self.inner.transport.user_wait_ms());
+        // Weak: a wait kept past the session's life (a handler's copy) must not keep it alive.
+        let session = Rc::downgrade(&self.inner);
         let mut sleep = self.sleep(ms);
         Box::pin(future::poll_fn(move |cx| {
             if let Some(Poll::Ready(reason)) = cancel.as_mut().map(|cancel| cancel.as_mut().poll(cx)) {
                 return Poll::Ready(Error::Cancelled { reason });
             }
-            sleep.as_mut().poll(cx).map(|()| Error::Timeout { ms })
+            while sleep.as_mut().poll(cx).is_ready() {
+                match consent_given_back(&session, &mut consent) {
+                    Some(more) => sleep = more,
+                    None => return Poll::Ready(Error::Timeout { ms }),
+                }
+            }
+            Poll::Pending
         }))
     }
 
@@ -913,6 +926,17 @@ fn milliseconds_text(what: &str, ms: u32) -> String {
     crate::protocol::json_write::write_u64(&mut text, u64::from(ms));
     text.push_str(" ms");
     text
+}
+
+/// At a [`Session::stop_after`] deadline: a timer for the time a person took
+/// meanwhile, or `None` when the wait is over. Cold and out of line: a first
+/// call never reaches a deadline.
+#[cold]
+#[inline(never)]
+fn consent_given_back(session: &Weak<Inner>, consent: &mut ConsentAllowance) -> Option<LocalBoxFuture<'static, ()>> {
+    let inner = session.upgrade()?;
+    let more = consent.give_back(inner.transport.user_wait_ms())?;
+    Some(inner.runtime.sleep(more))
 }
 
 #[cfg(test)]

@@ -156,12 +156,18 @@ pub(crate) fn harness() -> Harness {
 impl Harness {
     /// Starts a request in the background; its outcome lands in the returned cell.
     pub(crate) fn start(&mut self, method: &str, options: CallOptions) -> Rc<RefCell<Option<Result<Value, Error>>>> {
-        let slot: Rc<RefCell<Option<Result<Value, Error>>>> = Rc::default();
-        let (session, method, out) = (self.session.clone(), method.to_owned(), slot.clone());
+        let (session, method) = (self.session.clone(), method.to_owned());
+        self.run(async move { session.request(&method, Some(json!({})), options).await })
+    }
+
+    /// Runs `work` in the background until the pool stalls; its outcome lands in the returned cell.
+    pub(crate) fn run<T: 'static>(&mut self, work: impl std::future::Future<Output = T> + 'static) -> Rc<RefCell<Option<T>>> {
+        let slot: Rc<RefCell<Option<T>>> = Rc::default();
+        let out = slot.clone();
         self.pool
             .spawner()
             .spawn_local(async move {
-                *out.borrow_mut() = Some(session.request(&method, Some(json!({})), options).await);
+                *out.borrow_mut() = Some(work.await);
             })
             .unwrap();
         self.pool.run_until_stalled();

@@ -1,5 +1,6 @@
 // The time a person spends on the consent page is not the server's delay: connect's `timeout`
 // gives that time back to the request that waits on `authorize`, and holds for the rest.
+// A notification that meets a new consent (the tokens revoked) waits for it in the same way.
 // Through the built package under Node, against tests/peers/oauth-server.mjs started here on a
 // port the OS picks; the "user" reads the real consent page and presses Allow, taking its time.
 import { after, before, describe, test } from "node:test";
@@ -29,6 +30,35 @@ describe("a slow consent and connect's timeout", () => {
     try {
       assert.ok(waited >= 4 * TIMEOUT_MS - 5, `the consent took ${waited} ms`);
       assert.equal(user.pages.length, 1);
+      assert.match((await client.callTool({ name: "whoami" })).structuredContent.clientId, /^client-/);
+    } finally {
+      await client.close();
+    }
+  });
+
+  test("a notification that meets a new consent waits for it, past its timeout", { timeout: 30_000 }, async () => {
+    const user = consentingUser();
+    let consents = 0;
+    let signalled = false;
+    const authorize = async (url, context) => {
+      consents += 1;
+      if (consents > 1) {
+        context.signal.addEventListener("abort", () => { signalled = true; }, { once: true });
+        await new Promise((resolve) => setTimeout(resolve, 4 * TIMEOUT_MS));
+      }
+      return user.authorize(url);
+    };
+    const client = await McpClient.connect(`${peer.origin}/mcp`, { ...codeFlow(user, { authorize }), timeout: TIMEOUT_MS });
+    try {
+      // Neither the access token nor the refresh token works any more: the next message needs a consent.
+      const expired = await (await fetch(`${peer.origin}/__expire?refresh=1`, { method: "POST" })).json();
+      assert.ok(expired.refreshRevoked >= 1, JSON.stringify(expired));
+      const start = performance.now();
+      await client.notify("notifications/roots/list_changed");
+      const took = performance.now() - start;
+      assert.equal(consents, 2);
+      assert.ok(took >= 4 * TIMEOUT_MS - 5, `the notification waited ${took} ms`);
+      assert.equal(signalled, false, "nobody gave up on the answer");
       assert.match((await client.callTool({ name: "whoami" })).structuredContent.clientId, /^client-/);
     } finally {
       await client.close();

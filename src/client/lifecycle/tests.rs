@@ -1,6 +1,5 @@
 use super::*;
 use crate::session::testing::harness;
-use futures::task::LocalSpawnExt;
 use serde_json::json;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -13,15 +12,8 @@ type Outcome = Rc<RefCell<Option<Result<ServerIdentity, Error>>>>;
 
 fn run_handshake(answer: &str) -> (crate::session::testing::Harness, Outcome) {
     let mut h = harness();
-    let outcome: Outcome = Rc::default();
-    let (session, out) = (h.session.clone(), outcome.clone());
-    h.pool
-        .spawner()
-        .spawn_local(async move {
-            *out.borrow_mut() = Some(initialize(&session, &offer(), &CallOptions::default).await.map_err(Error::from));
-        })
-        .unwrap();
-    h.pool.run_until_stalled();
+    let session = h.session.clone();
+    let outcome: Outcome = h.run(async move { initialize(&session, &offer(), &CallOptions::default).await.map_err(Error::from) });
     h.reply(answer);
     (h, outcome)
 }

@@ -110,6 +110,20 @@ fn a_consent_gets_ten_minutes_past_the_timeout_at_most() {
 }
 
 #[test]
+fn a_notification_that_waits_on_a_consent_gets_the_time_back() {
+    let mut h = harness();
+    h.transport.hold_sends.set(true);
+    let session = h.session.clone();
+    let outcome = h.run(async move { session.notify_until("notifications/roots/list_changed", None, None).await });
+    // The session's default timeout is 1,000 ms: 600 of the first 1,000 on the consent page.
+    pass(&mut h, 1_000, 600);
+    pass(&mut h, 599, 0);
+    assert!(outcome.borrow().is_none(), "a millisecond before its deadline");
+    pass(&mut h, 1, 0);
+    assert!(matches!(outcome.borrow().as_ref().unwrap(), Err(Error::Timeout { ms: 1_000 })));
+}
+
+#[test]
 fn initialize_is_never_cancelled() {
     let mut h = harness();
     let call = h.start("initialize", CallOptions { timeout_ms: Some(10), ..Default::default() });
