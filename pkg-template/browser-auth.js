@@ -22,7 +22,7 @@ export function popupAuthorizer(options) {
   // The popup's code loads when a flow first needs it: a page that never signs in does not fetch
   // it. The user's gesture still counts then, since the flow has already waited on the network.
   return (url, context) => import("./popup-run.js").then(({ openPopup }) =>
-    openPopup({ url, name, features, signal: context?.signal, channelName: CHANNEL, kind: KIND, markPrefix: MARK, markLife: MARK_LIFE_MS, closedGrace }));
+    openPopup({ url, name, features, signal: context?.signal, channelName: CHANNEL, kind: KIND, markPrefix: MARK, markLife: MARK_LIFE_MS, stateOf, closedGrace }));
 }
 
 export function redirectAuthorizer() {
@@ -78,7 +78,7 @@ function markedPopup() {
   }
 }
 
-// The `state` parameter of an authorization URL or a callback URL.
+// The `state` parameter of an authorization URL or a callback URL (popup-run.js's too).
 function stateOf(url) {
   try {
     return new URL(url).searchParams.get("state");

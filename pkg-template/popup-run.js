@@ -12,15 +12,6 @@ const CLOSED_GRACE_MS = 120_000;
 const WATCH_MS = 500;
 const MAX_TIMER_MS = 2_147_483_647;
 
-// The `state` parameter of an authorization URL or a callback URL.
-function stateOf(url) {
-  try {
-    return new URL(url).searchParams.get("state");
-  } catch {
-    return null;
-  }
-}
-
 // Tells the callback page that its `state` belongs to a popup flow, so that it answers and closes
 // even when the popup was cut off from its opener. localStorage, since the popup's copy of
 // sessionStorage may not survive the move. The mark stays after a flow that failed (aborted, timed
@@ -62,11 +53,11 @@ function graceMs(closedGrace, channel) {
 
 /**
  * Opens `url` in the popup window `name` and resolves with the callback URL that
- * completeAuthorization() posts (as a `kind` message, or on the BroadcastChannel `channelName`).
- * A popup that reads as closed is waited on for `closedGrace` ms more (default two minutes;
+ * completeAuthorization() posts (as a `kind` message, or on the BroadcastChannel `channelName`)
+ * for the same `state` as `url` (both read by browser-auth.js's `stateOf`). A popup that reads as closed is waited on for `closedGrace` ms more (default two minutes;
  * Infinity: until the answer or the signal).
  */
-export function openPopup({ url, name, features, signal, channelName, kind, markPrefix, markLife, closedGrace }) {
+export function openPopup({ url, name, features, signal, channelName, kind, markPrefix, markLife, stateOf, closedGrace }) {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     const state = stateOf(url);

@@ -37,7 +37,7 @@ const SLACK = 32;
 const TEXT_SLACK = 8;
 
 /** The byte at `address` in `segments` ({ offset, data }); 0 outside them, as memory starts. */
-function byteAt(segments, address) {
+export function byteAt(segments, address) {
   for (const s of segments) if (address >= s.offset && address < s.offset + s.data.length) return s.data[address - s.offset];
   return 0;
 }

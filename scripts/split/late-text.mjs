@@ -15,8 +15,8 @@
 // Each pair is the same module with and without names (scripts/build.sh), so they must hold the
 // same data: the objects are found in the named primary and moved in all four files.
 import { readFileSync, writeFileSync } from "node:fs";
-import { dataSegments, readModule } from "./binaryen.mjs";
-import { isText, movedObjects, readMap, splitSegments } from "./data.mjs";
+import { readModule } from "./binaryen.mjs";
+import { activeSegments, byteAt, isText, movedObjects, readMap, splitSegments } from "./data.mjs";
 import { readName, readU32, rewriteSection, s32, u32 } from "../wasm-leb.mjs";
 
 const [primaryNamed, primaryShipped, restNamed, restShipped, mapPath, profilePath] = process.argv.slice(2);
@@ -52,21 +52,16 @@ function withSegments(wasm, segments) {
   return rewriteSection(out, CUSTOM, withoutDataNames);
 }
 
-const segmentsOf = (bytes) => dataSegments(readModule(bytes)).map((info) => {
-  if (info.passive) throw new Error("late-text: a passive data segment; expected active segments only");
-  return { offset: info.offset, data: new Uint8Array(info.data) };
-});
+const segmentsOf = (bytes) => activeSegments(readModule(bytes), "late-text");
 
 const named = readFileSync(primaryNamed);
-const segments = segmentsOf(named);
+const namedModule = readModule(named);
+const segments = activeSegments(namedModule, "late-text");
 const objects = readMap(mapPath, segments, "late-text");
 const touched = JSON.parse(readFileSync(profilePath, "utf8")).data ?? [];
-const { loose } = movedObjects(objects, segments, readModule(named).emitText(), touched);
-const byteAt = (address) => {
-  for (const s of segments) if (address >= s.offset && address < s.offset + s.data.length) return s.data[address - s.offset];
-  return 0;
-};
-const moving = loose.filter((o) => isText(byteAt, o.start, o.end));
+const { loose } = movedObjects(objects, segments, namedModule.emitText(), touched);
+const byte = (address) => byteAt(segments, address);
+const moving = loose.filter((o) => isText(byte, o.start, o.end));
 const { primary, rest: moved } = splitSegments(segments, moving);
 
 // The shipped primary gets the named one's data: it must hold the same, segment for segment.
@@ -80,15 +75,11 @@ for (const path of [restNamed, restShipped]) {
   writeFileSync(path, withSegments(bytes, [...segmentsOf(bytes), ...moved]));
 }
 // Read back: the primary holds none of the moved bytes, and the rest holds them all.
-const at = (list, address) => {
-  for (const s of list) if (address >= s.offset && address < s.offset + s.data.length) return s.data[address - s.offset];
-  return 0;
-};
 for (const [primaryPath, restPath] of [[primaryNamed, restNamed], [primaryShipped, restShipped]]) {
   const [inPrimary, inRest] = [primaryPath, restPath].map((path) => segmentsOf(readFileSync(path)));
   for (const o of moving) {
     for (let a = o.start; a < o.end; a++) {
-      if (at(inPrimary, a) !== 0 || at(inRest, a) !== byteAt(a)) throw new Error(`late-text: the move of ${o.start} into ${restPath} did not take`);
+      if (byteAt(inPrimary, a) !== 0 || byteAt(inRest, a) !== byte(a)) throw new Error(`late-text: the move of ${o.start} into ${restPath} did not take`);
     }
   }
 }
