@@ -400,6 +400,9 @@ class HostRegistry {
     entry.attempt++;
     stopConnecting(entry);
     for (const timer of entry.timers.values()) clearTimeout(timer);
+    // Nothing is scheduled any more: a re-listing that ends now must not wait for one.
+    entry.timers.clear();
+    entry.bursts.clear();
     settle(entry);
     const client = entry.client;
     entry.client = undefined;

@@ -238,8 +238,9 @@ export declare class McpHost implements AsyncDisposable {
   snapshot(): McpHostSnapshot;
   /** {@link McpHost.snapshot}, then closes locally while leaving the servers' sessions open to resume; every server's status becomes `closed`, and a connection still in progress is dropped. */
   suspend(): Promise<McpHostSnapshot>;
-  /** Closes every server. Safe to call more than once. */
+  /** Closes every server. Safe to call more than once. Once it (or {@link McpHost.suspend}) resolves, the host lets go of its listeners and takes no new ones. */
   close(): Promise<void>;
+  /** Adds a listener; `signal` removes it when aborted. Ignored once the host has closed. */
   addEventListener<K extends keyof McpHostEventMap>(type: K, listener: (event: McpHostEventMap[K]) => void, options?: { once?: boolean; signal?: AbortSignal }): void;
   removeEventListener<K extends keyof McpHostEventMap>(type: K, listener: (event: McpHostEventMap[K]) => void): void;
   [Symbol.asyncDispose](): Promise<void>;

@@ -83,6 +83,8 @@ export class McpHost {
   // Servers added before the registry was in, in order: { name, url, options, settle }.
   #waiting = [];
   #closed = false;
+  // Set once close() or suspend() has finished: nothing is dispatched after that.
+  #deaf = false;
 
   constructor(options = {}) {
     if (options === null || typeof options !== "object") throw invalid("McpHost options must be an object");
@@ -228,17 +230,25 @@ export class McpHost {
   // while the registry loads is refused.
   suspend() {
     this.#closed = true;
-    return this.#inRegistry("suspend", []);
+    return this.#inRegistry("suspend", []).finally(() => this.#letListenersGo());
   }
 
   close() {
     this.#closed = true;
-    if (!this.#registry && this.#waiting.length === 0) return Promise.resolve();
-    return this.#inRegistry("close", []);
+    const closing = !this.#registry && this.#waiting.length === 0 ? Promise.resolve() : this.#inRegistry("close", []);
+    return closing.finally(() => this.#letListenersGo());
+  }
+
+  // The last events have been dispatched: the listeners go, and with them their signals' hold on
+  // this host, its registry and its servers' lists; later ones are not taken.
+  #letListenersGo() {
+    this.#deaf = true;
+    for (const list of this.#listeners.values()) for (const record of list) record.signal?.removeEventListener("abort", record.stop);
+    this.#listeners.clear();
   }
 
   addEventListener(type, listener, options) {
-    if (typeof listener !== "function" && typeof listener?.handleEvent !== "function") return;
+    if (this.#deaf || (typeof listener !== "function" && typeof listener?.handleEvent !== "function")) return;
     const list = this.#listeners.get(type) ?? [];
     if (list.some((l) => l.listener === listener) || options?.signal?.aborted) return;
     const record = { listener, once: Boolean(options?.once), signal: options?.signal };

@@ -71,9 +71,13 @@ function waitThen(run, needsRest, options) {
 const gated = (run, options) => waitThen(run, true, options);
 const inOrder = (run) => waitThen(run, false);
 
+// Where a method's options are when it is not the last argument: the task methods call
+// `request(method, params, options, tasks)`.
+const OPTIONS_AT = { request: 2 };
 for (const name of GATED_METHODS) {
   const method = proto[name];
-  replace(proto, name, { [name](...args) { return gated(() => method.apply(this, args), args.at(-1)); } }[name]);
+  const at = OPTIONS_AT[name];
+  replace(proto, name, { [name](...args) { return gated(() => method.apply(this, args), args.at(at ?? -1)); } }[name]);
 }
 // A closed client's suspend() throws at once: the check is snapshot()'s, in the primary.
 const suspend = proto.suspend;

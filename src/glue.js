@@ -46,13 +46,16 @@ export class McpConnectionEvent extends Event {
 // `handleEvent`, and the same listener added once per type. Kept here rather than on an
 // EventTarget: Node reports an exception thrown by an EventTarget listener as uncaught and may end
 // the process. A listener that throws is reported as an `error` event instead, and dispatch goes on.
+// Once cleared (the client closed), it takes no more: nothing would call them, and a listener's
+// `signal` would hold it for as long as the signal lives.
 export class Listeners {
   constructor() {
     this.list = [];
+    this.cleared = false;
   }
   add(type, callback, options) {
     const callable = typeof callback === "function" || typeof callback?.handleEvent === "function";
-    if (!callable || this.list.some((l) => l.type === type && l.callback === callback)) return;
+    if (this.cleared || !callable || this.list.some((l) => l.type === type && l.callback === callback)) return;
     const object = typeof options === "object" && options !== null;
     const given = object ? options.signal : undefined;
     const signal = typeof given === "object" && given !== null && "aborted" in given && "addEventListener" in given ? given : undefined;
@@ -75,6 +78,7 @@ export class Listeners {
     entry.stop?.();
   }
   clear() {
+    this.cleared = true;
     for (const entry of this.list.splice(0)) entry.stop?.();
   }
   hears(method) {

@@ -11,6 +11,7 @@ use super::state::{ClientState, Reply};
 use crate::error::Error;
 use crate::protocol::jsonrpc::Params;
 use crate::protocol::{list_text, results};
+use crate::session::ConsentTime;
 use serde_json::{json, Map, Value};
 use std::cell::{Cell, RefCell};
 
@@ -91,7 +92,7 @@ impl ClientState {
     /// otherwise hold it for up to a timeout a page.
     pub(crate) async fn list_all_pages(&self, kind: ListKind, options: &RequestOptions) -> Result<Vec<Reply>, Error> {
         match options.max_total_timeout_ms {
-            Some(ms) => self.within(ms, None, self.walk_pages(kind, options)).await?,
+            Some(ms) => self.within(ms, None, ConsentTime::Counts, self.walk_pages(kind, options)).await?,
             None => self.walk_pages(kind, options).await,
         }
     }

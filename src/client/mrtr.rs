@@ -9,7 +9,7 @@ use crate::protocol::jsonrpc::Params;
 use crate::protocol::jsonrpc::RequestId;
 use crate::protocol::modern::{classify_result, complete_text, retry_params, InputRequest, Outcome};
 use crate::session::handler::{ClientHandler, InboundContext};
-use crate::session::{Answer, CallOptions, LargeResult, Session};
+use crate::session::{Answer, CallOptions, ConsentTime, LargeResult, Session};
 use futures::future::{self, Either, FutureExt, LocalBoxFuture, Shared};
 use serde_json::{Map, Value};
 use std::rc::Rc;
@@ -152,7 +152,7 @@ fn gather_input<'a>(
 /// client closes, whichever comes first; shared by the round's handlers.
 fn stop_signal(session: &Session, options: CallOptions) -> Shared<LocalBoxFuture<'static, Stop>> {
     let timeout_ms = options.timeout_ms.unwrap_or_else(|| session.default_timeout_ms());
-    let stopped = session.stop_after(timeout_ms, options.cancel);
+    let stopped = session.stop_after(timeout_ms, options.cancel, ConsentTime::Counts);
     let closed = Box::pin(session.closed());
     async move {
         match future::select(stopped, closed).await {

@@ -12,7 +12,7 @@ use super::state::{ClientState, Reply};
 use crate::error::Error;
 use crate::protocol::capabilities::check_server_supports;
 use crate::protocol::jsonrpc::Params;
-use crate::session::{Answer, CallOptions};
+use crate::session::{Answer, CallOptions, ConsentTime};
 use futures::future::{FutureExt, LocalBoxFuture};
 use serde_json::Value;
 
@@ -47,7 +47,7 @@ impl ClientState {
             if let Some(ms) = options.max_total_timeout_ms {
                 // Each round of input and each retry is a request of its own, with its own
                 // timeout: the cap is on them all.
-                return self.within(ms, None, self.request_cached(method, params, options)).await?;
+                return self.within(ms, None, ConsentTime::Counts, self.request_cached(method, params, options)).await?;
             }
             return self.request_cached(method, params, options).await;
         }
@@ -194,23 +194,25 @@ impl ClientState {
         work: impl std::future::Future<Output = T> + 'a,
     ) -> LocalBoxFuture<'a, Result<T, Error>> {
         let ms = options.timeout_ms.unwrap_or(self.context.default_timeout_ms);
-        self.within(ms, options.cancel.as_ref().map(|source| source()), work)
+        self.within(ms, options.cancel.as_ref().map(|source| source()), ConsentTime::GivenBack, work)
     }
 
     /// `work` until `ms` pass ([`Error::Timeout`]) or `cancel` completes
-    /// ([`Error::Cancelled`]).
+    /// ([`Error::Cancelled`]); `consent` says whether time on a consent page
+    /// is given back (a timeout) or counts (a `maxTotalTimeout`).
     ///
     /// A future of its own: only what `within_call` serves, or a 2026-07-28
-    /// request or a walk of every page with a `maxTotalTimeout`, runs it.
+    /// request, a task or a walk of every page with a `maxTotalTimeout`, runs it.
     #[inline(never)]
     pub(super) fn within<'a, T: 'a>(
         &'a self,
         ms: u32,
         cancel: Option<LocalBoxFuture<'static, String>>,
+        consent: ConsentTime,
         work: impl std::future::Future<Output = T> + 'a,
     ) -> LocalBoxFuture<'a, Result<T, Error>> {
         Box::pin(async move {
-            match futures::future::select(Box::pin(work), self.session.stop_after(ms, cancel)).await {
+            match futures::future::select(Box::pin(work), self.session.stop_after(ms, cancel, consent)).await {
                 futures::future::Either::Left((done, _)) => Ok(done),
                 futures::future::Either::Right((stopped, _)) => Err(stopped),
             }

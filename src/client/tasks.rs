@@ -9,6 +9,7 @@ use crate::error::Error;
 use crate::protocol::capabilities::declares;
 use crate::protocol::jsonrpc::Params;
 use crate::protocol::{params, results};
+use crate::session::ConsentTime;
 use futures::future::{self, Either};
 use serde_json::{json, Value};
 use std::cell::RefCell;
@@ -66,7 +67,7 @@ impl ClientState {
             return self.run_task_unbounded(params, options, &RefCell::default()).await;
         };
         let task_id = RefCell::default();
-        let outcome = self.within(ms, None, self.run_task_unbounded(params, options, &task_id)).await;
+        let outcome = self.within(ms, None, ConsentTime::Counts, self.run_task_unbounded(params, options, &task_id)).await;
         if let (Err(_), Some(task_id)) = (&outcome, task_id.take()) {
             self.cancel_in_background(task_id);
         }

@@ -90,6 +90,9 @@ pub(crate) struct Server {
     sessions_required: Cell<bool>,
     /// Every stream the client opens finds its session gone (see [`Server::expire_streams`]).
     streams_expire: Cell<bool>,
+    /// What the transports' `user_wait_ms` answers: a test moves it on with the
+    /// clock while a person is "signing in".
+    pub user_wait_ms: Cell<u64>,
     spawner: LocalSpawner,
 }
 
@@ -300,6 +303,9 @@ impl Transport for FakeTransport {
     fn close(&self) -> LocalBoxFuture<'static, ()> {
         Box::pin(future::ready(()))
     }
+    fn user_wait_ms(&self) -> u64 {
+        self.server.user_wait_ms.get()
+    }
 }
 
 /// Opens channels to the scripted server.
@@ -359,6 +365,7 @@ impl World {
             sessions_issued: Cell::new(0),
             sessions_required: Cell::new(false),
             streams_expire: Cell::new(false),
+            user_wait_ms: Cell::new(0),
             spawner: pool.spawner(),
         });
         Self { pool, runtime, server }

@@ -19,6 +19,19 @@ use std::task::Poll;
 /// Receives the params of each `notifications/progress` for one request.
 pub type ProgressListener = Rc<dyn Fn(&Value)>;
 
+/// Whether a deadline ([`Session::stop_after`]) gives back the time a
+/// person spent signing in meanwhile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConsentTime {
+    /// A timeout, as a request's: the time the transport waited on an OAuth
+    /// consent page is given back, up to ten minutes in all, so that the
+    /// sign-in is not ended at the deadline.
+    GivenBack,
+    /// A cap on the whole of some work (`maxTotalTimeout`): the time on a
+    /// consent page counts like any other.
+    Counts,
+}
+
 /// Per-request options.
 #[derive(Default)]
 pub struct CallOptions {
@@ -457,23 +470,35 @@ impl Session {
         }
         let message = Message::Notification { method: method.to_owned(), params };
         let mut sending = self.inner.send(message);
-        let mut stop = self.stop_after(self.default_timeout_ms(), cancel);
-        // Dropping the send, once stopped, aborts its POST.
-        future::poll_fn(|cx| match sending.as_mut().poll(cx) {
-            Poll::Ready(sent) => Poll::Ready(sent),
-            Poll::Pending => stop.as_mut().poll(cx).map(Err),
+        let mut stop = self.stop_after(self.default_timeout_ms(), cancel, ConsentTime::GivenBack);
+        // `close()` ends the wait at once, even one on a consent page that has no deadline yet.
+        let mut closed = Box::pin(self.closed());
+        // Dropping the send, once stopped, aborts its POST, or the sign-in it waits on.
+        future::poll_fn(|cx| {
+            if let Poll::Ready(sent) = sending.as_mut().poll(cx) {
+                return Poll::Ready(sent);
+            }
+            if closed.poll_unpin(cx).is_ready() {
+                return Poll::Ready(Err(Error::Closed));
+            }
+            stop.as_mut().poll(cx).map(Err)
         })
         .await
     }
 
     /// Completes after `ms` with [`Error::Timeout`], or when `cancel` does
-    /// with [`Error::Cancelled`]: the end of a wait the caller bounds. As a
-    /// request's timeout does, it gives back the time the transport spent
-    /// waiting on a person meanwhile (an OAuth consent page, up to
-    /// ten minutes in all): a notification or a session's
-    /// renewal that met the 401 must not end the sign-in at the deadline.
-    pub fn stop_after(&self, ms: u32, mut cancel: Option<LocalBoxFuture<'static, String>>) -> LocalBoxFuture<'static, Error> {
-        let mut consent = ConsentAllowance::new(self.inner.transport.user_wait_ms());
+    /// with [`Error::Cancelled`]: the end of a wait the caller bounds.
+    /// `consent` says whether the time the transport spent waiting on a
+    /// person meanwhile (an OAuth consent page) is given back, as a
+    /// request's timeout gives it back, or counts, as it does against
+    /// `maxTotalTimeout`.
+    pub fn stop_after(
+        &self,
+        ms: u32,
+        mut cancel: Option<LocalBoxFuture<'static, String>>,
+        consent: ConsentTime,
+    ) -> LocalBoxFuture<'static, Error> {
+        let mut consent = (consent == ConsentTime::GivenBack).then(|| ConsentAllowance::new(self.inner.transport.user_wait_ms()));
         // Weak: a wait kept past the session's life (a handler's copy) must not keep it alive.
         let session = Rc::downgrade(&self.inner);
         let mut sleep = self.sleep(ms);
@@ -482,7 +507,7 @@ impl Session {
                 return Poll::Ready(Error::Cancelled { reason });
             }
             while sleep.as_mut().poll(cx).is_ready() {
-                match consent_given_back(&session, &mut consent) {
+                match consent.as_mut().and_then(|consent| consent_given_back(&session, consent)) {
                     Some(more) => sleep = more,
                     None => return Poll::Ready(Error::Timeout { ms }),
                 }
@@ -929,12 +954,12 @@ fn milliseconds_text(what: &str, ms: u32) -> String {
 }
 
 /// At a [`Session::stop_after`] deadline: a timer for the time a person took
-/// meanwhile, or `None` when the wait is over. Cold and out of line: a first
-/// call never reaches a deadline.
+/// meanwhile, or `None` when the wait is over (the session closed, too).
+/// Cold and out of line: a first call never reaches a deadline.
 #[cold]
 #[inline(never)]
 fn consent_given_back(session: &Weak<Inner>, consent: &mut ConsentAllowance) -> Option<LocalBoxFuture<'static, ()>> {
-    let inner = session.upgrade()?;
+    let inner = session.upgrade().filter(|inner| !inner.state.borrow().closed)?;
     let more = consent.give_back(inner.transport.user_wait_ms())?;
     Some(inner.runtime.sleep(more))
 }

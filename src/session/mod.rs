@@ -30,8 +30,8 @@ mod transport;
 
 pub use connector::{Channel, Connector, OpenContext, ToolSchemas};
 pub use engine::{
-    result_unread, Answer, CallOptions, LargeResult, NotificationListener, ProblemListener, ProgressListener, Session, StatusListener,
-    TraceDirection, TraceListener,
+    result_unread, Answer, CallOptions, ConsentTime, LargeResult, NotificationListener, ProblemListener, ProgressListener, Session,
+    StatusListener, TraceDirection, TraceListener,
 };
 pub use runtime::{within, Runtime, SteadyClock, Within};
 pub use transport::{deliver_text, ConnectionStatus, Inbound, InboundSink, Kept, KeptMessage, ResultText, Transport};

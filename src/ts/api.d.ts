@@ -356,7 +356,8 @@ export interface McpClient {
    * Adds a listener for a notification method (e.g. `"notifications/message"`),
    * `"notification"` for all of them, `"close"` or `"error"`. `once` and
    * `signal` work as for `EventTarget`. A listener that throws is reported
-   * as an `error` event and never breaks the client.
+   * as an `error` event and never breaks the client. After the `close` event
+   * the client lets go of its listeners, and ignores new ones.
    */
   addEventListener<K extends keyof McpClientEventMap>(
     type: K,

@@ -4,6 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import * as mcp from "mcp-wasm";
 import { PEERS, SCENARIOS } from "../host/scenarios.mjs";
+import { countingSignal } from "../support/counting-signal.mjs";
 
 const LIMIT = { timeout: 60_000 };
 
@@ -29,6 +30,22 @@ test("McpHost refuses bad input with typed errors", async () => {
   await assert.rejects(mcp.McpHost.connect({ good: { url: "http://127.0.0.1:38011/mcp" }, bad: {} }), (e) => e.kind === "invalid-argument" && /bad/.test(e.message));
   await host.close();
   await host.close();
+});
+
+test("McpHost lets go of its listeners and their signals once closed or suspended", LIMIT, async () => {
+  const { signal, held } = countingSignal();
+  for (const end of ["close", "suspend"]) {
+    const host = await mcp.McpHost.connect({ http: { url: PEERS.http } });
+    const statuses = [];
+    host.addEventListener("status", (event) => statuses.push(event.status), { signal });
+    host.addEventListener("change", () => {}, { signal });
+    assert.equal(held.size, 2);
+    await host[end]();
+    assert.deepEqual(statuses, ["closed"], `${end}: the last events still reach the listeners`);
+    assert.equal(held.size, 0, `${end}: no listener is left on the signal`);
+    host.addEventListener("status", () => {}, { signal });
+    assert.equal(held.size, 0, `${end}: a closed host takes no more listeners`);
+  }
 });
 
 test("McpHost: suspend drops a connection in progress; reconnect and removal do not race", LIMIT, async () => {

@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { McpClient } from "mcp-wasm";
 import { startPeer } from "../support/peer-process.mjs";
+import { countingSignal } from "../support/counting-signal.mjs";
 
 const METHOD = "notifications/tools/list_changed";
 let peer, url;
@@ -77,14 +78,7 @@ test("a listener that throws becomes an error event, and dispatch goes on", { ti
 
 test("close lets go of the signals that listeners and iterators were given", { timeout: 30_000 }, async () => {
   const client = await connected();
-  // A signal that counts the listeners added to it and not removed.
-  const held = new Set();
-  const signal = {
-    aborted: false,
-    reason: undefined,
-    addEventListener: (type, listener) => held.add(listener),
-    removeEventListener: (type, listener) => held.delete(listener),
-  };
+  const { signal, held } = countingSignal();
   client.addEventListener(METHOD, () => {}, { signal });
   const iterator = client.notifications({ method: METHOD, signal });
   await announce(client);
@@ -93,4 +87,6 @@ test("close lets go of the signals that listeners and iterators were given", { t
   assert.equal((await iterator.next()).done, false, "what was kept is still read");
   assert.equal((await iterator.next()).done, true);
   assert.equal(held.size, 0, "no listener is left on the signal");
+  for (let i = 0; i < 20; i++) client.addEventListener(METHOD, () => {}, { signal });
+  assert.equal(held.size, 0, "a closed client takes no more listeners, nor holds their signal");
 });

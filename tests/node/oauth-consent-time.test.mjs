@@ -65,6 +65,63 @@ describe("a slow consent and connect's timeout", () => {
     }
   });
 
+  // Tokens and refresh token revoked at the peer, so that the client's next message needs a new consent.
+  async function revokeEverything() {
+    const expired = await (await fetch(`${peer.origin}/__expire?refresh=1`, { method: "POST" })).json();
+    assert.ok(expired.refreshRevoked >= 1, JSON.stringify(expired));
+  }
+
+  // An `authorize` that answers the first consent at once and holds every later one for `holdMs`
+  // (for ever without it); `aborted` says whether the client told it that nobody waits any more.
+  function heldConsents(holdMs) {
+    const user = consentingUser();
+    const seen = { consents: 0, aborted: false };
+    const authorize = async (url, context) => {
+      seen.consents += 1;
+      if (seen.consents > 1) {
+        await new Promise((resolve, reject) => {
+          context.signal.addEventListener("abort", () => { seen.aborted = true; reject(context.signal.reason); }, { once: true });
+          if (holdMs !== undefined) setTimeout(resolve, holdMs);
+        });
+      }
+      return user.authorize(url);
+    };
+    return { seen, options: codeFlow(user, { authorize }) };
+  }
+
+  test("maxTotalTimeout counts the time on a consent page", { timeout: 30_000 }, async () => {
+    const { seen, options } = heldConsents(6 * TIMEOUT_MS);
+    const client = await McpClient.connect(`${peer.origin}/mcp`, { ...options, timeout: TIMEOUT_MS });
+    try {
+      await revokeEverything();
+      const start = performance.now();
+      const outcome = await client.listAllTools({ maxTotalTimeout: 2 * TIMEOUT_MS }).then(() => "listed", (e) => e);
+      const took = performance.now() - start;
+      assert.equal(outcome?.kind, "timeout", String(outcome));
+      assert.ok(took >= 2 * TIMEOUT_MS - 5 && took < 4 * TIMEOUT_MS, `ended after ${took} ms`);
+      assert.equal(seen.consents, 2);
+      assert.equal(seen.aborted, true, "authorize was told that nobody waits any more");
+    } finally {
+      await client.close();
+    }
+  });
+
+  test("close() ends a notification that waits on a consent, and the consent with it", { timeout: 30_000 }, async () => {
+    const { seen, options } = heldConsents();
+    // A timeout far longer than the test waits: only close() can end the notification in time.
+    const client = await McpClient.connect(`${peer.origin}/mcp`, { ...options, timeout: 20 * TIMEOUT_MS });
+    await revokeEverything();
+    const notified = client.notify("notifications/roots/list_changed").then(() => "sent", (e) => e);
+    while (seen.consents < 2) await new Promise((resolve) => setTimeout(resolve, 10));
+    const start = performance.now();
+    await client.close();
+    const outcome = await notified;
+    const took = performance.now() - start;
+    assert.equal(outcome?.kind, "closed", String(outcome));
+    assert.ok(took < TIMEOUT_MS, `settled ${took} ms after close()`);
+    assert.equal(seen.aborted, true, "authorize was told that nobody waits any more");
+  });
+
   test("a consent nobody answers still ends with connect's signal", { timeout: 30_000 }, async () => {
     const stop = new AbortController();
     let signalled;

@@ -60,6 +60,11 @@ test("a method of the rest fails with the loader's error while the rest cannot l
   const aborted = client.listTools(undefined, { signal: abort.signal });
   abort.abort(new Error("stop waiting"));
   await assert.rejects(aborted, /stop waiting/, "the call's signal aborts its wait for the rest");
+  // The task methods pass their options to `request` before a last argument of their own.
+  const stop = new AbortController();
+  const polled = client.request("tasks/get", { taskId: "split" }, { signal: stop.signal }, true);
+  stop.abort(new Error("stop polling"));
+  await assert.rejects(polled, /stop polling/, "request's options are its third argument");
   const progress = [];
   const slow = { name: "trigger-long-running-operation", arguments: { duration: 0.2, steps: 2 } };
   await assert.rejects(client.callTool(slow, { onprogress: (update) => progress.push(update) }), /offline/, "a call with onprogress waits for the rest");

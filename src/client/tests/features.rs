@@ -55,10 +55,23 @@ fn list_all_follows_cursors() {
 /// just inside the timeout would otherwise hold the walk for a timeout a page.
 #[test]
 fn max_total_timeout_caps_a_walk_of_every_page() {
+    walk_three_pages_in_a_second(0);
+}
+
+/// Unlike a timeout, the cap counts the time a person spends on a consent page meanwhile.
+#[test]
+fn max_total_timeout_counts_the_time_on_a_consent_page() {
+    walk_three_pages_in_a_second(300);
+}
+
+/// Pages answered 300 ms apart, `signing_in` ms of each on a consent page, under a
+/// `max_total_timeout_ms` of 1,000: the fourth page is still out when the cap ends the walk.
+fn walk_three_pages_in_a_second(signing_in: u64) {
     let (mut w, client) = connect(|s| (s.method() == "tools/list").then_some(Answer::Hold), json!({"tools": {}}), legacy_options());
     let options = RequestOptions { timeout_ms: Some(1_000), max_total_timeout_ms: Some(1_000), ..RequestOptions::default() };
     let walk = w.start(async move { client.list_all_tools(&options).await });
     for page in 1..=3 {
+        w.server.user_wait_ms.set(w.server.user_wait_ms.get() + signing_in);
         w.advance(300);
         let held = w.server.last("tools/list").and_then(|seen| seen.id()).unwrap();
         w.server.respond(&held, json!({"tools": tools(&["a"])["tools"], "nextCursor": format!("{page}")}));
@@ -66,6 +79,7 @@ fn max_total_timeout_caps_a_walk_of_every_page() {
     }
     assert_eq!(w.server.count("tools/list"), 4);
     assert!(walk.borrow().is_none());
+    w.server.user_wait_ms.set(w.server.user_wait_ms.get() + signing_in / 3);
     w.advance(100);
     assert!(matches!(walk.borrow_mut().take(), Some(Err(Error::Timeout { ms: 1_000 }))));
 }

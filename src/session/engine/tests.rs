@@ -124,6 +124,33 @@ fn a_notification_that_waits_on_a_consent_gets_the_time_back() {
 }
 
 #[test]
+fn closing_ends_a_notification_that_waits_on_a_consent_and_the_sign_in_with_it() {
+    let mut h = harness();
+    h.transport.hold_sends.set(true);
+    let session = h.session.clone();
+    let outcome = h.run(async move { session.notify_until("notifications/roots/list_changed", None, None).await });
+    // Past the deadline, the whole of it on the consent page: the wait has been re-armed.
+    pass(&mut h, 1_500, 1_500);
+    assert!(outcome.borrow().is_none());
+    h.pool.run_until(h.session.close());
+    h.pool.run_until_stalled();
+    assert!(matches!(outcome.borrow().as_ref().unwrap(), Err(Error::Closed)), "at once, not at the next deadline");
+    assert_eq!(h.transport.sends_given_up(), 1, "the send, and the consent it waits on, let go");
+}
+
+#[test]
+fn a_cap_on_the_whole_counts_the_consent() {
+    let mut h = harness();
+    let session = h.session.clone();
+    let stopped = h.run(async move { session.stop_after(1_000, None, ConsentTime::Counts).await });
+    // All of it on a consent page, which a timeout would give back.
+    pass(&mut h, 999, 999);
+    assert!(stopped.borrow().is_none(), "a millisecond before its deadline");
+    pass(&mut h, 1, 1);
+    assert!(matches!(stopped.borrow().as_ref(), Some(Error::Timeout { ms: 1_000 })));
+}
+
+#[test]
 fn initialize_is_never_cancelled() {
     let mut h = harness();
     let call = h.start("initialize", CallOptions { timeout_ms: Some(10), ..Default::default() });
