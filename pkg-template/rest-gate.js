@@ -4,7 +4,8 @@
 // code of the rest, so it waits for the rest to load first. Every one of them returns a
 // Promise (or an async iterator) already; what one used to throw at once (a closed
 // client's `suspend`, an iterator's bad options) still throws at once, and calls made
-// on a client while one waits keep their order behind it. So do `connect` with an
+// on a client while one waits keep their order behind it; `close()` does not wait, and
+// ends the client's calls still waiting with `closed`. So do `connect` with an
 // option a first call does not pass (handlers, auth, a cache…) and `callTool` with
 // `onprogress`. What is not listed (connect, callTool, close, the getters, the
 // listeners, snapshot, notifications, free) runs in the primary. Should a page reach
@@ -48,7 +49,12 @@ function abortable(promise, signal) {
   });
 }
 
-function waitThen(run, needsRest, options) {
+// A client's calls that wait in the line, each a function that ends its wait with an error:
+// close() ends them at once, as it ends a call in flight, rather than wait behind a load
+// that may have stalled.
+const waitingOf = new WeakMap();
+
+function waitThen(run, needsRest, options, client) {
   if (__restReady() || (!needsRest && line === null)) return run();
   if (line === null) {
     const current = loadRest().then(() => null, (error) => error ?? new Error("failed"));
@@ -56,20 +62,31 @@ function waitThen(run, needsRest, options) {
     current.then(() => { if (line === current) line = null; });
   }
   const signal = signalOf(options);
-  const result = line.then((failure) => {
-    if (isSignal(signal) && signal.aborted) throw signal.reason;
-    // As for the package's other parts, a failed load is a `network` error; a call of the
-    // primary's runs anyway (close() must close).
-    if (needsRest && failure) {
-      throw new McpClientError("network", `network error: the rest of the core module could not be loaded: ${failure.message ?? failure}`);
-    }
-    return run();
+  const result = new Promise((resolve, reject) => {
+    let ended = false;
+    const end = (error) => {
+      ended = true;
+      reject(error);
+    };
+    const waiting = client === undefined ? undefined : waitingOf.get(client) ?? waitingOf.set(client, new Set()).get(client);
+    waiting?.add(end);
+    line.then((failure) => {
+      waiting?.delete(end);
+      if (ended) return undefined;
+      if (isSignal(signal) && signal.aborted) throw signal.reason;
+      // As for the package's other parts, a failed load is a `network` error; a call of the
+      // primary's runs anyway.
+      if (needsRest && failure) {
+        throw new McpClientError("network", `network error: the rest of the core module could not be loaded: ${failure.message ?? failure}`);
+      }
+      return run();
+    }).then(resolve, reject);
   });
   // The call's signal also aborts its wait.
   return needsRest ? abortable(result, signal) : result;
 }
-const gated = (run, options) => waitThen(run, true, options);
-const inOrder = (run) => waitThen(run, false);
+const gated = (run, options, client) => waitThen(run, true, options, client);
+const inOrder = (run, client) => waitThen(run, false, undefined, client);
 
 // Where a method's options are when it is not the last argument: the task methods call
 // `request(method, params, options, tasks)`.
@@ -77,7 +94,7 @@ const OPTIONS_AT = { request: 2 };
 for (const name of GATED_METHODS) {
   const method = proto[name];
   const at = OPTIONS_AT[name];
-  replace(proto, name, { [name](...args) { return gated(() => method.apply(this, args), args.at(at ?? -1)); } }[name]);
+  replace(proto, name, { [name](...args) { return gated(() => method.apply(this, args), args.at(at ?? -1), this); } }[name]);
 }
 // A closed client's suspend() throws at once: the check is snapshot()'s, in the primary.
 const suspend = proto.suspend;
@@ -94,15 +111,23 @@ for (const name of GATED_ITERATORS) {
     [name](options) {
       const pages = method.call(this, options);
       if (__restReady()) return pages;
+      const client = this;
       return (async function* () {
-        await gated(() => undefined, options);
+        await gated(() => undefined, options, client);
         yield* pages;
       })();
     },
   }[name]);
 }
 const close = proto.close;
-replace(proto, "close", { close() { return inOrder(() => close.call(this)); } }.close);
+replace(proto, "close", {
+  close() {
+    const waiting = waitingOf.get(this);
+    waitingOf.delete(this);
+    for (const end of waiting ?? []) end(new McpClientError("closed", "the client is closed"));
+    return close.call(this);
+  },
+}.close);
 
 // OAuth is a module of its own after the rest (scripts/split): a connection with `auth` loads
 // it before it starts, once the rest is in; its signal aborts that wait too.
@@ -135,7 +160,7 @@ const callTool = proto.callTool;
 replace(proto, "callTool", {
   callTool(params, options) {
     const run = () => callTool.call(this, params, options);
-    const result = options?.onprogress ? gated(run, options) : inOrder(run);
+    const result = options?.onprogress ? gated(run, options, this) : inOrder(run, this);
     afterCall?.(result);
     return result;
   },

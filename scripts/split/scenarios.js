@@ -282,6 +282,13 @@ export async function runScenarios(mcp, servers) {
   for (const [url, tools] of [[servers.everything, everythingTools], [servers.everythingSse, everythingTools], [servers.modern, modernTools], [servers.dual, modernTools]]) {
     await letGo(mcp, url, tools);
   }
+  // Closed as soon as it is connected, while the listen stream may still be opening: close()
+  // aborts that request, and the stream's task reads the abort.
+  for (const url of [servers.everything, servers.everythingSse, servers.modern, servers.dual]) {
+    const client = await mcp.McpClient.connect(url);
+    await client.close();
+    await sleep(50);
+  }
 
   const { McpClient, McpClientError } = mcp;
   const refused = await rejects(McpClient.connect(servers.closedPort, { timeout: 5_000 }), "a closed port");

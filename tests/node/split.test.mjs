@@ -28,6 +28,13 @@ test("a first tool call, over each era and transport, runs in the primary alone"
     await client.close();
     assertPrimaryAlone(url);
   }
+  // Closed as soon as it is connected: close() aborts the listen stream while it may still be opening.
+  for (const url of SERVERS) {
+    const client = await McpClient.connect(url);
+    await client.close();
+    await sleep(100);
+    assertPrimaryAlone(`${url}, closed at once`);
+  }
 });
 
 test("a closed client the page lets go of is finalized in the primary", LIMIT, async () => {
@@ -46,6 +53,33 @@ test("a closed client the page lets go of is finalized in the primary", LIMIT, a
   await collectGarbage({ rounds: 1 });
   assert.equal(finalized, SERVERS.length, "the clients were collected");
   assertPrimaryAlone("the finalizers");
+});
+
+test("close() does not wait for a load of the rest that stalls, and ends the calls waiting on it", LIMIT, async () => {
+  assertPrimaryAlone("what ran before");
+  let fail;
+  loadWith(() => new Promise((_, reject) => { fail = reject; }));
+  const client = await McpClient.connect(SERVERS[0]);
+  const other = await McpClient.connect(SERVERS[0]);
+  const waiting = [
+    client.listTools(),
+    client.callTool({ name: "echo", arguments: { message: "queued" } }),
+    client.notify("notifications/roots/list_changed"),
+    client.iterateTools().next(),
+  ].map((call) => call.then(() => "settled", (e) => e));
+  const othersCall = other.listTools().then(() => "listed", (e) => e);
+  const closing = client.close().then(() => "closed");
+  const outcome = await Promise.race([closing, sleep(2_000).then(() => "still waiting")]);
+  assert.equal(outcome, "closed", "close() resolves while the load has not settled");
+  for (const ended of await Promise.all(waiting)) {
+    assert.ok(ended instanceof McpClientError && ended.kind === "closed", String(ended));
+  }
+  await client.close();
+  fail(new Error("stalled"));
+  const othersOutcome = await othersCall;
+  assert.ok(othersOutcome instanceof McpClientError && /stalled/.test(othersOutcome.message), "another client's call still waited for the load");
+  await other.close();
+  assertPrimaryAlone("a load that never came");
 });
 
 test("a method of the rest fails with the loader's error while the rest cannot load, and loads it once it can", LIMIT, async () => {
