@@ -152,17 +152,15 @@ fn gather_input<'a>(
 /// client closes, whichever comes first; shared by the round's handlers.
 fn stop_signal(session: &Session, options: CallOptions) -> Shared<LocalBoxFuture<'static, Stop>> {
     let timeout_ms = options.timeout_ms.unwrap_or_else(|| session.default_timeout_ms());
-    let stopped = session.stop_after(timeout_ms, options.cancel, ConsentTime::Counts);
-    let closed = Box::pin(session.closed());
-    async move {
-        match future::select(stopped, closed).await {
-            Either::Left((Error::Cancelled { reason }, _)) => Stop::Cancelled(reason),
-            Either::Left(_) => Stop::TimedOut(timeout_ms),
-            Either::Right(_) => Stop::Closed,
-        }
-    }
-    .boxed_local()
-    .shared()
+    session
+        .stop_after(timeout_ms, options.cancel, ConsentTime::Counts)
+        .map(move |stopped| match stopped {
+            Error::Cancelled { reason } => Stop::Cancelled(reason),
+            Error::Closed => Stop::Closed,
+            _ => Stop::TimedOut(timeout_ms),
+        })
+        .boxed_local()
+        .shared()
 }
 
 #[cfg(test)]

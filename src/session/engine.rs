@@ -471,23 +471,18 @@ impl Session {
         let message = Message::Notification { method: method.to_owned(), params };
         let mut sending = self.inner.send(message);
         let mut stop = self.stop_after(self.default_timeout_ms(), cancel, ConsentTime::GivenBack);
-        // `close()` ends the wait at once, even one on a consent page that has no deadline yet.
-        let mut closed = Box::pin(self.closed());
         // Dropping the send, once stopped, aborts its POST, or the sign-in it waits on.
-        future::poll_fn(|cx| {
-            if let Poll::Ready(sent) = sending.as_mut().poll(cx) {
-                return Poll::Ready(sent);
-            }
-            if closed.poll_unpin(cx).is_ready() {
-                return Poll::Ready(Err(Error::Closed));
-            }
-            stop.as_mut().poll(cx).map(Err)
+        future::poll_fn(|cx| match sending.as_mut().poll(cx) {
+            Poll::Ready(sent) => Poll::Ready(sent),
+            Poll::Pending => stop.as_mut().poll(cx).map(Err),
         })
         .await
     }
 
-    /// Completes after `ms` with [`Error::Timeout`], or when `cancel` does
-    /// with [`Error::Cancelled`]: the end of a wait the caller bounds.
+    /// Completes after `ms` with [`Error::Timeout`], when `cancel` does
+    /// with [`Error::Cancelled`], or when the session closes with
+    /// [`Error::Closed`]: the end of a wait the caller bounds, which `close()`
+    /// ends at once, even one on a consent page past its deadline.
     /// `consent` says whether the time the transport spent waiting on a
     /// person meanwhile (an OAuth consent page) is given back, as a
     /// request's timeout gives it back, or counts, as it does against
@@ -502,9 +497,13 @@ impl Session {
         // Weak: a wait kept past the session's life (a handler's copy) must not keep it alive.
         let session = Rc::downgrade(&self.inner);
         let mut sleep = self.sleep(ms);
+        let mut closed = Box::pin(self.closed());
         Box::pin(future::poll_fn(move |cx| {
             if let Some(Poll::Ready(reason)) = cancel.as_mut().map(|cancel| cancel.as_mut().poll(cx)) {
                 return Poll::Ready(Error::Cancelled { reason });
+            }
+            if closed.poll_unpin(cx).is_ready() {
+                return Poll::Ready(Error::Closed);
             }
             while sleep.as_mut().poll(cx).is_ready() {
                 match consent.as_mut().and_then(|consent| consent_given_back(&session, consent)) {
@@ -954,12 +953,12 @@ fn milliseconds_text(what: &str, ms: u32) -> String {
 }
 
 /// At a [`Session::stop_after`] deadline: a timer for the time a person took
-/// meanwhile, or `None` when the wait is over (the session closed, too).
-/// Cold and out of line: a first call never reaches a deadline.
+/// meanwhile, or `None` when the wait is over. Cold and out of line: a
+/// first call never reaches a deadline.
 #[cold]
 #[inline(never)]
 fn consent_given_back(session: &Weak<Inner>, consent: &mut ConsentAllowance) -> Option<LocalBoxFuture<'static, ()>> {
-    let inner = session.upgrade().filter(|inner| !inner.state.borrow().closed)?;
+    let inner = session.upgrade()?;
     let more = consent.give_back(inner.transport.user_wait_ms())?;
     Some(inner.runtime.sleep(more))
 }

@@ -109,12 +109,21 @@ fn a_consent_gets_ten_minutes_past_the_timeout_at_most() {
     times_out_in_a_millisecond(&mut h, &call, 420_000, 1);
 }
 
-#[test]
-fn a_notification_that_waits_on_a_consent_gets_the_time_back() {
+/// Where a notification's outcome lands.
+type Notified = Rc<RefCell<Option<Result<(), Error>>>>;
+
+/// A notification whose send the transport holds, as it holds one waiting on a consent page.
+fn notification_held() -> (Harness, Notified) {
     let mut h = harness();
     h.transport.hold_sends.set(true);
     let session = h.session.clone();
     let outcome = h.run(async move { session.notify_until("notifications/roots/list_changed", None, None).await });
+    (h, outcome)
+}
+
+#[test]
+fn a_notification_that_waits_on_a_consent_gets_the_time_back() {
+    let (mut h, outcome) = notification_held();
     // The session's default timeout is 1,000 ms: 600 of the first 1,000 on the consent page.
     pass(&mut h, 1_000, 600);
     pass(&mut h, 599, 0);
@@ -125,10 +134,7 @@ fn a_notification_that_waits_on_a_consent_gets_the_time_back() {
 
 #[test]
 fn closing_ends_a_notification_that_waits_on_a_consent_and_the_sign_in_with_it() {
-    let mut h = harness();
-    h.transport.hold_sends.set(true);
-    let session = h.session.clone();
-    let outcome = h.run(async move { session.notify_until("notifications/roots/list_changed", None, None).await });
+    let (mut h, outcome) = notification_held();
     // Past the deadline, the whole of it on the consent page: the wait has been re-armed.
     pass(&mut h, 1_500, 1_500);
     assert!(outcome.borrow().is_none());
