@@ -92,8 +92,12 @@ impl OAuth {
         let mcp_url = &self.config.mcp_url;
         let (issuer, resource_scopes, indicator) = match &resource {
             Some(metadata) => {
-                let named = metadata.get("resource").and_then(Value::as_str);
-                if let Some(named) = named.filter(|named| !rules::resource_matches(named, mcp_url)) {
+                // RFC 9728 §3.3: metadata that does not name this resource must not be used.
+                let named = metadata
+                    .get("resource")
+                    .and_then(Value::as_str)
+                    .ok_or_else(|| auth_error("discovery", "the protected resource metadata names no resource"))?;
+                if !rules::resource_matches(named, mcp_url) {
                     return Err(auth_error("discovery", format!("the protected resource metadata is for {named}, not {mcp_url}")));
                 }
                 let issuer = metadata
@@ -102,9 +106,10 @@ impl OAuth {
                     .and_then(|servers| servers.first())
                     .and_then(Value::as_str)
                     .ok_or_else(|| auth_error("discovery", "the protected resource metadata lists no authorization server"))?;
-                // Tokens are asked for the resource exactly as the server names it.
-                let indicator = named.map_or_else(|| rules::canonical_resource(mcp_url), str::to_owned);
-                (issuer.trim_end_matches('/').to_owned(), metadata.get("scopes_supported").cloned(), indicator)
+                // Tokens are asked for the resource exactly as the server names it. The issuer
+                // is kept as written too: RFC 8414 §3.3 and RFC 9207 compare it exactly, and
+                // only the metadata URLs drop a trailing slash.
+                (issuer.to_owned(), metadata.get("scopes_supported").cloned(), named.to_owned())
             }
             // 2025-03-26: no resource metadata; the MCP server's origin is the issuer.
             None => (rules::split_url(mcp_url).map(|(origin, _)| origin).unwrap_or_default(), None, rules::canonical_resource(mcp_url)),
@@ -125,7 +130,7 @@ impl OAuth {
     async fn describe(&self, issuer: String, from_resource: bool, mut unreachable: Option<Error>) -> Result<Server, Error> {
         let needs_pkce = self.config.grant == super::Grant::AuthorizationCode;
         let mut metadata = None;
-        let mut issuer = issuer;
+        let mut refused = None;
         for url in rules::authorization_server_metadata_urls(&issuer) {
             require_secure("discovery", "authorization server metadata URL", &url)?;
             let found = match self.get_json(&url).await {
@@ -136,29 +141,30 @@ impl OAuth {
                 }
             };
             let Some(found) = found else { continue };
-            if !from_resource {
-                // 2025-03-26 found the metadata at the MCP server's origin and
-                // did not require its issuer to match that origin.
-                if let Some(named) = found.get("issuer").and_then(Value::as_str) {
-                    require_secure("discovery", "authorization server", named)?;
-                    issuer = named.to_owned();
+            // A document whose issuer is not the one its URL was built from is discarded
+            // (RFC 8414 §3.3), and the next URL tried. That holds for 2025-03-26's metadata
+            // at the MCP server's origin too: an issuer taken from the server's word would
+            // let it claim a trusted one and be sent that issuer's credentials.
+            match rules::check_authorization_server(&found, &issuer, needs_pkce) {
+                Ok(()) => {
+                    metadata = Some(found);
+                    break;
                 }
+                Err(why) => refused = Some(auth_error("discovery", why)),
             }
-            rules::check_authorization_server(&found, &issuer, needs_pkce).map_err(|why| auth_error("discovery", why))?;
-            metadata = Some(found);
-            break;
         }
-        let metadata = match metadata {
-            Some(metadata) => metadata,
+        let metadata = match (metadata, refused) {
+            (Some(metadata), _) => metadata,
+            (None, Some(refused)) => return Err(refused),
             // The 2025-03-26 default endpoints, for a server with no metadata at all.
-            None if !from_resource => json!({
+            (None, None) if !from_resource => json!({
                 "issuer": issuer,
                 "authorization_endpoint": format!("{issuer}/authorize"),
                 "token_endpoint": format!("{issuer}/token"),
                 "registration_endpoint": format!("{issuer}/register"),
                 "code_challenge_methods_supported": ["S256"],
             }),
-            None => {
+            (None, None) => {
                 return Err(
                     unreachable.unwrap_or_else(|| auth_error("discovery", format!("no metadata for the authorization server {issuer}")))
                 )

@@ -89,7 +89,9 @@ impl OAuth {
     }
 
     /// Keeps the tokens a token endpoint of `server` issued.
-    async fn keep(&self, server: &Server, answer: &Value, asked_scope: Option<&str>) -> Result<(), Error> {
+    /// `refreshed_with` is the refresh token of a refresh grant, kept when the answer
+    /// brings no new one (RFC 6749 §6); a new authorization drops an older grant's.
+    async fn keep(&self, server: &Server, answer: &Value, asked_scope: Option<&str>, refreshed_with: Option<&str>) -> Result<(), Error> {
         let access = answer.get("access_token").and_then(Value::as_str).ok_or_else(|| auth_error("token endpoint", "no access_token"))?;
         if !rules::access_token_usable(access) {
             return Err(auth_error("token endpoint", "the access_token holds characters an Authorization header cannot carry"));
@@ -100,7 +102,7 @@ impl OAuth {
             issuer: server.issuer.clone(),
             access: access.to_owned(),
             // A rotating server sends a new refresh token; one that does not keeps the old.
-            refresh: text("refresh_token").or(previous.refresh),
+            refresh: text("refresh_token").or_else(|| refreshed_with.map(str::to_owned)),
             scope: text("scope").or_else(|| asked_scope.map(str::to_owned)).or(previous.scope),
             dpop: text("token_type").is_some_and(|kind| kind.eq_ignore_ascii_case("DPoP")),
         };
@@ -117,7 +119,7 @@ impl OAuth {
         let mut form = vec![("grant_type", "refresh_token"), ("refresh_token", refresh_token), ("resource", server.resource.as_str())];
         let basic = Self::client_form(&client, &mut form);
         let answer = self.post_form(&endpoint, &form, basic, TokenEndpoint::Ours).await?;
-        self.keep(server, &answer, None).await
+        self.keep(server, &answer, None, Some(refresh_token)).await
     }
 
     /// The scope to ask for: the configured one, else the challenge's, else the resource's.
@@ -153,7 +155,7 @@ impl OAuth {
             None => Self::client_form(&client, &mut form),
         };
         let answer = self.post_form(&endpoint, &form, basic, TokenEndpoint::Ours).await?;
-        self.keep(server, &answer, scope.as_deref()).await
+        self.keep(server, &answer, scope.as_deref(), None).await
     }
 
     /// SEP-990: trades the ID token for an ID-JAG at the IdP, then the ID-JAG
@@ -190,7 +192,7 @@ impl OAuth {
         }
         let basic = Self::client_form(&client, &mut form);
         let answer = self.post_form(&endpoint, &form, basic, TokenEndpoint::Ours).await?;
-        self.keep(server, &answer, scope.as_deref()).await
+        self.keep(server, &answer, scope.as_deref(), None).await
     }
 
     /// SEP-1933: presents the caller's JWT (workload identity) as the grant.
@@ -217,7 +219,7 @@ impl OAuth {
         };
         let basic = client.as_ref().and_then(|client| Self::client_form(client, &mut form));
         let answer = self.post_form(&endpoint, &form, basic, TokenEndpoint::Ours).await?;
-        self.keep(server, &answer, scope.as_deref()).await
+        self.keep(server, &answer, scope.as_deref(), None).await
     }
 
     pub(super) async fn authorization_code(&self, server: &Server, challenge: Option<&Challenge>, step_up: bool) -> Result<(), Error> {
@@ -291,6 +293,6 @@ impl OAuth {
         ];
         let basic = Self::client_form(&client, &mut form);
         let answer = self.post_form(&token_endpoint, &form, basic, TokenEndpoint::Ours).await?;
-        self.keep(server, &answer, pending.scope.as_deref()).await
+        self.keep(server, &answer, pending.scope.as_deref(), None).await
     }
 }

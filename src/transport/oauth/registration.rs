@@ -94,7 +94,7 @@ impl OAuth {
     fn preregistered(&self, server: &Server) -> Result<Option<Client>, Error> {
         let Some(id) = self.config.client_id.clone() else { return Ok(None) };
         if let Some(pinned) = self.config.issuer.as_deref().map(|i| i.trim_end_matches('/')) {
-            if pinned != server.issuer {
+            if pinned != server.issuer.trim_end_matches('/') {
                 return Err(auth_error(
                     "registration",
                     format!(
