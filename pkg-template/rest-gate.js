@@ -1,15 +1,16 @@
 // The core is two wasm modules (scripts/split): the primary, which each entry loads
 // before handing out the API, holds what connecting and a first tool call run; the rest
 // holds everything else and loads when a page first needs it. Each method below runs
-// code of the rest, so it waits for the rest to load first. Every one of them returns a
-// Promise (or an async iterator) already; what one used to throw at once (a closed
-// client's `suspend`, an iterator's bad options) still throws at once, and calls made
-// on a client while one waits keep their order behind it; `close()` does not wait, and
-// ends the client's calls still waiting with `closed`. So do `connect` with an
+// code of the rest, so it waits for the rest to load first. So do `connect` with an
 // option a first call does not pass (handlers, auth, a cache…) and `callTool` with
 // `onprogress`. What is not listed (connect, callTool, close, the getters, the
-// listeners, snapshot, notifications, free) runs in the primary. Should a page reach
-// the rest another way before it has loaded (`UriTemplate`, whose methods are
+// listeners, snapshot, notifications, free) runs in the primary. Every one of them
+// returns a Promise (or an async iterator) already; what one used to throw at once (a
+// closed client's `suspend`, an iterator's bad options) still throws at once, and calls
+// made on a client while one waits keep their order behind it. A call's signal and its
+// timeout (else its connection's) end its wait as they would end its request; `close()`
+// does not wait, and ends the client's calls still waiting with `closed`. Should a page
+// reach the rest another way before it has loaded (`UriTemplate`, whose methods are
 // synchronous, or a path no profile took), the core loads it synchronously (the
 // entries' `sync` loaders); tests/node/split.test.mjs holds the lists to McpClient's
 // methods.
@@ -38,16 +39,34 @@ let line = null;
 const signalOf = (options) => (options !== null && typeof options === "object" ? options.signal : undefined);
 const isSignal = (signal) => signal != null && typeof signal.addEventListener === "function";
 
-// `promise`, or the signal's reason as soon as the signal aborts.
-function abortable(promise, signal) {
-  if (!isSignal(signal)) return promise;
-  return new Promise((resolve, reject) => {
-    const abort = () => reject(signal.reason);
-    if (signal.aborted) return abort();
+// A call's wait for the rest counts against its timeout, as its request would: its own
+// `timeout`, else its client's (connect's option), else the core's default.
+const DEFAULT_TIMEOUT = 60_000;
+const timeoutOf = new WeakMap();
+const timeoutIn = (options) => {
+  const ms = options !== null && typeof options === "object" ? options.timeout : undefined;
+  return typeof ms === "number" && ms > 0 && ms <= 2_147_483_647 ? ms : undefined;
+};
+
+// Ends a wait with `end`: with the signal's reason as soon as it aborts, or with `timeout`
+// after `ms`. Returns what disarms both.
+function bound(signal, ms = DEFAULT_TIMEOUT, end) {
+  const abort = () => end(signal.reason);
+  const timer = setTimeout(() => end(new McpClientError("timeout", `timed out after ${ms} ms loading the rest of the core`)), ms);
+  if (isSignal(signal)) {
     signal.addEventListener("abort", abort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", abort));
-  });
+    if (signal.aborted) queueMicrotask(abort);
+  }
+  return () => {
+    clearTimeout(timer);
+    if (isSignal(signal)) signal.removeEventListener("abort", abort);
+  };
 }
+
+// `promise`, or the end of the wait that `options` bound.
+const abortable = (promise, options) => new Promise((resolve, reject) => {
+  promise.then(resolve, reject).finally(bound(signalOf(options), timeoutIn(options), reject));
+});
 
 // A client's calls that wait in the line, each a function that ends its wait with an error:
 // close() ends them at once, as it ends a call in flight, rather than wait behind a load
@@ -61,19 +80,25 @@ function waitThen(run, needsRest, options, client) {
     line = current;
     current.then(() => { if (line === current) line = null; });
   }
-  const signal = signalOf(options);
-  const result = new Promise((resolve, reject) => {
+  const waiting = client === undefined ? undefined : waitingOf.get(client) ?? waitingOf.set(client, new Set()).get(client);
+  return new Promise((resolve, reject) => {
     let ended = false;
-    const end = (error) => {
+    const settle = () => {
       ended = true;
+      disarm();
+      waiting?.delete(end);
+    };
+    const end = (error) => {
+      if (ended) return;
+      settle();
       reject(error);
     };
-    const waiting = client === undefined ? undefined : waitingOf.get(client) ?? waitingOf.set(client, new Set()).get(client);
+    // The call's signal and timeout end its wait as they would end its request.
+    const disarm = bound(signalOf(options), timeoutIn(options) ?? timeoutOf.get(client), end);
     waiting?.add(end);
     line.then((failure) => {
-      waiting?.delete(end);
       if (ended) return undefined;
-      if (isSignal(signal) && signal.aborted) throw signal.reason;
+      settle();
       // As for the package's other parts, a failed load is a `network` error; a call of the
       // primary's runs anyway.
       if (needsRest && failure) {
@@ -82,11 +107,9 @@ function waitThen(run, needsRest, options, client) {
       return run();
     }).then(resolve, reject);
   });
-  // The call's signal also aborts its wait.
-  return needsRest ? abortable(result, signal) : result;
 }
 const gated = (run, options, client) => waitThen(run, true, options, client);
-const inOrder = (run, client) => waitThen(run, false, undefined, client);
+const inOrder = (run, options, client) => waitThen(run, false, options, client);
 
 // Where a method's options are when it is not the last argument: the task methods call
 // `request(method, params, options, tasks)`.
@@ -134,24 +157,31 @@ replace(proto, "close", {
 const hasAuth = (options) => options != null && typeof options === "object" && options.auth !== undefined;
 const withOAuth = (run, options) => (!hasAuth(options) || __oauthReady() ? run : () => abortable(loadOAuth().catch((failure) => {
   throw new McpClientError("network", `network error: the core's OAuth module could not be loaded: ${failure?.message ?? failure}`);
-}), signalOf(options)).then(run));
+}), options).then(run));
 
 const needsRest = (target, options) =>
   (typeof target !== "string" && !(target instanceof URL))
   || (options != null && typeof options === "object" && Object.keys(options).some((key) => !FIRST_CALL_OPTIONS.has(key)));
+
+// A client's requests default to its connection's `timeout`, and so do its waits for the rest.
+const withTimeout = (client, options) => {
+  const ms = timeoutIn(options);
+  if (ms) client.then((connected) => timeoutOf.set(connected, ms), () => {});
+  return client;
+};
 
 let afterConnect;
 const statics = { connect: McpClient.connect, resume: McpClient.resume };
 replace(McpClient, "connect", {
   connect(target, options) {
     const run = withOAuth(() => statics.connect.call(this, target, options), options);
-    const client = needsRest(target, options) ? gated(run, options) : run();
+    const client = withTimeout(needsRest(target, options) ? gated(run, options) : run(), options);
     afterConnect?.(client);
     return client;
   },
 }.connect);
 replace(McpClient, "resume", {
-  resume(snapshot, options) { return gated(withOAuth(() => statics.resume.call(this, snapshot, options), options), options); },
+  resume(snapshot, options) { return withTimeout(gated(withOAuth(() => statics.resume.call(this, snapshot, options), options), options), options); },
 }.resume);
 
 // Progress notifications are handled by the rest: a call that asks for them waits for it.
@@ -160,7 +190,7 @@ const callTool = proto.callTool;
 replace(proto, "callTool", {
   callTool(params, options) {
     const run = () => callTool.call(this, params, options);
-    const result = options?.onprogress ? gated(run, options, this) : inOrder(run, this);
+    const result = (options?.onprogress ? gated : inOrder)(run, options, this);
     afterCall?.(result);
     return result;
   },

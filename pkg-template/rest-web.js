@@ -3,7 +3,10 @@
 // or, if the primary reaches it before that, fetched and compiled synchronously: a
 // synchronous XMLHttpRequest, and a compile that Firefox and Safari allow on a page's
 // thread at any size, and Chrome and Edge since 115 (up to 8 MB; 4 KB before).
-export function webRestLoader(url) {
+// A fetch that stalls fails after `deadline`, as a bundler's lazy chunk does (webpack's
+// `chunkLoadTimeout` is the same two minutes), so that the next call that needs the
+// module fetches it again rather than wait on it for ever.
+export function webRestLoader(url, deadline = 120_000) {
   return {
     sync() {
       const request = new XMLHttpRequest();
@@ -19,7 +22,7 @@ export function webRestLoader(url) {
       return bytes;
     },
     async load() {
-      const response = await fetch(url);
+      const response = await fetch(url, { signal: AbortSignal.timeout(deadline) });
       if (!response.ok) throw new Error(`mcp-wasm: fetching ${url} failed: ${response.status}`);
       return response.headers.get("content-type") === "application/wasm"
         ? WebAssembly.compileStreaming(response)

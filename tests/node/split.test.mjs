@@ -82,6 +82,69 @@ test("close() does not wait for a load of the rest that stalls, and ends the cal
   assertPrimaryAlone("a load that never came");
 });
 
+test("a call's timeout ends its wait for a load of the rest that stalls, and the call is not sent after", LIMIT, async () => {
+  assertPrimaryAlone("what ran before");
+  let fail;
+  loadWith(() => new Promise((_, reject) => { fail = reject; }));
+  const timedOut = (e) => e instanceof McpClientError && e.kind === "timeout" && /rest of the core/.test(e.message);
+  let listed = 0;
+  const counting = (input, init) => {
+    if (typeof init?.body === "string" && init.body.includes('"tools/list"')) listed += 1;
+    return fetch(input, init);
+  };
+  const client = await McpClient.connect(SERVERS[0], { timeout: 300, fetch: counting });
+  const other = await McpClient.connect(SERVERS[0]);
+  const started = performance.now();
+  const outcomes = await Promise.all([
+    client.listTools(undefined, { timeout: 100 }).then(() => "listed", (e) => e),
+    client.listTools().then(() => "listed", (e) => e),
+    // A call of the primary's queued behind them.
+    client.callTool({ name: "echo", arguments: { message: "queued" } }).then(() => "called", (e) => e),
+    other.listTools(undefined, { timeout: 150 }).then(() => "listed", (e) => e),
+  ]);
+  const took = performance.now() - started;
+  for (const outcome of outcomes) assert.ok(timedOut(outcome), String(outcome));
+  assert.ok(took < 2_000, `the waits ended by their timeouts (${Math.round(took)} ms)`);
+  // Without a timeout of its own or its connection's, a call waits the core's default.
+  const defaulted = other.listTools().then(() => "listed", (e) => e);
+  const early = await Promise.race([defaulted, sleep(500).then(() => "waiting")]);
+  assert.equal(early, "waiting");
+  fail(new Error("stalled"));
+  assert.ok((await defaulted) instanceof McpClientError, "the default wait ended with the load");
+  await sleep(100);
+  assert.equal(listed, 0, "a call whose wait timed out is not sent once the load settles");
+  // The client is as usable as before: a call of the primary's goes through.
+  const echoed = await client.callTool({ name: "echo", arguments: { message: "after" } });
+  assert.match(echoed.content[0].text, /after/);
+  await Promise.all([client.close(), other.close()]);
+  assertPrimaryAlone("a load that timed out");
+});
+
+test("the browser entry's loader gives up on a fetch of the rest that stalls, and fetches again", LIMIT, async () => {
+  const { createServer } = await import("node:http");
+  const { webRestLoader } = await import("../../pkg/rest-web.js");
+  let requests = 0;
+  const server = createServer((request, response) => {
+    requests += 1;
+    response.writeHead(200, { "content-type": "application/wasm" });
+    // The first fetch gets its headers and then nothing; the second the module whole.
+    if (requests === 1) response.write(readFileSync(REST).subarray(0, 1_024));
+    else response.end(readFileSync(REST));
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  try {
+    const loader = webRestLoader(`http://127.0.0.1:${server.address().port}/rest.wasm`, 300);
+    const started = performance.now();
+    await assert.rejects(loader.load(), (e) => e.name === "TimeoutError" || /timeout|abort/i.test(String(e)));
+    assert.ok(performance.now() - started < 2_000, "it gave up at its deadline");
+    assert.ok((await loader.load()) instanceof WebAssembly.Module, "the next fetch compiles the module");
+    assert.equal(requests, 2);
+  } finally {
+    server.closeAllConnections();
+    server.close();
+  }
+});
+
 test("a method of the rest fails with the loader's error while the rest cannot load, and loads it once it can", LIMIT, async () => {
   assertPrimaryAlone("what ran before");
   loadWith(() => {
