@@ -86,6 +86,11 @@ impl Snapshot {
             object.get("serverCapabilities").filter(|c| c.is_object()).cloned().ok_or("snapshot.serverCapabilities must be an object")?;
         let server_info = object.get("serverInfo").filter(|c| c.is_object()).cloned().ok_or("snapshot.serverInfo must be an object")?;
         let session_id = optional("sessionId")?;
+        // Checked as a server's would be: one that could not go out in a header would fail
+        // every call of the resumed client the same way, and never be renewed.
+        if session_id.as_deref().is_some_and(|id| !crate::protocol::lifecycle::valid_session_id(id)) {
+            return Err("snapshot.sessionId must be 1 to 8192 visible ASCII characters".into());
+        }
         if modern && session_id.is_some() {
             return Err("snapshot.sessionId cannot be set in the modern era, which has no sessions".into());
         }
@@ -156,6 +161,9 @@ mod tests {
         assert!(with("protocolVersion", json!("2026-07-28")).contains("legacy era"));
         assert!(with("protocolVersion", json!("1999-01-01")).contains("1999-01-01"));
         assert!(with("sessionId", json!(5)).contains("snapshot.sessionId"));
+        assert!(with("sessionId", json!("abc\r\nX-Injected: 1")).contains("snapshot.sessionId"));
+        assert!(with("sessionId", json!("s".repeat(8193))).contains("snapshot.sessionId"));
+        assert!(with("sessionId", json!("")).contains("snapshot.sessionId"));
         assert!(with("serverCapabilities", json!([])).contains("serverCapabilities"));
         assert!(with("url", Value::Null).contains("snapshot.url"));
         let mut modern = good.clone();

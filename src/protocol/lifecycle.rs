@@ -65,3 +65,30 @@ pub fn accept_initialize_result(result: Value) -> Result<ServerIdentity, Initial
     };
     Ok(ServerIdentity { protocol_version, capabilities, server_info, instructions })
 }
+
+/// The longest session id the client takes. Every request carries it, and
+/// the proxies in front of servers commonly refuse a header line past 8 KiB.
+pub const MAX_SESSION_ID_BYTES: usize = 8 * 1024;
+
+/// Whether a session id (a server's, or a snapshot's) is usable: the spec limits it to visible
+/// ASCII (0x21–0x7E), and it goes back out in a header, at most
+/// [`MAX_SESSION_ID_BYTES`] of it.
+pub fn valid_session_id(id: &str) -> bool {
+    !id.is_empty() && id.len() <= MAX_SESSION_ID_BYTES && id.bytes().all(|b| (0x21..=0x7E).contains(&b))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn session_ids() {
+        assert!(valid_session_id("0b6c-4f1e_~!"));
+        assert!(!valid_session_id(""));
+        assert!(!valid_session_id("has space"));
+        assert!(!valid_session_id("naïve"));
+        assert!(!valid_session_id("line\nbreak"));
+        assert!(valid_session_id(&"s".repeat(MAX_SESSION_ID_BYTES)));
+        assert!(!valid_session_id(&"s".repeat(MAX_SESSION_ID_BYTES + 1)));
+    }
+}

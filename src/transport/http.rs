@@ -145,17 +145,6 @@ pub fn decimal(text: &[u8]) -> Option<u64> {
     text.iter().try_fold(0u64, |n, &b| b.is_ascii_digit().then(|| n.saturating_mul(10).saturating_add(u64::from(b - b'0'))))
 }
 
-/// The longest session id the client takes. Every request carries it, and
-/// the proxies in front of servers commonly refuse a header line past 8 KiB.
-pub const MAX_SESSION_ID_BYTES: usize = 8 * 1024;
-
-/// Whether a server-issued session id is usable: the spec limits it to visible
-/// ASCII (0x21–0x7E), and it goes back out in a header, at most
-/// [`MAX_SESSION_ID_BYTES`] of it.
-pub fn valid_session_id(id: &str) -> bool {
-    !id.is_empty() && id.len() <= MAX_SESSION_ID_BYTES && id.bytes().all(|b| (0x21..=0x7E).contains(&b))
-}
-
 /// The JSON-RPC error object in a response body, if the body is one.
 pub fn json_rpc_error(body: &str) -> Option<crate::protocol::jsonrpc::ErrorObject> {
     let error = crate::protocol::json::parse(body).ok()?.get("error")?.clone();
@@ -277,16 +266,5 @@ mod tests {
         for bad in ["", "127.0.0.1/mcp", "ftp://x/", "http://", "http:///mcp", "https://a b/", "javascript:alert(1)"] {
             assert!(matches!(check_endpoint(bad), Err(Error::InvalidArgument(_))), "{bad}");
         }
-    }
-
-    #[test]
-    fn session_ids() {
-        assert!(valid_session_id("0b6c-4f1e_~!"));
-        assert!(!valid_session_id(""));
-        assert!(!valid_session_id("has space"));
-        assert!(!valid_session_id("naïve"));
-        assert!(!valid_session_id("line\nbreak"));
-        assert!(valid_session_id(&"s".repeat(MAX_SESSION_ID_BYTES)));
-        assert!(!valid_session_id(&"s".repeat(MAX_SESSION_ID_BYTES + 1)));
     }
 }

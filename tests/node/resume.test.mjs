@@ -110,3 +110,14 @@ test("snapshots refuse what they cannot carry", LIMIT, async () => {
   await assert.rejects(McpClient.resume({ format: 1, url: HTTP, era: "modern", transport: "streamable-http", protocolVersion: "2026-07-28",
     sessionId: "x", serverCapabilities: {}, serverInfo: { name: "n", version: "1" } }), (e) => e.kind === "invalid-argument" && /no sessions/.test(e.message));
 });
+
+test("a snapshot whose session id could not go out in a header is refused", LIMIT, async () => {
+  const client = await McpClient.connect(HTTP);
+  const snapshot = await client.suspend();
+  for (const sessionId of ["abc\r\nX-Injected: 1", "s".repeat(8_193), ""]) {
+    await assert.rejects(McpClient.resume({ ...snapshot, sessionId }), (e) => e.kind === "invalid-argument" && /snapshot\.sessionId/.test(e.message), JSON.stringify(sessionId.slice(0, 20)));
+  }
+  const resumed = await McpClient.resume(snapshot);
+  assert.equal(text(await resumed.callTool({ name: "get-sum", arguments: { a: 1, b: 2 } })), "The sum of 1 and 2 is 3.");
+  await resumed.close();
+});

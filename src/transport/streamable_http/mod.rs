@@ -517,7 +517,7 @@ impl Inner {
 
     fn adopt_session_id(&self, response: &Response) -> Result<(), Error> {
         match header(response, http::SESSION_ID) {
-            Some(id) if http::valid_session_id(&id) => {
+            Some(id) if crate::protocol::lifecycle::valid_session_id(&id) => {
                 *self.session_id.borrow_mut() = Some(id);
                 Ok(())
             }
