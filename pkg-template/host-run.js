@@ -505,6 +505,11 @@ class HostRegistry {
     return client.getPrompt({ ...params, name: route.name }, options);
   }
 
+  // The client of the one server in `servers`, if there is exactly one and it is connected.
+  #sole(servers) {
+    return servers.size === 1 ? this.#servers.get([...servers][0])?.client : undefined;
+  }
+
   // The server that owns `uri`: the one given, the one that listed it, or the
   // one whose template matches; more than one candidate is ambiguous.
   async #owner(params) {
@@ -515,8 +520,14 @@ class HostRegistry {
       if (!client) throw invalid(`no connected server named ${JSON.stringify(server)}`);
       return { client, rest };
     }
+    // A URI that one connected server lists goes there at once, as a known tool's call does,
+    // rather than wait on the handshake of a server still connecting; the rest wait for the
+    // registry to be current.
+    const listers = () => new Set(this.#registry.resources.filter((r) => r.uri === params.uri).map((r) => r.server));
+    const sole = this.#sole(listers());
+    if (sole) return { client: sole, rest };
     await this.#need(["resources", "resourceTemplates"]);
-    const listed = new Set(this.#registry.resources.filter((r) => r.uri === params.uri).map((r) => r.server));
+    const listed = listers();
     const routing = listed.size === 0 ? routeByTemplates(this.#registry.resourceTemplates, params.uri) : { owners: [], crowded: [] };
     for (const server of routing.owners) listed.add(server);
     if (listed.size > 1) throw invalid(`${params.uri} is offered by ${[...listed].join(", ")}: pass { server }`);
@@ -542,8 +553,13 @@ class HostRegistry {
     const { server, ...rest } = params;
     let owner = server;
     if (owner === undefined) {
-      await this.#need(["resourceTemplates"]);
-      const owners = new Set(this.#registry.resourceTemplates.filter((t) => t.uriTemplate === ref.uri).map((t) => t.server));
+      const listers = () => new Set(this.#registry.resourceTemplates.filter((t) => t.uriTemplate === ref.uri).map((t) => t.server));
+      let owners = listers();
+      // One connected server's template goes at once, as in #owner.
+      if (!this.#sole(owners)) {
+        await this.#need(["resourceTemplates"]);
+        owners = listers();
+      }
       if (owners.size > 1) throw invalid(`${ref.uri} is offered by ${[...owners].join(", ")}: pass { server }`);
       [owner] = owners;
     }

@@ -234,9 +234,12 @@ export declare class McpHost implements AsyncDisposable {
   readResource(params: HostResourceParams, options?: RequestOptions): Promise<ReadResourceResult & CacheHints>;
   subscribeResource(params: HostResourceParams, options?: RequestOptions): Promise<void>;
   unsubscribeResource(params: HostResourceParams, options?: RequestOptions): Promise<void>;
-  /** Every server as plain JSON to keep between Worker invocations (no credentials). */
+  /**
+   * Every server as plain JSON to keep between Worker invocations (no credentials).
+   * @throws {McpClientError} kind `closed` once the host is closed or suspended.
+   */
   snapshot(): McpHostSnapshot;
-  /** {@link McpHost.snapshot}, then closes locally while leaving the servers' sessions open to resume; every server's status becomes `closed`, and a connection still in progress is dropped. */
+  /** {@link McpHost.snapshot}, then closes locally while leaving the servers' sessions open to resume; every server's status becomes `closed`, and a connection still in progress is dropped. Rejects with kind `closed` once the host is closed or suspended. */
   suspend(): Promise<McpHostSnapshot>;
   /** Closes every server. Safe to call more than once. Once it (or {@link McpHost.suspend}) resolves, the host lets go of its listeners and takes no new ones. */
   close(): Promise<void>;

@@ -215,7 +215,10 @@ export class McpHost {
   get resources() { return this.#registry?.resources ?? []; }
   get resourceTemplates() { return this.#registry?.resourceTemplates ?? []; }
 
+  // As a closed client's: a closed host has no sessions left to save, and a snapshot of
+  // its URLs alone would overwrite the one its suspend() returned.
   snapshot() {
+    if (this.#closed) throw new McpClientError("closed", "the host is closed");
     return this.#registry?.snapshot() ?? { format: SNAPSHOT_FORMAT, servers: this.#waiting.map((s) => ({ name: s.name, url: urlOf(s.url) })) };
   }
 
@@ -229,6 +232,7 @@ export class McpHost {
   // Closing marks the host at once, as the registry does, so that a server added
   // while the registry loads is refused.
   suspend() {
+    if (this.#closed) return Promise.reject(new McpClientError("closed", "the host is closed"));
     this.#closed = true;
     return this.#inRegistry("suspend", []).finally(() => this.#letListenersGo());
   }

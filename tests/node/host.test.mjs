@@ -4,6 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import * as mcp from "mcp-wasm";
 import { PEERS, SCENARIOS } from "../host/scenarios.mjs";
+import { createServer } from "node:http";
 import { countingSignal } from "../support/counting-signal.mjs";
 
 const LIMIT = { timeout: 60_000 };
@@ -57,7 +58,11 @@ test("McpHost: suspend drops a connection in progress; reconnect and removal do 
   assert.equal(snapshot.servers[0].name, "late");
   assert.equal(host.tools.length, 0);
   await assert.rejects(host.reconnect("late"), (e) => e.kind === "closed");
+  // As a closed client's: a second save must not overwrite the first with URLs alone.
+  assert.throws(() => host.snapshot(), (e) => e.kind === "closed");
+  await assert.rejects(host.suspend(), (e) => e.kind === "closed");
   await host.close();
+  assert.throws(() => host.snapshot(), (e) => e.kind === "closed");
 
   const other = await mcp.McpHost.connect({ http: { url: PEERS.http } });
   const before = other.tools.length;
@@ -112,4 +117,31 @@ test("McpHost: servers added before the registry is in are listed, renamed and s
   await assert.rejects(closed.addServer("late", PEERS.http), (e) => e.kind === "closed");
   await assert.rejects(closed.reconnect("late"), (e) => e.kind === "closed");
   await closed.close();
+});
+
+test("McpHost: a read or completion one server's lists route does not wait for another server's handshake", LIMIT, async () => {
+  // A server that takes the connection and never answers.
+  const silent = createServer(() => {});
+  await new Promise((resolve) => silent.listen(0, "127.0.0.1", resolve));
+  const host = await mcp.McpHost.connect({ everything: { url: PEERS.http } });
+  try {
+    const resource = host.resources[0];
+    const template = host.resourceTemplates[0];
+    assert.ok(resource && template, "server-everything lists resources and templates");
+    const connecting = host.addServer("silent", `http://127.0.0.1:${silent.address().port}/mcp`, { timeout: 20_000 });
+    const statusOfSilent = () => host.servers().find((s) => s.name === "silent").status;
+    assert.equal(statusOfSilent(), "connecting");
+    const read = await host.readResource({ uri: resource.uri });
+    assert.ok(read.contents.length > 0);
+    const variable = mcp.UriTemplate ? new mcp.UriTemplate(template.uriTemplate).variableNames[0] : undefined;
+    const completed = await host.complete({ ref: { type: "ref/resource", uri: template.uriTemplate }, argument: { name: variable ?? "id", value: "" } });
+    assert.ok(Array.isArray(completed.completion.values));
+    assert.equal(statusOfSilent(), "connecting", "both went while the other server was still connecting");
+    await host.removeServer("silent");
+    assert.equal((await connecting).status, "closed");
+  } finally {
+    await host.close();
+    silent.closeAllConnections();
+    silent.close();
+  }
 });
