@@ -39,67 +39,34 @@ function at(value, ...path) {
   return value;
 }
 
-// Sets a member as JSON.parse would, even one named __proto__.
-const put = (object, key, value) => Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
-const namesIn = (value) => listOf(value).filter((name) => typeof name === "string");
-
-// What OpenAI's and Anthropic's APIs refuse at the top of a tool's parameters.
-const TOP_LEVEL_REFUSED = ["anyOf", "oneOf", "allOf", "enum", "not"];
-
-// One object schema for a top-level combination: every branch's properties (the first one
-// named wins), what `allOf`'s branches require, and what every alternative of `anyOf` and of
-// `oneOf` requires, which holds whichever the model picks.
-function merged(schema) {
-  const properties = {};
-  const required = namesIn(schema.required);
-  const gather = (branch) => {
-    if (!isObject(branch.properties)) return;
-    for (const [key, value] of Object.entries(branch.properties)) if (!Object.hasOwn(properties, key)) put(properties, key, value);
-  };
-  const require = (names) => names.forEach((name) => required.includes(name) || required.push(name));
-  gather(schema);
-  const branches = (key) => listOf(schema[key]).filter(isObject);
-  for (const branch of branches("allOf")) {
-    gather(branch);
-    require(namesIn(branch.required));
-  }
-  for (const key of ["anyOf", "oneOf"]) {
-    const alternatives = branches(key);
-    alternatives.forEach(gather);
-    if (alternatives.length > 0) require(namesIn(alternatives[0].required).filter((name) => alternatives.every((b) => namesIn(b.required).includes(name))));
-  }
-  const result = {};
-  for (const [key, value] of Object.entries(schema)) if (!TOP_LEVEL_REFUSED.includes(key)) put(result, key, value);
-  result.properties = properties;
-  if (required.length > 0) result.required = required;
-  else delete result.required;
-  return result;
-}
-
 // The tool's inputSchema as an object schema the APIs take: MCP asks servers for one, and the
-// APIs refuse a whole request over one tool's. What had to change is noted; the server still
-// checks the arguments against its own schema.
+// APIs refuse a whole request over one tool's. OpenAI's and Anthropic's refuse a top-level
+// combination too: it becomes one object with every branch's properties (the first one named
+// wins), requiring what the top level requires. Each change is noted; the server still checks
+// the arguments against its own schema.
 function parameters(tool, name, notes) {
+  const note = (what) => notes.push(`${name}: ${what}`);
   let schema = has(tool, "inputSchema") ? tool.inputSchema : { type: "object" };
-  if (!isObject(schema)) {
-    notes.push(`${name}: its input schema is not a JSON object; offered with no parameters`);
-    schema = { type: "object", properties: {} };
+  if (!isObject(schema) || (has(schema, "type") && schema.type !== "object")) {
+    note("its input schema is not an object's; offered with no parameters");
+    return { type: "object", properties: {} };
   }
-  const refused = TOP_LEVEL_REFUSED.filter((key) => has(schema, key));
-  if (refused.length > 0) {
-    schema = merged(schema);
-    notes.push(`${name}: merged the top-level ${refused.join(", ")} of its input schema into one object schema`);
+  const { anyOf, oneOf, allOf, enum: _enum, not, ...rest } = schema;
+  if (Object.keys(rest).length < Object.keys(schema).length) {
+    const named = [rest, ...listOf(allOf), ...listOf(anyOf), ...listOf(oneOf)]
+      .flatMap((branch) => (isObject(branch?.properties) ? Object.entries(branch.properties) : []));
+    // Reversed, so that the first branch to name a property wins; fromEntries keeps one named
+    // __proto__ a property, as JSON.parse does.
+    schema = { ...rest, properties: Object.fromEntries(named.reverse()) };
+    note("flattened the top level of its input schema");
   }
   if (!has(schema, "type")) {
     schema.type = "object";
-    notes.push(`${name}: added \`type: "object"\` to its input schema`);
-  } else if (schema.type !== "object") {
-    notes.push(`${name}: its input schema is of type ${JSON.stringify(schema.type)}, not an object; offered with no parameters`);
-    schema = { type: "object", properties: {} };
+    note('added `type: "object"` to its input schema');
   }
   if (!Object.hasOwn(schema, "properties")) {
     schema.properties = {};
-    notes.push(`${name}: added an empty \`properties\` to its input schema`);
+    note("added an empty `properties` to its input schema");
   }
   return schema;
 }
@@ -210,19 +177,12 @@ function contentBlocks(result) {
   return blocks;
 }
 
-// The image types both OpenAI's and Anthropic's APIs take in a tool result.
-const IMAGE_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp"];
-
 // Content for APIs that take text and images: anything else becomes text, and is reported.
 function mediaParts(blocks, tool, notes, image, text) {
   return blocks.map((block) => {
     const [kind, mime, data] = [textOf(block, "type"), textOf(block, "mimeType"), textOf(block, "data")];
-    if (kind === "image" && mime !== undefined && data !== undefined) {
-      if (IMAGE_TYPES.includes(mime)) return image(mime, data);
-      notes.push(`${tool}: an image of type ${mime} was sent as text; the API takes PNG, JPEG, GIF and WebP`);
-    } else if (kind !== "text") {
-      notes.push(`${tool}: a block of type ${kind ?? "unknown"} was sent as text`);
-    }
+    if (kind === "image" && /^image\/(png|jpeg|gif|webp)$/.test(mime) && data !== undefined) return image(mime, data);
+    if (kind !== "text") notes.push(`${tool}: a block of type ${kind ?? "unknown"} was sent as text`);
     return text(asText(block));
   });
 }
@@ -283,7 +243,7 @@ export class ToolBridge {
   /** A bridge for `provider` over `tools` (as `listTools` returns them). */
   constructor(provider, tools) {
     if (typeof provider !== "string" || !Object.hasOwn(PROVIDERS, provider)) {
-      throw invalid(`unknown provider ${JSON.stringify(String(provider))}: use openai-chat, openai-responses, anthropic or gemini`);
+      throw invalid(`unknown provider ${JSON.stringify(String(provider))}: use ${Object.keys(PROVIDERS).join(", ")}`);
     }
     const list = json(tools, "tools");
     if (!Array.isArray(list)) throw invalid("tools must be an array of MCP tools");

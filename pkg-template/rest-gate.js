@@ -8,7 +8,7 @@
 // returns a Promise (or an async iterator) already; what one used to throw at once (a
 // closed client's `suspend`, an iterator's bad options) still throws at once, and calls
 // made on a client while one waits keep their order behind it. A call's signal and its
-// timeout (else its connection's) end its wait as they would end its request; `close()`
+// timeout (else 60 s) end its wait as they would end its request; `close()`
 // does not wait, and ends the client's calls still waiting with `closed`. Should a page
 // reach the rest another way before it has loaded (`UriTemplate`, whose methods are
 // synchronous, or a path no profile took), the core loads it synchronously (the
@@ -36,30 +36,27 @@ const replace = (target, name, value) => Object.defineProperty(target, name, { v
 // order they were made: those that need the rest, and those of the primary made after
 // one of them. It resolves when the load settles, with its failure if it failed.
 let line = null;
-const signalOf = (options) => (options !== null && typeof options === "object" ? options.signal : undefined);
-const isSignal = (signal) => signal != null && typeof signal.addEventListener === "function";
+const optionOf = (options, name) => (options !== null && typeof options === "object" ? options[name] : undefined);
+const signalOf = (options) => optionOf(options, "signal");
 
 // A call's wait for the rest counts against its timeout, as its request would: its own
-// `timeout`, else its client's (connect's option), else the core's default.
+// `timeout`, else the core's default (a client's own default is in the core, out of reach).
 const DEFAULT_TIMEOUT = 60_000;
-const timeoutOf = new WeakMap();
 const timeoutIn = (options) => {
-  const ms = options !== null && typeof options === "object" ? options.timeout : undefined;
-  return typeof ms === "number" && ms > 0 && ms <= 2_147_483_647 ? ms : undefined;
+  const ms = optionOf(options, "timeout");
+  return ms > 0 && ms < 2 ** 31 ? ms : undefined;
 };
 
 // Ends a wait with `end`: with the signal's reason as soon as it aborts, or with `timeout`
 // after `ms`. Returns what disarms both.
 function bound(signal, ms = DEFAULT_TIMEOUT, end) {
   const abort = () => end(signal.reason);
-  const timer = setTimeout(() => end(new McpClientError("timeout", `timed out after ${ms} ms loading the rest of the core`)), ms);
-  if (isSignal(signal)) {
-    signal.addEventListener("abort", abort, { once: true });
-    if (signal.aborted) queueMicrotask(abort);
-  }
+  const timer = setTimeout(() => end(new McpClientError("timeout", `the rest of the core module could not be loaded within ${ms} ms`)), ms);
+  signal?.addEventListener?.("abort", abort, { once: true });
+  if (signal?.aborted) queueMicrotask(abort);
   return () => {
     clearTimeout(timer);
-    if (isSignal(signal)) signal.removeEventListener("abort", abort);
+    signal?.removeEventListener?.("abort", abort);
   };
 }
 
@@ -83,22 +80,20 @@ function waitThen(run, needsRest, options, client) {
   const waiting = client === undefined ? undefined : waitingOf.get(client) ?? waitingOf.set(client, new Set()).get(client);
   return new Promise((resolve, reject) => {
     let ended = false;
-    const settle = () => {
+    // Ends the wait: with `error`, if one ends it.
+    const end = (error) => {
+      if (ended) return;
       ended = true;
       disarm();
       waiting?.delete(end);
-    };
-    const end = (error) => {
-      if (ended) return;
-      settle();
-      reject(error);
+      if (error !== undefined) reject(error);
     };
     // The call's signal and timeout end its wait as they would end its request.
-    const disarm = bound(signalOf(options), timeoutIn(options) ?? timeoutOf.get(client), end);
+    const disarm = bound(signalOf(options), timeoutIn(options), end);
     waiting?.add(end);
     line.then((failure) => {
       if (ended) return undefined;
-      settle();
+      end();
       // As for the package's other parts, a failed load is a `network` error; a call of the
       // primary's runs anyway.
       if (needsRest && failure) {
@@ -163,25 +158,18 @@ const needsRest = (target, options) =>
   (typeof target !== "string" && !(target instanceof URL))
   || (options != null && typeof options === "object" && Object.keys(options).some((key) => !FIRST_CALL_OPTIONS.has(key)));
 
-// A client's requests default to its connection's `timeout`, and so do its waits for the rest.
-const withTimeout = (client, options) => {
-  const ms = timeoutIn(options);
-  if (ms) client.then((connected) => timeoutOf.set(connected, ms), () => {});
-  return client;
-};
-
 let afterConnect;
 const statics = { connect: McpClient.connect, resume: McpClient.resume };
 replace(McpClient, "connect", {
   connect(target, options) {
     const run = withOAuth(() => statics.connect.call(this, target, options), options);
-    const client = withTimeout(needsRest(target, options) ? gated(run, options) : run(), options);
+    const client = needsRest(target, options) ? gated(run, options) : run();
     afterConnect?.(client);
     return client;
   },
 }.connect);
 replace(McpClient, "resume", {
-  resume(snapshot, options) { return withTimeout(gated(withOAuth(() => statics.resume.call(this, snapshot, options), options), options), options); },
+  resume(snapshot, options) { return gated(withOAuth(() => statics.resume.call(this, snapshot, options), options), options); },
 }.resume);
 
 // Progress notifications are handled by the rest: a call that asks for them waits for it.

@@ -39,100 +39,45 @@ pub struct ToolCall {
 }
 
 /// What OpenAI's and Anthropic's APIs refuse at the top of a tool's parameters.
-const TOP_LEVEL_REFUSED: [&str; 5] = ["anyOf", "oneOf", "allOf", "enum", "not"];
-
-/// The names in a `required` list, skipping what is not a string.
-fn names_in(value: Option<&Value>) -> Vec<String> {
-    value.and_then(Value::as_array).map(|names| names.iter().filter_map(Value::as_str).map(str::to_owned).collect()).unwrap_or_default()
-}
-
-/// One object schema for a top-level combination: every branch's properties
-/// (the first one named wins), what `allOf`'s branches require, and what every
-/// alternative of `anyOf` and of `oneOf` requires, which holds whichever the
-/// model picks.
-fn merged(schema: &Map<String, Value>) -> Map<String, Value> {
-    let mut properties = Map::new();
-    let mut required = names_in(schema.get("required"));
-    let gather = |properties: &mut Map<String, Value>, branch: &Map<String, Value>| {
-        for (key, value) in branch.get("properties").and_then(Value::as_object).into_iter().flatten() {
-            properties.entry(key.clone()).or_insert_with(|| value.clone());
-        }
-    };
-    let require = |required: &mut Vec<String>, names: Vec<String>| {
-        for name in names {
-            if !required.contains(&name) {
-                required.push(name);
-            }
-        }
-    };
-    gather(&mut properties, schema);
-    let branches = |key: &str| -> Vec<&Map<String, Value>> {
-        schema.get(key).and_then(Value::as_array).map(|list| list.iter().filter_map(Value::as_object).collect()).unwrap_or_default()
-    };
-    for branch in branches("allOf") {
-        gather(&mut properties, branch);
-        require(&mut required, names_in(branch.get("required")));
-    }
-    for key in ["anyOf", "oneOf"] {
-        let alternatives = branches(key);
-        for branch in &alternatives {
-            gather(&mut properties, branch);
-        }
-        if let Some(first) = alternatives.first() {
-            let common = names_in(first.get("required"))
-                .into_iter()
-                .filter(|name| alternatives.iter().all(|b| names_in(b.get("required")).contains(name)));
-            require(&mut required, common.collect());
-        }
-    }
-    let mut result: Map<String, Value> =
-        schema.iter().filter(|(key, _)| !TOP_LEVEL_REFUSED.contains(&key.as_str())).map(|(k, v)| (k.clone(), v.clone())).collect();
-    result.insert("properties".into(), Value::Object(properties));
-    if required.is_empty() {
-        result.remove("required");
-    } else {
-        result.insert("required".into(), required.into_iter().map(Value::from).collect());
-    }
-    result
-}
-
-/// An object schema with no parameters.
-fn no_parameters() -> Map<String, Value> {
-    Map::from_iter([("type".to_owned(), json!("object")), ("properties".to_owned(), json!({}))])
-}
+const REFUSED_AT_TOP: [&str; 5] = ["anyOf", "oneOf", "allOf", "enum", "not"];
 
 /// The parameters schema for one tool: MCP's `inputSchema` as an object
 /// schema the providers take. MCP asks servers for one, and a provider
-/// refuses a whole request over one tool's; what had to change is noted, and
-/// the server still checks the arguments against its own schema.
+/// refuses a whole request over one tool's. OpenAI and Anthropic refuse a
+/// top-level combination too: it becomes one object with every branch's
+/// properties (the first one named wins), requiring what the top level
+/// requires. Each change is noted; the server still checks the arguments
+/// against its own schema.
 fn parameters(tool: &Value, name: &str, notes: &mut Vec<String>) -> Value {
+    let mut note = |what: &str| notes.push(format!("{name}: {what}"));
     let mut schema = match tool.get("inputSchema") {
         None => Map::from_iter([("type".to_owned(), json!("object"))]),
-        Some(Value::Object(schema)) => schema.clone(),
+        Some(Value::Object(schema)) if schema.get("type").is_none_or(|kind| kind == "object") => schema.clone(),
         Some(_) => {
-            notes.push(format!("{name}: its input schema is not a JSON object; offered with no parameters"));
-            no_parameters()
+            note("its input schema is not an object's; offered with no parameters");
+            return json!({"type": "object", "properties": {}});
         }
     };
-    let refused: Vec<&str> = TOP_LEVEL_REFUSED.into_iter().filter(|key| schema.contains_key(*key)).collect();
-    if !refused.is_empty() {
-        schema = merged(&schema);
-        notes.push(format!("{name}: merged the top-level {} of its input schema into one object schema", refused.join(", ")));
+    if REFUSED_AT_TOP.iter().any(|key| schema.contains_key(*key)) {
+        let branches = |key: &str| schema.get(key).and_then(Value::as_array).cloned().unwrap_or_default();
+        let alternatives = [branches("allOf"), branches("anyOf"), branches("oneOf")].concat();
+        let mut properties = Map::new();
+        for branch in std::iter::once(&Value::Object(schema.clone())).chain(&alternatives) {
+            for (key, value) in branch.get("properties").and_then(Value::as_object).into_iter().flatten() {
+                properties.entry(key.clone()).or_insert_with(|| value.clone());
+            }
+        }
+        schema.retain(|key, _| !REFUSED_AT_TOP.contains(&key.as_str()));
+        schema.insert("properties".into(), Value::Object(properties));
+        note("flattened the top level of its input schema");
     }
-    match schema.get("type") {
-        None => {
-            schema.insert("type".into(), json!("object"));
-            notes.push(format!("{name}: added `type: \"object\"` to its input schema"));
-        }
-        Some(kind) if kind != "object" => {
-            notes.push(format!("{name}: its input schema is of type {kind}, not an object; offered with no parameters"));
-            schema = no_parameters();
-        }
-        Some(_) => {}
+    if !schema.contains_key("type") {
+        schema.insert("type".into(), json!("object"));
+        note("added `type: \"object\"` to its input schema");
     }
     if !schema.contains_key("properties") {
         schema.insert("properties".into(), json!({}));
-        notes.push(format!("{name}: added an empty `properties` to its input schema"));
+        note("added an empty `properties` to its input schema");
     }
     Value::Object(schema)
 }
@@ -257,7 +202,8 @@ fn content_blocks(result: &Value) -> Vec<Value> {
     blocks
 }
 
-/// The image types both OpenAI's and Anthropic's APIs take in a tool result.
+/// The image types both OpenAI's and Anthropic's APIs take in a tool result;
+/// another is sent as text.
 const IMAGE_TYPES: [&str; 4] = ["image/png", "image/jpeg", "image/gif", "image/webp"];
 
 /// Content for providers that take text and images: anything else becomes
@@ -273,10 +219,6 @@ fn media_parts(
         .iter()
         .map(|block| match (block.get("type").and_then(Value::as_str), text_of(block, "mimeType"), text_of(block, "data")) {
             (Some("image"), Some(mime), Some(data)) if IMAGE_TYPES.contains(&mime.as_str()) => image(&mime, &data),
-            (Some("image"), Some(mime), Some(_)) => {
-                notes.push(format!("{tool}: an image of type {mime} was sent as text; the API takes PNG, JPEG, GIF and WebP"));
-                text(as_text(block))
-            }
             (Some("text"), ..) => text(as_text(block)),
             (kind, ..) => {
                 notes.push(format!("{tool}: a block of type {} was sent as text", kind.unwrap_or("unknown")));
