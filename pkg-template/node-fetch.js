@@ -8,8 +8,8 @@
 // Without the clone, undici follows the request's signal through a weak reference only, and loses an
 // abort once a collection has taken its inner Request: the body it answered would go on streaming. So
 // the request's own signal cancels such a body, unread (`Held`) or while it is read (`HeededReader`).
-// scripts/name-glue.mjs names the glue's module below when the package is built.
-import { setSender } from "./glue-snippet.js";
+// The glue's module, as mcp_wasm.js hands it over (scripts/fold-glue.mjs).
+import { __glue } from "./mcp_wasm.js";
 
 const REDIRECTED_MAX = 64;
 const platformFetch = globalThis.fetch;
@@ -106,4 +106,4 @@ class HeededReader {
   }
 }
 
-if (isNodes) setSender({ send, reader });
+if (isNodes) __glue.setSender({ send, reader });
