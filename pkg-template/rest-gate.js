@@ -8,7 +8,7 @@
 // returns a Promise (or an async iterator) already; what one used to throw at once (a
 // closed client's `suspend`, an iterator's bad options) still throws at once, and calls
 // made on a client while one waits keep their order behind it. A call's signal and its
-// timeout (else 60 s) end its wait as they would end its request; `close()`
+// timeout (else its connection's) end its wait as they would end its request; `close()`
 // does not wait, and ends the client's calls still waiting with `closed`. Should a page
 // reach the rest another way before it has loaded (`UriTemplate`, whose methods are
 // synchronous, or a path no profile took), the core loads it synchronously (the
@@ -40,8 +40,9 @@ const optionOf = (options, name) => (options !== null && typeof options === "obj
 const signalOf = (options) => optionOf(options, "signal");
 
 // A call's wait for the rest counts against its timeout, as its request would: its own
-// `timeout`, else the core's default (a client's own default is in the core, out of reach).
+// `timeout`, else its client's (connect's option), else the core's default.
 const DEFAULT_TIMEOUT = 60_000;
+const timeoutOf = new WeakMap();
 const timeoutIn = (options) => {
   const ms = optionOf(options, "timeout");
   return ms > 0 && ms < 2 ** 31 ? ms : undefined;
@@ -89,7 +90,7 @@ function waitThen(run, needsRest, options, client) {
       if (error !== undefined) reject(error);
     };
     // The call's signal and timeout end its wait as they would end its request.
-    const disarm = bound(signalOf(options), timeoutIn(options), end);
+    const disarm = bound(signalOf(options), timeoutIn(options) ?? timeoutOf.get(client), end);
     waiting?.add(end);
     line.then((failure) => {
       if (ended) return undefined;
@@ -158,18 +159,25 @@ const needsRest = (target, options) =>
   (typeof target !== "string" && !(target instanceof URL))
   || (options != null && typeof options === "object" && Object.keys(options).some((key) => !FIRST_CALL_OPTIONS.has(key)));
 
+// A client's requests default to its connection's `timeout`, and so do its waits for the rest.
+const withTimeout = (client, options) => {
+  const ms = timeoutIn(options);
+  if (ms) client.then((connected) => timeoutOf.set(connected, ms), () => {});
+  return client;
+};
+
 let afterConnect;
 const statics = { connect: McpClient.connect, resume: McpClient.resume };
 replace(McpClient, "connect", {
   connect(target, options) {
     const run = withOAuth(() => statics.connect.call(this, target, options), options);
-    const client = needsRest(target, options) ? gated(run, options) : run();
+    const client = withTimeout(needsRest(target, options) ? gated(run, options) : run(), options);
     afterConnect?.(client);
     return client;
   },
 }.connect);
 replace(McpClient, "resume", {
-  resume(snapshot, options) { return gated(withOAuth(() => statics.resume.call(this, snapshot, options), options), options); },
+  resume(snapshot, options) { return withTimeout(gated(withOAuth(() => statics.resume.call(this, snapshot, options), options), options), options); },
 }.resume);
 
 // Progress notifications are handled by the rest: a call that asks for them waits for it.

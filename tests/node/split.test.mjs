@@ -92,20 +92,21 @@ test("a call's timeout ends its wait for a load of the rest that stalls, and the
     if (typeof init?.body === "string" && init.body.includes('"tools/list"')) listed += 1;
     return fetch(input, init);
   };
-  const client = await McpClient.connect(SERVERS[0], { fetch: counting });
+  const client = await McpClient.connect(SERVERS[0], { timeout: 300, fetch: counting });
   const other = await McpClient.connect(SERVERS[0]);
   const started = performance.now();
   const outcomes = await Promise.all([
     client.listTools(undefined, { timeout: 100 }).then(() => "listed", (e) => e),
-    client.listTools(undefined, { timeout: 300 }).then(() => "listed", (e) => e),
+    // The connection's timeout, for a call without its own.
+    client.listTools().then(() => "listed", (e) => e),
     // A call of the primary's queued behind them.
-    client.callTool({ name: "echo", arguments: { message: "queued" } }, { timeout: 300 }).then(() => "called", (e) => e),
+    client.callTool({ name: "echo", arguments: { message: "queued" } }).then(() => "called", (e) => e),
     other.listTools(undefined, { timeout: 150 }).then(() => "listed", (e) => e),
   ]);
   const took = performance.now() - started;
   for (const outcome of outcomes) assert.ok(timedOut(outcome), String(outcome));
   assert.ok(took < 2_000, `the waits ended by their timeouts (${Math.round(took)} ms)`);
-  // Without a timeout of its own, a call waits the core's default.
+  // Without a timeout of its own or its connection's, a call waits the core's default.
   const defaulted = other.listTools().then(() => "listed", (e) => e);
   const early = await Promise.race([defaulted, sleep(500).then(() => "waiting")]);
   assert.equal(early, "waiting");
