@@ -178,7 +178,12 @@ export declare class McpHost implements AsyncDisposable {
    * use the `listAll…` methods.
    */
   static resume(snapshot: McpHostSnapshot, options?: McpHostResumeOptions): Promise<McpHost>;
-  /** Adds and connects a server; resolves with its state once connected or failed (it rejects only for a bad name, URL or option). */
+  /**
+   * Adds and connects a server; resolves with its state once connected or failed. A URL or an option the
+   * client refuses is a failure like any other: the state's `error` says why (kind `invalid-argument`), and
+   * `reconnect` or `removeServer` follow. It rejects only for a bad or taken name, a target that is neither
+   * a URL nor a transport, or a closed host.
+   */
   addServer(name: string, url: string | URL | McpTransport, options?: HostServerOptions): Promise<HostServerState>;
   /** Closes and removes a server; its entries leave the registry. Resolves `false` for an unknown name. */
   removeServer(name: string): Promise<boolean>;

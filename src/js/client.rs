@@ -276,6 +276,10 @@ impl McpClient {
     /// Takes a {@link McpClient.snapshot} and then closes this client
     /// locally without ending the server's session (no HTTP DELETE), so the
     /// snapshot can be resumed. What a Worker calls at the end of a request.
+    ///
+    /// @throws {McpClientError} at once, not as a rejection, as
+    /// {@link McpClient.snapshot} does: `invalid-argument` for a custom
+    /// transport; `closed` after `close()` or a first `suspend()`.
     #[wasm_bindgen(unchecked_return_type = "Promise<McpSnapshot>")]
     pub fn suspend(&self) -> Result<Promise, JsValue> {
         // Checked now, so that a closed client throws rather than rejects.

@@ -25,6 +25,13 @@ test("McpHost refuses bad input with typed errors", async () => {
   const host = new mcp.McpHost();
   await assert.rejects(host.addServer("", "http://127.0.0.1:38011/mcp"), (e) => e.kind === "invalid-argument");
   await assert.rejects(host.addServer("x", 42), (e) => e.kind === "invalid-argument");
+  // A URL or an option the client refuses fails the server, as the d.ts says, and leaves the host usable.
+  for (const [name, url, options] of [["not-url", "not a url"], ["ftp", "ftp://127.0.0.1/mcp"], ["bad-timeout", "http://127.0.0.1:38011/mcp", { timeout: "abc" }]]) {
+    const state = await host.addServer(name, url, options);
+    assert.equal(state.status, "failed", name);
+    assert.equal(state.error?.kind, "invalid-argument", name);
+    assert.equal(await host.removeServer(name), true);
+  }
   await assert.rejects(mcp.McpHost.resume({ format: 9 }), (e) => e.kind === "invalid-argument");
   await assert.rejects(mcp.McpClient.resume({ format: 1, url: "http://127.0.0.1:38011/mcp", era: "legacy" }), (e) => e.kind === "invalid-argument" && /snapshot\./.test(e.message));
   assert.throws(() => mcp.qualifiedNames([["a"]]), (e) => e.kind === "invalid-argument");
