@@ -4,7 +4,6 @@
 // (rest-gate.js: the lists, progress, a server's requests…), its OAuth and
 // validator modules and the JS parts (the quick JSON Schema check, DPoP keys)
 // are separate modules, fetched the first time a call needs one.
-// wasm-bindgen snippets: scripts/build.sh
 import init, { setPartLoaders, __setRestLoader, loadRest } from "./mcp_wasm.js";
 import { prefetchAfterFirstCall } from "./rest-gate.js";
 import { webRestLoader } from "./rest-web.js";

@@ -148,27 +148,14 @@ cp pkg-template/* pkg/
 node scripts/fold-glue.mjs pkg --inline
 # DPoP's key storage, which the npm core loads as a part (src/transport/oauth/dpop.rs).
 cp src/dpop.js pkg/dpop.js
-# A browser finds a module's imports only once it has fetched that module, and the
-# wasm fetch starts only once every module is in. index.js names any JS snippet
-# that mcp_wasm.js still imports (wasm-bindgen puts them under a hashed path), so they
-# arrive with mcp_wasm.js instead of a round of requests after it: a fresh page
-# loads about 10 ms sooner (bench/analysis.md, "Sixth round"). The glue's own is
-# folded into mcp_wasm.js above.
-node -e '
-  const fs = require("fs");
-  const bindings = fs.readFileSync("pkg/mcp_wasm.js", "utf8");
-  const paths = new Set([...bindings.matchAll(/(?:from|import)\s*["'"'"'](\.\/snippets\/[^"'"'"']+\.js)["'"'"']/g)].map((m) => m[1]));
-  const index = fs.readFileSync("pkg/index.js", "utf8");
-  const lines = [...paths].map((path) => `import "${path}";\n`).join("");
-  fs.writeFileSync("pkg/index.js", index.replace("// wasm-bindgen snippets: scripts/build.sh\n", lines));
-'
 # The browser entry is one file with the plain-JS helpers it imports statically (host,
 # bridges, naming, browser-auth, the task and tool-loop stubs) bundled in: a module's imports are found only
 # once it has arrived, and a fresh page fetched six of them with the glue and its snippet, eight
 # files a round after index.js, and naming.js a round after those, before the wasm could start
 # (six connections to an HTTP/1.1 origin). The wasm-bindgen glue (shared with `mcp-wasm/raw` and
-# the lazy parts, which must see its classes), its snippets and every module loaded on first use
-# (any `import()`) stay files of their own. Node and workerd read their entries from disk and keep
+# the lazy parts, which must see its classes; its snippet is folded into it above, so a page no
+# longer fetches that a round after the glue) and every module loaded on first use (any
+# `import()`) stay files of their own. Node and workerd read their entries from disk and keep
 # the separate files.
 node -e '
   const { build } = require("esbuild");
@@ -176,7 +163,7 @@ node -e '
     name: "separate-modules",
     setup(build) {
       build.onResolve({ filter: /^\.\// }, (args) =>
-        args.kind === "dynamic-import" || args.path === "./mcp_wasm.js" || args.path.startsWith("./snippets/")
+        args.kind === "dynamic-import" || args.path === "./mcp_wasm.js"
           ? { path: args.path, external: true }
           : undefined);
     },

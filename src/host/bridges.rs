@@ -59,13 +59,12 @@ fn parameters(tool: &Value, name: &str, notes: &mut Vec<String>) -> Value {
         }
     };
     if REFUSED_AT_TOP.iter().any(|key| schema.contains_key(*key)) {
-        let branches = |key: &str| schema.get(key).and_then(Value::as_array).cloned().unwrap_or_default();
-        let alternatives = [branches("allOf"), branches("anyOf"), branches("oneOf")].concat();
+        let branches = ["allOf", "anyOf", "oneOf"].into_iter().filter_map(|key| schema.get(key)?.as_array()).flatten();
         let mut properties = Map::new();
-        for branch in std::iter::once(&Value::Object(schema.clone())).chain(&alternatives) {
-            for (key, value) in branch.get("properties").and_then(Value::as_object).into_iter().flatten() {
-                properties.entry(key.clone()).or_insert_with(|| value.clone());
-            }
+        for (key, value) in
+            std::iter::once(&schema).chain(branches.filter_map(Value::as_object)).filter_map(|b| b.get("properties")?.as_object()).flatten()
+        {
+            properties.entry(key.clone()).or_insert_with(|| value.clone());
         }
         schema.retain(|key, _| !REFUSED_AT_TOP.contains(&key.as_str()));
         schema.insert("properties".into(), Value::Object(properties));
