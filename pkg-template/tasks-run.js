@@ -45,15 +45,6 @@ function taskOf(value) {
   return task;
 }
 
-function checkCallToolResult(value) {
-  const { content, isError } = objectResult(value, "tools/call");
-  if (content === undefined) throw broken("tools/call: the result has no content array");
-  if (!Array.isArray(content)) throw broken(`tools/call: content is ${kind(content)}, not an array`);
-  const untyped = content.findIndex((block) => typeof block?.type !== "string");
-  if (untyped >= 0) throw broken(`tools/call: content[${untyped}] has no string type`);
-  if (isError !== undefined && typeof isError !== "boolean") throw broken(`tools/call: isError is ${kind(isError)}, not a boolean`);
-}
-
 function checkTaskList(value) {
   const { nextCursor, tasks } = objectResult(value, "tasks/list");
   if (nextCursor !== undefined && nextCursor !== null && typeof nextCursor !== "string") {
@@ -129,10 +120,42 @@ function report(client, ontaskstatus, task) {
   }
 }
 
+// Progress tokens of tasks, unique in the page and apart from the core's numeric ones.
+let tokens = 0;
+
+/**
+ * Follows a task's progress: the tools/call's token stays valid for the task's whole life
+ * (2025-11-25), long after that request has ended, so a listener of the client's takes it rather
+ * than the request. Gives the params to send, and what stops following.
+ */
+function followProgress(client, params, onprogress) {
+  if (typeof onprogress !== "function") return [params, () => {}];
+  const meta = isObject(params._meta) ? params._meta : {};
+  const token = meta.progressToken ?? `task-${++tokens}-${Math.random().toString(36).slice(2)}`;
+  const listener = ({ params: progress }) => {
+    if (progress?.progressToken !== token) return;
+    try {
+      onprogress(progress);
+    } catch (thrown) {
+      client.__reportError(thrown);
+    }
+  };
+  client.addEventListener("notifications/progress", listener);
+  const stop = () => {
+    try {
+      client.removeEventListener("notifications/progress", listener);
+    } catch {
+      // The client was freed meanwhile: nothing is left to remove.
+    }
+  };
+  return [{ ...params, _meta: { ...meta, progressToken: token } }, stop];
+}
+
 export async function callToolAsTask(client, params, options) {
   const { ttl, ontaskstatus, signal, pollInterval, maxTotalTimeout } = taskOptions(options);
   if (paramsObject(params) === undefined) throw invalid("callToolAsTask needs params");
-  if (typeof params.name !== "string") throw invalid("callTool needs params.name, the tool's name as a string");
+  const { name } = params;
+  if (typeof name !== "string") throw invalid("callTool needs params.name, the tool's name as a string");
   if (params.arguments !== undefined && params.arguments !== null && !isObject(params.arguments)) {
     throw invalid("params.arguments must be an object");
   }
@@ -140,41 +163,58 @@ export async function callToolAsTask(client, params, options) {
   // given what is left of it.
   const deadline = maxTotalTimeout === undefined ? undefined : Date.now() + maxTotalTimeout;
   const left = () => (deadline === undefined ? Infinity : deadline - Date.now());
-  const bounded = () => (deadline === undefined ? options : { ...options, maxTotalTimeout: Math.max(Math.ceil(left()), 1) });
-  const created = await client.request("tools/call", { ...params, task: ttl === undefined ? {} : { ttl } }, options, TOOL_CALL_TASKS);
-  let task = taskOf(created);
-  const { taskId } = task;
-  // Tells the server, best effort, and gives back `error` to fail with at once: a server that
-  // does not answer tasks/cancel must not hold the caller for the request's timeout.
-  let givenUp = false;
-  const giveUp = (error) => {
-    givenUp = true;
-    client.request("tasks/cancel", { taskId }, undefined, true).catch(() => {});
-    return error;
-  };
+  const own = options?.onprogress === undefined ? options : { ...options, onprogress: undefined };
+  const bounded = () => (deadline === undefined ? own : { ...own, maxTotalTimeout: Math.max(Math.ceil(left()), 1) });
+  const [sent, stopFollowing] = followProgress(client, params, options?.onprogress);
+  // The task's id while it runs: a call that fails then leaves nobody to follow the task, so it
+  // is given up.
+  let running;
   const outOfTime = () => new McpClientError("timeout", `request timed out after ${maxTotalTimeout} ms`);
+  // The result, checked as callTool checks one (its shape, then the tool's outputSchema).
+  const checked = async (result) => {
+    await client.__checkToolResult(name, result);
+    return result;
+  };
   try {
+    const created = await client.request("tools/call", { ...sent, task: ttl === undefined ? {} : { ttl } }, own, TOOL_CALL_TASKS);
+    // A server that does not run this tool as a task runs the call at once (the spec lets a
+    // receiver ignore the task field), and answers with its result.
+    if (isObject(created) && created.task === undefined && created.content !== undefined) return await checked(created);
+    let task = taskOf(created);
+    const { taskId } = task;
+    running = taskId;
     for (;;) {
       // Read before the callback sees the task, which it may change.
       const { status, pollInterval: suggested } = task;
       report(client, ontaskstatus, task);
+      if (status === "completed" || status === "failed" || status === "cancelled") running = undefined;
+      let polled = false;
       if (ENDED.has(status)) {
-        const result = await client.request("tasks/result", { taskId }, bounded(), true);
-        if (status === "cancelled") throw broken(`the server cancelled task ${taskId} of tool ${JSON.stringify(params.name)}`);
-        checkCallToolResult(result);
-        return result;
+        // An input_required task's end may be far off: past the request's timeout, polling takes over again.
+        const result = await client.request("tasks/result", { taskId }, bounded(), true).catch((error) => {
+          if (status === "input_required" && error?.kind === "timeout" && left() > 0) polled = true;
+          else throw error;
+        });
+        if (!polled) {
+          if (status === "cancelled") throw broken(`the server cancelled task ${taskId} of tool ${JSON.stringify(name)}`);
+          running = undefined;
+          return await checked(result);
+        }
+      } else {
+        const fromServer = typeof suggested === "number" ? Math.min(Math.max(suggested, MIN_POLL_MS), MAX_POLL_MS) : undefined;
+        const wait = pollInterval === undefined ? (fromServer ?? DEFAULT_POLL_MS) : Math.max(pollInterval, MIN_POLL_MS);
+        if (!(await sleep(client, Math.min(wait, Math.max(left(), 0)), signal))) throw signal.reason;
+        if (left() <= 0) throw outOfTime();
       }
-      const fromServer = typeof suggested === "number" ? Math.min(Math.max(suggested, MIN_POLL_MS), MAX_POLL_MS) : undefined;
-      const wait = pollInterval === undefined ? (fromServer ?? DEFAULT_POLL_MS) : Math.max(pollInterval, MIN_POLL_MS);
-      if (!(await sleep(client, Math.min(wait, Math.max(left(), 0)), signal))) throw giveUp(signal.reason);
-      if (left() <= 0) throw giveUp(outOfTime());
       // An abort that came as the wait ended: this request rejects with its reason before sending.
       task = taskOf(await client.request("tasks/get", { taskId }, bounded(), true));
     }
   } catch (error) {
-    // A request that ran into the cap gives the task up as an abort does.
-    if (!givenUp && error?.kind === "timeout" && left() <= 0) throw giveUp(outOfTime());
-    throw error;
+    if (running !== undefined) client.request("tasks/cancel", { taskId: running }, undefined, true).catch(() => {});
+    // A request that ran into the cap ends the call as the cap does.
+    throw error?.kind === "timeout" && left() <= 0 ? outOfTime() : error;
+  } finally {
+    stopFollowing();
   }
 }
 

@@ -98,7 +98,7 @@ impl ClientState {
     /// options, else the built-in one. A large result still in its text is
     /// read once, without building its tree, and its `structuredContent`
     /// goes to the validator as text.
-    async fn check_call_tool(&self, name: &str, reply: &Reply) -> Result<(), Error> {
+    pub(crate) async fn check_call_tool(&self, name: &str, reply: &Reply) -> Result<(), Error> {
         match self.output_check(name, reply)? {
             Some(check) => self.check_output(reply, &check).await,
             None => Ok(()),
@@ -340,6 +340,17 @@ impl Client {
         let reply = self.state.request_reply("tools/call", Some(params), options).await?;
         let check = self.state.output_check(&name, &reply)?;
         Ok((reply, check))
+    }
+
+    /// Checks `result` as tool `name`'s `tools/call` result, as [`Client::call_tool`]
+    /// checks one: its shape, then its `structuredContent` against the tool's listed
+    /// `outputSchema`. For a result that came another way: a task's `tasks/result`.
+    ///
+    /// # Errors
+    /// `protocol` for a result that is not a `CallToolResult`; `invalid-result` for one
+    /// that does not match the output schema; `limit-exceeded` when checking it costs too much.
+    pub async fn check_call_tool_result(&self, name: &str, result: Value) -> Result<(), Error> {
+        self.state.check_call_tool(name, &Reply::from(result)).await
     }
 
     /// The `structuredContent` check that

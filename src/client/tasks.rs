@@ -2,6 +2,7 @@
 //! to completion behind one awaitable call.
 
 use super::connection::Client;
+use super::events::{ClientEvent, EventHub, ListenerId, Notification};
 use super::options::RequestOptions;
 use super::requests::already_cancelled;
 use super::state::{ClientState, Reply};
@@ -9,7 +10,7 @@ use crate::error::Error;
 use crate::protocol::capabilities::declares;
 use crate::protocol::jsonrpc::Params;
 use crate::protocol::{params, results};
-use crate::session::ConsentTime;
+use crate::session::{ConsentTime, ProgressListener};
 use futures::future::{self, Either};
 use serde_json::{json, Value};
 use std::cell::RefCell;
@@ -61,17 +62,23 @@ pub(crate) fn check_task(value: &Value) -> Result<(), String> {
 impl ClientState {
     /// Runs `params` (a `tools/call`) as a task and returns its final result.
     /// `max_total_timeout_ms` caps the whole run, its polls and the waits
-    /// between them; past it the task is given up as a cancellation gives it up.
+    /// between them. A run that fails before the task ends (a cancellation, a
+    /// timeout, a broken answer) leaves nobody to follow the task, so the
+    /// server is asked to cancel it.
     pub(crate) async fn run_task(self: &Rc<Self>, params: Value, options: &TaskOptions) -> Result<Value, Error> {
-        let Some(ms) = options.request.max_total_timeout_ms else {
-            return self.run_task_unbounded(params, options, &RefCell::default()).await;
+        let running = RefCell::default();
+        let run = self.run_task_unbounded(params, options, &running);
+        let outcome = match options.request.max_total_timeout_ms {
+            Some(ms) => match self.within(ms, None, ConsentTime::Counts, run).await {
+                Ok(ran) => ran,
+                Err(error) => Err(error),
+            },
+            None => run.await,
         };
-        let task_id = RefCell::default();
-        let outcome = self.within(ms, None, ConsentTime::Counts, self.run_task_unbounded(params, options, &task_id)).await;
-        if let (Err(_), Some(task_id)) = (&outcome, task_id.take()) {
+        if let (Err(_), Some(task_id)) = (&outcome, running.take()) {
             self.cancel_in_background(task_id);
         }
-        outcome?
+        outcome
     }
 
     /// Sends `tasks/cancel` for `task_id` without waiting for its answer: a server that does
@@ -84,54 +91,93 @@ impl ClientState {
         }));
     }
 
-    /// [`ClientState::run_task`] without its cap; the task's id goes into `started` once known.
+    /// Gives `params` a progress token (the caller's, if it set one) and sends the progress
+    /// that names it to `listener` until the returned guard drops.
+    fn follow_task_progress(&self, params: &mut Value, listener: ProgressListener) -> Option<FollowedProgress> {
+        let meta = params.as_object_mut()?.entry("_meta").or_insert_with(|| json!({}));
+        let token = meta.as_object_mut()?.entry("progressToken").or_insert_with(|| {
+            let unique = (self.context.runtime.random() * 9_007_199_254_740_991.0) as u64;
+            json!(format!("task-{unique:x}"))
+        });
+        let token = token.clone();
+        let id = self.events.listen(Rc::new(move |event| {
+            if let ClientEvent::Notification(Notification { method, params: Some(progress) }) = event {
+                if method == "notifications/progress" && progress.get("progressToken") == Some(&token) {
+                    listener(progress);
+                }
+            }
+        }));
+        Some(FollowedProgress { events: self.events.clone(), id })
+    }
+
+    /// [`ClientState::run_task`] without its cap; the task's id is in `running` from its
+    /// creation until it ends.
     async fn run_task_unbounded(
         self: &Rc<Self>,
         mut params: Value,
         options: &TaskOptions,
-        started: &RefCell<Option<String>>,
+        running: &RefCell<Option<String>>,
     ) -> Result<Value, Error> {
         let request = &options.request;
         if self.settings.strict && !declares(&self.identity.borrow().capabilities, &["tasks", "requests", "tools", "call"]) {
             return Err(Error::Unsupported("tools/call as a task: the server did not declare tasks.requests.tools.call".into()));
         }
         let name = params.get("name").and_then(Value::as_str).unwrap_or_default().to_owned();
+        // The task's progress comes with the tools/call's token for the task's whole life
+        // (2025-11-25), long after that request has ended: a listener of the client's follows
+        // it, and none of the requests asks for progress of its own.
+        let _following = request.on_progress.clone().and_then(|listener| self.follow_task_progress(&mut params, listener));
+        let request = &RequestOptions { on_progress: None, ..request.clone() };
         if let Some(fields) = params.as_object_mut() {
             fields.insert("task".into(), options.ttl_ms.map_or_else(|| json!({}), |ttl| json!({ "ttl": ttl })));
         }
-        let created = self.request_reply("tools/call", Some(Params::Parsed(params)), request).await?.into_value();
+        let created = self.request_reply("tools/call", Some(Params::Parsed(params)), request).await?;
+        // A server that does not run this tool as a task runs the call at once (the spec lets
+        // a receiver ignore the task field), and answers with its result.
+        if created.value().get("task").is_none() && created.value().get("content").is_some() {
+            self.check_call_tool(&name, &created).await?;
+            return Ok(created.into_value());
+        }
+        let created = created.into_value();
         check_task(&created).map_err(Error::Protocol)?;
         let mut task = task_of(&created).clone();
         let task_id = task.get("taskId").and_then(Value::as_str).unwrap_or_default().to_owned();
-        started.replace(Some(task_id.clone()));
+        running.replace(Some(task_id.clone()));
         loop {
             if let Some(on_status) = &options.on_status {
                 on_status(&task);
             }
             let status = task.get("status").and_then(Value::as_str).unwrap_or_default().to_owned();
+            if matches!(status.as_str(), "completed" | "failed" | "cancelled") {
+                running.take();
+            }
             if matches!(status.as_str(), "completed" | "failed" | "cancelled" | "input_required") {
                 // tasks/result waits for the end; an input_required task's
                 // requests (elicitation, sampling) arrive on its stream and
-                // go to the handlers.
-                let result = self.request_reply("tasks/result", Some(json!({ "taskId": task_id }).into()), request).await?.into_value();
-                if status == "cancelled" {
-                    return Err(Error::protocol(format!("the server cancelled task {task_id} of tool {name:?}")));
-                }
-                results::check_call_tool(&result).map_err(Error::Protocol)?;
-                return Ok(result);
-            }
-            let suggested = task.get("pollInterval").and_then(Value::as_f64).map(|ms| (ms as u32).clamp(MIN_POLL_MS, MAX_POLL_MS));
-            let wait = options.poll_interval_ms.map(|ms| ms.max(MIN_POLL_MS)).or(suggested).unwrap_or(DEFAULT_POLL_MS);
-            // A close wakes the wait: the poll after it fails with `closed`.
-            let sleep = future::select(self.context.runtime.sleep(wait), Box::pin(self.session.closed()));
-            if let Some(source) = &request.cancel {
-                if let Either::Right((reason, _)) = future::select(sleep, source()).await {
-                    // Tell the server, and fail with the caller's reason at once.
-                    self.cancel_in_background(task_id);
-                    return Err(Error::Cancelled { reason });
+                // go to the handlers. The end may be far off: past the
+                // request's timeout, polling takes over again.
+                let asked = self.request_reply("tasks/result", Some(json!({ "taskId": task_id }).into()), request).await;
+                if !(status == "input_required" && matches!(asked, Err(Error::Timeout { .. }))) {
+                    let result = asked?;
+                    if status == "cancelled" {
+                        return Err(Error::protocol(format!("the server cancelled task {task_id} of tool {name:?}")));
+                    }
+                    running.take();
+                    self.check_call_tool(&name, &result).await?;
+                    return Ok(result.into_value());
                 }
             } else {
-                sleep.await;
+                let suggested = task.get("pollInterval").and_then(Value::as_f64).map(|ms| (ms as u32).clamp(MIN_POLL_MS, MAX_POLL_MS));
+                let wait = options.poll_interval_ms.map(|ms| ms.max(MIN_POLL_MS)).or(suggested).unwrap_or(DEFAULT_POLL_MS);
+                // A close wakes the wait: the poll after it fails with `closed`.
+                let sleep = future::select(self.context.runtime.sleep(wait), Box::pin(self.session.closed()));
+                if let Some(source) = &request.cancel {
+                    if let Either::Right((reason, _)) = future::select(sleep, source()).await {
+                        return Err(Error::Cancelled { reason });
+                    }
+                } else {
+                    sleep.await;
+                }
             }
             if let Some(reason) = already_cancelled(request) {
                 return Err(Error::Cancelled { reason });
@@ -143,13 +189,31 @@ impl ClientState {
     }
 }
 
+/// A task's progress, followed until this drops.
+struct FollowedProgress {
+    events: Rc<EventHub>,
+    id: ListenerId,
+}
+
+impl Drop for FollowedProgress {
+    fn drop(&mut self) {
+        self.events.unlisten(self.id);
+    }
+}
+
 impl Client {
     /// Calls a tool as a task (2025-11-25, experimental) and returns its final
-    /// result, polling `tasks/get` and answering any input it asks for.
+    /// result, polling `tasks/get` and answering any input it asks for. The
+    /// result is checked as [`Client::call_tool`] checks one; a server that
+    /// runs the call at once answers with its result. The options'
+    /// `on_progress` hears the task's progress for its whole life. A call that
+    /// fails while its task runs sends `tasks/cancel`: nothing follows the task
+    /// any more.
     ///
     /// # Errors
     /// `unsupported` when strict and the server does not run tool calls as
-    /// tasks; `cancelled` (after `tasks/cancel`); the requests' errors.
+    /// tasks; `cancelled`; `invalid-result` for a result that does not match
+    /// the tool's `outputSchema`; the requests' errors.
     pub async fn call_tool_as_task(&self, params: Value, options: &TaskOptions) -> Result<Value, Error> {
         params::check_call_tool(&params).map_err(Error::InvalidArgument)?;
         self.state.run_task(params, options).await

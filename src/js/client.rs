@@ -416,6 +416,19 @@ impl McpClient {
         self.events.dispatch_error(&error);
     }
 
+    /// Checks `result` as tool `name`'s `tools/call` result, as `callTool`
+    /// checks one (its shape, then its `outputSchema`): for the package's JS
+    /// parts (a tool call run as a task), not in the typings.
+    #[wasm_bindgen(js_name = __checkToolResult, skip_typescript)]
+    pub fn check_tool_result(&self, name: JsValue, result: JsValue) -> Promise {
+        let client = self.client.clone();
+        promise(Box::pin(async move {
+            let result = from_js(&result, "result").map_err(fail)?;
+            client.check_call_tool_result(&name.as_string().unwrap_or_default(), result).await.map_err(fail)?;
+            Ok(JsValue::UNDEFINED)
+        }))
+    }
+
     /// Sends a notification the library has no method for.
     #[wasm_bindgen(skip_typescript)]
     pub fn notify(&self, method: JsValue, params: JsValue) -> Promise {

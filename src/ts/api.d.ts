@@ -328,12 +328,19 @@ export interface McpClient {
    * `pollInterval`, at most a minute, or `options.pollInterval`), reports
    * each status to `options.ontaskstatus`, and fetches `tasks/result` at the
    * end, answering any input the task asks for with the client's handlers.
-   * Aborting `options.signal` sends `tasks/cancel` and rejects with the
-   * signal's reason. `timeout` applies to each request, `maxTotalTimeout` to
-   * the whole call, its polls and the waits between them: past it the client
-   * sends `tasks/cancel` too and rejects with `timeout`. The task methods are
-   * plain JS that the package's entries add, loaded the first time a page
-   * uses one; `mcp-wasm/raw` has none of them.
+   * The result is checked as {@link McpClient.callTool} checks one (its
+   * `structuredContent` against the tool's listed `outputSchema`). A server
+   * that runs the call at once instead answers with its result, which is
+   * returned. `options.onprogress` hears the task's progress for its whole
+   * life, under the `tools/call`'s progress token.
+   * `timeout` applies to each request, `maxTotalTimeout` to the whole call,
+   * its polls and the waits between them; a `tasks/result` that waits past
+   * `timeout` for an `input_required` task gives way to polling again. A call
+   * that fails while its task runs (`options.signal` aborted, a timeout, the
+   * cap, a broken answer) sends `tasks/cancel`, since nothing follows the
+   * task any more, and rejects with the signal's reason or the error. The
+   * task methods are plain JS that the package's entries add, loaded the
+   * first time a page uses one; `mcp-wasm/raw` has none of them.
    */
   callToolAsTask(params: CallToolRequestParams, options?: TaskCallOptions): Promise<CallToolResult>;
   /** `tasks/get`: a task's current state. */

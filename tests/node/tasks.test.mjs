@@ -119,6 +119,30 @@ test("aborting sends tasks/cancel and rejects with the reason; the low-level met
   }
 });
 
+test("aborting while tasks/result waits for the user's answer cancels the task", LIMIT, async () => {
+  const controller = new AbortController();
+  let asked;
+  const question = new Promise((resolve) => (asked = resolve));
+  // The person never answers: the question stays open until the call is aborted.
+  const { client, rec } = await connect({ handlers: { elicitation: (_params, ctx) => (asked(), new Promise((_, reject) => ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason)))) } });
+  try {
+    let taskId;
+    const pending = client.callToolAsTask(
+      { name: RESEARCH, arguments: { topic: "python", ambiguous: true } },
+      { signal: controller.signal, pollInterval: 200, ontaskstatus: (task) => (taskId = task.taskId) },
+    );
+    await question;
+    assert.ok(rec.messages().some((m) => m.method === "tasks/result"), "the question came through tasks/result");
+    controller.abort("stop");
+    await assert.rejects(pending, (reason) => reason === "stop");
+    const cancelled = () => rec.messages().some((m) => m.method === "tasks/cancel" && m.params.taskId === taskId);
+    for (let i = 0; i < 40 && !cancelled(); i++) await new Promise((resolve) => setTimeout(resolve, 25));
+    assert.ok(cancelled(), "tasks/cancel names the task");
+  } finally {
+    await client.close();
+  }
+});
+
 test("getTaskResult waits for a task started elsewhere; cancelTask stops another", LIMIT, async () => {
   const { client } = await connect();
   try {

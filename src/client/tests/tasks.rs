@@ -119,6 +119,7 @@ fn an_error_while_polling_ends_the_task_call_with_it() {
     w.advance(100);
     assert!(matches!(done.borrow_mut().take(), Some(Err(Error::Rpc(e))) if e.code == -32602));
     assert_eq!(w.server.count("tasks/result"), 0);
+    assert_eq!(w.server.count("tasks/cancel"), 1, "nobody follows the task any more");
 }
 
 #[test]
@@ -207,4 +208,142 @@ fn a_cancelled_task_call_fails_at_once_though_the_server_never_answers_its_cance
     w.settle();
     assert!(matches!(done.borrow_mut().take(), Some(Err(Error::Cancelled { reason })) if reason == "enough"));
     assert_eq!(w.server.count("tasks/cancel"), 1, "the server is told");
+}
+
+/// `task_server`, with `tasks/get` left unanswered.
+fn polls_held() -> (World, Client) {
+    let polled = task_server(&["working"], Some(100));
+    connected(
+        move |s| if s.method() == "tasks/get" { Some(Answer::Hold) } else { polled(s) },
+        all_task_capabilities(),
+        ClientOptions::default().era(EraChoice::Legacy),
+    )
+}
+
+#[test]
+fn a_task_call_cancelled_during_a_poll_cancels_the_task() {
+    let (mut w, client) = polls_held();
+    let token = crate::client::CancelToken::new();
+    let options =
+        TaskOptions { request: RequestOptions { cancel: Some(token.source()), ..RequestOptions::default() }, ..TaskOptions::default() };
+    let done = run_task(&mut w, &client, options);
+    w.advance(100);
+    assert_eq!(w.server.count("tasks/get"), 1);
+    token.cancel("enough");
+    w.settle();
+    assert!(matches!(done.borrow_mut().take(), Some(Err(Error::Cancelled { reason })) if reason == "enough"));
+    assert_eq!(w.server.last("tasks/cancel").map(|s| s.params()), Some(json!({"taskId": "t1"})), "nobody follows the task any more");
+}
+
+#[test]
+fn a_task_call_whose_poll_times_out_cancels_the_task() {
+    let (mut w, client) = polls_held();
+    let options =
+        TaskOptions { request: RequestOptions { timeout_ms: Some(1_000), ..RequestOptions::default() }, ..TaskOptions::default() };
+    let done = run_task(&mut w, &client, options);
+    w.advance(100);
+    assert_eq!(w.server.count("tasks/get"), 1);
+    w.advance(1_000);
+    assert!(matches!(done.borrow_mut().take(), Some(Err(Error::Timeout { .. }))));
+    assert_eq!(w.server.count("tasks/cancel"), 1);
+}
+
+#[test]
+fn an_input_required_task_whose_result_outlasts_the_timeout_is_polled_again() {
+    let asked = Cell::new(0);
+    let (mut w, client) = connected(
+        move |s| match s.method() {
+            "tools/call" => Some(Answer::Result(json!({"task": {"taskId": "t1", "status": "input_required"}}))),
+            "tasks/get" => Some(Answer::Result(json!({"taskId": "t1", "status": "completed"}))),
+            "tasks/result" => {
+                asked.set(asked.get() + 1);
+                Some(if asked.get() == 1 { Answer::Hold } else { Answer::Result(text_result("done")) })
+            }
+            _ => None,
+        },
+        all_task_capabilities(),
+        ClientOptions::default().era(EraChoice::Legacy),
+    );
+    let options =
+        TaskOptions { request: RequestOptions { timeout_ms: Some(1_000), ..RequestOptions::default() }, ..TaskOptions::default() };
+    let done = run_task(&mut w, &client, options);
+    w.advance(1_000);
+    assert_eq!(done.borrow_mut().take().unwrap().unwrap()["content"][0]["text"], "done");
+    assert_eq!((w.server.count("tasks/result"), w.server.count("tasks/get"), w.server.count("tasks/cancel")), (2, 1, 0));
+}
+
+#[test]
+fn a_server_that_runs_the_call_at_once_answers_the_task_call_with_its_result() {
+    let (mut w, client) = connected(
+        |s| (s.method() == "tools/call").then(|| Answer::Result(text_result("at once"))),
+        all_task_capabilities(),
+        ClientOptions::default().era(EraChoice::Legacy),
+    );
+    let done = run_task(&mut w, &client, TaskOptions::default());
+    assert_eq!(done.borrow_mut().take().unwrap().unwrap()["content"][0]["text"], "at once");
+    assert!(w.server.methods().iter().all(|m| !m.starts_with("tasks/")));
+}
+
+#[test]
+fn a_task_result_is_checked_against_the_tools_output_schema() {
+    let polled = task_server(&["completed"], None);
+    let (mut w, client) = connected(
+        move |s| match s.method() {
+            "tools/list" => Some(Answer::Result(json!({"tools": [{"name": "slow", "inputSchema": {"type": "object"},
+                "outputSchema": {"type": "object", "properties": {"n": {"type": "number"}}, "required": ["n"]}}]}))),
+            "tasks/result" => Some(Answer::Result(json!({"content": [], "structuredContent": {"n": "many"}}))),
+            _ => polled(s),
+        },
+        all_task_capabilities(),
+        ClientOptions::default().era(EraChoice::Legacy),
+    );
+    let c = client.clone();
+    w.run(async move { c.list_all_tools(&RequestOptions::default()).await }).unwrap();
+    let done = run_task(&mut w, &client, TaskOptions::default());
+    let error = done.borrow_mut().take().unwrap().unwrap_err();
+    assert!(matches!(&error, Error::Invalid(m) if m.contains("/n")), "{error:?}");
+    assert_eq!(w.server.count("tasks/cancel"), 0, "the task had ended");
+}
+
+#[test]
+fn a_tasks_progress_is_heard_for_its_whole_life_under_the_calls_token() {
+    let token = std::rc::Rc::new(std::cell::RefCell::new(Value::Null));
+    let (seen, polls) = (token.clone(), Cell::new(0));
+    let (mut w, client) = connected(
+        move |s| match s.method() {
+            "tools/call" => {
+                *seen.borrow_mut() = s.params()["_meta"]["progressToken"].clone();
+                Some(Answer::Result(json!({"task": {"taskId": "t1", "status": "working", "pollInterval": 100}})))
+            }
+            "tasks/get" => {
+                polls.set(polls.get() + 1);
+                let progress = json!({"jsonrpc": "2.0", "method": "notifications/progress",
+                    "params": {"progressToken": seen.borrow().clone(), "progress": polls.get()}});
+                let status = if polls.get() == 2 { "completed" } else { "working" };
+                Some(Answer::After(
+                    vec![progress],
+                    Box::new(Answer::Result(json!({"taskId": "t1", "status": status, "pollInterval": 100}))),
+                ))
+            }
+            "tasks/result" => Some(Answer::Result(text_result("done"))),
+            _ => None,
+        },
+        all_task_capabilities(),
+        ClientOptions::default().era(EraChoice::Legacy),
+    );
+    let heard = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+    let hears = heard.clone();
+    let request = RequestOptions::default().on_progress(move |p| hears.borrow_mut().push(p["progress"].clone()), false);
+    let done = run_task(&mut w, &client, TaskOptions { request, ..TaskOptions::default() });
+    w.advance(100);
+    w.advance(100);
+    assert!(done.borrow_mut().take().unwrap().is_ok());
+    assert_eq!(*heard.borrow(), vec![json!(1), json!(2)]);
+    assert!(token.borrow().is_string(), "{:?}", token.borrow());
+    assert!(w.server.last("tasks/get").unwrap().params().get("_meta").is_none(), "a poll asks for no progress of its own");
+    w.server.push(
+        json!({"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": token.borrow().clone(), "progress": 3}}),
+    );
+    w.settle();
+    assert_eq!(heard.borrow().len(), 2, "nobody listens once the call is over");
 }
