@@ -187,7 +187,10 @@ impl Attempt<'_> {
             let session = self.open(Channel::StreamableHttp).await?;
             session.transport().set_protocol_version(modern::VERSION);
             match self.discover(&session).await {
-                Ok(identity) => return Ok(Connected { session, channel: Channel::StreamableHttp, era: Era::Modern, identity }),
+                Ok(identity) => {
+                    session.ignore_server_requests();
+                    return Ok(Connected { session, channel: Channel::StreamableHttp, era: Era::Modern, identity });
+                }
                 Err(error) => {
                     session.close().await;
                     if era == EraChoice::Modern || !self.legacy_evidence(&error) {
@@ -256,6 +259,8 @@ impl Attempt<'_> {
         if era == Era::Legacy {
             session.transport().adopt_session(snapshot.session_id, snapshot.last_event_id);
             session.transport().listen();
+        } else {
+            session.ignore_server_requests();
         }
         Ok(Connected { session, channel: Channel::StreamableHttp, era, identity: snapshot.identity })
     }

@@ -125,13 +125,15 @@ impl Client {
             return Err(Error::Cancelled { reason });
         }
         let events = Rc::new(EventHub::default());
-        let answering =
-            Rc::new(Answering::new(options.handlers.clone(), options.limits.schema, options.validator.clone(), Rc::downgrade(&events)));
-        let offer = Offer {
-            protocol_version: options.protocol_version,
-            capabilities: client_capabilities(answering.present(), options.capabilities.as_ref()),
-            client_info: options.client_info.to_json(),
-        };
+        let capabilities = client_capabilities(options.handlers.present(), options.capabilities.as_ref());
+        let answering = Rc::new(Answering::new(
+            options.handlers.clone(),
+            options.limits.schema,
+            options.validator.clone(),
+            Rc::downgrade(&events),
+            &capabilities,
+        ));
+        let offer = Offer { protocol_version: options.protocol_version, capabilities, client_info: options.client_info.to_json() };
         let context = OpenContext { runtime, default_timeout_ms: options.timeout_ms, tool_schemas: Rc::default() };
         let wiring = Wiring {
             events: events.clone(),
@@ -275,11 +277,16 @@ impl Client {
     /// Tells the server the roots changed, so that it asks for them again.
     ///
     /// # Errors
-    /// `unsupported` in the 2026-07-28 era; the transport's error.
+    /// `unsupported` in the 2026-07-28 era; `invalid-argument` when strict and
+    /// the client did not declare `roots.listChanged`; the transport's error.
     pub async fn send_roots_list_changed(&self) -> Result<(), Error> {
         #[cfg(feature = "modern")]
         if self.state.era == Era::Modern {
             return Err(super::modern::removed("notifications/roots/list_changed"));
+        }
+        if self.state.settings.strict && !crate::protocol::capabilities::declares(&self.state.offer.capabilities, &["roots", "listChanged"])
+        {
+            return Err(Error::invalid_argument("notifications/roots/list_changed: the client did not declare roots.listChanged".into()));
         }
         self.state.session.notify("notifications/roots/list_changed", None).await
     }

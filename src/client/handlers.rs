@@ -14,13 +14,13 @@
 use super::events::{ClientEvent, EventHub};
 use super::validator::SchemaValidator;
 use crate::error::Error;
-use crate::protocol::capabilities::HandlerSet;
+use crate::protocol::capabilities::{declares, HandlerSet};
 use crate::protocol::elicitation::{self, AnswerError};
 use crate::protocol::jsonrpc::{codes, ErrorObject, RequestId};
 use crate::protocol::schema::{self, SchemaError};
 use crate::protocol::types::{CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResult, Root};
 use crate::session::handler::{ClientHandler, HandlerResult, InboundContext};
-use futures::future::{FutureExt, LocalBoxFuture, Shared};
+use futures::future::{self, FutureExt, LocalBoxFuture, Shared};
 use serde_json::{Map, Value};
 use std::future::Future;
 use std::rc::{Rc, Weak};
@@ -262,6 +262,13 @@ pub(crate) struct Answering {
     /// Checks an accepted form's content, in place of the built-in validator.
     validator: Option<Rc<dyn SchemaValidator>>,
     events: Weak<EventHub>,
+    /// What the client declared of sampling with tools and of URL elicitation: a request
+    /// that needs either is refused without it (2025-11-25).
+    sampling_tools: bool,
+    url_elicitation: bool,
+    /// How many requests the handlers were asked: a response cached after a round of input
+    /// would answer the next caller with the first one's input.
+    asked: std::cell::Cell<u64>,
 }
 
 /// Checks an accepted form's completed content with a validator from the options.
@@ -285,20 +292,43 @@ impl Answering {
         limits: schema::Limits,
         validator: Option<Rc<dyn SchemaValidator>>,
         events: Weak<EventHub>,
+        declared: &Value,
     ) -> Self {
-        Self { handlers, limits, validator, events }
+        let sampling_tools = declares(declared, &["sampling", "tools"]);
+        let url_elicitation = declares(declared, &["elicitation", "url"]);
+        Self { handlers, limits, validator, events, sampling_tools, url_elicitation, asked: Default::default() }
     }
 
-    pub(crate) fn present(&self) -> HandlerSet {
-        self.handlers.present()
+    /// How many requests the handlers have been asked so far.
+    #[cfg_attr(not(feature = "modern"), allow(dead_code))]
+    pub(crate) fn asked(&self) -> u64 {
+        self.asked.get()
+    }
+
+    /// Why a request needs what the client did not declare, if it does.
+    fn undeclared(&self, method: &str, params: &Value) -> Option<&'static str> {
+        let has = |field: &str| params.get(field).is_some_and(|value| !value.is_null());
+        match method {
+            SAMPLING if !self.sampling_tools && (has("tools") || has("toolChoice")) => {
+                Some("the request has tools, and the client did not declare sampling.tools")
+            }
+            ELICITATION if !self.url_elicitation && params.get("mode").and_then(Value::as_str) == Some("url") => {
+                Some("the request is in URL mode, and the client did not declare elicitation.url")
+            }
+            _ => None,
+        }
     }
 }
 
 impl ClientHandler for Answering {
     fn handle(&self, method: &str, params: Option<Value>, ctx: InboundContext) -> Option<HandlerResult> {
         let handler = self.handlers.get(method)?.clone();
-        let (method, events, limits, validator) = (method.to_owned(), self.events.clone(), self.limits, self.validator.clone());
         let params = params.unwrap_or(Value::Null);
+        if let Some(why) = self.undeclared(method, &params) {
+            return Some(Box::pin(future::ready(Err(ErrorObject::new(codes::INVALID_PARAMS, why)))));
+        }
+        self.asked.set(self.asked.get() + 1);
+        let (method, events, limits, validator) = (method.to_owned(), self.events.clone(), self.limits, self.validator.clone());
         let context = RequestContext { id: ctx.id, cancelled: ctx.cancelled.shared() };
         Some(Box::pin(async move {
             let answer = handler(params.clone(), context).await?;

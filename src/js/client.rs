@@ -367,7 +367,9 @@ impl McpClient {
     }
 
     /// Tells the server that the roots changed, so it asks for them again.
-    /// The client must have a `roots` handler.
+    /// The client must have a `roots` handler (which declares
+    /// `roots.listChanged`): else, with `strictCapabilities`, it rejects with
+    /// `invalid-argument` and sends nothing.
     #[wasm_bindgen(js_name = sendRootsListChanged, unchecked_return_type = "Promise<void>")]
     pub fn send_roots_list_changed(&self) -> Promise {
         let client = self.client.clone();

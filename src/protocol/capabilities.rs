@@ -80,13 +80,18 @@ pub fn client_capabilities(handlers: HandlerSet, extra: Option<&Value>) -> Value
     capabilities
 }
 
-/// Deep-merges `patch` into `base`: objects merge key by key, anything else replaces.
+/// Deep-merges `patch` into `base`: objects merge key by key, `null` removes, anything else replaces.
 fn merge(base: &mut Value, patch: &Value) {
     match (base, patch) {
         (Value::Object(base), Value::Object(patch)) => {
             // By `insert` and `get_mut`, not `entry`, whose search the first call's module
             // would carry for this alone.
             for (key, value) in patch {
+                // `null` takes away what a handler declares (elicitation's `url`, say).
+                if value.is_null() {
+                    base.remove(key);
+                    continue;
+                }
                 if !base.contains_key(key) {
                     base.insert(key.clone(), Value::Null);
                 }
@@ -121,12 +126,13 @@ mod tests {
     fn capabilities_follow_handlers_and_extras_merge() {
         assert_eq!(client_capabilities(HandlerSet::default(), None), json!({}));
         let all = HandlerSet { sampling: true, elicitation: true, roots: true };
+        // `null` takes away what a handler declares: a schema-valid form-only elicitation.
         let extra = json!({"sampling": {"tools": {}}, "elicitation": {"url": null}, "experimental": {"x": {}}});
         assert_eq!(
             client_capabilities(all, Some(&extra)),
             json!({
                 "sampling": {"tools": {}},
-                "elicitation": {"form": {}, "url": null},
+                "elicitation": {"form": {}},
                 "roots": {"listChanged": true},
                 "experimental": {"x": {}}
             })

@@ -209,6 +209,9 @@ struct State {
     problems: Option<ProblemListener>,
     status: Option<StatusListener>,
     handler: Option<Rc<dyn ClientHandler>>,
+    /// Server requests go unanswered: a 2026-07-28 server asks for input
+    /// inside a result, and the client must not post answers.
+    ignores_requests: bool,
     trace: Option<TraceListener>,
     /// Server requests handled at once at most (0: the default).
     max_server_requests: usize,
@@ -288,6 +291,13 @@ impl Session {
     /// Sets what answers the server's requests (other than `ping`).
     pub fn set_handler(&self, handler: Option<Rc<dyn ClientHandler>>) {
         self.inner.state.borrow_mut().handler = handler;
+    }
+
+    /// Leaves the server's requests unanswered from now on, `ping` included,
+    /// each reported as a problem: the 2026-07-28 revision has the server ask
+    /// for input inside its results, and forbids the client to post answers.
+    pub fn ignore_server_requests(&self) {
+        self.inner.state.borrow_mut().ignores_requests = true;
     }
 
     /// Sets the function told of problems that belong to no request.
@@ -745,6 +755,10 @@ impl Inner {
     // first call never enters out of the module a page loads first.
     #[inline(never)]
     fn answer(self: Rc<Self>, id: RequestId, method: &str, params: Option<Value>) {
+        if self.state.borrow().ignores_requests {
+            let why = "a 2026-07-28 server asks for input inside its results, and the client posts no answers";
+            return self.report(Error::Protocol(crate::error::cold_format!("ignored the server's {method} request: {why}")));
+        }
         if method == methods::PING {
             return self.reply_automatically(Message::Response { id: Some(id), outcome: Ok(Value::Object(Map::new())) });
         }

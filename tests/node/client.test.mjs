@@ -418,3 +418,24 @@ test("object keys reach handlers in the server's order", LIMIT, async () => {
   assert.deepEqual(keys.slice(0, 4), ["name", "check", "firstLine", "email"]);
   await client.close();
 });
+
+// A handler declares both elicitation modes; `null` in `capabilities` takes one away, and
+// what goes out stays valid against the schema (an SDK server refuses `"url": null`).
+test("a form-only elicitation client: url: null leaves form alone, and URL requests never reach the handler", LIMIT, async () => {
+  const rec = recordingFetch();
+  const modes = [];
+  const client = await McpClient.connect(MCP_URL, {
+    fetch: rec.fetch,
+    capabilities: { elicitation: { url: null } },
+    handlers: { elicitation: (params) => (modes.push(params.mode ?? "form"), { action: "decline" }) },
+  });
+  try {
+    const declared = rec.messages().find((m) => m.method === "initialize").params.capabilities;
+    assert.deepEqual(declared.elicitation, { form: {} });
+    await client.callTool({ name: "trigger-elicitation-request", arguments: {} });
+    await client.callTool({ name: "trigger-url-elicitation", arguments: { url: "https://example.com/consent" } }).catch(() => {});
+    assert.deepEqual(modes, ["form"]);
+  } finally {
+    await client.close();
+  }
+});

@@ -113,3 +113,17 @@ fn modern_not_strict_puts_the_logging_level_in_meta_for_a_server_that_did_not_de
     w.run(async move { client.list_tools(None, &RequestOptions::default()).await }).unwrap();
     assert_eq!(w.server.last("tools/list").unwrap().params()["_meta"]["io.modelcontextprotocol/logLevel"], "error");
 }
+
+#[test]
+fn roots_changes_are_sent_only_by_a_client_that_declared_them() {
+    let (mut w, client) = crate::client::testing::connected(|_| None, json!({}), ClientOptions::default().era(EraChoice::Legacy));
+    let c = client.clone();
+    let refused = w.run(async move { c.send_roots_list_changed().await });
+    assert_eq!(refused.unwrap_err().kind(), "invalid-argument");
+    assert_eq!(w.server.count("notifications/roots/list_changed"), 0);
+    let roots = crate::client::Handlers::default().roots(|_| async { Ok(vec![]) });
+    let (mut w, client) =
+        crate::client::testing::connected(|_| None, json!({}), ClientOptions::default().era(EraChoice::Legacy).handlers(roots));
+    w.run(async move { client.send_roots_list_changed().await }).unwrap();
+    assert_eq!(w.server.count("notifications/roots/list_changed"), 1);
+}

@@ -206,3 +206,81 @@ fn a_handler_that_never_answers_is_stopped_by_the_calls_timeout() {
     assert!(matches!(pending.borrow_mut().take(), Some(Err(Error::Timeout { ms: 3_000 }))));
     assert_eq!(w.server.count("tools/call"), 1, "nothing is sent without the input");
 }
+
+/// Handlers that count how often they are asked.
+fn counted() -> (Rc<std::cell::Cell<u32>>, Handlers) {
+    let asked = Rc::new(std::cell::Cell::new(0));
+    let (sampling, elicitation) = (asked.clone(), asked.clone());
+    let handlers = Handlers::default()
+        .sampling(move |_, _| {
+            sampling.set(sampling.get() + 1);
+            async { Ok(CreateMessageResult::text("m", "hi")) }
+        })
+        .elicitation(move |_, _| {
+            elicitation.set(elicitation.get() + 1);
+            async { Ok(ElicitResult::accept(Map::new())) }
+        });
+    (asked, handlers)
+}
+
+#[test]
+fn requests_that_need_what_the_client_did_not_declare_are_refused_before_any_handler() {
+    let mut tools = sampling_request("s1");
+    tools["params"]["tools"] = json!([{"name": "t", "inputSchema": {"type": "object"}}]);
+    let mut choice = sampling_request("s2");
+    choice["params"]["toolChoice"] = json!({"mode": "auto"});
+    let url = json!({"jsonrpc": "2.0", "id": "u1", "method": "elicitation/create",
+        "params": {"mode": "url", "message": "sign in", "url": "https://example.com/x", "elicitationId": "e"}});
+    let (asked, handlers) = counted();
+    // Form elicitation alone: `null` takes URL mode out of what the handler declares.
+    let options = ClientOptions { capabilities: Some(json!({"elicitation": {"url": null}})), ..ClientOptions::default() };
+    let (mut w, client) = legacy_asking(vec![tools, choice, url], options.handlers(handlers));
+    call(&mut w, &client).unwrap();
+    for id in ["s1", "s2", "u1"] {
+        assert_eq!(response(&w, id)["error"]["code"], -32602, "{id}");
+    }
+    assert_eq!(asked.get(), 0);
+    let declared = w.server.last("initialize").unwrap().params()["capabilities"].clone();
+    assert_eq!(declared["elicitation"], json!({"form": {}}), "no `url: null` goes out");
+}
+
+#[test]
+fn requests_for_what_the_client_declared_reach_the_handlers() {
+    let mut tools = sampling_request("s1");
+    tools["params"]["tools"] = json!([{"name": "t", "inputSchema": {"type": "object"}}]);
+    let url = json!({"jsonrpc": "2.0", "id": "u1", "method": "elicitation/create",
+        "params": {"mode": "url", "message": "sign in", "url": "https://example.com/x", "elicitationId": "e"}});
+    let (asked, handlers) = counted();
+    let options = ClientOptions { capabilities: Some(json!({"sampling": {"tools": {}}})), ..ClientOptions::default() };
+    let (mut w, client) = legacy_asking(vec![tools, url], options.handlers(handlers));
+    call(&mut w, &client).unwrap();
+    assert_eq!(response(&w, "s1")["result"]["model"], "m");
+    assert_eq!(response(&w, "u1")["result"]["action"], "accept");
+    assert_eq!(asked.get(), 2);
+}
+
+#[cfg(feature = "modern")]
+#[test]
+fn a_modern_server_that_sends_requests_gets_no_answer_and_is_reported() {
+    let mut w = World::new(|s: &Seen| match s.method() {
+        "tools/call" => Answer::After(
+            vec![sampling_request("s1"), json!({"jsonrpc": "2.0", "id": "p1", "method": "ping"})],
+            Box::new(Answer::Result(text_result("ok"))),
+        ),
+        _ => modern_peer(s, &json!({"tools": {}})),
+    });
+    let (asked, handlers) = counted();
+    let client = w.connect(ClientOptions::default().handlers(handlers)).unwrap();
+    let problems = Rc::new(RefCell::new(Vec::new()));
+    let seen = problems.clone();
+    client.on_event(move |event| {
+        if let ClientEvent::Problem(problem) = event {
+            seen.borrow_mut().push(problem.to_string());
+        }
+    });
+    assert_eq!(call(&mut w, &client).unwrap().text(), "ok");
+    assert_eq!(asked.get(), 0);
+    assert!(w.server.responses().is_empty(), "{:?}", w.server.responses());
+    assert_eq!(problems.borrow().len(), 2, "{:?}", problems.borrow());
+    assert!(problems.borrow()[0].contains("sampling/createMessage"));
+}
