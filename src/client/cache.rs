@@ -50,6 +50,8 @@ pub struct ResponseCache {
     bounds: CacheBounds,
     bytes: Cell<usize>,
     clock: Cell<u64>,
+    /// How many change notifications have dropped entries' methods so far.
+    changes: Cell<u64>,
 }
 
 impl std::fmt::Debug for ResponseCache {
@@ -159,6 +161,7 @@ impl ResponseCache {
             "notifications/resources/updated" => &["resources/read"],
             _ => return,
         };
+        self.changes.set(self.changes.get() + 1);
         let mut entries = self.entries.borrow_mut();
         let doomed: Vec<String> = entries
             .keys()
@@ -168,6 +171,12 @@ impl ResponseCache {
         for key in doomed {
             self.remove(&mut entries, &key);
         }
+    }
+
+    /// How many change notifications have made entries stale so far: a result asked for
+    /// before one came may be stale already, and is not kept.
+    pub fn changes(&self) -> u64 {
+        self.changes.get()
     }
 
     /// How many entries and estimated bytes it holds.

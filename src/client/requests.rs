@@ -110,13 +110,19 @@ impl ClientState {
         options: &'a RequestOptions,
     ) -> LocalBoxFuture<'a, Result<Reply, Error>> {
         Box::pin(async move {
-            let auth = super::cache::auth_context(self.session.transport().authorization().as_deref());
+            let auth = super::cache::auth_context(self.session.transport().authorization().await?.as_deref());
             let now = self.context.runtime.now_ms();
             if let Some(hit) = cache.get_reply(method, params.as_ref(), &auth, now) {
                 return Ok(hit);
             }
+            // Kept only if nothing made it stale on the way (a change notification that came
+            // while it did), and if it needed no input: a result after rounds of input answers
+            // that input, not the next caller.
+            let (changes, asked) = (cache.changes(), self.answering.asked());
             let result = self.request_modern(method, params.clone(), options).await?;
-            cache.put_reply(method, params.as_ref(), &auth, &result, now);
+            if cache.changes() == changes && self.answering.asked() == asked {
+                cache.put_reply(method, params.as_ref(), &auth, &result, now);
+            }
             Ok(result)
         })
     }

@@ -159,10 +159,11 @@ pub trait Transport {
     fn user_wait_ms(&self) -> u64 {
         0
     }
-    /// The `Authorization` header the transport last sent, if any: it names
-    /// the authorization context that private cached results belong to.
-    fn authorization(&self) -> Option<String> {
-        None
+    /// The `Authorization` header the transport's next request would carry,
+    /// if any: it names the authorization context that private cached
+    /// results belong to, so it is asked for before a cached result is served.
+    fn authorization(&self) -> LocalBoxFuture<'_, Result<Option<String>, Error>> {
+        Box::pin(async { Ok(None) })
     }
     /// The server-issued session id, for transports that have one.
     fn session_id(&self) -> Option<String> {

@@ -38,4 +38,31 @@ describe("the 2026-07-28 era under Node", () => {
     await assert.rejects(McpClient.connect(MODERN, { protocolVersion: "2025-11-25", timeout: 5_000 }),
       (e) => e.name.startsWith("Mcp") && /2026-07-28/.test(e.message));
   });
+
+  test("the response cache keeps a private result per caller, whoever the headers function names", LIMIT, async () => {
+    let caller = "alice";
+    const reads = [];
+    const client = await McpClient.connect(MODERN, {
+      timeout: 5_000,
+      cache: true,
+      headers: () => ({ authorization: `Bearer ${caller}` }),
+      fetch: (input, init) => {
+        if (typeof init?.body === "string" && init.body.includes('"resources/read"')) reads.push(caller);
+        return fetch(input, init);
+      },
+    });
+    const whoami = async () => (await client.readResource({ uri: "demo://whoami" })).contents[0].text;
+    try {
+      assert.equal(await whoami(), "authorization: Bearer alice");
+      assert.equal(await whoami(), "authorization: Bearer alice");
+      caller = "bob";
+      assert.equal(await whoami(), "authorization: Bearer bob", "bob never sees alice's private entry");
+      assert.equal(await whoami(), "authorization: Bearer bob");
+      caller = "alice";
+      assert.equal(await whoami(), "authorization: Bearer alice");
+      assert.deepEqual(reads, ["alice", "bob"], "each caller's entry serves that caller");
+    } finally {
+      await client.close();
+    }
+  });
 });

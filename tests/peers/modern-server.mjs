@@ -129,6 +129,13 @@ function buildServer({ requestInfo }) {
     inputSchema: z.object({ region: z.string().meta({ "x-mcp-header": "Region" }) }),
   }, ({ region }) => text(`region=${region} header=${requestInfo?.headers.get("mcp-param-region") ?? "(absent)"}`));
 
+  // SEP-2243 allows an annotation at any depth of `properties`: `target.region` goes out as
+  // Mcp-Param-Target-Region.
+  tool("deploy-to", {
+    description: "Echo `target.region` and the Mcp-Param-Target-Region header the server received",
+    inputSchema: z.object({ target: z.object({ region: z.string().meta({ "x-mcp-header": "Target-Region" }) }) }),
+  }, ({ target }) => text(`region=${target.region} header=${requestInfo?.headers.get("mcp-param-target-region") ?? "(absent)"}`));
+
   // Invalid on purpose: SEP-2243 allows x-mcp-header on string, integer and boolean only, so a
   // conforming client does not offer this tool. The SDK warns at start-up and still checks the header.
   tool("set-threshold", {
@@ -169,6 +176,12 @@ function buildServer({ requestInfo }) {
 
   server.registerResource("readme", "demo://static/readme", { title: "Readme", mimeType: "text/plain" },
     (uri) => ({ contents: [{ uri: uri.href, mimeType: "text/plain", text: "This is the demo readme." }] }));
+
+  // Who asks, kept privately for a minute: a client's response cache must keep it per caller.
+  server.registerResource("whoami", "demo://whoami", {
+    title: "Who am I", mimeType: "text/plain", cacheHint: { ttlMs: 60000, cacheScope: "private" },
+  }, (uri) => ({ contents: [{ uri: uri.href, mimeType: "text/plain",
+    text: `authorization: ${requestInfo?.headers.get("authorization") ?? "(none)"}` }] }));
 
   server.registerResource("item", new ResourceTemplate("demo://items/{id}", {
     list: undefined,

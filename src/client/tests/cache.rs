@@ -173,3 +173,52 @@ fn the_legacy_era_does_not_cache() {
     read(&mut w, &client, "file:///a");
     assert_eq!(reads(&w), 2);
 }
+
+#[test]
+fn a_list_answered_after_a_change_notification_is_not_kept() {
+    let (lasting, lists) = (lasting(60_000), std::cell::Cell::new(0));
+    let (mut w, client) = connected(
+        // The first list is held, and the change comes while it is on its way.
+        move |s| {
+            let first = s.method() == "tools/list" && lists.replace(lists.get() + 1) == 0;
+            if first {
+                Some(Answer::Hold)
+            } else {
+                lasting(s)
+            }
+        },
+        capabilities(),
+        ClientOptions { cache: Some(CacheBounds::DEFAULT), ..ClientOptions::default() },
+    );
+    let c = client.clone();
+    let stale = w.start(async move { c.request("tools/list", None, &RequestOptions::default()).await });
+    w.settle();
+    w.server.push(notification("notifications/tools/list_changed"));
+    let held = w.server.last("tools/list").and_then(|s| s.id()).unwrap();
+    let mut old = tools(&["old"]);
+    old["ttlMs"] = json!(60_000);
+    w.server.respond(&held, old);
+    w.settle();
+    assert!(stale.borrow_mut().take().unwrap().is_ok());
+    list(&mut w, &client, "tools/list");
+    assert_eq!(w.server.count("tools/list"), 2, "the list asked for before the change is not served after it");
+}
+
+#[test]
+fn a_read_that_needed_input_is_not_kept() {
+    let lasting = lasting(60_000);
+    let (mut w, client) = connected(
+        move |s| match s.method() {
+            "resources/read" if s.params().get("inputResponses").is_none() => Some(Answer::Result(json!({
+                "resultType": "input_required", "inputRequests": {"r": {"method": "roots/list"}}, "requestState": "s",
+            }))),
+            _ => lasting(s),
+        },
+        capabilities(),
+        ClientOptions { cache: Some(CacheBounds::DEFAULT), ..ClientOptions::default() }
+            .handlers(crate::client::Handlers::default().roots(|_| async { Ok(vec![]) })),
+    );
+    read(&mut w, &client, "file:///a");
+    read(&mut w, &client, "file:///a");
+    assert_eq!(reads(&w), 4, "each read asks again, and answers again");
+}

@@ -212,8 +212,17 @@ impl Transport for StreamableHttp {
         self.inner.session_id.borrow().clone()
     }
 
-    fn authorization(&self) -> Option<String> {
-        self.inner.authorization.borrow().clone()
+    fn authorization(&self) -> LocalBoxFuture<'_, Result<Option<String>, Error>> {
+        Box::pin(async move {
+            let inner = &self.inner;
+            // OAuth's header wins, as it does on a request: its token is the one last sent,
+            // which only this client's own grant changes. Else a `headers` function may give
+            // each request another caller's, so it is asked now.
+            if inner.config.auth.is_some() {
+                return Ok(inner.authorization.borrow().clone());
+            }
+            Ok(inner.config.headers.to_headers().await?.get("authorization").ok().flatten())
+        })
     }
 
     fn user_wait_ms(&self) -> u64 {
