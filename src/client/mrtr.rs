@@ -43,6 +43,11 @@ impl Stop {
     }
 }
 
+/// The requests a server may answer with `input_required` (2026-07-28): on any
+/// other, following one would run the user's handlers (a sampling call, a
+/// question to the person) for a list.
+const ASKS_FOR_INPUT: [&str; 3] = ["tools/call", "prompts/get", "resources/read"];
+
 /// Sends `method` and follows `input_required` results to the end.
 /// `prepare` turns plain params into what goes on the wire (it adds `_meta`);
 /// `call` gives the options of each round, and of each input phase: the
@@ -66,7 +71,7 @@ pub async fn request_with_input(
     max_rounds: u32,
 ) -> Result<Outcome, Error> {
     let mut params = params;
-    for _ in 0..=max_rounds {
+    for round in 0..=max_rounds {
         let result = match session.request_params(method, Some(prepare(params.clone())), call()).await? {
             Answer::Parsed(value) => value,
             // A large result: a complete one stays text; anything else is
@@ -81,9 +86,16 @@ pub async fn request_with_input(
             Answer::Text(large) => large.parse()?,
         };
         let (requests, state) = match classify_result(result).map_err(Error::Protocol)? {
+            Outcome::InputRequired { .. } if !ASKS_FOR_INPUT.contains(&method) => {
+                return Err(Error::protocol(format!("the server asked for input in answer to {method}, which cannot take any")));
+            }
             Outcome::InputRequired { requests, state } => (requests, state),
             done => return Ok(done),
         };
+        // The last round's input would never be sent: nobody is asked for it.
+        if round == max_rounds {
+            break;
+        }
         let answers = gather_input(session, handler, requests, call).await?;
         params = Some(next_round(params, answers, state));
     }

@@ -102,6 +102,9 @@ export const SCENARIOS = {
       check(offered.includes("echo-region"), "and keeps the tool whose x-mcp-header is on a string");
       const region = await client.callTool({ name: "echo-region", arguments: { region: "eu-west" } });
       check(textOf(region) === "region=eu-west header=eu-west", "the valid header tool still sends its header", textOf(region));
+      check(offered.includes("deploy-to"), "and keeps the tool whose x-mcp-header ends a chain of properties", offered.join());
+      const nested = await client.callTool({ name: "deploy-to", arguments: { target: { region: "eu-north" } } });
+      check(textOf(nested) === "region=eu-north header=eu-north", "a nested argument goes out in its header", textOf(nested));
     } finally {
       await client.close();
     }

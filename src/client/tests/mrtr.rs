@@ -172,3 +172,36 @@ fn max_total_timeout_caps_every_round_of_input_together() {
     assert!(matches!(done.borrow_mut().take(), Some(Err(Error::Timeout { ms: 1_000 }))), "the cap is on the rounds together");
     assert!(w.server.count("tools/call") < 4, "no round after the cap");
 }
+
+/// A roots handler, and how often it was asked.
+fn counted_roots() -> (Rc<std::cell::Cell<u32>>, Handlers) {
+    let asked = Rc::new(std::cell::Cell::new(0));
+    let counted = asked.clone();
+    let handlers = Handlers::default().roots(move |_| {
+        counted.set(counted.get() + 1);
+        async { Ok(vec![Root::new("file:///w", "w")]) }
+    });
+    (asked, handlers)
+}
+
+#[test]
+fn the_handlers_are_not_asked_for_a_round_that_would_never_be_sent() {
+    let (asked, handlers) = counted_roots();
+    let (mut w, client) = modern(endless, ClientOptions { max_input_rounds: 3, ..ClientOptions::default() }.handlers(handlers));
+    let done = call(&mut w, &client, RequestOptions::default());
+    assert!(matches!(done.borrow_mut().take(), Some(Err(Error::InputRoundsExceeded { rounds: 3 }))));
+    assert_eq!((w.server.count("tools/call"), asked.get()), (4, 3));
+}
+
+#[test]
+fn input_asked_for_in_answer_to_a_list_is_refused() {
+    let (asked, handlers) = counted_roots();
+    let (mut w, client) = modern(
+        |s| (s.method() == "tools/list").then(|| ask(json!({ "r": roots_request() }), None)),
+        ClientOptions::default().handlers(handlers),
+    );
+    let c = client.clone();
+    let listed = w.run(async move { c.list_tools(None, &RequestOptions::default()).await });
+    assert!(matches!(&listed, Err(Error::Protocol(m)) if m.contains("tools/list")), "{listed:?}");
+    assert_eq!((w.server.count("tools/list"), asked.get()), (1, 0));
+}

@@ -38,27 +38,37 @@ pub fn encode_header_value(value: &Value) -> Option<String> {
     Some(if plain { text } else { [SENTINEL_START, &crate::protocol::encoding::base64(text.as_bytes()), SENTINEL_END].concat() })
 }
 
-/// Whether any top-level property of a tool's input schema carries `x-mcp-header`.
+/// How deep a chain of `properties` the rules follow: a server's schema past it
+/// makes the tool invalid rather than the client recurse as deep as it says.
+const MAX_PROPERTY_DEPTH: usize = 32;
+
+/// Whether any property of a tool's input schema carries `x-mcp-header`.
 pub fn has_param_headers(input_schema: &Value) -> bool {
-    input_schema
-        .get("properties")
-        .and_then(Value::as_object)
-        .is_some_and(|p| p.values().any(|property| property.get("x-mcp-header").is_some()))
+    input_schema.get("properties").is_some_and(has_annotation_below)
 }
 
-/// The `Mcp-Param-*` headers for a `tools/call` of a tool with `input_schema`.
+/// The `Mcp-Param-*` headers for a `tools/call` of a tool with `input_schema`:
+/// each annotated property, at any depth of `properties`, read from the
+/// arguments at the same path.
 pub fn param_headers(input_schema: &Value, arguments: Option<&Value>) -> Vec<(String, String)> {
-    let (Some(properties), Some(arguments)) = (input_schema.get("properties").and_then(Value::as_object), arguments) else {
-        return Vec::new();
-    };
-    properties
-        .iter()
-        .filter_map(|(name, property)| {
-            let header = property.get("x-mcp-header")?.as_str()?;
-            let value = encode_header_value(arguments.get(name)?)?;
-            Some((format!("Mcp-Param-{header}"), value))
-        })
-        .collect()
+    let mut headers = Vec::new();
+    if let Some(arguments) = arguments {
+        mirror(input_schema, arguments, &mut headers, 0);
+    }
+    headers
+}
+
+fn mirror(schema: &Value, arguments: &Value, headers: &mut Vec<(String, String)>, depth: usize) {
+    let Some(properties) = schema.get("properties").and_then(Value::as_object).filter(|_| depth < MAX_PROPERTY_DEPTH) else { return };
+    for (name, property) in properties {
+        let Some(argument) = arguments.get(name) else { continue };
+        if let Some(value) =
+            property.get("x-mcp-header").and_then(Value::as_str).and_then(|header| Some((header, encode_header_value(argument)?)))
+        {
+            headers.push((format!("Mcp-Param-{}", value.0), value.1));
+        }
+        mirror(property, argument, headers, depth + 1);
+    }
 }
 
 fn has_annotation_below(schema: &Value) -> bool {
@@ -72,37 +82,50 @@ fn has_annotation_below(schema: &Value) -> bool {
 /// Why a tool's `x-mcp-header` annotations are invalid, if they are: the spec
 /// makes the client drop such a tool from `tools/list`.
 pub fn tool_header_problem(tool: &Value) -> Option<String> {
-    let schema = tool.get("inputSchema")?;
+    let schema = tool.get("inputSchema")?.as_object()?;
+    if schema.contains_key("x-mcp-header") {
+        return Some("x-mcp-header annotates the input schema itself, not a property".into());
+    }
     let mut seen = std::collections::HashSet::new();
-    for (key, value) in schema.as_object()? {
-        if key == "properties" {
-            continue;
-        }
-        // Annotations are allowed only on top-level properties, not through
-        // $defs, items, oneOf and the like.
-        if has_annotation_below(value) {
-            return Some(crate::error::cold_format!("an x-mcp-header annotation is reached through {key}"));
+    properties_problem(schema, "", &mut seen, 0)
+}
+
+/// The rules for one schema whose `properties` may carry annotations: they are allowed
+/// only at the end of a chain of `properties` keys, not through `$defs`, `items`,
+/// `oneOf` and the like (SEP-2243).
+fn properties_problem(
+    schema: &serde_json::Map<String, Value>,
+    path: &str,
+    seen: &mut std::collections::HashSet<String>,
+    depth: usize,
+) -> Option<String> {
+    for (key, value) in schema {
+        if key != "properties" && key != "x-mcp-header" && has_annotation_below(value) {
+            return Some(crate::error::cold_format!("an x-mcp-header annotation is reached through {path}{key}"));
         }
     }
-    for (name, property) in schema.get("properties").and_then(Value::as_object).into_iter().flatten() {
+    let properties = schema.get("properties").and_then(Value::as_object)?;
+    if depth >= MAX_PROPERTY_DEPTH {
+        return properties.values().any(has_annotation_below).then(|| "x-mcp-header annotations lie too deep".into());
+    }
+    for (name, property) in properties {
         let Some(object) = property.as_object() else { continue };
-        for (key, value) in object {
-            if key != "x-mcp-header" && has_annotation_below(value) {
-                return Some(crate::error::cold_format!("property {name:?} has an x-mcp-header annotation below its top level"));
+        if let Some(annotation) = object.get("x-mcp-header") {
+            let Some(header) = annotation.as_str().filter(|h| !h.is_empty() && h.chars().all(is_tchar)) else {
+                return Some(crate::error::cold_format!("property {path}{name}: x-mcp-header must be a header-name token"));
+            };
+            if !seen.insert(header.to_ascii_lowercase()) {
+                return Some(crate::error::cold_format!("x-mcp-header {header:?} is used twice"));
+            }
+            // SEP-2243: only these carry a header; a `number` would not survive
+            // the trip through a header value exactly.
+            let primitive = matches!(object.get("type").and_then(Value::as_str), Some("string" | "integer" | "boolean"));
+            if !primitive {
+                return Some(crate::error::cold_format!("property {path}{name}: x-mcp-header needs a string, integer or boolean type"));
             }
         }
-        let Some(annotation) = object.get("x-mcp-header") else { continue };
-        let Some(header) = annotation.as_str().filter(|h| !h.is_empty() && h.chars().all(is_tchar)) else {
-            return Some(crate::error::cold_format!("property {name:?}: x-mcp-header must be a header-name token"));
-        };
-        if !seen.insert(header.to_ascii_lowercase()) {
-            return Some(crate::error::cold_format!("x-mcp-header {header:?} is used twice"));
-        }
-        // SEP-2243: only these carry a header; a `number` would not survive
-        // the trip through a header value exactly.
-        let primitive = matches!(object.get("type").and_then(Value::as_str), Some("string" | "integer" | "boolean"));
-        if !primitive {
-            return Some(crate::error::cold_format!("property {name:?}: x-mcp-header needs a string, integer or boolean type"));
+        if let Some(problem) = properties_problem(object, &crate::error::cold_format!("{path}{name}."), seen, depth + 1) {
+            return Some(problem);
         }
     }
     None

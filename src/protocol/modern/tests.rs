@@ -80,6 +80,28 @@ fn param_headers_follow_annotations() {
 }
 
 #[test]
+fn annotations_at_the_end_of_a_chain_of_properties_are_mirrored_from_the_same_path() {
+    let schema = json!({"type": "object", "properties": {
+        "target": {"type": "object", "properties": {"region": {"type": "string", "x-mcp-header": "Region"}}},
+        "region": {"type": "string"}
+    }});
+    assert!(has_param_headers(&schema));
+    assert_eq!(tool_header_problem(&json!({"name": "deploy", "inputSchema": schema})), None);
+    let headers = param_headers(&schema, Some(&json!({"region": "us", "target": {"region": "eu"}})));
+    assert_eq!(headers, vec![("Mcp-Param-Region".into(), "eu".into())]);
+    assert!(param_headers(&schema, Some(&json!({"target": "eu"}))).is_empty(), "no value at the path");
+}
+
+#[test]
+fn annotations_past_the_depth_bound_make_a_tool_invalid() {
+    let mut schema = json!({"type": "string", "x-mcp-header": "Deep"});
+    for _ in 0..40 {
+        schema = json!({"type": "object", "properties": {"p": schema}});
+    }
+    assert!(tool_header_problem(&json!({"name": "t", "inputSchema": schema})).is_some());
+}
+
+#[test]
 fn invalid_annotations_make_a_tool_invalid() {
     let tool = |schema: Value| json!({"name": "t", "inputSchema": schema});
     assert_eq!(tool_header_problem(&tool(json!({"type": "object", "properties": {"a": {"type": "string", "x-mcp-header": "A"}}}))), None);
@@ -99,6 +121,10 @@ fn invalid_annotations_make_a_tool_invalid() {
         json!({"properties": {"a": {"type": "array", "items": {"type": "string", "x-mcp-header": "A"}}}}),
         json!({"properties": {"a": {"oneOf": [{"type": "string", "x-mcp-header": "A"}]}}}),
         json!({"$defs": {"x": {"type": "string", "x-mcp-header": "A"}}, "properties": {"a": {"$ref": "#/$defs/x"}}}),
+        json!({"type": "string", "x-mcp-header": "Root"}),
+        json!({"properties": {"a": {"type": "object", "properties": {"b": {"type": "number", "x-mcp-header": "B"}}}}}),
+        json!({"properties": {"a": {"type": "object", "properties": {"b": {"type": "array", "items": {"type": "string", "x-mcp-header": "B"}}}}}}),
+        json!({"properties": {"a": {"type": "string", "x-mcp-header": "A"}, "b": {"properties": {"c": {"type": "string", "x-mcp-header": "a"}}}}}),
     ] {
         assert!(tool_header_problem(&tool(bad.clone())).is_some(), "{bad}");
     }
