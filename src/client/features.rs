@@ -229,10 +229,16 @@ impl ClientState {
             // 2026-07-28: subscriptions ride on the subscriptions/listen stream.
             crate::protocol::capabilities::check_server_supports(&self.identity.borrow().capabilities, method)
                 .map_err(Error::Unsupported)?;
-            let changed = self.change_subscription(method == "resources/subscribe", uri);
+            let subscribe = method == "resources/subscribe";
+            let changed = self.change_subscription(subscribe, uri);
             if let (true, Some(acknowledgement)) = (changed, changed.then(|| self.restart_listen()).flatten()) {
                 let timeout = options.timeout_ms.unwrap_or(self.context.default_timeout_ms);
-                return self.acknowledged(acknowledgement, timeout).await;
+                let acknowledged = self.acknowledged(acknowledgement, timeout).await;
+                // A change the server never acknowledged did not happen: the next try asks again.
+                if acknowledged.is_err() {
+                    self.change_subscription(!subscribe, uri);
+                }
+                return acknowledged;
             }
             return Ok(());
         }

@@ -346,3 +346,18 @@ fn a_refusal_a_subscription_waited_for_is_its_error_and_no_problem() {
     assert!(matches!(done.borrow_mut().take(), Some(Err(Error::Rpc(refusal))) if refusal.code == -32601));
     assert!(events.borrow().is_empty(), "{:?}", events.borrow());
 }
+
+#[test]
+fn a_subscription_never_acknowledged_is_asked_for_again_by_the_next_try() {
+    let (mut w, client) = modern(listen_answers(vec![]), json!({"resources": {"subscribe": true}}));
+    let timeout = || RequestOptions { timeout_ms: Some(1_000), ..RequestOptions::default() };
+    let first = subscribe(&mut w, &client, "file:///a", timeout());
+    w.advance(1_000);
+    assert!(matches!(first.borrow_mut().take(), Some(Err(Error::Timeout { .. }))));
+    let again = subscribe(&mut w, &client, "file:///a", timeout());
+    w.settle();
+    assert!(again.borrow().is_none(), "it waits for an acknowledgement again, rather than count the first try as done");
+    assert_eq!(listens(&w), 2);
+    w.advance(1_000);
+    assert!(matches!(again.borrow_mut().take(), Some(Err(Error::Timeout { .. }))));
+}
