@@ -158,8 +158,10 @@ impl Attempt<'_> {
     fn legacy_evidence(&self, error: &Error) -> bool {
         match error {
             // A modern server answers with −32022/−32021/−32020 (its own
-            // refusals) or −32601 in a 404; anything else is no modern server.
-            Error::Rpc(e) => modern::recovery(e).is_none() && e.code != -32601,
+            // refusals); anything else is no modern server, −32601 included:
+            // every modern server implements server/discover (the TS SDK reads
+            // it so too).
+            Error::Rpc(e) => modern::recovery(e).is_none(),
             Error::Protocol(_) => true,
             Error::Http { status, code, .. } => modern::verdict(*status, *code) == modern::Verdict::Legacy,
             // A legacy server's CORS allow-list that predates the new headers

@@ -577,7 +577,7 @@ impl Client {
         #[cfg(feature = "skills")]
         return Ok(Rc::new(super::BuiltinSkillChecker));
         #[cfg(not(feature = "skills"))]
-        Err(Error::Unsupported(
+        Err(Error::invalid_argument(
             "reading a skill needs its files checked: build with the Cargo feature `skills`, or give a skill_checker".into(),
         ))
     }

@@ -56,7 +56,7 @@ const ASKS_FOR_INPUT: [&str; 3] = ["tools/call", "prompts/get", "resources/read"
 ///
 /// # Errors
 /// Any round's request error; [`Error::Protocol`] for a bad `resultType`;
-/// [`Error::Unsupported`] when the server asks for input the client has no
+/// [`Error::MissingCapability`] when the server asks for input the client has no
 /// handler for; the handler's own error; [`Error::Cancelled`] or
 /// [`Error::Timeout`] while handlers work; [`Error::LimitExceeded`] for more
 /// input requests in one round than the client handles at once;
@@ -137,10 +137,8 @@ fn gather_input<'a>(
             let work = handler.and_then(|h| h.handle(&request.method, request.params.clone(), ctx));
             async move {
                 let Some(work) = work else {
-                    return Err(Error::Unsupported(format!(
-                        "the server asked for {} input, and the client has no handler for it",
-                        request.method
-                    )));
+                    // What a 2026-07-28 server answers with -32021 when it knows beforehand.
+                    return Err(Error::MissingCapability(format!("{} input (the client has no handler for it)", request.method)));
                 };
                 work.await.map(|answer| (request.key, answer)).map_err(Error::Rpc)
             }

@@ -89,11 +89,15 @@ fn the_round_cap_is_a_typed_error() {
 }
 
 #[test]
-fn input_without_a_handler_is_unsupported() {
+fn input_without_a_handler_is_a_missing_capability() {
     let mut h = harness();
     let slot = start(&mut h, None, 10);
     h.reply(&input_required(1, "s"));
-    assert!(matches!(slot.borrow_mut().take().unwrap(), Err(Error::Unsupported(_))));
+    let error = slot.borrow_mut().take().unwrap().unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "the server requires client capabilities this client lacks: elicitation/create input (the client has no handler for it)"
+    );
     assert_eq!(h.transport.sent.borrow().len(), 1, "no retry without an answer");
 }
 

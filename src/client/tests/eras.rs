@@ -114,6 +114,18 @@ mod probe {
     }
 
     #[test]
+    fn method_not_found_for_discover_means_an_older_server() {
+        // Every 2026-07-28 server implements server/discover: a legacy server that answers
+        // unknown methods with a JSON-RPC error (in a 200 or a 404) is no modern one.
+        for discover in [|| Answer::error(-32601, "Method not found"), || Answer::Http(404, Some(-32601))] {
+            let mut w = discover_then_legacy(discover);
+            let client = w.connect(ClientOptions::default()).unwrap();
+            assert_eq!(client.era(), Era::Legacy);
+            assert_eq!(w.server.methods(), ["server/discover", "initialize", "notifications/initialized"]);
+        }
+    }
+
+    #[test]
     fn a_discover_result_listing_only_older_revisions_is_negotiated_the_legacy_way() {
         let mut w = discover_then_legacy(|| Answer::Result(json!({"supportedVersions": ["2025-11-25"], "capabilities": {}})));
         let client = w.connect(ClientOptions::default()).unwrap();

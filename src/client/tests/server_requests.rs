@@ -160,10 +160,10 @@ fn modern_input_rounds_use_the_same_handlers_and_echo_the_state() {
 
 #[cfg(feature = "modern")]
 #[test]
-fn input_without_a_handler_is_unsupported() {
+fn input_without_a_handler_is_a_missing_capability() {
     let inputs = json!({"llm": {"method": "sampling/createMessage", "params": {"messages": [], "maxTokens": 5}}});
     let (mut w, client) = modern_asking(inputs, ClientOptions::default());
-    assert!(matches!(call(&mut w, &client), Err(Error::Unsupported(_))));
+    assert!(matches!(call(&mut w, &client), Err(Error::MissingCapability(_))));
     assert_eq!(w.server.count("tools/call"), 1);
 }
 

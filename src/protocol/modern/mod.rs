@@ -298,8 +298,7 @@ pub fn verdict(status: u16, code: Option<i64>) -> Verdict {
     if (200..300).contains(&status) {
         return Verdict::Modern;
     }
-    let modern_code =
-        matches!(code, Some(codes::HEADER_MISMATCH | codes::MISSING_CLIENT_CAPABILITY | codes::UNSUPPORTED_PROTOCOL_VERSION | -32601));
+    let modern_code = matches!(code, Some(codes::HEADER_MISMATCH | codes::MISSING_CLIENT_CAPABILITY | codes::UNSUPPORTED_PROTOCOL_VERSION));
     match status {
         400 | 404 | 405 if modern_code => Verdict::Modern,
         400 | 404 | 405 => Verdict::Legacy,

@@ -151,7 +151,8 @@ fn discovery_and_recovery() {
 fn probe_verdicts_follow_the_recipe() {
     assert_eq!(probe_verdict(200, "{}"), Verdict::Modern);
     assert_eq!(probe_verdict(400, r#"{"jsonrpc":"2.0","error":{"code":-32022,"message":"v"}}"#), Verdict::Modern);
-    assert_eq!(probe_verdict(404, r#"{"jsonrpc":"2.0","error":{"code":-32601,"message":"m"}}"#), Verdict::Modern);
+    // Every modern server implements server/discover: not finding it says "older server".
+    assert_eq!(probe_verdict(404, r#"{"jsonrpc":"2.0","error":{"code":-32601,"message":"m"}}"#), Verdict::Legacy);
     assert_eq!(
         probe_verdict(400, r#"{"jsonrpc":"2.0","error":{"code":-32000,"message":"Bad Request: Server not initialized"}}"#),
         Verdict::Legacy
