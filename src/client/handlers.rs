@@ -305,10 +305,18 @@ impl Answering {
         self.asked.get()
     }
 
-    /// Why a request needs what the client did not declare, if it does.
-    fn undeclared(&self, method: &str, params: &Value) -> Option<&'static str> {
+    /// Why a request is refused before its handler sees it, if it is: it lacks what its
+    /// method requires (a handler must not have to check what the schema promises it), or
+    /// needs what the client did not declare.
+    fn refusal(&self, method: &str, params: &Value) -> Option<&'static str> {
         let has = |field: &str| params.get(field).is_some_and(|value| !value.is_null());
         match method {
+            SAMPLING if !params.get("messages").is_some_and(Value::is_array) || !params.get("maxTokens").is_some_and(Value::is_number) => {
+                Some("invalid params: sampling/createMessage needs a messages array and a number maxTokens")
+            }
+            ELICITATION if !params.get("message").is_some_and(Value::is_string) => {
+                Some("invalid params: elicitation/create needs a string message")
+            }
             SAMPLING if !self.sampling_tools && (has("tools") || has("toolChoice")) => {
                 Some("the request has tools, and the client did not declare sampling.tools")
             }
@@ -324,7 +332,7 @@ impl ClientHandler for Answering {
     fn handle(&self, method: &str, params: Option<Value>, ctx: InboundContext) -> Option<HandlerResult> {
         let handler = self.handlers.get(method)?.clone();
         let params = params.unwrap_or(Value::Null);
-        if let Some(why) = self.undeclared(method, &params) {
+        if let Some(why) = self.refusal(method, &params) {
             return Some(Box::pin(future::ready(Err(ErrorObject::new(codes::INVALID_PARAMS, why)))));
         }
         self.asked.set(self.asked.get() + 1);

@@ -87,7 +87,9 @@ pub async fn request_with_input(
         };
         let (requests, state) = match classify_result(result).map_err(Error::Protocol)? {
             Outcome::InputRequired { .. } if !ASKS_FOR_INPUT.contains(&method) => {
-                return Err(Error::protocol(format!("the server asked for input in answer to {method}, which cannot take any")));
+                return Err(Error::protocol(crate::error::cold_format!(
+                    "the server asked for input in answer to {method}, which cannot take any"
+                )));
             }
             Outcome::InputRequired { requests, state } => (requests, state),
             done => return Ok(done),

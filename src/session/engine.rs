@@ -733,6 +733,10 @@ impl Inner {
     fn route_progress(&self, params: Option<&Value>) {
         let Some(params) = params else { return };
         let Some(token) = params.get("progressToken").and_then(RequestId::from_token) else { return };
+        // Without a number `progress` it says nothing of progress, and must not reset a timeout.
+        if !params.get("progress").is_some_and(Value::is_number) {
+            return;
+        }
         let route = self.state.borrow().progress.get(&token).map(|r| (r.listener.clone(), r.tick.clone()));
         if let Some((listener, tick)) = route {
             let _ = tick.unbounded_send(());

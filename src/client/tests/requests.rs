@@ -126,6 +126,28 @@ fn progress_reaches_the_listener_and_can_keep_a_call_alive() {
 }
 
 #[test]
+fn progress_without_a_number_neither_reaches_the_listener_nor_keeps_a_call_alive() {
+    let (mut w, client) = legacy(
+        |s| match s.method() {
+            "tools/call" => {
+                let token = s.params()["_meta"]["progressToken"].clone();
+                let note = |progress: Value| json!({"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": token, "progress": progress}});
+                Some(Answer::After(vec![note(json!("lots")), note(Value::Null)], Box::new(Answer::Hold)))
+            }
+            _ => None,
+        },
+        json!({"tools": {}}),
+    );
+    let heard = Rc::new(RefCell::new(Vec::new()));
+    let log = heard.clone();
+    let options = RequestOptions::default().timeout(1_000).on_progress(move |p| log.borrow_mut().push(p.clone()), true);
+    let pending = w.start(async move { client.call_tool(CallToolParams::new("long"), &options).await });
+    assert!(heard.borrow().is_empty());
+    w.advance(1_000);
+    assert!(matches!(pending.borrow_mut().take(), Some(Err(Error::Timeout { .. }))));
+}
+
+#[test]
 fn an_ended_session_is_renewed_once_and_the_calls_sent_again() {
     let (mut w, client) = legacy(tool_server(&["a"]), json!({"tools": {}}));
     let renewals = Rc::new(RefCell::new(Vec::new()));

@@ -245,6 +245,22 @@ fn requests_that_need_what_the_client_did_not_declare_are_refused_before_any_han
 }
 
 #[test]
+fn requests_without_what_their_method_requires_are_refused_before_any_handler() {
+    let mut no_messages = sampling_request("s1");
+    no_messages["params"]["messages"] = json!("not an array");
+    let mut no_budget = sampling_request("s2");
+    no_budget["params"].as_object_mut().unwrap().remove("maxTokens");
+    let no_params = json!({"jsonrpc": "2.0", "id": "e1", "method": "elicitation/create"});
+    let (asked, handlers) = counted();
+    let (mut w, client) = legacy_asking(vec![no_messages, no_budget, no_params], ClientOptions::default().handlers(handlers));
+    call(&mut w, &client).unwrap();
+    for id in ["s1", "s2", "e1"] {
+        assert_eq!(response(&w, id)["error"]["code"], -32602, "{id}");
+    }
+    assert_eq!(asked.get(), 0);
+}
+
+#[test]
 fn requests_for_what_the_client_declared_reach_the_handlers() {
     let mut tools = sampling_request("s1");
     tools["params"]["tools"] = json!([{"name": "t", "inputSchema": {"type": "object"}}]);
