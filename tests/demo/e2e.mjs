@@ -2,7 +2,8 @@
 // the bundled server-everything (scripts/peers.sh) and, started here, a hostile
 // server (tests/peers/hostile-server.mjs) and a scripted LLM endpoint speaking
 // the OpenAI, Anthropic and Gemini wire shapes (tests/peers/scripted-llm.mjs).
-// The OAuth sign-in uses the oauth peer. Last, the page is built into a static
+// The OAuth sign-in uses the oauth peer. The hostile server's /limits endpoint pushes
+// on the page's bounds (see limits() below). Last, the page is built into a static
 // folder (scripts/build-www.mjs) and driven from Python's plain http.server.
 //
 //   node tests/demo/e2e.mjs                       # needs the built pkg/ and the peers
@@ -555,6 +556,137 @@ async function hostile(ctx) {
   await page.close();
 }
 
+// Whether the page's main thread answers within `ms`: a page.evaluate round trip.
+async function responsive(page, ms = 2000) {
+  let timer;
+  const late = new Promise((resolve) => { timer = setTimeout(() => resolve(false), ms); });
+  const answered = await Promise.race([page.evaluate(() => true).catch(() => false), late]);
+  clearTimeout(timer);
+  return answered;
+}
+
+// Clicks, and says whether the page then answers within 2 s. A click whose handler never
+// returns is never acknowledged, so a click that times out counts as a frozen page too.
+async function clickResponsive(page, locator) {
+  const clicked = await locator.click({ noWaitAfter: true, timeout: 3000 }).then(() => true, () => false);
+  return clicked && responsive(page);
+}
+
+// The hostile server's /limits endpoint beside server-everything: values of the wrong type,
+// a thousand tools, megabytes of text, a backtracking pattern, schemas that expand to millions
+// of fields. The page stays responsive and draws what it can; the other server's lists stay.
+async function limits(ctx) {
+  const LIMITS = `http://127.0.0.1:${HOSTILE_PORT}/limits`;
+  const { page, errors } = await openPage(ctx, `server=${encodeURIComponent(EVERYTHING)}&server=${encodeURIComponent(LIMITS)}`);
+  await page.waitForFunction(() => window.inspector?.host.servers().every((s) => s.status === "connected")
+    && window.inspector.host.tools.some((t) => t.name === "limits__poison"));
+
+  // {"toString": 1} where a string belongs: String() on it throws, and used to blank every server's lists.
+  const listed = async (tab, testid, names) => {
+    await page.getByTestId(`tab-${tab}`).click();
+    return page.locator(`[data-testid=${testid}]`).evaluateAll((rows, wanted) => wanted.every((w) => rows.some((r) => r.dataset.name === w || r.dataset.uri === w)), names);
+  };
+  check(await listed("tools", "tool-item", ["everything__get-sum", "limits__poison"]), "a server's objects in place of strings leave the tools of both servers listed");
+  check(await listed("prompts", "prompt-item", ["everything__args-prompt", "limits__poison-prompt"]), "and their prompts");
+  check(await listed("resources", "resource-item", ["demo://resource/static/document/architecture.md", "limits://poison"]), "and their resources");
+  await page.getByTestId("tab-servers").click();
+  check(await page.locator("[data-testid=server][data-status=connected]").count() === 2
+    && (await page.locator("[data-testid=server][data-name=limits]").getByTestId("server-info").textContent()).includes('{"toString":1}'),
+  "and the servers pane shows both, the odd version as JSON");
+  await page.getByTestId("tab-tools").click();
+  await tool(page, "limits__poison").click();
+  await page.getByTestId("call").click();
+  check((await waitResult(page)).text.includes("called poison"), "a tool whose fields are objects can be called");
+  await page.getByTestId("tab-prompts").click();
+  await page.locator('[data-testid=prompt-item][data-name="limits__poison-prompt"] button').click();
+  await page.getByTestId("get-prompt").click();
+  await page.waitForFunction(() => document.querySelector("[data-testid=prompt-result]")?.dataset.state === "ok");
+  check((await page.getByTestId("prompt-messages").innerText()).includes("a prompt"), "and a prompt whose fields are objects is shown");
+
+  // A thousand tools: a few hundred drawn, a note for the rest; the filter finds any of them.
+  await page.getByTestId("tab-tools").click();
+  const [drawn, more, total] = await page.evaluate(() => [document.querySelectorAll("[data-testid=tool-item]").length,
+    document.querySelector("[data-testid=tool-list] [data-testid=list-more]")?.textContent ?? "", window.inspector.host.tools.length]);
+  check(total > 1000 && drawn === 300 && more.includes(`${total - drawn} more`), "a long list draws 300 tools and says how many more", `${drawn} of ${total}: ${more}`);
+  await page.getByTestId("tool-filter").fill("bulk-99");
+  await page.waitForFunction(() => document.querySelectorAll("[data-testid=tool-item]").length === 11);
+  check(await page.locator("[data-testid=tool-list] [data-testid=list-more]").count() === 0 && await tool(page, "limits__bulk-999").count() === 1,
+    "the filter reaches the tools past them");
+  await page.getByTestId("tool-filter").fill("");
+
+  // A megabyte of text: 200,000 characters shown, a note, the whole text a download away.
+  await page.waitForFunction(() => document.querySelectorAll("[data-testid=tool-item]").length === 300);
+  await tool(page, "limits__big-text").click();
+  await page.getByTestId("call").click();
+  await waitResult(page);
+  const result = page.getByTestId("result");
+  const shownText = await result.getByTestId("content-text").evaluate((pre) => pre.textContent.length);
+  check(shownText === 200_000 && /more characters not shown/.test(await result.getByTestId("text-cut").textContent()) && await result.getByTestId("download").count() === 1,
+    "a long text result is cut at 200,000 characters, with a note and a download", String(shownText));
+  await page.getByTestId("tab-resources").click();
+  await page.locator('[data-testid=resource-item][data-uri="limits://big"] button').click();
+  await page.waitForFunction(() => document.querySelector("[data-testid=resource-contents]")?.dataset.state === "ok");
+  const contents = page.getByTestId("resource-contents");
+  check(await contents.getByTestId("resource-text").evaluate((pre) => pre.textContent.length) === 200_000 && await contents.getByTestId("text-cut").count() === 1,
+    "and so is a long resource");
+
+  // Both servers list this URI: a subscription on one is not one on the other.
+  const SHARED = "demo://resource/static/document/architecture.md";
+  const openShared = async (server) => {
+    await page.locator(`[data-testid=resource-item][data-uri="${SHARED}"]`).filter({ has: page.getByText(server, { exact: true }) }).locator("button").click();
+    await page.waitForFunction(() => document.querySelector("[data-testid=resource-contents]")?.dataset.state === "ok");
+  };
+  const subscribeButton = page.getByTestId("subscribe");
+  await openShared("everything");
+  await subscribeButton.click();
+  await page.waitForFunction(() => document.querySelector("[data-testid=subscribe]")?.dataset.state === "subscribed");
+  await openShared("limits");
+  const elsewhere = await subscribeButton.textContent();
+  await openShared("everything");
+  check(elsewhere === "Subscribe" && await subscribeButton.textContent() === "Unsubscribe", "a subscription is the server's that listed the URI, not every server's");
+  await subscribeButton.click();
+  await page.waitForFunction(() => document.querySelector("[data-testid=subscribe]")?.dataset.state === "unsubscribed");
+
+  // Another server's resources/updated for a URI open here is not this resource's update.
+  await page.evaluate((uri) => window.inspector.host.callTool("limits__touch", { uri }), SHARED);
+  await page.waitForTimeout(500);
+  check(await page.getByTestId("update").count() === 0, "another server's update does not touch an open resource");
+
+  // A 100,000-character log string is cut as an object is.
+  await page.evaluate(() => window.inspector.host.callTool("limits__chatty", {}));
+  await page.waitForFunction(() => [...document.querySelectorAll("[data-testid=log-entry]")].some((e) => e.textContent.includes("zzz")));
+  const logged = await page.locator("[data-testid=log-entry] .text").evaluateAll((rows) => Math.max(...rows.filter((r) => r.textContent.includes("zzz")).map((r) => r.textContent.length)));
+  check(logged < 3000, "a long log string is cut", String(logged));
+
+  // The connect form's name field is checked by the browser (a pattern valid under the v flag).
+  await page.getByTestId("tab-servers").click();
+  await page.getByTestId("server-name").fill("not a name!");
+  check(await page.getByTestId("server-name").evaluate((input) => !input.validity.valid && input.validity.patternMismatch), "the name field's pattern is in force");
+  await page.getByTestId("server-name").fill("");
+
+  // Schemas that expand without end: a $ref cycle, and nine levels of six $refs (6^9 fields).
+  await page.getByTestId("tab-tools").click();
+  const fields = () => page.evaluate(() => document.querySelectorAll("[data-testid=call-form] input, [data-testid=call-form] textarea").length);
+  check(await clickResponsive(page, tool(page, "limits__ref-cycle")) && await fields() < 100, "a schema that refers to itself gives a small form");
+  const chained = await clickResponsive(page, tool(page, "limits__ref-chain")) && await fields();
+  check(chained > 0 && chained <= 1100 && await page.locator("[data-testid=call-form] textarea.json").count() > 0,
+    "a schema of millions of fields stops at the form's budget, the rest as JSON", String(chained));
+
+  // A backtracking pattern on the prefilled value: the call goes out, the page stays responsive.
+  await tool(page, "limits__redos").click();
+  check(await clickResponsive(page, page.getByTestId("call")), "a server's backtracking pattern does not freeze the page");
+  check((await waitResult(page)).text.includes("called redos"), "and the call reaches the server");
+  // The same pattern in an elicitation's form (the page's own module).
+  const elicited = await Promise.race([page.evaluate(async () => {
+    const { schemaForm } = await import("/js/schema-form.js");
+    const form = schemaForm({ type: "object", properties: { code: { type: "string", pattern: "^(a+)+$" } } }, { code: `${"a".repeat(34)}!` });
+    return form.read().errors.length;
+  }), new Promise((resolve) => setTimeout(() => resolve("frozen"), 2000))]);
+  check(elicited === 0, "an elicitation form does not run the pattern either", String(elicited));
+  check(errors.length === 0, "no page errors", errors.join(" | "));
+  await page.close();
+}
+
 // The page as a static folder (scripts/build-www.mjs), served by Python's plain http.server:
 // the rewritten import map and CSP load the package, and the page works as it does here.
 async function staticFolder(ctx) {
@@ -595,6 +727,7 @@ try {
   await mainFlow(ctx);
   await oauthAndSeveral(ctx);
   await hostile(ctx);
+  await limits(ctx);
   await staticFolder(ctx);
   if (process.env.SCREENSHOTS === "update") {
     rmSync(path.join(repo, "docs/screenshots"), { recursive: true, force: true });

@@ -55,8 +55,11 @@ export function chatView(app) {
       const entry = toolEntry(params.name, params.arguments);
       transcript.append(entry);
       try {
+        // The server the call goes to, asked first: a resource link in its result is read there,
+        // not wherever else the same URI is listed.
+        const server = await app.host.toolServer(params.name);
         const result = await app.host.callTool(params, options);
-        entry.append(renderToolResult(result, { onOpenResource: (uri) => app.openResource?.(uri) }));
+        entry.append(renderToolResult(result, { onOpenResource: (uri) => app.openResource?.(uri, server) }));
         return result;
       } catch (error) {
         if (options?.signal?.aborted) throw error;

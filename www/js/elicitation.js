@@ -1,6 +1,6 @@
 // Elicitation: a form generated from the requested schema, with a warning on
 // fields that look sensitive; URL mode opens the link only when the user says so.
-import { h } from "./dom.js";
+import { h, asText, clip } from "./dom.js";
 import { schemaForm } from "./schema-form.js";
 import { modal } from "./dialog.js";
 
@@ -9,7 +9,7 @@ const SENSITIVE = /pass(word|phrase|code)?|token|secret|card|cvv|cvc|api[\s_-]?k
 // By key and title only: descriptions often say what not to enter ("do not give us your PIN").
 function sensitiveFields(schema) {
   return Object.entries(schema?.properties ?? {})
-    .filter(([key, p]) => SENSITIVE.test(`${key} ${p?.title ?? ""}`))
+    .filter(([key, p]) => SENSITIVE.test(`${key} ${asText(p?.title)}`))
     .map(([key]) => key);
 }
 
@@ -33,7 +33,7 @@ function formMode(params, ctx) {
       }
       done({ action: "accept", content: read.value });
     } },
-    h("p", { class: "prewrap", data: { testid: "elicitation-message" } }, String(params.message ?? "")),
+    h("p", { class: "prewrap", data: { testid: "elicitation-message" } }, clip(asText(params.message), 20_000)),
     sensitive.length ? h("p", { class: "warning", role: "note" }, `Sensitive-looking fields: ${sensitive.join(", ")}.`) : null,
     form.element, message,
     h("div", { class: "row" },
@@ -47,16 +47,16 @@ function urlMode(params, ctx) {
   return modal(`${ctx.server} asks you to open a page`, "elicitation-dialog", ({ done, dialog }) => {
     let target = null;
     try {
-      const parsed = new URL(String(params.url));
+      const parsed = new URL(asText(params.url));
       if (parsed.protocol === "https:" || parsed.protocol === "http:") target = parsed;
     } catch {
       // Not a URL: nothing will be opened.
     }
     dialog.addEventListener("escape", () => done({ action: "cancel" }));
     return h("div", {},
-      h("p", { class: "prewrap" }, String(params.message ?? "")),
+      h("p", { class: "prewrap" }, clip(asText(params.message), 20_000)),
       target ? h("p", {}, "It opens ", h("strong", {}, target.host), ": ", h("code", { data: { testid: "elicitation-url" } }, target.href))
-        : h("p", { class: "field-error" }, `Not a web address: ${String(params.url)}`),
+        : h("p", { class: "field-error" }, `Not a web address: ${clip(asText(params.url), 2000)}`),
       h("p", { class: "hint" }, "Nothing is opened unless you choose to."),
       h("div", { class: "row" },
         h("button", { type: "button", disabled: !target, data: { testid: "elicitation-open" }, onclick: () => {

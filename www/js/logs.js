@@ -1,9 +1,12 @@
 // Logs and notifications from every server, with a level filter, and the
 // level each server is asked to log at.
-import { h, uid, describeError, pretty } from "./dom.js";
+import { h, uid, describeError, pretty, asText, clip } from "./dom.js";
 
 const LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
 const MAX_ENTRIES = 1000;
+// The most characters one entry keeps, whether the server logged a string or an object:
+// 1000 entries of a server's 16 MiB strings would otherwise stay in the page.
+const MAX_TEXT = 2000;
 
 export function logsView(app) {
   const filterId = uid("level");
@@ -29,12 +32,12 @@ export function logsView(app) {
     const { method, params } = event.notification;
     const message = method === "notifications/message";
     const level = message && LEVELS.includes(params?.level) ? params.level : undefined;
-    const text = message ? `${params?.logger ? `${params.logger}: ` : ""}${typeof params?.data === "string" ? params.data : pretty(params?.data, 2000)}`
-      : pretty(params ?? {}, 2000);
+    const text = message ? `${params?.logger ? `${asText(params.logger, 200)}: ` : ""}${typeof params?.data === "string" ? clip(params.data, MAX_TEXT) : pretty(params?.data, MAX_TEXT)}`
+      : pretty(params ?? {}, MAX_TEXT);
     const entry = h("li", { class: `entry ${level ? `level-${level}` : "other"}`, data: { testid: "log-entry", level: level ?? "", method } },
       h("span", { class: "time" }, new Date().toLocaleTimeString()), " ",
-      h("span", { class: "server-tag" }, String(event.server)), " ",
-      h("span", { class: "method" }, level ? level.toUpperCase() : method), " ",
+      h("span", { class: "server-tag" }, asText(event.server)), " ",
+      h("span", { class: "method" }, level ? level.toUpperCase() : asText(method, 200)), " ",
       h("span", { class: "text" }, text));
     entry.hidden = !visible(entry);
     entries.append(entry);

@@ -1,7 +1,7 @@
 // Sampling with a human in the loop: the server's request in a dialog, which
 // the user can edit, approve or reject, with a reply they write or have a
 // configured model draft and then edit.
-import { h, uid, pretty, describeError } from "./dom.js";
+import { h, uid, pretty, describeError, asText } from "./dom.js";
 import { renderMessages } from "./render.js";
 import { modal } from "./dialog.js";
 import { loadSettings, configured, draftSampling } from "./llm.js";
@@ -48,7 +48,7 @@ export function samplingHandler() {
       }
       done({ role: "assistant", model: model.value || "human-in-the-loop", content: { type: "text", text: reply.value }, stopReason: "endTurn" });
     } },
-    h("p", { class: "hint" }, `The server wants a model completion${params?.maxTokens ? ` (at most ${params.maxTokens} tokens)` : ""}. Nothing is sent until you approve.`),
+    h("p", { class: "hint" }, `The server wants a model completion${params?.maxTokens ? ` (at most ${asText(params.maxTokens, 50)} tokens)` : ""}. Nothing is sent until you approve.`),
     renderMessages(params?.messages),
     h("details", {}, h("summary", {}, "Edit the request"), h("label", { for: requestId }, "Request (JSON)"), request),
     h("div", { class: "field" }, h("label", { for: replyId }, "Reply"), reply),

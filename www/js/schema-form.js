@@ -3,20 +3,37 @@
 // enumNames), required fields, defaults, formats, ranges, nested objects and
 // arrays; anything else falls back to a JSON text field. `read()` returns the
 // value and marks every invalid field with a message next to it.
-import { h, uid } from "./dom.js";
+import { h, uid, asText, pretty } from "./dom.js";
 
 const MAX_DEPTH = 8;
+// The most fields (and choice boxes) one form builds. A few hundred bytes of schema
+// can describe millions of fields (six properties that each $ref the next level, eight
+// levels deep); past this budget a subtree is one raw-JSON field instead.
+const MAX_FIELDS = 500;
 
-// A local `$ref` (#/$defs/x, #/definitions/x) resolved against the root schema.
-function resolve(schema, root, depth = 0) {
-  if (!schema || typeof schema !== "object") return {};
-  if (typeof schema.$ref === "string" && schema.$ref.startsWith("#/") && depth < MAX_DEPTH) {
+/**
+ * A local `$ref` (#/$defs/x, #/definitions/x) resolved against the root schema.
+ * `refs` are the refs being expanded on the path down to this field: one met again
+ * there is a cycle, which the caller shows as a raw-JSON field (`cycle: true`)
+ * instead of expanding it level after level. Returns `{ schema, refs, cycle }`.
+ */
+function resolve(schema, root, refs = new Set()) {
+  for (let hops = 0; schema && typeof schema === "object" && typeof schema.$ref === "string" && schema.$ref.startsWith("#/"); hops++) {
+    if (refs.has(schema.$ref) || hops >= MAX_DEPTH) return { schema, refs, cycle: true };
+    refs = new Set(refs).add(schema.$ref);
     let target = root;
     for (const part of schema.$ref.slice(2).split("/")) target = target?.[part.replaceAll("~1", "/").replaceAll("~0", "~")];
     const { $ref, ...rest } = schema;
-    return resolve({ ...target, ...rest }, root, depth + 1);
+    schema = { ...(target && typeof target === "object" ? target : {}), ...rest };
   }
-  return schema;
+  return { schema: schema && typeof schema === "object" ? schema : {}, refs, cycle: false };
+}
+
+// Takes `count` fields from the form's budget; false once it would run out.
+function spend(form, count = 1) {
+  if (form.budget < count) return false;
+  form.budget -= count;
+  return true;
 }
 
 function typeOf(schema) {
@@ -33,11 +50,11 @@ function typeOf(schema) {
 function choicesOf(schema) {
   if (Array.isArray(schema.enum)) {
     const names = Array.isArray(schema.enumNames) ? schema.enumNames : [];
-    return schema.enum.map((v, i) => [v, String(names[i] ?? v)]);
+    return schema.enum.map((v, i) => [v, asText(names[i] ?? v)]);
   }
   const options = schema.oneOf ?? schema.anyOf;
   if (Array.isArray(options) && options.length > 0 && options.every((o) => o && "const" in o)) {
-    return options.map((o) => [o.const, String(o.title ?? o.const)]);
+    return options.map((o) => [o.const, asText(o.title ?? o.const)]);
   }
   return null;
 }
@@ -54,19 +71,25 @@ function localDateTime(text) {
 }
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-function messageFor(schema, value) {
+// A bound from the schema, or undefined when it is not a number: comparing with
+// a server's object would call its valueOf and toString, which may throw.
+const bound = (schema, key) => (typeof schema[key] === "number" ? schema[key] : undefined);
+const BOUNDS = ["minLength", "maxLength", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minItems", "maxItems"];
+
+function messageFor(original, value) {
+  // Only the bounds that are numbers, and the format.
+  const schema = { format: original.format, ...Object.fromEntries(BOUNDS.map((key) => [key, bound(original, key)])) };
   if (typeof value === "string") {
     if (schema.minLength !== undefined && value.length < schema.minLength) return `At least ${schema.minLength} characters`;
     if (schema.maxLength !== undefined && value.length > schema.maxLength) return `At most ${schema.maxLength} characters`;
-    if (schema.format === "email" && !EMAIL.test(value)) return "Not an email address";
+    // No address is longer than 320 characters, and EMAIL is quadratic on a long one a server's default could give.
+    if (schema.format === "email" && (value.length > 320 || !EMAIL.test(value))) return "Not an email address";
     if ((schema.format === "uri" || schema.format === "url") && !URL.canParse(value)) return "Not a URL";
-    if (typeof schema.pattern === "string") {
-      try {
-        if (!new RegExp(schema.pattern, "u").test(value)) return `Must match ${schema.pattern}`;
-      } catch {
-        // A pattern JS cannot compile is not held against the user.
-      }
-    }
+    // `pattern` is not checked here: the page's RegExp backtracks, and a server's
+    // pattern such as ^(a+)+$ would freeze the tab. The server checks its tools'
+    // arguments, and the package checks an elicitation's answer against the schema,
+    // pattern included, with a linear-time matcher before anything is sent. The
+    // pattern is shown as a hint instead (see patternHint).
   }
   if (typeof value === "number") {
     if (schema.minimum !== undefined && value < schema.minimum) return `At least ${schema.minimum}`;
@@ -99,21 +122,30 @@ function row(label, required, description, control, controlId) {
   return { node, show };
 }
 
-// Each builder returns { node, read() -> { value, present, errors } }.
-function field(schema, root, { name, required, initial, depth }) {
-  schema = resolve(schema, root);
-  const label = String(schema.title ?? name);
-  const description = typeof schema.description === "string" ? schema.description : "";
+// The pattern a string must match, as a hint (it is not run here, see messageFor).
+function patternHint(schema) {
+  return typeof schema.pattern === "string" ? `Must match the pattern ${asText(schema.pattern).slice(0, 200)}` : "";
+}
+
+// Each builder returns { node, read() -> { value, present, errors } }. `form` is
+// { root, budget }, shared by every field of one form; `refs` the $refs expanded above.
+function field(raw, form, { name, required, initial, depth, refs }) {
+  const resolved = resolve(raw, form.root, refs);
+  const schema = resolved.schema;
+  const label = asText(schema.title ?? name);
+  const description = [typeof schema.description === "string" ? schema.description : "", patternHint(schema)].filter(Boolean).join(" · ");
   const start = initial !== undefined ? initial : schema.default;
   const type = typeOf(schema);
   const choices = choicesOf(schema);
   const id = uid("in");
   const named = { name, "data-field": name };
 
-  if (depth > MAX_DEPTH) return jsonField(schema, { label, description, required, start, id, named });
+  // Too deep, a $ref cycle or the form's budget spent: this subtree is typed as JSON.
+  if (depth > MAX_DEPTH || resolved.cycle || !spend(form)) return jsonField(schema, { label, description, required, start, id, named });
 
   if (type === "object") {
-    const inner = objectFields(schema, root, start, depth + 1);
+    const inner = objectFields(schema, form, start, { depth: depth + 1, refs: resolved.refs });
+    if (!inner) return jsonField(schema, { label, description, required, start, id, named });
     const node = h("fieldset", { class: "object", ...named }, h("legend", {}, label, required ? " *" : ""), description ? h("p", { class: "hint" }, description) : null, inner.nodes);
     return { node, read: () => {
       const result = inner.read();
@@ -125,10 +157,13 @@ function field(schema, root, { name, required, initial, depth }) {
   }
 
   if (type === "array") {
-    const items = resolve(schema.items ?? {}, root);
-    const itemChoices = choicesOf(items);
+    const items = resolve(schema.items ?? {}, form.root, resolved.refs);
+    const itemChoices = items.cycle ? null : choicesOf(items.schema);
+    // A box per choice, a field per initial item (each spends its own): more than the budget left is one JSON field.
+    const fits = itemChoices ? spend(form, itemChoices.length) : (Array.isArray(start) ? start.length : 0) <= form.budget;
+    if (!fits) return jsonField(schema, { label, description, required, start, id, named });
     if (itemChoices) return multiSelect(schema, { label, description, required, start, itemChoices, named });
-    return arrayField(schema, root, items, { label, description, required, start, depth, named });
+    return arrayField(schema, form, schema.items ?? {}, { label, description, required, start, depth, refs: resolved.refs, named });
   }
 
   if (choices) {
@@ -153,7 +188,7 @@ function field(schema, root, { name, required, initial, depth }) {
   }
 
   if (type === "number" || type === "integer") {
-    const input = h("input", { type: "number", id, step: type === "integer" ? "1" : "any", min: schema.minimum, max: schema.maximum,
+    const input = h("input", { type: "number", id, step: type === "integer" ? "1" : "any", min: bound(schema, "minimum"), max: bound(schema, "maximum"),
       value: typeof start === "number" ? String(start) : "", inputmode: type === "integer" ? "numeric" : "decimal", ...named });
     const r = row(label, required, description, input, id);
     return { node: r.node, read: () => {
@@ -174,7 +209,7 @@ function field(schema, root, { name, required, initial, depth }) {
 
   if (type === "string") {
     const inputType = INPUT_TYPES[schema.format] ?? "text";
-    const long = (schema.maxLength ?? 0) > 200 || /\n/.test(String(start ?? ""));
+    const long = (bound(schema, "maxLength") ?? 0) > 200 || (typeof start === "string" && start.includes("\n"));
     const startText = typeof start === "string" ? (inputType === "datetime-local" ? localDateTime(start) : start) : "";
     const input = long
       ? h("textarea", { id, rows: 4, ...named }, startText)
@@ -194,7 +229,7 @@ function field(schema, root, { name, required, initial, depth }) {
 
 // A field the form cannot model: JSON text.
 function jsonField(schema, { label, description, required, start, id, named }) {
-  const area = h("textarea", { id, rows: 3, class: "json", spellcheck: "false", ...named }, start === undefined ? "" : JSON.stringify(start, null, 2));
+  const area = h("textarea", { id, rows: 3, class: "json", spellcheck: "false", ...named }, start === undefined ? "" : pretty(start));
   const r = row(`${label} (JSON)`, required, description, area, id);
   return { node: r.node, read: () => {
     const text = area.value.trim();
@@ -231,11 +266,11 @@ function multiSelect(schema, { label, description, required, start, itemChoices,
   } };
 }
 
-function arrayField(schema, root, items, { label, description, required, start, depth, named }) {
+function arrayField(schema, form, items, { label, description, required, start, depth, refs, named }) {
   const list = h("ol", { class: "array-items" });
   const entries = [];
   const add = (initial) => {
-    const item = field(items, root, { name: `${label}[${entries.length}]`, required: true, initial, depth: depth + 1 });
+    const item = field(items, form, { name: `${label}[${entries.length}]`, required: true, initial, depth: depth + 1, refs });
     const entry = { item };
     const remove = h("button", { type: "button", class: "small", onclick: () => {
       entries.splice(entries.indexOf(entry), 1);
@@ -258,11 +293,14 @@ function arrayField(schema, root, items, { label, description, required, start, 
   } };
 }
 
-function objectFields(schema, root, start, depth) {
+// The fields of an object's properties, or null when there are more than the
+// form's budget has left (the caller then shows the object as JSON).
+function objectFields(schema, form, start, { depth, refs }) {
   const required = new Set(Array.isArray(schema.required) ? schema.required : []);
-  const properties = Object.entries(schema.properties ?? {});
-  const fields = properties.map(([name, sub]) => [name, field(sub, root, {
-    name, required: required.has(name), initial: start && typeof start === "object" ? start[name] : undefined, depth,
+  const properties = schema.properties && typeof schema.properties === "object" ? Object.entries(schema.properties) : [];
+  if (properties.length > form.budget) return null;
+  const fields = properties.map(([name, sub]) => [name, field(sub, form, {
+    name, required: required.has(name), initial: start && typeof start === "object" ? start[name] : undefined, depth, refs,
   })]);
   return {
     nodes: fields.map(([, f]) => f.node),
@@ -286,8 +324,22 @@ function objectFields(schema, root, start, depth) {
  */
 export function schemaForm(schema, initial) {
   const root = schema && typeof schema === "object" ? schema : {};
+  const form = { root, budget: MAX_FIELDS };
   const resolved = resolve(root, root);
-  const fields = objectFields(resolved, root, initial, 0);
+  const fields = resolved.cycle ? null : objectFields(resolved.schema, form, initial, { depth: 0, refs: resolved.refs });
+  if (!fields) return wholeAsJson(initial);
   const element = h("div", { class: "schema-form" }, fields.nodes.length ? fields.nodes : h("p", { class: "muted" }, "No arguments."));
   return { element, read: fields.read };
+}
+
+// A form too large to build field by field: the arguments as one JSON object.
+function wholeAsJson(initial) {
+  const area = jsonField({}, { label: "Arguments", description: `The schema asks for more than ${MAX_FIELDS} fields: type the arguments as JSON.`,
+    required: false, start: initial, id: uid("in"), named: { name: "arguments", "data-field": "arguments" } });
+  return { element: h("div", { class: "schema-form" }, area.node), read: () => {
+    const result = area.read();
+    const value = result.value && typeof result.value === "object" && !Array.isArray(result.value) ? result.value : {};
+    const errors = result.value === undefined || value === result.value ? result.errors : [...result.errors, "Arguments: must be a JSON object"];
+    return { value, errors };
+  } };
 }

@@ -2,7 +2,7 @@
 // several at once through McpHost; each shows its status, the era and
 // transport chosen by itself, and what went wrong.
 import { popupAuthorizer } from "mcp-wasm";
-import { h, replace, uid, describeError } from "./dom.js";
+import { h, replace, uid, describeError, asText } from "./dom.js";
 
 // "Name: value" lines as a headers object; a line without a colon is refused.
 export function parseHeaders(text) {
@@ -16,10 +16,15 @@ export function parseHeaders(text) {
 }
 
 // A name that every LLM API accepts as part of a tool name: letters, digits,
-// "_" and "-", at most 32 characters.
-const NAME_PATTERN = "[A-Za-z0-9_-]{1,32}";
+// "_" and "-", at most 32 characters. The "-" is escaped: an input's `pattern`
+// is compiled with the `v` flag, where a bare "-" at the end of a class is a
+// syntax error and the browser drops the attribute.
+const NAME_PATTERN = "[A-Za-z0-9_\\-]{1,32}";
+const NAME_RULE = "Use 1 to 32 letters, digits, \"_\" or \"-\".";
+const validName = (name) => new RegExp(`^${NAME_PATTERN}$`, "v").test(name);
 function cleanName(text) {
-  return String(text).replace(/[^A-Za-z0-9_-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 32).replace(/-+$/, "");
+  // Cut before any regex runs: /-+$/ is quadratic on a long run of dashes a server could send.
+  return asText(text).slice(0, 256).replace(/[^A-Za-z0-9_-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 32).replace(/-+$/, "");
 }
 
 /**
@@ -28,7 +33,7 @@ function cleanName(text) {
  * when another server has it already.
  */
 export function nameFromInfo(infoName, taken) {
-  const text = String(infoName ?? "").trim();
+  const text = asText(infoName, 200).trim();
   const base = cleanName(text.slice(text.lastIndexOf("/", text.length - 2) + 1)) || cleanName(text) || "server";
   let name = base;
   for (let i = 2; taken.has(name); i++) name = `${base.slice(0, 29)}-${i}`;
@@ -102,7 +107,7 @@ export function serversView(app) {
     event.preventDefault();
     const to = editing.value.trim();
     try {
-      if (!new RegExp(`^${NAME_PATTERN}$`).test(to)) throw new Error("Use 1 to 32 letters, digits, \"_\" or \"-\".");
+      if (!validName(to)) throw new Error(NAME_RULE);
       app.host.renameServer(from, to);
       provisional.delete(from);
       editing = null;
@@ -128,8 +133,11 @@ export function serversView(app) {
     try {
       const headers = parseHeaders(field(ids.headers).value);
       const url = field(ids.url).value.trim();
+      const name = field(ids.name).value.trim();
+      // Checked here too, as rename() does: the form is submitted by script and by Enter alike.
+      if (name && !validName(name)) throw new Error(`Name ${JSON.stringify(name)}: ${NAME_RULE}`);
       app.setStatus("connecting", `Connecting to ${url}…`);
-      const state = await connect(url, { name: field(ids.name).value.trim(), headers, oauth: field(ids.oauth).checked });
+      const state = await connect(url, { name, headers, oauth: field(ids.oauth).checked });
       summarize();
       if (state.status === "connected") form.reset();
     } catch (error) {
@@ -155,11 +163,11 @@ export function serversView(app) {
         h("span", { class: `badge status-${s.status}`, data: { testid: "server-status" } }, s.status), " ",
         h("code", { class: "muted" }, s.url)),
       s.status === "connected" ? h("dl", { class: "info" },
-        h("dt", {}, "Server"), h("dd", { data: { testid: "server-info" } }, `${s.serverInfo?.name ?? "?"} ${s.serverInfo?.version ?? ""}`),
-        h("dt", {}, "Era"), h("dd", { data: { testid: "server-era" } }, String(s.era)),
-        h("dt", {}, "Transport"), h("dd", { data: { testid: "server-transport" } }, String(s.transport)),
-        h("dt", {}, "Protocol"), h("dd", {}, String(s.protocolVersion)),
-        h("dt", {}, "Session"), h("dd", {}, s.sessionId ?? "(none)")) : null,
+        h("dt", {}, "Server"), h("dd", { data: { testid: "server-info" } }, `${asText(s.serverInfo?.name ?? "?", 200)} ${asText(s.serverInfo?.version, 200)}`),
+        h("dt", {}, "Era"), h("dd", { data: { testid: "server-era" } }, asText(s.era)),
+        h("dt", {}, "Transport"), h("dd", { data: { testid: "server-transport" } }, asText(s.transport)),
+        h("dt", {}, "Protocol"), h("dd", {}, asText(s.protocolVersion, 200)),
+        h("dt", {}, "Session"), h("dd", {}, asText(s.sessionId ?? "(none)", 200))) : null,
       s.error ? h("p", { class: "field-error", data: { testid: "server-error" } }, describeError(s.error)) : null,
       editing?.name === s.name ? renameForm(s) : null,
       h("div", { class: "row" },

@@ -1,7 +1,7 @@
 // The tools browser: every connected server's tools under their qualified
 // names, a form generated from the selected tool's inputSchema (or raw JSON),
 // calls with a progress bar and a cancel button, results rendered by type.
-import { h, replace, uid, describeError, pretty } from "./dom.js";
+import { h, replace, uid, describeError, pretty, asText, clip, drawList, debounce } from "./dom.js";
 import { schemaForm } from "./schema-form.js";
 import { renderToolResult } from "./render.js";
 
@@ -10,20 +10,23 @@ export function toolsView(app) {
   let form = null;
   let running = null; // the AbortController of the call in flight in the shown tool
   const filterId = uid("filter");
-  const filter = h("input", { id: filterId, type: "search", placeholder: "Filter tools", data: { testid: "tool-filter" }, oninput: () => renderList() });
+  const filter = h("input", { id: filterId, type: "search", placeholder: "Filter tools", data: { testid: "tool-filter" }, oninput: debounce(() => renderList()) });
   const list = h("ul", { class: "item-list", data: { testid: "tool-list" } });
   const count = h("span", { class: "muted" });
   const detail = h("section", { class: "panel detail", aria: { live: "polite" } }, h("p", { class: "muted" }, "Pick a tool."));
 
+  // What the filter searches: every field as text, whatever type the server gave it.
+  const haystack = (t) => `${asText(t.name)} ${asText(t.title)} ${asText(t.description)}`.toLowerCase();
+
   function renderList() {
     const needle = filter.value.trim().toLowerCase();
-    const tools = app.host.tools.filter((t) => !needle || `${t.name} ${t.title ?? ""} ${t.description ?? ""}`.toLowerCase().includes(needle));
+    const tools = needle ? app.host.tools.filter((t) => haystack(t).includes(needle)) : app.host.tools;
     count.textContent = ` (${app.host.tools.length})`;
-    replace(list, tools.map((tool) => h("li", { data: { testid: "tool-item", name: tool.name } },
+    drawList(list, tools, (tool) => h("li", { data: { testid: "tool-item", name: tool.name } },
       h("button", { type: "button", class: selected?.name === tool.name ? "item selected" : "item", aria: { pressed: String(selected?.name === tool.name) }, onclick: () => select(tool) },
-        h("span", { class: "name" }, tool.name),
-        h("span", { class: "server-tag" }, tool.server),
-        tool.description ? h("span", { class: "desc" }, String(tool.description).split("\n")[0].slice(0, 140)) : null))));
+        h("span", { class: "name" }, asText(tool.name)),
+        h("span", { class: "server-tag" }, asText(tool.server)),
+        tool.description ? h("span", { class: "desc" }, asText(tool.description).split("\n")[0].slice(0, 140)) : null)));
   }
 
   function select(tool) {
@@ -96,11 +99,11 @@ export function toolsView(app) {
           signal: controller.signal,
           resetTimeoutOnProgress: true,
           onprogress: (p) => {
-            if (typeof p.total === "number" && p.total > 0) {
+            if (typeof p.total === "number" && p.total > 0 && typeof p.progress === "number") {
               progress.max = p.total;
               progress.value = p.progress;
             }
-            progressText.textContent = `${p.progress}${p.total ? ` / ${p.total}` : ""}${p.message ? ` ${p.message}` : ""}`;
+            progressText.textContent = `${asText(p.progress, 50)}${p.total ? ` / ${asText(p.total, 50)}` : ""}${p.message ? ` ${asText(p.message, 500).slice(0, 500)}` : ""}`;
             progress.dataset.count = String(Number(progress.dataset.count ?? 0) + 1);
           },
         });
@@ -121,9 +124,9 @@ export function toolsView(app) {
 
     replace(detail,
       h("h2", {}, h("code", { data: { testid: "selected-tool" } }, tool.name)),
-      h("p", { class: "muted" }, `${tool.title ? `${tool.title} · ` : ""}on ${tool.server} as ${tool.serverName}`),
-      tool.description ? h("p", { class: "prewrap" }, String(tool.description)) : null,
-      tool.annotations ? h("p", { class: "muted" }, Object.entries(tool.annotations).map(([k, v]) => `${k}: ${v}`).join(" · ")) : null,
+      h("p", { class: "muted" }, `${tool.title ? `${asText(tool.title)} · ` : ""}on ${asText(tool.server)} as ${asText(tool.serverName)}`),
+      tool.description ? h("p", { class: "prewrap" }, clip(asText(tool.description), 200_000)) : null,
+      tool.annotations && typeof tool.annotations === "object" ? h("p", { class: "muted" }, Object.entries(tool.annotations).slice(0, 50).map(([k, v]) => `${k}: ${asText(v, 200)}`).join(" · ")) : null,
       h("form", { class: "call-form", data: { testid: "call-form" }, onsubmit: submit, novalidate: true },
         h("div", { class: "field check" }, mode, h("label", { for: modeId }, "Edit the arguments as raw JSON")),
         formBox, rawBox, message,

@@ -3,7 +3,7 @@
 // server, direction and method text; each one can be copied as JSON. It keeps
 // a ring of the last MAX_ENTRIES messages and at most MAX_TEXT of their text,
 // so a chatty server cannot grow it without bound.
-import { h, replace, uid, pretty } from "./dom.js";
+import { h, replace, uid, pretty, asText } from "./dom.js";
 
 export const MAX_ENTRIES = 1000;
 const MAX_TEXT = 16 * 1024 * 1024; // characters kept across the ring
@@ -157,7 +157,7 @@ export function traceView(app) {
         // Kept as "response".
       }
     }
-    return `${method ?? "?"} ${outcome}${entry.id === undefined ? "" : ` #${entry.id}`}`;
+    return `${asText(method ?? "?", 200)} ${outcome}${entry.id === undefined ? "" : ` #${asText(entry.id, 200)}`}`;
   }
 
   /** The host's `trace` option: one message of one server. */
