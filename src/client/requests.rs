@@ -110,7 +110,9 @@ impl ClientState {
         options: &'a RequestOptions,
     ) -> LocalBoxFuture<'a, Result<Reply, Error>> {
         Box::pin(async move {
-            let auth = super::cache::auth_context(self.session.transport().authorization().await?.as_deref());
+            // The `headers` function it may ask is the user's: the call's timeout and signal bound it.
+            let authorization = self.within_call(options, self.session.transport().authorization()).await??;
+            let auth = super::cache::auth_context(authorization.as_deref());
             let now = self.context.runtime.now_ms();
             if let Some(hit) = cache.get_reply(method, params.as_ref(), &auth, now) {
                 return Ok(hit);
