@@ -234,9 +234,10 @@ impl ClientState {
             if let (true, Some(acknowledgement)) = (changed, changed.then(|| self.restart_listen()).flatten()) {
                 let timeout = options.timeout_ms.unwrap_or(self.context.default_timeout_ms);
                 let acknowledged = self.acknowledged(acknowledgement, timeout).await;
-                // A change the server never acknowledged did not happen: the next try asks again.
-                if acknowledged.is_err() {
-                    self.change_subscription(!subscribe, uri);
+                // A change the server never acknowledged did not happen: the set goes back, and so
+                // does the stream, so that the next try asks again and the wire matches the set.
+                if acknowledged.is_err() && self.change_subscription(!subscribe, uri) {
+                    drop(self.restart_listen());
                 }
                 return acknowledged;
             }

@@ -361,3 +361,18 @@ fn a_subscription_never_acknowledged_is_asked_for_again_by_the_next_try() {
     w.advance(1_000);
     assert!(matches!(again.borrow_mut().take(), Some(Err(Error::Timeout { .. }))));
 }
+
+#[test]
+fn an_unsubscription_never_acknowledged_puts_the_stream_back_as_it_was() {
+    let capabilities = json!({"resources": {"subscribe": true}, "tools": {"listChanged": true}});
+    let (mut w, client) = modern(listen_answers(vec![acknowledged, acknowledged, || Answer::Hold, acknowledged]), capabilities);
+    let done = subscribe(&mut w, &client, "file:///a", RequestOptions::default());
+    assert!(matches!(done.borrow_mut().take(), Some(Ok(()))));
+    let c = client.clone();
+    let options = RequestOptions { timeout_ms: Some(1_000), ..RequestOptions::default() };
+    let left = w.start(async move { c.unsubscribe_resource("file:///a", &options).await });
+    w.advance(1_000);
+    assert!(matches!(left.borrow_mut().take(), Some(Err(Error::Timeout { .. }))));
+    assert_eq!(listens(&w), 4, "the stream opens again with the subscription the server still has");
+    assert_eq!(filter(&w), json!({"toolsListChanged": true, "resourceSubscriptions": ["file:///a"]}));
+}
