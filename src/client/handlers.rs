@@ -262,10 +262,9 @@ pub(crate) struct Answering {
     /// Checks an accepted form's content, in place of the built-in validator.
     validator: Option<Rc<dyn SchemaValidator>>,
     events: Weak<EventHub>,
-    /// What the client declared of sampling with tools and of URL elicitation: a request
-    /// that needs either is refused without it (2025-11-25).
-    sampling_tools: bool,
-    url_elicitation: bool,
+    /// The capabilities the client declared: a request for what they leave out is refused
+    /// without it (2025-11-25).
+    declared: Value,
     /// How many requests the handlers were asked: a response cached after a round of input
     /// would answer the next caller with the first one's input.
     asked: std::cell::Cell<u64>,
@@ -294,9 +293,7 @@ impl Answering {
         events: Weak<EventHub>,
         declared: &Value,
     ) -> Self {
-        let sampling_tools = declares(declared, &["sampling", "tools"]);
-        let url_elicitation = declares(declared, &["elicitation", "url"]);
-        Self { handlers, limits, validator, events, sampling_tools, url_elicitation, asked: Default::default() }
+        Self { handlers, limits, validator, events, declared: declared.clone(), asked: Default::default() }
     }
 
     /// How many requests the handlers have been asked so far.
@@ -317,14 +314,33 @@ impl Answering {
             ELICITATION if !params.get("message").is_some_and(Value::is_string) => {
                 Some("invalid params: elicitation/create needs a string message")
             }
-            SAMPLING if !self.sampling_tools && (has("tools") || has("toolChoice")) => {
+            SAMPLING | ELICITATION | ROOTS if !declares(&self.declared, &[capability_of(method)]) => {
+                Some("the client did not declare this request's capability")
+            }
+            SAMPLING if !declares(&self.declared, &["sampling", "tools"]) && (has("tools") || has("toolChoice")) => {
                 Some("the request has tools, and the client did not declare sampling.tools")
             }
-            ELICITATION if !self.url_elicitation && params.get("mode").and_then(Value::as_str) == Some("url") => {
-                Some("the request is in URL mode, and the client did not declare elicitation.url")
+            ELICITATION => {
+                let declared = self.declared.get("elicitation").unwrap_or(&Value::Null);
+                if params.get("mode").and_then(Value::as_str) == Some("url") {
+                    (!declares(declared, &["url"])).then_some("the request is in URL mode, and the client did not declare elicitation.url")
+                } else {
+                    // An empty `elicitation` declares form mode alone, as 2025-06-18 clients do.
+                    let form = declared.as_object().is_some_and(Map::is_empty) || declares(declared, &["form"]);
+                    (!form).then_some("the request is in form mode, and the client did not declare elicitation.form")
+                }
             }
             _ => None,
         }
+    }
+}
+
+/// The client capability a server request needs.
+fn capability_of(method: &str) -> &'static str {
+    match method {
+        SAMPLING => "sampling",
+        ELICITATION => "elicitation",
+        _ => "roots",
     }
 }
 

@@ -261,6 +261,26 @@ fn requests_without_what_their_method_requires_are_refused_before_any_handler() 
 }
 
 #[test]
+fn a_capability_taken_away_refuses_its_requests_though_a_handler_is_there() {
+    let form = json!({"jsonrpc": "2.0", "id": "f1", "method": "elicitation/create",
+        "params": {"message": "name?", "requestedSchema": {"type": "object", "properties": {}}}});
+    for (capabilities, id, request, refused) in [
+        (json!({"sampling": null}), "s1", sampling_request("s1"), true),
+        (json!({"elicitation": null}), "f1", form.clone(), true),
+        (json!({"elicitation": {"form": null}}), "f1", form.clone(), true),
+        // An empty `elicitation`, as 2025-06-18 clients declare it, means form mode.
+        (json!({"elicitation": {"form": null, "url": null}}), "f1", form.clone(), false),
+    ] {
+        let (asked, handlers) = counted();
+        let options = ClientOptions { capabilities: Some(capabilities.clone()), ..ClientOptions::default() };
+        let (mut w, client) = legacy_asking(vec![request], options.handlers(handlers));
+        call(&mut w, &client).unwrap();
+        let answer = response(&w, id);
+        assert_eq!((answer["error"]["code"] == -32602, asked.get() == 0), (refused, refused), "{capabilities}: {answer}");
+    }
+}
+
+#[test]
 fn requests_for_what_the_client_declared_reach_the_handlers() {
     let mut tools = sampling_request("s1");
     tools["params"]["tools"] = json!([{"name": "t", "inputSchema": {"type": "object"}}]);
