@@ -81,6 +81,8 @@ function taskOptions(options) {
     throw invalid("ttl must be a number of milliseconds, zero or more");
   }
   if (ontaskstatus !== undefined && typeof ontaskstatus !== "function") throw invalid("ontaskstatus must be a function");
+  // The task follows its progress itself, so the core does not see this option to check it.
+  if (options.onprogress !== undefined && typeof options.onprogress !== "function") throw invalid("onprogress must be a function");
   return { ttl, ontaskstatus, signal, pollInterval: milliseconds(options, "pollInterval"), maxTotalTimeout: milliseconds(options, "maxTotalTimeout") };
 }
 
@@ -129,7 +131,7 @@ let tokens = 0;
  * than the request. Gives the params to send, and what stops following.
  */
 function followProgress(client, params, onprogress) {
-  if (typeof onprogress !== "function") return [params, () => {}];
+  if (onprogress === undefined) return [params, () => {}];
   const meta = isObject(params._meta) ? params._meta : {};
   const token = meta.progressToken ?? `task-${++tokens}-${Math.random().toString(36).slice(2)}`;
   const listener = ({ params: progress }) => {

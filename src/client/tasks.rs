@@ -95,11 +95,16 @@ impl ClientState {
     /// that names it to `listener` until the returned guard drops.
     fn follow_task_progress(&self, params: &mut Value, listener: ProgressListener) -> Option<FollowedProgress> {
         let meta = params.as_object_mut()?.entry("_meta").or_insert_with(|| json!({}));
-        let token = meta.as_object_mut()?.entry("progressToken").or_insert_with(|| {
+        if !meta.is_object() {
+            *meta = json!({});
+        }
+        let meta = meta.as_object_mut()?;
+        // A `null` token is none, as in JS.
+        if meta.get("progressToken").is_none_or(Value::is_null) {
             let unique = (self.context.runtime.random() * 9_007_199_254_740_991.0) as u64;
-            json!(format!("task-{unique:x}"))
-        });
-        let token = token.clone();
+            meta.insert("progressToken".into(), json!(format!("task-{unique:x}")));
+        }
+        let token = meta.get("progressToken")?.clone();
         let id = self.events.listen(Rc::new(move |event| {
             if let ClientEvent::Notification(Notification { method, params: Some(progress) }) = event {
                 if method == "notifications/progress" && progress.get("progressToken") == Some(&token) {

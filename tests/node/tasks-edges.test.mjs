@@ -50,6 +50,13 @@ test("a task's progress reaches onprogress all through the task, under the call'
   });
 });
 
+test("an onprogress that is no function is refused before anything is sent", LIMIT, async () => {
+  await withServer({ answer: () => done("never") }, async (client, server) => {
+    await assert.rejects(client.callToolAsTask({ name: "quick" }, { onprogress: 5 }), (e) => e.kind === "invalid-argument" && /onprogress/.test(e.message));
+    assert.equal(server.sent("tools/call").length, 0);
+  });
+});
+
 test("a server that runs a task-augmented call at once answers with its result", LIMIT, async () => {
   await withServer({ answer: () => done("at once") }, async (client, server) => {
     const result = await client.callToolAsTask({ name: "quick" });

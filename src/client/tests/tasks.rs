@@ -347,3 +347,16 @@ fn a_tasks_progress_is_heard_for_its_whole_life_under_the_calls_token() {
     w.settle();
     assert_eq!(heard.borrow().len(), 2, "nobody listens once the call is over");
 }
+
+#[test]
+fn a_null_meta_or_token_gets_a_progress_token_of_the_calls_own() {
+    for params in [json!({"name": "slow", "_meta": null}), json!({"name": "slow", "_meta": {"progressToken": null, "k": 1}})] {
+        let (mut w, client) = tasks_client(&["completed"], None);
+        let request = RequestOptions::default().on_progress(|_| {}, false);
+        let options = TaskOptions { request, ..TaskOptions::default() };
+        let c = client.clone();
+        w.run(async move { c.call_tool_as_task(params, &options).await }).unwrap();
+        let meta = w.server.last("tools/call").unwrap().params()["_meta"].clone();
+        assert!(meta["progressToken"].is_string(), "{meta}");
+    }
+}
