@@ -578,7 +578,7 @@ impl Client {
         #[cfg(feature = "skills")]
         return Ok(Rc::new(super::BuiltinSkillChecker));
         #[cfg(not(feature = "skills"))]
-        Err(Error::invalid_argument(
+        Err(Error::Unsupported(
             "reading a skill needs its files checked: build with the Cargo feature `skills`, or give a skill_checker".into(),
         ))
     }
