@@ -335,8 +335,9 @@ async function mainFlow(ctx) {
   const sentBeforeApproval = toolCallsSent.length;
   await page.waitForTimeout(200);
   check(toolCallsSent.length === sentBeforeApproval && await page.getByTestId("tool-approval-server").textContent() === "everything"
+    && await page.getByTestId("tool-approval-url").textContent() === EVERYTHING
     && await page.getByTestId("tool-approval-tool").textContent() === "everything__get-sum" && /"a": 2/.test(await page.getByTestId("tool-approval-arguments").textContent()),
-  "a tool call waits for the user, who sees its server, tool and arguments");
+  "a tool call waits for the user, who sees its server and the server's URL, tool and arguments");
   await page.getByTestId("tool-allow-once").click();
   await chatAnswers(page, 1);
   const call = page.locator("[data-testid=chat-tool-call]");
@@ -689,6 +690,29 @@ async function limits(ctx) {
 
 // The page as a static folder (scripts/build-www.mjs), served by Python's plain http.server:
 // the rewritten import map and CSP load the package, and the page works as it does here.
+// "Keep the key" survives a reload (the tab's sessionStorage is read first), and saving again
+// keeps the key where it was; unchecking it forgets the key.
+async function keptKey(ctx) {
+  const { page } = await openPage(ctx, `server=${encodeURIComponent(EVERYTHING)}`);
+  const stored = () => page.evaluate(() => localStorage.getItem("mcp-wasm-inspector.llm"));
+  const remember = page.getByLabel(/Keep the key after this tab closes/);
+  await page.getByTestId("tab-chat").click();
+  await page.getByTestId("llm-model").fill("kept-1");
+  await page.getByTestId("llm-key").fill("sk-kept");
+  await remember.check();
+  await page.getByTestId("llm-save").click();
+  await page.reload();
+  await page.waitForFunction(() => ["connected", "error"].includes(document.querySelector("[data-testid=status]")?.dataset.state));
+  await page.getByTestId("tab-chat").click();
+  const checked = await remember.isChecked();
+  await page.getByTestId("llm-save").click();
+  check(checked && /sk-kept/.test((await stored()) ?? ""), "a key kept in localStorage stays kept after a reload and another Save");
+  await remember.uncheck();
+  await page.getByTestId("llm-save").click();
+  check((await stored()) === null, "and unchecking the box forgets it");
+  await page.close();
+}
+
 async function staticFolder(ctx) {
   const dir = path.join(repo, "test-results/demo-static");
   execFileSync(process.execPath, [path.join(repo, "scripts/build-www.mjs"), dir], { stdio: ["ignore", "ignore", "inherit"] });
@@ -729,6 +753,7 @@ try {
   await hostile(ctx);
   await limits(ctx);
   await staticFolder(ctx);
+  await keptKey(ctx);
   if (process.env.SCREENSHOTS === "update") {
     rmSync(path.join(repo, "docs/screenshots"), { recursive: true, force: true });
     mkdirSync(path.join(repo, "docs/screenshots"), { recursive: true });

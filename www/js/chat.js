@@ -38,7 +38,9 @@ export function chatView(app) {
   async function approve(call, { server, signal }) {
     const key = JSON.stringify([server, call.name]);
     if (allowed.has(key)) return true;
-    const choice = await askToolApproval({ server, call }, signal);
+    // The server's URL beside its name: a name is whatever server connected first under it.
+    const url = app.host.servers().find((state) => state.name === server)?.url;
+    const choice = await askToolApproval({ server, url, call }, signal);
     if (choice === "chat") allowed.add(key);
     if (choice !== "deny") return true;
     const entry = toolEntry(call.name, call.arguments, h("p", { class: "refused" }, "Refused by you: not sent to the server."));
@@ -80,7 +82,9 @@ export function chatView(app) {
     }
     prompt.value = "";
     say("user", h("p", { class: "prewrap" }, text));
-    const provider = settings.provider;
+    // The run keeps the settings it started with: Save meanwhile applies to the next message.
+    const using = { ...settings };
+    const provider = using.provider;
     history.push(turn(provider, "user", text));
     running = new AbortController();
     send.disabled = true;
@@ -90,7 +94,7 @@ export function chatView(app) {
     try {
       const done = await runToolLoop({
         client: visibleHost, provider, messages: history, maxSteps: 8, signal: running.signal, approve,
-        ask: ({ tools, messages, signal }) => askModel(settings, { messages, tools, signal }),
+        ask: ({ tools, messages, signal }) => askModel(using, { messages, tools, signal }),
       });
       const answer = finalReply(provider, done.reply);
       history = [...done.messages, answer.turn];
@@ -114,7 +118,11 @@ export function chatView(app) {
     Object.assign(settings, { provider: read(ids.provider).value, baseUrl: read(ids.base).value.trim(), model: read(ids.model).value.trim(),
       apiKey: read(ids.key).value, remember: read(ids.remember).checked });
     saveSettings(settings);
-    if (settings.provider !== previous && history.length) clearChat();
+    // Another API starts a new chat: a run still going in the old one's shape is stopped first.
+    if (settings.provider !== previous && history.length) {
+      running?.abort("the API changed");
+      clearChat();
+    }
     note.textContent = configured(settings)
       ? `Using ${settings.model} at ${settings.baseUrl || PROVIDERS[settings.provider].base} (${PROVIDERS[settings.provider].label}).`
       : "A model is needed.";

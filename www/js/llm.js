@@ -21,7 +21,8 @@ export function loadSettings() {
     try {
       const saved = JSON.parse(store.getItem(KEY) ?? "null");
       if (saved && typeof saved === "object") {
-        const settings = { ...DEFAULTS, remember: store === localStorage, ...saved };
+        // Kept in localStorage is what "remember" means, whichever store this session read first.
+        const settings = { ...DEFAULTS, remember: localStorage.getItem(KEY) !== null, ...saved };
         if (!PROVIDERS[settings.provider]) settings.provider = DEFAULTS.provider;
         return settings;
       }

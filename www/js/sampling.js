@@ -11,12 +11,15 @@ export function samplingHandler() {
     const requestId = uid("req");
     const replyId = uid("reply");
     const modelId = uid("model");
-    const request = h("textarea", { id: requestId, rows: 8, class: "json", spellcheck: "false", data: { testid: "sampling-request" } }, pretty(params));
+    // Shown cut if it is long; the draft uses the request itself unless the user edited it.
+    const shown = pretty(params);
+    const request = h("textarea", { id: requestId, rows: 8, class: "json", spellcheck: "false", data: { testid: "sampling-request" } }, shown);
     const reply = h("textarea", { id: replyId, rows: 4, data: { testid: "sampling-reply" } }, "");
     const model = h("input", { id: modelId, type: "text", value: "human-in-the-loop", data: { testid: "sampling-model" } });
     const message = h("p", { class: "field-error", role: "alert", hidden: true });
     const settings = loadSettings();
     const edited = () => {
+      if (request.value === shown) return params;
       try {
         return JSON.parse(request.value);
       } catch (error) {

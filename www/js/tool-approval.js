@@ -5,11 +5,11 @@ import { h, pretty } from "./dom.js";
 import { modal } from "./dialog.js";
 
 /**
- * Shows the call (server, tool, arguments, all as text) and resolves with the
+ * Shows the call (server and its URL, tool, arguments, all as text) and resolves with the
  * user's choice: "once", "chat" (allow this tool for the rest of the chat) or
  * "deny". Escape denies; `signal` (the chat's Stop) closes the dialog.
  */
-export function askToolApproval({ server, call }, signal) {
+export function askToolApproval({ server, url, call }, signal) {
   const where = server ?? "an unknown server";
   return modal(`Run a tool on ${where}?`, "tool-approval-dialog", ({ done, dialog }) => {
     dialog.addEventListener("escape", () => done("deny"));
@@ -17,6 +17,7 @@ export function askToolApproval({ server, call }, signal) {
       h("p", { class: "hint" }, "The model asks to call this tool. Nothing is sent to the server unless you allow it."),
       h("dl", { class: "info" },
         h("dt", {}, "Server"), h("dd", { data: { testid: "tool-approval-server" } }, where),
+        url ? [h("dt", {}, "URL"), h("dd", { data: { testid: "tool-approval-url" } }, h("code", {}, url))] : null,
         h("dt", {}, "Tool"), h("dd", { data: { testid: "tool-approval-tool" } }, h("code", {}, call.name))),
       h("h3", {}, "Arguments"),
       h("pre", { class: "text", data: { testid: "tool-approval-arguments" } }, pretty(call.arguments ?? {}, 20_000)),
