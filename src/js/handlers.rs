@@ -28,7 +28,12 @@ fn handler(object: &JsValue, name: &str) -> Result<Option<Function>, Error> {
 /// The JSON-RPC error for a value a handler threw or rejected with.
 fn thrown_to_error(thrown: &JsValue) -> ErrorObject {
     let field = |name: &str| Reflect::get(thrown, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED);
-    let code = field("code").as_f64().filter(|c| c.fract() == 0.0 && c.abs() <= 9_007_199_254_740_991.0);
+    // A DOMException's `code` is its legacy number (23 for `AbortSignal.timeout()`'s), no
+    // JSON-RPC code: told apart by its constructor's name, with no import of its own.
+    let constructor = field("constructor");
+    let dom_exception =
+        Reflect::get(&constructor, &JsValue::from_str("name")).ok().and_then(|name| name.as_string()).as_deref() == Some("DOMException");
+    let code = field("code").as_f64().filter(|c| !dom_exception && c.fract() == 0.0 && c.abs() <= 9_007_199_254_740_991.0);
     let data = field("data");
     ErrorObject {
         code: code.map_or(codes::INTERNAL_ERROR, |c| c as i64),

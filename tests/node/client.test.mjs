@@ -442,3 +442,21 @@ test("a form-only elicitation client: url: null declares form alone, and an SDK 
     await client.close();
   }
 });
+
+// A DOMException's `code` is its legacy number, not a JSON-RPC code: a handler that gives up
+// with `AbortSignal.timeout()`'s reason answers with −32603, not 23.
+test("a handler rejecting with a DOMException answers with an internal error, not its legacy code", LIMIT, async () => {
+  const rec = recordingFetch();
+  const client = await McpClient.connect(MCP_URL, {
+    fetch: rec.fetch,
+    handlers: { elicitation: () => Promise.reject(new DOMException("the person took too long", "TimeoutError")) },
+  });
+  try {
+    await client.callTool({ name: "trigger-elicitation-request", arguments: {} }).catch(() => {});
+    const answer = rec.messages().find((m) => m.method === undefined && m.error);
+    assert.equal(answer?.error.code, -32603, JSON.stringify(answer));
+    assert.match(answer.error.message, /took too long/);
+  } finally {
+    await client.close();
+  }
+});
