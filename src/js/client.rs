@@ -338,6 +338,9 @@ impl McpClient {
     }
 
     /// Checks that the server is responsive.
+    ///
+    /// @throws {McpClientError} kind `unsupported` in the 2026-07-28 era,
+    /// which removed `ping` (any request shows the server answers).
     #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
     pub fn ping(&self, #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] options: JsValue) -> Promise {
         let (client, call) = (self.client.clone(), self.call(&options));
@@ -369,7 +372,9 @@ impl McpClient {
     /// Tells the server that the roots changed, so it asks for them again.
     /// The client must have a `roots` handler (which declares
     /// `roots.listChanged`): else, with `strictCapabilities`, it rejects with
-    /// `invalid-argument` and sends nothing.
+    /// `invalid-argument` and sends nothing. In the 2026-07-28 era, which
+    /// removed the notification (roots ride on each request), it rejects
+    /// with `unsupported`.
     #[wasm_bindgen(js_name = sendRootsListChanged, unchecked_return_type = "Promise<void>")]
     pub fn send_roots_list_changed(&self) -> Promise {
         let client = self.client.clone();

@@ -297,7 +297,7 @@ impl McpClient {
     ///
     /// @throws {McpClientError} `invalid-argument` for a file the skill does
     /// not list; `invalid-result` when it differs from the listing.
-    #[wasm_bindgen(js_name = readSkillFile, unchecked_return_type = "Promise<ReadResourceResult>")]
+    #[wasm_bindgen(js_name = readSkillFile, unchecked_return_type = "Promise<ReadResourceResult & CacheHints>")]
     pub fn read_skill_file(
         &self,
         #[wasm_bindgen(unchecked_param_type = "Skill")] skill: JsValue,

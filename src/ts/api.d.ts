@@ -249,12 +249,29 @@ export interface RequestOptions {
   maxTotalTimeout?: number;
 }
 
+/**
+ * `notifications/subscriptions/acknowledged` (2026-07-28): the server's word that a
+ * `subscriptions/listen` stream is open, with the part of what the client asked for that it
+ * honours. The client waits for it itself, and passes it on as it passes on every notification.
+ */
+export interface SubscriptionsAcknowledgedNotification {
+  jsonrpc: "2.0";
+  method: "notifications/subscriptions/acknowledged";
+  params: {
+    notifications: { toolsListChanged?: boolean; promptsListChanged?: boolean; resourcesListChanged?: boolean; resourceSubscriptions?: string[] };
+    _meta?: { [key: string]: unknown };
+  };
+}
+
+/** What the client delivers as notifications: the server's, in either era. */
+export type DeliveredNotification = ServerNotification | SubscriptionsAcknowledgedNotification;
+
 /** The method of a notification the server may send. */
-export type ServerNotificationMethod = ServerNotification["method"];
+export type ServerNotificationMethod = DeliveredNotification["method"];
 
 /** A server notification as the client delivers it: `method` and `params`. */
 export type McpNotification<M extends ServerNotificationMethod = ServerNotificationMethod> = M extends ServerNotificationMethod
-  ? Omit<Extract<ServerNotification, { method: M }>, "jsonrpc">
+  ? Omit<Extract<DeliveredNotification, { method: M }>, "jsonrpc">
   : never;
 
 /** The event for a server notification. */
@@ -404,6 +421,8 @@ export type McpClientErrorKind =
 
 /** The server answered with a JSON-RPC error. */
 export declare class McpError extends globalThis.Error {
+  /** As the client builds one: `code` and `message` from the JSON-RPC error, `data` if it had any. */
+  constructor(code: number, message: string, data?: unknown);
   readonly name: "McpError";
   /** The JSON-RPC error code, e.g. -32601 (method not found). */
   readonly code: number;
@@ -413,6 +432,8 @@ export declare class McpError extends globalThis.Error {
 
 /** The client could not get an answer: see {@link McpClientErrorKind}. */
 export declare class McpClientError extends globalThis.Error {
+  /** As the client builds one; a transport or tool source of one's own may build them too. */
+  constructor(kind: McpClientErrorKind, message: string, status?: number);
   readonly name: "McpClientError";
   readonly kind: McpClientErrorKind;
   /** The HTTP status, for kinds `http` and `session-expired`. */

@@ -491,3 +491,27 @@ export function partLoaders(bytes: Uint8Array): void {
   void initRest({ validator: null });
   void initRest({ validator: new URL("https://example.com/mcp_wasm_validator_bg.wasm") });
 }
+
+// The error classes are built as the client builds them, by kind or code first; a 2026-07-28
+// server's acknowledgement of a listen stream is one of the notifications delivered; a skill
+// file read carries cache hints as a resource read does.
+export async function errorsAndModernShapes(client: McpClient, skill: Skill): Promise<void> {
+  const timeout = new McpClientError("timeout", "the transport gave up");
+  const kind: "timeout" | string = timeout.kind;
+  void kind;
+  const refused = new McpError(-32601, "no such method", { method: "x" });
+  const code: number = refused.code;
+  void code;
+  // @ts-expect-error the kind comes first
+  void new McpClientError("the transport failed");
+  for await (const note of client.notifications()) {
+    if (note.method === "notifications/subscriptions/acknowledged") {
+      const uris: string[] | undefined = note.params.notifications.resourceSubscriptions;
+      void uris;
+    }
+  }
+  client.addEventListener("notifications/subscriptions/acknowledged", (event) => void event.params.notifications.toolsListChanged);
+  const file = await client.readSkillFile(skill, "skill://notes/SKILL.md");
+  const ttl: number | undefined = file.ttlMs;
+  void ttl;
+}
