@@ -82,37 +82,52 @@ fn has_annotation_below(schema: &Value) -> bool {
 /// Why a tool's `x-mcp-header` annotations are invalid, if they are: the spec
 /// makes the client drop such a tool from `tools/list`.
 pub fn tool_header_problem(tool: &Value) -> Option<String> {
-    let schema = tool.get("inputSchema")?.as_object()?;
+    let input = tool.get("inputSchema")?;
+    let schema = input.as_object()?;
     if schema.contains_key("x-mcp-header") {
         return Some("x-mcp-header annotates the input schema itself, not a property".into());
     }
-    let mut seen = std::collections::HashSet::new();
-    properties_problem(schema, "", &mut seen, 0)
+    // Most tools annotate nothing: one walk says so.
+    if !has_annotation_below(input) {
+        return None;
+    }
+    properties_problem(schema, &mut Vec::new(), &mut std::collections::HashSet::new())
 }
 
-/// The rules for one schema whose `properties` may carry annotations: they are allowed
-/// only at the end of a chain of `properties` keys, not through `$defs`, `items`,
-/// `oneOf` and the like (SEP-2243).
-fn properties_problem(
-    schema: &serde_json::Map<String, Value>,
-    path: &str,
+/// `path` and then `last`, as a dotted name for messages.
+#[cold]
+fn dotted(path: &[&str], last: &str) -> String {
+    let mut text = String::new();
+    for step in path {
+        text.push_str(step);
+        text.push('.');
+    }
+    text.push_str(last);
+    text
+}
+
+/// The rules for one schema, reached through the properties `path`, whose `properties` may
+/// carry annotations: they are allowed only at the end of a chain of `properties` keys, not
+/// through `$defs`, `items`, `oneOf` and the like (SEP-2243).
+fn properties_problem<'a>(
+    schema: &'a serde_json::Map<String, Value>,
+    path: &mut Vec<&'a str>,
     seen: &mut std::collections::HashSet<String>,
-    depth: usize,
 ) -> Option<String> {
     for (key, value) in schema {
         if key != "properties" && key != "x-mcp-header" && has_annotation_below(value) {
-            return Some(crate::error::cold_format!("an x-mcp-header annotation is reached through {path}{key}"));
+            return Some(crate::error::cold_format!("an x-mcp-header annotation is reached through {}", dotted(path, key)));
         }
     }
     let properties = schema.get("properties").and_then(Value::as_object)?;
-    if depth >= MAX_PROPERTY_DEPTH {
+    if path.len() >= MAX_PROPERTY_DEPTH {
         return properties.values().any(has_annotation_below).then(|| "x-mcp-header annotations lie too deep".into());
     }
     for (name, property) in properties {
-        let Some(object) = property.as_object() else { continue };
+        let Some(object) = property.as_object().filter(|_| has_annotation_below(property)) else { continue };
         if let Some(annotation) = object.get("x-mcp-header") {
             let Some(header) = annotation.as_str().filter(|h| !h.is_empty() && h.chars().all(is_tchar)) else {
-                return Some(crate::error::cold_format!("property {path}{name}: x-mcp-header must be a header-name token"));
+                return Some(crate::error::cold_format!("property {}: x-mcp-header must be a header-name token", dotted(path, name)));
             };
             if !seen.insert(header.to_ascii_lowercase()) {
                 return Some(crate::error::cold_format!("x-mcp-header {header:?} is used twice"));
@@ -121,11 +136,17 @@ fn properties_problem(
             // the trip through a header value exactly.
             let primitive = matches!(object.get("type").and_then(Value::as_str), Some("string" | "integer" | "boolean"));
             if !primitive {
-                return Some(crate::error::cold_format!("property {path}{name}: x-mcp-header needs a string, integer or boolean type"));
+                return Some(crate::error::cold_format!(
+                    "property {}: x-mcp-header needs a string, integer or boolean type",
+                    dotted(path, name)
+                ));
             }
         }
-        if let Some(problem) = properties_problem(object, &crate::error::cold_format!("{path}{name}."), seen, depth + 1) {
-            return Some(problem);
+        path.push(name);
+        let problem = properties_problem(object, path, seen);
+        path.pop();
+        if problem.is_some() {
+            return problem;
         }
     }
     None

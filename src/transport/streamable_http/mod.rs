@@ -404,10 +404,11 @@ impl Inner {
         if method == "tools/call" {
             // By `&str`, the key type every other lookup of the first call's module uses: a `&String`
             // lookup is a second copy of the map's search.
-            let schema = name.and_then(|tool| self.config.tool_schemas.borrow().get(tool.as_str()).cloned());
-            // Only a tool that declares header parameters needs its arguments read.
-            if let Some(schema) = schema.filter(modern::has_param_headers) {
-                headers.extend(modern::param_headers(&schema, params.and_then(|p| p.member("arguments")).as_ref()));
+            // The client keeps the schemas of the tools that declare header parameters alone, so
+            // only their calls have their arguments read.
+            let schemas = self.config.tool_schemas.borrow();
+            if let Some(schema) = name.and_then(|tool| schemas.get(tool.as_str())) {
+                headers.extend(modern::param_headers(schema, params.and_then(|p| p.member("arguments")).as_ref()));
             }
         }
         headers
