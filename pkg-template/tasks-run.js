@@ -190,17 +190,16 @@ export async function callToolAsTask(client, params, options) {
       const { status, pollInterval: suggested } = task;
       report(client, ontaskstatus, task);
       if (status === "completed" || status === "failed" || status === "cancelled") running = undefined;
-      let polled = false;
       if (ENDED.has(status)) {
         // An input_required task's end may be far off: past the request's timeout, polling takes over again.
-        const result = await client.request("tasks/result", { taskId }, bounded(), true).catch((error) => {
-          if (status === "input_required" && error?.kind === "timeout" && left() > 0) polled = true;
-          else throw error;
+        const ended = await client.request("tasks/result", { taskId }, bounded(), true).then((result) => ({ result }), (error) => {
+          if (status === "input_required" && error?.kind === "timeout" && left() > 0) return undefined;
+          throw error;
         });
-        if (!polled) {
+        if (ended !== undefined) {
           if (status === "cancelled") throw broken(`the server cancelled task ${taskId} of tool ${JSON.stringify(name)}`);
           running = undefined;
-          return await checked(result);
+          return await checked(ended.result);
         }
       } else {
         const fromServer = typeof suggested === "number" ? Math.min(Math.max(suggested, MIN_POLL_MS), MAX_POLL_MS) : undefined;

@@ -99,19 +99,28 @@ fn a_call_cancelled_before_it_starts_sends_nothing() {
     assert_eq!(w.server.count("tools/call"), 0);
 }
 
-#[test]
-fn progress_reaches_the_listener_and_can_keep_a_call_alive() {
-    let (mut w, client) = legacy(
-        |s| match s.method() {
-            "tools/call" => {
+/// A legacy server whose `tools/call` sends a progress notification with each of `progress`
+/// (its params but the token), then holds the call.
+fn sending_progress(progress: Vec<Value>) -> (World, Client) {
+    legacy(
+        move |s| {
+            (s.method() == "tools/call").then(|| {
                 let token = s.params()["_meta"]["progressToken"].clone();
-                let note = |n: u32| json!({"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": token, "progress": n, "total": 2}});
-                Some(Answer::After(vec![note(1), note(2)], Box::new(Answer::Hold)))
-            }
-            _ => None,
+                let notes = progress.iter().map(|params| {
+                    let mut params = params.clone();
+                    params["progressToken"] = token.clone();
+                    json!({"jsonrpc": "2.0", "method": "notifications/progress", "params": params})
+                });
+                Answer::After(notes.collect(), Box::new(Answer::Hold))
+            })
         },
         json!({"tools": {}}),
-    );
+    )
+}
+
+#[test]
+fn progress_reaches_the_listener_and_can_keep_a_call_alive() {
+    let (mut w, client) = sending_progress(vec![json!({"progress": 1, "total": 2}), json!({"progress": 2, "total": 2})]);
     let heard = Rc::new(RefCell::new(Vec::new()));
     let log = heard.clone();
     let options = RequestOptions::default().timeout(1_000).on_progress(move |p| log.borrow_mut().push(p["progress"].clone()), true);
@@ -127,17 +136,7 @@ fn progress_reaches_the_listener_and_can_keep_a_call_alive() {
 
 #[test]
 fn progress_without_a_number_neither_reaches_the_listener_nor_keeps_a_call_alive() {
-    let (mut w, client) = legacy(
-        |s| match s.method() {
-            "tools/call" => {
-                let token = s.params()["_meta"]["progressToken"].clone();
-                let note = |progress: Value| json!({"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": token, "progress": progress}});
-                Some(Answer::After(vec![note(json!("lots")), note(Value::Null)], Box::new(Answer::Hold)))
-            }
-            _ => None,
-        },
-        json!({"tools": {}}),
-    );
+    let (mut w, client) = sending_progress(vec![json!({"progress": "lots"}), json!({"progress": null})]);
     let heard = Rc::new(RefCell::new(Vec::new()));
     let log = heard.clone();
     let options = RequestOptions::default().timeout(1_000).on_progress(move |p| log.borrow_mut().push(p.clone()), true);
