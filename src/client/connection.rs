@@ -31,7 +31,7 @@ pub const LOGGING_LEVELS: [&str; 8] = ["debug", "info", "notice", "warning", "er
 /// A connection to one MCP server. Cheap to clone: clones share it.
 ///
 /// Create one with [`Client::connect_with`] (any [`Connector`] and
-/// [`Runtime`]); on the web, `mcp_wasm::connect` opens the platform's
+/// [`Runtime`]); on the web, `mcp_wasm::web::connect` opens the platform's
 /// transports. Every call takes [`RequestOptions`]; server notifications
 /// arrive as [`ClientEvent`]s through [`Client::events`] or
 /// [`Client::on_event`]. Call [`Client::close`] when done: dropping the last
@@ -274,7 +274,8 @@ impl Client {
             .map(drop)
     }
 
-    /// Tells the server the roots changed, so that it asks for them again.
+    /// Tells the server the roots changed, so that it asks for them again. One
+    /// refused because the server forgot the session starts a new session.
     ///
     /// # Errors
     /// `unsupported` in the 2026-07-28 era; `invalid-argument` when strict and
@@ -288,7 +289,7 @@ impl Client {
         {
             return Err(Error::invalid_argument("notifications/roots/list_changed: the client did not declare roots.listChanged".into()));
         }
-        self.state.session.notify("notifications/roots/list_changed", None).await
+        self.state.notify_legacy("notifications/roots/list_changed", None).await
     }
 
     /// Sends a request the library has no method for, with the era's rules
@@ -330,15 +331,19 @@ impl Client {
         self.state.request_unchecked(method, params, options).await
     }
 
-    /// Sends a notification the library has no method for.
+    /// Sends a notification the library has no method for. In the legacy
+    /// era, one refused because the server forgot the session starts a new
+    /// session and goes out again in it.
     ///
     /// # Errors
     /// The transport's error; `closed` after [`Client::close`].
     pub async fn notify(&self, method: &str, params: Option<Value>) -> Result<(), Error> {
         let params = params.map(Params::Parsed);
         #[cfg(feature = "modern")]
-        let params = if self.state.era == Era::Modern { Some(self.state.modern_params(params)) } else { params };
-        self.state.session.notify_params(method, params).await
+        if self.state.era == Era::Modern {
+            return self.state.session.notify_params(method, Some(self.state.modern_params(params))).await;
+        }
+        self.state.notify_legacy(method, params).await
     }
 
     /// The connection as plain JSON to keep and pass to

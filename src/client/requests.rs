@@ -63,6 +63,38 @@ impl ClientState {
         outcome.map(Reply::from)
     }
 
+    /// Sends a legacy-era notification. One the server refuses because it
+    /// forgot the session (a 404 for our `Mcp-Session-Id`) starts a new
+    /// session, as a request's does, and goes out again in it: the server
+    /// never saw it.
+    pub(crate) async fn notify_legacy(&self, method: &str, params: Option<Params>) -> Result<(), Error> {
+        self.wait_for_renewal().await;
+        let session_used = self.session.transport().session_id();
+        match self.session.notify_params(method, params.clone()).await {
+            Err(Error::SessionExpired { .. }) => self.renew_and_notify(method, params, session_used).await,
+            sent => sent,
+        }
+    }
+
+    /// [`ClientState::notify_legacy`]'s renewal, a future of its own as
+    /// `renew_and_resend` is.
+    #[inline(never)]
+    fn renew_and_notify<'a>(
+        &'a self,
+        method: &'a str,
+        params: Option<Params>,
+        session_used: Option<String>,
+    ) -> LocalBoxFuture<'a, Result<(), Error>> {
+        Box::pin(async move {
+            if self.session.transport().session_id() == session_used {
+                self.renew_session().await?;
+            } else {
+                self.wait_for_renewal().await;
+            }
+            self.session.notify_params(method, params).await
+        })
+    }
+
     /// The server forgot the session, so it never saw the request: start a new one
     /// (unless another request already did), and send the request again.
     ///

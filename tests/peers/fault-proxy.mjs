@@ -5,8 +5,8 @@
 // Faults hit only POSTs that carry `tools/call`, so the handshake and the
 // resumption GETs go through untouched and the client can show it recovers.
 //   pass          forward as is
-//   cut-sse       forward the first SSE event, then half of the next, then drop the connection
-//                 (CUT_PAUSE_MS after the first, so that the client has read it)
+//   cut-sse       forward the first SSE event, then half of the next (its id line included), then
+//                 drop the connection (CUT_PAUSE_MS after each, so that the client has read them)
 //   http-500|502|503   answer with that status
 //   delay         hold the response headers back DELAY_MS
 //   garbage       inject invalid bytes, invalid JSON and a non-JSON-RPC message before the real events
@@ -126,10 +126,13 @@ function rewriteSse(fault, upstream, res) {
         // Half an event, then the connection drops.
         cut = true;
         count(fault);
+        // The half goes out and is read before the drop (a destroy in the same tick loses it):
+        // it names the event's id, which the client must not resume after, since the event
+        // never arrived whole.
         setTimeout(() => {
-          res.write(event.slice(0, Math.floor(event.length / 2)));
-          res.destroy();
           upstream.destroy();
+          res.write(event.slice(0, Math.floor(event.length / 2)));
+          setTimeout(() => res.destroy(), CUT_PAUSE_MS);
         }, CUT_PAUSE_MS);
         return;
       }

@@ -61,6 +61,18 @@ fn three_concurrent_requests_share_one_renewal_and_each_is_received_once() {
 }
 
 #[test]
+fn a_notification_the_ended_session_refused_renews_it_and_goes_out_in_the_new_one() {
+    let (mut w, client) = legacy(everything);
+    let renewed = renewals(&client);
+    w.server.forget_sessions();
+    let c = client.clone();
+    w.run(async move { c.notify("notifications/custom", Some(json!({"n": 1}))).await }).unwrap();
+    assert_eq!((w.server.count("initialize"), renewed.get()), (2, 1));
+    assert_eq!(w.server.count("notifications/custom"), 1, "the ended session never received it");
+    assert_eq!(w.server.last("notifications/custom").unwrap().session.as_deref(), Some("session-2"));
+}
+
+#[test]
 fn a_tool_call_the_ended_session_refused_is_sent_again_whatever_the_tool() {
     let (mut w, client) = legacy(everything);
     w.server.forget_sessions();

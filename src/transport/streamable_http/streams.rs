@@ -137,7 +137,7 @@ impl Inner {
             match self.open_get(state.last_event_id.as_deref()).await {
                 Ok(Some(opened)) => connection = Some(opened),
                 Ok(None) => return,
-                Err(Error::SessionExpired { .. }) => return self.status(ConnectionStatus::SessionExpired),
+                Err(Error::SessionExpired { .. }) => return self.expired_while_listening(generation),
                 Err(error) => problem = Some(error),
             }
         }
@@ -165,7 +165,10 @@ impl Inner {
                         return;
                     }
                 }
-                if drained.received {
+                // A stream that delivered, or that the server ended cleanly, is not a failure: the
+                // 2025-11-25 polling rules let a server close a request's stream whenever it
+                // likes, and the request's own timeout bounds how long the client follows it.
+                if drained.received || drained.problem.is_none() {
                     attempt = 0;
                 }
                 problem = drained.problem.or(problem);
@@ -197,6 +200,16 @@ impl Inner {
                 Reopened::Failed(error) => problem = Some(error),
                 Reopened::Done => return,
             }
+        }
+    }
+
+    /// The GET stream of session `generation` found it gone. Only news when
+    /// that is still the session: a request may have renewed it while the
+    /// stream waited for its answer, and the old session's 404 must not end
+    /// the new one.
+    fn expired_while_listening(&self, generation: u64) {
+        if self.generation.get() == generation {
+            self.status(ConnectionStatus::SessionExpired);
         }
     }
 
@@ -265,7 +278,7 @@ impl Inner {
                         // Unlike a refused POST, the server had this request:
                         // sending it again in a new session could run it twice.
                         Purpose::Response(id) => (self.sink)(Inbound::RequestFailed { id: id.clone(), error: lost_with_session() }),
-                        Purpose::Listen => self.status(ConnectionStatus::SessionExpired),
+                        Purpose::Listen => self.expired_while_listening(generation),
                     }
                     Reopened::Done
                 }
@@ -317,11 +330,12 @@ impl Inner {
         }
         kept.take(parser, window);
         state.retry_ms = parser.retry_ms().or(state.retry_ms);
-        if let Some(id) = parser.last_event_id() {
-            state.last_event_id = Some(id.to_owned());
+        // An empty id clears the last, and the stream can no longer be resumed.
+        if let Some(id) = parser.take_event_id() {
             if awaited.is_none() {
-                *self.listen_event_id.borrow_mut() = Some(id.to_owned());
+                *self.listen_event_id.borrow_mut() = id.clone();
             }
+            state.last_event_id = id;
         }
         // While this connection delivers, the end of its own request is not a reason to hang up on
         // it: it ends by itself once its answer is in.
