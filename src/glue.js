@@ -75,18 +75,24 @@ export class Listeners {
     const at = this.list.indexOf(entry);
     if (at < 0) return;
     this.list.splice(at, 1);
+    entry.gone = true;
     entry.stop?.();
   }
   clear() {
     this.cleared = true;
-    for (const entry of this.list.splice(0)) entry.stop?.();
+    for (const entry of this.list.splice(0)) {
+      entry.gone = true;
+      entry.stop?.();
+    }
   }
   hears(method) {
     return this.list.some((l) => l.type === method || l.type === "notification");
   }
-  // Listeners removed while it runs are still called, as they were when it started.
+  // As on an EventTarget: listeners added while it runs wait for the next event, and those removed
+  // while it runs (by another listener, or their signal) are not called.
   dispatch(type, event) {
     for (const entry of this.list.filter((l) => l.type === type)) {
+      if (entry.gone) continue;
       if (entry.once) this.drop(entry);
       try {
         if (typeof entry.callback === "function") entry.callback.call(undefined, event);

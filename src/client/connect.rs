@@ -259,6 +259,7 @@ impl Attempt<'_> {
         }
         let era = if snapshot.modern { Era::Modern } else { Era::Legacy };
         if era == Era::Legacy {
+            session.number_requests_after(resumed_ids_base(self.context.runtime.random()));
             session.transport().adopt_session(snapshot.session_id, snapshot.last_event_id);
             session.transport().listen();
         } else {
@@ -266,6 +267,15 @@ impl Attempt<'_> {
         }
         Ok(Connected { session, channel: Channel::StreamableHttp, era, identity: snapshot.identity })
     }
+}
+
+/// Where a resumed session's request ids start, from a random number in
+/// `[0, 1)`: anywhere below 2^52, so that two resumptions of one snapshot
+/// (each Worker invocation may make one) are all but sure not to meet, and
+/// every id stays an integer that a JavaScript server reads exactly.
+fn resumed_ids_base(random: f64) -> i64 {
+    const SPAN: f64 = 4_503_599_627_370_496.0; // 2^52
+    (random.clamp(0.0, 1.0) * SPAN) as i64
 }
 
 /// What asking for the 2026-07-28 era gets from a build without it.

@@ -496,7 +496,16 @@ impl Client {
         if !well_formed {
             return Err(Error::invalid_argument("complete needs params.ref.type and params.argument.name".into()));
         }
-        self.state.request_shaped_reply("completion/complete", Some(params), options, results::check_complete).await
+        let state = &self.state;
+        if state.settings.strict {
+            let identity = state.identity.borrow();
+            crate::protocol::capabilities::check_completion(&identity.capabilities, identity.protocol_version)
+                .map_err(Error::Unsupported)?;
+        }
+        let reply = state.request_unchecked("completion/complete", Some(Params::Parsed(params)), options).await?;
+        reply.read_within_limit()?;
+        results::check_complete(reply.value()).map_err(Error::Protocol)?;
+        Ok(reply)
     }
 
     /// One page of the server's skills (SEP-2640), none of them loaded.

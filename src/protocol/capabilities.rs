@@ -39,6 +39,16 @@ pub fn check_server_supports(capabilities: &Value, method: &str) -> Result<(), S
     required_by(method).map_or(Ok(()), |path| check_declared(capabilities, method, path))
 }
 
+/// Checks that a server of revision `version` offers `completion/complete`.
+/// 2024-11-05 had no `completions` capability: a server completed the
+/// arguments of the prompts and resource templates it declared.
+pub fn check_completion(capabilities: &Value, version: &str) -> Result<(), String> {
+    if version == "2024-11-05" && (declares(capabilities, &["prompts"]) || declares(capabilities, &["resources"])) {
+        return Ok(());
+    }
+    check_server_supports(capabilities, "completion/complete")
+}
+
 /// Checks that the server declared `path`, which `method` needs; the message
 /// names both.
 pub fn check_declared(capabilities: &Value, method: &str, path: &[&str]) -> Result<(), String> {

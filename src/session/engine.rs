@@ -577,6 +577,17 @@ impl Session {
     }
 }
 
+impl Session {
+    /// Numbers this session's requests from `last + 1` on. A session taken
+    /// over from a snapshot carries on one whose ids other clients used
+    /// (the one that took the snapshot, or another resumption of it), and
+    /// an id may not be used twice in a session: a server still running an
+    /// old request would answer the new one with its result.
+    pub fn number_requests_after(&self, last: i64) {
+        self.inner.state.borrow_mut().next_id = last;
+    }
+}
+
 impl Inner {
     fn register(&self) -> Result<(RequestId, oneshot::Receiver<Result<Value, Error>>), Error> {
         let mut state = self.state.borrow_mut();
@@ -591,8 +602,14 @@ impl Inner {
     }
 
     fn settle(&self, id: &RequestId, outcome: Result<Value, Error>) {
-        // Take the waiter out before waking it, so no borrow is held meanwhile.
-        let waiter = self.state.borrow_mut().pending.remove(id);
+        // Take the waiter out before waking it, so no borrow is held meanwhile. A request that
+        // has its answer has no operation in progress, even before its caller wakes up to drop
+        // its progress route: progress that follows the answer is not its own.
+        let waiter = {
+            let mut state = self.state.borrow_mut();
+            state.progress.remove(id);
+            state.pending.remove(id)
+        };
         if let Some(waiter) = waiter {
             let _ = waiter.send(outcome);
             self.transport.request_ended(id);

@@ -60,6 +60,27 @@ test("listeners follow the DOM: once per type, once, signal, handleEvent, remova
   assert.equal(await closed, "close");
 });
 
+test("a listener removed while the event is dispatched is not called, as on an EventTarget", { timeout: 30_000 }, async () => {
+  const client = await connected();
+  const ran = [];
+  const controller = new AbortController();
+  const removed = () => ran.push("removed");
+  client.addEventListener(METHOD, () => {
+    ran.push("first");
+    client.removeEventListener(METHOD, removed);
+    controller.abort();
+    client.addEventListener(METHOD, () => ran.push("added"), { once: true });
+  });
+  client.addEventListener(METHOD, removed);
+  client.addEventListener(METHOD, () => ran.push("aborted"), { signal: controller.signal });
+  try {
+    await announce(client);
+    assert.deepEqual(ran, ["first"], "listeners removed by the first are skipped, the one it added waits");
+  } finally {
+    await client.close();
+  }
+});
+
 test("a listener that throws becomes an error event, and dispatch goes on", { timeout: 30_000 }, async () => {
   const client = await connected();
   const thrown = new Error("listener bug");

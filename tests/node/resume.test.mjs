@@ -41,6 +41,29 @@ test("a suspended legacy session resumes without initialize", LIMIT, async () =>
   await resumed.close();
 });
 
+test("a resumed session never answers a call with the result of one the suspended client left running", LIMIT, async () => {
+  // A Worker invocation suspends while its call runs on; the next resumes the session. Ids may
+  // not repeat in a session: with ids counted from 1 again, the server answered the new call with
+  // the old one's result.
+  const ids = [];
+  const trace = (event) => { if (event.direction === "out" && event.id !== undefined) ids.push(event.id); };
+  const first = await McpClient.connect(HTTP, { era: "legacy", trace });
+  const left = first.callTool({ name: "trigger-long-running-operation", arguments: { duration: 1, steps: 1 } }).catch(() => {});
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  const snapshot = await first.suspend();
+  await left;
+  const resumed = await McpClient.resume(snapshot, { trace });
+  try {
+    await resumed.ping();
+    const result = await resumed.callTool({ name: "trigger-long-running-operation", arguments: { duration: 2, steps: 2 } });
+    assert.match(text(result), /Duration: 2 seconds/);
+    assert.equal(new Set(ids).size, ids.length, `ids repeat: ${ids}`);
+    assert.ok(ids.every(Number.isSafeInteger), `${ids}`);
+  } finally {
+    await resumed.close();
+  }
+});
+
 test("the resumed GET stream goes on after the snapshot's last event id", LIMIT, async () => {
   const client = await McpClient.connect(HTTP);
   // server-everything's simulated logging sends events with ids on the GET stream.

@@ -127,3 +127,28 @@ fn roots_changes_are_sent_only_by_a_client_that_declared_them() {
     w.run(async move { client.send_roots_list_changed().await }).unwrap();
     assert_eq!(w.server.count("notifications/roots/list_changed"), 1);
 }
+
+/// 2024-11-05 had no `completions` capability: a server of that revision
+/// completed the arguments of the prompts and templates it declared, and a
+/// strict client does not refuse to ask it.
+#[test]
+fn a_2024_11_05_server_with_prompts_or_resources_is_asked_to_complete() {
+    let complete = |c: Client| async move {
+        let params = json!({"ref": {"type": "ref/prompt", "name": "p"}, "argument": {"name": "a", "value": ""}});
+        c.complete(params, &RequestOptions::default()).await.map(drop)
+    };
+    for (capabilities, offered) in [(json!({"prompts": {}}), true), (json!({"resources": {}}), true), (json!({"tools": {}}), false)] {
+        let declared = capabilities.clone();
+        let mut w = World::new(move |s| match s.method() {
+            "initialize" => Answer::Result(json!({
+                "protocolVersion": "2024-11-05", "capabilities": declared, "serverInfo": {"name": "old", "version": "1"},
+            })),
+            _ => answers(s).unwrap_or(Answer::Result(json!({}))),
+        });
+        let client = w.connect(ClientOptions::default().era(EraChoice::Legacy)).unwrap();
+        assert_eq!(client.protocol_version(), "2024-11-05");
+        let outcome = w.run(complete(client));
+        assert_eq!(outcome.is_ok(), offered, "{capabilities}: {outcome:?}");
+        assert_eq!(w.server.count("completion/complete"), usize::from(offered), "{capabilities}");
+    }
+}

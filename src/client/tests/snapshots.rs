@@ -47,6 +47,27 @@ fn a_legacy_round_trip_keeps_the_era_session_and_negotiated_revision() {
     assert_eq!(w.server.count("initialize"), 1);
 }
 
+/// An id may not be used twice in a session, and the session a snapshot
+/// names goes on after it: a server still running the first client's call
+/// would answer the resumed client's call of the same id with its result.
+#[test]
+fn a_resumed_session_numbers_its_requests_apart_from_those_before() {
+    let mut w = World::new(|s| lists_tools(s).unwrap_or_else(|| legacy_peer(s, &json!({"tools": {}}))));
+    let client = w.connect(ClientOptions::default().era(EraChoice::Legacy)).unwrap();
+    let c = client.clone();
+    w.run(async move { c.list_tools(None, &RequestOptions::default()).await }).unwrap();
+    let snapshot = stored(&suspend(&mut w, &client));
+    let resumed = resume(&mut w, snapshot);
+    for _ in 0..2 {
+        let r = resumed.clone();
+        w.run(async move { r.list_tools(None, &RequestOptions::default()).await }).unwrap();
+    }
+    let ids: Vec<_> = w.server.seen.borrow().iter().filter_map(Seen::id).collect();
+    let unique: std::collections::BTreeSet<String> = ids.iter().map(|id| id.to_value().to_string()).collect();
+    assert_eq!((ids.len(), unique.len()), (4, 4), "initialize and a list, then two lists: {ids:?}");
+    assert!(ids.iter().all(|id| id.to_value().as_i64().is_some_and(|n| n > 0 && n < 1 << 53)), "{ids:?}");
+}
+
 #[cfg(feature = "modern")]
 #[test]
 fn a_modern_round_trip_listens_again_for_what_the_snapshot_says_was_declared() {

@@ -358,6 +358,29 @@ fn progress_is_requested_routed_and_resets_the_timeout() {
     assert!(call.borrow().as_ref().unwrap().is_ok());
 }
 
+/// The answer ends the operation: progress right behind it, on the same
+/// stream and before the caller has woken up, is not delivered.
+#[test]
+fn progress_after_the_answer_is_not_delivered() {
+    let mut h = harness();
+    let seen: Rc<RefCell<Vec<Value>>> = Rc::default();
+    let call = h.start("tools/call", progress_options(&seen, false, None));
+    let messages = [
+        r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1,"total":2}}"#,
+        r#"{"jsonrpc":"2.0","id":1,"result":{"content":[]}}"#,
+        r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":50,"total":2}}"#,
+    ];
+    for text in messages {
+        for message in crate::protocol::jsonrpc::decode(text, false).unwrap() {
+            (h.sink)(Inbound::Message(message));
+        }
+    }
+    h.pool.run_until_stalled();
+    assert!(call.borrow().as_ref().unwrap().is_ok());
+    let delivered: Vec<Value> = seen.borrow().iter().map(|p| p["progress"].clone()).collect();
+    assert_eq!(delivered, [json!(1)]);
+}
+
 #[test]
 fn without_reset_progress_does_not_extend_the_timeout() {
     let mut h = harness();
