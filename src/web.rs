@@ -51,13 +51,25 @@ pub struct WebOptions {
 }
 
 impl WebOptions {
-    /// Adds a header sent with every request.
+    /// Adds a header sent with every request, to those set before in any
+    /// form (an array of pairs, a `Headers` object, a plain object). A
+    /// `HeaderSource::Function` is asked anew before each request, so it
+    /// cannot be added to: it is replaced by this one header.
     #[must_use]
     pub fn header(mut self, name: &str, value: &str) -> Self {
-        let pairs = match &self.headers {
-            HeaderSource::Fixed(existing) if js_sys::Array::is_array(existing) => js_sys::Array::from(existing),
-            _ => js_sys::Array::new(),
-        };
+        let pairs = js_sys::Array::new();
+        if let HeaderSource::Fixed(existing) = &self.headers {
+            // Read through `Headers`, which takes every form of `HeadersInit`; an invalid one
+            // is kept for the request to refuse, as it would have been.
+            match web_sys::Headers::new_with_str_sequence_sequence(existing) {
+                Ok(headers) => {
+                    for pair in js_sys::try_iter(&headers).ok().flatten().into_iter().flatten().flatten() {
+                        pairs.push(&pair);
+                    }
+                }
+                Err(_) => return self,
+            }
+        }
         pairs.push(&js_sys::Array::of2(&JsValue::from_str(name), &JsValue::from_str(value)));
         self.headers = HeaderSource::Fixed(pairs.into());
         self

@@ -12,6 +12,7 @@ use futures::StreamExt;
 use mcp_wasm::client::{CancelToken, Client, ClientOptions, Era, EventFilter, Handlers, RequestOptions};
 use mcp_wasm::protocol::types::{CallToolParams, CreateMessageResult};
 use mcp_wasm::session::{Channel, Runtime};
+use mcp_wasm::transport::headers::HeaderSource;
 use mcp_wasm::transport::web_runtime::WebRuntime;
 use mcp_wasm::web::{self, WebOptions};
 use mcp_wasm::Error;
@@ -126,5 +127,23 @@ async fn sampling_is_answered_by_a_rust_closure() {
     // server-everything wraps the prompt in its own words; the answer is ours.
     assert!(result.text().contains("rust sampled: ") && result.text().contains("hello from the server"), "{}", result.text());
     assert!(result.text().contains("rust-model"), "{}", result.text());
+    client.close().await;
+}
+
+/// `WebOptions::header` adds to headers given in any form of `HeadersInit`
+/// (here a `Headers` object, the one place this file builds a JS value: it
+/// is what `HeaderSource::Fixed` takes); it used to drop all but an array's.
+/// The merged headers then go out with a real call.
+#[wasm_bindgen_test]
+async fn header_adds_to_headers_given_in_any_form() {
+    let given = web_sys::Headers::new().unwrap();
+    given.append("x-first", "1").unwrap();
+    let options = WebOptions { headers: HeaderSource::Fixed(given.into()), ..WebOptions::default() }.header("x-second", "2");
+    let HeaderSource::Fixed(merged) = &options.headers else { panic!("{:?}", options.headers) };
+    let merged = web_sys::Headers::new_with_str_sequence_sequence(merged).unwrap();
+    assert_eq!((merged.get("x-first").unwrap(), merged.get("x-second").unwrap()), (Some("1".into()), Some("2".into())));
+    let client = web::connect(SERVER, options).await.unwrap();
+    let sum = CallToolParams::new("get-sum").argument("a", 2).argument("b", 3);
+    assert!(client.call_tool(sum, &defaults()).await.unwrap().text().contains('5'));
     client.close().await;
 }

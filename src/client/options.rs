@@ -121,6 +121,10 @@ impl CancelToken {
 }
 
 /// Options of one call.
+///
+/// Besides `cancel` and the timeouts, dropping a call's future cancels it:
+/// the server is sent `notifications/cancelled` (a task's call also asks it
+/// to cancel the task), and on the web the call's fetch is aborted.
 #[derive(Clone, Default)]
 pub struct RequestOptions {
     /// Overrides the client's default timeout, in milliseconds.

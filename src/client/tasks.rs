@@ -66,19 +66,17 @@ impl ClientState {
     /// timeout, a broken answer) leaves nobody to follow the task, so the
     /// server is asked to cancel it.
     pub(crate) async fn run_task(self: &Rc<Self>, params: Value, options: &TaskOptions) -> Result<Value, Error> {
-        let running = RefCell::default();
-        let run = self.run_task_unbounded(params, options, &running);
-        let outcome = match options.request.max_total_timeout_ms {
+        // Declared before the run, so dropped after it: an error, or the caller dropping this
+        // future, leaves a task that still runs to nobody.
+        let running = CancelUnfollowed { state: self, task: RefCell::default() };
+        let run = self.run_task_unbounded(params, options, &running.task);
+        match options.request.max_total_timeout_ms {
             Some(ms) => match self.within(ms, None, ConsentTime::Counts, run).await {
                 Ok(ran) => ran,
                 Err(error) => Err(error),
             },
             None => run.await,
-        };
-        if let (Err(_), Some(task_id)) = (&outcome, running.take()) {
-            self.cancel_in_background(task_id);
         }
-        outcome
     }
 
     /// Sends `tasks/cancel` for `task_id` without waiting for its answer: a server that does
@@ -190,6 +188,22 @@ impl ClientState {
             let current = self.request_reply("tasks/get", Some(json!({ "taskId": task_id }).into()), request).await?.into_value();
             check_task(&current).map_err(Error::Protocol)?;
             task = task_of(&current).clone();
+        }
+    }
+}
+
+/// The id of a task while it runs; when this drops with one (the run
+/// failed, or was dropped, before the task ended), the server is asked to
+/// cancel that task.
+struct CancelUnfollowed<'a> {
+    state: &'a Rc<ClientState>,
+    task: RefCell<Option<String>>,
+}
+
+impl Drop for CancelUnfollowed<'_> {
+    fn drop(&mut self) {
+        if let Some(task_id) = self.task.take() {
+            self.state.cancel_in_background(task_id);
         }
     }
 }

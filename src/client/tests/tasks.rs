@@ -235,6 +235,23 @@ fn a_task_call_cancelled_during_a_poll_cancels_the_task() {
     assert_eq!(w.server.last("tasks/cancel").map(|s| s.params()), Some(json!({"taskId": "t1"})), "nobody follows the task any more");
 }
 
+/// Dropping a call's future cancels it; a task's call leaves the task to
+/// nobody then, so the server is asked to cancel the task too.
+#[test]
+fn a_task_call_whose_future_is_dropped_cancels_the_task() {
+    let (mut w, client) = polls_held();
+    let c = client.clone();
+    let (call, handle) =
+        futures::future::abortable(async move { c.call_tool_as_task(json!({"name": "slow"}), &TaskOptions::default()).await });
+    let done = w.start(call);
+    w.advance(100);
+    assert_eq!(w.server.count("tasks/get"), 1);
+    handle.abort();
+    w.settle();
+    assert!(matches!(done.borrow_mut().take(), Some(Err(futures::future::Aborted))));
+    assert_eq!(w.server.last("tasks/cancel").map(|s| s.params()), Some(json!({"taskId": "t1"})));
+}
+
 #[test]
 fn a_task_call_whose_poll_times_out_cancels_the_task() {
     let (mut w, client) = polls_held();
