@@ -69,7 +69,7 @@ fn run_sse(pieces: &[&[u8]], limit: usize, mode: Oversize) -> SseRun {
             break;
         }
     }
-    (events, error, parser.retry_ms(), parser.take_event_id().flatten())
+    (events, error, parser.retry_ms(), parser.last_event_id().map(str::to_owned))
 }
 
 /// Byte 0 picks the limit (8 to 63 bytes), byte 1 the chunk splits; the rest

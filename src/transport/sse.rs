@@ -144,13 +144,7 @@ pub struct SseParser {
     /// The current event's data went past the limit and is being skipped.
     skipped: Option<(EnvelopeScanner, usize)>,
     event: String,
-    /// What the `id` fields set (the standard's last event ID buffer): an
-    /// event's id only counts once the event is dispatched, so a stream
-    /// that breaks off mid-event resumes before that event, not after it.
-    id_buffer: Option<String>,
-    /// The buffer as of the last dispatched event that named an id, until
-    /// the caller takes it: the id to resume after.
-    dispatched_id: Option<Option<String>>,
+    last_id: Option<String>,
     id_in_event: bool,
     retry_ms: Option<u32>,
     limit: usize,
@@ -188,8 +182,7 @@ impl SseParser {
             has_data: false,
             skipped: None,
             event: String::new(),
-            id_buffer: None,
-            dispatched_id: None,
+            last_id: None,
             id_in_event: false,
             retry_ms: None,
             limit,
@@ -224,12 +217,13 @@ impl SseParser {
         self.retry_ms
     }
 
-    /// The id of the last event dispatched that named one, for
-    /// `Last-Event-ID`, once: `None` when no event named one since the last
-    /// call, `Some(None)` when the last named an empty or over-long id (the
-    /// stream can no longer be resumed).
-    pub fn take_event_id(&mut self) -> Option<Option<String>> {
-        self.dispatched_id.take()
+    /// The last event id the stream named, even in an event not yet
+    /// dispatched (the standard's last event ID buffer). A caller that
+    /// resumes a stream resumes after the last id a dispatched event carries
+    /// ([`SseEvent::id`] of an event with `fresh_id`): an event cut off after
+    /// its `id` line never arrived.
+    pub fn last_event_id(&self) -> Option<&str> {
+        self.last_id.as_deref()
     }
 
     /// Feeds a chunk and appends every event it completes to `out`.
@@ -477,12 +471,12 @@ impl SseParser {
             // of thousands of tiny events. A longer one makes the stream one that cannot be
             // resumed, as an empty one does.
             b"id" if value.len() > MAX_ID_BYTES => {
-                self.id_buffer = None;
+                self.last_id = None;
                 self.id_in_event = true;
             }
             // A loop, not `contains`: see protocol::pick::has_backslash.
             b"id" if value.iter().all(|&b| b != 0) => {
-                self.id_buffer = Some(field_text(value)).filter(|id| !id.is_empty());
+                self.last_id = Some(field_text(value)).filter(|id| !id.is_empty());
                 self.id_in_event = true;
             }
             // Digits only, or the field is ignored. A server's retry of
@@ -502,10 +496,6 @@ impl SseParser {
     fn dispatch(&mut self, out: &mut Vec<SseEvent>) {
         let event = std::mem::take(&mut self.event);
         let fresh_id = std::mem::take(&mut self.id_in_event);
-        // Even an event without data moves the id on, as the standard has it.
-        if fresh_id {
-            self.dispatched_id = Some(self.id_buffer.clone());
-        }
         let skipped = self.skipped.take();
         if !self.has_data {
             return;
@@ -523,7 +513,7 @@ impl SseParser {
         out.push(SseEvent {
             event: if event.is_empty() { "message".to_owned() } else { event },
             data: decode(data),
-            id: self.id_buffer.clone(),
+            id: self.last_id.clone(),
             fresh_id,
             oversized: skipped.map(|(scanner, bytes)| Oversized { bytes, envelope: scanner.finish() }),
             kept,

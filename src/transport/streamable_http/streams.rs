@@ -330,24 +330,26 @@ impl Inner {
         }
         kept.take(parser, window);
         state.retry_ms = parser.retry_ms().or(state.retry_ms);
-        // An empty id clears the last, and the stream can no longer be resumed.
-        if let Some(id) = parser.take_event_id() {
-            if awaited.is_none() {
-                *self.listen_event_id.borrow_mut() = id.clone();
-            }
-            state.last_event_id = id;
-        }
         // While this connection delivers, the end of its own request is not a reason to hang up on
         // it: it ends by itself once its answer is in.
         self.pumping.set(Some(*key));
         for event in events.drain(..) {
             // A kept event's pieces, taken in order whatever becomes of the event.
             let pieces = event.kept.as_ref().and_then(|_| (!kept.done.is_empty()).then(|| kept.done.remove(0)));
-            // Only an event that names its own id can repeat one: an empty or over-long id clears
-            // the last, and two such events are two events.
-            if let (true, Some(id)) = (event.fresh_id, event.id.as_deref()) {
-                if !state.recent.first_time(id) {
-                    continue;
+            if event.fresh_id {
+                // The id to resume after is the last that a whole event named, not the parser's
+                // (an event cut off after its id line never arrived, and must come again); an
+                // empty or over-long one leaves the stream with none to resume after.
+                state.last_event_id = event.id.clone();
+                if awaited.is_none() {
+                    *self.listen_event_id.borrow_mut() = event.id.clone();
+                }
+                // Only an event that names its own id can repeat one: two events with an empty
+                // or over-long id are two events.
+                if let Some(id) = event.id.as_deref() {
+                    if !state.recent.first_time(id) {
+                        continue;
+                    }
                 }
             }
             if let (Some(oversized), "message") = (event.oversized, event.event.as_str()) {
