@@ -75,15 +75,11 @@ export class Listeners {
     const at = this.list.indexOf(entry);
     if (at < 0) return;
     this.list.splice(at, 1);
-    entry.gone = true;
     entry.stop?.();
   }
   clear() {
     this.cleared = true;
-    for (const entry of this.list.splice(0)) {
-      entry.gone = true;
-      entry.stop?.();
-    }
+    for (const entry of this.list.splice(0)) entry.stop?.();
   }
   hears(method) {
     return this.list.some((l) => l.type === method || l.type === "notification");
@@ -92,7 +88,7 @@ export class Listeners {
   // while it runs (by another listener, or their signal) are not called.
   dispatch(type, event) {
     for (const entry of this.list.filter((l) => l.type === type)) {
-      if (entry.gone) continue;
+      if (!this.list.includes(entry)) continue;
       if (entry.once) this.drop(entry);
       try {
         if (typeof entry.callback === "function") entry.callback.call(undefined, event);
