@@ -173,8 +173,8 @@ impl Client {
             me: me.clone(),
             renewal: RefCell::default(),
             stream_renewals: Cell::default(),
+            restores_on_renewal: Cell::default(),
             log_level: RefCell::default(),
-            #[cfg(feature = "modern")]
             subscriptions: RefCell::default(),
             #[cfg(feature = "modern")]
             listening: listen::Listening::default(),
@@ -270,8 +270,11 @@ impl Client {
         }
         state
             .request_shaped("logging/setLevel", Some(json!({ "level": level })), options, |r| results::check_object(r, "logging/setLevel"))
-            .await
-            .map(drop)
+            .await?;
+        // Kept for a renewed session, which starts at the server's own level.
+        *state.log_level.borrow_mut() = Some(level.to_owned());
+        state.restore_on_renewal();
+        Ok(())
     }
 
     /// Tells the server the roots changed, so that it asks for them again. One

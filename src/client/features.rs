@@ -207,7 +207,6 @@ impl ClientState {
     }
 
     /// Adds `uri` to the sorted subscriptions, or removes it; whether that changed them.
-    #[cfg(feature = "modern")]
     fn change_subscription(&self, subscribe: bool, uri: &str) -> bool {
         let mut subscriptions = self.subscriptions.borrow_mut();
         match (subscribe, subscriptions.binary_search_by(|held| held.as_str().cmp(uri))) {
@@ -243,7 +242,11 @@ impl ClientState {
             }
             return Ok(());
         }
-        self.request_shaped(method, Some(json!({ "uri": uri })), options, |r| results::check_object(r, "subscription")).await.map(drop)
+        self.request_shaped(method, Some(json!({ "uri": uri })), options, |r| results::check_object(r, "subscription")).await?;
+        // Kept for a renewed session, which has none of the ended one's subscriptions.
+        self.change_subscription(method == "resources/subscribe", uri);
+        self.restore_on_renewal();
+        Ok(())
     }
 }
 

@@ -14,7 +14,8 @@ use crate::protocol::capabilities::check_server_supports;
 use crate::protocol::jsonrpc::Params;
 use crate::session::{Answer, CallOptions, ConsentTime};
 use futures::future::{FutureExt, LocalBoxFuture};
-use serde_json::Value;
+use serde_json::{json, Value};
+use std::rc::Rc;
 
 /// How many renewals the server-to-client stream may ask for in a row.
 pub(crate) const MAX_STREAM_RENEWALS: u32 = 5;
@@ -298,6 +299,45 @@ impl ClientState {
             }
         };
         renewal.await
+    }
+
+    /// Has every later renewal of the session tell the new one what this one
+    /// was told (the logging level, the resource subscriptions); called once
+    /// there is something to tell. A listener of its own rather than a step
+    /// of every renewal, whose code the first call's module would carry.
+    pub(crate) fn restore_on_renewal(&self) {
+        if self.restores_on_renewal.replace(true) {
+            return;
+        }
+        let me = self.me.clone();
+        self.events.listen(Rc::new(move |event| {
+            if let (ClientEvent::SessionRenewed { .. }, Some(state)) = (event, me.upgrade()) {
+                state.restore_after_renewal();
+            }
+        }));
+    }
+
+    /// Tells a renewed session what the ended one had been told and a new
+    /// one starts without: the logging level and the resource subscriptions.
+    /// In the background, one request after another; each failure is a
+    /// problem event.
+    fn restore_after_renewal(&self) {
+        let level = self.log_level.borrow().clone();
+        let uris = self.subscriptions.borrow().clone();
+        if level.is_none() && uris.is_empty() {
+            return;
+        }
+        let me = self.me.clone();
+        self.context.runtime.spawn(Box::pin(async move {
+            let level = level.map(|level| ("logging/setLevel", json!({ "level": level })));
+            let subscriptions = uris.into_iter().map(|uri| ("resources/subscribe", json!({ "uri": uri })));
+            for (method, params) in level.into_iter().chain(subscriptions) {
+                let Some(state) = me.upgrade() else { return };
+                if let Err(error) = state.request_reply(method, Some(params.into()), &RequestOptions::default()).await {
+                    state.events.emit(&ClientEvent::Problem(error));
+                }
+            }
+        }));
     }
 
     /// Renews the session in the background (the GET stream found it gone).

@@ -212,12 +212,14 @@ pub(crate) struct ClientState {
     pub renewal: RefCell<Option<Renewal>>,
     /// The renewals the server-to-client stream asked for in a row, and when the last was.
     pub stream_renewals: Cell<(u32, f64)>,
-    /// The level set with `set_logging_level`, sent in `_meta` in the modern era.
+    /// A renewal of the session restores its logging level and subscriptions.
+    pub restores_on_renewal: Cell<bool>,
+    /// The level set with `set_logging_level`: sent in `_meta` in the modern
+    /// era, and again to a renewed legacy session.
     pub log_level: RefCell<Option<String>>,
-    /// Subscribed resources (the modern era carries them on `subscriptions/listen`),
-    /// sorted: a list, since a `BTreeSet` would compile in a second ordered
-    /// collection for a handful of URIs.
-    #[cfg(feature = "modern")]
+    /// Subscribed resources (the modern era carries them on `subscriptions/listen`;
+    /// a renewed legacy session is asked for them again), sorted: a list, since a
+    /// `BTreeSet` would compile in a second ordered collection for a handful of URIs.
     pub subscriptions: RefCell<Vec<String>>,
     #[cfg(feature = "modern")]
     pub listening: Listening,

@@ -118,3 +118,26 @@ test("a notification that finds its session ended starts a new one (server-every
     await client.close();
   }
 });
+
+test("a renewed session is subscribed and set to the logging level again (server-everything)", LIMIT, async () => {
+  const out = [];
+  const trace = (entry) => { if (entry.direction === "out" && entry.method) out.push({ method: entry.method, params: JSON.parse(entry.json).params }); };
+  const client = await McpClient.connect(URL_HTTP, { era: "legacy", trace });
+  try {
+    const uri = (await client.listResources()).resources[0].uri;
+    await client.subscribeResource({ uri });
+    await client.setLoggingLevel("error");
+    const renewed = new Promise((resolve) => client.addEventListener("sessionrenewed", resolve, { once: true }));
+    const gone = await fetch(URL_HTTP, { method: "DELETE", headers: { "mcp-session-id": client.sessionId, "mcp-protocol-version": client.protocolVersion } });
+    assert.ok(gone.ok, `DELETE answered ${gone.status}`);
+    out.length = 0;
+    await client.callTool({ name: "get-sum", arguments: { a: 1, b: 2 } });
+    await renewed;
+    const sent = (method) => out.filter((m) => m.method === method).map((m) => m.params);
+    for (let i = 0; i < 50 && sent("resources/subscribe").length === 0; i++) await sleep(20);
+    assert.deepEqual(sent("logging/setLevel").map((p) => p.level), ["error"]);
+    assert.deepEqual(sent("resources/subscribe").map((p) => p.uri), [uri]);
+  } finally {
+    await client.close();
+  }
+});

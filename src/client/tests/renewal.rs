@@ -5,7 +5,7 @@ use crate::client::testing::{connected, legacy_peer, text_result, tools, Answer,
 use crate::client::{Client, ClientEvent, ClientOptions, EraChoice, RequestOptions};
 use crate::error::Error;
 use crate::protocol::types::CallToolParams;
-use serde_json::json;
+use serde_json::{json, Value};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
@@ -70,6 +70,42 @@ fn a_notification_the_ended_session_refused_renews_it_and_goes_out_in_the_new_on
     assert_eq!((w.server.count("initialize"), renewed.get()), (2, 1));
     assert_eq!(w.server.count("notifications/custom"), 1, "the ended session never received it");
     assert_eq!(w.server.last("notifications/custom").unwrap().session.as_deref(), Some("session-2"));
+}
+
+/// A new session starts with no subscriptions and at the server's own
+/// logging level: the renewal tells it the ended one's, and an unsubscribed
+/// resource is not among them.
+#[test]
+fn a_renewed_session_is_given_the_ended_ones_subscriptions_and_logging_level() {
+    let answers = |s: &Seen| match s.method() {
+        "resources/subscribe" | "resources/unsubscribe" | "logging/setLevel" => Some(Answer::Result(json!({}))),
+        _ => everything(s),
+    };
+    let capabilities = json!({"tools": {}, "resources": {"subscribe": true}, "logging": {}});
+    let (mut w, client) = connected(answers, capabilities, ClientOptions::default().era(EraChoice::Legacy));
+    let c = client.clone();
+    w.run(async move {
+        let options = RequestOptions::default();
+        for uri in ["file:///a", "file:///b"] {
+            c.subscribe_resource(uri, &options).await.unwrap();
+        }
+        c.unsubscribe_resource("file:///a", &options).await.unwrap();
+        c.set_logging_level("error", &options).await.unwrap();
+    });
+    w.server.forget_sessions();
+    assert_eq!(call(&mut w, &client, "a").unwrap(), "ok");
+    w.settle();
+    let in_new_session = |method: &str| -> Vec<Value> {
+        w.server
+            .seen
+            .borrow()
+            .iter()
+            .filter(|s| s.method() == method && s.session.as_deref() == Some("session-2"))
+            .map(Seen::params)
+            .collect()
+    };
+    assert_eq!(in_new_session("logging/setLevel"), [json!({"level": "error"})]);
+    assert_eq!(in_new_session("resources/subscribe"), [json!({"uri": "file:///b"})]);
 }
 
 #[test]
