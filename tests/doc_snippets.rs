@@ -40,7 +40,7 @@ fn the_docs_show_these_snippets() {
             snippets += 1;
         }
     }
-    assert_eq!(snippets, 5, "README.md has one Rust snippet, docs/rust-api.md four");
+    assert_eq!(snippets, 6, "README.md has one Rust snippet, docs/rust-api.md five");
 }
 
 // As the docs break their lines, not as rustfmt would.
@@ -108,6 +108,20 @@ mod snippets {
             })
             .roots(|_ctx| async { Ok(vec![Root::new("file:///home/ada/project", "project")]) });
         let options = WebOptions::default().client(ClientOptions::default().handlers(handlers));
+    }
+
+    /// docs/rust-api.md, "Authorization".
+    async fn authorization() -> Result<(), Box<dyn Error>> {
+        use mcp_wasm::transport::oauth::{Grant, OAuthConfig};
+        use mcp_wasm::web::{self, WebOptions};
+
+        let auth = OAuthConfig {
+            client_id: Some("my-service".into()),
+            client_secret: Some("its-secret".into()),
+            ..OAuthConfig::new(Grant::ClientCredentials)
+        };
+        let client = web::connect("https://example.com/mcp", WebOptions { auth: Some(auth), ..WebOptions::default() }).await?;
+        Ok(())
     }
 
     /// docs/rust-api.md, "In a Cloudflare Worker": `client` is the connection, `stored` what

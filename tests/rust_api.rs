@@ -13,6 +13,7 @@ use mcp_wasm::client::{CancelToken, Client, ClientOptions, Era, EventFilter, Han
 use mcp_wasm::protocol::types::{CallToolParams, CreateMessageResult};
 use mcp_wasm::session::{Channel, Runtime};
 use mcp_wasm::transport::headers::HeaderSource;
+use mcp_wasm::transport::oauth::{Grant, OAuthConfig};
 use mcp_wasm::transport::web_runtime::WebRuntime;
 use mcp_wasm::web::{self, WebOptions};
 use mcp_wasm::Error;
@@ -145,5 +146,22 @@ async fn header_adds_to_headers_given_in_any_form() {
     let client = web::connect(SERVER, options).await.unwrap();
     let sum = CallToolParams::new("get-sum").argument("a", 2).argument("b", 3);
     assert!(client.call_tool(sum, &defaults()).await.unwrap().text().contains('5'));
+    client.close().await;
+}
+
+/// A machine client signs in from Rust alone: `OAuthConfig::new` and the
+/// pre-registered client of the OAuth peer (tests/peers/oauth-server.mjs),
+/// whose MCP server refuses a request without its token.
+#[wasm_bindgen_test]
+async fn a_machine_client_signs_in_with_client_credentials() {
+    let origin = option_env!("MCP_OAUTH_TEST_URL").unwrap_or("http://127.0.0.1:38060");
+    let auth = OAuthConfig {
+        client_id: Some("test-machine".into()),
+        client_secret: Some("test-secret".into()),
+        token_endpoint_auth_method: Some("client_secret_basic".into()),
+        ..OAuthConfig::new(Grant::ClientCredentials)
+    };
+    let client = web::connect(&format!("{origin}/mcp"), WebOptions { auth: Some(auth), ..WebOptions::default() }).await.unwrap();
+    assert!(!client.list_all_tools(&defaults()).await.unwrap().is_empty());
     client.close().await;
 }

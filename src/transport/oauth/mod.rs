@@ -32,7 +32,8 @@ use futures::future::{FutureExt, LocalBoxFuture, Shared, WeakShared};
 use js_sys::Function;
 use std::cell::RefCell;
 use std::rc::Rc;
-use store::{Storage, Store};
+pub use store::Storage;
+use store::Store;
 use wasm_bindgen::JsValue;
 
 /// Which grant the client uses.
@@ -118,6 +119,38 @@ pub struct OAuthConfig {
     /// Bind tokens to a key with DPoP (RFC 9449): proofs on token requests
     /// and, for DPoP tokens, on every request to the MCP server.
     pub dpop: bool,
+}
+
+impl OAuthConfig {
+    /// A configuration for `grant` with nothing else set: no client id (the
+    /// client registers), `client_name` "mcp-wasm", the discovered scopes,
+    /// tokens kept in memory only, no DPoP. Set the rest with struct update
+    /// syntax. `mcp_url` is filled in by [`crate::web::connect`]; docs/rust-api.md
+    /// ("Authorization") shows a machine client and a user's consent.
+    #[must_use]
+    pub fn new(grant: Grant) -> Self {
+        Self {
+            mcp_url: String::new(),
+            client_id: None,
+            client_secret: None,
+            issuer: None,
+            client_metadata_url: None,
+            client_name: "mcp-wasm".into(),
+            redirect_uri: None,
+            scope: None,
+            authorize: None,
+            grant,
+            identity: None,
+            assertion: None,
+            token_endpoint_auth_method: None,
+            private_key_pem: None,
+            signing_algorithm: None,
+            storage: Rc::new(Storage::memory()),
+            callback_url: None,
+            cors_proxy: None,
+            dpop: false,
+        }
+    }
 }
 
 /// How [`OAuthConfig::cors_proxy`] rewrites a URL.
