@@ -22,6 +22,7 @@ import { createWriteStream, existsSync, mkdirSync, readFileSync, statSync } from
 import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { setTimeout as sleep } from "node:timers/promises";
 import { Miniflare } from "miniflare";
 import { startPeer } from "../support/peer-process.mjs";
 
@@ -125,7 +126,11 @@ function startProxy(upstream) {
       const body = Buffer.concat(chunks);
       let methods = [];
       try { methods = [].concat(JSON.parse(body.toString() || "null") ?? []).map((m) => m?.method).filter(Boolean); } catch {}
-      seen.push({ verb: req.method, session: req.headers["mcp-session-id"] ?? null, methods });
+      const entry = { verb: req.method, session: req.headers["mcp-session-id"] ?? null, methods, open: true };
+      seen.push(entry);
+      // Until the worker hangs up (or the answer ends): a stream still open after its
+      // invocation answered is one that outlived the request.
+      res.on("close", () => { entry.open = false; });
       const up = http.request(new URL(req.url, upstream), { method: req.method, headers: { ...req.headers, host: new URL(upstream).host } }, (ur) => {
         res.writeHead(ur.statusCode, ur.headers);
         ur.pipe(res);
@@ -166,6 +171,13 @@ async function ask(method, url, body) {
   } catch {
     throw new Error(`${method} ${url.split("?")[0]}: ${res.status} with non-JSON: ${text.slice(0, 500)}`);
   }
+}
+
+// The requests of an invocation that are still open once it answered: none may outlive it (a
+// Worker's I/O belongs to its request). A hang-up takes a moment to reach the proxy.
+async function leftOpen(from) {
+  for (let waited = 0; waited < 2_000 && proxy.seen.slice(from).some((r) => r.open); waited += 50) await sleep(50);
+  return proxy.seen.slice(from).filter((r) => r.open);
 }
 
 // The requests the proxy saw since `from`, as "VERB method,method".
@@ -217,6 +229,7 @@ async function main() {
   if (!(r1.tools > 0)) problems.push(`tools ${r1.tools}, expected a count > 0`);
   if (r1.echo !== `Echo: ${MESSAGE}`) problems.push(`echo ${JSON.stringify(r1.echo)}`);
   const firstSeen = since(0);
+  for (const open of await leftOpen(0)) problems.push(`GET / left a ${open.verb} ${open.methods.join(",")} open after it answered`);
   if (!firstSeen.some((r) => r.methods.includes("initialize")) || !firstSeen.some((r) => r.verb === "DELETE")) {
     problems.push(`GET / sent ${describe(firstSeen)}; expected an initialize and a closing DELETE`);
   }
@@ -230,6 +243,7 @@ async function main() {
     problems.push(`snapshot ${JSON.stringify(snapshot)}`);
   }
   const suspendSeen = since(mark2);
+  for (const open of await leftOpen(mark2)) problems.push(`GET /suspend left a ${open.verb} ${open.methods.join(",")} open after it answered`);
   if (!suspendSeen.some((r) => r.methods.includes("tools/call"))) problems.push(`GET /suspend sent ${describe(suspendSeen)}; expected a tools/call`);
   if (suspendSeen.some((r) => r.verb === "DELETE")) problems.push("suspend ended the session with a DELETE");
   // The snapshot's session is the one the server gave this invocation, not the first one's.
@@ -247,6 +261,8 @@ async function main() {
   if (r3.sessionId !== snapshot.sessionId) problems.push(`session ${r3.sessionId} after resume, expected ${snapshot.sessionId}`);
   if (r3.protocolVersion !== snapshot.protocolVersion) problems.push(`protocolVersion ${r3.protocolVersion} after resume, expected ${snapshot.protocolVersion}`);
   const resumeSeen = since(mark3);
+  for (const open of await leftOpen(mark3)) problems.push(`POST /resume left a ${open.verb} ${open.methods.join(",")} open after it answered`);
+  if (!resumeSeen.some((r) => r.verb === "DELETE" && r.session === snapshot.sessionId)) problems.push(`POST /resume sent ${describe(resumeSeen)}; expected a closing DELETE`);
   const calls = resumeSeen.filter((r) => r.methods.includes("tools/call"));
   const handshake = resumeSeen.filter((r) => r.methods.some((m) => m === "initialize" || m === "server/discover"));
   if (handshake.length) problems.push(`POST /resume sent a new handshake: ${describe(resumeSeen)}`);
@@ -260,7 +276,7 @@ async function main() {
   const bad = await ask("GET", "/");
   if (bad.status !== 400 || bad.json.error?.kind !== "bad-request") problems.push(`no ?url= gave ${bad.status} ${JSON.stringify(bad.json)}`);
   const junk = await ask("POST", "/resume", JSON.stringify({ format: 99 }));
-  if (junk.status !== 400) problems.push(`a foreign snapshot gave ${junk.status} ${JSON.stringify(junk.json)}`);
+  if (junk.status !== 400 || junk.json.error?.kind !== "bad-request") problems.push(`a foreign snapshot gave ${junk.status} ${JSON.stringify(junk.json)}`);
 
   clearTimeout(runDeadline);
   if (problems.length) {
