@@ -320,7 +320,9 @@ impl ClientState {
     /// Tells a renewed session what the ended one had been told and a new
     /// one starts without: the logging level and the resource subscriptions.
     /// In the background, one request after another; each failure is a
-    /// problem event.
+    /// problem event. Straight to the session, which renews nothing: a server
+    /// that ended each new session at once would otherwise have each restore
+    /// renew, and each renewal restore, for ever.
     fn restore_after_renewal(&self) {
         let level = self.log_level.borrow().clone();
         let uris = self.subscriptions.borrow().clone();
@@ -333,8 +335,11 @@ impl ClientState {
             let subscriptions = uris.into_iter().map(|uri| ("resources/subscribe", json!({ "uri": uri })));
             for (method, params) in level.into_iter().chain(subscriptions) {
                 let Some(state) = me.upgrade() else { return };
-                if let Err(error) = state.request_reply(method, Some(params.into()), &RequestOptions::default()).await {
-                    state.events.emit(&ClientEvent::Problem(error));
+                let call = state.call_options(&RequestOptions::default());
+                match state.session.request(method, Some(params), call).await {
+                    Err(Error::Closed) => return,
+                    Err(error) => state.events.emit(&ClientEvent::Problem(error)),
+                    Ok(_) => {}
                 }
             }
         }));

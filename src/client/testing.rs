@@ -102,6 +102,11 @@ impl Server {
         self.live_sessions.borrow_mut().clear();
     }
 
+    /// Answers with `script` from now on.
+    pub fn rescript(&self, script: impl Fn(&Seen) -> Answer + 'static) {
+        *self.script.borrow_mut() = Rc::new(script);
+    }
+
     /// From now on refuses a Streamable HTTP request without a session id
     /// (except `initialize`) with HTTP 400, as the official SDKs' stateful
     /// servers do; by default such requests are answered, as a stateless server does.

@@ -108,6 +108,45 @@ fn a_renewed_session_is_given_the_ended_ones_subscriptions_and_logging_level() {
     assert_eq!(in_new_session("resources/subscribe"), [json!({"uri": "file:///b"})]);
 }
 
+/// A server that ends the new session as soon as the restore begins: the
+/// restore's requests renew nothing (each renewal would restore, and each
+/// restore renew, for ever), and what failed is reported.
+#[test]
+fn a_restore_that_finds_the_new_session_ended_renews_nothing() {
+    let answers = |s: &Seen| match s.method() {
+        "resources/subscribe" | "logging/setLevel" => Some(Answer::Result(json!({}))),
+        _ => everything(s),
+    };
+    let capabilities = json!({"tools": {}, "resources": {"subscribe": true}, "logging": {}});
+    let (mut w, client) = connected(answers, capabilities.clone(), ClientOptions::default().era(EraChoice::Legacy));
+    let problems = Rc::new(Cell::new(0));
+    let seen = problems.clone();
+    client.on_event(move |event| {
+        if matches!(event, ClientEvent::Problem(Error::SessionExpired { .. })) {
+            seen.set(seen.get() + 1);
+        }
+    });
+    let c = client.clone();
+    w.run(async move {
+        c.subscribe_resource("file:///a", &RequestOptions::default()).await.unwrap();
+        c.set_logging_level("error", &RequestOptions::default()).await.unwrap();
+    });
+    let server = Rc::downgrade(&w.server);
+    w.server.rescript(move |s| {
+        if s.method() == "logging/setLevel" {
+            if let Some(server) = server.upgrade() {
+                server.forget_sessions();
+            }
+        }
+        answers(s).unwrap_or_else(|| legacy_peer(s, &capabilities))
+    });
+    w.server.forget_sessions();
+    assert_eq!(call(&mut w, &client, "a").unwrap(), "ok");
+    w.settle();
+    assert_eq!(w.server.count("initialize"), 2, "one renewal, by the call");
+    assert_eq!(problems.get(), 1, "the subscription the ended session refused is reported");
+}
+
 #[test]
 fn a_tool_call_the_ended_session_refused_is_sent_again_whatever_the_tool() {
     let (mut w, client) = legacy(everything);

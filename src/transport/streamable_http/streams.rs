@@ -165,10 +165,12 @@ impl Inner {
                         return;
                     }
                 }
-                // A stream that delivered, or that the server ended cleanly, is not a failure: the
-                // 2025-11-25 polling rules let a server close a request's stream whenever it
-                // likes, and the request's own timeout bounds how long the client follows it.
-                if drained.received || drained.problem.is_none() {
+                // A stream that delivered is not a failure, nor a request's stream that the server
+                // ended cleanly: the 2025-11-25 polling rules let a server close it whenever it
+                // likes, and the request's own timeout bounds how long the client follows it. (The
+                // GET stream, which no timeout bounds, keeps backing off while it brings nothing.)
+                let polled = matches!(purpose, Purpose::Response(_)) && drained.problem.is_none();
+                if drained.received || polled {
                     attempt = 0;
                 }
                 problem = drained.problem.or(problem);
