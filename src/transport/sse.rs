@@ -497,7 +497,10 @@ impl SseParser {
         let event = std::mem::take(&mut self.event);
         let fresh_id = std::mem::take(&mut self.id_in_event);
         let skipped = self.skipped.take();
-        if !self.has_data {
+        // A block that names an id and has no data is no event, but the id moves on, as the
+        // standard has it: it is handed over with empty data, which no caller delivers, so that
+        // a resuming one sees it.
+        if !self.has_data && !fresh_id {
             return;
         }
         self.has_data = false;

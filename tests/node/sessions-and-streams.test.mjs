@@ -44,6 +44,32 @@ test("a call whose server closes its stream at every poll is followed until the 
   }
 });
 
+test("a stream primed with an id and no data is resumed after that id", LIMIT, async () => {
+  // The spec's priming event has an empty data field; a block with the id alone is no event, but
+  // the SSE standard moves the last event id on at it all the same.
+  let answer;
+  const server = await startScriptedSessions({
+    onCall(message, response) {
+      answer = { jsonrpc: "2.0", id: message.id, result: textResult("resumed") };
+      openStream(response);
+      response.end("id: p0\nretry: 100\n\n");
+      return true;
+    },
+    onGet(request, response) {
+      if (request.headers["last-event-id"] !== "p0") return response.writeHead(405).end();
+      openStream(response);
+      response.end(event({ id: "e1", data: answer }));
+    },
+  });
+  const client = await McpClient.connect(server.url, { era: "legacy" });
+  try {
+    assert.equal((await client.callTool({ name: "slow" }, { timeout: 10_000 })).content[0].text, "resumed");
+  } finally {
+    await client.close();
+    server.close();
+  }
+});
+
 test("a late 404 of the session the client already renewed does not end the new one", LIMIT, async () => {
   // The GET stream of session s1 reconnects while a call finds s1 gone and renews it; the server
   // answers that GET's 404 only once s2 is in use.

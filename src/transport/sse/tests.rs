@@ -78,7 +78,21 @@ fn an_event_cut_after_its_id_carries_that_id_nowhere() {
 
 #[test]
 fn fields_without_data_dispatch_nothing() {
-    assert_eq!(parse_chunks(&[b"event: x\nid: 3\n\n: keep-alive\n\n"]), vec![]);
+    assert_eq!(parse_chunks(&[b"event: x\n\n: keep-alive\n\n"]), vec![]);
+}
+
+/// A block with an id and no data is no event, but the standard moves the
+/// last event id on at it; a server may prime a stream so. The parser hands
+/// it over with empty data, which no caller delivers.
+#[test]
+fn an_id_without_data_moves_the_id_on_as_an_event_of_no_data() {
+    let mut parser = SseParser::default();
+    let mut out = Vec::new();
+    parser.push(b"id: 3\nretry: 500\n\n: keep-alive\n\nevent: x\nid: 4\n\n", &mut out).unwrap();
+    assert_eq!(
+        out,
+        vec![SseEvent { fresh_id: true, ..ev("message", "", Some("3")) }, SseEvent { fresh_id: true, ..ev("x", "", Some("4")) }]
+    );
 }
 
 #[test]
