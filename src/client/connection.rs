@@ -268,13 +268,17 @@ impl Client {
             *state.log_level.borrow_mut() = Some(level.to_owned());
             return Ok(());
         }
-        state
-            .request_shaped("logging/setLevel", Some(json!({ "level": level })), options, |r| results::check_object(r, "logging/setLevel"))
-            .await?;
-        // Kept for a renewed session, which starts at the server's own level.
-        *state.log_level.borrow_mut() = Some(level.to_owned());
+        // Kept for a renewed session, which starts at the server's own level: before it is
+        // sent, so that a renewal this very request meets restores this level and not the last.
+        let previous = state.log_level.replace(Some(level.to_owned()));
         state.restore_on_renewal();
-        Ok(())
+        let set = state
+            .request_shaped("logging/setLevel", Some(json!({ "level": level })), options, |r| results::check_object(r, "logging/setLevel"))
+            .await;
+        if set.is_err() {
+            *state.log_level.borrow_mut() = previous;
+        }
+        set.map(drop)
     }
 
     /// Tells the server the roots changed, so that it asks for them again. One

@@ -242,11 +242,19 @@ impl ClientState {
             }
             return Ok(());
         }
-        self.request_shaped(method, Some(json!({ "uri": uri })), options, |r| results::check_object(r, "subscription")).await?;
-        // Kept for a renewed session, which has none of the ended one's subscriptions.
-        self.change_subscription(method == "resources/subscribe", uri);
-        self.restore_on_renewal();
-        Ok(())
+        // Kept for a renewed session, which has none of the ended one's subscriptions: an
+        // unsubscription before it is sent (a renewal it meets must not subscribe again), a
+        // subscription once the server has it; either is undone if the request fails.
+        let subscribe = method == "resources/subscribe";
+        let unsubscribed = !subscribe && self.change_subscription(false, uri);
+        let sent = self.request_shaped(method, Some(json!({ "uri": uri })), options, |r| results::check_object(r, "subscription")).await;
+        if (subscribe && sent.is_ok()) || (unsubscribed && sent.is_err()) {
+            self.change_subscription(true, uri);
+        }
+        if sent.is_ok() {
+            self.restore_on_renewal();
+        }
+        sent.map(drop)
     }
 }
 

@@ -323,21 +323,36 @@ impl ClientState {
     /// problem event. Straight to the session, which renews nothing: a server
     /// that ended each new session at once would otherwise have each restore
     /// renew, and each renewal restore, for ever.
+    ///
+    /// Each is read again as it goes out: a `setLoggingLevel` or an
+    /// unsubscription the user made meanwhile (or resent into the new session
+    /// itself) is not undone. A session that ended again, or closed, ends it.
     fn restore_after_renewal(&self) {
-        let level = self.log_level.borrow().clone();
         let uris = self.subscriptions.borrow().clone();
-        if level.is_none() && uris.is_empty() {
+        if self.log_level.borrow().is_none() && uris.is_empty() {
             return;
         }
         let me = self.me.clone();
         self.context.runtime.spawn(Box::pin(async move {
-            let level = level.map(|level| ("logging/setLevel", json!({ "level": level })));
-            let subscriptions = uris.into_iter().map(|uri| ("resources/subscribe", json!({ "uri": uri })));
-            for (method, params) in level.into_iter().chain(subscriptions) {
+            let session = me.upgrade().and_then(|state| state.session.transport().session_id());
+            let steps = std::iter::once(None).chain(uris.into_iter().map(Some));
+            for uri in steps {
                 let Some(state) = me.upgrade() else { return };
+                if state.session.transport().session_id() != session {
+                    return;
+                }
+                let (method, params) = match uri {
+                    None => match state.log_level.borrow().clone() {
+                        Some(level) => ("logging/setLevel", json!({ "level": level })),
+                        None => continue,
+                    },
+                    Some(uri) if state.subscriptions.borrow().contains(&uri) => ("resources/subscribe", json!({ "uri": uri })),
+                    Some(_) => continue,
+                };
                 let call = state.call_options(&RequestOptions::default());
                 match state.session.request(method, Some(params), call).await {
                     Err(Error::Closed) => return,
+                    Err(error @ Error::SessionExpired { .. }) => return state.events.emit(&ClientEvent::Problem(error)),
                     Err(error) => state.events.emit(&ClientEvent::Problem(error)),
                     Ok(_) => {}
                 }

@@ -72,40 +72,51 @@ fn a_notification_the_ended_session_refused_renews_it_and_goes_out_in_the_new_on
     assert_eq!(w.server.last("notifications/custom").unwrap().session.as_deref(), Some("session-2"));
 }
 
-/// A new session starts with no subscriptions and at the server's own
-/// logging level: the renewal tells it the ended one's, and an unsubscribed
-/// resource is not among them.
-#[test]
-fn a_renewed_session_is_given_the_ended_ones_subscriptions_and_logging_level() {
-    let answers = |s: &Seen| match s.method() {
+/// Answers subscriptions and the logging level besides [`everything`].
+fn restoring(s: &Seen) -> Option<Answer> {
+    match s.method() {
         "resources/subscribe" | "resources/unsubscribe" | "logging/setLevel" => Some(Answer::Result(json!({}))),
         _ => everything(s),
-    };
-    let capabilities = json!({"tools": {}, "resources": {"subscribe": true}, "logging": {}});
-    let (mut w, client) = connected(answers, capabilities, ClientOptions::default().era(EraChoice::Legacy));
+    }
+}
+
+/// What a server of [`restoring`] declares.
+fn restoring_capabilities() -> Value {
+    json!({"tools": {}, "resources": {"subscribe": true}, "logging": {}})
+}
+
+/// A legacy client subscribed to `file:///a` and `file:///b` at level "error".
+fn subscribed_at_error() -> (World, Client) {
+    let (mut w, client) = connected(restoring, restoring_capabilities(), ClientOptions::default().era(EraChoice::Legacy));
     let c = client.clone();
     w.run(async move {
         let options = RequestOptions::default();
         for uri in ["file:///a", "file:///b"] {
             c.subscribe_resource(uri, &options).await.unwrap();
         }
-        c.unsubscribe_resource("file:///a", &options).await.unwrap();
         c.set_logging_level("error", &options).await.unwrap();
     });
+    (w, client)
+}
+
+/// The params of each `method` request that went out in `session`.
+fn in_session(w: &World, method: &str, session: &str) -> Vec<Value> {
+    w.server.seen.borrow().iter().filter(|s| s.method() == method && s.session.as_deref() == Some(session)).map(Seen::params).collect()
+}
+
+/// A new session starts with no subscriptions and at the server's own
+/// logging level: the renewal tells it the ended one's, and an unsubscribed
+/// resource is not among them.
+#[test]
+fn a_renewed_session_is_given_the_ended_ones_subscriptions_and_logging_level() {
+    let (mut w, client) = subscribed_at_error();
+    let c = client.clone();
+    w.run(async move { c.unsubscribe_resource("file:///a", &RequestOptions::default()).await.unwrap() });
     w.server.forget_sessions();
     assert_eq!(call(&mut w, &client, "a").unwrap(), "ok");
     w.settle();
-    let in_new_session = |method: &str| -> Vec<Value> {
-        w.server
-            .seen
-            .borrow()
-            .iter()
-            .filter(|s| s.method() == method && s.session.as_deref() == Some("session-2"))
-            .map(Seen::params)
-            .collect()
-    };
-    assert_eq!(in_new_session("logging/setLevel"), [json!({"level": "error"})]);
-    assert_eq!(in_new_session("resources/subscribe"), [json!({"uri": "file:///b"})]);
+    assert_eq!(in_session(&w, "logging/setLevel", "session-2"), [json!({"level": "error"})]);
+    assert_eq!(in_session(&w, "resources/subscribe", "session-2"), [json!({"uri": "file:///b"})]);
 }
 
 /// A server that ends the new session as soon as the restore begins: the
@@ -113,23 +124,13 @@ fn a_renewed_session_is_given_the_ended_ones_subscriptions_and_logging_level() {
 /// restore renew, for ever), and what failed is reported.
 #[test]
 fn a_restore_that_finds_the_new_session_ended_renews_nothing() {
-    let answers = |s: &Seen| match s.method() {
-        "resources/subscribe" | "logging/setLevel" => Some(Answer::Result(json!({}))),
-        _ => everything(s),
-    };
-    let capabilities = json!({"tools": {}, "resources": {"subscribe": true}, "logging": {}});
-    let (mut w, client) = connected(answers, capabilities.clone(), ClientOptions::default().era(EraChoice::Legacy));
+    let (mut w, client) = subscribed_at_error();
     let problems = Rc::new(Cell::new(0));
     let seen = problems.clone();
     client.on_event(move |event| {
         if matches!(event, ClientEvent::Problem(Error::SessionExpired { .. })) {
             seen.set(seen.get() + 1);
         }
-    });
-    let c = client.clone();
-    w.run(async move {
-        c.subscribe_resource("file:///a", &RequestOptions::default()).await.unwrap();
-        c.set_logging_level("error", &RequestOptions::default()).await.unwrap();
     });
     let server = Rc::downgrade(&w.server);
     w.server.rescript(move |s| {
@@ -138,13 +139,33 @@ fn a_restore_that_finds_the_new_session_ended_renews_nothing() {
                 server.forget_sessions();
             }
         }
-        answers(s).unwrap_or_else(|| legacy_peer(s, &capabilities))
+        restoring(s).unwrap_or_else(|| legacy_peer(s, &restoring_capabilities()))
     });
     w.server.forget_sessions();
     assert_eq!(call(&mut w, &client, "a").unwrap(), "ok");
     w.settle();
     assert_eq!(w.server.count("initialize"), 2, "one renewal, by the call");
-    assert_eq!(problems.get(), 1, "the subscription the ended session refused is reported");
+    assert_eq!(problems.get(), 1, "the subscription the ended session refused is reported, and the restore stops");
+}
+
+/// A change that itself meets the ended session is resent into the new one,
+/// and the restore, which runs after it, must not undo it: the unsubscribed
+/// resource is not subscribed again, and the new level is the one restored.
+#[test]
+fn a_change_that_meets_the_renewal_is_not_undone_by_the_restore() {
+    let (mut w, client) = subscribed_at_error();
+    w.server.forget_sessions();
+    let c = client.clone();
+    w.run(async move { c.unsubscribe_resource("file:///a", &RequestOptions::default()).await.unwrap() });
+    w.settle();
+    assert_eq!(in_session(&w, "resources/unsubscribe", "session-2"), [json!({"uri": "file:///a"})]);
+    assert_eq!(in_session(&w, "resources/subscribe", "session-2"), [json!({"uri": "file:///b"})]);
+    w.server.forget_sessions();
+    let c = client.clone();
+    w.run(async move { c.set_logging_level("debug", &RequestOptions::default()).await.unwrap() });
+    w.settle();
+    let levels: Vec<Value> = in_session(&w, "logging/setLevel", "session-3").iter().map(|p| p["level"].clone()).collect();
+    assert!(!levels.is_empty() && levels.iter().all(|level| level == "debug"), "{levels:?}");
 }
 
 #[test]
