@@ -514,9 +514,7 @@ impl Client {
                 .map_err(Error::Unsupported)?;
         }
         let reply = state.request_unchecked("completion/complete", Some(Params::Parsed(params)), options).await?;
-        reply.read_within_limit()?;
-        results::check_complete(reply.value()).map_err(Error::Protocol)?;
-        Ok(reply)
+        super::requests::shaped(reply, results::check_complete)
     }
 
     /// One page of the server's skills (SEP-2640), none of them loaded.

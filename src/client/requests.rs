@@ -87,13 +87,20 @@ impl ClientState {
         session_used: Option<String>,
     ) -> LocalBoxFuture<'a, Result<(), Error>> {
         Box::pin(async move {
-            if self.session.transport().session_id() == session_used {
-                self.renew_session().await?;
-            } else {
-                self.wait_for_renewal().await;
-            }
+            self.renew_unless_renewed(session_used).await?;
             self.session.notify_params(method, params).await
         })
+    }
+
+    /// Renews the session that `session_used` named, unless a renewal has
+    /// replaced it already (another request noticed first); then waits for
+    /// the one in progress, if any.
+    async fn renew_unless_renewed(&self, session_used: Option<String>) -> Result<(), Error> {
+        if self.session.transport().session_id() == session_used {
+            return self.renew_session().await;
+        }
+        self.wait_for_renewal().await;
+        Ok(())
     }
 
     /// The server forgot the session, so it never saw the request: start a new one
@@ -110,11 +117,7 @@ impl ClientState {
         session_used: Option<String>,
     ) -> LocalBoxFuture<'a, Result<Answer, Error>> {
         Box::pin(async move {
-            if self.session.transport().session_id() == session_used {
-                self.within_call(options, self.renew_session()).await??;
-            } else {
-                self.within_call(options, self.wait_for_renewal()).await?;
-            }
+            self.within_call(options, self.renew_unless_renewed(session_used)).await??;
             self.session.request_params(method, params, self.call_options(options)).await
         })
     }
@@ -170,10 +173,7 @@ impl ClientState {
         options: &RequestOptions,
         check: ShapeCheck,
     ) -> Result<Reply, Error> {
-        let reply = self.request_reply(method, params.map(Params::Parsed), options).await?;
-        reply.read_within_limit()?;
-        check(reply.value()).map_err(Error::Protocol)?;
-        Ok(reply)
+        shaped(self.request_reply(method, params.map(Params::Parsed), options).await?, check)
     }
 
     /// [`ClientState::request_shaped_reply`], checking a result still in its
@@ -341,14 +341,7 @@ impl ClientState {
                 if state.session.transport().session_id() != session {
                     return;
                 }
-                let (method, params) = match uri {
-                    None => match state.log_level.borrow().clone() {
-                        Some(level) => ("logging/setLevel", json!({ "level": level })),
-                        None => continue,
-                    },
-                    Some(uri) if state.subscriptions.borrow().contains(&uri) => ("resources/subscribe", json!({ "uri": uri })),
-                    Some(_) => continue,
-                };
+                let Some((method, params)) = state.restore_step(uri) else { continue };
                 let call = state.call_options(&RequestOptions::default());
                 match state.session.request(method, Some(params), call).await {
                     Err(Error::Closed) => return,
@@ -358,6 +351,15 @@ impl ClientState {
                 }
             }
         }));
+    }
+
+    /// The request of one step of a restore, as things stand now: the logging
+    /// level (`None`), or the subscription to `uri` if it is still held.
+    fn restore_step(&self, uri: Option<String>) -> Option<(&'static str, Value)> {
+        match uri {
+            None => self.log_level.borrow().as_ref().map(|level| ("logging/setLevel", json!({ "level": level }))),
+            Some(uri) => self.subscriptions.borrow().contains(&uri).then(|| ("resources/subscribe", json!({ "uri": uri }))),
+        }
     }
 
     /// Renews the session in the background (the GET stream found it gone).
@@ -416,4 +418,11 @@ impl ClientState {
 /// The reason, if the call's cancellation has fired already.
 pub(crate) fn already_cancelled(options: &RequestOptions) -> Option<String> {
     options.cancel.as_ref().and_then(|source| source().now_or_never())
+}
+
+/// `reply`, once it is read within the size limit and `check` accepts its shape.
+pub(crate) fn shaped(reply: Reply, check: ShapeCheck) -> Result<Reply, Error> {
+    reply.read_within_limit()?;
+    check(reply.value()).map_err(Error::Protocol)?;
+    Ok(reply)
 }

@@ -575,9 +575,7 @@ impl Session {
         }
         self.inner.transport.close().await;
     }
-}
 
-impl Session {
     /// Numbers this session's requests from `last + 1` on. A session taken
     /// over from a snapshot carries on one whose ids other clients used
     /// (the one that took the snapshot, or another resumption of it), and
