@@ -2,8 +2,10 @@
 // its JS glue alike. wasm-bindgen names each import after its JS function and
 // a 16-digit hash (`__wbg_setTimeout_7c909c5a9b443d0d`); the core has over a
 // hundred, and their hashes, written in both files, are bytes that gzip cannot
-// fold. Only the names change: the module names, the import kinds and their
-// order stay, so the instance is the same.
+// fold. The module of src/glue.js, which wasm-bindgen names by its hashed path
+// (`./snippets/mcp-wasm-<hash>/src/glue.js`, once per import in both files),
+// becomes `g`. Only the names change: the import kinds and their order stay,
+// so the instance is the same.
 //   node scripts/short-imports.mjs pkg/mcp_wasm_bg.wasm pkg/mcp_wasm.js
 import { readFileSync, writeFileSync } from "node:fs";
 import { readName, readU32, rewriteSection, u32, wasmName } from "./wasm-leb.mjs";
@@ -24,7 +26,9 @@ function descriptionEnd(bytes, at) {
   throw new Error(`import kind ${kind} is not known to short-imports`);
 }
 
+const SNIPPET_MODULE = "g";
 const renamed = new Map();
+const snippetModules = new Set();
 const rewritten = rewriteSection(wasm, 2, (bytes, start) => {
   let [count, p] = readU32(bytes, start);
   const body = [u32(count)];
@@ -37,7 +41,9 @@ const rewritten = rewriteSection(wasm, 2, (bytes, start) => {
     // Hashed names only: a name without a hash may be read by name elsewhere.
     const short = /_[0-9a-f]{16}$/.test(field) ? `i${renamed.size.toString(36)}` : field;
     if (short !== field) renamed.set(field, short);
-    body.push(wasmName(module), wasmName(short), bytes.subarray(descriptionStart, p));
+    const snippet = module.startsWith("./snippets/");
+    if (snippet) snippetModules.add(module);
+    body.push(wasmName(snippet ? SNIPPET_MODULE : module), wasmName(short), bytes.subarray(descriptionStart, p));
   }
   return Buffer.concat(body);
 });
@@ -48,6 +54,13 @@ for (const [field, short] of renamed) {
   if (uses === 0) throw new Error(`${gluePath} does not name the import ${field}`);
   glue = glue.replace(pattern, short);
 }
+if (snippetModules.size > 1) throw new Error(`short-imports: one snippet module expected, found ${[...snippetModules].join(", ")}`);
+for (const module of snippetModules) {
+  // The import object's keys only (`"<module>": importN`), not the `import … from` that loads it.
+  const key = new RegExp(`"${module.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}"(?=:)`, "g");
+  if (!key.test(glue)) throw new Error(`${gluePath} does not key its imports by ${module}`);
+  glue = glue.replace(key, JSON.stringify(SNIPPET_MODULE));
+}
 writeFileSync(wasmPath, rewritten);
 writeFileSync(gluePath, glue);
-console.log(`short-imports: ${renamed.size} imports renamed in ${wasmPath}`);
+console.log(`short-imports: ${renamed.size} imports renamed in ${wasmPath}, ${snippetModules.size} snippet module`);
