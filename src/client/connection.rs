@@ -73,7 +73,9 @@ impl Client {
         runtime: Rc<dyn Runtime>,
         options: ClientOptions,
     ) -> Result<Self, Error> {
+        let told = (snapshot.log_level.clone(), snapshot.subscriptions.clone());
         let client = Self::open(connector, runtime, options, Some(snapshot)).await?;
+        client.state.adopt_told(told);
         // The stream opens without waiting for its acknowledgement, as it did before connecting
         // waited: a Worker that resumes for one request would wait a round trip for changes that
         // it could not have heard between invocations anyway.
@@ -173,7 +175,7 @@ impl Client {
             me: me.clone(),
             renewal: RefCell::default(),
             stream_renewals: Cell::default(),
-            restores_on_renewal: Cell::default(),
+            told: Cell::default(),
             log_level: RefCell::default(),
             subscriptions: RefCell::default(),
             #[cfg(feature = "modern")]
@@ -266,6 +268,7 @@ impl Client {
                 check_server_supports(&state.identity.borrow().capabilities, "logging/setLevel").map_err(Error::Unsupported)?;
             }
             *state.log_level.borrow_mut() = Some(level.to_owned());
+            state.told.set(true);
             return Ok(());
         }
         // Kept for a renewed session, which starts at the server's own level: before it is
@@ -368,14 +371,20 @@ impl Client {
             .url()
             .ok_or_else(|| Error::invalid_argument("a connection over a custom transport cannot be snapshotted".into()))?;
         let transport = state.session.transport();
-        Ok(Snapshot {
+        let mut snapshot = Snapshot {
             url,
             modern: state.era == Era::Modern,
             transport: state.channel.name().to_owned(),
             identity: state.identity.borrow().clone(),
             session_id: transport.session_id(),
             last_event_id: transport.last_event_id(),
-        })
+            log_level: None,
+            subscriptions: Vec::new(),
+        };
+        if state.told.get() {
+            state.tell(&mut snapshot);
+        }
+        Ok(snapshot)
     }
 
     /// Takes a [`Client::snapshot`] and closes this client without ending

@@ -230,6 +230,7 @@ impl ClientState {
                 .map_err(Error::Unsupported)?;
             let subscribe = method == "resources/subscribe";
             let changed = self.change_subscription(subscribe, uri);
+            self.told.set(true);
             if let (true, Some(acknowledgement)) = (changed, changed.then(|| self.restart_listen()).flatten()) {
                 let timeout = options.timeout_ms.unwrap_or(self.context.default_timeout_ms);
                 let acknowledged = self.acknowledged(acknowledgement, timeout).await;

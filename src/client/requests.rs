@@ -12,7 +12,7 @@ use super::state::{ClientState, Reply};
 use crate::error::Error;
 use crate::protocol::capabilities::check_server_supports;
 use crate::protocol::jsonrpc::Params;
-use crate::session::{Answer, CallOptions, ConsentTime};
+use crate::session::{Answer, CallOptions, Channel, ConsentTime};
 use futures::future::{FutureExt, LocalBoxFuture};
 use serde_json::{json, Value};
 use std::rc::Rc;
@@ -306,7 +306,7 @@ impl ClientState {
     /// there is something to tell. A listener of its own rather than a step
     /// of every renewal, whose code the first call's module would carry.
     pub(crate) fn restore_on_renewal(&self) {
-        if self.restores_on_renewal.replace(true) {
+        if self.told.replace(true) {
             return;
         }
         let me = self.me.clone();
@@ -359,6 +359,37 @@ impl ClientState {
         match uri {
             None => self.log_level.borrow().as_ref().map(|level| ("logging/setLevel", json!({ "level": level }))),
             Some(uri) => self.subscriptions.borrow().contains(&uri).then(|| ("resources/subscribe", json!({ "uri": uri }))),
+        }
+    }
+
+    /// What the client has told the server, into `snapshot`. Apart from
+    /// [`Client::snapshot`](super::Client::snapshot): a page snapshots
+    /// before its first call, when it has told the server nothing, and the
+    /// core's split (scripts/split/) leaves what a first call never runs out
+    /// of the module a page loads first.
+    #[inline(never)]
+    pub(crate) fn tell(&self, snapshot: &mut super::Snapshot) {
+        snapshot.log_level.clone_from(&self.log_level.borrow());
+        snapshot.subscriptions.clone_from(&self.subscriptions.borrow());
+    }
+
+    /// Takes over what a snapshot says the client had told the server: its
+    /// logging level and resource subscriptions. A legacy session the server
+    /// kept already has them, and a renewal gives them to the new one; an
+    /// HTTP+SSE snapshot has connected anew, so that session is told now.
+    pub(crate) fn adopt_told(&self, (level, subscriptions): (Option<String>, Vec<String>)) {
+        if level.is_none() && subscriptions.is_empty() {
+            return;
+        }
+        *self.log_level.borrow_mut() = level;
+        *self.subscriptions.borrow_mut() = subscriptions;
+        if self.era == super::options::Era::Modern {
+            self.told.set(true);
+            return;
+        }
+        self.restore_on_renewal();
+        if self.channel == Channel::Sse {
+            self.restore_after_renewal();
         }
     }
 

@@ -2,11 +2,13 @@
 //! invocation, a page after a reload) without a new handshake: the era, the
 //! negotiated revision, the session id, where the GET stream left off, and
 //! what the server declared (not its `instructions`, which can run to
-//! kilobytes). Small, plain JSON, versioned.
+//! kilobytes), and what the client told the server it wants (its logging
+//! level and resource subscriptions). Small, plain JSON, versioned.
 
+use crate::protocol::json_write::{write_str, write_u64, write_value};
 use crate::protocol::lifecycle::ServerIdentity;
 use crate::protocol::{modern, version};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 /// The format written by this release; older formats are refused by name.
 pub const FORMAT: u64 = 1;
@@ -26,26 +28,70 @@ pub struct Snapshot {
     pub session_id: Option<String>,
     /// The last event id seen on the GET stream, to resume it.
     pub last_event_id: Option<String>,
+    /// The level set with `set_logging_level`. The modern era sends it with
+    /// every request; a renewed legacy session is told it again.
+    pub log_level: Option<String>,
+    /// The subscribed resources, sorted. The modern era listens for them; a
+    /// renewed legacy session is subscribed to them again.
+    pub subscriptions: Vec<String>,
 }
 
 impl Snapshot {
     /// The JSON form handed to users (camelCase, `format` first).
     pub fn to_value(&self) -> Value {
-        let mut object = Map::new();
-        object.insert("format".into(), Value::from(FORMAT));
-        object.insert("url".into(), Value::from(self.url.as_str()));
-        object.insert("era".into(), Value::from(if self.modern { "modern" } else { "legacy" }));
-        object.insert("transport".into(), Value::from(self.transport.as_str()));
-        object.insert("protocolVersion".into(), Value::from(self.identity.protocol_version));
+        serde_json::from_str(&self.to_text()).unwrap_or_default()
+    }
+
+    /// [`Snapshot::to_value`] as JSON text, written without building the
+    /// value first: what `McpClient.snapshot()` hands to `JSON.parse`.
+    pub fn to_text(&self) -> String {
+        let mut out = String::from("{\"format\":");
+        write_u64(&mut out, FORMAT);
+        let mut field = |name: &str, value: &str| {
+            out.push_str(",\"");
+            out.push_str(name);
+            out.push_str("\":");
+            write_str(&mut out, value);
+        };
+        field("url", &self.url);
+        field("era", if self.modern { "modern" } else { "legacy" });
+        field("transport", &self.transport);
+        field("protocolVersion", self.identity.protocol_version);
         if let Some(id) = &self.session_id {
-            object.insert("sessionId".into(), Value::from(id.as_str()));
+            field("sessionId", id);
         }
         if let Some(id) = &self.last_event_id {
-            object.insert("lastEventId".into(), Value::from(id.as_str()));
+            field("lastEventId", id);
         }
-        object.insert("serverCapabilities".into(), self.identity.capabilities.clone());
-        object.insert("serverInfo".into(), self.identity.server_info.clone());
-        Value::Object(object)
+        out.push_str(",\"serverCapabilities\":");
+        write_value(&mut out, &self.identity.capabilities);
+        out.push_str(",\"serverInfo\":");
+        write_value(&mut out, &self.identity.server_info);
+        if self.log_level.is_some() || !self.subscriptions.is_empty() {
+            self.write_told(&mut out);
+        }
+        out.push('}');
+        out
+    }
+
+    /// The logging level and subscriptions, into the text of `to_text`.
+    /// Apart from it, for the reason `ClientState::tell` is apart from
+    /// `Client::snapshot`.
+    #[inline(never)]
+    fn write_told(&self, out: &mut String) {
+        if let Some(level) = &self.log_level {
+            out.push_str(",\"logLevel\":");
+            write_str(out, level);
+        }
+        if let Some((first, others)) = self.subscriptions.split_first() {
+            out.push_str(",\"subscriptions\":[");
+            write_str(out, first);
+            for uri in others {
+                out.push(',');
+                write_str(out, uri);
+            }
+            out.push(']');
+        }
     }
 
     /// Reads a snapshot, checking every field, so that a corrupted or
@@ -102,8 +148,36 @@ impl Snapshot {
             identity: ServerIdentity { protocol_version, capabilities, server_info, instructions: None },
             session_id,
             last_event_id: optional("lastEventId")?,
+            log_level: log_level(optional("logLevel")?)?,
+            subscriptions: subscriptions(object.get("subscriptions"))?,
         })
     }
+}
+
+/// `logLevel`, one of the levels `set_logging_level` takes.
+fn log_level(level: Option<String>) -> Result<Option<String>, String> {
+    match level {
+        Some(level) if !super::connection::LOGGING_LEVELS.contains(&level.as_str()) => {
+            Err(format!("snapshot.logLevel {level:?} is not a logging level"))
+        }
+        level => Ok(level),
+    }
+}
+
+/// `subscriptions`, sorted and without repeats as the client keeps them.
+fn subscriptions(value: Option<&Value>) -> Result<Vec<String>, String> {
+    let uris = match value {
+        None | Some(Value::Null) => return Ok(Vec::new()),
+        Some(Value::Array(uris)) => uris,
+        Some(_) => return Err("snapshot.subscriptions must be an array of URIs".into()),
+    };
+    let mut uris = uris
+        .iter()
+        .map(|uri| uri.as_str().map(str::to_owned).ok_or_else(|| "snapshot.subscriptions must be an array of URIs".to_owned()))
+        .collect::<Result<Vec<_>, _>>()?;
+    uris.sort_unstable();
+    uris.dedup();
+    Ok(uris)
 }
 
 #[cfg(test)]
@@ -124,6 +198,19 @@ mod tests {
             },
             session_id: Some("abc".into()),
             last_event_id: Some("7".into()),
+            log_level: Some("error".into()),
+            subscriptions: vec!["file:///a".into(), "file:///b".into()],
+        }
+    }
+
+    #[test]
+    fn the_text_is_the_values_text_in_order() {
+        for snapshot in
+            [legacy(), Snapshot { session_id: None, last_event_id: None, log_level: None, subscriptions: Vec::new(), ..legacy() }]
+        {
+            let text = snapshot.to_text();
+            assert_eq!(serde_json::to_string(&snapshot.to_value()).unwrap(), text);
+            assert!(text.starts_with(r#"{"format":1,"url":"http://127.0.0.1:1/mcp","era":"legacy","#), "{text}");
         }
     }
 
@@ -135,6 +222,25 @@ mod tests {
         assert_eq!(back, snapshot);
         assert_eq!(snapshot.to_value()["era"], "legacy");
         assert_eq!(snapshot.to_value()["sessionId"], "abc");
+        assert_eq!(
+            (&snapshot.to_value()["logLevel"], &snapshot.to_value()["subscriptions"]),
+            (&json!("error"), &json!(["file:///a", "file:///b"]))
+        );
+    }
+
+    /// A snapshot written before the client kept these reads as one that
+    /// set no level and subscribed to nothing; what storage holds unsorted
+    /// is sorted, as the client keeps it.
+    #[test]
+    fn the_level_and_subscriptions_are_optional_and_read_sorted() {
+        let mut value = legacy().to_value();
+        let object = value.as_object_mut().unwrap();
+        object.remove("logLevel");
+        object.insert("subscriptions".into(), json!(["file:///b", "file:///a", "file:///b"]));
+        let read = Snapshot::from_value(&value).unwrap();
+        assert_eq!((read.log_level, read.subscriptions), (None, vec!["file:///a".to_owned(), "file:///b".to_owned()]));
+        let bare = Snapshot { log_level: None, subscriptions: Vec::new(), ..legacy() }.to_value();
+        assert!(bare.get("logLevel").is_none() && bare.get("subscriptions").is_none());
     }
 
     #[test]
@@ -166,6 +272,10 @@ mod tests {
         assert!(with("sessionId", json!("")).contains("snapshot.sessionId"));
         assert!(with("serverCapabilities", json!([])).contains("serverCapabilities"));
         assert!(with("url", Value::Null).contains("snapshot.url"));
+        assert!(with("logLevel", json!("loud")).contains("snapshot.logLevel"));
+        assert!(with("logLevel", json!(3)).contains("snapshot.logLevel"));
+        assert!(with("subscriptions", json!("file:///a")).contains("snapshot.subscriptions"));
+        assert!(with("subscriptions", json!([1])).contains("snapshot.subscriptions"));
         let mut modern = good.clone();
         modern["era"] = json!("modern");
         modern["protocolVersion"] = json!(modern::VERSION);

@@ -3,7 +3,7 @@
 //! the client's events into JS events and its errors into JS errors. The
 //! server features are in `features.rs`.
 
-use super::convert::{from_js, optional_params_text_from_js, params_from_js, to_js};
+use super::convert::{from_js, optional_params_text_from_js, params_from_js, text_to_js, to_js};
 use super::custom_transport::{is_transport, JsConnector};
 use super::error::to_js_error;
 use super::events::Events;
@@ -269,8 +269,7 @@ impl McpClient {
     /// which cannot be re-created from data; `closed` after `close()`.
     #[wasm_bindgen(unchecked_return_type = "McpSnapshot")]
     pub fn snapshot(&self) -> Result<JsValue, JsValue> {
-        let snapshot = self.client.snapshot().map_err(fail)?;
-        to_js(&snapshot.to_value()).map_err(fail)
+        text_to_js(&self.client.snapshot().map_err(fail)?.to_text()).map_err(fail)
     }
 
     /// Takes a {@link McpClient.snapshot} and then closes this client
@@ -287,7 +286,7 @@ impl McpClient {
         let client = self.client.clone();
         Ok(promise(Box::pin(async move {
             let snapshot = client.suspend().await.map_err(fail)?;
-            to_js(&snapshot.to_value()).map_err(fail)
+            text_to_js(&snapshot.to_text()).map_err(fail)
         })))
     }
 

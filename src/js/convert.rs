@@ -14,8 +14,15 @@ use wasm_bindgen::JsValue;
 /// # Errors
 /// [`Error::Protocol`] if the value cannot be represented (not expected for JSON).
 pub fn to_js(value: &Value) -> Result<JsValue, Error> {
-    let text = crate::protocol::json_write::to_text(value);
-    js_sys::JSON::parse(&text).map_err(|_| Error::protocol("cannot convert a result to JS".into()))
+    text_to_js(&crate::protocol::json_write::to_text(value))
+}
+
+/// JSON text the client wrote, as a JS value.
+///
+/// # Errors
+/// [`Error::Protocol`] if `JSON.parse` refuses it.
+pub fn text_to_js(text: &str) -> Result<JsValue, Error> {
+    js_sys::JSON::parse(text).map_err(|_| Error::protocol("cannot convert a result to JS".into()))
 }
 
 /// A JS value as JSON. `what` names the argument in the error.

@@ -737,6 +737,16 @@ export interface McpSnapshot {
   lastEventId?: string;
   serverCapabilities: ServerCapabilities;
   serverInfo: Implementation;
+  /**
+   * The level given to {@link McpClient.setLoggingLevel}, if any. The modern era sends it with
+   * every request; a legacy session that the server renews is told it again.
+   */
+  logLevel?: LoggingLevel;
+  /**
+   * The resources subscribed to, sorted. The modern era listens for them again; a legacy session
+   * that the server renews is subscribed to them again.
+   */
+  subscriptions?: string[];
 }
 
 /** How a host names the tools and prompts of several servers for a model. */

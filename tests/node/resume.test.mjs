@@ -100,6 +100,58 @@ test("resuming a session the server ended falls back to a fresh initialize", LIM
   await resumed.close();
 });
 
+test("a resumed client keeps its logging level and subscriptions for a renewed session (server-everything)", LIMIT, async () => {
+  const client = await McpClient.connect(HTTP, { era: "legacy" });
+  const uri = (await client.listResources()).resources[0].uri;
+  await client.subscribeResource({ uri });
+  await client.setLoggingLevel("error");
+  const snapshot = client.snapshot();
+  assert.equal(snapshot.logLevel, "error");
+  assert.deepEqual(snapshot.subscriptions, [uri]);
+  await client.close(); // DELETE: the server forgets the session, and with it what it was told
+  const out = [];
+  const trace = (entry) => { if (entry.direction === "out" && entry.method) out.push({ method: entry.method, params: JSON.parse(entry.json).params }); };
+  const resumed = await McpClient.resume(JSON.parse(JSON.stringify(snapshot)), { trace });
+  try {
+    const renewed = new Promise((resolve) => resumed.addEventListener("sessionrenewed", resolve, { once: true }));
+    assert.equal(text(await resumed.callTool({ name: "get-sum", arguments: { a: 1, b: 1 } })), "The sum of 1 and 1 is 2.");
+    await renewed;
+    const sent = (method) => out.filter((m) => m.method === method).map((m) => m.params);
+    for (let i = 0; i < 50 && sent("resources/subscribe").length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    assert.deepEqual(sent("logging/setLevel").map((p) => p.level), ["error"]);
+    assert.deepEqual(sent("resources/subscribe").map((p) => p.uri), [uri]);
+    assert.deepEqual(resumed.snapshot().subscriptions, [uri]);
+  } finally {
+    await resumed.close();
+  }
+});
+
+test("a resumed modern client listens for its subscriptions and logs at its level", LIMIT, async () => {
+  const client = await McpClient.connect(MODERN);
+  const uri = "demo://static/readme";
+  await client.subscribeResource({ uri });
+  await client.setLoggingLevel("info");
+  const snapshot = await client.suspend();
+  const resumed = await McpClient.resume(snapshot);
+  try {
+    const updated = new Promise((resolve) => resumed.addEventListener("notifications/resources/updated", (e) => resolve(e.params.uri), { once: true }));
+    const logs = [];
+    resumed.addEventListener("notifications/message", (e) => logs.push(e.params.data));
+    // The listen stream of a resumed client opens without waiting for its acknowledgement:
+    // touch until the update arrives, so that a touch before the stream is up does not count.
+    let heard;
+    for (let i = 0; i < 20 && !heard; i++) {
+      await resumed.callTool({ name: "touch", arguments: { uri } });
+      heard = await Promise.race([updated, new Promise((r) => setTimeout(r, 200))]);
+    }
+    assert.equal(heard, uri);
+    await resumed.callTool({ name: "slow", arguments: { steps: 1 } });
+    assert.deepEqual(logs, ["step 1/1"]);
+  } finally {
+    await resumed.close();
+  }
+});
+
 test("the modern era resumes its discovery without server/discover", LIMIT, async () => {
   const client = await McpClient.connect(MODERN);
   const snapshot = await client.suspend();

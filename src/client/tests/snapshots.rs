@@ -155,3 +155,88 @@ fn a_closed_client_cannot_be_suspended() {
     let outcome = w.run(async move { client.suspend().await });
     assert!(matches!(outcome, Err(Error::Closed)));
 }
+
+/// Answers lists, and the subscriptions and logging level a snapshot keeps.
+fn told(s: &Seen) -> Option<Answer> {
+    match s.method() {
+        "resources/subscribe" | "logging/setLevel" => Some(Answer::Result(json!({}))),
+        _ => lists_tools(s),
+    }
+}
+
+/// Subscribes `client` to `file:///b` and `file:///a` and sets level "error".
+fn tell(w: &mut World, client: &Client) {
+    let c = client.clone();
+    w.run(async move {
+        let options = RequestOptions::default();
+        for uri in ["file:///b", "file:///a"] {
+            c.subscribe_resource(uri, &options).await.unwrap();
+        }
+        c.set_logging_level("error", &options).await.unwrap();
+    });
+}
+
+fn telling_capabilities() -> Value {
+    json!({"tools": {}, "resources": {"subscribe": true}, "logging": {}})
+}
+
+/// The session a legacy snapshot names still has what the client told it,
+/// so resuming sends nothing; a renewal after it tells the new session, as
+/// it would have without the suspension.
+#[test]
+fn a_resumed_legacy_client_gives_a_renewed_session_the_level_and_subscriptions() {
+    let (mut w, client) = connected(told, telling_capabilities(), ClientOptions::default().era(EraChoice::Legacy));
+    tell(&mut w, &client);
+    let snapshot = stored(&suspend(&mut w, &client));
+    assert_eq!(snapshot.log_level.as_deref(), Some("error"));
+    assert_eq!(snapshot.subscriptions, ["file:///a", "file:///b"]);
+    let resumed = resume(&mut w, snapshot);
+    w.settle();
+    assert_eq!((w.server.count("logging/setLevel"), w.server.count("resources/subscribe")), (1, 2), "the kept session has them");
+    w.server.forget_sessions();
+    let r = resumed.clone();
+    w.run(async move { r.list_tools(None, &RequestOptions::default()).await }).unwrap();
+    w.settle();
+    let restored = |method: &str| -> Vec<Value> {
+        w.server
+            .seen
+            .borrow()
+            .iter()
+            .filter(|s| s.method() == method && s.session.as_deref() == Some("session-2"))
+            .map(Seen::params)
+            .collect()
+    };
+    assert_eq!(restored("logging/setLevel"), [json!({"level": "error"})]);
+    assert_eq!(restored("resources/subscribe"), [json!({"uri": "file:///a"}), json!({"uri": "file:///b"})]);
+}
+
+/// An HTTP+SSE snapshot connects anew: the new session is told at once.
+#[test]
+fn a_resumed_sse_client_tells_its_new_session_the_level_and_subscriptions() {
+    let mut w = World::new(|s| told(s).unwrap_or_else(|| legacy_peer(s, &telling_capabilities())));
+    let client = w.connect(ClientOptions { transport: TransportChoice::Sse, ..ClientOptions::default() }).unwrap();
+    tell(&mut w, &client);
+    let snapshot = stored(&suspend(&mut w, &client));
+    let _resumed = resume(&mut w, snapshot);
+    w.settle();
+    assert_eq!(w.server.count("initialize"), 2);
+    assert_eq!((w.server.count("logging/setLevel"), w.server.count("resources/subscribe")), (2, 4));
+}
+
+/// The modern era keeps both on the client: each request carries the level,
+/// and the listen stream the subscriptions. A resumed client keeps them on.
+#[cfg(feature = "modern")]
+#[test]
+fn a_resumed_modern_client_listens_for_its_subscriptions_at_its_level() {
+    let (mut w, client) = connected(lists_tools, telling_capabilities(), ClientOptions::default());
+    tell(&mut w, &client);
+    let snapshot = stored(&suspend(&mut w, &client));
+    let resumed = resume(&mut w, snapshot);
+    w.settle();
+    let listen = w.server.last("subscriptions/listen").unwrap().params();
+    assert_eq!(listen["notifications"]["resourceSubscriptions"], json!(["file:///a", "file:///b"]), "{listen}");
+    let r = resumed.clone();
+    w.run(async move { r.list_tools(None, &RequestOptions::default()).await }).unwrap();
+    let list = w.server.last("tools/list").unwrap().params();
+    assert_eq!(list["_meta"]["io.modelcontextprotocol/logLevel"], "error", "{list}");
+}
