@@ -460,3 +460,17 @@ test("a handler rejecting with a DOMException answers with an internal error, no
     await client.close();
   }
 });
+
+test("a handler that throws something other than an Error answers with what it threw", LIMIT, async () => {
+  for (const [thrown, expected] of [[undefined, "the handler threw undefined"], [{ reason: "busy" }, '{"reason":"busy"}'], ["no model", "no model"]]) {
+    const rec = recordingFetch();
+    const client = await McpClient.connect(MCP_URL, { fetch: rec.fetch, handlers: { elicitation: () => { throw thrown; } } });
+    try {
+      await client.callTool({ name: "trigger-elicitation-request", arguments: {} }).catch(() => {});
+      const answer = rec.messages().find((m) => m.method === undefined && m.error);
+      assert.equal(answer?.error.message, expected, JSON.stringify(answer));
+    } finally {
+      await client.close();
+    }
+  }
+});
