@@ -109,7 +109,7 @@ pub(super) fn reply_to_js(reply: &Reply) -> Result<JsValue, Error> {
         Some(text) if text.len() >= ASCII_FAST_MIN && fast_ascii() && ascii_prefix(text.as_bytes()) == text.len() => {
             parse_ascii(text.as_bytes()).map_err(unconvertible)
         }
-        Some(text) => js_sys::JSON::parse(text).map_err(unconvertible),
+        Some(text) => text_to_js(text),
         None => to_js(reply.value()),
     }
 }

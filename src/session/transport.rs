@@ -1,7 +1,8 @@
 use crate::error::Error;
 use crate::protocol::jsonrpc::envelope::Envelope;
-use crate::protocol::jsonrpc::{decode_or_raw, DecodeError, Decoded, Message, RequestId};
+use crate::protocol::jsonrpc::{decode_or_raw, DecodeError, Decoded, ErrorObject, Message, RequestId};
 use futures::future::LocalBoxFuture;
+use serde_json::Value;
 use std::rc::Rc;
 
 /// What happens to a connection's streams, for the client to report.
@@ -110,13 +111,30 @@ pub fn deliver_text(sink: &InboundSink, text: String, allow_batch: bool, awaited
         Err(error) => return deliver_unread(sink, error, awaited),
     };
     let mut answered = false;
-    for message in messages {
-        if let (Message::Response { id: Some(id), .. }, Some(awaited)) = (&message, awaited) {
-            answered |= id == awaited;
+    for mut message in messages {
+        if let (Message::Response { id, outcome }, Some(awaited)) = (&mut message, awaited) {
+            answered |= match *id {
+                Some(ref id) => id == awaited,
+                None => blame(id, outcome, awaited),
+            };
         }
         sink(Inbound::Message(message));
     }
     Ok(answered)
+}
+
+/// Gives an error of id `null` the id of the one request its body answers: a
+/// server that could not read the request (JSON-RPC's parse error, a refused
+/// header) answers so, and the request fails with the server's code and
+/// message rather than as a response that answers nothing. Apart from
+/// [`deliver_text`], for the reason [`deliver_unread`] is.
+#[inline(never)]
+fn blame(id: &mut Option<RequestId>, outcome: &Result<Value, ErrorObject>, awaited: &RequestId) -> bool {
+    if outcome.is_ok() {
+        return false;
+    }
+    *id = Some(awaited.clone());
+    true
 }
 
 /// [`deliver_text`] for a text that did not decode. Apart from it: a first
@@ -208,6 +226,22 @@ mod tests {
         assert!(matches!((answered, got.as_slice()), (Ok(false), [Inbound::Message(Message::Notification { .. })])));
         let (answered, got) = delivering("{".into(), None);
         assert!(matches!(answered, Err(DecodeError::Syntax(_))) && got.is_empty());
+    }
+
+    /// A server that could not read the request answers with id `null`: the
+    /// one request the body answers fails with its error. Without a request
+    /// to blame (the GET stream), or for a result, nothing changes.
+    #[test]
+    fn an_error_of_id_null_answers_the_awaited_request() {
+        let refusal = r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}"#;
+        let awaited = RequestId::Number(5);
+        let (answered, got) = delivering(refusal.into(), Some(&awaited));
+        assert!(
+            matches!((answered, got.as_slice()), (Ok(true), [Inbound::Message(Message::Response { id: Some(id), outcome: Err(e) })]) if id == &awaited && e.message == "Parse error"),
+            "{got:?}"
+        );
+        let (answered, got) = delivering(refusal.into(), None);
+        assert!(matches!((answered, got.as_slice()), (Ok(false), [Inbound::Message(Message::Response { id: None, .. })])));
     }
 
     #[test]

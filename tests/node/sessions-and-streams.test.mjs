@@ -167,3 +167,30 @@ test("a renewed session is subscribed and set to the logging level again (server
     await client.close();
   }
 });
+
+test("an error of id null on a request's own response fails that request with the server's error", LIMIT, async () => {
+  // JSON-RPC answers a request it could not read with id null; a server that does so with a 200,
+  // as a JSON body or on the request's event stream, names the one request that body answers.
+  const refusal = { jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid Request: arguments is not an object" } };
+  const server = await startScriptedSessions({
+    onCall(message, response) {
+      if (message.params.name === "other") return false;
+      if (message.params.name === "json") response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(refusal));
+      else {
+        openStream(response);
+        response.end(event({ data: refusal }));
+      }
+      return true;
+    },
+  });
+  const client = await McpClient.connect(server.url, { era: "legacy" });
+  try {
+    for (const name of ["json", "stream"]) {
+      await assert.rejects(client.callTool({ name }), (e) => e.name === "McpError" && e.code === -32600 && /arguments is not an object/.test(e.message), name);
+    }
+    assert.equal((await client.callTool({ name: "other" })).content[0].text, "ok", "the client stays usable");
+  } finally {
+    await client.close();
+    server.close();
+  }
+});
