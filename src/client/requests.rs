@@ -377,10 +377,13 @@ impl ClientState {
     /// logging level and resource subscriptions. A legacy session the server
     /// kept already has them, and a renewal gives them to the new one; an
     /// HTTP+SSE snapshot has connected anew, so that session is told now.
-    pub(crate) fn adopt_told(&self, (level, subscriptions): (Option<String>, Vec<String>)) {
+    pub(crate) fn adopt_told(&self, (level, mut subscriptions): (Option<String>, Vec<String>)) {
         if level.is_none() && subscriptions.is_empty() {
             return;
         }
+        // Kept sorted and without repeats; a `Snapshot` made in Rust may be neither.
+        subscriptions.sort_unstable();
+        subscriptions.dedup();
         *self.log_level.borrow_mut() = level;
         *self.subscriptions.borrow_mut() = subscriptions;
         if self.era == super::options::Era::Modern {

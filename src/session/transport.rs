@@ -111,11 +111,12 @@ pub fn deliver_text(sink: &InboundSink, text: String, allow_batch: bool, awaited
         Err(error) => return deliver_unread(sink, error, awaited),
     };
     let mut answered = false;
+    let count = messages.len();
     for mut message in messages {
         if let (Message::Response { id, outcome }, Some(awaited)) = (&mut message, awaited) {
             answered |= match *id {
                 Some(ref id) => id == awaited,
-                None => blame(id, outcome, awaited),
+                None => blame(id, outcome, awaited, count),
             };
         }
         sink(Inbound::Message(message));
@@ -123,14 +124,16 @@ pub fn deliver_text(sink: &InboundSink, text: String, allow_batch: bool, awaited
     Ok(answered)
 }
 
-/// Gives an error of id `null` the id of the one request its body answers: a
-/// server that could not read the request (JSON-RPC's parse error, a refused
-/// header) answers so, and the request fails with the server's code and
-/// message rather than as a response that answers nothing. Apart from
+/// Gives an error of id `null` the id of the one request its body answers,
+/// when it is the body's only message (of `count`): a server that could not
+/// read the request (JSON-RPC's parse error, a refused header) answers so,
+/// and the request fails with the server's code and message rather than as
+/// a response that answers nothing. In a batch it may be about another
+/// message, and the request's own answer may follow. Apart from
 /// [`deliver_text`], for the reason [`deliver_unread`] is.
 #[inline(never)]
-fn blame(id: &mut Option<RequestId>, outcome: &Result<Value, ErrorObject>, awaited: &RequestId) -> bool {
-    if outcome.is_ok() {
+fn blame(id: &mut Option<RequestId>, outcome: &Result<Value, ErrorObject>, awaited: &RequestId, count: usize) -> bool {
+    if outcome.is_ok() || count != 1 {
         return false;
     }
     *id = Some(awaited.clone());
@@ -242,6 +245,20 @@ mod tests {
         );
         let (answered, got) = delivering(refusal.into(), None);
         assert!(matches!((answered, got.as_slice()), (Ok(false), [Inbound::Message(Message::Response { id: None, .. })])));
+        // A batch (2025-03-26) that holds the request's own answer besides.
+        let sink_log = Rc::new(RefCell::new(Vec::new()));
+        let log = sink_log.clone();
+        let sink: InboundSink = Rc::new(move |inbound| log.borrow_mut().push(inbound));
+        let batch = format!(r#"[{refusal},{{"jsonrpc":"2.0","id":5,"result":{{}}}}]"#);
+        assert_eq!(deliver_text(&sink, batch, true, Some(&awaited)), Ok(true));
+        let got = sink_log.borrow();
+        assert!(
+            matches!(
+                got.as_slice(),
+                [Inbound::Message(Message::Response { id: None, .. }), Inbound::Message(Message::Response { id: Some(_), outcome: Ok(_) })]
+            ),
+            "{got:?}"
+        );
     }
 
     #[test]

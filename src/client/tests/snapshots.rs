@@ -240,3 +240,22 @@ fn a_resumed_modern_client_listens_for_its_subscriptions_at_its_level() {
     let list = w.server.last("tools/list").unwrap().params();
     assert_eq!(list["_meta"]["io.modelcontextprotocol/logLevel"], "error", "{list}");
 }
+
+/// A `Snapshot` made in Rust may list its subscriptions in any order, or
+/// twice: the resumed client keeps them as it keeps its own, so an
+/// unsubscription takes.
+#[test]
+fn a_resumed_client_keeps_a_hand_made_snapshots_subscriptions_in_order() {
+    let mut w = World::new(|s| match s.method() {
+        "resources/unsubscribe" => Answer::Result(json!({})),
+        _ => told(s).unwrap_or_else(|| legacy_peer(s, &telling_capabilities())),
+    });
+    let client = w.connect(ClientOptions::default().era(EraChoice::Legacy)).unwrap();
+    let mut snapshot = suspend(&mut w, &client);
+    snapshot.subscriptions = ["file:///c", "file:///b", "file:///c", "file:///a"].map(String::from).to_vec();
+    let resumed = resume(&mut w, snapshot);
+    assert_eq!(resumed.snapshot().unwrap().subscriptions, ["file:///a", "file:///b", "file:///c"]);
+    let r = resumed.clone();
+    w.run(async move { r.unsubscribe_resource("file:///c", &RequestOptions::default()).await }).unwrap();
+    assert_eq!(resumed.snapshot().unwrap().subscriptions, ["file:///a", "file:///b"]);
+}
