@@ -9,7 +9,7 @@
 
 use futures::future::{self, Either};
 use futures::StreamExt;
-use mcp_wasm::client::{CancelToken, Client, ClientOptions, Era, EventFilter, Handlers, RequestOptions};
+use mcp_wasm::client::{CancelToken, Client, ClientOptions, Era, EventFilter, Handlers, RequestOptions, TaskOptions};
 use mcp_wasm::protocol::types::{CallToolParams, CreateMessageResult};
 use mcp_wasm::session::{Channel, Runtime};
 use mcp_wasm::transport::headers::HeaderSource;
@@ -128,6 +128,32 @@ async fn sampling_is_answered_by_a_rust_closure() {
     // server-everything wraps the prompt in its own words; the answer is ours.
     assert!(result.text().contains("rust sampled: ") && result.text().contains("hello from the server"), "{}", result.text());
     assert!(result.text().contains("rust-model"), "{}", result.text());
+    client.close().await;
+}
+
+/// A tool that server-everything runs as a task (2025-11-25), called from
+/// Rust: polled to its report, each status told, the result typed.
+#[wasm_bindgen_test]
+async fn a_tool_runs_as_a_task_to_its_typed_result() {
+    let client = connect().await;
+    let statuses = Rc::new(RefCell::new(Vec::new()));
+    let seen = statuses.clone();
+    let options = TaskOptions {
+        poll_interval_ms: Some(300),
+        on_status: Some(Rc::new(move |task: &serde_json::Value| {
+            seen.borrow_mut().push(task["status"].as_str().unwrap_or_default().to_owned());
+        })),
+        ..TaskOptions::default()
+    };
+    let params = CallToolParams::new("simulate-research-query").argument("topic", "rust").argument("ambiguous", false);
+    let result = client.call_tool_as_task(params, &options).await.unwrap();
+    assert!(result.text().contains("Research Report"), "{}", result.text());
+    let statuses = statuses.borrow().clone();
+    assert_eq!(
+        (statuses.first().map(String::as_str), statuses.last().map(String::as_str)),
+        (Some("working"), Some("completed")),
+        "{statuses:?}"
+    );
     client.close().await;
 }
 

@@ -45,12 +45,12 @@ enum Instance<'a> {
 }
 
 /// Reads a result into its typed form.
-fn typed<T: DeserializeOwned>(value: Value, what: &str) -> Result<T, Error> {
+pub(super) fn typed<T: DeserializeOwned>(value: Value, what: &str) -> Result<T, Error> {
     serde_json::from_value(value)
         .map_err(|e| Error::protocol(crate::error::cold_format!("the {what} result does not have the expected shape: {e}")))
 }
 
-fn to_params<T: serde::Serialize>(params: &T) -> Result<Value, Error> {
+pub(super) fn to_params<T: serde::Serialize>(params: &T) -> Result<Value, Error> {
     serde_json::to_value(params).map_err(|e| Error::invalid_argument(e.to_string()))
 }
 

@@ -9,6 +9,7 @@ use super::state::{ClientState, Reply};
 use crate::error::Error;
 use crate::protocol::capabilities::declares;
 use crate::protocol::jsonrpc::Params;
+use crate::protocol::types::{CallToolParams, CallToolResult};
 use crate::protocol::{params, results};
 use crate::session::{ConsentTime, ProgressListener};
 use futures::future::{self, Either};
@@ -233,7 +234,18 @@ impl Client {
     /// `unsupported` when strict and the server does not run tool calls as
     /// tasks; `cancelled`; `invalid-result` for a result that does not match
     /// the tool's `outputSchema`; the requests' errors.
-    pub async fn call_tool_as_task(&self, params: Value, options: &TaskOptions) -> Result<Value, Error> {
+    pub async fn call_tool_as_task(&self, params: CallToolParams, options: &TaskOptions) -> Result<CallToolResult, Error> {
+        let result = self.call_tool_as_task_value(super::features::to_params(&params)?, options).await?;
+        super::features::typed(result, "tools/call")
+    }
+
+    /// [`Client::call_tool_as_task`] in JSON: the params and the final
+    /// result as plain values, for a caller that passes them on as they are.
+    ///
+    /// # Errors
+    /// As [`Client::call_tool_as_task`]; `invalid-argument` for params
+    /// without a `name`.
+    pub async fn call_tool_as_task_value(&self, params: Value, options: &TaskOptions) -> Result<Value, Error> {
         params::check_call_tool(&params).map_err(Error::InvalidArgument)?;
         self.state.run_task(params, options).await
     }

@@ -472,7 +472,7 @@ fn a_task_is_polled_at_its_interval_to_its_result() {
         on_status: Some(Rc::new(move |task: &Value| log.borrow_mut().push(task["status"].as_str().unwrap_or("?").to_owned()))),
         ..TaskOptions::default()
     };
-    let pending = w.start(async move { client.call_tool_as_task(json!({"name": "slow"}), &options).await });
+    let pending = w.start(async move { client.call_tool_as_task_value(json!({"name": "slow"}), &options).await });
     assert_eq!(w.server.last("tools/call").unwrap().params()["task"], json!({"ttl": 30_000.0}));
     w.advance(499);
     assert_eq!(w.server.count("tasks/get"), 0);
@@ -489,7 +489,7 @@ fn a_task_is_polled_at_its_interval_to_its_result() {
 fn a_poll_interval_below_the_floor_is_raised() {
     let (mut w, client) = connect(task_server(5), task_capabilities(), legacy_options());
     let options = TaskOptions { poll_interval_ms: Some(1), ..TaskOptions::default() };
-    let _pending = w.start(async move { client.call_tool_as_task(json!({"name": "slow"}), &options).await });
+    let _pending = w.start(async move { client.call_tool_as_task_value(json!({"name": "slow"}), &options).await });
     w.advance(99);
     assert_eq!(w.server.count("tasks/get"), 0);
     w.advance(1);
@@ -504,7 +504,7 @@ fn a_servers_poll_interval_is_followed_up_to_a_minute() {
         _ => None,
     };
     let (mut w, client) = connect(server, task_capabilities(), legacy_options());
-    let _pending = w.start(async move { client.call_tool_as_task(json!({"name": "slow"}), &TaskOptions::default()).await });
+    let _pending = w.start(async move { client.call_tool_as_task_value(json!({"name": "slow"}), &TaskOptions::default()).await });
     w.advance(59_999);
     assert_eq!(w.server.count("tasks/get"), 0);
     w.advance(1);
@@ -517,7 +517,7 @@ fn closing_wakes_a_task_call_between_polls() {
     let (mut w, client) = connect(task_server(100), task_capabilities(), legacy_options());
     let options = TaskOptions { poll_interval_ms: Some(60_000), ..TaskOptions::default() };
     let task_client = client.clone();
-    let pending = w.start(async move { task_client.call_tool_as_task(json!({"name": "slow"}), &options).await });
+    let pending = w.start(async move { task_client.call_tool_as_task_value(json!({"name": "slow"}), &options).await });
     w.advance(1_000);
     assert!(pending.borrow().is_none(), "asleep until its poll");
     w.run(async move { client.close().await });
@@ -535,7 +535,7 @@ fn a_task_created_without_its_wrapper_is_polled_by_its_id() {
         _ => None,
     };
     let (mut w, client) = connect(server, task_capabilities(), legacy_options());
-    let pending = w.start(async move { client.call_tool_as_task(json!({"name": "slow"}), &TaskOptions::default()).await });
+    let pending = w.start(async move { client.call_tool_as_task_value(json!({"name": "slow"}), &TaskOptions::default()).await });
     w.advance(100);
     assert_eq!(w.server.last("tasks/get").unwrap().params(), json!({"taskId": "bare"}));
     assert_eq!(pending.borrow_mut().take().unwrap().unwrap()["content"][0]["text"], "done");
@@ -560,7 +560,7 @@ fn cancelling_a_task_sends_tasks_cancel() {
     let (mut w, client) = connect(task_server(100), task_capabilities(), legacy_options());
     let token = crate::client::CancelToken::new();
     let options = TaskOptions { request: RequestOptions::default().cancel_with(&token), ..TaskOptions::default() };
-    let pending = w.start(async move { client.call_tool_as_task(json!({"name": "slow"}), &options).await });
+    let pending = w.start(async move { client.call_tool_as_task_value(json!({"name": "slow"}), &options).await });
     w.advance(500);
     token.cancel("stop");
     w.settle();
@@ -578,7 +578,7 @@ fn max_total_timeout_caps_a_task_call_with_its_polls() {
         request: RequestOptions { max_total_timeout_ms: Some(1_200), ..RequestOptions::default() },
         ..TaskOptions::default()
     };
-    let pending = w.start(async move { client.call_tool_as_task(json!({"name": "slow"}), &options).await });
+    let pending = w.start(async move { client.call_tool_as_task_value(json!({"name": "slow"}), &options).await });
     w.advance(500);
     w.advance(500);
     assert_eq!(w.server.count("tasks/get"), 2);
@@ -592,7 +592,7 @@ fn max_total_timeout_caps_a_task_call_with_its_polls() {
 #[test]
 fn tasks_need_the_servers_declaration_when_strict() {
     let (mut w, client) = connect(task_server(0), json!({"tools": {}}), legacy_options());
-    let outcome = w.run(async move { client.call_tool_as_task(json!({"name": "slow"}), &TaskOptions::default()).await });
+    let outcome = w.run(async move { client.call_tool_as_task_value(json!({"name": "slow"}), &TaskOptions::default()).await });
     assert!(matches!(outcome, Err(Error::Unsupported(_))));
     assert_eq!(w.server.count("tools/call"), 0);
 }

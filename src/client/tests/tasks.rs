@@ -43,7 +43,7 @@ fn tasks_client(statuses: &'static [&'static str], interval: Option<u32>) -> (Wo
 
 fn run_task(w: &mut World, client: &Client, options: TaskOptions) -> crate::client::testing::Pending<Result<Value, Error>> {
     let c = client.clone();
-    w.start(async move { c.call_tool_as_task(json!({"name": "slow"}), &options).await })
+    w.start(async move { c.call_tool_as_task_value(json!({"name": "slow"}), &options).await })
 }
 
 #[test]
@@ -53,6 +53,16 @@ fn a_task_created_complete_goes_straight_to_its_result() {
     assert_eq!(done.borrow_mut().take().unwrap().unwrap()["content"][0]["text"], "done");
     assert_eq!(w.server.count("tasks/get"), 0);
     assert_eq!(w.server.last("tasks/result").unwrap().params(), json!({"taskId": "t1"}));
+}
+
+#[test]
+fn the_typed_call_sends_the_params_and_reads_the_result() {
+    let (mut w, client) = tasks_client(&["completed"], None);
+    let params = crate::protocol::types::CallToolParams::new("slow").argument("topic", "rust");
+    let result = w.run(async move { client.call_tool_as_task(params, &TaskOptions::default()).await }).unwrap();
+    assert_eq!((result.text(), result.is_error), ("done".to_owned(), None));
+    let sent = w.server.last("tools/call").unwrap().params();
+    assert_eq!((&sent["name"], &sent["arguments"], &sent["task"]), (&json!("slow"), &json!({"topic": "rust"}), &json!({})));
 }
 
 #[test]
@@ -242,7 +252,7 @@ fn a_task_call_whose_future_is_dropped_cancels_the_task() {
     let (mut w, client) = polls_held();
     let c = client.clone();
     let (call, handle) =
-        futures::future::abortable(async move { c.call_tool_as_task(json!({"name": "slow"}), &TaskOptions::default()).await });
+        futures::future::abortable(async move { c.call_tool_as_task_value(json!({"name": "slow"}), &TaskOptions::default()).await });
     let done = w.start(call);
     w.advance(100);
     assert_eq!(w.server.count("tasks/get"), 1);
@@ -372,7 +382,7 @@ fn a_null_meta_or_token_gets_a_progress_token_of_the_calls_own() {
         let request = RequestOptions::default().on_progress(|_| {}, false);
         let options = TaskOptions { request, ..TaskOptions::default() };
         let c = client.clone();
-        w.run(async move { c.call_tool_as_task(params, &options).await }).unwrap();
+        w.run(async move { c.call_tool_as_task_value(params, &options).await }).unwrap();
         let meta = w.server.last("tools/call").unwrap().params()["_meta"].clone();
         assert!(meta["progressToken"].is_string(), "{meta}");
     }
