@@ -131,6 +131,18 @@ async fn sampling_is_answered_by_a_rust_closure() {
     client.close().await;
 }
 
+/// The lists as streams give what the whole lists give, in order.
+#[wasm_bindgen_test]
+async fn the_lists_stream_what_the_whole_lists_hold() {
+    let client = connect().await;
+    let whole: Vec<String> = client.list_all_tools(&defaults()).await.unwrap().into_iter().map(|t| t.name).collect();
+    let streamed: Vec<String> = client.stream_tools(defaults()).map(|tool| tool.unwrap().name).collect().await;
+    assert!(whole.len() > 5 && streamed == whole, "{streamed:?} / {whole:?}");
+    let first = client.stream_resources(defaults()).next().await.unwrap().unwrap();
+    assert_eq!(first.uri, client.list_all_resources(&defaults()).await.unwrap()[0].uri);
+    client.close().await;
+}
+
 /// A tool that server-everything runs as a task (2025-11-25), called from
 /// Rust: polled to its report, each status told, the result typed.
 #[wasm_bindgen_test]

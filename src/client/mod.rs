@@ -12,7 +12,8 @@
 //! * [`validator`]: a JSON Schema validator supplied with the options.
 //! * [`skill_checker`]: the checks a skill's files pass, likewise.
 //! * [`snapshot`]: a connection at rest, to continue in another process.
-//! * [`list_changed`]: lists refreshed after `list_changed`.
+//! * [`list_changed`]: lists refreshed after `list_changed`; `list_stream`:
+//!   a list's items as a stream, a page at a time ([`Client::list_stream`]).
 //! * Internals: `connect`, `lifecycle` (the `initialize` handshake),
 //!   `requests` (the request path: capability checks, renewal and replay),
 //!   `modern` and `mrtr` (the 2026-07-28 request path and input rounds),
@@ -31,6 +32,7 @@ pub mod handlers;
 mod lifecycle;
 pub mod list_changed;
 mod list_kind;
+mod list_stream;
 #[cfg(feature = "modern")]
 mod listen;
 #[cfg(feature = "modern")]

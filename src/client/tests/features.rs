@@ -84,13 +84,14 @@ fn walk_three_pages_in_a_second(signing_in: u64) {
     assert!(matches!(walk.borrow_mut().take(), Some(Err(Error::Timeout { ms: 1_000 }))));
 }
 
+/// Pages of tool `a`, each with the same `nextCursor`.
+fn repeating_cursor(s: &Seen) -> Option<Answer> {
+    (s.method() == "tools/list").then(|| Answer::Result(json!({"tools": tools(&["a"])["tools"], "nextCursor": "same"})))
+}
+
 #[test]
 fn a_repeated_cursor_stops_the_walk_with_a_protocol_error() {
-    let (mut w, client) = connect(
-        |s| (s.method() == "tools/list").then(|| Answer::Result(json!({"tools": tools(&["a"])["tools"], "nextCursor": "same"}))),
-        json!({"tools": {}}),
-        legacy_options(),
-    );
+    let (mut w, client) = connect(repeating_cursor, json!({"tools": {}}), legacy_options());
     let outcome = w.run(async move { client.list_all_tools(&RequestOptions::default()).await });
     assert!(matches!(outcome, Err(Error::Protocol(m)) if m.contains("twice")));
     assert_eq!(w.server.count("tools/list"), 2);
@@ -689,4 +690,33 @@ fn a_kept_structured_content_the_reader_refuses_fails_the_call_rather_than_passi
     let error = list_then_call(&mut w, &client).unwrap_err();
     assert_eq!(error.kind(), "protocol", "{error}");
     assert!(error.to_string().contains("cannot be read to check its outputSchema"), "{error}");
+}
+
+/// A stream asks for the next page only once the consumer has taken every
+/// item of the one before: taking the first two items costs one request.
+#[test]
+fn a_list_stream_asks_for_a_page_only_when_the_consumer_reaches_it() {
+    use futures::StreamExt;
+    let (mut w, client) = connect(paged, json!({"tools": {}}), legacy_options());
+    let c = client.clone();
+    let first_two =
+        w.run(async move { c.stream_tools(RequestOptions::default()).take(2).map(|tool| tool.unwrap().name).collect::<Vec<_>>().await });
+    assert_eq!((first_two, w.server.count("tools/list")), (vec!["a".to_owned(), "b".to_owned()], 1));
+    let c = client.clone();
+    let all = w.run(async move { c.stream_tools(RequestOptions::default()).map(|tool| tool.unwrap().name).collect::<Vec<_>>().await });
+    assert_eq!((all, w.server.count("tools/list")), (vec!["a".to_owned(), "b".to_owned(), "c".to_owned()], 3));
+    assert_eq!(w.server.last("tools/list").unwrap().params()["cursor"], "2");
+}
+
+/// A server that repeats a cursor: the stream yields what it had, then the
+/// error, then ends.
+#[test]
+fn a_list_stream_ends_with_an_error_at_a_repeated_cursor() {
+    use futures::StreamExt;
+    let (mut w, client) = connect(repeating_cursor, json!({"tools": {}}), legacy_options());
+    let items = w.run(async move { client.list_stream(crate::client::TOOLS, RequestOptions::default()).collect::<Vec<_>>().await });
+    assert_eq!(items.len(), 3, "{items:?}");
+    assert!(items[0].is_ok() && items[1].is_ok());
+    assert!(matches!(&items[2], Err(Error::Protocol(m)) if m.contains("repeated cursor \"same\"")), "{:?}", items[2]);
+    assert_eq!(w.server.count("tools/list"), 2);
 }

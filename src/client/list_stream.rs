@@ -1,0 +1,135 @@
+//! Lists walked lazily: the items of a paginated list as a [`Stream`], each
+//! page asked for once the consumer has taken the items of the one before.
+//! A consumer that stops early (the first match, a page of a UI) sends no
+//! more requests, and only one page is held at a time.
+
+use super::connection::Client;
+use super::features::typed;
+use super::lists::{ListKind, PROMPTS, RESOURCES, TEMPLATES, TOOLS};
+use super::options::RequestOptions;
+use super::paging::SeenCursors;
+use crate::error::Error;
+use crate::protocol::types::{Prompt, Resource, ResourceTemplate, Tool};
+use futures::stream::{self, LocalBoxStream, StreamExt};
+use serde::de::DeserializeOwned;
+use serde_json::{json, Value};
+use std::collections::VecDeque;
+
+/// Where a walk stands between pages.
+struct Walk {
+    client: Client,
+    kind: ListKind,
+    options: RequestOptions,
+    /// The items of the last page not taken yet.
+    items: VecDeque<Value>,
+    /// The cursor of the page to ask for next (`Some(None)`: the first);
+    /// `None` once the last page is in.
+    next: Option<Option<String>>,
+    seen: SeenCursors,
+    /// Why the walk stops once `items` are taken: a bad next cursor.
+    stop: Option<Error>,
+}
+
+impl Walk {
+    /// Asks for the page at `cursor` and keeps its items and next cursor.
+    async fn page(&mut self, cursor: Option<String>) -> Result<(), Error> {
+        let params = cursor.map(|cursor| json!({ "cursor": cursor }));
+        let mut page = self.client.list_page_reply(self.kind, params, &self.options).await?.into_value();
+        match page.get_mut(self.kind.items).map(Value::take) {
+            Some(Value::Array(items)) => self.items.extend(items),
+            _ => return Err(Error::protocol(format!("{}: a page has no {} array", self.kind.method, self.kind.items))),
+        }
+        self.next = match page.get("nextCursor") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(next)) if self.seen.first_time(next) && !self.seen.too_many() => Some(Some(next.clone())),
+            Some(next) => {
+                // This page's items are good: they go first, then the error.
+                self.stop = Some(Error::protocol(format!("{}: the server repeated cursor {next} or paged too long", self.kind.method)));
+                None
+            }
+        };
+        Ok(())
+    }
+}
+
+impl Client {
+    /// Every item of a list as a stream, a page at a time: the next page is
+    /// asked for when the consumer has taken every item of the one before.
+    /// Each page is a request with `options`. After an error the stream ends.
+    /// Boxed, so that `next()` and `try_next()` need no pinning.
+    ///
+    /// # Errors
+    /// Yields a page's error; `protocol` for a malformed page, a repeated
+    /// cursor, or more than [`super::MAX_PAGES`] pages.
+    ///
+    /// ```no_run
+    /// # async fn first_write_tool(client: &mcp_wasm::client::Client) -> Result<(), mcp_wasm::Error> {
+    /// use futures::{StreamExt, TryStreamExt};
+    /// use mcp_wasm::client::RequestOptions;
+    ///
+    /// let mut tools = client.stream_tools(RequestOptions::default());
+    /// // Pages after the one that holds the match are never asked for.
+    /// while let Some(tool) = tools.try_next().await? {
+    ///     if tool.name.starts_with("write") {
+    ///         break;
+    ///     }
+    /// }
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn list_stream(&self, kind: ListKind, options: RequestOptions) -> LocalBoxStream<'static, Result<Value, Error>> {
+        let walk = Walk {
+            client: self.clone(),
+            kind,
+            options,
+            items: VecDeque::new(),
+            next: Some(None),
+            seen: SeenCursors::default(),
+            stop: None,
+        };
+        stream::unfold(Some(walk), |walk| async move {
+            let mut walk = walk?;
+            loop {
+                if let Some(item) = walk.items.pop_front() {
+                    return Some((Ok(item), Some(walk)));
+                }
+                if let Some(error) = walk.stop.take() {
+                    return Some((Err(error), None));
+                }
+                let cursor = walk.next.take()?;
+                if let Err(error) = walk.page(cursor).await {
+                    return Some((Err(error), None));
+                }
+            }
+        })
+        .boxed_local()
+    }
+
+    fn typed_stream<T: DeserializeOwned + 'static>(
+        &self,
+        kind: ListKind,
+        options: RequestOptions,
+    ) -> LocalBoxStream<'static, Result<T, Error>> {
+        self.list_stream(kind, options).map(move |item| item.and_then(|item| typed(item, kind.method))).boxed_local()
+    }
+
+    /// The server's tools as a stream, a page at a time (see [`Client::list_stream`]).
+    pub fn stream_tools(&self, options: RequestOptions) -> LocalBoxStream<'static, Result<Tool, Error>> {
+        self.typed_stream(TOOLS, options)
+    }
+
+    /// The server's resources as a stream, a page at a time (see [`Client::list_stream`]).
+    pub fn stream_resources(&self, options: RequestOptions) -> LocalBoxStream<'static, Result<Resource, Error>> {
+        self.typed_stream(RESOURCES, options)
+    }
+
+    /// The server's resource templates as a stream, a page at a time (see [`Client::list_stream`]).
+    pub fn stream_resource_templates(&self, options: RequestOptions) -> LocalBoxStream<'static, Result<ResourceTemplate, Error>> {
+        self.typed_stream(TEMPLATES, options)
+    }
+
+    /// The server's prompts as a stream, a page at a time (see [`Client::list_stream`]).
+    pub fn stream_prompts(&self, options: RequestOptions) -> LocalBoxStream<'static, Result<Prompt, Error>> {
+        self.typed_stream(PROMPTS, options)
+    }
+}
