@@ -10,7 +10,7 @@
 use futures::future::{self, Either};
 use futures::StreamExt;
 use mcp_wasm::client::{CancelToken, Client, ClientOptions, Era, EventFilter, Handlers, RequestOptions, TaskOptions};
-use mcp_wasm::protocol::types::{CallToolParams, CreateMessageResult};
+use mcp_wasm::protocol::types::{CallToolParams, Content, CreateMessageResult};
 use mcp_wasm::session::{Channel, Runtime};
 use mcp_wasm::transport::headers::HeaderSource;
 use mcp_wasm::transport::oauth::{Grant, OAuthConfig};
@@ -26,6 +26,11 @@ wasm_bindgen_test_configure!(run_in_browser);
 const SERVER: &str = match option_env!("MCP_TEST_URL") {
     Some(url) => url,
     None => "http://127.0.0.1:38011/mcp",
+};
+
+const MODERN: &str = match option_env!("MCP_MODERN_TEST_URL") {
+    Some(url) => url,
+    None => "http://127.0.0.1:38013/mcp",
 };
 
 /// A client whose sampling handler is a Rust closure standing in for a model.
@@ -128,6 +133,20 @@ async fn sampling_is_answered_by_a_rust_closure() {
     // server-everything wraps the prompt in its own words; the answer is ours.
     assert!(result.text().contains("rust sampled: ") && result.text().contains("hello from the server"), "{}", result.text());
     assert!(result.text().contains("rust-model"), "{}", result.text());
+    client.close().await;
+}
+
+/// A Rust model's answer of several blocks (2025-11-25) reaches a server on
+/// `@modelcontextprotocol/server` 2.x as the array it is: its `ask-model`
+/// tool (2026-07-28, an input round) joins the text blocks it was sent.
+#[wasm_bindgen_test]
+async fn a_sampling_answer_of_several_blocks_reaches_the_server() {
+    let handlers = Handlers::default()
+        .sampling(|_, _| async { Ok(CreateMessageResult::new("rust-model", vec![Content::text("Hello"), Content::text(" from Rust")])) });
+    let client = web::connect(MODERN, WebOptions::default().client(ClientOptions::default().handlers(handlers))).await.unwrap();
+    assert_eq!(client.era(), Era::Modern);
+    let result = client.call_tool(CallToolParams::new("ask-model"), &defaults()).await.unwrap();
+    assert_eq!(result.text(), "Hello from Rust");
     client.close().await;
 }
 

@@ -532,14 +532,51 @@ pub struct SamplingMessage {
     pub extra: Extra,
 }
 
+/// What a model said in a sampling answer: one block, or several (since
+/// 2025-11-25: text beside `tool_use` blocks, say, which are
+/// [`Content::Other`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+// One block is the usual answer, and the field held a `Content` before: boxing it would add an
+// allocation to every answer to save bytes of a value that lives for one exchange.
+#[allow(clippy::large_enum_variant)]
+pub enum SamplingContent {
+    /// Several blocks, sent as an array.
+    Many(Vec<Content>),
+    /// One block.
+    One(Content),
+}
+
+impl SamplingContent {
+    /// The blocks, one or several.
+    pub fn blocks(&self) -> &[Content] {
+        match self {
+            Self::Many(blocks) => blocks,
+            Self::One(block) => std::slice::from_ref(block),
+        }
+    }
+}
+
+impl From<Content> for SamplingContent {
+    fn from(block: Content) -> Self {
+        Self::One(block)
+    }
+}
+
+impl From<Vec<Content>> for SamplingContent {
+    fn from(blocks: Vec<Content>) -> Self {
+        Self::Many(blocks)
+    }
+}
+
 /// The client's model's answer to `sampling/createMessage`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CreateMessageResult {
     /// Usually `"assistant"`.
     pub role: String,
-    /// What the model said.
-    pub content: Content,
+    /// What the model said: one block, or several.
+    pub content: SamplingContent,
     /// Which model answered.
     pub model: String,
     /// Why it stopped, e.g. `"endTurn"`.
@@ -551,11 +588,18 @@ pub struct CreateMessageResult {
 }
 
 impl CreateMessageResult {
+    /// An assistant's answer from `model` in `content` (a [`Content`] or
+    /// several), stopped at the end of its turn: `stop_reason` is for the
+    /// caller to change (`"toolUse"` for an answer with `tool_use` blocks).
+    pub fn new(model: impl Into<String>, content: impl Into<SamplingContent>) -> Self {
+        Self { content: content.into(), ..Self::text(model, "") }
+    }
+
     /// An assistant's text answer from `model`, stopped at the end of its turn.
     pub fn text(model: impl Into<String>, text: impl Into<String>) -> Self {
         Self {
             role: "assistant".into(),
-            content: Content::text(text),
+            content: SamplingContent::One(Content::text(text)),
             model: model.into(),
             stop_reason: Some("endTurn".into()),
             extra: Extra::new(),

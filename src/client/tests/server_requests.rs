@@ -64,6 +64,30 @@ fn legacy_server_requests_are_answered_by_the_handlers() {
     assert_eq!(response(&w, "p1")["result"], json!({}));
 }
 
+/// A Rust handler may answer with several blocks (2025-11-25), a tool use
+/// among them: they go out as an array, as the handler gave them.
+#[test]
+fn a_sampling_answer_of_several_blocks_goes_out_as_an_array() {
+    use crate::protocol::types::Content;
+    let blocks = Handlers::default().sampling(|_, _| async {
+        let tool_use = Content::Other(json!({"type": "tool_use", "id": "u1", "name": "get-sum", "input": {"a": 1}}));
+        Ok(CreateMessageResult {
+            stop_reason: Some("toolUse".into()),
+            ..CreateMessageResult::new("m", vec![Content::text("adding"), tool_use])
+        })
+    });
+    let (mut w, client) = legacy_asking(vec![sampling_request("s1")], ClientOptions::default().handlers(blocks));
+    call(&mut w, &client).unwrap();
+    let result = &response(&w, "s1")["result"];
+    assert_eq!(
+        result["content"],
+        json!([{"type": "text", "text": "adding"}, {"type": "tool_use", "id": "u1", "name": "get-sum", "input": {"a": 1}}])
+    );
+    assert_eq!(result["stopReason"], "toolUse");
+    let read: CreateMessageResult = serde_json::from_value(result.clone()).unwrap();
+    assert_eq!((read.content.blocks().len(), read.content.blocks()[0].as_text()), (2, Some("adding")));
+}
+
 #[test]
 fn a_request_without_a_handler_is_method_not_found() {
     let (mut w, client) = legacy_asking(vec![sampling_request("s1")], ClientOptions::default());

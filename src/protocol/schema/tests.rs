@@ -281,6 +281,11 @@ fn validates_mcp_messages_against_the_spec_schema() {
     assert_eq!((error.detail().keyword.as_ref(), error.detail().instance_path.as_str()), ("required", "/params"));
     let sampled = json!({"role": "assistant", "content": {"type": "text", "text": "hi"}, "model": "m", "stopReason": "endTurn"});
     validate_at(&spec, "/$defs/CreateMessageResult", &sampled).unwrap();
+    let blocks = crate::protocol::types::CreateMessageResult::new(
+        "m",
+        vec![crate::protocol::types::Content::text("a"), crate::protocol::types::Content::text("b")],
+    );
+    validate_at(&spec, "/$defs/CreateMessageResult", &serde_json::to_value(blocks).unwrap()).unwrap();
 }
 
 #[test]
