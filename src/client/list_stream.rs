@@ -44,7 +44,8 @@ impl Walk {
             Some(Value::String(next)) if self.seen.first_time(next) && !self.seen.too_many() => Some(Some(next.clone())),
             Some(next) => {
                 // This page's items are good: they go first, then the error.
-                self.stop = Some(Error::protocol(format!("{}: the server repeated cursor {next} or paged too long", self.kind.method)));
+                let next = next.as_str().unwrap_or_default();
+                self.stop = Some(Error::protocol(format!("{}: the server repeated cursor {next:?} or paged too long", self.kind.method)));
                 None
             }
         };
