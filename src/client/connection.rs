@@ -268,13 +268,13 @@ impl Client {
                 check_server_supports(&state.identity.borrow().capabilities, "logging/setLevel").map_err(Error::Unsupported)?;
             }
             *state.log_level.borrow_mut() = Some(level.to_owned());
-            state.told.set(true);
+            state.note_told();
             return Ok(());
         }
         // Kept for a renewed session, which starts at the server's own level: before it is
         // sent, so that a renewal this very request meets restores this level and not the last.
         let previous = state.log_level.replace(Some(level.to_owned()));
-        state.restore_on_renewal();
+        state.note_told();
         let set = state
             .request_shaped("logging/setLevel", Some(json!({ "level": level })), options, |r| results::check_object(r, "logging/setLevel"))
             .await;

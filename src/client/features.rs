@@ -230,7 +230,7 @@ impl ClientState {
                 .map_err(Error::Unsupported)?;
             let subscribe = method == "resources/subscribe";
             let changed = self.change_subscription(subscribe, uri);
-            self.told.set(true);
+            self.note_told();
             if let (true, Some(acknowledgement)) = (changed, changed.then(|| self.restart_listen()).flatten()) {
                 let timeout = options.timeout_ms.unwrap_or(self.context.default_timeout_ms);
                 let acknowledged = self.acknowledged(acknowledgement, timeout).await;
@@ -253,7 +253,7 @@ impl ClientState {
             self.change_subscription(true, uri);
         }
         if sent.is_ok() {
-            self.restore_on_renewal();
+            self.note_told();
         }
         sent.map(drop)
     }

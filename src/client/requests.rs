@@ -301,11 +301,13 @@ impl ClientState {
         renewal.await
     }
 
-    /// Has every later renewal of the session tell the new one what this one
-    /// was told (the logging level, the resource subscriptions); called once
-    /// there is something to tell. A listener of its own rather than a step
-    /// of every renewal, whose code the first call's module would carry.
-    pub(crate) fn restore_on_renewal(&self) {
+    /// Records that the client has told the server something (a logging
+    /// level, a resource subscription): from now on a snapshot carries it,
+    /// and every later renewal of the session tells the new one (the modern
+    /// era, which has no sessions, never renews). The renewal's part is a
+    /// listener of its own rather than a step of every renewal, whose code
+    /// the first call's module would carry.
+    pub(crate) fn note_told(&self) {
         if self.told.replace(true) {
             return;
         }
@@ -386,11 +388,7 @@ impl ClientState {
         subscriptions.dedup();
         *self.log_level.borrow_mut() = level;
         *self.subscriptions.borrow_mut() = subscriptions;
-        if self.era == super::options::Era::Modern {
-            self.told.set(true);
-            return;
-        }
-        self.restore_on_renewal();
+        self.note_told();
         if self.channel == Channel::Sse {
             self.restore_after_renewal();
         }

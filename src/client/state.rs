@@ -212,8 +212,8 @@ pub(crate) struct ClientState {
     pub renewal: RefCell<Option<Renewal>>,
     /// The renewals the server-to-client stream asked for in a row, and when the last was.
     pub stream_renewals: Cell<(u32, f64)>,
-    /// The client has set a logging level or subscribed to a resource: a
-    /// snapshot carries them, and (legacy era) a renewal of the session
+    /// The client has set a logging level or subscribed to a resource
+    /// (`note_told`): a snapshot carries them, and a renewal of the session
     /// restores them. Never cleared: a snapshot reads the two fields then.
     pub told: Cell<bool>,
     /// The level set with `set_logging_level`: sent in `_meta` in the modern
