@@ -5,7 +5,7 @@
 
 use super::connection::Client;
 use super::features::typed;
-use super::lists::{ListKind, PROMPTS, RESOURCES, TEMPLATES, TOOLS};
+use super::lists::{page_items, ListKind, PROMPTS, RESOURCES, TEMPLATES, TOOLS};
 use super::options::RequestOptions;
 use super::paging::SeenCursors;
 use crate::error::Error;
@@ -20,36 +20,39 @@ struct Walk {
     client: Client,
     kind: ListKind,
     options: RequestOptions,
-    /// The items of the last page not taken yet.
-    items: VecDeque<Value>,
+    /// What the last page gave and the consumer has not taken yet: its
+    /// items, then an error that ends the walk, if any.
+    items: VecDeque<Result<Value, Error>>,
     /// The cursor of the page to ask for next (`Some(None)`: the first);
     /// `None` once the last page is in.
     next: Option<Option<String>>,
     seen: SeenCursors,
-    /// Why the walk stops once `items` are taken: a bad next cursor.
-    stop: Option<Error>,
 }
 
 impl Walk {
-    /// Asks for the page at `cursor` and keeps its items and next cursor.
-    async fn page(&mut self, cursor: Option<String>) -> Result<(), Error> {
+    /// Asks for the page at `cursor` and queues its items and, when its next
+    /// cursor is one to stop at, the error after them; or the page's error.
+    async fn page(&mut self, cursor: Option<String>) {
         let params = cursor.map(|cursor| json!({ "cursor": cursor }));
-        let mut page = self.client.list_page_reply(self.kind, params, &self.options).await?.into_value();
-        match page.get_mut(self.kind.items).map(Value::take) {
-            Some(Value::Array(items)) => self.items.extend(items),
-            _ => return Err(Error::protocol(format!("{}: a page has no {} array", self.kind.method, self.kind.items))),
-        }
-        self.next = match page.get("nextCursor") {
-            None | Some(Value::Null) => None,
-            Some(Value::String(next)) if self.seen.first_time(next) && !self.seen.too_many() => Some(Some(next.clone())),
+        let page = match self.client.list_page_reply(self.kind, params, &self.options).await {
+            Ok(reply) => reply.into_value(),
+            Err(error) => return self.items.push_back(Err(error)),
+        };
+        let (next, stop) = match page.get("nextCursor") {
+            None | Some(Value::Null) => (None, None),
+            Some(Value::String(next)) if self.seen.first_time(next) && !self.seen.too_many() => (Some(Some(next.clone())), None),
             Some(next) => {
-                // This page's items are good: they go first, then the error.
                 let next = next.as_str().unwrap_or_default();
-                self.stop = Some(Error::protocol(format!("{}: the server repeated cursor {next:?} or paged too long", self.kind.method)));
-                None
+                (None, Some(Error::protocol(format!("{}: the server repeated cursor {next:?} or paged too long", self.kind.method))))
             }
         };
-        Ok(())
+        self.next = next;
+        match page_items(self.kind, page) {
+            Ok(items) => self.items.extend(items.into_iter().map(Ok)),
+            Err(error) => self.items.push_back(Err(error)),
+        }
+        // This page's items are good: they go first, then the error.
+        self.items.extend(stop.map(Err));
     }
 }
 
@@ -79,28 +82,17 @@ impl Client {
     /// # }
     /// ```
     pub fn list_stream(&self, kind: ListKind, options: RequestOptions) -> LocalBoxStream<'static, Result<Value, Error>> {
-        let walk = Walk {
-            client: self.clone(),
-            kind,
-            options,
-            items: VecDeque::new(),
-            next: Some(None),
-            seen: SeenCursors::default(),
-            stop: None,
-        };
+        let walk = Walk { client: self.clone(), kind, options, items: VecDeque::new(), next: Some(None), seen: SeenCursors::default() };
         stream::unfold(Some(walk), |walk| async move {
             let mut walk = walk?;
             loop {
                 if let Some(item) = walk.items.pop_front() {
-                    return Some((Ok(item), Some(walk)));
-                }
-                if let Some(error) = walk.stop.take() {
-                    return Some((Err(error), None));
+                    // An error ends the walk.
+                    let go_on = item.is_ok();
+                    return Some((item, go_on.then_some(walk)));
                 }
                 let cursor = walk.next.take()?;
-                if let Err(error) = walk.page(cursor).await {
-                    return Some((Err(error), None));
-                }
+                walk.page(cursor).await;
             }
         })
         .boxed_local()

@@ -165,10 +165,7 @@ impl ClientState {
     pub(crate) async fn list_all(&self, kind: ListKind, options: &RequestOptions) -> Result<Vec<Value>, Error> {
         let mut items = Vec::new();
         for page in self.list_all_pages(kind, options).await? {
-            match page.into_value().get_mut(kind.items).map(Value::take) {
-                Some(Value::Array(page_items)) => items.extend(page_items),
-                _ => return Err(Error::protocol(format!("{}: a page has no {} array", kind.method, kind.items))),
-            }
+            items.extend(page_items(kind, page.into_value())?);
         }
         Ok(items)
     }
@@ -213,6 +210,17 @@ impl ClientState {
             Some(schema) => schemas.insert(name, schema),
             None => schemas.remove(&name),
         };
+    }
+}
+
+/// The items of a page of `kind`, taken out of it.
+///
+/// # Errors
+/// `protocol` for a page without its items array.
+pub(crate) fn page_items(kind: ListKind, mut page: Value) -> Result<Vec<Value>, Error> {
+    match page.get_mut(kind.items).map(Value::take) {
+        Some(Value::Array(items)) => Ok(items),
+        _ => Err(Error::protocol(format!("{}: a page has no {} array", kind.method, kind.items))),
     }
 }
 
