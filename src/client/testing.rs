@@ -486,6 +486,23 @@ pub(crate) fn connected(
     (w, client)
 }
 
+/// What a server declares that takes resource subscriptions and a logging level.
+pub(crate) fn telling_capabilities() -> Value {
+    json!({"tools": {}, "resources": {"subscribe": true}, "logging": {}})
+}
+
+/// Subscribes `client` to each of `uris`, in order, then sets logging level `level`.
+pub(crate) fn tell(w: &mut World, client: &Client, uris: &'static [&'static str], level: &'static str) {
+    let c = client.clone();
+    w.run(async move {
+        let options = super::RequestOptions::default();
+        for uri in uris {
+            c.subscribe_resource(uri, &options).await.unwrap();
+        }
+        c.set_logging_level(level, &options).await.unwrap();
+    });
+}
+
 /// `params`-less notification `method` as the server sends it.
 pub(crate) fn notification(method: &str) -> Value {
     json!({"jsonrpc": "2.0", "method": method})

@@ -1,7 +1,7 @@
 //! Session renewal and replay: what is sent again after the server ended
 //! the session or the stream broke, and what is not.
 
-use crate::client::testing::{connected, legacy_peer, text_result, tools, Answer, Seen, World};
+use crate::client::testing::{connected, legacy_peer, tell, telling_capabilities, text_result, tools, Answer, Seen, World};
 use crate::client::{Client, ClientEvent, ClientOptions, EraChoice, RequestOptions};
 use crate::error::Error;
 use crate::protocol::types::CallToolParams;
@@ -80,22 +80,10 @@ fn restoring(s: &Seen) -> Option<Answer> {
     }
 }
 
-/// What a server of [`restoring`] declares.
-fn restoring_capabilities() -> Value {
-    json!({"tools": {}, "resources": {"subscribe": true}, "logging": {}})
-}
-
 /// A legacy client subscribed to `file:///a` and `file:///b` at level "error".
 fn subscribed_at_error() -> (World, Client) {
-    let (mut w, client) = connected(restoring, restoring_capabilities(), ClientOptions::default().era(EraChoice::Legacy));
-    let c = client.clone();
-    w.run(async move {
-        let options = RequestOptions::default();
-        for uri in ["file:///a", "file:///b"] {
-            c.subscribe_resource(uri, &options).await.unwrap();
-        }
-        c.set_logging_level("error", &options).await.unwrap();
-    });
+    let (mut w, client) = connected(restoring, telling_capabilities(), ClientOptions::default().era(EraChoice::Legacy));
+    tell(&mut w, &client, &["file:///a", "file:///b"], "error");
     (w, client)
 }
 
@@ -139,7 +127,7 @@ fn a_restore_that_finds_the_new_session_ended_renews_nothing() {
                 server.forget_sessions();
             }
         }
-        restoring(s).unwrap_or_else(|| legacy_peer(s, &restoring_capabilities()))
+        restoring(s).unwrap_or_else(|| legacy_peer(s, &telling_capabilities()))
     });
     w.server.forget_sessions();
     assert_eq!(call(&mut w, &client, "a").unwrap(), "ok");

@@ -1,7 +1,7 @@
 //! Snapshots: suspend, keep as JSON text, resume in "another process"
 //! (a new client on the same server), and refuse what is not a snapshot.
 
-use crate::client::testing::{connected, legacy_peer, tools, Answer, Seen, World};
+use crate::client::testing::{connected, legacy_peer, tell, telling_capabilities, tools, Answer, Seen, World};
 use crate::client::{Client, ClientOptions, Era, EraChoice, RequestOptions, Snapshot, TransportChoice};
 use crate::error::Error;
 use crate::session::Channel;
@@ -164,29 +164,13 @@ fn told(s: &Seen) -> Option<Answer> {
     }
 }
 
-/// Subscribes `client` to `file:///b` and `file:///a` and sets level "error".
-fn tell(w: &mut World, client: &Client) {
-    let c = client.clone();
-    w.run(async move {
-        let options = RequestOptions::default();
-        for uri in ["file:///b", "file:///a"] {
-            c.subscribe_resource(uri, &options).await.unwrap();
-        }
-        c.set_logging_level("error", &options).await.unwrap();
-    });
-}
-
-fn telling_capabilities() -> Value {
-    json!({"tools": {}, "resources": {"subscribe": true}, "logging": {}})
-}
-
 /// The session a legacy snapshot names still has what the client told it,
 /// so resuming sends nothing; a renewal after it tells the new session, as
 /// it would have without the suspension.
 #[test]
 fn a_resumed_legacy_client_gives_a_renewed_session_the_level_and_subscriptions() {
     let (mut w, client) = connected(told, telling_capabilities(), ClientOptions::default().era(EraChoice::Legacy));
-    tell(&mut w, &client);
+    tell(&mut w, &client, &["file:///b", "file:///a"], "error");
     let snapshot = stored(&suspend(&mut w, &client));
     assert_eq!(snapshot.log_level.as_deref(), Some("error"));
     assert_eq!(snapshot.subscriptions, ["file:///a", "file:///b"]);
@@ -215,7 +199,7 @@ fn a_resumed_legacy_client_gives_a_renewed_session_the_level_and_subscriptions()
 fn a_resumed_sse_client_tells_its_new_session_the_level_and_subscriptions() {
     let mut w = World::new(|s| told(s).unwrap_or_else(|| legacy_peer(s, &telling_capabilities())));
     let client = w.connect(ClientOptions { transport: TransportChoice::Sse, ..ClientOptions::default() }).unwrap();
-    tell(&mut w, &client);
+    tell(&mut w, &client, &["file:///b", "file:///a"], "error");
     let snapshot = stored(&suspend(&mut w, &client));
     let _resumed = resume(&mut w, snapshot);
     w.settle();
@@ -229,7 +213,7 @@ fn a_resumed_sse_client_tells_its_new_session_the_level_and_subscriptions() {
 #[test]
 fn a_resumed_modern_client_listens_for_its_subscriptions_at_its_level() {
     let (mut w, client) = connected(lists_tools, telling_capabilities(), ClientOptions::default());
-    tell(&mut w, &client);
+    tell(&mut w, &client, &["file:///b", "file:///a"], "error");
     let snapshot = stored(&suspend(&mut w, &client));
     let resumed = resume(&mut w, snapshot);
     w.settle();
