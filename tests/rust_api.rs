@@ -222,3 +222,37 @@ async fn a_machine_client_signs_in_with_client_credentials() {
     assert!(!client.list_all_tools(&defaults()).await.unwrap().is_empty());
     client.close().await;
 }
+
+/// What an `OAuthConfig` prints with `{:?}` can go to a log: its secrets
+/// show as `<redacted>`, the rest as given.
+#[wasm_bindgen_test]
+fn an_oauth_config_prints_without_its_secrets() {
+    use mcp_wasm::transport::oauth::{Assertion, CorsProxy, EnterpriseIdentity, Storage};
+    let secrets = ["s3cret", "-----BEGIN PRIVATE KEY-----", "id.token.jwt", "assertion.jwt", "code=abc123", "refresh-token"];
+    let storage = Storage::memory();
+    if let Storage::Memory(kept) = &storage {
+        kept.borrow_mut().insert("mcp-wasm:oauth:x".into(), secrets[5].into());
+    }
+    let config = OAuthConfig {
+        client_id: Some("public-id".into()),
+        client_secret: Some(secrets[0].into()),
+        private_key_pem: Some(secrets[1].into()),
+        identity: Some(EnterpriseIdentity {
+            id_token: secrets[2].into(),
+            token_endpoint: "https://idp.example/token".into(),
+            client_id: None,
+        }),
+        assertion: Some(Assertion::Fixed(secrets[3].into())),
+        callback_url: Some(format!("https://app.example/cb?{}", secrets[4])),
+        storage: Rc::new(storage),
+        cors_proxy: Some(CorsProxy::Prefix("https://proxy.example/?u=".into())),
+        ..OAuthConfig::new(Grant::CrossAppAccess)
+    };
+    let printed = format!("{config:?}");
+    for secret in secrets {
+        assert!(!printed.contains(secret), "{secret} in {printed}");
+    }
+    for shown in ["public-id", "<redacted>", "https://idp.example/token", "https://proxy.example/?u=", "CrossAppAccess", "keys: 1"] {
+        assert!(printed.contains(shown), "{shown} missing from {printed}");
+    }
+}

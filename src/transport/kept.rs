@@ -37,7 +37,6 @@ pub enum Body {
 }
 
 /// The chunks of a body that stays in JS.
-#[derive(Debug)]
 pub struct KeptBody {
     chunks: Array,
     total: usize,
@@ -46,6 +45,19 @@ pub struct KeptBody {
     lossy: bool,
     /// The length of the `result.structuredContent` the checks' text lacks.
     structured: Option<usize>,
+}
+
+/// Its size rather than its chunks: printing a JS value would bring the
+/// binding's general printer of values into the first call's module, which
+/// reaches this through `dyn KeptMessage`.
+impl std::fmt::Debug for KeptBody {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("KeptBody")
+            .field("total", &self.total)
+            .field("lossy", &self.lossy)
+            .field("structured", &self.structured)
+            .finish_non_exhaustive()
+    }
 }
 
 impl KeptBody {

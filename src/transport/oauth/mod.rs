@@ -19,6 +19,7 @@ mod crypto;
 mod discovery;
 mod dpop;
 mod grants;
+mod redacted;
 mod registration;
 pub mod store;
 
@@ -53,7 +54,7 @@ pub enum Grant {
 }
 
 /// The enterprise identity provider side of [`Grant::CrossAppAccess`].
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct EnterpriseIdentity {
     /// The user's ID token from the IdP.
     pub id_token: String,
@@ -64,7 +65,7 @@ pub struct EnterpriseIdentity {
 }
 
 /// The assertion of [`Grant::JwtBearer`]: fixed, or fetched when needed.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub enum Assertion {
     /// The JWT itself.
     Fixed(String),
@@ -74,7 +75,7 @@ pub enum Assertion {
 }
 
 /// What the caller configured.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct OAuthConfig {
     /// The MCP endpoint the tokens are for.
     pub mcp_url: String,
@@ -154,7 +155,7 @@ impl OAuthConfig {
 }
 
 /// How [`OAuthConfig::cors_proxy`] rewrites a URL.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub enum CorsProxy {
     /// `prefix + encodeURIComponent(url)`.
     Prefix(String),
@@ -240,7 +241,6 @@ type FlowFuture = LocalBoxFuture<'static, Result<(), Error>>;
 type Flow = Shared<FlowFuture>;
 
 /// One authorization context: the tokens for one MCP server.
-#[derive(Debug)]
 pub struct OAuth {
     config: OAuthConfig,
     fetch: Fetch,

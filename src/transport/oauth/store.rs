@@ -50,7 +50,6 @@ pub fn optional_string(stored: &Value, name: &str) -> Option<Option<String>> {
 }
 
 /// The backing store.
-#[derive(Debug)]
 pub enum Storage {
     /// A Web-Storage-shaped object (`getItem`, `setItem`, `removeItem`, sync or async).
     Js(JsValue),
