@@ -35,6 +35,20 @@ export class McpErrorEvent extends Event {
   }
 }
 export function plainEvent(type) { return new Event(type); }
+// What a thrown value says, for an error's text: an Error's message, a string itself, else its JSON
+// (`undefined` and what JSON cannot hold, such as a symbol, as `String()` gives them). Here rather
+// than through the binding's debug form of a value, which wraps every value in `JsValue(…)` and
+// costs the glue a general printer of values.
+export function thrownMessage(value) {
+  try {
+    const message = value?.message;
+    if (typeof message === "string") return message;
+    if (typeof value === "string") return value;
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return Object.prototype.toString.call(value);
+  }
+}
 export class McpConnectionEvent extends Event {
   constructor(type, detail) {
     super(type);

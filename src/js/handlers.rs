@@ -42,15 +42,13 @@ fn thrown_to_error(thrown: &JsValue) -> ErrorObject {
     }
 }
 
-/// What a handler threw, in words: an `Error`'s message, a string itself,
-/// and anything else as JSON (`throw undefined` included), so that the
-/// server reads what was thrown and not the binding's debug form of it.
+/// What a handler threw, in words ([`js_message`]), with `throw undefined`
+/// said as such, so that the server reads what was thrown.
 fn thrown_message(thrown: &JsValue) -> String {
     if thrown.is_undefined() {
         return "the handler threw undefined".into();
     }
-    let message = Reflect::get(thrown, &JsValue::from_str("message")).ok().and_then(|m| m.as_string()).or_else(|| thrown.as_string());
-    message.or_else(|| js_sys::JSON::stringify(thrown).ok().and_then(|text| text.as_string())).unwrap_or_else(|| js_message(thrown))
+    js_message(thrown)
 }
 
 /// Calls the function and waits for its value, however it delivers it.

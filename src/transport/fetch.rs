@@ -31,6 +31,8 @@ extern "C" {
     fn pump_chunks(reader: &ReadableStreamDefaultReader, on_chunk: &Closure<dyn FnMut(Uint8Array) -> bool>, keep_from: f64) -> Promise;
     #[wasm_bindgen(js_name = fetchAnswer)]
     fn fetch_answer(fetch: &JsValue, url: &str, init: &RequestInit, max: f64, keep_from: f64) -> Promise;
+    #[wasm_bindgen(js_name = thrownMessage)]
+    fn thrown_message(value: &JsValue) -> String;
 }
 
 thread_local! {
@@ -46,13 +48,10 @@ pub fn ignore_rejection(promise: &Promise) {
     });
 }
 
-/// The message of a thrown JS value: `error.message`, else `String(value)`.
+/// The message of a thrown JS value: `error.message`, a string itself, else
+/// the value as JSON (`undefined` as "undefined").
 pub fn js_message(value: &JsValue) -> String {
-    Reflect::get(value, &JsValue::from_str("message"))
-        .ok()
-        .and_then(|m| m.as_string())
-        .or_else(|| value.as_string())
-        .unwrap_or_else(|| crate::error::cold_format!("{value:?}"))
+    thrown_message(value)
 }
 
 /// Whether this runs in a browser page (where CORS applies and a blocked

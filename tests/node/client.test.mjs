@@ -474,3 +474,30 @@ test("a handler that throws something other than an Error answers with what it t
     }
   }
 });
+
+// A `fetch` of the caller's that throws something other than an Error: the call fails with what
+// was thrown, in words (its JSON, or String() of what JSON cannot hold), and the client goes on.
+test("a fetch that throws something other than an Error fails the call with what it threw", LIMIT, async () => {
+  let thrown;
+  const client = await McpClient.connect(MCP_URL, {
+    fetch: (url, init) => {
+      if (thrown !== undefined && init.method === "POST" && String(init.body).includes('"tools/call"')) throw thrown.value;
+      return fetch(url, init);
+    },
+  });
+  try {
+    const cases = [[{ blocked: "by policy" }, '{"blocked":"by policy"}'], [404, "404"], [Symbol("offline"), "Symbol(offline)"], [undefined, "undefined"]];
+    for (const [value, words] of cases) {
+      thrown = { value };
+      const error = await client.callTool({ name: "echo", arguments: { message: "hi" } }).then(() => undefined, (e) => e);
+      assert.equal(error?.kind, "network", String(error));
+      assert.ok(error.message.includes(words), error.message);
+      assert.doesNotMatch(error.message, /JsValue/);
+    }
+    thrown = undefined;
+    const result = await client.callTool({ name: "echo", arguments: { message: "still here" } });
+    assert.match(result.content[0].text, /still here/);
+  } finally {
+    await client.close();
+  }
+});
