@@ -61,6 +61,14 @@ for (const module of snippetModules) {
   if (!key.test(glue)) throw new Error(`${gluePath} does not key its imports by ${module}`);
   glue = glue.replace(key, JSON.stringify(SNIPPET_MODULE));
 }
+// wasm-bindgen imports the snippet once per Rust block that binds it (`import1`, `import2`, …),
+// each the same module: the object literal keeps the last of the repeated keys, so one will do.
+let keptKey = false;
+glue = glue.replace(new RegExp(`\\s*"${SNIPPET_MODULE}": \\w+,?`, "g"), (entry) => {
+  if (keptKey) return "";
+  keptKey = true;
+  return entry.endsWith(",") ? entry : `${entry},`;
+});
 writeFileSync(wasmPath, rewritten);
 writeFileSync(gluePath, glue);
 console.log(`short-imports: ${renamed.size} imports renamed in ${wasmPath}, ${snippetModules.size} snippet module`);
