@@ -223,12 +223,12 @@ async fn a_machine_client_signs_in_with_client_credentials() {
     client.close().await;
 }
 
-/// What an `OAuthConfig` prints with `{:?}` can go to a log: its secrets
-/// show as `<redacted>`, the rest as given.
+/// What `WebOptions` and its `OAuthConfig` print with `{:?}` can go to a
+/// log: their secrets and the headers show as `<redacted>`, the rest as given.
 #[wasm_bindgen_test]
-fn an_oauth_config_prints_without_its_secrets() {
+fn options_print_without_their_secrets() {
     use mcp_wasm::transport::oauth::{Assertion, CorsProxy, EnterpriseIdentity, Storage};
-    let secrets = ["s3cret", "-----BEGIN PRIVATE KEY-----", "id.token.jwt", "assertion.jwt", "code=abc123", "refresh-token"];
+    let secrets = ["s3cret", "-----BEGIN PRIVATE KEY-----", "id.token.jwt", "assertion.jwt", "code=abc123", "refresh-token", "tok-123"];
     let storage = Storage::memory();
     if let Storage::Memory(kept) = &storage {
         kept.borrow_mut().insert("mcp-wasm:oauth:x".into(), secrets[5].into());
@@ -248,7 +248,8 @@ fn an_oauth_config_prints_without_its_secrets() {
         cors_proxy: Some(CorsProxy::Prefix("https://proxy.example/?u=".into())),
         ..OAuthConfig::new(Grant::CrossAppAccess)
     };
-    let printed = format!("{config:?}");
+    let options = WebOptions { auth: Some(config), ..WebOptions::default() }.header("authorization", "Bearer tok-123");
+    let printed = format!("{options:?}");
     for secret in secrets {
         assert!(!printed.contains(secret), "{secret} in {printed}");
     }

@@ -10,7 +10,7 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::Headers;
 
 /// Extra headers for every request, e.g. `Authorization`.
-#[derive(Debug, Clone, Default)]
+#[derive(Clone, Default)]
 pub enum HeaderSource {
     /// No extra headers.
     #[default]
@@ -20,6 +20,17 @@ pub enum HeaderSource {
     /// A function returning a `HeadersInit` or a Promise of one, called before
     /// every request so that tokens can be refreshed.
     Function(Function),
+}
+
+/// Which kind of source, never the headers: they carry credentials.
+impl std::fmt::Debug for HeaderSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Self::None => "None",
+            Self::Fixed(_) => "Fixed(<redacted>)",
+            Self::Function(_) => "Function",
+        })
+    }
 }
 
 impl HeaderSource {
