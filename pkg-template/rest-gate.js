@@ -110,10 +110,13 @@ const inOrder = (run, options, client) => waitThen(run, false, options, client);
 // Where a method's options are when it is not the last argument: the task methods call
 // `request(method, params, options, tasks)`.
 const OPTIONS_AT = { request: 2 };
+// The clients that asked for their tools: only a listing tells which tools need a task (callTool).
+const listedTools = new WeakSet();
+const noteListing = (name, client) => name.endsWith("Tools") && listedTools.add(client);
 for (const name of GATED_METHODS) {
   const method = proto[name];
   const at = OPTIONS_AT[name];
-  replace(proto, name, { [name](...args) { return gated(() => method.apply(this, args), args.at(at ?? -1), this); } }[name]);
+  replace(proto, name, { [name](...args) { noteListing(name, this); return gated(() => method.apply(this, args), args.at(at ?? -1), this); } }[name]);
 }
 // A closed client's suspend() throws at once: the check is snapshot()'s, in the primary.
 const suspend = proto.suspend;
@@ -129,6 +132,9 @@ for (const name of GATED_ITERATORS) {
   replace(proto, name, {
     [name](options) {
       const pages = method.call(this, options);
+      // Made is not listed: its first page is.
+      const next = pages.next;
+      pages.next = (...args) => (noteListing(name, this), next.apply(pages, args));
       if (__restReady()) return pages;
       const client = this;
       return (async function* () {
@@ -181,10 +187,14 @@ replace(McpClient, "resume", {
 }.resume);
 
 // Progress notifications are handled by the rest: a call that asks for them waits for it.
+// A tool that the last whole listing of the tools declared `taskSupport: "required"` runs only as
+// a task (its server answers a plain call with an error), so it runs as one (tasks.js). Before a
+// listing nothing is known, and the call goes out as asked without asking the core.
 let afterCall;
 const callTool = proto.callTool;
 replace(proto, "callTool", {
   callTool(params, options) {
+    if (listedTools.has(this) && __restReady() && this.__taskSupport(params?.name) === "required") return this.callToolAsTask(params, options);
     const run = () => callTool.call(this, params, options);
     const result = (options?.onprogress ? gated : inOrder)(run, options, this);
     afterCall?.(result);

@@ -3,7 +3,7 @@
 // methods. tasks.js loads this module the first time a page uses a task; the core module carries
 // none of it. The Rust API's client::tasks (src/client/tasks.rs) keeps the same rules, and
 // tests/node/tasks.test.mjs holds these to a server that runs tasks.
-import { McpClientError } from "./mcp_wasm.js";
+import { McpClientError, __restReady } from "./mcp_wasm.js";
 
 // How often to poll when neither the caller nor the server says.
 const DEFAULT_POLL_MS = 1_000;
@@ -161,6 +161,9 @@ export async function callToolAsTask(client, params, options) {
   if (params.arguments !== undefined && params.arguments !== null && !isObject(params.arguments)) {
     throw invalid("params.arguments must be an object");
   }
+  // A tool that the last whole listing of the tools did not declare a task tool of must not be
+  // called as one (2025-11-25; its server answers with an error): it is called plainly.
+  if (__restReady() && client.__taskSupport(name) === "forbidden") return client.callTool(params, options);
   // maxTotalTimeout caps the whole call, its polls and the waits between them: each request is
   // given what is left of it.
   const deadline = maxTotalTimeout === undefined ? undefined : Date.now() + maxTotalTimeout;

@@ -12,3 +12,4 @@ for (const name of ["callToolAsTask", "getTask", "getTaskResult", "cancelTask", 
   }[name];
   Object.defineProperty(McpClient.prototype, name, { value: method, writable: true, configurable: true });
 }
+

@@ -188,6 +188,26 @@ async fn a_tool_runs_as_a_task_to_its_typed_result() {
     client.close().await;
 }
 
+/// Once the tools are listed, `call_tool` runs server-everything's
+/// `simulate-research-query`, listed with `taskSupport: "required"`, as a task
+/// (a plain call of it is refused), and `call_tool_as_task` calls `echo`,
+/// listed without tasks, plainly (a task-augmented call of it is refused).
+#[wasm_bindgen_test]
+async fn tools_are_called_as_their_listing_says() {
+    use mcp_wasm::protocol::task_support::TaskSupport;
+    let client = connect().await;
+    client.list_all_tools(&defaults()).await.unwrap();
+    assert_eq!(client.task_support("simulate-research-query"), Some(TaskSupport::Required));
+    assert_eq!(client.task_support("echo"), Some(TaskSupport::Forbidden));
+    let params = CallToolParams::new("simulate-research-query").argument("topic", "listing").argument("ambiguous", false);
+    let result = client.call_tool(params, &defaults()).await.unwrap();
+    assert!(result.text().contains("Research Report"), "{}", result.text());
+    let echoed =
+        client.call_tool_as_task(CallToolParams::new("echo").argument("message", "plainly"), &TaskOptions::default()).await.unwrap();
+    assert!(echoed.text().contains("plainly"), "{}", echoed.text());
+    client.close().await;
+}
+
 /// `WebOptions::header` adds to headers given in any form of `HeadersInit`
 /// (here a `Headers` object, the one place this file builds a JS value: it
 /// is what `HeaderSource::Fixed` takes); it used to drop all but an array's.

@@ -184,6 +184,8 @@ impl Client {
             cache: options.cache.map(super::cache::ResponseCache::new),
             output_schemas: RefCell::default(),
             idempotent_tools: RefCell::default(),
+            task_tools: RefCell::default(),
+            tools_listed: Cell::default(),
             tool_listings: Cell::default(),
             learned_bytes: Cell::default(),
             #[cfg(feature = "validator")]

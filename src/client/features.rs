@@ -313,9 +313,22 @@ impl Client {
         self.list_all_typed(TOOLS, options).await
     }
 
+    /// How tool `name` may be called (`execution.taskSupport`, 2025-11-25),
+    /// as the last whole listing of the tools said: `None` before one ended,
+    /// and in the 2026-07-28 era, whose tools have no such member; a tool the
+    /// listing did not declare a task tool of is `Forbidden`.
+    /// [`Client::call_tool`] and [`Client::call_tool_as_task`] follow it.
+    #[must_use]
+    pub fn task_support(&self, name: &str) -> Option<crate::protocol::task_support::TaskSupport> {
+        self.state.task_support(name)
+    }
+
     /// Calls a tool. A tool that fails still returns, with `is_error`; only
     /// protocol failures are errors. When the tool (as last listed) has an
-    /// `outputSchema`, `structured_content` is checked against it.
+    /// `outputSchema`, `structured_content` is checked against it. A tool
+    /// listed with `execution.taskSupport: "required"` runs as a task
+    /// ([`Client::call_tool_as_task`]), which is the only way its server
+    /// runs it (with the `tasks` feature).
     ///
     /// # Errors
     /// `invalid-result` for a result that does not match the output schema;
@@ -336,6 +349,12 @@ impl Client {
 
     async fn call_tool_params(&self, params: Params, options: &RequestOptions) -> Result<Reply, Error> {
         let name = params::call_tool_name(&params).map_err(Error::InvalidArgument)?;
+        // A tool listed as taskSupport `required` answers a plain call with an error: it runs as a task.
+        #[cfg(feature = "tasks")]
+        if self.state.task_support(&name) == Some(crate::protocol::task_support::TaskSupport::Required) {
+            let options = super::tasks::TaskOptions { request: options.clone(), ..super::tasks::TaskOptions::default() };
+            return Ok(Reply::from(self.state.run_task(params.into_value(), &options).await?));
+        }
         let reply = self.state.request_reply("tools/call", Some(params), options).await?;
         self.state.check_call_tool(&name, &reply).await?;
         Ok(reply)

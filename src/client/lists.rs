@@ -10,6 +10,7 @@ use super::paging::{collect_pages, MAX_LIST_MESSAGES};
 use super::state::{ClientState, Reply};
 use crate::error::Error;
 use crate::protocol::jsonrpc::Params;
+use crate::protocol::task_support::TaskSupport;
 use crate::protocol::{list_text, results};
 use crate::session::ConsentTime;
 use serde_json::{json, Map, Value};
@@ -62,7 +63,9 @@ impl ClientState {
                 }
                 for tool in read.items.iter().filter_map(list_text::tool_fact) {
                     let output_schema = tool.output_schema.and_then(|s| crate::protocol::json::parse(s).ok());
-                    self.learn_tool(tool.name, tool.idempotent, output_schema, None, listed);
+                    let facts =
+                        LearnedTool { idempotent: tool.idempotent, task_support: tool.task_support, output_schema, header_schema: None };
+                    self.learn_tool(tool.name, facts, listed);
                 }
             }
             Some(read.next_cursor)
@@ -116,8 +119,8 @@ impl ClientState {
         })
     }
 
-    /// Forgets the output schemas, header schemas and idempotent hints of
-    /// tools that a whole listing, `pages`, did not list; not when a newer
+    /// Forgets the output schemas, header schemas, idempotent hints and task
+    /// support of tools that a whole listing, `pages`, did not list; not when a newer
     /// listing began meanwhile, whose tools this one may not have seen. Only
     /// when the learned outnumber what `listed` counted are the pages' names
     /// read again: a listing of 2,000 tools would otherwise hold their names
@@ -127,9 +130,11 @@ impl ClientState {
             return;
         }
         self.learned_bytes.set(pages.iter().map(Reply::bytes).sum());
+        self.tools_listed.set(true);
         let stale = self.output_schemas.borrow().len() > listed.schemas.get()
             || self.idempotent_tools.borrow().len() > listed.idempotent.get()
-            || self.tool_schemas.borrow().len() > listed.headers.get();
+            || self.tool_schemas.borrow().len() > listed.headers.get()
+            || self.task_tools.borrow().len() > listed.tasks.get();
         if !stale {
             return;
         }
@@ -137,7 +142,7 @@ impl ClientState {
         for page in pages {
             tool_names(page, &mut names);
         }
-        for learned in [&self.output_schemas, &self.idempotent_tools, &*self.tool_schemas] {
+        for learned in self.learned_maps() {
             keep_listed(learned, &names);
         }
     }
@@ -153,9 +158,10 @@ impl ClientState {
         let budget = self.settings.limits.max_message_bytes.saturating_mul(2 * MAX_LIST_MESSAGES);
         let mut learned = self.learned_bytes.get().saturating_add(bytes);
         if learned > budget {
-            for map in [&self.output_schemas, &self.idempotent_tools, &*self.tool_schemas] {
+            for map in self.learned_maps() {
                 map.borrow_mut().clear();
             }
+            self.tools_listed.set(false);
             learned = bytes;
         }
         self.learned_bytes.set(learned);
@@ -181,25 +187,60 @@ impl ClientState {
             // large tools/list would otherwise be copied whole.
             let input =
                 tool.get("inputSchema").filter(|input| self.era == Era::Modern && crate::protocol::modern::has_param_headers(input));
-            self.learn_tool(name.to_owned(), idempotent, tool.get("outputSchema").cloned(), input.cloned(), listed);
+            let facts = LearnedTool {
+                idempotent,
+                task_support: TaskSupport::of_tool(tool),
+                output_schema: tool.get("outputSchema").cloned(),
+                header_schema: input.cloned(),
+            };
+            self.learn_tool(name.to_owned(), facts, listed);
         }
+    }
+
+    /// How tool `name` may be called, as the tools' listing said: `None`
+    /// when no whole listing has told (or in the 2026-07-28 era, which has no
+    /// `taskSupport`), and `Forbidden` for a tool a whole listing did not
+    /// declare a task tool.
+    pub(crate) fn task_support(&self, name: &str) -> Option<TaskSupport> {
+        match self.task_tools.borrow().get(name) {
+            Some(Value::Bool(true)) => Some(TaskSupport::Required),
+            Some(_) => Some(TaskSupport::Optional),
+            None => (self.tools_listed.get() && self.era != Era::Modern).then_some(TaskSupport::Forbidden),
+        }
+    }
+
+    /// What the client learns of listed tools, each map by tool name.
+    fn learned_maps(&self) -> [&RefCell<Map<String, Value>>; 4] {
+        [&self.output_schemas, &self.idempotent_tools, &*self.tool_schemas, &self.task_tools]
     }
 
     /// Keeps what later calls of tool `name` need, unless a whole listing
     /// began after the one `listed` counts for: its facts are newer.
-    fn learn_tool(&self, name: String, idempotent: bool, output_schema: Option<Value>, header_schema: Option<Value>, listed: &Listed) {
+    fn learn_tool(&self, name: String, facts: LearnedTool, listed: &Listed) {
         if listed.listing.is_some_and(|listing| listing != self.tool_listings.get()) {
             return;
         }
+        let LearnedTool { idempotent, task_support, output_schema, header_schema } = facts;
+        // taskSupport is of the 2025-11-25 revision: the 2026-07-28 era calls every tool plainly.
+        let task = match task_support {
+            TaskSupport::Required if self.era != Era::Modern => Some(true),
+            TaskSupport::Optional if self.era != Era::Modern => Some(false),
+            _ => None,
+        };
         let count = |counter: &Cell<usize>, learned: bool| counter.set(counter.get() + usize::from(learned));
         count(&listed.idempotent, idempotent);
         count(&listed.headers, header_schema.is_some());
         count(&listed.schemas, output_schema.is_some());
+        count(&listed.tasks, task.is_some());
         if idempotent {
             self.idempotent_tools.borrow_mut().insert(name.clone(), Value::Bool(true));
         } else {
             self.idempotent_tools.borrow_mut().remove(&name);
         }
+        match task {
+            Some(required) => self.task_tools.borrow_mut().insert(name.clone(), Value::Bool(required)),
+            None => self.task_tools.borrow_mut().remove(&name),
+        };
         let mut inputs = self.tool_schemas.borrow_mut();
         match header_schema {
             Some(input) => inputs.insert(name.clone(), input),
@@ -238,8 +279,8 @@ fn keep_listed(learned: &RefCell<Map<String, Value>>, listed: &Map<String, Value
     *learned = kept;
 }
 
-/// How many tools one listing learned an output schema, an idempotent hint
-/// and a header schema of. A tool named twice counts twice, so at most as
+/// How many tools one listing learned an output schema, an idempotent hint,
+/// a header schema and a task support of. A tool named twice counts twice, so at most as
 /// many old entries as the listing repeats names outlast it.
 #[derive(Default)]
 struct Listed {
@@ -248,6 +289,15 @@ struct Listed {
     schemas: Cell<usize>,
     idempotent: Cell<usize>,
     headers: Cell<usize>,
+    tasks: Cell<usize>,
+}
+
+/// What one listing says of a tool that later calls of it need.
+struct LearnedTool {
+    idempotent: bool,
+    task_support: TaskSupport,
+    output_schema: Option<Value>,
+    header_schema: Option<Value>,
 }
 
 impl Listed {

@@ -158,7 +158,7 @@ impl Reply {
         use crate::protocol::pick::{member, pick_accepted, Pick};
         // A kept message's text lacks strings a member may hold.
         let text = self.unparsed_text().filter(|_| self.kept().is_none());
-        let picked = text.and_then(|text| pick_accepted(text, Pick { names: [names[0], names[1], "", ""], items: None }));
+        let picked = text.and_then(|text| pick_accepted(text, Pick { names: [names[0], names[1], "", "", ""], items: None }));
         match picked {
             Some((fields, _)) => [0, 1].map(|slot| member(&fields, slot).and_then(|raw| crate::protocol::json::parse(raw).ok())),
             None => names.map(|name| self.value().get(name).cloned()),
@@ -236,6 +236,14 @@ pub(crate) struct ClientState {
     /// calls sent again after a broken stream. Each maps to `true`, in a JSON
     /// object's map rather than a set of its own, for the same reason.
     pub idempotent_tools: RefCell<Map<String, Value>>,
+    /// The tools whose last listing declared `execution.taskSupport`
+    /// `required` (mapped to `true`) or `optional` (`false`): how a call of
+    /// one must go (see `ClientState::task_support`).
+    pub task_tools: RefCell<Map<String, Value>>,
+    /// Whether a whole listing of the tools has ended since the learned maps
+    /// were last cleared: a tool it did not declare a task tool of is then
+    /// known to forbid tasks, rather than unknown.
+    pub tools_listed: Cell<bool>,
     /// Whole listings of the tools begun: one that a newer one began during
     /// neither learns nor forgets (see `ClientState::forget_tools_but`).
     pub tool_listings: Cell<u64>,

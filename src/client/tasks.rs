@@ -9,6 +9,7 @@ use super::state::{ClientState, Reply};
 use crate::error::Error;
 use crate::protocol::capabilities::declares;
 use crate::protocol::jsonrpc::Params;
+use crate::protocol::task_support::TaskSupport;
 use crate::protocol::types::{CallToolParams, CallToolResult};
 use crate::protocol::{params, results};
 use crate::session::{ConsentTime, ProgressListener};
@@ -123,10 +124,17 @@ impl ClientState {
         running: &RefCell<Option<String>>,
     ) -> Result<Value, Error> {
         let request = &options.request;
+        let name = params.get("name").and_then(Value::as_str).unwrap_or_default().to_owned();
+        // A tool listed as forbidding tasks is called plainly, as the spec asks of a client (a
+        // server answers a task-augmented call of one with an error).
+        if self.task_support(&name) == Some(TaskSupport::Forbidden) {
+            let reply = self.request_reply("tools/call", Some(Params::Parsed(params)), request).await?;
+            self.check_call_tool(&name, &reply).await?;
+            return Ok(reply.into_value());
+        }
         if self.settings.strict && !declares(&self.identity.borrow().capabilities, &["tasks", "requests", "tools", "call"]) {
             return Err(Error::Unsupported("tools/call as a task: the server did not declare tasks.requests.tools.call".into()));
         }
-        let name = params.get("name").and_then(Value::as_str).unwrap_or_default().to_owned();
         // The task's progress comes with the tools/call's token for the task's whole life
         // (2025-11-25), long after that request has ended: a listener of the client's follows
         // it, and none of the requests asks for progress of its own.
@@ -225,10 +233,12 @@ impl Client {
     /// Calls a tool as a task (2025-11-25, experimental) and returns its final
     /// result, polling `tasks/get` and answering any input it asks for. The
     /// result is checked as [`Client::call_tool`] checks one; a server that
-    /// runs the call at once answers with its result. The options'
-    /// `on_progress` hears the task's progress for its whole life. A call that
-    /// fails while its task runs sends `tasks/cancel`: nothing follows the task
-    /// any more.
+    /// runs the call at once answers with its result, and a tool that the
+    /// last whole listing of the tools did not declare a task tool of
+    /// (`execution.taskSupport` absent or `forbidden`) is called plainly. The
+    /// options' `on_progress` hears the task's progress for its whole life. A
+    /// call that fails while its task runs sends `tasks/cancel`: nothing
+    /// follows the task any more.
     ///
     /// # Errors
     /// `unsupported` when strict and the server does not run tool calls as

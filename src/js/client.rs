@@ -435,6 +435,22 @@ impl McpClient {
         }))
     }
 
+    /// How tool `name` may be called, as the last whole listing of the tools
+    /// said: `"required"`, `"optional"` or `"forbidden"` (its
+    /// `execution.taskSupport`), or `undefined` when no listing has told. For
+    /// the package's JS parts (`callTool` runs a tool that needs a task as one,
+    /// `callToolAsTask` calls one that forbids them plainly), not in the typings.
+    #[wasm_bindgen(js_name = __taskSupport, skip_typescript)]
+    pub fn task_support(&self, name: JsValue) -> JsValue {
+        use crate::protocol::task_support::TaskSupport;
+        match name.as_string().and_then(|name| self.client.task_support(&name)) {
+            Some(TaskSupport::Required) => "required".into(),
+            Some(TaskSupport::Optional) => "optional".into(),
+            Some(TaskSupport::Forbidden) => "forbidden".into(),
+            None => JsValue::UNDEFINED,
+        }
+    }
+
     /// Sends a notification the library has no method for.
     #[wasm_bindgen(skip_typescript)]
     pub fn notify(&self, method: JsValue, params: JsValue) -> Promise {

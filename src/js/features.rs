@@ -83,6 +83,12 @@ impl McpClient {
     /// `structuredContent` is validated against it, and a mismatch rejects
     /// with an `McpClientError` of kind `invalid-result` naming the failing
     /// path. `validateToolOutput: false` at connect turns this off.
+    ///
+    /// A tool that the last whole listing of the tools declared with
+    /// `execution.taskSupport: "required"` (2025-11-25) runs as a task, as
+    /// `callToolAsTask` runs one: its server runs it no other way. Before such
+    /// a listing, and with `mcp-wasm/raw` (which has no task methods), the call
+    /// goes out as asked.
     #[wasm_bindgen(js_name = callTool, unchecked_return_type = "Promise<CallToolResult>")]
     pub fn call_tool(
         &self,

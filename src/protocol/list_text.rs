@@ -6,14 +6,16 @@
 //! `None` and the caller runs those checks on the parsed value, so that a
 //! bad page is refused in the same words either way.
 
-use super::pick::{member, pick, pick_accepted, starts_with, string_value, trim_space, Pick, Picked};
+use super::pick::{member, pick, pick_accepted, starts_with, string_value, trim_space, Pick, Picked, SLOTS};
+use super::task_support::TaskSupport;
 
 /// The members of an item that the checks and the client read, by slot.
-const ITEM_MEMBERS: [&str; 4] = ["", "inputSchema", "outputSchema", "annotations"];
+const ITEM_MEMBERS: [&str; SLOTS] = ["", "inputSchema", "outputSchema", "annotations", "execution"];
 const KEY: usize = 0;
 const INPUT_SCHEMA: usize = 1;
 const OUTPUT_SCHEMA: usize = 2;
 const ANNOTATIONS: usize = 3;
+const EXECUTION: usize = 4;
 
 /// A page read from its text.
 #[derive(Debug)]
@@ -35,7 +37,7 @@ pub fn list_items<'a>(text: &'a str, items_field: &str, key: &str) -> Option<Lis
     if let Some(slot) = item_names.get_mut(KEY) {
         *slot = key;
     }
-    let page = Pick { names: ["nextCursor", "", "", ""], items: Some((items_field, item_names)) };
+    let page = Pick { names: ["nextCursor", "", "", "", ""], items: Some((items_field, item_names)) };
     let ([cursor, ..], items) = pick_accepted(text, page)?;
     let next_cursor = match cursor.filter(|c| trim_space(c) != "null") {
         Some(cursor) if starts_with(cursor, b'"') => Some(string_value(cursor)?),
@@ -55,6 +57,8 @@ pub struct ToolFacts<'a> {
     pub idempotent: bool,
     /// Its `outputSchema`, as the server's text.
     pub output_schema: Option<&'a str>,
+    /// Its `execution.taskSupport`.
+    pub task_support: TaskSupport,
 }
 
 /// The facts of a page's tools, when `check_tools` would accept them all
@@ -67,12 +71,20 @@ pub fn tool_facts<'a>(tools: &[Picked<'a>]) -> Option<Vec<ToolFacts<'a>>> {
 pub fn tool_fact<'a>(tool: &Picked<'a>) -> Option<ToolFacts<'a>> {
     member(tool, INPUT_SCHEMA).filter(|schema| starts_with(schema, b'{'))?;
     let name = string_value(member(tool, KEY)?)?;
-    let hint = Pick { names: ["idempotentHint", "", "", ""], items: None };
+    let hint = Pick { names: ["idempotentHint", "", "", "", ""], items: None };
     let idempotent = match member(tool, ANNOTATIONS).filter(|annotations| starts_with(annotations, b'{')) {
         Some(annotations) => member(&pick(annotations, hint)?.0, 0).is_some_and(|h| trim_space(h) == "true"),
         None => false,
     };
-    Some(ToolFacts { name, idempotent, output_schema: member(tool, OUTPUT_SCHEMA) })
+    let support = Pick { names: ["taskSupport", "", "", "", ""], items: None };
+    let task_support = match member(tool, EXECUTION).filter(|execution| starts_with(execution, b'{')) {
+        Some(execution) => match member(&pick(execution, support)?.0, 0) {
+            Some(name) if starts_with(name, b'"') => TaskSupport::from_name(Some(&string_value(name)?)),
+            _ => TaskSupport::Forbidden,
+        },
+        None => TaskSupport::Forbidden,
+    };
+    Some(ToolFacts { name, idempotent, output_schema: member(tool, OUTPUT_SCHEMA), task_support })
 }
 
 #[cfg(test)]
@@ -122,6 +134,27 @@ mod tests {
         let schema: Value = serde_json::from_str(facts[0].output_schema.unwrap()).unwrap();
         assert_eq!(schema, json!({"type": "object"}));
         assert!(facts[1].output_schema.is_none());
+    }
+
+    /// The text path reads `execution.taskSupport` as the parsed value does,
+    /// escapes and unknown values included.
+    #[test]
+    fn tool_facts_read_the_task_support_as_the_value_does() {
+        let text = r#"{"tools": [
+            {"name": "a", "inputSchema": {}, "execution": {"taskSupport": "required"}},
+            {"name": "b", "inputSchema": {}, "execution": {"taskSupport": "opt\u0069onal", "other": [1]}},
+            {"name": "c", "inputSchema": {}, "execution": {"taskSupport": "forbidden"}},
+            {"name": "d", "inputSchema": {}, "execution": {"taskSupport": 3}},
+            {"name": "e", "inputSchema": {}, "execution": "required"},
+            {"name": "f", "inputSchema": {}, "execution": {}},
+            {"name": "g", "inputSchema": {}}
+        ]}"#;
+        let page = list_items(text, "tools", "name").unwrap();
+        let by_text: Vec<_> = tool_facts(&page.items).unwrap().iter().map(|f| f.task_support).collect();
+        let parsed: Value = serde_json::from_str(text).unwrap();
+        let by_value: Vec<_> = parsed["tools"].as_array().unwrap().iter().map(TaskSupport::of_tool).collect();
+        assert_eq!(by_text, by_value);
+        assert_eq!(&by_text[..3], [TaskSupport::Required, TaskSupport::Optional, TaskSupport::Forbidden]);
     }
 
     #[test]

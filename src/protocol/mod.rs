@@ -27,6 +27,7 @@ pub mod schema;
 #[cfg(any(feature = "skill-checks", feature = "oauth"))]
 pub mod sha256;
 pub mod skills;
+pub mod task_support;
 pub mod types;
 pub mod uri_template;
 pub mod version;

@@ -230,11 +230,12 @@ test("OAuth's module loads for a connection with auth, and for nothing else", LI
 test("every method of McpClient runs in the primary or waits for the rest", () => {
   // What scripts/split/scenarios.js runs, so the primary has it; and the task methods of
   // tasks.js, which send through `request`, and check a task's result with `__checkToolResult`
-  // only after such a request has loaded the rest.
+  // only after such a request has loaded the rest; and `__taskSupport`, which callTool and
+  // callToolAsTask ask only once the rest is in and the tools were listed.
   const primary = new Set(["constructor", "callTool", "close", "free", "snapshot", "notifications", "addEventListener",
     "removeEventListener", "__reportError", "__destroy_into_raw", "era", "transport", "serverInfo", "serverCapabilities",
     "protocolVersion", "sessionId", "instructions"]);
-  const tasks = new Set(["callToolAsTask", "getTask", "getTaskResult", "cancelTask", "listTasks", "__checkToolResult"]);
+  const tasks = new Set(["callToolAsTask", "getTask", "getTaskResult", "cancelTask", "listTasks", "__checkToolResult", "__taskSupport"]);
   const gated = new Set([...GATED_METHODS, ...GATED_ITERATORS]);
   for (const name of Object.getOwnPropertyNames(McpClient.prototype)) {
     assert.ok(primary.has(name) || tasks.has(name) || gated.has(name), `McpClient.prototype.${name} is in neither list`);

@@ -66,7 +66,7 @@ test("a server that runs a task-augmented call at once answers with its result",
 });
 
 test("a task's result is checked against the tool's outputSchema", LIMIT, async () => {
-  const tools = [{ name: "weather", inputSchema: { type: "object" }, outputSchema: { type: "object", properties: { temperature: { type: "number" } } } }];
+  const tools = [{ name: "weather", inputSchema: { type: "object" }, execution: { taskSupport: "required" }, outputSchema: { type: "object", properties: { temperature: { type: "number" } } } }];
   const answer = (message) => (message.method === "tools/call" ? { task: task("completed") } : { ...done("hot"), structuredContent: { temperature: "hot" } });
   await withServer({ answer, tools }, async (client) => {
     await client.listTools();

@@ -230,3 +230,43 @@ test("a client that checks capabilities refuses tasks a server does not run; str
     await lenient.close();
   }
 });
+
+// execution.taskSupport (2025-11-25): server-everything lists simulate-research-query as
+// `required` and its other tools without tasks, and refuses a call that ignores that (a plain
+// call of the first is an error result, a task-augmented call of `echo` a JSON-RPC error).
+test("once the tools are listed, callTool runs a tool that needs a task as one, and callToolAsTask calls one without tasks plainly", LIMIT, async () => {
+  const { client, rec } = await connect();
+  try {
+    await client.listAllTools();
+    const statuses = [];
+    const result = await client.callTool({ name: RESEARCH, arguments: { topic: "wasm" } }, { ontaskstatus: (task) => statuses.push(task.status) });
+    assert.ok(!result.isError, JSON.stringify(result).slice(0, 300));
+    assert.match(textOf(result), /Research Report/);
+    assert.equal(statuses.at(-1), "completed");
+    const research = rec.messages().find((m) => m.method === "tools/call" && m.params.name === RESEARCH);
+    assert.deepEqual(research.params.task, {});
+
+    const echoed = await client.callToolAsTask({ name: "echo", arguments: { message: "plainly" } }, { ontaskstatus: () => assert.fail("no task") });
+    assert.match(textOf(echoed), /plainly/);
+    const echo = rec.messages().find((m) => m.method === "tools/call" && m.params.name === "echo");
+    assert.equal(echo.params.task, undefined);
+  } finally {
+    await client.close();
+  }
+});
+
+test("a listing walked with iterateTools tells callTool too; before any listing, a call goes out as asked", LIMIT, async () => {
+  const { client, rec } = await connect();
+  try {
+    const before = await client.callTool({ name: RESEARCH, arguments: { topic: "unlisted" } });
+    assert.equal(before.isError, true, "the server refuses a plain call of a tool that needs a task");
+    assert.equal(rec.messages().find((m) => m.method === "tools/call").params.task, undefined);
+    const names = [];
+    for await (const tool of client.iterateTools()) names.push(tool.name);
+    assert.ok(names.includes(RESEARCH), names.join());
+    const result = await client.callTool({ name: RESEARCH, arguments: { topic: "iterated" } });
+    assert.match(textOf(result), /Research Report/);
+  } finally {
+    await client.close();
+  }
+});

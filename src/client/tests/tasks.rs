@@ -317,6 +317,7 @@ fn a_task_result_is_checked_against_the_tools_output_schema() {
     let (mut w, client) = connected(
         move |s| match s.method() {
             "tools/list" => Some(Answer::Result(json!({"tools": [{"name": "slow", "inputSchema": {"type": "object"},
+                "execution": {"taskSupport": "required"},
                 "outputSchema": {"type": "object", "properties": {"n": {"type": "number"}}, "required": ["n"]}}]}))),
             "tasks/result" => Some(Answer::Result(json!({"content": [], "structuredContent": {"n": "many"}}))),
             _ => polled(s),
@@ -386,4 +387,64 @@ fn a_null_meta_or_token_gets_a_progress_token_of_the_calls_own() {
         let meta = w.server.last("tools/call").unwrap().params()["_meta"].clone();
         assert!(meta["progressToken"].is_string(), "{meta}");
     }
+}
+
+/// A server that lists `slow` as needing a task, `either` as allowing one and
+/// `quick` (no `execution`) as forbidding them, and answers a plain call with
+/// its result; `tools/list` has a next page when `paged`.
+fn listing_task_server(paged: bool) -> impl Fn(&Seen) -> Option<Answer> {
+    let tasks = task_server(&["completed"], None);
+    move |s| match (s.method(), s.params().get("task").is_some()) {
+        ("tools/list", _) if paged && s.params().get("cursor").is_none() => Some(Answer::Result(json!({
+            "tools": [{"name": "quick", "inputSchema": {"type": "object"}}],
+            "nextCursor": "2",
+        }))),
+        ("tools/list", _) => Some(Answer::Result(json!({"tools": [
+            {"name": "slow", "inputSchema": {"type": "object"}, "execution": {"taskSupport": "required"}},
+            {"name": "either", "inputSchema": {"type": "object"}, "execution": {"taskSupport": "optional"}},
+            {"name": "quick", "inputSchema": {"type": "object"}},
+        ]}))),
+        ("tools/call", false) => Some(Answer::Result(text_result("plain"))),
+        _ => tasks(s),
+    }
+}
+
+#[test]
+fn a_listed_tool_is_called_as_its_task_support_says() {
+    let (mut w, client) = connected(listing_task_server(false), all_task_capabilities(), ClientOptions::default().era(EraChoice::Legacy));
+    let c = client.clone();
+    w.run(async move { c.list_all_tools(&RequestOptions::default()).await }).unwrap();
+    use crate::protocol::task_support::TaskSupport::{Forbidden, Optional, Required};
+    let supports: Vec<_> = ["slow", "either", "quick", "unlisted"].iter().map(|name| client.task_support(name)).collect();
+    assert_eq!(supports, [Some(Required), Some(Optional), Some(Forbidden), Some(Forbidden)]);
+    // call_tool of a tool that needs a task runs it as one.
+    let c = client.clone();
+    let result = w.run(async move { c.call_tool(crate::protocol::types::CallToolParams::new("slow"), &RequestOptions::default()).await });
+    assert_eq!(result.unwrap().text(), "done");
+    assert_eq!(w.server.last("tools/call").unwrap().params()["task"], json!({}));
+    // call_tool_as_task of a tool that forbids them calls it plainly; of one that allows them, as a task.
+    for (name, plain) in [("quick", true), ("either", false)] {
+        let c = client.clone();
+        let result = w.run(async move { c.call_tool_as_task_value(json!({"name": name}), &TaskOptions::default()).await }).unwrap();
+        assert_eq!(result["content"][0]["text"], if plain { "plain" } else { "done" }, "{name}");
+        assert_eq!(w.server.last("tools/call").unwrap().params().get("task").is_none(), plain, "{name}");
+    }
+}
+
+/// Before a whole listing of the tools, nothing is known: each call goes out as asked.
+#[test]
+fn without_a_whole_listing_calls_go_out_as_asked() {
+    let (mut w, client) = connected(listing_task_server(true), all_task_capabilities(), ClientOptions::default().era(EraChoice::Legacy));
+    let c = client.clone();
+    w.run(async move { c.list_tools(None, &RequestOptions::default()).await }).unwrap();
+    assert_eq!(client.task_support("quick"), None);
+    let c = client.clone();
+    let result = w.run(async move { c.call_tool_as_task_value(json!({"name": "quick"}), &TaskOptions::default()).await }).unwrap();
+    assert_eq!(
+        (result["content"][0]["text"].as_str(), w.server.last("tools/call").unwrap().params()["task"].clone()),
+        (Some("done"), json!({}))
+    );
+    let c = client.clone();
+    let result = w.run(async move { c.call_tool(crate::protocol::types::CallToolParams::new("slow"), &RequestOptions::default()).await });
+    assert_eq!(result.unwrap().text(), "plain");
 }
