@@ -187,8 +187,8 @@ replace(McpClient, "resume", {
 }.resume);
 
 // Progress notifications are handled by the rest: a call that asks for them waits for it.
-// A tool that the last whole listing of the tools declared `taskSupport: "required"` runs only as
-// a task (its server answers a plain call with an error), so it runs as one (tasks.js). Before a
+// A tool that the client's listing of its tools declared `taskSupport: "required"` runs only as a
+// task (its server answers a plain call with an error), so it runs as one (tasks.js). Before a
 // listing nothing is known, and the call goes out as asked without asking the core.
 let afterCall;
 const callTool = proto.callTool;

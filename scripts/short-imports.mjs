@@ -64,7 +64,7 @@ for (const module of snippetModules) {
 // wasm-bindgen imports the snippet once per Rust block that binds it (`import1`, `import2`, …),
 // each the same module: the object literal keeps the last of the repeated keys, so one will do.
 let keptKey = false;
-glue = glue.replace(new RegExp(`\\s*"${SNIPPET_MODULE}": \\w+,?`, "g"), (entry) => {
+glue = glue.replace(new RegExp(`\\s*"${SNIPPET_MODULE}": import\\d+,?`, "g"), (entry) => {
   if (keptKey) return "";
   keptKey = true;
   return entry.endsWith(",") ? entry : `${entry},`;

@@ -268,12 +268,16 @@ fn options_print_without_their_secrets() {
         cors_proxy: Some(CorsProxy::Prefix("https://proxy.example/?u=".into())),
         ..OAuthConfig::new(Grant::CrossAppAccess)
     };
-    let options = WebOptions { auth: Some(config), ..WebOptions::default() }.header("authorization", "Bearer tok-123");
+    let fetch = mcp_wasm::transport::fetch::Fetch::new(Some(js_sys::Function::new_no_args("return fetch")));
+    let options = WebOptions { auth: Some(config), fetch, ..WebOptions::default() }.header("authorization", "Bearer tok-123");
     let printed = format!("{options:?}");
+    assert!(!printed.contains("JsValue"), "a JS value printed by the binding in {printed}");
     for secret in secrets {
         assert!(!printed.contains(secret), "{secret} in {printed}");
     }
-    for shown in ["public-id", "<redacted>", "https://idp.example/token", "https://proxy.example/?u=", "CrossAppAccess", "keys: 1"] {
+    for shown in
+        ["public-id", "<redacted>", "https://idp.example/token", "https://proxy.example/?u=", "CrossAppAccess", "keys: 1", "custom: true"]
+    {
         assert!(printed.contains(shown), "{shown} missing from {printed}");
     }
 }

@@ -186,6 +186,8 @@ impl Client {
             idempotent_tools: RefCell::default(),
             task_tools: RefCell::default(),
             tools_listed: Cell::default(),
+            watching_tool_changes: Cell::default(),
+            learning_clears: Cell::default(),
             tool_listings: Cell::default(),
             learned_bytes: Cell::default(),
             #[cfg(feature = "validator")]

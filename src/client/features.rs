@@ -314,10 +314,13 @@ impl Client {
     }
 
     /// How tool `name` may be called (`execution.taskSupport`, 2025-11-25),
-    /// as the last whole listing of the tools said: `None` before one ended,
-    /// and in the 2026-07-28 era, whose tools have no such member; a tool the
-    /// listing did not declare a task tool of is `Forbidden`.
-    /// [`Client::call_tool`] and [`Client::call_tool_as_task`] follow it.
+    /// as the tools' listings said: `Required` or `Optional` as any page
+    /// declared it, and `Forbidden` for a tool that the last whole listing
+    /// did not declare a task tool of, until the server says its tools
+    /// changed. `None` when nothing tells, in the 2026-07-28 era (whose tools
+    /// have no such member), and with a server that does not declare
+    /// `tasks.requests.tools.call`. [`Client::call_tool`] and
+    /// [`Client::call_tool_as_task`] follow it.
     #[must_use]
     pub fn task_support(&self, name: &str) -> Option<crate::protocol::task_support::TaskSupport> {
         self.state.task_support(name)
@@ -361,7 +364,8 @@ impl Client {
     }
 
     /// [`Client::call_tool_reply`] that checks the result's shape and leaves
-    /// the rest to the caller: when the tool has an `outputSchema`, the
+    /// the rest to the caller (and sends the call as asked: a tool listed as
+    /// needing a task is not run as one here): when the tool has an `outputSchema`, the
     /// [`OutputCheck`] that [`Client::check_tool_output`] takes. For a binding
     /// that can tell faster on the result it converted that it surely
     /// matches, and asks the validator only when it cannot.

@@ -9,12 +9,14 @@ use super::options::RequestOptions;
 use super::paging::{collect_pages, MAX_LIST_MESSAGES};
 use super::state::{ClientState, Reply};
 use crate::error::Error;
+use crate::protocol::capabilities::declares;
 use crate::protocol::jsonrpc::Params;
 use crate::protocol::task_support::TaskSupport;
 use crate::protocol::{list_text, results};
 use crate::session::ConsentTime;
 use serde_json::{json, Map, Value};
 use std::cell::{Cell, RefCell};
+use std::rc::Rc;
 
 impl ClientState {
     /// Fetches one page and checks it; learns from a page of tools, and
@@ -22,7 +24,7 @@ impl ClientState {
     pub(crate) async fn list_page(&self, kind: ListKind, params: Option<Value>, options: &RequestOptions) -> Result<Reply, Error> {
         // A page asked for by its cursor is part of a listing; only a first page may be the whole.
         let whole = params.as_ref().and_then(|p| p.get("cursor")).is_none();
-        let listed = Listed::new(if whole { self.begin_tool_listing(kind) } else { None });
+        let listed = Listed::new(if whole { self.begin_tool_listing(kind) } else { None }, self.learning_clears.get());
         let (page, cursor) = self.list_page_and_cursor(kind, params, options, &listed).await?;
         if whole && cursor.is_none() {
             self.forget_tools_but(std::slice::from_ref(&page), &listed);
@@ -45,31 +47,42 @@ impl ClientState {
         }
         // The modern era may drop tools from the page, which needs the tree.
         let from_text = page.unparsed_text().filter(|_| kind != TOOLS || self.era != Era::Modern);
-        let checked = from_text.and_then(|text| list_text::list_items(text, kind.items, kind.key)).and_then(|read| {
-            if kind == TOOLS {
-                // Every tool checked and every schema parsed before any is learned: one
-                // that fails sends the page to the value checks, which refuse it. Read
-                // twice rather than kept between: a page of 2,000 tools would hold their
-                // names and schemas in wasm memory, which never shrinks, beside its text.
-                let parses = |tool: &list_text::ToolFacts<'_>| tool.output_schema.is_none_or(|s| crate::protocol::json::parse(s).is_ok());
-                let mut idempotent = 0;
-                for item in &read.items {
-                    let tool = list_text::tool_fact(item).filter(parses)?;
-                    idempotent += usize::from(tool.idempotent);
+        // What the tools declare of tasks, read in a pass before the items are: in page order.
+        let declared = match from_text {
+            Some(text) if kind == TOOLS => list_text::declared_task_support(text),
+            _ => Some(Vec::new()),
+        };
+        let checked =
+            from_text.filter(|_| declared.is_some()).and_then(|text| list_text::list_items(text, kind.items, kind.key)).and_then(|read| {
+                if kind == TOOLS {
+                    // Every tool checked and every schema parsed before any is learned: one
+                    // that fails sends the page to the value checks, which refuse it. Read
+                    // twice rather than kept between: a page of 2,000 tools would hold their
+                    // names and schemas in wasm memory, which never shrinks, beside its text.
+                    let parses =
+                        |tool: &list_text::ToolFacts<'_>| tool.output_schema.is_none_or(|s| crate::protocol::json::parse(s).is_ok());
+                    let mut idempotent = 0;
+                    for item in &read.items {
+                        let tool = list_text::tool_fact(item).filter(parses)?;
+                        idempotent += usize::from(tool.idempotent);
+                    }
+                    // The first listing sizes the map once, rather than through its doublings.
+                    if self.idempotent_tools.borrow().is_empty() {
+                        *self.idempotent_tools.borrow_mut() = serde_json::Map::with_capacity(idempotent);
+                    }
+                    let mut declared = declared.iter().flatten().peekable();
+                    for tool in read.items.iter().filter_map(list_text::tool_fact) {
+                        let output_schema = tool.output_schema.and_then(|s| crate::protocol::json::parse(s).ok());
+                        let task_support = match declared.next_if(|(name, _)| *name == tool.name) {
+                            Some((_, support)) => *support,
+                            None => TaskSupport::Forbidden,
+                        };
+                        let facts = LearnedTool { idempotent: tool.idempotent, task_support, output_schema, header_schema: None };
+                        self.learn_tool(tool.name, facts, listed);
+                    }
                 }
-                // The first listing sizes the map once, rather than through its doublings.
-                if self.idempotent_tools.borrow().is_empty() {
-                    *self.idempotent_tools.borrow_mut() = serde_json::Map::with_capacity(idempotent);
-                }
-                for tool in read.items.iter().filter_map(list_text::tool_fact) {
-                    let output_schema = tool.output_schema.and_then(|s| crate::protocol::json::parse(s).ok());
-                    let facts =
-                        LearnedTool { idempotent: tool.idempotent, task_support: tool.task_support, output_schema, header_schema: None };
-                    self.learn_tool(tool.name, facts, listed);
-                }
-            }
-            Some(read.next_cursor)
-        });
+                Some(read.next_cursor)
+            });
         if let Some(cursor) = checked {
             return Ok((page, cursor));
         }
@@ -101,7 +114,7 @@ impl ClientState {
     }
 
     async fn walk_pages(&self, kind: ListKind, options: &RequestOptions) -> Result<Vec<Reply>, Error> {
-        let listed = Listed::new(self.begin_tool_listing(kind));
+        let listed = Listed::new(self.begin_tool_listing(kind), self.learning_clears.get());
         let max_bytes = self.settings.limits.max_message_bytes.saturating_mul(MAX_LIST_MESSAGES);
         let pages = collect_pages(max_bytes, Reply::bytes, |cursor| {
             self.list_page_and_cursor(kind, cursor.map(|c| json!({ "cursor": c })), options, &listed)
@@ -130,7 +143,9 @@ impl ClientState {
             return;
         }
         self.learned_bytes.set(pages.iter().map(Reply::bytes).sum());
-        self.tools_listed.set(true);
+        if listed.clears == self.learning_clears.get() {
+            self.note_whole_listing();
+        }
         let stale = self.output_schemas.borrow().len() > listed.schemas.get()
             || self.idempotent_tools.borrow().len() > listed.idempotent.get()
             || self.tool_schemas.borrow().len() > listed.headers.get()
@@ -162,6 +177,7 @@ impl ClientState {
                 map.borrow_mut().clear();
             }
             self.tools_listed.set(false);
+            self.learning_clears.set(self.learning_clears.get() + 1);
             learned = bytes;
         }
         self.learned_bytes.set(learned);
@@ -197,11 +213,35 @@ impl ClientState {
         }
     }
 
-    /// How tool `name` may be called, as the tools' listing said: `None`
-    /// when no whole listing has told (or in the 2026-07-28 era, which has no
-    /// `taskSupport`), and `Forbidden` for a tool a whole listing did not
-    /// declare a task tool.
+    /// Records that a whole listing of the tools ended, and from the first
+    /// on listens for the server's word that they changed, after which a
+    /// tool the listing did not name may be a new one: unknown, not forbidden.
+    fn note_whole_listing(&self) {
+        self.tools_listed.set(true);
+        if self.watching_tool_changes.replace(true) {
+            return;
+        }
+        let me = self.me.clone();
+        self.events.listen(Rc::new(move |event| {
+            if let Some(state) =
+                me.upgrade().filter(|_| event.notification().is_some_and(|n| n.method == "notifications/tools/list_changed"))
+            {
+                state.tools_listed.set(false);
+            }
+        }));
+    }
+
+    /// How tool `name` may be called, as the tools' listings said: the
+    /// `required` and `optional` tools any page declared, and `Forbidden` for
+    /// a tool that the last whole listing did not declare a task tool of
+    /// (unless the server said since that its tools changed). `None` when
+    /// nothing tells, in the 2026-07-28 era (which has no `taskSupport`), and
+    /// when the server does not declare `tasks.requests.tools.call`, without
+    /// which no tool runs as a task.
     pub(crate) fn task_support(&self, name: &str) -> Option<TaskSupport> {
+        if !declares(&self.identity.borrow().capabilities, &["tasks", "requests", "tools", "call"]) {
+            return None;
+        }
         match self.task_tools.borrow().get(name) {
             Some(Value::Bool(true)) => Some(TaskSupport::Required),
             Some(_) => Some(TaskSupport::Optional),
@@ -290,6 +330,8 @@ struct Listed {
     idempotent: Cell<usize>,
     headers: Cell<usize>,
     tasks: Cell<usize>,
+    /// `ClientState::learning_clears` when the listing began.
+    clears: u64,
 }
 
 /// What one listing says of a tool that later calls of it need.
@@ -301,8 +343,8 @@ struct LearnedTool {
 }
 
 impl Listed {
-    fn new(listing: Option<u64>) -> Self {
-        Self { listing, ..Self::default() }
+    fn new(listing: Option<u64>, clears: u64) -> Self {
+        Self { listing, clears, ..Self::default() }
     }
 }
 

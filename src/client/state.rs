@@ -158,7 +158,7 @@ impl Reply {
         use crate::protocol::pick::{member, pick_accepted, Pick};
         // A kept message's text lacks strings a member may hold.
         let text = self.unparsed_text().filter(|_| self.kept().is_none());
-        let picked = text.and_then(|text| pick_accepted(text, Pick { names: [names[0], names[1], "", "", ""], items: None }));
+        let picked = text.and_then(|text| pick_accepted(text, Pick { names: [names[0], names[1], "", ""], items: None }));
         match picked {
             Some((fields, _)) => [0, 1].map(|slot| member(&fields, slot).and_then(|raw| crate::protocol::json::parse(raw).ok())),
             None => names.map(|name| self.value().get(name).cloned()),
@@ -241,9 +241,15 @@ pub(crate) struct ClientState {
     /// one must go (see `ClientState::task_support`).
     pub task_tools: RefCell<Map<String, Value>>,
     /// Whether a whole listing of the tools has ended since the learned maps
-    /// were last cleared: a tool it did not declare a task tool of is then
-    /// known to forbid tasks, rather than unknown.
+    /// were last cleared and the server last said its tools changed: a tool
+    /// it did not declare a task tool of is then known to forbid tasks,
+    /// rather than unknown.
     pub tools_listed: Cell<bool>,
+    /// Whether that listener is in place (from the first whole listing on).
+    pub watching_tool_changes: Cell<bool>,
+    /// How many times the learned maps were cleared for their budget: a
+    /// listing during which they were has not taught them all it listed.
+    pub learning_clears: Cell<u64>,
     /// Whole listings of the tools begun: one that a newer one began during
     /// neither learns nor forgets (see `ClientState::forget_tools_but`).
     pub tool_listings: Cell<u64>,

@@ -435,9 +435,9 @@ impl McpClient {
         }))
     }
 
-    /// How tool `name` may be called, as the last whole listing of the tools
-    /// said: `"required"`, `"optional"` or `"forbidden"` (its
-    /// `execution.taskSupport`), or `undefined` when no listing has told. For
+    /// How tool `name` may be called, as the tools' listings said (see
+    /// `Client::task_support`): `"required"`, `"optional"` or `"forbidden"`
+    /// (its `execution.taskSupport`), or `undefined` when nothing tells. For
     /// the package's JS parts (`callTool` runs a tool that needs a task as one,
     /// `callToolAsTask` calls one that forbids them plainly), not in the typings.
     #[wasm_bindgen(js_name = __taskSupport, skip_typescript)]

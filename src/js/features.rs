@@ -84,7 +84,8 @@ impl McpClient {
     /// with an `McpClientError` of kind `invalid-result` naming the failing
     /// path. `validateToolOutput: false` at connect turns this off.
     ///
-    /// A tool that the last whole listing of the tools declared with
+    /// With a server that declares `tasks.requests.tools.call`, a tool that
+    /// the client's listing of its tools declared with
     /// `execution.taskSupport: "required"` (2025-11-25) runs as a task, as
     /// `callToolAsTask` runs one: its server runs it no other way. Before such
     /// a listing, and with `mcp-wasm/raw` (which has no task methods), the call

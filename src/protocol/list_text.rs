@@ -6,16 +6,15 @@
 //! `None` and the caller runs those checks on the parsed value, so that a
 //! bad page is refused in the same words either way.
 
-use super::pick::{member, pick, pick_accepted, starts_with, string_value, trim_space, Pick, Picked, SLOTS};
+use super::pick::{member, pick, pick_accepted, starts_with, string_value, trim_space, Pick, Picked};
 use super::task_support::TaskSupport;
 
 /// The members of an item that the checks and the client read, by slot.
-const ITEM_MEMBERS: [&str; SLOTS] = ["", "inputSchema", "outputSchema", "annotations", "execution"];
+const ITEM_MEMBERS: [&str; 4] = ["", "inputSchema", "outputSchema", "annotations"];
 const KEY: usize = 0;
 const INPUT_SCHEMA: usize = 1;
 const OUTPUT_SCHEMA: usize = 2;
 const ANNOTATIONS: usize = 3;
-const EXECUTION: usize = 4;
 
 /// A page read from its text.
 #[derive(Debug)]
@@ -37,7 +36,7 @@ pub fn list_items<'a>(text: &'a str, items_field: &str, key: &str) -> Option<Lis
     if let Some(slot) = item_names.get_mut(KEY) {
         *slot = key;
     }
-    let page = Pick { names: ["nextCursor", "", "", "", ""], items: Some((items_field, item_names)) };
+    let page = Pick { names: ["nextCursor", "", "", ""], items: Some((items_field, item_names)) };
     let ([cursor, ..], items) = pick_accepted(text, page)?;
     let next_cursor = match cursor.filter(|c| trim_space(c) != "null") {
         Some(cursor) if starts_with(cursor, b'"') => Some(string_value(cursor)?),
@@ -57,8 +56,6 @@ pub struct ToolFacts<'a> {
     pub idempotent: bool,
     /// Its `outputSchema`, as the server's text.
     pub output_schema: Option<&'a str>,
-    /// Its `execution.taskSupport`.
-    pub task_support: TaskSupport,
 }
 
 /// The facts of a page's tools, when `check_tools` would accept them all
@@ -71,20 +68,41 @@ pub fn tool_facts<'a>(tools: &[Picked<'a>]) -> Option<Vec<ToolFacts<'a>>> {
 pub fn tool_fact<'a>(tool: &Picked<'a>) -> Option<ToolFacts<'a>> {
     member(tool, INPUT_SCHEMA).filter(|schema| starts_with(schema, b'{'))?;
     let name = string_value(member(tool, KEY)?)?;
-    let hint = Pick { names: ["idempotentHint", "", "", "", ""], items: None };
+    let hint = Pick { names: ["idempotentHint", "", "", ""], items: None };
     let idempotent = match member(tool, ANNOTATIONS).filter(|annotations| starts_with(annotations, b'{')) {
         Some(annotations) => member(&pick(annotations, hint)?.0, 0).is_some_and(|h| trim_space(h) == "true"),
         None => false,
     };
-    let support = Pick { names: ["taskSupport", "", "", "", ""], items: None };
-    let task_support = match member(tool, EXECUTION).filter(|execution| starts_with(execution, b'{')) {
-        Some(execution) => match member(&pick(execution, support)?.0, 0) {
-            Some(name) if starts_with(name, b'"') => TaskSupport::from_name(Some(&string_value(name)?)),
-            _ => TaskSupport::Forbidden,
-        },
-        None => TaskSupport::Forbidden,
-    };
-    Some(ToolFacts { name, idempotent, output_schema: member(tool, OUTPUT_SCHEMA), task_support })
+    Some(ToolFacts { name, idempotent, output_schema: member(tool, OUTPUT_SCHEMA) })
+}
+
+/// The tools of a page that declare `execution.taskSupport` other than
+/// `forbidden`, by name, for a page [`list_items`] read. A pass of its own,
+/// made only when the text may declare one, rather than a member kept for
+/// every tool: a page of 2,000 tools that declares none then costs no more
+/// memory than before, and wasm memory never shrinks. `None` when the text
+/// is not what the pass reads (a member's name with an escape in it): the
+/// caller then reads the parsed value, as for the other checks.
+pub fn declared_task_support(text: &str) -> Option<Vec<(String, TaskSupport)>> {
+    // A name written with an escape would hide from the search: such a page takes the pass too.
+    if !text.contains("taskSupport") && !text.contains('\\') {
+        return Some(Vec::new());
+    }
+    let tools = Pick { names: ["", "", "", ""], items: Some(("tools", ["name", "execution", "", ""])) };
+    let support = Pick { names: ["taskSupport", "", "", ""], items: None };
+    let mut declared = Vec::new();
+    for tool in pick_accepted(text, tools)?.1? {
+        let Some(execution) = member(&tool, 1).filter(|execution| starts_with(execution, b'{')) else { continue };
+        let name = match member(&pick(execution, support)?.0, 0) {
+            Some(name) if starts_with(name, b'"') => string_value(name)?,
+            _ => continue,
+        };
+        let declares = TaskSupport::from_name(Some(&name));
+        if declares != TaskSupport::Forbidden {
+            declared.push((string_value(member(&tool, 0)?)?, declares));
+        }
+    }
+    Some(declared)
 }
 
 #[cfg(test)]
@@ -139,7 +157,7 @@ mod tests {
     /// The text path reads `execution.taskSupport` as the parsed value does,
     /// escapes and unknown values included.
     #[test]
-    fn tool_facts_read_the_task_support_as_the_value_does() {
+    fn the_declared_task_support_is_read_as_the_value_reads_it() {
         let text = r#"{"tools": [
             {"name": "a", "inputSchema": {}, "execution": {"taskSupport": "required"}},
             {"name": "b", "inputSchema": {}, "execution": {"taskSupport": "opt\u0069onal", "other": [1]}},
@@ -149,12 +167,23 @@ mod tests {
             {"name": "f", "inputSchema": {}, "execution": {}},
             {"name": "g", "inputSchema": {}}
         ]}"#;
-        let page = list_items(text, "tools", "name").unwrap();
-        let by_text: Vec<_> = tool_facts(&page.items).unwrap().iter().map(|f| f.task_support).collect();
+        let declared = declared_task_support(text).unwrap();
         let parsed: Value = serde_json::from_str(text).unwrap();
-        let by_value: Vec<_> = parsed["tools"].as_array().unwrap().iter().map(TaskSupport::of_tool).collect();
-        assert_eq!(by_text, by_value);
-        assert_eq!(&by_text[..3], [TaskSupport::Required, TaskSupport::Optional, TaskSupport::Forbidden]);
+        let by_value: Vec<_> = parsed["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|tool| (tool["name"].as_str().unwrap().to_owned(), TaskSupport::of_tool(tool)))
+            .filter(|(_, support)| *support != TaskSupport::Forbidden)
+            .collect();
+        assert_eq!(declared, by_value);
+        assert_eq!(declared, [("a".to_owned(), TaskSupport::Required), ("b".to_owned(), TaskSupport::Optional)]);
+        // A page that declares none is not read again; one whose member names hide behind escapes is left to the value.
+        assert_eq!(declared_task_support(r#"{"tools": [{"name": "a", "inputSchema": {}}]}"#), Some(Vec::new()));
+        assert_eq!(
+            declared_task_support(r#"{"tools": [{"name": "a", "inputSchema": {}, "execution": {"task\u0053upport": "required"}}]}"#),
+            None
+        );
     }
 
     #[test]

@@ -31,7 +31,7 @@ pub fn call_tool_name(params: &Params) -> Result<String, String> {
         Params::Text(raw) => raw,
     };
     // A key written with escapes fails the read: the value tells.
-    let Some((fields, _)) = pick(raw.get(), Pick { names: ["name", "arguments", "", "", ""], items: None }) else {
+    let Some((fields, _)) = pick(raw.get(), Pick { names: ["name", "arguments", "", ""], items: None }) else {
         return from_value(&params.to_value());
     };
     let name = member(&fields, 0).and_then(string_value);

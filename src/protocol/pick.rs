@@ -11,28 +11,24 @@ use super::scan::{scan, scan_accepted_entering};
 /// the names asked for. The last of a member given twice is kept, as the
 /// parsed value keeps it; a name with an escape in it fails the read, and
 /// the caller reads the value instead.
-pub type Picked<'a> = [Option<&'a str>; SLOTS];
+pub type Picked<'a> = [Option<&'a str>; 4];
 
-/// How many members a [`Pick`] keeps of an object: a tool's four facts and
-/// its name.
-pub const SLOTS: usize = 5;
-
-/// Reads an object, keeping the members named (at most [`SLOTS`]; "" is no
+/// Reads an object, keeping the members named (at most four; "" is no
 /// name) and skipping the rest; with `items`, the array under that name is
 /// read in the same pass, each of its objects picked by the names given.
 #[derive(Clone, Copy)]
 pub struct Pick<'f> {
     /// The members to keep, by slot.
-    pub names: [&'f str; SLOTS],
+    pub names: [&'f str; 4],
     /// The array of objects to read, and the members to keep of each.
-    pub items: Option<(&'f str, [&'f str; SLOTS])>,
+    pub items: Option<(&'f str, [&'f str; 4])>,
 }
 
 /// What [`Pick`] read: the members asked for, and the items.
 pub type Read<'a> = (Picked<'a>, Option<Vec<Picked<'a>>>);
 
 /// Keeps `value` in the slot of `names` that `key` names, if any.
-fn keep<'a>(picked: &mut Picked<'a>, names: &[&str; SLOTS], key: &str, value: &'a str) {
+fn keep<'a>(picked: &mut Picked<'a>, names: &[&str; 4], key: &str, value: &'a str) {
     if let Some(slot) = names.iter().position(|n| !n.is_empty() && *n == key).and_then(|i| picked.get_mut(i)) {
         *slot = Some(value);
     }
@@ -59,8 +55,8 @@ fn read<'a>(text: &'a str, pick: Pick<'_>, accepted: bool) -> Option<Read<'a>> {
         return None;
     }
     let (items_field, item_names) = pick.items.unzip();
-    let (mut picked, mut items): Read<'a> = ([None; SLOTS], None);
-    let (mut read_items, mut item): (Vec<Picked<'a>>, Picked<'a>) = (Vec::new(), [None; SLOTS]);
+    let (mut picked, mut items): Read<'a> = ([None; 4], None);
+    let (mut read_items, mut item): (Vec<Picked<'a>>, Picked<'a>) = (Vec::new(), [None; 4]);
     let keep_member = |path: &[Option<&'a str>], value: &'a str| {
         match *path {
             [Some(key)] if has_backslash(key) => return false,

@@ -164,7 +164,7 @@ pub struct CallToolText<'a> {
 pub fn check_call_tool_text(text: &str) -> Option<Result<CallToolText<'_>, ShapeError>> {
     // A `content` that is not an array of objects makes the read fail: the
     // value check says what is wrong with it.
-    let shape = Pick { names: ["isError", "structuredContent", "", "", ""], items: Some(("content", ["type", "", "", "", ""])) };
+    let shape = Pick { names: ["isError", "structuredContent", "", ""], items: Some(("content", ["type", "", "", ""])) };
     let (fields, content) = pick_accepted(text, shape)?;
     let Some(blocks) = content else {
         return Some(Err("tools/call: the result has no content array".into()));
@@ -186,7 +186,7 @@ pub fn check_call_tool_text(text: &str) -> Option<Result<CallToolText<'_>, Shape
 /// # Errors
 /// As [`check_read_resource`], in the same words.
 pub fn check_read_resource_text(text: &str) -> Option<Result<(), ShapeError>> {
-    let shape = Pick { names: ["", "", "", "", ""], items: Some(("contents", ["uri", "text", "blob", "", ""])) };
+    let shape = Pick { names: ["", "", "", ""], items: Some(("contents", ["uri", "text", "blob", ""])) };
     let Some(contents) = pick_accepted(text, shape)?.1 else {
         return Some(Err("resources/read: the result has no contents array".into()));
     };

@@ -127,9 +127,17 @@ pub struct HttpRequest<'a> {
 }
 
 /// The `fetch` to use: the global one, or the caller's.
-#[derive(Debug, Clone, Default)]
+#[derive(Clone, Default)]
 pub struct Fetch {
     custom: Option<Function>,
+}
+
+/// Whether the caller's `fetch` is in use, not the function: printing a JS
+/// value would bring the binding's general printer of values into the module.
+impl std::fmt::Debug for Fetch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Fetch").field("custom", &self.custom.is_some()).finish()
+    }
 }
 
 impl Fetch {

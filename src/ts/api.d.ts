@@ -348,10 +348,12 @@ export interface McpClient {
    * The result is checked as {@link McpClient.callTool} checks one (its
    * `structuredContent` against the tool's listed `outputSchema`). A server
    * that runs the call at once instead answers with its result, which is
-   * returned; a tool that the last whole listing of the tools did not declare
-   * a task tool of (`execution.taskSupport` absent or `"forbidden"`) is
-   * called plainly, as {@link McpClient.callTool} calls it, since its server
-   * refuses it as a task. `options.onprogress` hears the task's progress for its whole
+   * returned; with a server that declares `tasks.requests.tools.call`, a
+   * tool that the last whole listing of the tools did not declare a task tool
+   * of (`execution.taskSupport` absent or `"forbidden"`) is called plainly,
+   * as {@link McpClient.callTool} calls it, since its server refuses it as a
+   * task (after `notifications/tools/list_changed`, only until the tools are
+   * listed again does an unlisted tool count so). `options.onprogress` hears the task's progress for its whole
    * life, under the `tools/call`'s progress token.
    * `timeout` applies to each request, `maxTotalTimeout` to the whole call,
    * its polls and the waits between them; a `tasks/result` that waits past

@@ -448,3 +448,69 @@ fn without_a_whole_listing_calls_go_out_as_asked() {
     let result = w.run(async move { c.call_tool(crate::protocol::types::CallToolParams::new("slow"), &RequestOptions::default()).await });
     assert_eq!(result.unwrap().text(), "plain");
 }
+
+/// After `notifications/tools/list_changed`, a tool the last listing did not
+/// name may be a new one: unknown, until a listing tells again. What the
+/// listing declared of its task tools stands.
+#[test]
+fn a_change_of_the_tools_makes_the_unlisted_unknown_until_listed_again() {
+    use crate::protocol::task_support::TaskSupport::{Forbidden, Required};
+    let (mut w, client) = connected(listing_task_server(false), all_task_capabilities(), ClientOptions::default().era(EraChoice::Legacy));
+    let list = |w: &mut World, client: &Client| {
+        let c = client.clone();
+        w.run(async move { c.list_all_tools(&RequestOptions::default()).await }).unwrap();
+    };
+    list(&mut w, &client);
+    assert_eq!((client.task_support("new"), client.task_support("slow")), (Some(Forbidden), Some(Required)));
+    w.server.push(crate::client::testing::notification("notifications/tools/list_changed"));
+    w.settle();
+    assert_eq!((client.task_support("new"), client.task_support("slow")), (None, Some(Required)));
+    list(&mut w, &client);
+    assert_eq!(client.task_support("new"), Some(Forbidden));
+}
+
+/// Without `tasks.requests.tools.call`, no tool runs as a task, whatever its
+/// listing says: calls go out as asked.
+#[test]
+fn without_the_servers_task_declaration_the_listing_decides_nothing() {
+    let (mut w, client) = connected(listing_task_server(false), json!({"tools": {}}), ClientOptions::default().era(EraChoice::Legacy));
+    let c = client.clone();
+    w.run(async move { c.list_all_tools(&RequestOptions::default()).await }).unwrap();
+    assert_eq!((client.task_support("slow"), client.task_support("quick")), (None, None));
+    let c = client.clone();
+    let result = w.run(async move { c.call_tool(crate::protocol::types::CallToolParams::new("slow"), &RequestOptions::default()).await });
+    assert_eq!(result.unwrap().text(), "plain");
+}
+
+/// A whole listing during which the learned facts were cleared for their
+/// budget (pages asked one by one before it had filled it) has not taught
+/// them all it listed: its task tools must not read as forbidden.
+#[test]
+fn a_listing_whose_learning_was_cleared_midway_leaves_the_unnamed_unknown() {
+    let limits = crate::session::limits::Limits { max_message_bytes: 4_096, ..crate::session::limits::Limits::DEFAULT };
+    let padding = "x".repeat(3_000);
+    let (mut w, client) = connected(
+        move |s: &Seen| {
+            let tool = |name: &str, support: &str| json!({"name": name, "inputSchema": {}, "execution": {"taskSupport": support}});
+            (s.method() == "tools/list").then(|| match s.params()["cursor"].as_str() {
+                Some("more") => Answer::Result(json!({"tools": [tool("elsewhere", "optional")], "nextCursor": "more", "padding": padding})),
+                Some(_) => Answer::Result(json!({"tools": [tool("quick", "forbidden")], "padding": padding})),
+                None => Answer::Result(json!({"tools": [tool("slow", "required")], "nextCursor": "2", "padding": padding})),
+            })
+        },
+        all_task_capabilities(),
+        ClientOptions { limits, ..ClientOptions::default().era(EraChoice::Legacy) },
+    );
+    for _ in 0..9 {
+        let c = client.clone();
+        w.run(async move { c.list_tools(Some("more"), &RequestOptions::default()).await }).unwrap();
+    }
+    let c = client.clone();
+    w.run(async move { c.list_all_tools(&RequestOptions::default()).await }).unwrap();
+    assert_eq!(client.state.learning_clears.get(), 1, "the walk's second page went past the budget");
+    assert_eq!((client.task_support("slow"), client.task_support("quick")), (None, None));
+    let c = client.clone();
+    w.run(async move { c.list_all_tools(&RequestOptions::default()).await }).unwrap();
+    use crate::protocol::task_support::TaskSupport::{Forbidden, Required};
+    assert_eq!((client.task_support("slow"), client.task_support("quick")), (Some(Required), Some(Forbidden)));
+}

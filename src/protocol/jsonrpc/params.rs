@@ -113,7 +113,7 @@ impl Params {
     pub fn member(&self, name: &str) -> Option<Value> {
         match self {
             Self::Parsed(value) => value.get(name).cloned(),
-            Self::Text(raw) => match pick(raw.get(), Pick { names: [name, "", "", "", ""], items: None }) {
+            Self::Text(raw) => match pick(raw.get(), Pick { names: [name, "", "", ""], items: None }) {
                 Some((fields, _)) => member(&fields, 0).map(parse),
                 // A key with an escape in it: only the parsed value can tell.
                 None => parse(raw.get()).get(name).cloned(),
