@@ -207,6 +207,9 @@ impl Error {
                 write_u64(&mut text, u64::from(*status));
                 text.push(')');
             }
+            Self::UnsupportedVersion(version) if version.is_empty() => {
+                put(&["the server refused the protocol version this client offered, and named none it speaks"]);
+            }
             Self::UnsupportedVersion(version) => {
                 put(&["the server answered with protocol version ", &quoted(version), ", which this client does not support"]);
             }

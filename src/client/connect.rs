@@ -208,13 +208,18 @@ impl Attempt<'_> {
                 // refusal in the modern era's own terms.
                 Err(HandshakeError { stage: Stage::Initialize, error: Error::Http { status: 400 | 404 | 405, code, .. } })
                     if transport == TransportChoice::Auto && !code.is_some_and(is_modern_refusal) => {}
+                // The error names what the server speaks, not its refusal's text.
                 Err(HandshakeError {
                     error: Error::Http { code: Some(modern::codes::UNSUPPORTED_PROTOCOL_VERSION), message, .. }, ..
                 }) => {
-                    return Err(Error::unsupported_version(message));
+                    return Err(Error::unsupported_version(modern::named_versions(&message).unwrap_or_default().to_owned()));
                 }
                 Err(HandshakeError { error: Error::Rpc(refusal), .. }) if refusal.code == modern::codes::UNSUPPORTED_PROTOCOL_VERSION => {
-                    return Err(Error::unsupported_version(refusal.message));
+                    let listed = match modern::recovery(&refusal) {
+                        Some(modern::Recovery::OtherVersions(versions)) => versions.join(", "),
+                        _ => String::new(),
+                    };
+                    return Err(Error::unsupported_version(listed));
                 }
                 other => return Ok(other?),
             }

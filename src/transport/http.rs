@@ -97,7 +97,7 @@ pub fn status_error(status: u16, status_text: &str, body: &str, sent_session_id:
     let explained = match (explained, supported) {
         (Some(message), Some(versions)) => {
             let versions: Vec<&str> = versions.iter().filter_map(serde_json::Value::as_str).collect();
-            Some(crate::error::cold_format!("{message} (the server speaks {})", versions.join(", ")))
+            Some(crate::protocol::modern::naming_versions(&message, &versions))
         }
         (explained, _) => explained,
     };

@@ -66,3 +66,12 @@ describe("the 2026-07-28 era under Node", () => {
     }
   });
 });
+
+// A client asked for the initialize era, against a server that speaks 2026-07-28 alone: the server
+// refuses `initialize` with -32022 and the versions it speaks, which the error names (where it used
+// to quote the refusal's whole text as the version).
+test("era legacy against a 2026-07-28 server fails naming the version the server speaks", LIMIT, async () => {
+  const error = await McpClient.connect(MODERN, { era: "legacy", timeout: 5_000 }).then(() => undefined, (e) => e);
+  assert.equal(error?.kind, "unsupported-version", String(error));
+  assert.equal(error.message, 'the server answered with protocol version "2026-07-28", which this client does not support');
+});

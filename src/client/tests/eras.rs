@@ -12,6 +12,9 @@ fn unsupported(supported: &[&str]) -> Answer {
     Answer::Error(ErrorObject { code: -32022, message: "unsupported".into(), data: Some(json!({ "supported": supported })) })
 }
 
+/// How a server refuses `initialize`.
+type Refusal = fn() -> Answer;
+
 /// A server that refuses discover the legacy way and answers `initialize` with `refusal`.
 fn refusing_initialize(refusal: impl Fn() -> Answer + 'static) -> World {
     World::new(move |s: &Seen| match s.method() {
@@ -22,10 +25,16 @@ fn refusing_initialize(refusal: impl Fn() -> Answer + 'static) -> World {
 
 #[test]
 fn an_initialize_refused_for_its_revision_is_a_typed_error_not_an_older_transport() {
-    for refusal in [|| Answer::Http(400, Some(-32022)), || unsupported(&["2030-01-01"])] {
+    // The error names what the server speaks, never its refusal's text.
+    let cases: [(Refusal, &str); 2] = [
+        (|| Answer::Http(400, Some(-32022)), "the server refused the protocol version this client offered, and named none it speaks"),
+        (|| unsupported(&["2030-01-01"]), "the server answered with protocol version \"2030-01-01\", which this client does not support"),
+    ];
+    for (refusal, message) in cases {
         let mut w = refusing_initialize(refusal);
         let error = w.connect(ClientOptions::default()).unwrap_err();
         assert_eq!(error.kind(), "unsupported-version", "{error:?}");
+        assert_eq!(error.to_string(), message);
         assert!(!w.server.opened.borrow().contains(&Channel::Sse));
     }
 }

@@ -255,6 +255,27 @@ pub fn recovery(error: &ErrorObject) -> Option<Recovery> {
     }
 }
 
+/// How the text of an HTTP refusal of −32022 names the revisions the server
+/// speaks: an HTTP error keeps its message and code, not the error's data.
+const SPEAKS: &str = " (the server speaks ";
+
+/// `message`, naming the revisions the server speaks.
+#[must_use]
+pub fn naming_versions(message: &str, versions: &[&str]) -> String {
+    let mut text = String::with_capacity(message.len() + SPEAKS.len() + 12 * versions.len());
+    text.push_str(message);
+    text.push_str(SPEAKS);
+    text.push_str(&versions.join(", "));
+    text.push(')');
+    text
+}
+
+/// The revisions a refusal's text names, as [`naming_versions`] wrote them.
+#[must_use]
+pub fn named_versions(message: &str) -> Option<&str> {
+    message.rsplit_once(SPEAKS)?.1.strip_suffix(')')
+}
+
 /// What to do about a −32022 answer: the server lists the revisions it speaks.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum VersionAnswer {

@@ -175,3 +175,12 @@ fn a_refused_revision_is_retried_only_when_the_server_lists_ours() {
     assert_eq!(version_answer(&refusal(json!(["2027-01-01"]))), Some(VersionAnswer::Unsupported(vec!["2027-01-01".into()])));
     assert_eq!(version_answer(&ErrorObject::new(-32601, "nope")), None);
 }
+
+#[test]
+fn a_refusal_names_the_versions_the_server_speaks_in_a_form_read_back() {
+    let text = naming_versions("Unsupported protocol version: 2025-11-25 (see the docs)", &["2026-07-28", "2027-01-01"]);
+    assert_eq!(text, "Unsupported protocol version: 2025-11-25 (see the docs) (the server speaks 2026-07-28, 2027-01-01)");
+    assert_eq!(named_versions(&text), Some("2026-07-28, 2027-01-01"));
+    assert_eq!(named_versions("Unsupported protocol version (the server speaks"), None);
+    assert_eq!(named_versions("refused"), None);
+}
