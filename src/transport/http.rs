@@ -97,7 +97,8 @@ pub fn status_error(status: u16, status_text: &str, body: &str, sent_session_id:
     let explained = match (explained, supported) {
         (Some(message), Some(versions)) => {
             let versions: Vec<&str> = versions.iter().filter_map(serde_json::Value::as_str).collect();
-            Some(crate::protocol::modern::naming_versions(&message, &versions))
+            // In the form `protocol::modern::named_versions` reads back.
+            Some(crate::error::cold_format!("{message} (the server speaks {})", versions.join(", ")))
         }
         (explained, _) => explained,
     };
@@ -180,6 +181,18 @@ pub fn check_endpoint(url: &str) -> Result<(), Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A −32022 refusal keeps the versions the server lists in its text, where the
+    /// client reads them back for its error.
+    #[test]
+    fn a_version_refusal_names_what_the_server_speaks() {
+        let body = r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32022,"message":"Unsupported protocol version: 2025-11-25","data":{"supported":["2026-07-28"]}}}"#;
+        let Error::Http { status: 400, message, code: Some(-32022) } = status_error(400, "Bad Request", body, false) else {
+            panic!("not an HTTP error")
+        };
+        assert_eq!(message, "Unsupported protocol version: 2025-11-25 (the server speaks 2026-07-28)");
+        assert_eq!(crate::protocol::modern::named_versions(&message), Some("2026-07-28"));
+    }
 
     #[test]
     fn white_space_is_std_s_on_every_char() {

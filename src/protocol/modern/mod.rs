@@ -255,25 +255,18 @@ pub fn recovery(error: &ErrorObject) -> Option<Recovery> {
     }
 }
 
-/// How the text of an HTTP refusal of −32022 names the revisions the server
-/// speaks: an HTTP error keeps its message and code, not the error's data.
-const SPEAKS: &str = " (the server speaks ";
-
-/// `message`, naming the revisions the server speaks.
-#[must_use]
-pub fn naming_versions(message: &str, versions: &[&str]) -> String {
-    let mut text = String::with_capacity(message.len() + SPEAKS.len() + 12 * versions.len());
-    text.push_str(message);
-    text.push_str(SPEAKS);
-    text.push_str(&versions.join(", "));
-    text.push(')');
-    text
-}
-
-/// The revisions a refusal's text names, as [`naming_versions`] wrote them.
+/// The revisions the text of an HTTP refusal of −32022 names, as
+/// `transport::http::status_error` writes them at its end
+/// (`… (the server speaks 2026-07-28, …)`): an HTTP error keeps its message
+/// and code, not the error's data.
 #[must_use]
 pub fn named_versions(message: &str) -> Option<&str> {
-    message.rsplit_once(SPEAKS)?.1.strip_suffix(')')
+    // By its last parenthesis rather than a search for the words, which would bring core's string
+    // searchers into the module: a revision has no parenthesis in it.
+    let inside = message.strip_suffix(')')?;
+    let open = inside.bytes().rposition(|b| b == b'(')?;
+    let (before, listed) = (inside.get(..open)?, inside.get(open + 1..)?);
+    before.ends_with(' ').then_some(listed.strip_prefix("the server speaks ")?)
 }
 
 /// What to do about a −32022 answer: the server lists the revisions it speaks.
