@@ -93,6 +93,13 @@ impl OutputCheck {
 }
 
 impl ClientState {
+    /// Sends `tools/call` as it is and checks its result ([`ClientState::check_call_tool`]).
+    pub(crate) async fn call_tool_plainly(&self, name: &str, params: Params, options: &RequestOptions) -> Result<Reply, Error> {
+        let reply = self.request_reply("tools/call", Some(params), options).await?;
+        self.check_call_tool(name, &reply).await?;
+        Ok(reply)
+    }
+
     /// Checks a `tools/call` result's shape, then its `structuredContent`
     /// against the tool's listed `outputSchema`, with the validator from the
     /// options, else the built-in one. A large result still in its text is
@@ -358,9 +365,7 @@ impl Client {
             let options = super::tasks::TaskOptions { request: options.clone(), ..super::tasks::TaskOptions::default() };
             return Ok(Reply::from(self.state.run_task(params.into_value(), &options).await?));
         }
-        let reply = self.state.request_reply("tools/call", Some(params), options).await?;
-        self.state.check_call_tool(&name, &reply).await?;
-        Ok(reply)
+        self.state.call_tool_plainly(&name, params, options).await
     }
 
     /// [`Client::call_tool_reply`] that checks the result's shape and leaves

@@ -11,7 +11,7 @@ use super::state::{ClientState, Reply};
 use crate::error::Error;
 use crate::protocol::capabilities::declares;
 use crate::protocol::jsonrpc::Params;
-use crate::protocol::task_support::TaskSupport;
+use crate::protocol::task_support::{TaskSupport, TOOL_CALL_TASKS};
 use crate::protocol::{list_text, results};
 use crate::session::ConsentTime;
 use serde_json::{json, Map, Value};
@@ -239,13 +239,13 @@ impl ClientState {
     /// when the server does not declare `tasks.requests.tools.call`, without
     /// which no tool runs as a task.
     pub(crate) fn task_support(&self, name: &str) -> Option<TaskSupport> {
-        if !declares(&self.identity.borrow().capabilities, &["tasks", "requests", "tools", "call"]) {
+        if self.era == Era::Modern || !declares(&self.identity.borrow().capabilities, &TOOL_CALL_TASKS) {
             return None;
         }
         match self.task_tools.borrow().get(name) {
             Some(Value::Bool(true)) => Some(TaskSupport::Required),
             Some(_) => Some(TaskSupport::Optional),
-            None => (self.tools_listed.get() && self.era != Era::Modern).then_some(TaskSupport::Forbidden),
+            None => self.tools_listed.get().then_some(TaskSupport::Forbidden),
         }
     }
 
@@ -261,11 +261,10 @@ impl ClientState {
             return;
         }
         let LearnedTool { idempotent, task_support, output_schema, header_schema } = facts;
-        // taskSupport is of the 2025-11-25 revision: the 2026-07-28 era calls every tool plainly.
         let task = match task_support {
-            TaskSupport::Required if self.era != Era::Modern => Some(true),
-            TaskSupport::Optional if self.era != Era::Modern => Some(false),
-            _ => None,
+            TaskSupport::Required => Some(true),
+            TaskSupport::Optional => Some(false),
+            TaskSupport::Forbidden => None,
         };
         let count = |counter: &Cell<usize>, learned: bool| counter.set(counter.get() + usize::from(learned));
         count(&listed.idempotent, idempotent);

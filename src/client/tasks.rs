@@ -9,7 +9,7 @@ use super::state::{ClientState, Reply};
 use crate::error::Error;
 use crate::protocol::capabilities::declares;
 use crate::protocol::jsonrpc::Params;
-use crate::protocol::task_support::TaskSupport;
+use crate::protocol::task_support::{TaskSupport, TOOL_CALL_TASKS};
 use crate::protocol::types::{CallToolParams, CallToolResult};
 use crate::protocol::{params, results};
 use crate::session::{ConsentTime, ProgressListener};
@@ -128,11 +128,9 @@ impl ClientState {
         // A tool listed as forbidding tasks is called plainly, as the spec asks of a client (a
         // server answers a task-augmented call of one with an error).
         if self.task_support(&name) == Some(TaskSupport::Forbidden) {
-            let reply = self.request_reply("tools/call", Some(Params::Parsed(params)), request).await?;
-            self.check_call_tool(&name, &reply).await?;
-            return Ok(reply.into_value());
+            return Ok(self.call_tool_plainly(&name, Params::Parsed(params), request).await?.into_value());
         }
-        if self.settings.strict && !declares(&self.identity.borrow().capabilities, &["tasks", "requests", "tools", "call"]) {
+        if self.settings.strict && !declares(&self.identity.borrow().capabilities, &TOOL_CALL_TASKS) {
             return Err(Error::Unsupported("tools/call as a task: the server did not declare tasks.requests.tools.call".into()));
         }
         // The task's progress comes with the tools/call's token for the task's whole life

@@ -5,6 +5,10 @@
 
 use serde_json::Value;
 
+/// Where a server declares that it runs tool calls as tasks: without it, no
+/// tool runs as one, whatever its listing says.
+pub const TOOL_CALL_TASKS: [&str; 4] = ["tasks", "requests", "tools", "call"];
+
 /// How a tool may be called, as its listing said.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TaskSupport {
