@@ -4,6 +4,7 @@
 
 use crate::protocol::json_write::{write_i64, write_u64};
 use crate::protocol::jsonrpc::ErrorObject;
+use crate::protocol::version;
 use std::fmt;
 
 /// Everything that can go wrong between a call and its result.
@@ -210,8 +211,11 @@ impl Error {
             Self::UnsupportedVersion(version) if version.is_empty() => {
                 put(&["the server refused the protocol version this client offered, and named none it speaks"]);
             }
-            Self::UnsupportedVersion(version) => {
-                put(&["the server answered with protocol version ", &quoted(version), ", which this client does not support"]);
+            Self::UnsupportedVersion(versions) => {
+                // A revision the client knows was only kept out by its `era` option.
+                let known = versions.split(", ").any(|v| v == crate::protocol::modern::VERSION || version::supported(v).is_some());
+                let why = if known { ", which the client's era option rules out" } else { ", which this client does not support" };
+                put(&["the server answered with protocol version ", &quoted(versions), why]);
             }
             Self::Lagged { capacity } => {
                 put(&["the notification subscriber lagged more than "]);
@@ -296,6 +300,14 @@ mod tests {
             (
                 Error::UnsupportedVersion("1999-\"01\"".into()),
                 r#"the server answered with protocol version "1999-\"01\"", which this client does not support"#,
+            ),
+            (
+                Error::UnsupportedVersion("2026-07-28".into()),
+                r#"the server answered with protocol version "2026-07-28", which the client's era option rules out"#,
+            ),
+            (
+                Error::UnsupportedVersion("2030-01-01, 2025-06-18".into()),
+                r#"the server answered with protocol version "2030-01-01, 2025-06-18", which the client's era option rules out"#,
             ),
             (Error::Lagged { capacity: 16 }, "the notification subscriber lagged more than 16 notifications behind"),
             (Error::Unsupported("prompts".into()), "the server does not support prompts"),
