@@ -11,13 +11,14 @@ use mcp_wasm::protocol::encoding::{base64, base64_decode, base64url, percent_dec
 use mcp_wasm::protocol::jsonrpc::elide::{elide, ELIDE_MIN_BYTES};
 use mcp_wasm::protocol::jsonrpc::envelope::{scan, EnvelopeScanner};
 use mcp_wasm::protocol::jsonrpc::{decode, raw_result, Message, Params};
-use mcp_wasm::protocol::list_text::{list_items, tool_facts};
+use mcp_wasm::protocol::list_text::{declared_task_support, list_items, tool_facts};
 use mcp_wasm::protocol::modern;
 use mcp_wasm::protocol::oauth;
 use mcp_wasm::protocol::results::{check_items_have, check_tools};
 use mcp_wasm::protocol::scan;
 use mcp_wasm::protocol::schema::{validate_text_with, validate_with, Limits, LinearPatterns, SchemaError};
 use mcp_wasm::protocol::skills::parse_skill_file;
+use mcp_wasm::protocol::task_support::TaskSupport;
 use mcp_wasm::protocol::uri_template::{TemplateValue, UriTemplate, DEFAULT_MATCH_STEPS};
 use mcp_wasm::transport::sse::{Oversize, SseError, SseEvent, SseParser};
 use serde_json::Value;
@@ -341,6 +342,12 @@ pub fn list_page(data: &[u8]) {
             }
             if items != "tools" {
                 continue;
+            }
+            // What the tools declare of tasks, as the client reads it beside the facts.
+            if let Some(declared) = declared_task_support(page) {
+                let by_value: Vec<_> =
+                    listed.iter().map(TaskSupport::of_tool).enumerate().filter(|(_, support)| *support != TaskSupport::Forbidden).collect();
+                assert_eq!(declared, by_value, "{route}: the task support of {text:?}");
             }
             let Some(facts) = tool_facts(&read_page.items) else { continue };
             check_tools(&value).unwrap_or_else(|e| panic!("{route}: the text path read tools the value checks refuse ({e:?}): {text:?}"));

@@ -166,9 +166,11 @@ const needsRest = (target, options) =>
   || (options != null && typeof options === "object" && Object.keys(options).some((key) => !FIRST_CALL_OPTIONS.has(key)));
 
 // A client's requests default to its connection's `timeout`, and so do its waits for the rest.
+// A client whose `listChanged` watcher lists its tools at each change has listed them (callTool).
 const withTimeout = (client, options) => {
   const ms = timeoutIn(options);
-  if (ms) client.then((connected) => timeoutOf.set(connected, ms), () => {});
+  const watched = options?.listChanged?.tools;
+  if (ms || watched) client.then((connected) => (ms && timeoutOf.set(connected, ms), watched && listedTools.add(connected)), () => {});
   return client;
 };
 

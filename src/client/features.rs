@@ -323,7 +323,9 @@ impl Client {
     /// How tool `name` may be called (`execution.taskSupport`, 2025-11-25),
     /// as the tools' listings said: `Required` or `Optional` as any page
     /// declared it, and `Forbidden` for a tool that the last whole listing
-    /// did not declare a task tool of, until the server says its tools
+    /// ([`Client::list_all_tools`], a [`Client::stream_tools`] taken to its
+    /// end, a [`Client::list_tools`] of one page) did not declare a task
+    /// tool of, until the server says its tools
     /// changed. `None` when nothing tells, in the 2026-07-28 era (whose tools
     /// have no such member), and with a server that does not declare
     /// `tasks.requests.tools.call`. [`Client::call_tool`] and

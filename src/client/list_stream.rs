@@ -5,14 +5,14 @@
 
 use super::connection::Client;
 use super::features::typed;
-use super::lists::{page_items, ListKind, PROMPTS, RESOURCES, TEMPLATES, TOOLS};
+use super::lists::{page_items, ListKind, PagedListing, PROMPTS, RESOURCES, TEMPLATES, TOOLS};
 use super::options::RequestOptions;
 use super::paging::SeenCursors;
 use crate::error::Error;
 use crate::protocol::types::{Prompt, Resource, ResourceTemplate, Tool};
 use futures::stream::{self, LocalBoxStream, StreamExt};
 use serde::de::DeserializeOwned;
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::collections::VecDeque;
 
 /// Where a walk stands between pages.
@@ -27,14 +27,16 @@ struct Walk {
     /// `None` once the last page is in.
     next: Option<Option<String>>,
     seen: SeenCursors,
+    /// The listing the walk makes, from its first page on.
+    listing: Option<PagedListing>,
 }
 
 impl Walk {
     /// Asks for the page at `cursor` and queues its items and, when its next
     /// cursor is one to stop at, the error after them; or the page's error.
     async fn page(&mut self, cursor: Option<String>) {
-        let params = cursor.map(|cursor| json!({ "cursor": cursor }));
-        let page = match self.client.list_page_reply(self.kind, params, &self.options).await {
+        let listing = self.listing.get_or_insert_with(|| self.client.state.begin_paged_listing(self.kind));
+        let page = match self.client.state.list_paged(self.kind, cursor, &self.options, listing).await {
             Ok(reply) => reply.into_value(),
             Err(error) => return self.items.push_back(Err(error)),
         };
@@ -82,7 +84,15 @@ impl Client {
     /// # }
     /// ```
     pub fn list_stream(&self, kind: ListKind, options: RequestOptions) -> LocalBoxStream<'static, Result<Value, Error>> {
-        let walk = Walk { client: self.clone(), kind, options, items: VecDeque::new(), next: Some(None), seen: SeenCursors::default() };
+        let walk = Walk {
+            client: self.clone(),
+            kind,
+            options,
+            items: VecDeque::new(),
+            next: Some(None),
+            seen: SeenCursors::default(),
+            listing: None,
+        };
         stream::unfold(Some(walk), |walk| async move {
             let mut walk = walk?;
             loop {

@@ -32,6 +32,41 @@ impl ClientState {
         Ok(page)
     }
 
+    /// Begins a listing that its caller walks a page at a time
+    /// ([`ClientState::list_paged`]).
+    pub(crate) fn begin_paged_listing(&self, kind: ListKind) -> PagedListing {
+        PagedListing { listed: Listed::new(self.begin_tool_listing(kind), self.learning_clears.get()), pages: Cell::new(0) }
+    }
+
+    /// The page at `cursor` (`None`: the first) of `listing`, checked and
+    /// learned from as [`ClientState::list_page`] does. The listing's last
+    /// page makes it whole: a single page forgets the tools it does not list;
+    /// over several, whose names are gone, it is whole only when nothing
+    /// learned of tasks from before outlasts it.
+    pub(crate) async fn list_paged(
+        &self,
+        kind: ListKind,
+        cursor: Option<String>,
+        options: &RequestOptions,
+        listing: &PagedListing,
+    ) -> Result<Reply, Error> {
+        let listed = &listing.listed;
+        let (page, next) = self.list_page_and_cursor(kind, cursor.map(|c| json!({ "cursor": c })), options, listed).await?;
+        listing.pages.set(listing.pages.get() + 1);
+        if next.is_some() {
+            return Ok(page);
+        }
+        if listing.pages.get() == 1 {
+            self.forget_tools_but(std::slice::from_ref(&page), listed);
+        } else if listed.listing.is_some_and(|listing| listing == self.tool_listings.get())
+            && listed.clears == self.learning_clears.get()
+            && self.task_tools.borrow().len() <= listed.tasks.get()
+        {
+            self.note_whole_listing();
+        }
+        Ok(page)
+    }
+
     /// [`ClientState::list_page`], with the page's `nextCursor`; what it
     /// learns of the tools is counted in `listed`.
     async fn list_page_and_cursor(
@@ -71,9 +106,9 @@ impl ClientState {
                         *self.idempotent_tools.borrow_mut() = serde_json::Map::with_capacity(idempotent);
                     }
                     let mut declared = declared.iter().flatten().peekable();
-                    for tool in read.items.iter().filter_map(list_text::tool_fact) {
+                    for (at, tool) in read.items.iter().filter_map(list_text::tool_fact).enumerate() {
                         let output_schema = tool.output_schema.and_then(|s| crate::protocol::json::parse(s).ok());
-                        let task_support = match declared.next_if(|(name, _)| *name == tool.name) {
+                        let task_support = match declared.next_if(|(place, _)| *place == at) {
                             Some((_, support)) => *support,
                             None => TaskSupport::Forbidden,
                         };
@@ -331,6 +366,14 @@ struct Listed {
     tasks: Cell<usize>,
     /// `ClientState::learning_clears` when the listing began.
     clears: u64,
+}
+
+/// A listing walked a page at a time by its caller (`stream_tools`,
+/// `iterateTools`), from [`ClientState::begin_paged_listing`].
+pub(crate) struct PagedListing {
+    listed: Listed,
+    /// How many of its pages are in.
+    pages: Cell<usize>,
 }
 
 /// What one listing says of a tool that later calls of it need.

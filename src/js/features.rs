@@ -85,7 +85,7 @@ impl McpClient {
     /// path. `validateToolOutput: false` at connect turns this off.
     ///
     /// With a server that declares `tasks.requests.tools.call`, a tool that
-    /// the client's listing of its tools declared with
+    /// the client's listing of its tools (a `listChanged` watcher's too) declared with
     /// `execution.taskSupport: "required"` (2025-11-25) runs as a task, as
     /// `callToolAsTask` runs one: its server runs it no other way. Before such
     /// a listing, and with `mcp-wasm/raw` (which has no task methods), the call

@@ -3,10 +3,10 @@
 
 use super::client::{fail, promise, reply_to_js, McpClient};
 use super::convert::params_from_js;
+use crate::client::lists::PagedListing;
 use crate::client::{ListKind, SeenCursors};
 use crate::error::Error;
 use js_sys::{Array, Promise, Reflect};
-use serde_json::json;
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -50,9 +50,12 @@ impl McpClient {
     pub(super) fn iterate(&self, kind: ListKind, options: JsValue) -> Result<JsValue, JsValue> {
         let call = Rc::new(self.call(&options)?);
         let seen: Rc<RefCell<SeenCursors>> = Rc::default();
+        // The listing this walk makes, begun by its first page.
+        let listing: Rc<RefCell<Option<Rc<PagedListing>>>> = Rc::default();
         let client = self.client.clone();
         let fetch_page = Closure::<dyn FnMut(JsValue) -> Promise>::new(move |cursor: JsValue| {
             let (client, call, seen) = (client.clone(), call.clone(), seen.clone());
+            let listing = listing.borrow_mut().get_or_insert_with(|| Rc::new(client.state.begin_paged_listing(kind))).clone();
             promise(Box::pin(async move {
                 let cursor = cursor.as_string();
                 if let Some(c) = &cursor {
@@ -61,10 +64,7 @@ impl McpClient {
                         return Err(fail(Error::protocol(format!("{}: the server repeated cursor {c:?} or paged too long", kind.method))));
                     }
                 }
-                let reply = client
-                    .list_page_reply(kind, cursor.map(|c| json!({ "cursor": c })), &call.options)
-                    .await
-                    .map_err(|e| call.reject(e))?;
+                let reply = client.state.list_paged(kind, cursor, &call.options, &listing).await.map_err(|e| call.reject(e))?;
                 reply_to_js(&reply).map_err(fail)
             }))
         });

@@ -77,29 +77,30 @@ pub fn tool_fact<'a>(tool: &Picked<'a>) -> Option<ToolFacts<'a>> {
 }
 
 /// The tools of a page that declare `execution.taskSupport` other than
-/// `forbidden`, by name, for a page [`list_items`] read. A pass of its own,
+/// `forbidden`, by their place in its `tools` (a name may be listed twice),
+/// for a page [`list_items`] read. A pass of its own,
 /// made only when the text may declare one, rather than a member kept for
 /// every tool: a page of 2,000 tools that declares none then costs no more
 /// memory than before, and wasm memory never shrinks. `None` when the text
 /// is not what the pass reads (a member's name with an escape in it): the
 /// caller then reads the parsed value, as for the other checks.
-pub fn declared_task_support(text: &str) -> Option<Vec<(String, TaskSupport)>> {
+pub fn declared_task_support(text: &str) -> Option<Vec<(usize, TaskSupport)>> {
     // A name written with an escape would hide from the search: such a page takes the pass too.
     if !text.contains("taskSupport") && !text.contains('\\') {
         return Some(Vec::new());
     }
-    let tools = Pick { names: ["", "", "", ""], items: Some(("tools", ["name", "execution", "", ""])) };
+    let tools = Pick { names: ["", "", "", ""], items: Some(("tools", ["execution", "", "", ""])) };
     let support = Pick { names: ["taskSupport", "", "", ""], items: None };
     let mut declared = Vec::new();
-    for tool in pick_accepted(text, tools)?.1? {
-        let Some(execution) = member(&tool, 1).filter(|execution| starts_with(execution, b'{')) else { continue };
+    for (at, tool) in pick_accepted(text, tools)?.1?.into_iter().enumerate() {
+        let Some(execution) = member(&tool, 0).filter(|execution| starts_with(execution, b'{')) else { continue };
         let name = match member(&pick(execution, support)?.0, 0) {
             Some(name) if starts_with(name, b'"') => string_value(name)?,
             _ => continue,
         };
         let declares = TaskSupport::from_name(Some(&name));
         if declares != TaskSupport::Forbidden {
-            declared.push((string_value(member(&tool, 0)?)?, declares));
+            declared.push((at, declares));
         }
     }
     Some(declared)
@@ -173,11 +174,16 @@ mod tests {
             .as_array()
             .unwrap()
             .iter()
-            .map(|tool| (tool["name"].as_str().unwrap().to_owned(), TaskSupport::of_tool(tool)))
+            .map(TaskSupport::of_tool)
+            .enumerate()
             .filter(|(_, support)| *support != TaskSupport::Forbidden)
             .collect();
         assert_eq!(declared, by_value);
-        assert_eq!(declared, [("a".to_owned(), TaskSupport::Required), ("b".to_owned(), TaskSupport::Optional)]);
+        assert_eq!(declared, [(0, TaskSupport::Required), (1, TaskSupport::Optional)]);
+        // A name listed twice is told apart by its place.
+        let twice =
+            r#"{"tools": [{"name": "a", "inputSchema": {}}, {"name": "a", "inputSchema": {}, "execution": {"taskSupport": "required"}}]}"#;
+        assert_eq!(declared_task_support(twice), Some(vec![(1, TaskSupport::Required)]));
         // A page that declares none is not read again; one whose member names hide behind escapes is left to the value.
         assert_eq!(declared_task_support(r#"{"tools": [{"name": "a", "inputSchema": {}}]}"#), Some(Vec::new()));
         assert_eq!(

@@ -7,6 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { McpClient, McpClientError } from "mcp-wasm";
 import { assertValidClientMessage, recordingFetch } from "../support/schema.mjs";
+import { startPeer } from "../support/peer-process.mjs";
 
 const MCP_URL = process.env.MCP_TEST_URL ?? "http://127.0.0.1:38011/mcp";
 const LIMIT = { timeout: 60_000 };
@@ -268,5 +269,81 @@ test("a listing walked with iterateTools tells callTool too; before any listing,
     assert.match(textOf(result), /Research Report/);
   } finally {
     await client.close();
+  }
+});
+
+
+/** A client of server-everything through the fault proxy's `fault` (started for it), recording what it sends. */
+async function throughProxy(fault, extra = {}) {
+  const proxy = await startPeer("tests/peers/fault-proxy.mjs", { env: { UPSTREAM: new URL(MCP_URL).origin } });
+  const rec = recordingFetch();
+  const client = await McpClient.connect(`${proxy.origin}/${fault}${new URL(MCP_URL).pathname}`, { fetch: rec.fetch, era: "legacy", ...extra });
+  return { proxy, rec, client, close: async () => { await client.close(); proxy.child.kill(); } };
+}
+
+test("iterateTools to the last of several pages lists the tools whole: callToolAsTask then calls a tool without tasks plainly", LIMIT, async () => {
+  // server-everything behind the fault proxy's page-tools, which hands its tools out four to a page.
+  const through = await throughProxy("page-tools");
+  const { rec, client } = through;
+  try {
+    const names = [];
+    for await (const tool of client.iterateTools()) {
+      names.push(tool.name);
+      if (names.length === 1) {
+        // Stopped here, the walk would not be whole: a task call goes out as asked.
+        const early = await client.callToolAsTask({ name: "echo", arguments: { message: "early" } }).catch((error) => error);
+        assert.equal(early?.code, -32602, "server-everything refuses a task call of echo");
+        assert.deepEqual(rec.messages().filter((m) => m.method === "tools/call").at(-1).params.task, {});
+      }
+    }
+    const pages = rec.messages().filter((m) => m.method === "tools/list");
+    assert.ok(pages.length >= 3 && names.includes(RESEARCH) && names.includes("echo"), `${pages.length} pages: ${names.join()}`);
+    const echoed = await client.callToolAsTask({ name: "echo", arguments: { message: "plainly" } }, { ontaskstatus: () => assert.fail("no task") });
+    assert.match(textOf(echoed), /plainly/);
+    assert.equal(rec.messages().filter((m) => m.method === "tools/call").at(-1).params.task, undefined);
+  } finally {
+    await through.close();
+  }
+});
+
+test("a listChanged watcher's listing tells callTool: once it has listed the tools, a tool that needs a task runs as one", LIMIT, async () => {
+  // server-everything behind the fault proxy's announce, which says on the client's GET stream that the tools changed.
+  let refreshed;
+  const changed = new Promise((resolve) => { refreshed = resolve; });
+  const through = await throughProxy("announce", { listChanged: { tools: { onChanged: (error, tools) => refreshed({ error, tools }) } } });
+  const { proxy, rec, client } = through;
+  try {
+    const started = Date.now();
+    for (;;) {
+      const { streams } = await (await fetch(`${proxy.origin}/__announce`, { method: "POST" })).json();
+      if (streams > 0) break;
+      assert.ok(Date.now() - started < 10_000, "the client's GET stream opened");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const { error, tools } = await changed;
+    assert.equal(error, null);
+    assert.ok(tools.some((tool) => tool.name === RESEARCH));
+    const result = await client.callTool({ name: RESEARCH, arguments: { topic: "watched" } });
+    assert.match(textOf(result), /Research Report/);
+    const research = rec.messages().find((m) => m.method === "tools/call" && m.params.name === RESEARCH);
+    assert.deepEqual(research.params.task, {});
+  } finally {
+    await through.close();
+  }
+});
+
+test("a listing past 256 KiB, kept as text outside wasm, still tells which tools need a task", LIMIT, async () => {
+  // server-everything behind the fault proxy's pad-tools, which adds 300 tools of a kilobyte each.
+  const through = await throughProxy("pad-tools");
+  const { rec, client } = through;
+  try {
+    const tools = await client.listAllTools();
+    assert.ok(tools.length > 300 && JSON.stringify(tools).length > 256 * 1024, `${tools.length} tools`);
+    assert.equal(tools.find((tool) => tool.name === RESEARCH)?.execution?.taskSupport, "required");
+    const result = await client.callTool({ name: RESEARCH, arguments: { topic: "padded" } });
+    assert.match(textOf(result), /Research Report/);
+    assert.deepEqual(rec.messages().find((m) => m.method === "tools/call" && m.params.name === RESEARCH).params.task, {});
+  } finally {
+    await through.close();
   }
 });

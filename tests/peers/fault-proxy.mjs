@@ -27,6 +27,14 @@
 //   armed         no fault until one is armed: POST /__arm?fault=<name> queues a fault, and the
 //                 next tools/call takes it (one fault per call), so a long run can mix faults
 //                 at a rate it picks while every other call passes
+//   page-tools    tools/list in pages of PAGE_TOOLS of the server's tools: the proxy asks the server
+//                 for its whole list (the cursor taken out), and answers the page the cursor
+//                 "page-<n>" names, with the next one's cursor
+//   pad-tools     tools/list with PAD_TOOLS more tools after the server's, each with a long
+//                 description: a listing past 256 KiB, which the client keeps as text outside wasm
+//   announce      forward as is, and keep each standalone GET stream: POST /__announce?method=<m>
+//                 sends notification <m> (no params) on every one of them, as a server whose
+//                 lists changed would
 //   unsupported-version   (in front of a 2026-07-28 server) the first request of each method
 //                 names revision 2099-01-01 in MCP-Protocol-Version and _meta, so the server
 //                 itself refuses it with -32022 and the versions it speaks; later ones pass
@@ -56,6 +64,45 @@ const UNSUPPORTED_VERSION = "2099-01-01";
 const VERSION_META = "io.modelcontextprotocol/protocolVersion";
 const versionRefused = new Set(); // methods whose first request unsupported-version rewrote
 const listenedTo = new Set(); // drop-listen: the URLs whose first listen stream was cut
+const PAGE_TOOLS = 4;
+const announcing = new Set(); // announce: the GET streams open through it
+
+const PAD_TOOLS = 300;
+
+/**
+ * page-tools and pad-tools: for a tools/list request, how to reshape its answer (`page`, the page
+ * its cursor names, or `pad`) and the body to forward without the cursor; undefined for any other
+ * message.
+ */
+function claimToolsList(fault, body) {
+  let message;
+  try { message = JSON.parse(body); } catch { return undefined; }
+  if (message?.method !== "tools/list") return undefined;
+  const page = Number(/^page-(\d+)$/.exec(message.params?.cursor ?? "")?.[1] ?? 0);
+  if (message.params) delete message.params.cursor;
+  return { reshape: fault === "pad-tools" ? { pad: true } : { page }, body: JSON.stringify(message) };
+}
+
+/** The answer `text` (JSON, or SSE events of it) to a tools/list, reshaped as `claimToolsList` said. */
+function reshapeTools(text, { page, pad }) {
+  const reshape = (json) => {
+    const message = JSON.parse(json);
+    const tools = message?.result?.tools;
+    if (!Array.isArray(tools)) return json;
+    if (pad) {
+      const description = "filler ".repeat(150);
+      for (let i = 0; i < PAD_TOOLS; i++) tools.push({ name: `filler-${i}`, description, inputSchema: { type: "object" } });
+      count("pad-tools");
+    } else {
+      const start = page * PAGE_TOOLS;
+      message.result.tools = tools.slice(start, start + PAGE_TOOLS);
+      if (start + PAGE_TOOLS < tools.length) message.result.nextCursor = `page-${page + 1}`;
+      count("page-tools");
+    }
+    return JSON.stringify(message);
+  };
+  return text.trimStart().startsWith("{") ? reshape(text) : text.replace(/^data: (\{.*\})$/gm, (_, json) => `data: ${reshape(json)}`);
+}
 
 /**
  * unsupported-version: the body and headers to forward, the first time a 2026-07-28 request of
@@ -147,7 +194,7 @@ function rewriteSse(fault, upstream, res) {
   upstream.on("error", () => res.destroy());
 }
 
-function forward(req, res, fault, path, body, requestHeaders = req.headers) {
+function forward(req, res, fault, path, body, requestHeaders = req.headers, toolsReshape = undefined) {
   const isToolCall = req.method === "POST" && body.includes('"tools/call"');
   const isListen = req.method === "POST" && body.includes('"subscriptions/listen"');
   const headers = { ...requestHeaders, host: UPSTREAM.host };
@@ -158,10 +205,15 @@ function forward(req, res, fault, path, body, requestHeaders = req.headers) {
     }
     const respond = () => {
       let outHeaders = corsHeaders(fault, { ...upstream.headers, ...(fault === "no-cors" ? {} : pickCors(upstream.headers)) });
+      if (toolsReshape) delete outHeaders["content-length"];
       res.writeHead(upstream.statusCode, outHeaders);
       res.flushHeaders(); // a quiet event stream must still reach the client
       const sse = String(upstream.headers["content-type"] ?? "").includes("text/event-stream");
-      if (isToolCall && sse && ["cut-sse", "garbage", "duplicate"].includes(fault)) rewriteSse(fault, upstream, res);
+      if (toolsReshape) {
+        let text = "";
+        upstream.on("data", (chunk) => { text += chunk; });
+        upstream.on("end", () => res.end(reshapeTools(text, toolsReshape)));
+      } else if (isToolCall && sse && ["cut-sse", "garbage", "duplicate"].includes(fault)) rewriteSse(fault, upstream, res);
       else upstream.pipe(res);
       if (fault === "drop-get" && req.method === "GET" && sse) {
         // Firefox resolves fetch() at a response's first body byte, not at its headers, and
@@ -169,6 +221,10 @@ function forward(req, res, fault, path, body, requestHeaders = req.headers) {
         // which the client ignores) the stream cut here never opened as far as Firefox can tell.
         res.write(": open\n\n");
         setTimeout(() => { count(fault); res.destroy(); upstream.destroy(); }, DROP_AFTER_MS);
+      }
+      if (fault === "announce" && req.method === "GET" && sse) {
+        announcing.add(res);
+        res.on("close", () => announcing.delete(res));
       }
       if (fault === "drop-listen" && isListen && sse && !listenedTo.has(req.url)) {
         listenedTo.add(req.url);
@@ -202,6 +258,12 @@ const server = http.createServer((req, res) => {
     armed.push(url.searchParams.get("fault") ?? "pass");
     res.writeHead(200, { "content-type": "application/json", ...CORS });
     return res.end(JSON.stringify({ armed: armed.length }));
+  }
+  if (url.pathname === "/__announce" && req.method === "POST") {
+    const method = url.searchParams.get("method") ?? "notifications/tools/list_changed";
+    for (const stream of announcing) stream.write(`event: message\ndata: ${JSON.stringify({ jsonrpc: "2.0", method })}\n\n`);
+    res.writeHead(200, { "content-type": "application/json", ...CORS });
+    return res.end(JSON.stringify({ streams: announcing.size }));
   }
   const [, route, ...rest] = url.pathname.split("/");
   const path = `/${rest.join("/")}${url.search}`;
@@ -249,6 +311,11 @@ const server = http.createServer((req, res) => {
     if (claimed) {
       count(fault);
       return forward(req, res, fault, path, claimed.body, claimed.headers);
+    }
+    const listing = ["page-tools", "pad-tools"].includes(fault) && req.method === "POST" ? claimToolsList(fault, body) : undefined;
+    if (listing) {
+      const headers = { ...req.headers, "content-length": String(Buffer.byteLength(listing.body)) };
+      return forward(req, res, fault, path, listing.body, headers, listing.reshape);
     }
     forward(req, res, fault, path, body);
   });

@@ -514,3 +514,53 @@ fn a_listing_whose_learning_was_cleared_midway_leaves_the_unnamed_unknown() {
     use crate::protocol::task_support::TaskSupport::{Forbidden, Required};
     assert_eq!((client.task_support("slow"), client.task_support("quick")), (Some(Required), Some(Forbidden)));
 }
+
+/// A stream of the tools that reaches the last of several pages has listed
+/// them whole, as `list_all_tools` does; one stopped before has not.
+#[test]
+fn a_stream_of_every_page_lists_the_tools_whole() {
+    use crate::protocol::task_support::TaskSupport::{Forbidden, Required};
+    use futures::StreamExt;
+    let (mut w, client) = connected(listing_task_server(true), all_task_capabilities(), ClientOptions::default().era(EraChoice::Legacy));
+    let c = client.clone();
+    let first = w.run(async move { c.stream_tools(RequestOptions::default()).take(1).collect::<Vec<_>>().await });
+    assert_eq!(first.len(), 1);
+    assert_eq!(client.task_support("unlisted"), None, "a walk stopped on its first page");
+    let c = client.clone();
+    let all = w.run(async move { c.stream_tools(RequestOptions::default()).collect::<Vec<_>>().await });
+    assert_eq!(all.len(), 4, "two pages");
+    assert_eq!((client.task_support("slow"), client.task_support("unlisted")), (Some(Required), Some(Forbidden)));
+}
+
+/// A walk of several pages keeps no names to forget by: when a task tool
+/// learned before outlasts it, the walk is not whole and the unnamed stay unknown.
+#[test]
+fn a_paged_walk_that_leaves_an_older_task_tool_is_not_whole() {
+    let listings = Cell::new(0);
+    let paged = listing_task_server(true);
+    let (mut w, client) = connected(
+        move |s: &Seen| {
+            if s.method() == "tools/list" && s.params().get("cursor").is_none() {
+                listings.set(listings.get() + 1);
+                if listings.get() == 1 {
+                    let old = json!({"name": "old", "inputSchema": {}, "execution": {"taskSupport": "required"}});
+                    return Some(Answer::Result(json!({"tools": [old], "nextCursor": "more"})));
+                }
+            }
+            paged(s)
+        },
+        all_task_capabilities(),
+        ClientOptions::default().era(EraChoice::Legacy),
+    );
+    let c = client.clone();
+    w.run(async move { c.list_tools(None, &RequestOptions::default()).await }).unwrap();
+    use futures::StreamExt;
+    let c = client.clone();
+    let all = w.run(async move { c.stream_tools(RequestOptions::default()).collect::<Vec<_>>().await });
+    assert_eq!(all.len(), 4);
+    assert_eq!(client.task_support("unlisted"), None);
+    let c = client.clone();
+    w.run(async move { c.list_all_tools(&RequestOptions::default()).await }).unwrap();
+    use crate::protocol::task_support::TaskSupport::Forbidden;
+    assert_eq!((client.task_support("old"), client.task_support("unlisted")), (Some(Forbidden), Some(Forbidden)));
+}

@@ -6,7 +6,8 @@
 //!
 //! Of a list page's items (`tools`, `resources`, `resourceTemplates`,
 //! `prompts`) the checks read the key (`name`, `uri`, `uriTemplate`), a
-//! tool's `outputSchema` and `annotations`, and only that its `inputSchema`
+//! tool's `outputSchema`, `annotations` and `execution` (its `taskSupport`),
+//! and only that its `inputSchema`
 //! is an object: every other member's string, object or array value is
 //! emptied (`""`, `{}`, `[]`), however short, so that a 2 MiB `tools/list`
 //! need not enter wasm either.
@@ -68,7 +69,7 @@ impl Key {
             b"blob" => Self::Blob,
             b"data" => Self::Data,
             b"tools" | b"resources" | b"resourceTemplates" | b"prompts" => Self::Items,
-            b"name" | b"uri" | b"uriTemplate" | b"outputSchema" | b"annotations" => Self::Read,
+            b"name" | b"uri" | b"uriTemplate" | b"outputSchema" | b"annotations" | b"execution" => Self::Read,
             b"structuredContent" => Self::Structured,
             _ => Self::Other,
         }

@@ -99,6 +99,7 @@ fn tools_page() -> Value {
                     "inputSchema": { "type": "object", "properties": { "q": { "type": "string", "pattern": "^[a-z]{2,}\\]$" } }, "required": ["q"] },
                     "outputSchema": { "type": "object", "properties": { "hits": { "type": "array", "items": { "type": "string" } } } },
                     "annotations": { "idempotentHint": true, "title": "kept" },
+                    "execution": { "taskSupport": "required" },
                     "icons": [{ "src": "data:image/png;base64,iVBO", "sizes": ["48x48"] }],
                     "_meta": { "nested": [[], {}, [{ "a": "}" }]] },
                     "order": 3, "beta": true, "gone": null,
