@@ -253,7 +253,7 @@ fn elide_properties(data: &[u8], seed: u8) {
 /// What the lexer leaves of a message: see `jsonrpc::elide`.
 fn emptied(mut message: Value) -> Value {
     const ITEMS: [&str; 4] = ["tools", "resources", "resourceTemplates", "prompts"];
-    const READ: [&str; 5] = ["name", "uri", "uriTemplate", "outputSchema", "annotations"];
+    const READ: [&str; 6] = ["name", "uri", "uriTemplate", "outputSchema", "annotations", "execution"];
     let empty = |value: &mut Value| match value {
         Value::String(s) => s.clear(),
         Value::Array(a) => a.clear(),
