@@ -187,7 +187,7 @@ impl Client {
             task_tools: RefCell::default(),
             tools_listed: Cell::default(),
             watching_tool_changes: Cell::default(),
-            learning_clears: Cell::default(),
+            tool_upsets: Cell::default(),
             tool_listings: Cell::default(),
             learned_bytes: Cell::default(),
             #[cfg(feature = "validator")]

@@ -324,7 +324,8 @@ impl Client {
     /// as the tools' listings said: `Required` or `Optional` as any page
     /// declared it, and `Forbidden` for a tool that the last whole listing
     /// ([`Client::list_all_tools`], a [`Client::stream_tools`] taken to its
-    /// end, a [`Client::list_tools`] of one page) did not declare a task
+    /// end, a [`Client::list_tools`] of one page; not one during which another
+    /// began or the server said its tools changed) did not declare a task
     /// tool of, until the server says its tools
     /// changed. `None` when nothing tells, in the 2026-07-28 era (whose tools
     /// have no such member), and with a server that does not declare

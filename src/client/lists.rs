@@ -24,10 +24,10 @@ impl ClientState {
     pub(crate) async fn list_page(&self, kind: ListKind, params: Option<Value>, options: &RequestOptions) -> Result<Reply, Error> {
         // A page asked for by its cursor is part of a listing; only a first page may be the whole.
         let whole = params.as_ref().and_then(|p| p.get("cursor")).is_none();
-        let listed = Listed::new(if whole { self.begin_tool_listing(kind) } else { None }, self.learning_clears.get());
+        let listed = Listed::new(if whole { self.begin_tool_listing(kind) } else { None }, self.tool_upsets.get());
         let (page, cursor) = self.list_page_and_cursor(kind, params, options, &listed).await?;
         if whole && cursor.is_none() {
-            self.forget_tools_but(std::slice::from_ref(&page), &listed);
+            self.forget_tools_but(std::slice::from_ref(&page), &listed, listed.listing);
         }
         Ok(page)
     }
@@ -35,7 +35,9 @@ impl ClientState {
     /// Begins a listing that its caller walks a page at a time
     /// ([`ClientState::list_paged`]).
     pub(crate) fn begin_paged_listing(&self, kind: ListKind) -> PagedListing {
-        PagedListing { listed: Listed::new(self.begin_tool_listing(kind), self.learning_clears.get()), pages: Cell::new(0) }
+        // Its pages learn whatever listing begins meanwhile, as pages asked for by cursor do.
+        let number = self.begin_tool_listing(kind);
+        PagedListing { listed: Listed::new(None, self.tool_upsets.get()), number, pages: Cell::new(0) }
     }
 
     /// The page at `cursor` (`None`: the first) of `listing`, checked and
@@ -56,12 +58,12 @@ impl ClientState {
         if next.is_some() {
             return Ok(page);
         }
+        if listing.number != Some(self.tool_listings.get()) {
+            return Ok(page);
+        }
         if listing.pages.get() == 1 {
-            self.forget_tools_but(std::slice::from_ref(&page), listed);
-        } else if listed.listing.is_some_and(|listing| listing == self.tool_listings.get())
-            && listed.clears == self.learning_clears.get()
-            && self.task_tools.borrow().len() <= listed.tasks.get()
-        {
+            self.forget_tools_but(std::slice::from_ref(&page), listed, listing.number);
+        } else if listed.clears == self.tool_upsets.get() && self.task_tools.borrow().len() <= listed.tasks.get() {
             self.note_whole_listing();
         }
         Ok(page)
@@ -149,19 +151,20 @@ impl ClientState {
     }
 
     async fn walk_pages(&self, kind: ListKind, options: &RequestOptions) -> Result<Vec<Reply>, Error> {
-        let listed = Listed::new(self.begin_tool_listing(kind), self.learning_clears.get());
+        let listed = Listed::new(self.begin_tool_listing(kind), self.tool_upsets.get());
         let max_bytes = self.settings.limits.max_message_bytes.saturating_mul(MAX_LIST_MESSAGES);
         let pages = collect_pages(max_bytes, Reply::bytes, |cursor| {
             self.list_page_and_cursor(kind, cursor.map(|c| json!({ "cursor": c })), options, &listed)
         })
         .await?;
-        self.forget_tools_but(&pages, &listed);
+        self.forget_tools_but(&pages, &listed, listed.listing);
         Ok(pages)
     }
 
     /// For a listing of the tools, its number among those begun.
     fn begin_tool_listing(&self, kind: ListKind) -> Option<u64> {
         (kind == TOOLS).then(|| {
+            self.watch_tool_changes();
             self.tool_listings.set(self.tool_listings.get() + 1);
             self.tool_listings.get()
         })
@@ -169,16 +172,16 @@ impl ClientState {
 
     /// Forgets the output schemas, header schemas, idempotent hints and task
     /// support of tools that a whole listing, `pages`, did not list; not when a newer
-    /// listing began meanwhile, whose tools this one may not have seen. Only
+    /// listing began after this one (number `listing`), whose tools this one may not have seen. Only
     /// when the learned outnumber what `listed` counted are the pages' names
     /// read again: a listing of 2,000 tools would otherwise hold their names
     /// a second time in wasm memory, which never shrinks.
-    fn forget_tools_but(&self, pages: &[Reply], listed: &Listed) {
-        if listed.listing != Some(self.tool_listings.get()) {
+    fn forget_tools_but(&self, pages: &[Reply], listed: &Listed, listing: Option<u64>) {
+        if listing != Some(self.tool_listings.get()) {
             return;
         }
         self.learned_bytes.set(pages.iter().map(Reply::bytes).sum());
-        if listed.clears == self.learning_clears.get() {
+        if listed.clears == self.tool_upsets.get() {
             self.note_whole_listing();
         }
         let stale = self.output_schemas.borrow().len() > listed.schemas.get()
@@ -212,7 +215,7 @@ impl ClientState {
                 map.borrow_mut().clear();
             }
             self.tools_listed.set(false);
-            self.learning_clears.set(self.learning_clears.get() + 1);
+            self.tool_upsets.set(self.tool_upsets.get() + 1);
             learned = bytes;
         }
         self.learned_bytes.set(learned);
@@ -248,11 +251,16 @@ impl ClientState {
         }
     }
 
-    /// Records that a whole listing of the tools ended, and from the first
-    /// on listens for the server's word that they changed, after which a
-    /// tool the listing did not name may be a new one: unknown, not forbidden.
+    /// Records that a whole listing of the tools ended.
     fn note_whole_listing(&self) {
         self.tools_listed.set(true);
+    }
+
+    /// From the first listing of the tools on, listens for the server's word
+    /// that they changed, after which a tool the last listing did not name
+    /// may be a new one: unknown, not forbidden. A listing under way then
+    /// may have missed it, and is not whole either.
+    fn watch_tool_changes(&self) {
         if self.watching_tool_changes.replace(true) {
             return;
         }
@@ -262,6 +270,7 @@ impl ClientState {
                 me.upgrade().filter(|_| event.notification().is_some_and(|n| n.method == "notifications/tools/list_changed"))
             {
                 state.tools_listed.set(false);
+                state.tool_upsets.set(state.tool_upsets.get() + 1);
             }
         }));
     }
@@ -364,14 +373,17 @@ struct Listed {
     idempotent: Cell<usize>,
     headers: Cell<usize>,
     tasks: Cell<usize>,
-    /// `ClientState::learning_clears` when the listing began.
+    /// `ClientState::tool_upsets` when the listing began.
     clears: u64,
 }
 
 /// A listing walked a page at a time by its caller (`stream_tools`,
 /// `iterateTools`), from [`ClientState::begin_paged_listing`].
 pub(crate) struct PagedListing {
+    /// What its pages learned.
     listed: Listed,
+    /// Its number among the listings of the tools begun (`None` for another list).
+    number: Option<u64>,
     /// How many of its pages are in.
     pages: Cell<usize>,
 }

@@ -245,11 +245,12 @@ pub(crate) struct ClientState {
     /// it did not declare a task tool of is then known to forbid tasks,
     /// rather than unknown.
     pub tools_listed: Cell<bool>,
-    /// Whether that listener is in place (from the first whole listing on).
+    /// Whether that listener is in place (from the first listing of the tools on).
     pub watching_tool_changes: Cell<bool>,
-    /// How many times the learned maps were cleared for their budget: a
-    /// listing during which they were has not taught them all it listed.
-    pub learning_clears: Cell<u64>,
+    /// How many times the learned maps were cleared for their budget, or the
+    /// server said its tools changed: a listing during which either happened
+    /// has not taught all the tools are, and is not whole.
+    pub tool_upsets: Cell<u64>,
     /// Whole listings of the tools begun: one that a newer one began during
     /// neither learns nor forgets (see `ClientState::forget_tools_but`).
     pub tool_listings: Cell<u64>,

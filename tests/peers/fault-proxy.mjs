@@ -34,7 +34,8 @@
 //                 description: a listing past 256 KiB, which the client keeps as text outside wasm
 //   announce      forward as is, and keep each standalone GET stream: POST /__announce?method=<m>
 //                 sends notification <m> (no params) on every one of them, as a server whose
-//                 lists changed would
+//                 lists changed would (between the upstream's chunks, which may in principle split
+//                 an event: server-everything's GET stream is quiet unless a tool turns logging on)
 //   unsupported-version   (in front of a 2026-07-28 server) the first request of each method
 //                 names revision 2099-01-01 in MCP-Protocol-Version and _meta, so the server
 //                 itself refuses it with -32022 and the versions it speaks; later ones pass
@@ -83,10 +84,14 @@ function claimToolsList(fault, body) {
   return { reshape: fault === "pad-tools" ? { pad: true } : { page }, body: JSON.stringify(message) };
 }
 
-/** The answer `text` (JSON, or SSE events of it) to a tools/list, reshaped as `claimToolsList` said. */
+/**
+ * The answer `text` (JSON, or SSE events of it) to a tools/list, reshaped as `claimToolsList` said;
+ * what is not a JSON-RPC result holding tools goes through as it came.
+ */
 function reshapeTools(text, { page, pad }) {
   const reshape = (json) => {
-    const message = JSON.parse(json);
+    let message;
+    try { message = JSON.parse(json); } catch { return json; }
     const tools = message?.result?.tools;
     if (!Array.isArray(tools)) return json;
     if (pad) {
@@ -101,7 +106,7 @@ function reshapeTools(text, { page, pad }) {
     }
     return JSON.stringify(message);
   };
-  return text.trimStart().startsWith("{") ? reshape(text) : text.replace(/^data: (\{.*\})$/gm, (_, json) => `data: ${reshape(json)}`);
+  return text.trimStart().startsWith("{") ? reshape(text) : text.replace(/^data: ?(\{.*\})\r?$/gm, (_, json) => `data: ${reshape(json)}`);
 }
 
 /**
@@ -210,9 +215,10 @@ function forward(req, res, fault, path, body, requestHeaders = req.headers, tool
       res.flushHeaders(); // a quiet event stream must still reach the client
       const sse = String(upstream.headers["content-type"] ?? "").includes("text/event-stream");
       if (toolsReshape) {
-        let text = "";
-        upstream.on("data", (chunk) => { text += chunk; });
-        upstream.on("end", () => res.end(reshapeTools(text, toolsReshape)));
+        const chunks = [];
+        upstream.on("data", (chunk) => chunks.push(chunk));
+        upstream.on("end", () => res.end(reshapeTools(Buffer.concat(chunks).toString("utf8"), toolsReshape)));
+        upstream.on("error", () => res.destroy());
       } else if (isToolCall && sse && ["cut-sse", "garbage", "duplicate"].includes(fault)) rewriteSse(fault, upstream, res);
       else upstream.pipe(res);
       if (fault === "drop-get" && req.method === "GET" && sse) {
@@ -314,7 +320,8 @@ const server = http.createServer((req, res) => {
     }
     const listing = ["page-tools", "pad-tools"].includes(fault) && req.method === "POST" ? claimToolsList(fault, body) : undefined;
     if (listing) {
-      const headers = { ...req.headers, "content-length": String(Buffer.byteLength(listing.body)) };
+      // The answer is rewritten as text: it must come uncompressed.
+      const headers = { ...req.headers, "content-length": String(Buffer.byteLength(listing.body)), "accept-encoding": "identity" };
       return forward(req, res, fault, path, listing.body, headers, listing.reshape);
     }
     forward(req, res, fault, path, body);

@@ -507,7 +507,7 @@ fn a_listing_whose_learning_was_cleared_midway_leaves_the_unnamed_unknown() {
     }
     let c = client.clone();
     w.run(async move { c.list_all_tools(&RequestOptions::default()).await }).unwrap();
-    assert_eq!(client.state.learning_clears.get(), 1, "the walk's second page went past the budget");
+    assert_eq!(client.state.tool_upsets.get(), 1, "the walk's second page went past the budget");
     assert_eq!((client.task_support("slow"), client.task_support("quick")), (None, None));
     let c = client.clone();
     w.run(async move { c.list_all_tools(&RequestOptions::default()).await }).unwrap();
@@ -563,4 +563,51 @@ fn a_paged_walk_that_leaves_an_older_task_tool_is_not_whole() {
     w.run(async move { c.list_all_tools(&RequestOptions::default()).await }).unwrap();
     use crate::protocol::task_support::TaskSupport::Forbidden;
     assert_eq!((client.task_support("old"), client.task_support("unlisted")), (Some(Forbidden), Some(Forbidden)));
+}
+
+/// A stream's first item, and the stream to go on with.
+fn first_of(
+    w: &mut World,
+    mut tools: futures::stream::LocalBoxStream<'static, Result<crate::protocol::types::Tool, Error>>,
+) -> futures::stream::LocalBoxStream<'static, Result<crate::protocol::types::Tool, Error>> {
+    use futures::StreamExt;
+    let (tools, first) = w.run(async move {
+        let first = tools.next().await;
+        (tools, first)
+    });
+    assert!(matches!(first, Some(Ok(_))));
+    tools
+}
+
+/// A listing begun while a stream walks its pages leaves the stream's later
+/// pages to teach what they list, as pages asked for by cursor do; the walk
+/// is then not whole.
+#[test]
+fn a_stream_whose_walk_a_newer_listing_began_during_still_learns_its_pages() {
+    use crate::protocol::task_support::TaskSupport::Required;
+    use futures::StreamExt;
+    let (mut w, client) = connected(listing_task_server(true), all_task_capabilities(), ClientOptions::default().era(EraChoice::Legacy));
+    let tools = first_of(&mut w, client.stream_tools(RequestOptions::default()));
+    let c = client.clone();
+    w.run(async move { c.list_tools(None, &RequestOptions::default()).await }).unwrap();
+    let rest = w.run(tools.collect::<Vec<_>>());
+    assert_eq!(rest.len(), 3);
+    assert_eq!((client.task_support("slow"), client.task_support("unlisted")), (Some(Required), None));
+}
+
+/// A walk during which the server said its tools changed may have missed a
+/// tool: it is not whole, and a tool it did not name stays unknown.
+#[test]
+fn a_walk_that_a_change_of_the_tools_came_during_is_not_whole() {
+    use crate::protocol::task_support::TaskSupport::{Forbidden, Required};
+    use futures::StreamExt;
+    let (mut w, client) = connected(listing_task_server(true), all_task_capabilities(), ClientOptions::default().era(EraChoice::Legacy));
+    let tools = first_of(&mut w, client.stream_tools(RequestOptions::default()));
+    w.server.push(crate::client::testing::notification("notifications/tools/list_changed"));
+    w.settle();
+    assert_eq!(w.run(tools.collect::<Vec<_>>()).len(), 3);
+    assert_eq!((client.task_support("slow"), client.task_support("unlisted")), (Some(Required), None));
+    let c = client.clone();
+    w.run(async move { c.list_all_tools(&RequestOptions::default()).await }).unwrap();
+    assert_eq!(client.task_support("unlisted"), Some(Forbidden));
 }
