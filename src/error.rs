@@ -212,9 +212,14 @@ impl Error {
                 put(&["the server refused the protocol version this client offered, and named none it speaks"]);
             }
             Self::UnsupportedVersion(versions) => {
-                // A revision the client knows was only kept out by its `era` option.
+                // A revision the client knows was kept out of this connection: by its `era` option,
+                // mostly, or by a session already in the other era.
                 let known = versions.split(", ").any(|v| v == crate::protocol::modern::VERSION || version::supported(v).is_some());
-                let why = if known { ", which the client's era option rules out" } else { ", which this client does not support" };
+                let why = if known {
+                    ", which this connection did not offer (see the era option)"
+                } else {
+                    ", which this client does not support"
+                };
                 put(&["the server answered with protocol version ", &quoted(versions), why]);
             }
             Self::Lagged { capacity } => {
@@ -303,11 +308,11 @@ mod tests {
             ),
             (
                 Error::UnsupportedVersion("2026-07-28".into()),
-                r#"the server answered with protocol version "2026-07-28", which the client's era option rules out"#,
+                r#"the server answered with protocol version "2026-07-28", which this connection did not offer (see the era option)"#,
             ),
             (
                 Error::UnsupportedVersion("2030-01-01, 2025-06-18".into()),
-                r#"the server answered with protocol version "2030-01-01, 2025-06-18", which the client's era option rules out"#,
+                r#"the server answered with protocol version "2030-01-01, 2025-06-18", which this connection did not offer (see the era option)"#,
             ),
             (Error::Lagged { capacity: 16 }, "the notification subscriber lagged more than 16 notifications behind"),
             (Error::Unsupported("prompts".into()), "the server does not support prompts"),

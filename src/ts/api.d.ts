@@ -351,7 +351,8 @@ export interface McpClient {
    * returned; with a server that declares `tasks.requests.tools.call`, a
    * tool that the last whole listing of the tools ({@link McpClient.listAllTools},
    * an {@link McpClient.iterateTools} walked to its last page, or a
-   * {@link McpClient.listTools} of one page) did not declare a task tool
+   * {@link McpClient.listTools} of one page; not one during which another
+   * began or the server said its tools changed) did not declare a task tool
    * of (`execution.taskSupport` absent or `"forbidden"`) is called plainly,
    * as {@link McpClient.callTool} calls it, since its server refuses it as a
    * task (after `notifications/tools/list_changed`, only until the tools are

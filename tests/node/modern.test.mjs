@@ -73,5 +73,5 @@ describe("the 2026-07-28 era under Node", () => {
 test("era legacy against a 2026-07-28 server fails naming the version the server speaks", LIMIT, async () => {
   const error = await McpClient.connect(MODERN, { era: "legacy", timeout: 5_000 }).then(() => undefined, (e) => e);
   assert.equal(error?.kind, "unsupported-version", String(error));
-  assert.equal(error.message, 'the server answered with protocol version "2026-07-28", which the client\'s era option rules out');
+  assert.equal(error.message, 'the server answered with protocol version "2026-07-28", which this connection did not offer (see the era option)');
 });
