@@ -240,7 +240,11 @@ impl ClientState {
             self.note_told();
             if let (true, Some(acknowledgement)) = (changed, changed.then(|| self.restart_listen()).flatten()) {
                 let timeout = options.timeout_ms.unwrap_or(self.context.default_timeout_ms);
-                let acknowledged = self.acknowledged(acknowledgement, timeout).await;
+                let mut acknowledged = self.acknowledged(acknowledgement, timeout).await;
+                // The acknowledgement carries what the server granted, which may be less than asked.
+                if acknowledged.is_ok() && subscribe && !self.listening.granted(uri) {
+                    acknowledged = Err(Error::Unsupported(crate::error::cold_format!("a subscription to {uri:?}")));
+                }
                 // A change the server never acknowledged did not happen: the set goes back, and so
                 // does the stream, so that the next try asks again and the wire matches the set.
                 if acknowledged.is_err() && self.change_subscription(!subscribe, uri) {
@@ -473,7 +477,9 @@ impl Client {
     /// server acknowledged it.
     ///
     /// # Errors
-    /// `unsupported` when the server does not offer subscriptions; the request's error.
+    /// `unsupported` when the server does not offer subscriptions, or (2026-07-28)
+    /// when its acknowledgement names what it granted without this resource;
+    /// the request's error.
     pub async fn subscribe_resource(&self, uri: &str, options: &RequestOptions) -> Result<(), Error> {
         self.state.uri_request("resources/subscribe", uri, options).await
     }

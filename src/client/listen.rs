@@ -222,7 +222,7 @@ pub(crate) fn watch_acknowledgements(state: &Rc<ClientState>) {
     let weak = Rc::downgrade(state);
     state.events.listen(Rc::new(move |event: &ClientEvent| {
         if let (Some(notification), Some(state)) = (event.notification(), weak.upgrade()) {
-            if state.listening.heard(&notification.method) {
+            if state.listening.heard(&notification.method, notification.params.as_ref()) {
                 state.events.emit(&ClientEvent::Reconnected);
             }
         }

@@ -4,6 +4,7 @@
 
 use crate::error::Error;
 use crate::session::oneshot;
+use serde_json::Value;
 use std::cell::{Cell, RefCell};
 
 /// The current listen stream.
@@ -25,6 +26,9 @@ pub(crate) struct Listening {
     /// A stream dropped and `reconnecting` was reported: the next
     /// acknowledgement is reported as `reconnected`.
     pub(super) reopening: Cell<bool>,
+    /// What the last acknowledgement's params hold: the subset of the filter
+    /// the server granted (`notifications`).
+    pub(super) granted: RefCell<Option<Value>>,
 }
 
 impl std::fmt::Debug for Listening {
@@ -34,6 +38,16 @@ impl std::fmt::Debug for Listening {
 }
 
 impl Listening {
+    /// Whether the last acknowledgement granted a subscription to `uri`:
+    /// one that names what it granted (`notifications`) and leaves `uri`
+    /// out of its `resourceSubscriptions` did not.
+    pub(super) fn granted(&self, uri: &str) -> bool {
+        let granted = self.granted.borrow();
+        let Some(notifications) = granted.as_ref().and_then(|params| params.get("notifications")) else { return true };
+        let subscribed = notifications.get("resourceSubscriptions").and_then(Value::as_array);
+        subscribed.is_some_and(|uris| uris.iter().any(|granted| granted.as_str() == Some(uri)))
+    }
+
     /// Ends the current stream, or the wait before its next connection.
     pub(crate) fn stop(&self, reason: &str) {
         if let Some(stop) = self.stop.borrow_mut().take() {
@@ -41,12 +55,13 @@ impl Listening {
         }
     }
 
-    /// Wakes those waiting for an acknowledgement. True when the
-    /// acknowledgement ends a reconnection.
-    pub(super) fn heard(&self, method: &str) -> bool {
+    /// Wakes those waiting for an acknowledgement, having kept what it
+    /// granted. True when the acknowledgement ends a reconnection.
+    pub(super) fn heard(&self, method: &str, params: Option<&Value>) -> bool {
         if method != "notifications/subscriptions/acknowledged" {
             return false;
         }
+        *self.granted.borrow_mut() = params.cloned();
         self.acknowledged.set(true);
         for ack in self.acks.borrow_mut().drain(..) {
             let _ = ack.send(());

@@ -179,7 +179,10 @@ impl McpClient {
     }
 
     /// Subscribes to a resource: the server then sends
-    /// `notifications/resources/updated` events when it changes.
+    /// `notifications/resources/updated` events when it changes. In
+    /// 2026-07-28 it resolves once the server acknowledged the subscription,
+    /// and rejects with kind `unsupported` when the acknowledgement names what
+    /// the server granted without this resource.
     #[wasm_bindgen(js_name = subscribeResource, unchecked_return_type = "Promise<void>")]
     pub fn subscribe_resource(
         &self,

@@ -35,6 +35,7 @@ async function main() {
     loggingUndeclared: `${modern.origin}/logging-undeclared/mcp`,
     versionFault: `${proxy.origin}/unsupported-version/mcp`,
     listenDrop: `${proxy.origin}/drop-listen/mcp`,
+    narrowAck: `${proxy.origin}/narrow-ack/mcp`,
   };
   const ctx = await openBrowser(browser, { wwwDir: "tests/modern-peer", profilePrefix: "mcp-wasm-modern-peer-", browser: process.argv[2] });
   const page = await ctx.newPage();

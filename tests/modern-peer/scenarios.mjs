@@ -7,6 +7,8 @@
 //   versionFault       tests/peers/fault-proxy.mjs's unsupported-version fault in front of /mcp
 //   listenDrop         the proxy's drop-listen fault: the first subscriptions/listen stream to each
 //                      URL is cut (a scenario adds a query string of its own)
+//   narrowAck          the proxy's narrow-ack fault: each listen acknowledgement grants no resource
+//                      subscription
 // Each scenario takes the package's exports and the URLs, and returns the checks it made.
 
 function checker() {
@@ -265,6 +267,32 @@ export const SCENARIOS = {
         check(second.params._meta["io.modelcontextprotocol/protocolVersion"] === "2026-07-28" && second.headers["mcp-protocol-version"] === "2026-07-28",
           `${method}: the retry names 2026-07-28`);
       }
+    } finally {
+      await client.close();
+    }
+    return done;
+  },
+
+  async "a resource subscription the server's acknowledgement does not grant fails, and one it grants is heard"({ McpClient }, { modern, narrowAck }) {
+    const { check, done } = checker();
+    const uri = `demo://granted/${Math.random().toString(36).slice(2, 10)}`;
+    const narrowed = await McpClient.connect(narrowAck, { timeout: 10_000 });
+    try {
+      const refused = await narrowed.subscribeResource({ uri }).then(() => undefined, (error) => error);
+      check(refused?.kind === "unsupported", "a subscription left out of the acknowledgement fails with unsupported", String(refused));
+      check(refused.message === `the server does not support a subscription to ${JSON.stringify(uri)}`, "naming the resource", refused.message);
+    } finally {
+      await narrowed.close();
+    }
+    const client = await McpClient.connect(modern, { timeout: 10_000 });
+    try {
+      await client.subscribeResource({ uri });
+      const updated = new Promise((resolve) => client.addEventListener("notifications/resources/updated", (event) => resolve(event.notification.params.uri), { once: true }));
+      await client.callTool({ name: "touch", arguments: { uri } });
+      let timer;
+      const heard = await Promise.race([updated, new Promise((resolve) => { timer = setTimeout(() => resolve(undefined), 5_000); })]);
+      clearTimeout(timer);
+      check(heard === uri, "a granted subscription hears its resource's update", String(heard));
     } finally {
       await client.close();
     }

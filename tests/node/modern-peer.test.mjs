@@ -17,6 +17,7 @@ describe("2026-07-28 against the modern peer", () => {
       loggingUndeclared: `${modern.origin}/logging-undeclared/mcp`,
       versionFault: `${proxy.origin}/unsupported-version/mcp`,
       listenDrop: `${proxy.origin}/drop-listen/mcp`,
+      narrowAck: `${proxy.origin}/narrow-ack/mcp`,
     };
   });
   after(() => {

@@ -36,6 +36,8 @@
 //                 sends notification <m> (no params) on every one of them, as a server whose
 //                 lists changed would (between the upstream's chunks, which may in principle split
 //                 an event: server-everything's GET stream is quiet unless a tool turns logging on)
+//   narrow-ack    (in front of a 2026-07-28 server) every subscriptions/listen acknowledgement
+//                 grants no resource subscription: its resourceSubscriptions are taken out
 //   unsupported-version   (in front of a 2026-07-28 server) the first request of each method
 //                 names revision 2099-01-01 in MCP-Protocol-Version and _meta, so the server
 //                 itself refuses it with -32022 and the versions it speaks; later ones pass
@@ -199,6 +201,31 @@ function rewriteSse(fault, upstream, res) {
   upstream.on("error", () => res.destroy());
 }
 
+/** narrow-ack: passes a listen stream on event by event, its acknowledgements without resourceSubscriptions. */
+function narrowAcks(upstream, res) {
+  let buffer = "";
+  const narrow = (json) => {
+    let message;
+    try { message = JSON.parse(json); } catch { return json; }
+    if (message?.method !== "notifications/subscriptions/acknowledged" || !message.params?.notifications) return json;
+    delete message.params.notifications.resourceSubscriptions;
+    count("narrow-ack");
+    return JSON.stringify(message);
+  };
+  upstream.setEncoding("utf8");
+  upstream.on("data", (chunk) => {
+    buffer += chunk;
+    let end;
+    while ((end = buffer.indexOf("\n\n")) !== -1) {
+      const event = buffer.slice(0, end + 2);
+      buffer = buffer.slice(end + 2);
+      res.write(event.replace(/^data: ?(\{.*\})\r?$/gm, (_, json) => `data: ${narrow(json)}`));
+    }
+  });
+  upstream.on("end", () => res.end(buffer));
+  upstream.on("error", () => res.destroy());
+}
+
 function forward(req, res, fault, path, body, requestHeaders = req.headers, toolsReshape = undefined) {
   const isToolCall = req.method === "POST" && body.includes('"tools/call"');
   const isListen = req.method === "POST" && body.includes('"subscriptions/listen"');
@@ -219,7 +246,8 @@ function forward(req, res, fault, path, body, requestHeaders = req.headers, tool
         upstream.on("data", (chunk) => chunks.push(chunk));
         upstream.on("end", () => res.end(reshapeTools(Buffer.concat(chunks).toString("utf8"), toolsReshape)));
         upstream.on("error", () => res.destroy());
-      } else if (isToolCall && sse && ["cut-sse", "garbage", "duplicate"].includes(fault)) rewriteSse(fault, upstream, res);
+      } else if (fault === "narrow-ack" && isListen && sse) narrowAcks(upstream, res);
+      else if (isToolCall && sse && ["cut-sse", "garbage", "duplicate"].includes(fault)) rewriteSse(fault, upstream, res);
       else upstream.pipe(res);
       if (fault === "drop-get" && req.method === "GET" && sse) {
         // Firefox resolves fetch() at a response's first body byte, not at its headers, and

@@ -376,3 +376,25 @@ fn an_unsubscription_never_acknowledged_puts_the_stream_back_as_it_was() {
     assert_eq!(listens(&w), 4, "the stream opens again with the subscription the server still has");
     assert_eq!(filter(&w), json!({"toolsListChanged": true, "resourceSubscriptions": ["file:///a"]}));
 }
+
+/// A server that grants less than asked: its acknowledgement names what it
+/// granted (`notifications`), without the resource. The subscription fails,
+/// and the set and the stream go back to what they were.
+#[test]
+fn a_subscription_the_acknowledgement_does_not_grant_fails_and_is_undone() {
+    let granted = |notifications: Value| {
+        let mut ack = notification("notifications/subscriptions/acknowledged");
+        ack["params"] = json!({ "notifications": notifications });
+        ack
+    };
+    let (mut w, client) = modern(listen_answers(vec![acknowledged]), json!({"resources": {"subscribe": true, "listChanged": true}}));
+    let done = subscribe(&mut w, &client, "file:///a", RequestOptions::default());
+    w.server.push(granted(json!({"resourcesListChanged": true})));
+    w.settle();
+    assert!(matches!(done.borrow_mut().take(), Some(Err(Error::Unsupported(what))) if what == "a subscription to \"file:///a\""));
+    assert_eq!(filter(&w), json!({"resourcesListChanged": true}), "the stream asks again without it");
+    let done = subscribe(&mut w, &client, "file:///a", RequestOptions::default());
+    w.server.push(granted(json!({"resourcesListChanged": true, "resourceSubscriptions": ["file:///a"]})));
+    w.settle();
+    assert!(matches!(done.borrow_mut().take(), Some(Ok(()))));
+}
