@@ -241,8 +241,10 @@ impl ClientState {
             if let (true, Some(acknowledgement)) = (changed, changed.then(|| self.restart_listen()).flatten()) {
                 let timeout = options.timeout_ms.unwrap_or(self.context.default_timeout_ms);
                 let mut acknowledged = self.acknowledged(acknowledgement, timeout).await;
-                // The acknowledgement carries what the server granted, which may be less than asked.
-                if acknowledged.is_ok() && subscribe && !self.listening.granted(uri) {
+                // The acknowledgement carries what the server granted, which may be less than asked;
+                // not of `uri` when a call meanwhile took it out of what the stream asks for.
+                let asked = || self.subscriptions.borrow().binary_search_by(|held| held.as_str().cmp(uri)).is_ok();
+                if acknowledged.is_ok() && subscribe && asked() && !self.listening.granted(uri) {
                     acknowledged = Err(Error::Unsupported(crate::error::cold_format!("a subscription to {uri:?}")));
                 }
                 // A change the server never acknowledged did not happen: the set goes back, and so

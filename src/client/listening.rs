@@ -26,8 +26,8 @@ pub(crate) struct Listening {
     /// A stream dropped and `reconnecting` was reported: the next
     /// acknowledgement is reported as `reconnected`.
     pub(super) reopening: Cell<bool>,
-    /// What the last acknowledgement's params hold: the subset of the filter
-    /// the server granted (`notifications`).
+    /// The last acknowledgement's params: what the server granted of the
+    /// filter is their `notifications`.
     pub(super) granted: RefCell<Option<Value>>,
 }
 
@@ -43,7 +43,8 @@ impl Listening {
     /// out of its `resourceSubscriptions` did not.
     pub(super) fn granted(&self, uri: &str) -> bool {
         let granted = self.granted.borrow();
-        let Some(notifications) = granted.as_ref().and_then(|params| params.get("notifications")) else { return true };
+        let named = granted.as_ref().and_then(|params| params.get("notifications")).filter(|granted| granted.is_object());
+        let Some(notifications) = named else { return true };
         let subscribed = notifications.get("resourceSubscriptions").and_then(Value::as_array);
         subscribed.is_some_and(|uris| uris.iter().any(|granted| granted.as_str() == Some(uri)))
     }
@@ -61,6 +62,7 @@ impl Listening {
         if method != "notifications/subscriptions/acknowledged" {
             return false;
         }
+        // Kept whole, and read only by a subscription: the first call's module stays small.
         *self.granted.borrow_mut() = params.cloned();
         self.acknowledged.set(true);
         for ack in self.acks.borrow_mut().drain(..) {

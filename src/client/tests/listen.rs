@@ -377,16 +377,18 @@ fn an_unsubscription_never_acknowledged_puts_the_stream_back_as_it_was() {
     assert_eq!(filter(&w), json!({"toolsListChanged": true, "resourceSubscriptions": ["file:///a"]}));
 }
 
+/// An acknowledgement that names what the server granted of the filter.
+fn granted(notifications: Value) -> Value {
+    let mut ack = notification("notifications/subscriptions/acknowledged");
+    ack["params"] = json!({ "notifications": notifications });
+    ack
+}
+
 /// A server that grants less than asked: its acknowledgement names what it
 /// granted (`notifications`), without the resource. The subscription fails,
 /// and the set and the stream go back to what they were.
 #[test]
 fn a_subscription_the_acknowledgement_does_not_grant_fails_and_is_undone() {
-    let granted = |notifications: Value| {
-        let mut ack = notification("notifications/subscriptions/acknowledged");
-        ack["params"] = json!({ "notifications": notifications });
-        ack
-    };
     let (mut w, client) = modern(listen_answers(vec![acknowledged]), json!({"resources": {"subscribe": true, "listChanged": true}}));
     let done = subscribe(&mut w, &client, "file:///a", RequestOptions::default());
     w.server.push(granted(json!({"resourcesListChanged": true})));
@@ -395,6 +397,25 @@ fn a_subscription_the_acknowledgement_does_not_grant_fails_and_is_undone() {
     assert_eq!(filter(&w), json!({"resourcesListChanged": true}), "the stream asks again without it");
     let done = subscribe(&mut w, &client, "file:///a", RequestOptions::default());
     w.server.push(granted(json!({"resourcesListChanged": true, "resourceSubscriptions": ["file:///a"]})));
+    w.settle();
+    assert!(matches!(done.borrow_mut().take(), Some(Ok(()))));
+}
+
+/// A subscription that a later call took back before the acknowledgement
+/// came is not judged by it: the stream no longer asks for the resource. An
+/// acknowledgement whose `notifications` is not an object names nothing.
+#[test]
+fn an_acknowledgement_judges_only_what_the_stream_still_asks_for() {
+    let (mut w, client) = modern(listen_answers(vec![acknowledged]), json!({"resources": {"subscribe": true, "listChanged": true}}));
+    let subscribed = subscribe(&mut w, &client, "file:///a", RequestOptions::default());
+    let c = client.clone();
+    let unsubscribed = w.start(async move { c.unsubscribe_resource("file:///a", &RequestOptions::default()).await });
+    w.server.push(granted(json!({"resourcesListChanged": true})));
+    w.settle();
+    assert!(matches!(subscribed.borrow_mut().take(), Some(Ok(()))));
+    assert!(matches!(unsubscribed.borrow_mut().take(), Some(Ok(()))));
+    let done = subscribe(&mut w, &client, "file:///b", RequestOptions::default());
+    w.server.push(granted(Value::Null));
     w.settle();
     assert!(matches!(done.borrow_mut().take(), Some(Ok(()))));
 }
