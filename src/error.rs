@@ -214,8 +214,7 @@ impl Error {
             Self::UnsupportedVersion(versions) => {
                 // A revision the client knows was kept out of this connection: by its `era` option,
                 // mostly, or by a session already in the other era.
-                let known = versions.split(", ").any(|v| v == crate::protocol::modern::VERSION || version::supported(v).is_some());
-                let why = if known {
+                let why = if versions.split(", ").any(version::speaks) {
                     ", which this connection did not offer (see the era option)"
                 } else {
                     ", which this client does not support"

@@ -63,8 +63,8 @@ impl ClientState {
         }
         if listing.pages.get() == 1 {
             self.forget_tools_but(std::slice::from_ref(&page), listed, listing.number);
-        } else if listed.clears == self.tool_upsets.get() && self.task_tools.borrow().len() <= listed.tasks.get() {
-            self.note_whole_listing();
+        } else if self.task_tools.borrow().len() <= listed.tasks.get() {
+            self.note_whole_listing(listed);
         }
         Ok(page)
     }
@@ -181,9 +181,7 @@ impl ClientState {
             return;
         }
         self.learned_bytes.set(pages.iter().map(Reply::bytes).sum());
-        if listed.clears == self.tool_upsets.get() {
-            self.note_whole_listing();
-        }
+        self.note_whole_listing(listed);
         let stale = self.output_schemas.borrow().len() > listed.schemas.get()
             || self.idempotent_tools.borrow().len() > listed.idempotent.get()
             || self.tool_schemas.borrow().len() > listed.headers.get()
@@ -251,9 +249,12 @@ impl ClientState {
         }
     }
 
-    /// Records that a whole listing of the tools ended.
-    fn note_whole_listing(&self) {
-        self.tools_listed.set(true);
+    /// Records that a whole listing of the tools, `listed`, ended, unless the
+    /// learned maps were cleared or the server said its tools changed since it began.
+    fn note_whole_listing(&self, listed: &Listed) {
+        if listed.upsets == self.tool_upsets.get() {
+            self.tools_listed.set(true);
+        }
     }
 
     /// From the first listing of the tools on, listens for the server's word
@@ -374,7 +375,7 @@ struct Listed {
     headers: Cell<usize>,
     tasks: Cell<usize>,
     /// `ClientState::tool_upsets` when the listing began.
-    clears: u64,
+    upsets: u64,
 }
 
 /// A listing walked a page at a time by its caller (`stream_tools`,
@@ -397,8 +398,8 @@ struct LearnedTool {
 }
 
 impl Listed {
-    fn new(listing: Option<u64>, clears: u64) -> Self {
-        Self { listing, clears, ..Self::default() }
+    fn new(listing: Option<u64>, upsets: u64) -> Self {
+        Self { listing, upsets, ..Self::default() }
     }
 }
 

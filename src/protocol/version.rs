@@ -13,6 +13,12 @@ pub fn supported(version: &str) -> Option<&'static str> {
     SUPPORTED.iter().copied().find(|v| *v == version)
 }
 
+/// Whether the client speaks `version` in either era: a legacy revision of
+/// [`SUPPORTED`], or 2026-07-28.
+pub fn speaks(version: &str) -> bool {
+    version == crate::protocol::modern::VERSION || supported(version).is_some()
+}
+
 /// Whether the peer may send JSON-RPC batches (arrays): only 2025-03-26 allows
 /// them. Before negotiation (`None`) a batch is accepted, since a 2025-03-26
 /// server may already answer `initialize` in one.

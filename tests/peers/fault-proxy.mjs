@@ -91,11 +91,9 @@ function claimToolsList(fault, body) {
  * what is not a JSON-RPC result holding tools goes through as it came.
  */
 function reshapeTools(text, { page, pad }) {
-  const reshape = (json) => {
-    let message;
-    try { message = JSON.parse(json); } catch { return json; }
+  return editMessages(text, (message) => {
     const tools = message?.result?.tools;
-    if (!Array.isArray(tools)) return json;
+    if (!Array.isArray(tools)) return false;
     if (pad) {
       const description = "filler ".repeat(150);
       for (let i = 0; i < PAD_TOOLS; i++) tools.push({ name: `filler-${i}`, description, inputSchema: { type: "object" } });
@@ -106,9 +104,21 @@ function reshapeTools(text, { page, pad }) {
       if (start + PAGE_TOOLS < tools.length) message.result.nextCursor = `page-${page + 1}`;
       count("page-tools");
     }
-    return JSON.stringify(message);
+    return true;
+  });
+}
+
+/**
+ * `text` (a JSON body, or SSE events) with each JSON message that `edit` changed (it says so by
+ * returning true) written anew; the rest, and what is not JSON, as it came.
+ */
+function editMessages(text, edit) {
+  const one = (json) => {
+    let message;
+    try { message = JSON.parse(json); } catch { return json; }
+    return edit(message) ? JSON.stringify(message) : json;
   };
-  return text.trimStart().startsWith("{") ? reshape(text) : text.replace(/^data: ?(\{.*\})\r?$/gm, (_, json) => `data: ${reshape(json)}`);
+  return text.trimStart().startsWith("{") ? one(text) : text.replace(/^data: ?(\{.*\})\r?$/gm, (_, json) => `data: ${one(json)}`);
 }
 
 /**
@@ -204,13 +214,11 @@ function rewriteSse(fault, upstream, res) {
 /** narrow-ack: passes a listen stream on event by event, its acknowledgements without resourceSubscriptions. */
 function narrowAcks(upstream, res) {
   let buffer = "";
-  const narrow = (json) => {
-    let message;
-    try { message = JSON.parse(json); } catch { return json; }
-    if (message?.method !== "notifications/subscriptions/acknowledged" || !message.params?.notifications) return json;
+  const narrow = (message) => {
+    if (message?.method !== "notifications/subscriptions/acknowledged" || !message.params?.notifications) return false;
     delete message.params.notifications.resourceSubscriptions;
     count("narrow-ack");
-    return JSON.stringify(message);
+    return true;
   };
   upstream.setEncoding("utf8");
   upstream.on("data", (chunk) => {
@@ -219,7 +227,7 @@ function narrowAcks(upstream, res) {
     while ((end = buffer.indexOf("\n\n")) !== -1) {
       const event = buffer.slice(0, end + 2);
       buffer = buffer.slice(end + 2);
-      res.write(event.replace(/^data: ?(\{.*\})\r?$/gm, (_, json) => `data: ${narrow(json)}`));
+      res.write(editMessages(event, narrow));
     }
   });
   upstream.on("end", () => res.end(buffer));
