@@ -239,13 +239,14 @@ impl ClientState {
             let changed = self.change_subscription(subscribe, uri);
             self.note_told();
             if let (true, Some(acknowledgement)) = (changed, changed.then(|| self.restart_listen()).flatten()) {
+                let _judged_here = subscribe.then(|| self.listening.await_grant(uri));
                 let timeout = options.timeout_ms.unwrap_or(self.context.default_timeout_ms);
                 let mut acknowledged = self.acknowledged(acknowledgement, timeout).await;
                 // The acknowledgement carries what the server granted, which may be less than asked;
                 // not of `uri` when a call meanwhile took it out of what the stream asks for.
                 let asked = || self.subscriptions.borrow().binary_search_by(|held| held.as_str().cmp(uri)).is_ok();
                 if acknowledged.is_ok() && subscribe && asked() && !self.listening.granted(uri) {
-                    acknowledged = Err(Error::Unsupported(crate::error::cold_format!("a subscription to {uri:?}")));
+                    acknowledged = Err(super::listen::ungranted(uri));
                 }
                 // A change the server never acknowledged did not happen: the set goes back, and so
                 // does the stream, so that the next try asks again and the wire matches the set.
@@ -476,7 +477,9 @@ impl Client {
     /// Subscribes to a resource: the server then sends
     /// `notifications/resources/updated` for it. In 2026-07-28 the
     /// subscription rides on the listen stream, and this returns once the
-    /// server acknowledged it.
+    /// server acknowledged it. A later acknowledgement that leaves it out (the
+    /// stream reconnected, or reopened for another resource) gives it up,
+    /// with a [`ClientEvent::Problem`](super::ClientEvent::Problem) of kind `unsupported`.
     ///
     /// # Errors
     /// `unsupported` when the server does not offer subscriptions, or (2026-07-28)

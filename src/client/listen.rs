@@ -155,6 +155,8 @@ async fn listen_loop(state: Weak<ClientState>, generation: u64, filter: Value) {
             let cancel = stopped.map(|reason| reason.unwrap_or_else(|_| "stopped".into())).boxed_local();
             let params = state.modern_params(Some(Value::Object(crate::protocol::json::single("notifications", filter.clone())).into()));
             let call = CallOptions { cancel: Some(cancel), unbounded: true, ..CallOptions::default() };
+            // The request starts with no await between, so this is its id.
+            state.listening.stream.set(state.session.next_request_id());
             (state.session.clone(), params, call, state.context.runtime.clone())
         };
         // The stream holds the session, not the client: a client whose owners let go of it
@@ -221,10 +223,41 @@ fn after_end(
 pub(crate) fn watch_acknowledgements(state: &Rc<ClientState>) {
     let weak = Rc::downgrade(state);
     state.events.listen(Rc::new(move |event: &ClientEvent| {
-        if let (Some(notification), Some(state)) = (event.notification(), weak.upgrade()) {
-            if state.listening.heard(&notification.method, notification.params.as_ref()) {
-                state.events.emit(&ClientEvent::Reconnected);
-            }
+        let Some((notification, state)) = event.notification().zip(weak.upgrade()) else { return };
+        let Some(reconnected) = state.listening.heard(&notification.method, notification.params.as_ref()) else { return };
+        if reconnected {
+            state.events.emit(&ClientEvent::Reconnected);
+        }
+        if !state.subscriptions.borrow().is_empty() {
+            state.drop_ungranted();
         }
     }));
+}
+
+impl ClientState {
+    /// Gives up the subscriptions the last acknowledgement left out, each
+    /// with a problem event (kind `unsupported`): a stream reconnected, or
+    /// reopened for another resource, may be granted less than before. Not
+    /// those a subscribe call waits to judge.
+    #[inline(never)]
+    fn drop_ungranted(&self) {
+        let mut dropped = Vec::new();
+        let awaiting = self.listening.awaiting.borrow();
+        self.subscriptions.borrow_mut().retain(|uri| {
+            let kept = awaiting.contains(uri) || self.listening.granted(uri);
+            if !kept {
+                dropped.push(ungranted(uri));
+            }
+            kept
+        });
+        drop(awaiting);
+        for error in dropped {
+            self.events.emit(&ClientEvent::Problem(error));
+        }
+    }
+}
+
+/// The error for a subscription to `uri` that the server did not grant.
+pub(super) fn ungranted(uri: &str) -> Error {
+    Error::Unsupported(crate::error::cold_format!("a subscription to {uri:?}"))
 }

@@ -3,6 +3,7 @@
 //! and whether a dropped stream is being reopened.
 
 use crate::error::Error;
+use crate::protocol::modern::keys::SUBSCRIPTION_ID;
 use crate::session::oneshot;
 use serde_json::Value;
 use std::cell::{Cell, RefCell};
@@ -29,6 +30,12 @@ pub(crate) struct Listening {
     /// The last acknowledgement's params: what the server granted of the
     /// filter is their `notifications`.
     pub(super) granted: RefCell<Option<Value>>,
+    /// The current stream's request id, which its acknowledgement names.
+    pub(super) stream: Cell<i64>,
+    /// Resources whose subscription waits for its acknowledgement, which
+    /// that call judges: an acknowledgement that leaves out any other
+    /// subscription drops it.
+    pub(super) awaiting: RefCell<Vec<String>>,
 }
 
 impl std::fmt::Debug for Listening {
@@ -49,6 +56,12 @@ impl Listening {
         subscribed.is_some_and(|uris| uris.iter().any(|granted| granted.as_str() == Some(uri)))
     }
 
+    /// Marks `uri` as waiting for its acknowledgement, until the mark drops.
+    pub(super) fn await_grant(&self, uri: &str) -> Awaiting<'_> {
+        self.awaiting.borrow_mut().push(uri.to_owned());
+        Awaiting { listening: self, uri: uri.to_owned() }
+    }
+
     /// Ends the current stream, or the wait before its next connection.
     pub(crate) fn stop(&self, reason: &str) {
         if let Some(stop) = self.stop.borrow_mut().take() {
@@ -56,11 +69,18 @@ impl Listening {
         }
     }
 
-    /// Wakes those waiting for an acknowledgement, having kept what it
-    /// granted. True when the acknowledgement ends a reconnection.
-    pub(super) fn heard(&self, method: &str, params: Option<&Value>) -> bool {
+    /// Wakes those waiting for an acknowledgement of the current stream,
+    /// having kept what it granted. `None` for any other notification;
+    /// `Some(true)` when the acknowledgement ends a reconnection.
+    pub(super) fn heard(&self, method: &str, params: Option<&Value>) -> Option<bool> {
         if method != "notifications/subscriptions/acknowledged" {
-            return false;
+            return None;
+        }
+        // A stream the client ended may still deliver its own acknowledgement, which must not
+        // answer for the one that replaced it. One that names no stream is taken as current.
+        let meta = params.and_then(|params| params.get("_meta"));
+        if meta.and_then(|meta| meta.get(SUBSCRIPTION_ID)).is_some_and(|id| id.as_i64() != Some(self.stream.get())) {
+            return None;
         }
         // Kept whole, and read only by a subscription: the first call's module stays small.
         *self.granted.borrow_mut() = params.cloned();
@@ -68,7 +88,7 @@ impl Listening {
         for ack in self.acks.borrow_mut().drain(..) {
             let _ = ack.send(());
         }
-        self.reopening.replace(false)
+        Some(self.reopening.replace(false))
     }
 
     /// Lets go of those waiting for an acknowledgement, with the error that
@@ -85,5 +105,20 @@ impl Listening {
         self.refusal_heard.set(false);
         waiting.clear();
         None
+    }
+}
+
+/// A subscription waiting for its acknowledgement, which its call judges.
+pub(super) struct Awaiting<'a> {
+    listening: &'a Listening,
+    uri: String,
+}
+
+impl Drop for Awaiting<'_> {
+    fn drop(&mut self) {
+        let mut awaiting = self.listening.awaiting.borrow_mut();
+        if let Some(at) = awaiting.iter().position(|uri| *uri == self.uri) {
+            awaiting.swap_remove(at);
+        }
     }
 }

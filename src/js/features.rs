@@ -182,7 +182,9 @@ impl McpClient {
     /// `notifications/resources/updated` events when it changes. In
     /// 2026-07-28 it resolves once the server acknowledged the subscription,
     /// and rejects with kind `unsupported` when the acknowledgement names what
-    /// the server granted without this resource.
+    /// the server granted without this resource. A later acknowledgement that
+    /// leaves it out (the stream reconnected, or reopened for another
+    /// resource) gives it up, with an `error` event of kind `unsupported`.
     #[wasm_bindgen(js_name = subscribeResource, unchecked_return_type = "Promise<void>")]
     pub fn subscribe_resource(
         &self,

@@ -576,6 +576,14 @@ impl Session {
         self.inner.transport.close().await;
     }
 
+    /// The id the next request will take. A caller that starts that request
+    /// at once, with no await between, learns its id: the notifications a
+    /// long-lived request's stream carries name it (2026-07-28's
+    /// `subscriptionId`).
+    pub fn next_request_id(&self) -> i64 {
+        self.inner.state.borrow().next_id.saturating_add(1)
+    }
+
     /// Numbers this session's requests from `last + 1` on. A session taken
     /// over from a snapshot carries on one whose ids other clients used
     /// (the one that took the snapshot, or another resumption of it), and

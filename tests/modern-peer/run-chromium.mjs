@@ -36,6 +36,7 @@ async function main() {
     versionFault: `${proxy.origin}/unsupported-version/mcp`,
     listenDrop: `${proxy.origin}/drop-listen/mcp`,
     narrowAck: `${proxy.origin}/narrow-ack/mcp`,
+    narrowReconnect: `${proxy.origin}/narrow-reconnect/mcp`,
   };
   const ctx = await openBrowser(browser, { wwwDir: "tests/modern-peer", profilePrefix: "mcp-wasm-modern-peer-", browser: process.argv[2] });
   const page = await ctx.newPage();

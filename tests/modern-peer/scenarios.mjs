@@ -9,6 +9,8 @@
 //                      URL is cut (a scenario adds a query string of its own)
 //   narrowAck          the proxy's narrow-ack fault: each listen acknowledgement grants no resource
 //                      subscription
+//   narrowReconnect    the proxy's narrow-reconnect fault: the first listen stream to each URL that
+//                      asks for a resource is cut, and every later one's acknowledgement grants none
 // Each scenario takes the package's exports and the URLs, and returns the checks it made.
 
 function checker() {
@@ -293,6 +295,36 @@ export const SCENARIOS = {
       const heard = await Promise.race([updated, new Promise((resolve) => { timer = setTimeout(() => resolve(undefined), 5_000); })]);
       clearTimeout(timer);
       check(heard === uri, "a granted subscription hears its resource's update", String(heard));
+    } finally {
+      await client.close();
+    }
+    return done;
+  },
+
+  async "a subscription the stream's reconnection no longer grants is given up with an error event"({ McpClient }, { narrowReconnect }) {
+    const { check, done } = checker();
+    const uri = `demo://regranted/${Math.random().toString(36).slice(2, 10)}`;
+    const client = await McpClient.connect(`${narrowReconnect}?client=${Math.random().toString(36).slice(2, 10)}`, { timeout: 10_000 });
+    try {
+      const events = [];
+      let lost;
+      const given = new Promise((resolve) => { lost = resolve; });
+      client.addEventListener("reconnecting", () => events.push("reconnecting"));
+      client.addEventListener("reconnected", () => events.push("reconnected"));
+      client.addEventListener("error", (event) => {
+        events.push(`error ${event.error?.kind}`);
+        lost(event.error);
+      });
+      await client.subscribeResource({ uri });
+      check(true, "the subscription is granted at first");
+      let timer;
+      const error = await Promise.race([given, new Promise((resolve) => { timer = setTimeout(() => resolve(undefined), 8_000); })]);
+      clearTimeout(timer);
+      check(error?.kind === "unsupported" && error.message === `the server does not support a subscription to ${JSON.stringify(uri)}`,
+        "the reconnected stream's acknowledgement leaves it out: an error event names it", `${error?.kind}: ${error?.message}`);
+      check(events.join() === "reconnecting,reconnected,error unsupported", "after reconnecting and reconnected", events.join());
+      const again = await client.subscribeResource({ uri }).then(() => undefined, (failure) => failure);
+      check(again?.kind === "unsupported", "subscribing again asks the server again, which refuses it", String(again));
     } finally {
       await client.close();
     }

@@ -18,6 +18,7 @@ describe("2026-07-28 against the modern peer", () => {
       versionFault: `${proxy.origin}/unsupported-version/mcp`,
       listenDrop: `${proxy.origin}/drop-listen/mcp`,
       narrowAck: `${proxy.origin}/narrow-ack/mcp`,
+      narrowReconnect: `${proxy.origin}/narrow-reconnect/mcp`,
     };
   });
   after(() => {

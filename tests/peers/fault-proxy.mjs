@@ -38,6 +38,10 @@
 //                 an event: server-everything's GET stream is quiet unless a tool turns logging on)
 //   narrow-ack    (in front of a 2026-07-28 server) every subscriptions/listen acknowledgement
 //                 grants no resource subscription: its resourceSubscriptions are taken out
+//   narrow-reconnect   (in front of a 2026-07-28 server) cut the first subscriptions/listen stream
+//                 to each URL that asks for a resource subscription DROP_AFTER_MS after it opened, as
+//                 drop-listen does; every later listen stream to that URL is narrowed as by narrow-ack,
+//                 so the stream comes back granted less than before
 //   unsupported-version   (in front of a 2026-07-28 server) the first request of each method
 //                 names revision 2099-01-01 in MCP-Protocol-Version and _meta, so the server
 //                 itself refuses it with -32022 and the versions it speaks; later ones pass
@@ -67,6 +71,7 @@ const UNSUPPORTED_VERSION = "2099-01-01";
 const VERSION_META = "io.modelcontextprotocol/protocolVersion";
 const versionRefused = new Set(); // methods whose first request unsupported-version rewrote
 const listenedTo = new Set(); // drop-listen: the URLs whose first listen stream was cut
+const regranted = new Set(); // narrow-reconnect: the URLs whose subscribing listen stream was cut
 const PAGE_TOOLS = 4;
 const announcing = new Set(); // announce: the GET streams open through it
 
@@ -254,7 +259,7 @@ function forward(req, res, fault, path, body, requestHeaders = req.headers, tool
         upstream.on("data", (chunk) => chunks.push(chunk));
         upstream.on("end", () => res.end(reshapeTools(Buffer.concat(chunks).toString("utf8"), toolsReshape)));
         upstream.on("error", () => res.destroy());
-      } else if (fault === "narrow-ack" && isListen && sse) narrowAcks(upstream, res);
+      } else if ((fault === "narrow-ack" || (fault === "narrow-reconnect" && regranted.has(req.url))) && isListen && sse) narrowAcks(upstream, res);
       else if (isToolCall && sse && ["cut-sse", "garbage", "duplicate"].includes(fault)) rewriteSse(fault, upstream, res);
       else upstream.pipe(res);
       if (fault === "drop-get" && req.method === "GET" && sse) {
@@ -267,6 +272,10 @@ function forward(req, res, fault, path, body, requestHeaders = req.headers, tool
       if (fault === "announce" && req.method === "GET" && sse) {
         announcing.add(res);
         res.on("close", () => announcing.delete(res));
+      }
+      if (fault === "narrow-reconnect" && isListen && sse && body.includes('"resourceSubscriptions"') && !regranted.has(req.url)) {
+        regranted.add(req.url);
+        setTimeout(() => { count(fault); res.destroy(); upstream.destroy(); }, DROP_AFTER_MS);
       }
       if (fault === "drop-listen" && isListen && sse && !listenedTo.has(req.url)) {
         listenedTo.add(req.url);

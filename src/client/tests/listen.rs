@@ -419,3 +419,56 @@ fn an_acknowledgement_judges_only_what_the_stream_still_asks_for() {
     w.settle();
     assert!(matches!(done.borrow_mut().take(), Some(Ok(()))));
 }
+
+/// [`granted`], naming the stream it acknowledges, as servers do.
+fn granted_on(stream: &crate::protocol::jsonrpc::RequestId, notifications: Value) -> Value {
+    let mut ack = granted(notifications);
+    ack["params"]["_meta"] = json!({ "io.modelcontextprotocol/subscriptionId": stream.to_value() });
+    ack
+}
+
+/// Two subscriptions in a row: the first one's stream ends when the second
+/// opens, and its acknowledgement, still on the way, grants only the first
+/// resource. It answers for no stream of the client's; the second stream's does.
+#[test]
+fn the_acknowledgement_of_a_stream_already_ended_answers_nothing() {
+    let (mut w, client) =
+        modern(|s| (s.method() == "subscriptions/listen").then_some(Answer::Hold), json!({"resources": {"subscribe": true}}));
+    let first = subscribe(&mut w, &client, "file:///a", RequestOptions::default());
+    let ended = stream_id(&w);
+    let second = subscribe(&mut w, &client, "file:///b", RequestOptions::default());
+    assert_ne!(stream_id(&w), ended);
+    w.server.push(granted_on(&ended, json!({"resourceSubscriptions": ["file:///a"]})));
+    w.settle();
+    assert!(first.borrow().is_none() && second.borrow().is_none(), "both still wait for the current stream's acknowledgement");
+    w.server.push(granted_on(&stream_id(&w), json!({"resourceSubscriptions": ["file:///a", "file:///b"]})));
+    w.settle();
+    assert!(matches!(first.borrow_mut().take(), Some(Ok(()))));
+    assert!(matches!(second.borrow_mut().take(), Some(Ok(()))));
+}
+
+/// A stream that drops and is granted less when it comes back: the
+/// subscription it left out is given up, with a problem event, and
+/// subscribing again asks for it on a new stream.
+#[test]
+fn a_reconnection_granted_less_gives_up_the_subscription_it_left_out_with_a_problem() {
+    let (mut w, client) = modern(listen_answers(vec![acknowledged]), json!({"resources": {"subscribe": true, "listChanged": true}}));
+    let done = subscribe(&mut w, &client, "file:///a", RequestOptions::default());
+    let both = json!({"resourcesListChanged": true, "resourceSubscriptions": ["file:///a"]});
+    w.server.push(granted_on(&stream_id(&w), both.clone()));
+    w.settle();
+    assert!(matches!(done.borrow_mut().take(), Some(Ok(()))));
+    let events = connection_events(&client);
+    w.server.respond(&stream_id(&w), json!({}));
+    w.advance(1_050);
+    assert_eq!(filter(&w), both, "the stream comes back asking for the subscription");
+    w.server.push(granted_on(&stream_id(&w), json!({"resourcesListChanged": true})));
+    w.settle();
+    assert_eq!(*events.borrow(), ["reconnecting 1 1050", "reconnected", "problem unsupported"]);
+    let listened = listens(&w);
+    let again = subscribe(&mut w, &client, "file:///a", RequestOptions::default());
+    assert_eq!(listens(&w), listened + 1, "subscribing again opens a stream that asks for it");
+    w.server.push(granted_on(&stream_id(&w), both));
+    w.settle();
+    assert!(matches!(again.borrow_mut().take(), Some(Ok(()))));
+}

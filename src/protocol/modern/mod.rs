@@ -31,6 +31,8 @@ pub mod keys {
     pub const LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
     /// The server's `Implementation`, in result `_meta`.
     pub const SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
+    /// The `subscriptions/listen` stream a notification belongs to: the id of its request.
+    pub const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
 }
 
 /// Error codes the modern revision adds.
