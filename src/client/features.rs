@@ -238,9 +238,13 @@ impl ClientState {
             let subscribe = method == "resources/subscribe";
             let changed = self.change_subscription(subscribe, uri);
             self.note_told();
+            let timeout = options.timeout_ms.unwrap_or(self.context.default_timeout_ms);
+            // A subscription already asked for and not yet acknowledged: this call has its outcome.
+            if let Some(joined) = (subscribe && !changed).then(|| self.listening.join_grant(uri)).flatten() {
+                return self.joined(joined, timeout).await;
+            }
             if let (true, Some(acknowledgement)) = (changed, changed.then(|| self.restart_listen()).flatten()) {
-                let _judged_here = subscribe.then(|| self.listening.await_grant(uri));
-                let timeout = options.timeout_ms.unwrap_or(self.context.default_timeout_ms);
+                let judged_here = subscribe.then(|| self.listening.await_grant(uri));
                 let mut acknowledged = self.acknowledged(acknowledgement, timeout).await;
                 // The acknowledgement carries what the server granted, which may be less than asked;
                 // not of `uri` when a call meanwhile took it out of what the stream asks for.
@@ -252,6 +256,9 @@ impl ClientState {
                 // does the stream, so that the next try asks again and the wire matches the set.
                 if acknowledged.is_err() && self.change_subscription(!subscribe, uri) {
                     drop(self.restart_listen());
+                }
+                if let Some(judged) = judged_here {
+                    judged.settle(&acknowledged);
                 }
                 return acknowledged;
             }

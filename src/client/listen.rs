@@ -121,6 +121,21 @@ impl ClientState {
     }
 }
 
+impl ClientState {
+    /// Waits at most `timeout_ms` for the outcome of the subscription a call joined.
+    ///
+    /// # Errors
+    /// Its error; `timeout` when it has none in time; `cancelled` when the
+    /// call that asked for it was dropped before it had one.
+    pub(crate) async fn joined(&self, joined: oneshot::Receiver<Result<(), Error>>, timeout_ms: u32) -> Result<(), Error> {
+        match within(joined, self.context.runtime.sleep(timeout_ms)).await {
+            Some(Ok(outcome)) => outcome,
+            Some(Err(_)) => Err(Error::Cancelled { reason: "the subscription it joined was dropped".into() }),
+            None => Err(Error::Timeout { ms: timeout_ms }),
+        }
+    }
+}
+
 /// [`ClientState::first_listen`]'s wait: the acknowledgement or the timeout
 /// end it with `None`, `cancel` with its reason. A future of its own rather
 /// than `select`s: one small poll in the first call's module instead of two
@@ -242,15 +257,13 @@ impl ClientState {
     #[inline(never)]
     fn drop_ungranted(&self) {
         let mut dropped = Vec::new();
-        let awaiting = self.listening.awaiting.borrow();
         self.subscriptions.borrow_mut().retain(|uri| {
-            let kept = awaiting.contains(uri) || self.listening.granted(uri);
+            let kept = self.listening.awaits(uri) || self.listening.granted(uri);
             if !kept {
                 dropped.push(ungranted(uri));
             }
             kept
         });
-        drop(awaiting);
         for error in dropped {
             self.events.emit(&ClientEvent::Problem(error));
         }

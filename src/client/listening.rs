@@ -33,9 +33,9 @@ pub(crate) struct Listening {
     /// The current stream's request id, which its acknowledgement names.
     pub(super) stream: Cell<i64>,
     /// Resources whose subscription waits for its acknowledgement, which
-    /// that call judges: an acknowledgement that leaves out any other
-    /// subscription drops it.
-    pub(super) awaiting: RefCell<Vec<String>>,
+    /// that call judges (an acknowledgement that leaves out any other
+    /// subscription drops it), each with the calls that joined it since.
+    pub(super) awaiting: RefCell<Vec<(String, Vec<Joined>)>>,
 }
 
 impl std::fmt::Debug for Listening {
@@ -58,8 +58,23 @@ impl Listening {
 
     /// Marks `uri` as waiting for its acknowledgement, until the mark drops.
     pub(super) fn await_grant(&self, uri: &str) -> Awaiting<'_> {
-        self.awaiting.borrow_mut().push(uri.to_owned());
+        self.awaiting.borrow_mut().push((uri.to_owned(), Vec::new()));
         Awaiting { listening: self, uri: uri.to_owned() }
+    }
+
+    /// Whether a subscription to `uri` waits for its acknowledgement.
+    pub(super) fn awaits(&self, uri: &str) -> bool {
+        self.awaiting.borrow().iter().any(|(awaited, _)| awaited == uri)
+    }
+
+    /// Joins the subscription to `uri` that waits for its acknowledgement, if
+    /// one does: the receiver gets its outcome, and is dropped if it never has one.
+    pub(super) fn join_grant(&self, uri: &str) -> Option<oneshot::Receiver<Outcome>> {
+        let mut awaiting = self.awaiting.borrow_mut();
+        let (_, joined) = awaiting.iter_mut().find(|(awaited, _)| awaited == uri)?;
+        let (outcome, heard) = oneshot::channel();
+        joined.push(outcome);
+        Some(heard)
     }
 
     /// Ends the current stream, or the wait before its next connection.
@@ -108,17 +123,36 @@ impl Listening {
     }
 }
 
+/// What a subscription came to.
+type Outcome = Result<(), Error>;
+
+/// A call that joined a subscription waiting for its acknowledgement.
+type Joined = oneshot::Sender<Outcome>;
+
 /// A subscription waiting for its acknowledgement, which its call judges.
 pub(super) struct Awaiting<'a> {
     listening: &'a Listening,
     uri: String,
 }
 
+impl Awaiting<'_> {
+    /// Gives the calls that joined the subscription its outcome.
+    pub(super) fn settle(self, outcome: &Outcome) {
+        let joined = self.take();
+        for call in joined {
+            let _ = call.send(outcome.clone());
+        }
+    }
+
+    fn take(&self) -> Vec<Joined> {
+        let mut awaiting = self.listening.awaiting.borrow_mut();
+        let at = awaiting.iter().position(|(uri, _)| *uri == self.uri);
+        at.map(|at| awaiting.swap_remove(at).1).unwrap_or_default()
+    }
+}
+
 impl Drop for Awaiting<'_> {
     fn drop(&mut self) {
-        let mut awaiting = self.listening.awaiting.borrow_mut();
-        if let Some(at) = awaiting.iter().position(|uri| *uri == self.uri) {
-            awaiting.swap_remove(at);
-        }
+        drop(self.take());
     }
 }

@@ -283,12 +283,16 @@ export const SCENARIOS = {
       const refused = await narrowed.subscribeResource({ uri }).then(() => undefined, (error) => error);
       check(refused?.kind === "unsupported", "a subscription left out of the acknowledgement fails with unsupported", String(refused));
       check(refused.message === `the server does not support a subscription to ${JSON.stringify(uri)}`, "naming the resource", refused.message);
+      const twice = await Promise.allSettled([narrowed.subscribeResource({ uri }), narrowed.subscribeResource({ uri })]);
+      check(twice.every((outcome) => outcome.status === "rejected" && outcome.reason?.kind === "unsupported"),
+        "two subscriptions to it at once both fail: the second does not resolve before the acknowledgement",
+        twice.map((outcome) => outcome.status).join());
     } finally {
       await narrowed.close();
     }
     const client = await McpClient.connect(modern, { timeout: 10_000 });
     try {
-      await client.subscribeResource({ uri });
+      await Promise.all([client.subscribeResource({ uri }), client.subscribeResource({ uri })]);
       const updated = new Promise((resolve) => client.addEventListener("notifications/resources/updated", (event) => resolve(event.notification.params.uri), { once: true }));
       await client.callTool({ name: "touch", arguments: { uri } });
       let timer;

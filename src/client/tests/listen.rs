@@ -472,3 +472,43 @@ fn a_reconnection_granted_less_gives_up_the_subscription_it_left_out_with_a_prob
     w.settle();
     assert!(matches!(again.borrow_mut().take(), Some(Ok(()))));
 }
+
+/// A second subscription to a resource whose first still waits for its
+/// acknowledgement has the first one's outcome, not an early success.
+#[test]
+fn a_subscription_joining_one_that_waits_has_its_outcome() {
+    let (mut w, client) = modern(listen_answers(vec![acknowledged]), json!({"resources": {"subscribe": true, "listChanged": true}}));
+    let first = subscribe(&mut w, &client, "file:///a", RequestOptions::default());
+    let listened = listens(&w);
+    let second = subscribe(&mut w, &client, "file:///a", RequestOptions::default());
+    assert_eq!(listens(&w), listened, "the second opens no stream of its own");
+    assert!(second.borrow().is_none(), "nor resolves before the server acknowledged the first");
+    w.server.push(granted_on(&stream_id(&w), json!({"resourcesListChanged": true})));
+    w.settle();
+    for outcome in [first, second] {
+        assert!(matches!(outcome.borrow_mut().take(), Some(Err(Error::Unsupported(what))) if what == "a subscription to \"file:///a\""));
+    }
+    let first = subscribe(&mut w, &client, "file:///a", RequestOptions::default());
+    let second = subscribe(&mut w, &client, "file:///a", RequestOptions::default());
+    w.server.push(granted_on(&stream_id(&w), json!({"resourceSubscriptions": ["file:///a"]})));
+    w.settle();
+    assert!(matches!(first.borrow_mut().take(), Some(Ok(()))));
+    assert!(matches!(second.borrow_mut().take(), Some(Ok(()))));
+    let third = subscribe(&mut w, &client, "file:///a", RequestOptions::default());
+    assert!(matches!(third.borrow_mut().take(), Some(Ok(()))), "once granted, subscribing again resolves at once");
+}
+
+/// A call that joins a subscription waits no longer than its own timeout.
+#[test]
+fn a_subscription_joining_one_that_waits_times_out_on_its_own() {
+    let (mut w, client) =
+        modern(|s| (s.method() == "subscriptions/listen").then_some(Answer::Hold), json!({"resources": {"subscribe": true}}));
+    let first = subscribe(&mut w, &client, "file:///a", RequestOptions::default());
+    let second = subscribe(&mut w, &client, "file:///a", RequestOptions { timeout_ms: Some(100), ..RequestOptions::default() });
+    w.advance(100);
+    assert!(matches!(second.borrow_mut().take(), Some(Err(Error::Timeout { ms: 100 }))));
+    assert!(first.borrow().is_none());
+    w.server.push(granted_on(&stream_id(&w), json!({"resourceSubscriptions": ["file:///a"]})));
+    w.settle();
+    assert!(matches!(first.borrow_mut().take(), Some(Ok(()))));
+}
