@@ -254,7 +254,8 @@ impl ClientState {
                 }
                 // A change the server never acknowledged did not happen: the set goes back, and so
                 // does the stream, so that the next try asks again and the wire matches the set.
-                if acknowledged.is_err() && self.change_subscription(!subscribe, uri) {
+                let superseded = judged_here.as_ref().is_some_and(|judged| judged.superseded());
+                if acknowledged.is_err() && !superseded && self.change_subscription(!subscribe, uri) {
                     drop(self.restart_listen());
                 }
                 if let Some(judged) = judged_here {

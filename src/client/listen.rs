@@ -47,9 +47,11 @@ impl ClientState {
     pub(crate) fn restart_listen(&self) -> Option<oneshot::Receiver<()>> {
         let listening = &self.listening;
         listening.generation.set(listening.generation.get() + 1);
+        // Until the new stream's request starts, no acknowledgement is its.
+        listening.stream.set(None);
         listening.stop("the subscriptions changed");
         *listening.refusal.borrow_mut() = None;
-        let filter = self.listen_filter()?;
+        self.listen_filter()?;
         let (ack, acked) = oneshot::channel();
         // Waiters that gave up (a call timed out) go: a server that never acknowledges would
         // otherwise have one more kept at each change of the subscriptions.
@@ -57,7 +59,7 @@ impl ClientState {
         acks.retain(|ack| !ack.is_canceled());
         acks.push(ack);
         drop(acks);
-        self.context.runtime.spawn(Box::pin(listen_loop(self.me.clone(), listening.generation.get(), filter)));
+        self.context.runtime.spawn(Box::pin(listen_loop(self.me.clone(), listening.generation.get())));
         Some(acked)
     }
 
@@ -127,9 +129,9 @@ impl ClientState {
     /// # Errors
     /// Its error; `timeout` when it has none in time; `cancelled` when the
     /// call that asked for it was dropped before it had one.
-    pub(crate) async fn joined(&self, joined: oneshot::Receiver<Result<(), Error>>, timeout_ms: u32) -> Result<(), Error> {
+    pub(crate) async fn joined(&self, joined: oneshot::Receiver<super::listening::Outcome>, timeout_ms: u32) -> Result<(), Error> {
         match within(joined, self.context.runtime.sleep(timeout_ms)).await {
-            Some(Ok(outcome)) => outcome,
+            Some(Ok(outcome)) => outcome.map(drop),
             Some(Err(_)) => Err(Error::Cancelled { reason: "the subscription it joined was dropped".into() }),
             None => Err(Error::Timeout { ms: timeout_ms }),
         }
@@ -156,7 +158,7 @@ impl Future for FirstListen {
     }
 }
 
-async fn listen_loop(state: Weak<ClientState>, generation: u64, filter: Value) {
+async fn listen_loop(state: Weak<ClientState>, generation: u64) {
     let mut attempt = 0;
     loop {
         let (session, params, call, runtime) = {
@@ -164,14 +166,16 @@ async fn listen_loop(state: Weak<ClientState>, generation: u64, filter: Value) {
             if state.session.is_closed() || state.listening.generation.get() != generation {
                 return;
             }
+            // Asked again at each reconnection: a subscription an acknowledgement dropped is not.
+            let Some(filter) = state.listen_filter() else { return };
             let (stop, stopped) = oneshot::channel::<String>();
             *state.listening.stop.borrow_mut() = Some(stop);
             state.listening.acknowledged.set(false);
             let cancel = stopped.map(|reason| reason.unwrap_or_else(|_| "stopped".into())).boxed_local();
-            let params = state.modern_params(Some(Value::Object(crate::protocol::json::single("notifications", filter.clone())).into()));
+            let params = state.modern_params(Some(Value::Object(crate::protocol::json::single("notifications", filter)).into()));
             let call = CallOptions { cancel: Some(cancel), unbounded: true, ..CallOptions::default() };
             // The request starts with no await between, so this is its id.
-            state.listening.stream.set(state.session.next_request_id());
+            state.listening.stream.set(Some(state.session.next_request_id()));
             (state.session.clone(), params, call, state.context.runtime.clone())
         };
         // The stream holds the session, not the client: a client whose owners let go of it

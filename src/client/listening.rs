@@ -30,12 +30,15 @@ pub(crate) struct Listening {
     /// The last acknowledgement's params: what the server granted of the
     /// filter is their `notifications`.
     pub(super) granted: RefCell<Option<Value>>,
-    /// The current stream's request id, which its acknowledgement names.
-    pub(super) stream: Cell<i64>,
-    /// Resources whose subscription waits for its acknowledgement, which
-    /// that call judges (an acknowledgement that leaves out any other
-    /// subscription drops it), each with the calls that joined it since.
-    pub(super) awaiting: RefCell<Vec<(String, Vec<Joined>)>>,
+    /// The current stream's request id, which its acknowledgement names:
+    /// `None` from a restart until the new stream's request starts.
+    pub(super) stream: Cell<Option<i64>>,
+    /// Subscriptions waiting for their acknowledgement, which their calls
+    /// judge (an acknowledgement that leaves out any other subscription drops
+    /// it), oldest first.
+    pub(super) awaiting: RefCell<Vec<Mark>>,
+    /// The last mark's token.
+    pub(super) marks: Cell<u64>,
 }
 
 impl std::fmt::Debug for Listening {
@@ -58,22 +61,25 @@ impl Listening {
 
     /// Marks `uri` as waiting for its acknowledgement, until the mark drops.
     pub(super) fn await_grant(&self, uri: &str) -> Awaiting<'_> {
-        self.awaiting.borrow_mut().push((uri.to_owned(), Vec::new()));
-        Awaiting { listening: self, uri: uri.to_owned() }
+        let token = self.marks.get() + 1;
+        self.marks.set(token);
+        self.awaiting.borrow_mut().push(Mark { token, uri: uri.to_owned(), joined: Vec::new() });
+        Awaiting { listening: self, token }
     }
 
     /// Whether a subscription to `uri` waits for its acknowledgement.
     pub(super) fn awaits(&self, uri: &str) -> bool {
-        self.awaiting.borrow().iter().any(|(awaited, _)| awaited == uri)
+        self.awaiting.borrow().iter().any(|mark| mark.uri == uri)
     }
 
-    /// Joins the subscription to `uri` that waits for its acknowledgement, if
-    /// one does: the receiver gets its outcome, and is dropped if it never has one.
+    /// Joins the latest subscription to `uri` that waits for its
+    /// acknowledgement, if one does: the receiver gets its outcome, and is
+    /// dropped if it never has one.
     pub(super) fn join_grant(&self, uri: &str) -> Option<oneshot::Receiver<Outcome>> {
         let mut awaiting = self.awaiting.borrow_mut();
-        let (_, joined) = awaiting.iter_mut().find(|(awaited, _)| awaited == uri)?;
+        let mark = awaiting.iter_mut().rev().find(|mark| mark.uri == uri)?;
         let (outcome, heard) = oneshot::channel();
-        joined.push(outcome);
+        mark.joined.push(outcome);
         Some(heard)
     }
 
@@ -94,7 +100,7 @@ impl Listening {
         // A stream the client ended may still deliver its own acknowledgement, which must not
         // answer for the one that replaced it. One that names no stream is taken as current.
         let meta = params.and_then(|params| params.get("_meta"));
-        if meta.and_then(|meta| meta.get(SUBSCRIPTION_ID)).is_some_and(|id| id.as_i64() != Some(self.stream.get())) {
+        if meta.and_then(|meta| meta.get(SUBSCRIPTION_ID)).is_some_and(|id| id.as_i64() != self.stream.get()) {
             return None;
         }
         // Kept whole, and read only by a subscription: the first call's module stays small.
@@ -123,31 +129,43 @@ impl Listening {
     }
 }
 
-/// What a subscription came to.
-type Outcome = Result<(), Error>;
+/// What a subscription came to, in the session's answer type, whose
+/// channel the module has already: `Ok` holds nothing.
+pub(super) type Outcome = Result<Value, Error>;
 
-/// A call that joined a subscription waiting for its acknowledgement.
-type Joined = oneshot::Sender<Outcome>;
+/// A subscription waiting for its acknowledgement, with the calls that joined it since.
+pub(super) struct Mark {
+    token: u64,
+    uri: String,
+    joined: Vec<oneshot::Sender<Outcome>>,
+}
 
 /// A subscription waiting for its acknowledgement, which its call judges.
 pub(super) struct Awaiting<'a> {
     listening: &'a Listening,
-    uri: String,
+    token: u64,
 }
 
 impl Awaiting<'_> {
     /// Gives the calls that joined the subscription its outcome.
-    pub(super) fn settle(self, outcome: &Outcome) {
-        let joined = self.take();
-        for call in joined {
-            let _ = call.send(outcome.clone());
+    pub(super) fn settle(self, outcome: &Result<(), Error>) {
+        for call in self.take() {
+            let _ = call.send(outcome.clone().map(|()| Value::Null));
         }
     }
 
-    fn take(&self) -> Vec<Joined> {
+    /// Whether a later subscription to the same resource waits too: a call
+    /// made after an unsubscription, whose change this one must not undo.
+    pub(super) fn superseded(&self) -> bool {
+        let awaiting = self.listening.awaiting.borrow();
+        let uri = awaiting.iter().find(|mark| mark.token == self.token).map(|mark| mark.uri.as_str());
+        awaiting.iter().any(|mark| mark.token > self.token && Some(mark.uri.as_str()) == uri)
+    }
+
+    fn take(&self) -> Vec<oneshot::Sender<Outcome>> {
         let mut awaiting = self.listening.awaiting.borrow_mut();
-        let at = awaiting.iter().position(|(uri, _)| *uri == self.uri);
-        at.map(|at| awaiting.swap_remove(at).1).unwrap_or_default()
+        let at = awaiting.iter().position(|mark| mark.token == self.token);
+        at.map(|at| awaiting.remove(at).joined).unwrap_or_default()
     }
 }
 

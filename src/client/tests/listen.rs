@@ -465,6 +465,10 @@ fn a_reconnection_granted_less_gives_up_the_subscription_it_left_out_with_a_prob
     w.server.push(granted_on(&stream_id(&w), json!({"resourcesListChanged": true})));
     w.settle();
     assert_eq!(*events.borrow(), ["reconnecting 1 1050", "reconnected", "problem unsupported"]);
+    assert_eq!(client.state.subscriptions.borrow().len(), 0);
+    w.server.respond(&stream_id(&w), json!({}));
+    w.advance(1_050);
+    assert_eq!(filter(&w), json!({"resourcesListChanged": true}), "the next reconnection no longer asks for it");
     let listened = listens(&w);
     let again = subscribe(&mut w, &client, "file:///a", RequestOptions::default());
     assert_eq!(listens(&w), listened + 1, "subscribing again opens a stream that asks for it");
@@ -511,4 +515,53 @@ fn a_subscription_joining_one_that_waits_times_out_on_its_own() {
     w.server.push(granted_on(&stream_id(&w), json!({"resourceSubscriptions": ["file:///a"]})));
     w.settle();
     assert!(matches!(first.borrow_mut().take(), Some(Ok(()))));
+}
+
+/// The acknowledgement of the stream a subscription ends can arrive after
+/// the subscription restarted the stream and before the new stream's request
+/// starts: it is not the new stream's either.
+#[test]
+fn an_acknowledgement_between_a_restart_and_the_new_request_is_not_the_new_streams() {
+    let (mut w, client) =
+        modern(|s| (s.method() == "subscriptions/listen").then_some(Answer::Hold), json!({"resources": {"subscribe": true}}));
+    let first = subscribe(&mut w, &client, "file:///a", RequestOptions::default());
+    let ack = granted_on(&stream_id(&w), json!({"resourceSubscriptions": ["file:///a"]}));
+    let (c, server) = (client.clone(), w.server.clone());
+    let second = w.start(async move {
+        let options = RequestOptions::default();
+        let mut subscribing = Box::pin(c.subscribe_resource("file:///b", &options));
+        assert!(futures::poll!(subscribing.as_mut()).is_pending());
+        server.push(ack);
+        subscribing.await
+    });
+    w.settle();
+    assert!(first.borrow().is_none() && second.borrow().is_none());
+    w.server.push(granted_on(&stream_id(&w), json!({"resourceSubscriptions": ["file:///a", "file:///b"]})));
+    w.settle();
+    assert!(matches!(first.borrow_mut().take(), Some(Ok(()))));
+    assert!(matches!(second.borrow_mut().take(), Some(Ok(()))));
+}
+
+/// Subscribe, unsubscribe, subscribe again, all waiting: the first call
+/// timing out neither undoes the third one's subscription nor takes its
+/// mark, so the third is judged by the acknowledgement and joinable.
+#[test]
+fn a_subscription_timing_out_does_not_undo_a_later_one_to_the_same_resource() {
+    let (mut w, client) =
+        modern(|s| (s.method() == "subscriptions/listen").then_some(Answer::Hold), json!({"resources": {"subscribe": true}}));
+    let first = subscribe(&mut w, &client, "file:///a", RequestOptions::default().timeout(1_000));
+    let c = client.clone();
+    let unsubscribed = w.start(async move { c.unsubscribe_resource("file:///a", &RequestOptions::default()).await });
+    let third = subscribe(&mut w, &client, "file:///a", RequestOptions::default().timeout(10_000));
+    w.advance(1_000);
+    assert!(matches!(first.borrow_mut().take(), Some(Err(Error::Timeout { ms: 1_000 }))));
+    assert_eq!(*client.state.subscriptions.borrow(), ["file:///a"], "the third call's subscription stays");
+    let joined = subscribe(&mut w, &client, "file:///a", RequestOptions::default());
+    w.server.push(granted_on(&stream_id(&w), json!({"resourceSubscriptions": []})));
+    w.settle();
+    assert!(matches!(unsubscribed.borrow_mut().take(), Some(Ok(()))));
+    for outcome in [third, joined] {
+        assert!(matches!(outcome.borrow_mut().take(), Some(Err(Error::Unsupported(_)))), "judged by the acknowledgement");
+    }
+    assert!(client.state.subscriptions.borrow().is_empty());
 }
