@@ -87,28 +87,46 @@ function taskOptions(options) {
 }
 
 /**
- * Waits `ms`, or less: false when `signal` aborts first, true when the time is up or the client
- * closes (its next request then fails with `closed`). The timer and both listeners go either way.
+ * Watches `client` for its `close` event while a task call runs, so that a close between two
+ * waits is not missed: `closed` says whether it came, and it calls `wake` when it does. `stop`
+ * removes the listener.
  */
-function sleep(client, ms, signal) {
+function watchClose(client) {
+  const watch = { closed: false, wake: undefined };
+  const closed = () => {
+    watch.closed = true;
+    watch.wake?.();
+  };
+  client.addEventListener("close", closed, { once: true });
+  watch.stop = () => {
+    try {
+      client.removeEventListener("close", closed);
+    } catch {
+      // The client was freed meanwhile: nothing is left to remove.
+    }
+  };
+  return watch;
+}
+
+/**
+ * Waits `ms`, or less: false when `signal` aborts first, true when the time is up or the client
+ * closes (its next request then fails with `closed`). The timer and the listener go either way.
+ */
+function sleep(watch, ms, signal) {
   return new Promise((resolve) => {
     let timer;
     const done = (slept) => {
       clearTimeout(timer);
       signal?.removeEventListener("abort", aborted);
-      try {
-        client.removeEventListener("close", closed);
-      } catch {
-        // The client was freed meanwhile: nothing is left to remove.
-      }
+      watch.wake = undefined;
       resolve(slept);
     };
     const aborted = () => done(false);
-    const closed = () => done(true);
     if (signal?.aborted) return done(false);
+    if (watch.closed) return done(true);
     timer = setTimeout(() => done(true), Math.min(ms, MAX_TIMER_MS));
     signal?.addEventListener("abort", aborted, { once: true });
-    client.addEventListener("close", closed, { once: true });
+    watch.wake = () => done(true);
   });
 }
 
@@ -171,6 +189,7 @@ export async function callToolAsTask(client, params, options) {
   const own = options?.onprogress === undefined ? options : { ...options, onprogress: undefined };
   const bounded = () => (deadline === undefined ? own : { ...own, maxTotalTimeout: Math.max(Math.ceil(left()), 1) });
   const [sent, stopFollowing] = followProgress(client, params, options?.onprogress);
+  const closing = watchClose(client);
   // The task's id while it runs: a call that fails then leaves nobody to follow the task, so it
   // is given up.
   let running;
@@ -207,7 +226,7 @@ export async function callToolAsTask(client, params, options) {
       } else {
         const fromServer = typeof suggested === "number" ? Math.min(Math.max(suggested, MIN_POLL_MS), MAX_POLL_MS) : undefined;
         const wait = pollInterval === undefined ? (fromServer ?? DEFAULT_POLL_MS) : Math.max(pollInterval, MIN_POLL_MS);
-        if (!(await sleep(client, Math.min(wait, Math.max(left(), 0)), signal))) throw signal.reason;
+        if (!(await sleep(closing, Math.min(wait, Math.max(left(), 0)), signal))) throw signal.reason;
         if (left() <= 0) throw outOfTime();
       }
       // An abort that came as the wait ended: this request rejects with its reason before sending.
@@ -219,6 +238,7 @@ export async function callToolAsTask(client, params, options) {
     throw error?.kind === "timeout" && left() <= 0 ? outOfTime() : error;
   } finally {
     stopFollowing();
+    closing.stop();
   }
 }
 

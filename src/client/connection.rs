@@ -405,7 +405,8 @@ impl Client {
 
     /// Closes the connection: fails every pending call with `closed`, ends
     /// streams and subscriptions, emits [`ClientEvent::Closed`], and asks the
-    /// server to end the session. Safe to call more than once.
+    /// server to end the session, which it returns after (the calls fail and
+    /// the event comes first). Safe to call more than once.
     pub async fn close(&self) {
         self.state.close().await;
     }

@@ -242,13 +242,14 @@ fn after_end(
 pub(crate) fn watch_acknowledgements(state: &Rc<ClientState>) {
     let weak = Rc::downgrade(state);
     state.events.listen(Rc::new(move |event: &ClientEvent| {
-        let Some((notification, state)) = event.notification().zip(weak.upgrade()) else { return };
-        let Some(reconnected) = state.listening.heard(&notification.method, notification.params.as_ref()) else { return };
-        if reconnected {
-            state.events.emit(&ClientEvent::Reconnected);
-        }
-        if !state.subscriptions.borrow().is_empty() {
-            state.drop_ungranted();
+        if let (Some(notification), Some(state)) = (event.notification(), weak.upgrade()) {
+            let Some(reconnected) = state.listening.heard(&notification.method, notification.params.as_ref()) else { return };
+            if reconnected {
+                state.events.emit(&ClientEvent::Reconnected);
+            }
+            if !state.subscriptions.borrow().is_empty() {
+                state.drop_ungranted();
+            }
         }
     }));
 }

@@ -430,20 +430,21 @@ impl ClientState {
         }));
     }
 
-    /// Closes the session, and the first time tells listeners and ends the streams.
+    /// Closes the session, and the first time tells listeners and ends the
+    /// streams: as the pending requests fail, before the transport's goodbye
+    /// (an HTTP `DELETE` the server may hold), so that what waits for
+    /// `Closed` between requests (a task's poll in JS) stops at once.
     pub(crate) async fn close(&self) {
-        let first = !self.session.is_closed();
         #[cfg(feature = "modern")]
         {
             self.listening.stop("the client closed");
             // A subscription waiting for the stream's acknowledgement fails now, not at its timeout.
             let _ = self.listening.refused(Error::Closed);
         }
-        self.session.close().await;
-        if first {
-            self.events.emit(&ClientEvent::Closed);
-            self.events.close();
-        }
+        let Some(goodbye) = self.session.begin_close() else { return };
+        self.events.emit(&ClientEvent::Closed);
+        self.events.close();
+        goodbye.await;
     }
 }
 

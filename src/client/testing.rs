@@ -93,6 +93,8 @@ pub(crate) struct Server {
     /// What the transports' `user_wait_ms` answers: a test moves it on with the
     /// clock while a person is "signing in".
     pub user_wait_ms: Cell<u64>,
+    /// The transports' `close` never completes, as an HTTP `DELETE` the server holds.
+    pub holds_close: Cell<bool>,
     spawner: LocalSpawner,
 }
 
@@ -306,6 +308,9 @@ impl Transport for FakeTransport {
         *self.session.borrow_mut() = session_id;
     }
     fn close(&self) -> LocalBoxFuture<'static, ()> {
+        if self.server.holds_close.get() {
+            return Box::pin(future::pending());
+        }
         Box::pin(future::ready(()))
     }
     fn user_wait_ms(&self) -> u64 {
@@ -371,6 +376,7 @@ impl World {
             sessions_required: Cell::new(false),
             streams_expire: Cell::new(false),
             user_wait_ms: Cell::new(0),
+            holds_close: Cell::new(false),
             spawner: pool.spawner(),
         });
         Self { pool, runtime, server }

@@ -551,10 +551,19 @@ impl Session {
     /// Fails every pending request with [`Error::Closed`] and closes the
     /// transport. Idempotent: later calls return at once.
     pub async fn close(&self) {
+        if let Some(goodbye) = self.begin_close() {
+            goodbye.await;
+        }
+    }
+
+    /// [`Session::close`], whose requests fail before it returns: what is
+    /// left is the transport's close (an HTTP `DELETE`, say), to await.
+    /// `None` when the session was closed already.
+    pub fn begin_close(&self) -> Option<LocalBoxFuture<'static, ()>> {
         let pending = {
             let mut state = self.inner.state.borrow_mut();
             if state.closed {
-                return;
+                return None;
             }
             state.closed = true;
             state.listener = None;
@@ -573,7 +582,7 @@ impl Session {
         for waiter in pending.into_values() {
             let _ = waiter.send(Err(Error::Closed));
         }
-        self.inner.transport.close().await;
+        Some(self.inner.transport.close())
     }
 
     /// The id the next request will take. A caller that starts that request

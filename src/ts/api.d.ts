@@ -303,7 +303,7 @@ export declare class McpConnectionEvent extends Event {
 export type McpClientEventMap = { [M in ServerNotificationMethod]: McpNotificationEvent<M> } & {
   /** Every notification, whatever its method. */
   notification: McpNotificationEvent;
-  /** The client closed. */
+  /** The client closed: as `close()` begins, before the server answers its request to end the session. */
   close: Event;
   error: McpErrorEvent;
   /** A stream dropped; the client reconnects after `delay` ms. */

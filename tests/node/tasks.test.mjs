@@ -144,6 +144,26 @@ test("aborting while tasks/result waits for the user's answer cancels the task",
   }
 });
 
+test("close() ends a task call waiting between polls as closing begins, not once the server answers the DELETE", LIMIT, async () => {
+  // server-everything behind the fault proxy's hold-delete, which holds the session's DELETE 2 s.
+  const { proxy, client } = await throughProxy("hold-delete");
+  try {
+    const seen = [];
+    const order = [];
+    const call = client.callToolAsTask({ name: RESEARCH, arguments: { topic: "zig" } }, { pollInterval: 30_000, ontaskstatus: (task) => seen.push(task) });
+    await firstStatus(call, seen);
+    const failed = call.then(() => undefined, (error) => (order.push("the call failed"), error));
+    await client.close();
+    order.push("close() resolved");
+    assert.ok(clientError("closed")(await failed));
+    assert.deepEqual(order, ["the call failed", "close() resolved"], "the wait ended before the server answered the DELETE");
+    const stats = await (await fetch(`${proxy.origin}/__stats`)).json();
+    assert.equal(stats["hold-delete"], 1, "the proxy held the DELETE");
+  } finally {
+    proxy.child.kill();
+  }
+});
+
 test("getTaskResult waits for a task started elsewhere; cancelTask stops another", LIMIT, async () => {
   const { client } = await connect();
   try {

@@ -42,6 +42,8 @@
 //                 to each URL that asks for a resource subscription DROP_AFTER_MS after it opened, as
 //                 drop-listen does; every later listen stream to that URL is narrowed as by narrow-ack,
 //                 so the stream comes back granted less than before
+//   hold-delete   hold each DELETE (a client ending its session) HOLD_DELETE_MS before forwarding it,
+//                 as a slow server would
 //   unsupported-version   (in front of a 2026-07-28 server) the first request of each method
 //                 names revision 2099-01-01 in MCP-Protocol-Version and _meta, so the server
 //                 itself refuses it with -32022 and the versions it speaks; later ones pass
@@ -54,6 +56,7 @@ const PORT = Number(process.env.PORT ?? 38050);
 const UPSTREAM = new URL(process.env.UPSTREAM ?? "http://127.0.0.1:38011");
 const DELAY_MS = 300;
 const DROP_AFTER_MS = 300;
+const HOLD_DELETE_MS = 2_000;
 // A connection destroyed in the same tick as a write loses what was written: the
 // client never sees the first event (and its id), so nothing could be resumed.
 // On a real network the bytes before a drop arrive, so the cut waits for them,
@@ -349,6 +352,10 @@ const server = http.createServer((req, res) => {
       count(fault);
       res.writeHead(404, { ...CORS, "content-type": "application/json" });
       return res.end('{"jsonrpc":"2.0","error":{"code":-32001,"message":"Session not found"},"id":null}');
+    }
+    if (fault === "hold-delete" && req.method === "DELETE") {
+      count(fault);
+      return setTimeout(() => forward(req, res, fault, path, body), HOLD_DELETE_MS);
     }
     if (isToolCall && fault === "close-early") {
       count(fault);

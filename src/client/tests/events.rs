@@ -96,6 +96,27 @@ fn close_fails_pending_calls_ends_streams_and_happens_once() {
     assert!(matches!(client.snapshot(), Err(Error::Closed)));
 }
 
+/// The transport's close (an HTTP `DELETE`) may take long: the calls fail
+/// and `Closed` is heard as closing begins, not once it is done.
+#[test]
+fn close_is_heard_before_the_transport_has_closed() {
+    let (mut w, client) = legacy(|s| (s.method() == "tools/list").then_some(Answer::Hold), json!({"tools": {}}), ClientOptions::default());
+    let heard = Rc::new(RefCell::new(false));
+    let closed = heard.clone();
+    client.on_event(move |event| *closed.borrow_mut() |= matches!(event, ClientEvent::Closed));
+    let c = client.clone();
+    let pending = w.start(async move { c.list_tools(None, &RequestOptions::default()).await });
+    w.server.holds_close.set(true);
+    let c = client.clone();
+    let closing = w.start(async move { c.close().await });
+    assert!(closing.borrow().is_none(), "the transport is still closing");
+    assert!(*heard.borrow());
+    assert!(matches!(pending.borrow_mut().take(), Some(Err(Error::Closed))));
+    let c = client.clone();
+    // A second close returns at once (`run` fails a future that does not complete).
+    w.run(async move { c.close().await });
+}
+
 #[test]
 fn a_watcher_refreshes_its_list_once_per_burst() {
     let changes = Rc::new(RefCell::new(Vec::new()));
