@@ -121,9 +121,7 @@ impl ClientState {
             None => Err(Error::Timeout { ms: timeout_ms }),
         }
     }
-}
 
-impl ClientState {
     /// Waits at most `timeout_ms` for the outcome of the subscription a call joined.
     ///
     /// # Errors

@@ -42,6 +42,11 @@ fn subscribe(
     w.start(async move { c.subscribe_resource(uri, &options).await })
 }
 
+fn unsubscribe(w: &mut World, client: &Client, uri: &'static str) -> crate::client::testing::Pending<Result<(), Error>> {
+    let c = client.clone();
+    w.start(async move { c.unsubscribe_resource(uri, &RequestOptions::default()).await })
+}
+
 #[test]
 fn the_filter_asks_for_every_list_change_the_server_declares_and_carries_meta() {
     let capabilities = json!({"tools": {"listChanged": true}, "prompts": {"listChanged": true}, "resources": {"listChanged": false}});
@@ -408,8 +413,7 @@ fn a_subscription_the_acknowledgement_does_not_grant_fails_and_is_undone() {
 fn an_acknowledgement_judges_only_what_the_stream_still_asks_for() {
     let (mut w, client) = modern(listen_answers(vec![acknowledged]), json!({"resources": {"subscribe": true, "listChanged": true}}));
     let subscribed = subscribe(&mut w, &client, "file:///a", RequestOptions::default());
-    let c = client.clone();
-    let unsubscribed = w.start(async move { c.unsubscribe_resource("file:///a", &RequestOptions::default()).await });
+    let unsubscribed = unsubscribe(&mut w, &client, "file:///a");
     w.server.push(granted(json!({"resourcesListChanged": true})));
     w.settle();
     assert!(matches!(subscribed.borrow_mut().take(), Some(Ok(()))));
@@ -432,8 +436,7 @@ fn granted_on(stream: &crate::protocol::jsonrpc::RequestId, notifications: Value
 /// resource. It answers for no stream of the client's; the second stream's does.
 #[test]
 fn the_acknowledgement_of_a_stream_already_ended_answers_nothing() {
-    let (mut w, client) =
-        modern(|s| (s.method() == "subscriptions/listen").then_some(Answer::Hold), json!({"resources": {"subscribe": true}}));
+    let (mut w, client) = modern(listen_answers(vec![]), json!({"resources": {"subscribe": true}}));
     let first = subscribe(&mut w, &client, "file:///a", RequestOptions::default());
     let ended = stream_id(&w);
     let second = subscribe(&mut w, &client, "file:///b", RequestOptions::default());
@@ -505,8 +508,7 @@ fn a_subscription_joining_one_that_waits_has_its_outcome() {
 /// A call that joins a subscription waits no longer than its own timeout.
 #[test]
 fn a_subscription_joining_one_that_waits_times_out_on_its_own() {
-    let (mut w, client) =
-        modern(|s| (s.method() == "subscriptions/listen").then_some(Answer::Hold), json!({"resources": {"subscribe": true}}));
+    let (mut w, client) = modern(listen_answers(vec![]), json!({"resources": {"subscribe": true}}));
     let first = subscribe(&mut w, &client, "file:///a", RequestOptions::default());
     let second = subscribe(&mut w, &client, "file:///a", RequestOptions { timeout_ms: Some(100), ..RequestOptions::default() });
     w.advance(100);
@@ -522,8 +524,7 @@ fn a_subscription_joining_one_that_waits_times_out_on_its_own() {
 /// starts: it is not the new stream's either.
 #[test]
 fn an_acknowledgement_between_a_restart_and_the_new_request_is_not_the_new_streams() {
-    let (mut w, client) =
-        modern(|s| (s.method() == "subscriptions/listen").then_some(Answer::Hold), json!({"resources": {"subscribe": true}}));
+    let (mut w, client) = modern(listen_answers(vec![]), json!({"resources": {"subscribe": true}}));
     let first = subscribe(&mut w, &client, "file:///a", RequestOptions::default());
     let ack = granted_on(&stream_id(&w), json!({"resourceSubscriptions": ["file:///a"]}));
     let (c, server) = (client.clone(), w.server.clone());
@@ -547,11 +548,9 @@ fn an_acknowledgement_between_a_restart_and_the_new_request_is_not_the_new_strea
 /// mark, so the third is judged by the acknowledgement and joinable.
 #[test]
 fn a_subscription_timing_out_does_not_undo_a_later_one_to_the_same_resource() {
-    let (mut w, client) =
-        modern(|s| (s.method() == "subscriptions/listen").then_some(Answer::Hold), json!({"resources": {"subscribe": true}}));
+    let (mut w, client) = modern(listen_answers(vec![]), json!({"resources": {"subscribe": true}}));
     let first = subscribe(&mut w, &client, "file:///a", RequestOptions::default().timeout(1_000));
-    let c = client.clone();
-    let unsubscribed = w.start(async move { c.unsubscribe_resource("file:///a", &RequestOptions::default()).await });
+    let unsubscribed = unsubscribe(&mut w, &client, "file:///a");
     let third = subscribe(&mut w, &client, "file:///a", RequestOptions::default().timeout(10_000));
     w.advance(1_000);
     assert!(matches!(first.borrow_mut().take(), Some(Err(Error::Timeout { ms: 1_000 }))));
