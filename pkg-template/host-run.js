@@ -495,8 +495,14 @@ class HostRegistry {
     const params = byName ? (args === undefined ? { name: nameOrParams } : { name: nameOrParams, arguments: args }) : nameOrParams;
     const requestOptions = byName ? options : args;
     if (params === null || typeof params !== "object") throw invalid("callTool needs a tool name");
-    const { client, route } = await this.#route("toolRoutes", params.name, "tool");
-    return client.callTool({ ...params, name: route.name }, requestOptions);
+    const { server, ...call } = params;
+    const { client, route } = await this.#route("toolRoutes", call.name, "tool");
+    // `server` pins the call where the caller was told it would go (runToolLoop's approve): names
+    // move when servers come, go or change their lists.
+    if (server !== undefined && route.server !== server) {
+      throw invalid(`the tool ${JSON.stringify(call.name)} is now server ${route.server}'s, not ${server}'s`);
+    }
+    return client.callTool({ ...call, name: route.name }, requestOptions);
   }
 
   async getPrompt(params, options) {

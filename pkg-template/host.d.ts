@@ -224,8 +224,12 @@ export declare class McpHost implements AsyncDisposable {
    * @throws {McpClientError} `invalid-argument` for a name no connected server offers.
    */
   callTool(name: string, args?: JsonObject, options?: RequestOptions): Promise<CallToolResult>;
-  /** As on `McpClient`: `{ name, arguments }` with the qualified name. */
-  callTool(params: CallToolRequestParams, options?: RequestOptions): Promise<CallToolResult>;
+  /**
+   * As on `McpClient`: `{ name, arguments }` with the qualified name. With `server`, the call is refused
+   * (kind `invalid-argument`) unless the name still leads to that server: names move when servers come,
+   * go or change their lists, and `runToolLoop` pins each call `approve` allowed this way.
+   */
+  callTool(params: CallToolRequestParams & { server?: string }, options?: RequestOptions): Promise<CallToolResult>;
   /**
    * The name of the server that {@link McpHost.callTool} would send a qualified tool name to now, or
    * `undefined` if no connected server offers it. `runToolLoop` tells its `approve` hook this as `ctx.server`.

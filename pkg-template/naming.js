@@ -96,6 +96,12 @@ function numberCopies(names, rules) {
   });
 }
 
+// How every prefixed name of `server` begins: `server + separator` with the rules' characters, as
+// far as a name cut for its hash suffix keeps it (a hash suffix is "_" and eight hex digits).
+function marker(server, separator, rules) {
+  return qualify(server, "", separator, { ...rules, maxLen: Infinity }).slice(0, Math.max(0, rules.maxLen - 9));
+}
+
 // Only the names that several servers share carry their server's name.
 function assignOnCollision(pairs, separator, rules) {
   // Each tool's first server, and whether another server lists it too: one pass, not a search per
@@ -106,8 +112,15 @@ function assignOnCollision(pairs, separator, rules) {
     if (seen === undefined) servers.set(tool, { server, shared: false });
     else seen.shared ||= seen.server !== server;
   }
-  const names = pairs.map(([server, tool]) =>
-    servers.get(tool).shared ? qualify(server, tool, separator, rules) : qualify("", tool, "", rules));
+  // A bare name that reads as some server's prefixed one is prefixed too: otherwise a server could
+  // list `github__search`, and when github's `search` stops being shared (and so loses its prefix)
+  // the name a model already holds would lead to that server instead.
+  const markers = [...new Set(pairs.map(([server]) => server))].map((server) => marker(server, separator, rules));
+  const names = pairs.map(([server, tool]) => {
+    const bare = qualify("", tool, "", rules);
+    const prefixed = servers.get(tool).shared || markers.some((start) => bare.startsWith(start));
+    return prefixed ? qualify(server, tool, separator, rules) : bare;
+  });
   const clashing = clashes(names);
   if (clashing.length === 0) return names;
   const settled = assignNames(clashing.map((i) => pairs[i]), separator, rules);

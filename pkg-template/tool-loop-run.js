@@ -60,17 +60,20 @@ async function decide(approve, call, context) {
   return answer;
 }
 
-// The calls of one step that `approve` refuses, as the loop reports them. It is
-// asked one call at a time, in the reply's order (a person answers one question
-// at a time), and before any call starts, so no call runs while another is in doubt.
-async function refusals(calls, { client, approve, step, signal }) {
+// Asks `approve` about each call of one step: the refused ones, as the loop
+// reports them, and the server each approved one was said to go to. It is asked
+// one call at a time, in the reply's order (a person answers one question at a
+// time), and before any call starts, so no call runs while another is in doubt.
+async function verdicts(calls, { client, approve, step, signal }) {
   const refused = [];
+  const approvedFor = new Map();
   for (const call of calls) {
     const server = await unlessAborted(client.toolServer?.(call.name), signal);
     const where = server === undefined ? {} : { server };
     if (!(await decide(approve, call, { step, signal, ...where }))) refused.push({ call, step, ...where });
+    else if (server !== undefined) approvedFor.set(call, server);
   }
-  return refused;
+  return { refused, approvedFor };
 }
 
 export async function runToolLoop(ToolBridge, { client, provider, ask, messages = [], tools, maxSteps = 10, signal, approve }) {
@@ -88,7 +91,7 @@ export async function runToolLoop(ToolBridge, { client, provider, ask, messages 
     const calls = bridge.parseToolCalls(reply);
     if (calls.length === 0) return { reply, messages: history, steps: step, notes: bridge.notes, refused };
     history.push(...transcript.modelTurn(reply));
-    const refusedNow = approve ? await refusals(calls, { client, approve, step, signal }) : [];
+    const { refused: refusedNow, approvedFor } = approve ? await verdicts(calls, { client, approve, step, signal }) : { refused: [], approvedFor: new Map() };
     refused.push(...refusedNow);
     // A call that fails fails the step, and the step's other calls stop with it rather than run on
     // to their timeouts with nobody waiting for them.
@@ -97,7 +100,11 @@ export async function runToolLoop(ToolBridge, { client, provider, ask, messages 
     const results = await Promise.all(calls.map(async (call) => {
       if (refusedNow.some((r) => r.call === call)) return bridge.toolResultMessage(call, REFUSED_RESULT);
       try {
-        const result = await client.callTool({ name: call.name, arguments: call.arguments }, { signal: stepSignal });
+        // An approved call goes to the server approve was told of, or fails: a host's names can move
+        // to another server while a person thinks.
+        const server = approvedFor.get(call);
+        const params = server === undefined ? { name: call.name, arguments: call.arguments } : { name: call.name, arguments: call.arguments, server };
+        const result = await client.callTool(params, { signal: stepSignal });
         return bridge.toolResultMessage(call, result);
       } catch (error) {
         stepCalls.abort(error);

@@ -14,7 +14,11 @@ export interface ToolLoopRequest {
 /** What the loop needs of a client: `McpClient` and `McpHost` both fit. */
 export interface ToolSource {
   listAllTools(options?: RequestOptions): Promise<Tool[]>;
-  callTool(params: CallToolRequestParams, options?: RequestOptions): Promise<CallToolResult>;
+  /**
+   * Runs a call. A client with `toolServer` is given, for a call that `approve` allowed, the `server`
+   * it was told of, and must refuse the call if the name now leads elsewhere (as `McpHost.callTool` does).
+   */
+  callTool(params: CallToolRequestParams & { server?: string }, options?: RequestOptions): Promise<CallToolResult>;
   /** The server a tool name leads to, for `approve`'s `ctx.server`: `McpHost` has it, `McpClient` does not. */
   toolServer?(name: string): Promise<string | undefined>;
 }

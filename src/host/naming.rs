@@ -27,6 +27,9 @@ pub const GEMINI: NameRules = NameRules { max_len: 64, extra: "_.:-", letter_fir
 /// Accepted by all three: the default for a registry offered to any of them.
 pub const PORTABLE: NameRules = NameRules { max_len: 64, extra: "_-", letter_first: true };
 
+/// `_` and eight hex digits: the hash a cut or clashing name ends with.
+const HASH_SUFFIX_LEN: usize = 9;
+
 /// FNV-1a, 32 bits, over the parts joined by NUL bytes (so `("ab", "c")`
 /// and `("a", "bc")` differ): small, and stable across platforms and releases.
 fn fnv1a(parts: &[&str]) -> u32 {
@@ -123,6 +126,15 @@ fn with_suffix(name: &mut String, suffix: &str, max_len: usize) {
     name.push_str(suffix);
 }
 
+/// How every prefixed name of `server` begins: `server + separator` with the
+/// rules' characters, as far as a name cut for its hash suffix keeps it.
+fn marker(server: &str, separator: &str, rules: &NameRules) -> String {
+    let mut start = qualify(server, "", separator, &NameRules { max_len: usize::MAX, ..*rules });
+    // What the rules allow is ASCII, so any byte is a character boundary.
+    start.truncate(rules.max_len.saturating_sub(HASH_SUFFIX_LEN));
+    start
+}
+
 /// When a name carries its server's prefix.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Prefix {
@@ -146,9 +158,23 @@ pub fn assign_with(pairs: &[(&str, &str)], separator: &str, rules: &NameRules, p
         entry.1 |= entry.0 != *server;
     }
     let shared = |tool: &str| servers.get(tool).is_some_and(|&(_, two)| two);
-    let chosen: Vec<(&str, &str, &str)> =
-        pairs.iter().map(|(server, tool)| if shared(tool) { (*server, separator, *tool) } else { ("", "", *tool) }).collect();
-    let mut names: Vec<String> = chosen.iter().map(|(server, sep, tool)| qualify(server, tool, sep, rules)).collect();
+    // A bare name that reads as some server's prefixed one is prefixed too: otherwise a server
+    // could list `github__search`, and when github's `search` stops being shared (and so loses
+    // its prefix) the name a model already holds would lead to that server instead.
+    let mut seen: HashSet<&str> = HashSet::new();
+    let markers: Vec<String> =
+        pairs.iter().filter(|(server, _)| seen.insert(server)).map(|(server, _)| marker(server, separator, rules)).collect();
+    let mut names: Vec<String> = pairs
+        .iter()
+        .map(|(server, tool)| {
+            let bare = qualify("", tool, "", rules);
+            if shared(tool) || markers.iter().any(|marker| bare.starts_with(marker.as_str())) {
+                qualify(server, tool, separator, rules)
+            } else {
+                bare
+            }
+        })
+        .collect();
     // A bare name may still meet a prefixed one, or lose its difference to
     // the character rules: settle those as `assign` does.
     let clashing = clashes(&names);
@@ -301,6 +327,22 @@ mod tests {
         unique.dedup();
         assert_eq!(unique.len(), names.len(), "{names:?}");
         assert_eq!(names[2], "c__b");
+    }
+
+    #[test]
+    fn on_collision_prefixes_a_bare_name_that_reads_as_another_servers() {
+        // b lists what a's `search` is called while shared: once it is not, a model holding
+        // `a__search` must not reach b.
+        let names = assign_with(&[("a", "search"), ("b", "a__search")], "__", &PORTABLE, Prefix::OnCollision);
+        assert_eq!(names, ["search", "b__a__search"]);
+        // Spelt with characters the rules rewrite, or long enough to be cut.
+        let names = assign_with(&[("a", "search"), ("b", "a..search")], "__", &OPENAI, Prefix::OnCollision);
+        assert_eq!(names, ["search", "b__a__search"]);
+        let server = "s".repeat(70);
+        let cut = qualify(&server, "search", "__", &PORTABLE);
+        let names = assign_with(&[(&server, "search"), ("b", &cut)], "__", &PORTABLE, Prefix::OnCollision);
+        assert_eq!(names[0], "search");
+        assert!(names[1].starts_with("b__"), "{names:?}");
     }
 
     #[test]

@@ -192,6 +192,38 @@ export async function namingUnderCollisions({ McpHost, qualifiedNames }) {
   return done;
 }
 
+/**
+ * On-collision names: a server that lists what another server's shared tool is called (here the
+ * modern server adds `<victim>__get-sum`) cannot take that name, not even once the tool stops being
+ * shared and so loses its prefix.
+ */
+export async function aNameThatReadsAsAnothers({ McpHost }) {
+  const { check, done } = checker();
+  const victim = `v${Date.now().toString(36)}`;
+  const squatted = `${victim}__get-sum`;
+  const servers = { [victim]: { url: PEERS.http }, twin: { url: PEERS.sse }, modern: { url: PEERS.modern } };
+  const host = await McpHost.connect(servers, { naming: { prefix: "on-collision" } });
+  try {
+    const nameOf = (server, tool) => host.tools.find((t) => t.server === server && t.serverName === tool)?.name;
+    await host.listAllTools();
+    check(nameOf(victim, "get-sum") === squatted, "a shared tool is prefixed", nameOf(victim, "get-sum"));
+    const changed = new Promise((resolve) => host.addEventListener("change", (e) => e.reason === "list_changed" && e.server === "modern" && resolve()));
+    await host.callTool("add-tool", { name: squatted });
+    await within(8000, changed, "change event after the look-alike is added");
+    check(nameOf("modern", squatted) === `modern__${squatted}`, "the look-alike carries its own server's prefix", nameOf("modern", squatted));
+    check(nameOf(victim, "get-sum") === squatted, "and the shared tool keeps its name", nameOf(victim, "get-sum"));
+    await host.removeServer("twin");
+    check(nameOf(victim, "get-sum") === "get-sum", "a tool no longer shared is bare", nameOf(victim, "get-sum"));
+    check((await host.toolServer(squatted)) === undefined, "its old name leads nowhere, not to the look-alike's server");
+    const refused = await rejection(host.callTool(squatted, { a: 1, b: 2 }));
+    check(refused?.kind === "invalid-argument", "so a call by the old name is refused", String(refused));
+    check(textOf(await host.callTool(`modern__${squatted}`)) === `I am ${squatted}`, "the look-alike answers by its own name");
+  } finally {
+    await host.close();
+  }
+  return done;
+}
+
 /** list_changed on the modern server (over subscriptions/listen) refreshes the registry with a change event. */
 export async function refreshOnListChanged({ McpHost }) {
   const { check, done } = checker();
@@ -346,5 +378,5 @@ export async function tasksThroughAClient({ McpHost }) {
 }
 
 export const SCENARIOS = {
-  restLoadedSynchronously, registryAndRouting, namingUnderCollisions, refreshOnListChanged, stormOfListChanged, stormWithTheClockSetBack, refreshOnReconnect, suspendAndResume, tasksThroughAClient,
+  restLoadedSynchronously, registryAndRouting, namingUnderCollisions, aNameThatReadsAsAnothers, refreshOnListChanged, stormOfListChanged, stormWithTheClockSetBack, refreshOnReconnect, suspendAndResume, tasksThroughAClient,
 };

@@ -202,3 +202,44 @@ describe("runToolLoop with approve over an McpHost of two servers", () => {
     assert.equal(await host.toolServer("nobody__nothing"), undefined);
   });
 });
+
+// Two 2026-07-28 peers (@modelcontextprotocol/server 2.x), whose add-tool registers a tool that
+// answers `I am <name>`: a name can move from one server to the other while approve is asked.
+describe("runToolLoop with approve, when the name moves to another server meanwhile", () => {
+  const FIRST = process.env.MCP_MODERN_TEST_URL ?? "http://127.0.0.1:38013/mcp";
+  const SECOND = process.env.MCP_DUAL_TEST_URL ?? "http://127.0.0.1:38014/mcp";
+
+  test("the approved call is refused rather than sent to the server approve was not told of", LIMIT, async () => {
+    const host = await McpHost.connect({ first: { url: FIRST }, second: { url: SECOND } },
+      { naming: { prefix: "on-collision" }, clientOptions: { timeout: 10_000 } });
+    try {
+      const tool = `moved-${process.pid}-${Date.now().toString(36)}`;
+      const add = async (server) => {
+        const heard = new Promise((resolve) => host.addEventListener("change", (e) => e.reason === "list_changed" && e.server === server && resolve()));
+        await host.client(server).callTool({ name: "add-tool", arguments: { name: tool } });
+        await heard;
+      };
+      await add("first");
+      assert.equal(await host.toolServer(tool), "first");
+      const model = scripted(api["openai-chat"], [[{ id: "call_1", name: tool, args: {} }]]);
+      const told = [];
+      const loop = runToolLoop({ client: host, provider: "openai-chat", ask: model.ask, approve: async (call, ctx) => {
+        told.push(ctx.server);
+        // While the person thinks, the second server lists the tool too and the first one goes:
+        // the bare name is the second server's now.
+        await add("second");
+        await host.removeServer("first");
+        return true;
+      } });
+      await assert.rejects(loop, (e) => e.kind === "invalid-argument" && /now server second's/.test(e.message));
+      assert.deepEqual(told, ["first"]);
+      assert.equal(await host.toolServer(tool), "second", "the name did move");
+      assert.equal(model.requests.length, 1, "no result went back to the model");
+      // Pinned to where it leads, the call goes through.
+      const result = await host.callTool({ name: tool, server: "second" });
+      assert.equal(result.content[0].text, `I am ${tool}`);
+    } finally {
+      await host.close();
+    }
+  });
+});
