@@ -272,15 +272,19 @@ export class McpHost {
     this.#listeners.set(type, list.filter((l) => l.listener !== listener));
   }
 
-  // A listener that throws is reported as an `error` event and never breaks the host.
+  // A listener that throws, or returns a promise it rejects, is reported as an `error` event and
+  // never breaks the host (nor ends a Node process as an unhandled rejection).
   #dispatch(event) {
+    const report = (error) => {
+      if (event.type !== "error") this.#dispatch(new McpHostEvent("error", { server: event.server, error }));
+    };
     for (const record of [...(this.#listeners.get(event.type) ?? [])]) {
       if (record.once) this.removeEventListener(event.type, record.listener);
       try {
-        if (typeof record.listener === "function") record.listener.call(this, event);
-        else record.listener.handleEvent(event);
+        const returned = typeof record.listener === "function" ? record.listener.call(this, event) : record.listener.handleEvent(event);
+        if (typeof returned?.then === "function") returned.then(undefined, report);
       } catch (error) {
-        if (event.type !== "error") this.#dispatch(new McpHostEvent("error", { server: event.server, error }));
+        report(error);
       }
     }
   }

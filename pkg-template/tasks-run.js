@@ -130,11 +130,12 @@ function sleep(watch, ms, signal) {
   });
 }
 
-/** Tells `ontaskstatus`; a callback that throws is reported as the client's `error` event. */
+/** Tells `ontaskstatus`; a callback that throws, or rejects, is reported as the client's `error` event. */
 function report(client, ontaskstatus, task) {
   if (ontaskstatus === undefined) return;
   try {
-    ontaskstatus(task);
+    const returned = ontaskstatus(task);
+    if (typeof returned?.then === "function") returned.then(undefined, (thrown) => client.__reportError(thrown));
   } catch (thrown) {
     client.__reportError(thrown);
   }

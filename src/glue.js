@@ -46,7 +46,12 @@ export function thrownMessage(value) {
     if (typeof value === "string") return value;
     return JSON.stringify(value) ?? String(value);
   } catch {
-    return Object.prototype.toString.call(value);
+    // A proxy may refuse even this; the binding must get a string back whatever the value is.
+    try {
+      return Object.prototype.toString.call(value);
+    } catch {
+      return typeof value;
+    }
   }
 }
 export class McpConnectionEvent extends Event {
@@ -67,20 +72,32 @@ export class Listeners {
     this.list = [];
     this.cleared = false;
   }
+  // Never throws, whatever the caller passes (a revoked proxy, a signal-like object without
+  // removeEventListener): an exception here would unwind through the wasm that called it.
   add(type, callback, options) {
-    const callable = typeof callback === "function" || typeof callback?.handleEvent === "function";
-    if (this.cleared || !callable || this.list.some((l) => l.type === type && l.callback === callback)) return;
-    const object = typeof options === "object" && options !== null;
-    const given = object ? options.signal : undefined;
-    const signal = typeof given === "object" && given !== null && "aborted" in given && "addEventListener" in given ? given : undefined;
-    if (signal?.aborted) return;
-    const entry = { type, callback, once: object && !!options.once };
-    if (signal) {
-      const onAbort = () => this.drop(entry);
-      signal.addEventListener("abort", onAbort, { once: true });
-      entry.stop = () => signal.removeEventListener("abort", onAbort);
+    try {
+      const callable = typeof callback === "function" || typeof callback?.handleEvent === "function";
+      if (this.cleared || !callable || this.list.some((l) => l.type === type && l.callback === callback)) return;
+      const object = typeof options === "object" && options !== null;
+      const given = object ? options.signal : undefined;
+      const signal = typeof given?.addEventListener === "function" && typeof given.removeEventListener === "function" ? given : undefined;
+      if (signal?.aborted) return;
+      const entry = { type, callback, once: object && !!options.once };
+      if (signal) {
+        const onAbort = () => this.drop(entry);
+        signal.addEventListener("abort", onAbort, { once: true });
+        entry.stop = () => {
+          try {
+            signal.removeEventListener("abort", onAbort);
+          } catch {
+            // The signal forgets nothing; the listener is gone from the list all the same.
+          }
+        };
+      }
+      this.list.push(entry);
+    } catch (thrown) {
+      this.dispatch("error", new McpErrorEvent(thrown));
     }
-    this.list.push(entry);
   }
   remove(type, callback) {
     for (const entry of this.list.filter((l) => l.type === type && l.callback === callback)) this.drop(entry);
@@ -105,11 +122,24 @@ export class Listeners {
       if (!this.list.includes(entry)) continue;
       if (entry.once) this.drop(entry);
       try {
-        if (typeof entry.callback === "function") entry.callback.call(undefined, event);
-        else entry.callback.handleEvent(event);
+        this.heed(typeof entry.callback === "function" ? entry.callback.call(undefined, event) : entry.callback.handleEvent(event), type);
       } catch (thrown) {
         if (type !== "error") this.dispatch("error", new McpErrorEvent(thrown));
       }
+    }
+  }
+  // What a callback of the caller's returned: a promise it rejects (an async callback that throws)
+  // is reported as an `error` event too, rather than left to end a Node process as unhandled.
+  heed(returned, type) {
+    if (returned === null || (typeof returned !== "object" && typeof returned !== "function")) return;
+    try {
+      const then = returned.then;
+      if (typeof then !== "function") return;
+      then.call(returned, undefined, (thrown) => {
+        if (type !== "error") this.dispatch("error", new McpErrorEvent(thrown));
+      });
+    } catch (thrown) {
+      if (type !== "error") this.dispatch("error", new McpErrorEvent(thrown));
     }
   }
   notify(method, message) {
@@ -123,7 +153,8 @@ export class Listeners {
     const stream = notificationStream(capacity, signal, () => this.drop(entry));
     entry.callback = stream.listener;
     entry.stop = stream.end;
-    this.list.push(entry);
+    // An iterator whose signal has already aborted rejects its first next() and hears nothing.
+    if (!signal?.aborted) this.list.push(entry);
     return stream.iterator;
   }
 }
@@ -172,7 +203,7 @@ function notificationStream(capacity, signal, unsubscribe) {
     unsubscribe();
   };
   const onAbort = () => finish(signal.reason);
-  signal?.addEventListener("abort", onAbort, { once: true });
+  if (!signal?.aborted) signal?.addEventListener("abort", onAbort, { once: true });
   const listener = (event) => {
     if (ended || finished) return;
     if (waiting.length === 0 && kept.length - head >= capacity) {

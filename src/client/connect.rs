@@ -113,7 +113,7 @@ impl Attempt<'_> {
         match initialize(&session, self.offer, &|| self.call_options()).await {
             Ok(identity) => Ok(Connected { session, channel, era: Era::Legacy, identity }),
             Err(failure) => {
-                session.close().await;
+                session.close_in_background();
                 Err(failure)
             }
         }
@@ -194,7 +194,7 @@ impl Attempt<'_> {
                     return Ok(Connected { session, channel: Channel::StreamableHttp, era: Era::Modern, identity });
                 }
                 Err(error) => {
-                    session.close().await;
+                    session.close_in_background();
                     if era == EraChoice::Modern || !self.legacy_evidence(&error) {
                         return Err(error);
                     }

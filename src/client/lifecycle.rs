@@ -60,7 +60,7 @@ pub async fn initialize(session: &Session, offer: &Offer, call: &dyn Fn() -> Cal
     let identity = match accept_initialize_result(result) {
         Ok(identity) => identity,
         Err(refusal) => {
-            session.close().await;
+            session.close_in_background();
             return Err(after(match refusal {
                 InitializeError::UnsupportedVersion(v) => Error::UnsupportedVersion(v),
                 InitializeError::Malformed(why) => Error::Protocol(why),
@@ -70,7 +70,7 @@ pub async fn initialize(session: &Session, offer: &Offer, call: &dyn Fn() -> Cal
     session.transport().set_protocol_version(identity.protocol_version);
     // The caller's cancellation stops the wait for the server to take it, too.
     if let Err(error) = session.notify_until(methods::INITIALIZED, None, call().cancel).await {
-        session.close().await;
+        session.close_in_background();
         return Err(after(error));
     }
     session.transport().listen();

@@ -7,6 +7,7 @@ use super::events::ClientEvent;
 use super::options::RequestOptions;
 use super::state::ClientState;
 pub use super::watcher::{ListChange, ListWatcher, DEFAULT_DEBOUNCE_MS};
+use futures::future;
 use std::rc::{Rc, Weak};
 
 /// Starts the watchers on `state`'s notifications.
@@ -43,14 +44,20 @@ async fn refresh_after_bursts(watcher: ListWatcher, state: Weak<ClientState>) {
     let burst = watcher.burst.clone();
     let longest = f64::from(watcher.debounce_ms) * f64::from(super::watcher::BURST_PERIODS);
     loop {
-        let Some(runtime) = state.upgrade().map(|s| s.context.runtime.clone()) else { break };
+        let Some(live) = state.upgrade().filter(|state| !state.session.is_closed()) else { break };
+        let runtime = live.context.runtime.clone();
         let now = runtime.now_ms();
         let first = burst.first.get().unwrap_or(now);
         let due = (burst.last.get() + f64::from(watcher.debounce_ms)).min(first + longest);
         if now < due {
-            runtime.sleep((due - now).ceil() as u32).await;
+            // A close ends the wait: its timer (up to a minute) must not outlive the client,
+            // holding a Node process open or a Worker's invocation.
+            let closed = Box::pin(live.session.closed());
+            drop(live);
+            future::select(runtime.sleep((due - now).ceil() as u32), closed).await;
             continue;
         }
+        drop(live);
         burst.first.set(None);
         let Some(state) = state.upgrade().filter(|state| !state.session.is_closed()) else { break };
         let change = if watcher.auto_refresh {

@@ -13,7 +13,7 @@ use crate::error::Error;
 use crate::protocol::capabilities::check_server_supports;
 use crate::protocol::jsonrpc::Params;
 use crate::session::{Answer, CallOptions, Channel, ConsentTime};
-use futures::future::{FutureExt, LocalBoxFuture};
+use futures::future::{self, FutureExt, LocalBoxFuture};
 use serde_json::{json, Value};
 use std::rc::Rc;
 
@@ -418,12 +418,13 @@ impl ClientState {
         }
         self.stream_renewals.set((in_a_row + 1, now));
         let delay = in_a_row.checked_sub(1).map_or(0, |attempt| crate::session::backoff::DEFAULT.delay(attempt, None, runtime.random()));
-        let (me, pause) = (self.me.clone(), (delay > 0).then(|| runtime.sleep(delay)));
+        // A close ends the pause (up to 30 s), and then nothing is renewed.
+        let (me, pause) = (self.me.clone(), (delay > 0).then(|| future::select(runtime.sleep(delay), Box::pin(self.session.closed()))));
         runtime.spawn(Box::pin(async move {
             if let Some(pause) = pause {
                 pause.await;
             }
-            let Some(state) = me.upgrade() else { return };
+            let Some(state) = me.upgrade().filter(|state| !state.session.is_closed()) else { return };
             if let Err(error) = state.renew_session().await {
                 state.events.emit(&ClientEvent::Problem(error));
             }

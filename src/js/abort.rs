@@ -10,7 +10,7 @@ use web_sys::{AbortSignal, AddEventListenerOptions};
 /// from another realm or a polyfill fails `instanceof`.
 pub fn is_signal(value: &JsValue) -> bool {
     let has = |name: &str| js_sys::Reflect::has(value, &JsValue::from_str(name)).unwrap_or(false);
-    value.is_object() && has("aborted") && has("addEventListener")
+    value.is_object() && has("aborted") && has("addEventListener") && has("removeEventListener")
 }
 
 /// Removes the abort listener when dropped.

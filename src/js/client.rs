@@ -114,13 +114,14 @@ pub(super) fn reply_to_js(reply: &Reply) -> Result<JsValue, Error> {
     }
 }
 
-/// The `onprogress` callback as the client wants it; a throwing callback is
-/// reported as an `error` event, never allowed to break the request.
+/// The `onprogress` callback as the client wants it; a callback that throws
+/// (or rejects) is reported as an `error` event, never allowed to break the request.
 fn progress_listener(callback: Function, events: Weak<Events>) -> crate::session::ProgressListener {
     Rc::new(move |params: &Value| {
         let value = to_js(params).unwrap_or(JsValue::UNDEFINED);
-        if let (Err(thrown), Some(events)) = (callback.call1(&JsValue::UNDEFINED, &value), events.upgrade()) {
-            events.dispatch_error(&thrown);
+        let called = callback.call1(&JsValue::UNDEFINED, &value);
+        if let Some(events) = events.upgrade() {
+            events.heed(called);
         }
     })
 }
@@ -148,8 +149,9 @@ fn trace_listener(callback: Function, events: Weak<Events>) -> crate::session::T
             set("id", &id);
         }
         set("json", &JsValue::from_str(&json));
-        if let (Err(thrown), Some(events)) = (callback.call1(&JsValue::UNDEFINED, &entry), events.upgrade()) {
-            events.dispatch_error(&thrown);
+        let called = callback.call1(&JsValue::UNDEFINED, &entry);
+        if let Some(events) = events.upgrade() {
+            events.heed(called);
         }
     })
 }

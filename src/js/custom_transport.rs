@@ -6,9 +6,11 @@
 
 use crate::error::Error;
 use crate::protocol::jsonrpc::Message;
-use crate::session::{deliver_text, Channel, Connector, Inbound, InboundSink, OpenContext, Session, Transport};
+use crate::session::{deliver_text, Channel, Connector, Inbound, InboundSink, OpenContext, Runtime, Session, Transport};
 use crate::transport::fetch::js_message;
 use crate::transport::js_text::text_within;
+use crate::transport::web_runtime::WebRuntime;
+use crate::transport::GOODBYE_TIMEOUT_MS;
 use futures::future::LocalBoxFuture;
 use js_sys::{Function, Promise, Reflect};
 use std::cell::Cell;
@@ -134,7 +136,10 @@ impl Transport for JsTransport {
         let (target, closed) = (self.target.clone(), self.closed.clone());
         Box::pin(async move {
             if !closed.replace(true) {
-                let _ = call_optional(&target, "close", &[]).await;
+                // A `close()` that waits for the other side (a WebSocket's close frame, a worker's
+                // answer) may never settle: `client.close()` must still resolve.
+                let goodbye = Box::pin(call_optional(&target, "close", &[]));
+                let _ = crate::session::within(goodbye, WebRuntime.sleep(GOODBYE_TIMEOUT_MS)).await;
             }
         })
     }

@@ -59,6 +59,8 @@ extern "C" {
     #[wasm_bindgen(method)]
     fn clear(this: &Listeners);
     #[wasm_bindgen(method)]
+    fn heed(this: &Listeners, returned: &JsValue, kind: &str);
+    #[wasm_bindgen(method)]
     fn notifications(this: &Listeners, method: Option<String>, capacity: usize, signal: Option<AbortSignal>) -> JsValue;
 }
 
@@ -104,6 +106,17 @@ impl Events {
     /// method, fed by a listener of its own.
     pub fn iterator(&self, method: Option<String>, capacity: usize, signal: Option<AbortSignal>) -> JsValue {
         self.listeners.notifications(method, capacity, signal)
+    }
+
+    /// What a callback of the caller's gave back when called: what it threw,
+    /// or a promise it rejects (an async callback that throws), becomes an
+    /// `error` event rather than an unhandled rejection.
+    pub fn heed(&self, called: Result<JsValue, JsValue>) {
+        match called {
+            Err(thrown) => self.dispatch_error(&thrown),
+            Ok(returned) if returned.is_object() => self.listeners.heed(&returned, "callback"),
+            Ok(_) => {}
+        }
     }
 
     /// Dispatches an `error` event carrying `error`.

@@ -57,8 +57,9 @@ fn given_watchers(config: &JsValue, events: Weak<Events>) -> Result<Vec<ListWatc
                 ListChange::Failed(error) => (super::error::to_js_error(&error), JsValue::NULL),
                 ListChange::Changed => (JsValue::NULL, JsValue::NULL),
             };
-            if let (Err(thrown), Some(events)) = (on_changed.call2(&JsValue::UNDEFINED, &error, &items), events.upgrade()) {
-                events.dispatch_error(&thrown);
+            let called = on_changed.call2(&JsValue::UNDEFINED, &error, &items);
+            if let Some(events) = events.upgrade() {
+                events.heed(called);
             }
         };
         watchers.push(ListWatcher::new(kind, call, auto_refresh, debounce_ms));

@@ -556,6 +556,15 @@ impl Session {
         }
     }
 
+    /// [`Session::close`] without waiting for the transport's goodbye, which
+    /// runs on the session's runtime: a failed handshake is reported at once,
+    /// however long the server holds an HTTP `DELETE`.
+    pub fn close_in_background(&self) {
+        if let Some(goodbye) = self.begin_close() {
+            self.inner.runtime.spawn(goodbye);
+        }
+    }
+
     /// [`Session::close`], whose requests fail before it returns: what is
     /// left is the transport's close (an HTTP `DELETE`, say), to await.
     /// `None` when the session was closed already.

@@ -16,6 +16,12 @@
 
 pub mod http;
 pub mod recent_ids;
+
+/// How long closing waits for a transport's goodbye: the server's answer to
+/// the session's `DELETE`, or a custom transport's `close()`. The client has
+/// closed already; the wait only keeps `close()` from resolving first.
+#[cfg(target_arch = "wasm32")]
+pub(crate) const GOODBYE_TIMEOUT_MS: u32 = 5_000;
 pub mod sse;
 
 #[cfg(target_arch = "wasm32")]

@@ -524,7 +524,7 @@ export interface McpTransport {
   start?(): void | Promise<void>;
   /** Sends one JSON-RPC message to the server. */
   send(message: JSONRPCMessage): void | Promise<void>;
-  /** Closes the connection. */
+  /** Closes the connection. The client's `close()` waits for it for at most 5 s. */
   close?(): void | Promise<void>;
   /** Set by the client: call it with each message from the server. */
   onmessage?: (message: JSONRPCMessage) => void;

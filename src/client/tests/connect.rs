@@ -211,6 +211,23 @@ fn a_connect_cancelled_while_the_server_is_silent_stops_waiting() {
     assert!(matches!(pending.borrow_mut().take(), Some(Err(Error::Cancelled { .. }))));
 }
 
+/// The goodbye of a failed handshake (an HTTP `DELETE` the server may hold, a
+/// custom transport's `close()`) runs on its own: the connect fails at once.
+#[test]
+fn a_failed_connect_does_not_wait_for_the_goodbye() {
+    for era in [EraChoice::Auto, EraChoice::Legacy] {
+        let mut w = World::new(|_| Answer::Hold);
+        w.server.holds_close.set(true);
+        let token = crate::client::CancelToken::new();
+        let options = ClientOptions { cancel: Some(token.source()), ..ClientOptions::default() }.era(era);
+        let (connector, runtime) = (w.connector(), w.runtime.clone());
+        let pending = w.start(async move { crate::client::Client::connect_with(connector, runtime, options).await });
+        token.cancel("gave up");
+        w.settle();
+        assert!(matches!(pending.borrow_mut().take(), Some(Err(Error::Cancelled { .. }))), "{era:?}");
+    }
+}
+
 #[test]
 fn a_silent_server_times_the_handshake_out() {
     let mut w = World::new(|_| Answer::Hold);

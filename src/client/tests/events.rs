@@ -5,7 +5,7 @@ use crate::client::{Client, ClientEvent, ClientOptions, EraChoice, EventFilter, 
 use crate::error::Error;
 use futures::StreamExt;
 use serde_json::{json, Value};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 fn legacy(script: impl Fn(&Seen) -> Option<Answer> + 'static, capabilities: Value, options: ClientOptions) -> (World, Client) {
@@ -146,6 +146,26 @@ fn a_watcher_refreshes_its_list_once_per_burst() {
     w.advance(300);
     assert_eq!(w.server.count("tools/list"), 1);
     assert_eq!(*changes.borrow(), [2]);
+}
+
+/// A watcher's wait for the end of a burst (up to a minute) ends when the client closes: its
+/// timer must not hold a Node process or a Worker's invocation.
+#[test]
+fn a_close_ends_a_watchers_wait() {
+    let told = Rc::new(Cell::new(0));
+    let count = told.clone();
+    let watcher = ListWatcher::new(TOOLS, move |_| count.set(count.get() + 1), true, 20_000);
+    let options = ClientOptions { list_changed: vec![watcher], ..ClientOptions::default() };
+    let (mut w, client) = legacy(|_| None, json!({"tools": {"listChanged": true}}), options);
+    w.server.push(json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}));
+    w.advance(0);
+    assert_eq!(w.runtime.pending_timers(), 1);
+    let c = client.clone();
+    w.run(async move { c.close().await });
+    w.settle();
+    assert_eq!(w.runtime.pending_timers(), 0, "no timer is left");
+    w.advance(60_000);
+    assert_eq!((told.get(), w.server.count("tools/list")), (0, 0));
 }
 
 #[test]

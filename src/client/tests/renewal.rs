@@ -339,3 +339,22 @@ fn a_stream_that_ends_every_new_session_stops_renewing_it() {
     assert_eq!(call(&mut w, &client, "a").unwrap(), "ok");
     assert_eq!(renewed.get(), super::super::requests::MAX_STREAM_RENEWALS + 2);
 }
+
+/// The pause before a renewal the stream asked for (up to 30 s) ends when the client closes, and
+/// nothing is renewed: its timer must not hold a Node process or a Worker's invocation.
+#[test]
+fn a_close_ends_the_pause_before_a_renewal() {
+    let (mut w, client) = legacy(everything);
+    let renewed = renewals(&client);
+    w.server.expire_streams();
+    w.settle();
+    assert_eq!(renewed.get(), 1, "the first renewal goes at once");
+    assert!(w.runtime.pending_timers() > 0, "the second waits");
+    let c = client.clone();
+    w.run(async move { c.close().await });
+    w.settle();
+    assert_eq!(w.runtime.pending_timers(), 0, "no timer is left");
+    w.advance(60_000);
+    assert_eq!(renewed.get(), 1);
+    assert_eq!(w.server.count("initialize"), 2);
+}

@@ -27,9 +27,6 @@ use streams::Purpose;
 use wasm_bindgen::prelude::*;
 use web_sys::{AbortController, Headers, Response};
 
-/// How long `close()` waits for the server to acknowledge the DELETE.
-const DELETE_TIMEOUT_MS: u32 = 5_000;
-
 /// Where and how to reach the server.
 pub struct StreamableHttpConfig {
     /// The MCP endpoint.
@@ -264,7 +261,7 @@ impl Transport for StreamableHttp {
             let session = inner.session_id.borrow().clone();
             if let Some(session) = session {
                 let delete = Box::pin(inner.clone().delete_session(session));
-                let _ = crate::session::within(delete, WebRuntime.sleep(DELETE_TIMEOUT_MS)).await;
+                let _ = crate::session::within(delete, WebRuntime.sleep(super::GOODBYE_TIMEOUT_MS)).await;
             }
         })
     }
