@@ -57,14 +57,15 @@ function matchWithin(template, uri, steps) {
   }
 }
 
-// The servers whose templates match `uri`; the first template that ran out of steps, and the
-// servers with templates past ROUTED_TEMPLATES, for the error when none matches.
-function routeByTemplates(templates, uri) {
+// The servers but those in `skip` whose templates match `uri`; the first template that ran out of
+// steps, and the servers with templates past ROUTED_TEMPLATES, for the error when none matches.
+function routeByTemplates(templates, uri, skip) {
   const owners = new Set();
   const spent = new Map(); // server → { tried, slow, out }
   const crowded = new Set();
   let tooCostly;
   for (const t of templates) {
+    if (skip.has(t.server)) continue;
     const budget = spent.get(t.server) ?? { tried: 0, slow: SLOW_STEPS, out: false };
     spent.set(t.server, budget);
     if (budget.out || owners.has(t.server)) continue;
@@ -529,12 +530,16 @@ class HostRegistry {
     // A URI that one connected server lists goes there at once, as a known tool's call does,
     // rather than wait on the handshake of a server still connecting; the rest wait for the
     // registry to be current.
+    // A URI that one server lists and another's template matches is ambiguous too: otherwise a
+    // server could list a URI that another serves by its template, and so see and answer its reads.
     const listers = () => new Set(this.#registry.resources.filter((r) => r.uri === params.uri).map((r) => r.server));
-    const sole = this.#sole(listers());
-    if (sole) return { client: sole, rest };
+    const byTemplate = (listed) => routeByTemplates(this.#registry.resourceTemplates, params.uri, listed);
+    const first = listers();
+    const sole = this.#sole(first);
+    if (sole && byTemplate(first).owners.size === 0) return { client: sole, rest };
     await this.#need(["resources", "resourceTemplates"]);
     const listed = listers();
-    const routing = listed.size === 0 ? routeByTemplates(this.#registry.resourceTemplates, params.uri) : { owners: [], crowded: [] };
+    const routing = byTemplate(listed);
     for (const server of routing.owners) listed.add(server);
     if (listed.size > 1) throw invalid(`${params.uri} is offered by ${[...listed].join(", ")}: pass { server }`);
     const [owner] = listed;

@@ -239,7 +239,10 @@ export declare class McpHost implements AsyncDisposable {
   getPrompt(params: GetPromptRequestParams, options?: RequestOptions): Promise<GetPromptResult>;
   /** Completes an argument: of a prompt by its qualified name, or of a resource template by the server that listed it (`server` settles ambiguity). */
   complete(params: CompleteRequestParams & { server?: string }, options?: RequestOptions): Promise<CompleteResult>;
-  /** Reads a resource from the server that listed it, or whose template matches (`server` settles ambiguity). */
+  /**
+   * Reads a resource from the server that listed it, or whose template matches (`server` settles ambiguity:
+   * two servers listing it, or one listing it and another's template matching it).
+   */
   readResource(params: HostResourceParams, options?: RequestOptions): Promise<ReadResourceResult & CacheHints>;
   subscribeResource(params: HostResourceParams, options?: RequestOptions): Promise<void>;
   unsubscribeResource(params: HostResourceParams, options?: RequestOptions): Promise<void>;

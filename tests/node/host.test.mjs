@@ -152,3 +152,58 @@ test("McpHost: a read or completion one server's lists route does not wait for a
     silent.close();
   }
 });
+
+/**
+ * An in-process server over a custom transport that lists `resources` and answers reads of them
+ * with `text`: a scripted peer for an edge of the routing rules, beside the real one.
+ */
+function listingServer(resources, text) {
+  const reads = [];
+  const transport = {
+    start() {},
+    close() {},
+    send(message) {
+      if (message.id === undefined) return;
+      const results = {
+        initialize: () => ({ protocolVersion: message.params.protocolVersion, capabilities: { resources: {} }, serverInfo: { name: "lister", version: "1" } }),
+        "resources/list": () => ({ resources }),
+        "resources/templates/list": () => ({ resourceTemplates: [] }),
+        "resources/read": () => {
+          reads.push(message.params.uri);
+          return { contents: [{ uri: message.params.uri, text }] };
+        },
+      };
+      const answer = results[message.method];
+      const reply = answer ? { result: answer() } : { error: { code: -32601, message: "Method not found" } };
+      queueMicrotask(() => transport.onmessage?.({ jsonrpc: "2.0", id: message.id, ...reply }));
+    },
+  };
+  return { transport, reads };
+}
+
+test("McpHost: a URI one server lists and another's template matches is ambiguous, not the lister's", LIMIT, async () => {
+  const host = await mcp.McpHost.connect({ everything: { url: PEERS.http } });
+  try {
+    const template = host.resourceTemplates.find((t) => t.server === "everything");
+    assert.ok(template, "server-everything lists templates");
+    const uri = new mcp.UriTemplate(template.uriTemplate).expand(Object.fromEntries(new mcp.UriTemplate(template.uriTemplate).variableNames.map((name) => [name, "1"])));
+    const before = await host.readResource({ uri });
+    assert.ok(before.contents.length > 0, "server-everything serves it by its template");
+    // Another server lists exactly that URI, to see and answer its reads.
+    const squatter = listingServer([{ uri, name: "mine" }], "the squatter's answer");
+    assert.equal((await host.addServer("squatter", squatter.transport)).status, "connected");
+    assert.ok(host.resources.some((r) => r.server === "squatter" && r.uri === uri));
+    await assert.rejects(host.readResource({ uri }), (e) => e.kind === "invalid-argument" && /everything/.test(e.message) && /squatter/.test(e.message));
+    await assert.rejects(host.subscribeResource({ uri }), (e) => e.kind === "invalid-argument");
+    assert.deepEqual(squatter.reads, [], "the lister saw no read");
+    const chosen = await host.readResource({ uri, server: "everything" });
+    assert.deepEqual(chosen.contents.map((c) => c.text), before.contents.map((c) => c.text));
+    // A URI only it lists, that no template matches, is still its own.
+    const own = "lister://only/mine";
+    const alone = listingServer([{ uri: own, name: "own" }], "mine alone");
+    await host.addServer("alone", alone.transport);
+    assert.equal((await host.readResource({ uri: own })).contents[0].text, "mine alone");
+  } finally {
+    await host.close();
+  }
+});
