@@ -104,6 +104,19 @@ function routeByTemplates(templates, uri, skip) {
   return { owners, tooCostly, crowded: [...crowded] };
 }
 
+// The first value among `promises` that is not undefined, or undefined once all have settled.
+function firstFound(promises) {
+  return new Promise((resolve) => {
+    let left = promises.length;
+    const one = (value) => {
+      left -= 1;
+      if (value !== undefined || left === 0) resolve(value);
+    };
+    if (left === 0) resolve(undefined);
+    for (const promise of promises) promise.then(one, () => one(undefined));
+  });
+}
+
 // Keeps `promise` among the entry's work in progress until it settles, for ready() to wait on.
 function track(entry, promise) {
   const tracked = promise.finally(() => entry.work.delete(tracked));
@@ -467,12 +480,19 @@ class HostRegistry {
   async listAllResources() { await this.#need(["resources"]); return this.#registry.resources; }
   async listAllResourceTemplates() { await this.#need(["resourceTemplates"]); return this.#registry.resourceTemplates; }
 
-  // Where a qualified name leads now, listing first if a resumed host has not yet.
+  // Where a qualified name leads now, listing first if a resumed host has not yet. The connected
+  // servers with nothing in progress list at once, each on its own, and the route is taken as soon
+  // as one shows it: a server still connecting (for up to its timeout) holds only a name that no
+  // other server has.
   async #lookup(routes, name) {
-    const route = this.#registry[routes].get(name);
+    const found = () => this.#registry[routes].get(name);
+    if (found()) return found();
+    const kind = routes === "toolRoutes" ? "tools" : "prompts";
+    const idle = [...this.#servers.values()].filter((e) => e.client && e.work.size === 0 && !e.listed.has(kind));
+    const route = await firstFound(idle.map((e) => this.#relist(e, [kind], "connected").then(found)));
     if (route) return route;
-    await this.#need([routes === "toolRoutes" ? "tools" : "prompts"]);
-    return this.#registry[routes].get(name);
+    await this.#need([kind]);
+    return found();
   }
 
   async #route(routes, name, what) {

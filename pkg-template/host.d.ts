@@ -174,8 +174,10 @@ export declare class McpHost implements AsyncDisposable {
   /**
    * Continues a host saved with {@link McpHost.snapshot} or {@link McpHost.suspend}: each session is taken
    * over without a new `initialize` (see `McpClient.resume`). Lists are fetched when first needed (a call
-   * routes through the tool lists only), so until then the synchronous `tools`, `prompts`, … are empty:
-   * use the `listAll…` methods.
+   * routes through the tool lists only, and goes as soon as one server's list shows its name), so until
+   * then the synchronous `tools`, `prompts`, … are empty: use the `listAll…` methods. A server saved while it
+   * was not connected connects again without holding the resume: it is `connecting` until it settles, and
+   * `ready()` waits for it.
    */
   static resume(snapshot: McpHostSnapshot, options?: McpHostResumeOptions): Promise<McpHost>;
   /**

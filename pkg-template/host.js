@@ -124,12 +124,16 @@ export class McpHost {
     const host = new McpHost(options);
     for (const saved of snapshot.servers) handlersFor(() => saved.name, host.#options.handlers, options.servers?.[saved.name]?.handlers);
     const registry = await host.#load();
-    return host.#whole(snapshot.servers.map((saved) => {
-      const own = options.servers?.[saved?.name] ?? {};
-      return saved?.snapshot
-        ? registry.add(saved.name, saved.snapshot.url, own, saved.snapshot)
-        : host.addServer(saved?.name, saved?.url, own);
-    }));
+    const own = (saved) => options.servers?.[saved.name] ?? {};
+    // A server saved while it was not connected (it had failed, say) connects again without holding
+    // the resume: a Worker invocation would otherwise wait out its timeout each time. ready() and a
+    // call that only its tools could route wait for it.
+    const resuming = [];
+    for (const saved of snapshot.servers) {
+      if (saved.snapshot) resuming.push(registry.add(saved.name, saved.snapshot.url, own(saved), saved.snapshot));
+      else host.addServer(saved.name, saved.url, own(saved)).catch(() => {});
+    }
+    return host.#whole(resuming);
   }
 
   // This host once every server in `adding` has settled; if one was refused, the host closes

@@ -207,3 +207,27 @@ test("McpHost: a URI one server lists and another's template matches is ambiguou
     await host.close();
   }
 });
+
+test("McpHost.resume: a server saved while not connected holds neither the resume nor a call another server routes", LIMIT, async () => {
+  // A server that takes the connection and never answers: it was still connecting when saved.
+  const silent = createServer(() => {});
+  await new Promise((resolve) => silent.listen(0, "127.0.0.1", resolve));
+  const silentUrl = `http://127.0.0.1:${silent.address().port}/mcp`;
+  const first = await mcp.McpHost.connect({ everything: { url: PEERS.http } });
+  const connecting = first.addServer("silent", silentUrl, { timeout: 20_000 });
+  const saved = await first.suspend();
+  await connecting;
+  assert.deepEqual(saved.servers.map((s) => [s.name, Boolean(s.snapshot)]), [["everything", true], ["silent", false]]);
+  let host;
+  try {
+    host = await mcp.McpHost.resume(saved, { servers: { silent: { timeout: 20_000 } } });
+    assert.deepEqual(host.servers().map((s) => [s.name, s.status]), [["everything", "connected"], ["silent", "connecting"]]);
+    const echoed = await host.callTool("everything__echo", { message: "not held" });
+    assert.match(echoed.content[0].text, /not held/);
+    assert.equal(host.servers().find((s) => s.name === "silent").status, "connecting", "the call went while the other server was still connecting");
+  } finally {
+    await host?.close();
+    silent.closeAllConnections();
+    silent.close();
+  }
+});
