@@ -620,7 +620,8 @@ class HostRegistry {
       try {
         snapshot = e.client?.snapshot();
       } catch {
-        // A custom transport cannot be saved; the server is kept by name only.
+        // A custom transport cannot be saved, nor a server that declared too much to keep: the
+        // server is kept by name (and URL), and connects anew when resumed.
       }
       return snapshot ? { name: e.name, snapshot } : { name: e.name, url: e.url };
     });

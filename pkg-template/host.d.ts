@@ -249,7 +249,9 @@ export declare class McpHost implements AsyncDisposable {
   subscribeResource(params: HostResourceParams, options?: RequestOptions): Promise<void>;
   unsubscribeResource(params: HostResourceParams, options?: RequestOptions): Promise<void>;
   /**
-   * Every server as plain JSON to keep between Worker invocations (no credentials).
+   * Every server as plain JSON to keep between Worker invocations (no credentials). A server that cannot be
+   * saved (a custom transport, one that declared more than a snapshot keeps, one not connected) is kept by
+   * name and URL, and connects anew when resumed.
    * @throws {McpClientError} kind `closed` once the host is closed or suspended.
    */
   snapshot(): McpHostSnapshot;

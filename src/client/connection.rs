@@ -364,7 +364,10 @@ impl Client {
     /// [`Client::resume_with`] later. It holds no credentials.
     ///
     /// # Errors
-    /// `invalid-argument` for a connection that is not over a URL; `closed`.
+    /// `invalid-argument` for a connection that is not over a URL; `closed`;
+    /// `limit-exceeded` (limit `snapshot`) when the server's `capabilities`
+    /// and `serverInfo` come to more than
+    /// [`MAX_DECLARED_BYTES`](super::snapshot::MAX_DECLARED_BYTES) of JSON.
     pub fn snapshot(&self) -> Result<Snapshot, Error> {
         let state = &self.state;
         if state.session.is_closed() {
@@ -374,12 +377,14 @@ impl Client {
             .connector
             .url()
             .ok_or_else(|| Error::invalid_argument("a connection over a custom transport cannot be snapshotted".into()))?;
+        let identity = state.identity.borrow().clone();
+        super::snapshot::check_declared_size(&identity)?;
         let transport = state.session.transport();
         let mut snapshot = Snapshot {
             url,
             modern: state.era == Era::Modern,
             transport: state.channel.name().to_owned(),
-            identity: state.identity.borrow().clone(),
+            identity,
             session_id: transport.session_id(),
             last_event_id: transport.last_event_id(),
             log_level: None,

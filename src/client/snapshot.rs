@@ -13,6 +13,29 @@ use serde_json::Value;
 /// The format written by this release; older formats are refused by name.
 pub const FORMAT: u64 = 1;
 
+/// The most JSON of `capabilities` and `serverInfo` together that a snapshot
+/// keeps. Every snapshot carries them, and a server that declared megabytes
+/// would make one too large for where snapshots are kept (a Durable
+/// Object's value, a KV entry, `sessionStorage`).
+pub const MAX_DECLARED_BYTES: usize = 64 * 1024;
+
+/// Refuses to snapshot what a server declared past [`MAX_DECLARED_BYTES`].
+pub(crate) fn check_declared_size(identity: &ServerIdentity) -> Result<(), crate::error::Error> {
+    let mut declared = String::new();
+    write_value(&mut declared, &identity.capabilities);
+    write_value(&mut declared, &identity.server_info);
+    if declared.len() <= MAX_DECLARED_BYTES {
+        return Ok(());
+    }
+    Err(crate::error::Error::LimitExceeded {
+        limit: "snapshot",
+        message: crate::error::cold_format!(
+            "the server declared {} bytes of capabilities and serverInfo, and a snapshot keeps {MAX_DECLARED_BYTES} at most",
+            declared.len()
+        ),
+    })
+}
+
 /// A connection at rest.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Snapshot {

@@ -268,7 +268,9 @@ impl McpClient {
     /// last event id, and what the server declared. It holds no credentials.
     ///
     /// @throws {McpClientError} `invalid-argument` for a custom transport,
-    /// which cannot be re-created from data; `closed` after `close()`.
+    /// which cannot be re-created from data; `closed` after `close()`;
+    /// `limit-exceeded` when the server's `capabilities` and `serverInfo`
+    /// come to more than 64 KiB of JSON, too much to keep in every snapshot.
     #[wasm_bindgen(unchecked_return_type = "McpSnapshot")]
     pub fn snapshot(&self) -> Result<JsValue, JsValue> {
         text_to_js(&self.client.snapshot().map_err(fail)?.to_text()).map_err(fail)

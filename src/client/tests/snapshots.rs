@@ -243,3 +243,26 @@ fn a_resumed_client_keeps_a_hand_made_snapshots_subscriptions_in_order() {
     w.run(async move { r.unsubscribe_resource("file:///c", &RequestOptions::default()).await }).unwrap();
     assert_eq!(resumed.snapshot().unwrap().subscriptions, ["file:///a", "file:///b"]);
 }
+
+/// A server that declares megabytes (a long `serverInfo.description`, padded `experimental`
+/// capabilities) would make every snapshot too large to keep: `snapshot()` refuses with a
+/// `limit-exceeded` error, and the client goes on.
+#[test]
+fn a_snapshot_refuses_what_a_server_declared_past_its_limit() {
+    let description = "d".repeat(crate::client::snapshot::MAX_DECLARED_BYTES);
+    let mut w = World::new(move |s| match s.method() {
+        "initialize" => Answer::Result(json!({
+            "protocolVersion": "2025-11-25",
+            "capabilities": {"tools": {}},
+            "serverInfo": {"name": "wordy", "version": "1", "description": description},
+        })),
+        _ => legacy_peer(s, &json!({"tools": {}})),
+    });
+    let client = w.connect(ClientOptions::default().era(EraChoice::Legacy)).unwrap();
+    assert!(matches!(client.snapshot(), Err(Error::LimitExceeded { limit: "snapshot", .. })));
+    assert!(client.server().server_info.get("description").is_some(), "the client still has all of it");
+    let (mut w, client) = connected(|_| None, json!({"tools": {}}), ClientOptions::default().era(EraChoice::Legacy));
+    assert!(client.snapshot().is_ok());
+    let c = client.clone();
+    w.run(async move { c.close().await });
+}
