@@ -51,8 +51,11 @@ export declare class ToolBridge {
  * model: deterministic (the same entries give the same names in any order),
  * distinct, and within the chosen LLM API's rules for length and
  * characters. A name two entries would share gets a short hash suffix on
- * both. `McpHost` uses this for its registry.
+ * both. `McpHost` uses this for its registry. With `prefix: "on-collision"`,
+ * a bare name that reads as a server's prefixed one carries its own server's
+ * prefix: `servers` names every server of the host, those with no entry now
+ * (not listed yet, reconnecting) included, so none of their names is taken.
  *
  * @throws {McpClientError} `invalid-argument` for a bad entry or option.
  */
-export declare function qualifiedNames(entries: ReadonlyArray<readonly [server: string, name: string]>, naming?: HostNaming): string[];
+export declare function qualifiedNames(entries: ReadonlyArray<readonly [server: string, name: string]>, naming?: HostNaming, servers?: ReadonlyArray<string>): string[];

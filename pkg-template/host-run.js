@@ -354,7 +354,9 @@ class HostRegistry {
     const live = [...this.#servers.values()].filter((e) => e.client);
     const named = (kind, routes) => {
       const items = live.flatMap((e) => e.lists[kind].map((item) => [e.name, item]));
-      const names = qualifiedNames(items.map(([server, item]) => [server, String(item.name)]), this.#options.naming);
+      // Every server's prefix is kept from the bare names, a server not listed now (connecting,
+      // failed) included: a name it held must not pass to a look-alike meanwhile.
+      const names = qualifiedNames(items.map(([server, item]) => [server, String(item.name)]), this.#options.naming, [...this.#servers.keys()]);
       routes.clear();
       return items.map(([server, item], i) => {
         routes.set(names[i], { server, name: item.name });
@@ -488,8 +490,17 @@ class HostRegistry {
     const found = () => this.#registry[routes].get(name);
     if (found()) return found();
     const kind = routes === "toolRoutes" ? "tools" : "prompts";
-    const idle = [...this.#servers.values()].filter((e) => e.client && e.work.size === 0 && !e.listed.has(kind));
-    const route = await firstFound(idle.map((e) => this.#relist(e, [kind], "connected").then(found)));
+    // A listing a lookup started is shared with the lookups that come while it runs.
+    const listings = [...this.#servers.values()].filter((e) => e.client && !e.listed.has(kind)).map((e) => {
+      e.early ??= new Map();
+      let listing = e.early.get(kind);
+      if (!listing && e.work.size === 0) {
+        listing = this.#relist(e, [kind], "connected").finally(() => e.early.delete(kind));
+        e.early.set(kind, listing);
+      }
+      return listing?.then(found);
+    });
+    const route = await firstFound(listings.filter(Boolean));
     if (route) return route;
     await this.#need([kind]);
     return found();
@@ -521,7 +532,8 @@ class HostRegistry {
     // `server` pins the call where the caller was told it would go (runToolLoop's approve): names
     // move when servers come, go or change their lists.
     if (server !== undefined && route.server !== server) {
-      throw invalid(`the tool ${JSON.stringify(call.name)} is now server ${route.server}'s, not ${server}'s`);
+      const was = server === null ? "no server's" : `${server}'s`;
+      throw invalid(`the tool ${JSON.stringify(call.name)} is now server ${route.server}'s, not ${was}`);
     }
     return client.callTool({ ...call, name: route.name }, requestOptions);
   }
@@ -554,9 +566,11 @@ class HostRegistry {
     // server could list a URI that another serves by its template, and so see and answer its reads.
     const listers = () => new Set(this.#registry.resources.filter((r) => r.uri === params.uri).map((r) => r.server));
     const byTemplate = (listed) => routeByTemplates(this.#registry.resourceTemplates, params.uri, listed);
+    // Only once every connected server has listed its templates: a resumed host has not yet.
+    const templatesKnown = () => [...this.#servers.values()].every((e) => !e.client || !offeredLists(e.client).resourceTemplates || e.listed.has("resourceTemplates"));
     const first = listers();
     const sole = this.#sole(first);
-    if (sole && byTemplate(first).owners.size === 0) return { client: sole, rest };
+    if (sole && templatesKnown() && byTemplate(first).owners.size === 0) return { client: sole, rest };
     await this.#need(["resources", "resourceTemplates"]);
     const listed = listers();
     const routing = byTemplate(listed);

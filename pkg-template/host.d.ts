@@ -228,10 +228,11 @@ export declare class McpHost implements AsyncDisposable {
   callTool(name: string, args?: JsonObject, options?: RequestOptions): Promise<CallToolResult>;
   /**
    * As on `McpClient`: `{ name, arguments }` with the qualified name. With `server`, the call is refused
-   * (kind `invalid-argument`) unless the name still leads to that server: names move when servers come,
-   * go or change their lists, and `runToolLoop` pins each call `approve` allowed this way.
+   * (kind `invalid-argument`) unless the name still leads to that server (`null`: to none, so the call is
+   * refused): names move when servers come, go or change their lists, and `runToolLoop` pins each call
+   * `approve` allowed this way.
    */
-  callTool(params: CallToolRequestParams & { server?: string }, options?: RequestOptions): Promise<CallToolResult>;
+  callTool(params: CallToolRequestParams & { server?: string | null }, options?: RequestOptions): Promise<CallToolResult>;
   /**
    * The name of the server that {@link McpHost.callTool} would send a qualified tool name to now, or
    * `undefined` if no connected server offers it. `runToolLoop` tells its `approve` hook this as `ctx.server`.

@@ -102,8 +102,9 @@ function marker(server, separator, rules) {
   return qualify(server, "", separator, { ...rules, maxLen: Infinity }).slice(0, Math.max(0, rules.maxLen - 9));
 }
 
-// Only the names that several servers share carry their server's name.
-function assignOnCollision(pairs, separator, rules) {
+// Only the names that several servers share carry their server's name. `known` are servers that
+// may have no entry now (not listed yet, reconnecting) but whose prefixed names a bare one must not take.
+function assignOnCollision(pairs, separator, rules, known) {
   // Each tool's first server, and whether another server lists it too: one pass, not a search per
   // pair, since a server can list a hundred thousand tools.
   const servers = new Map();
@@ -115,7 +116,7 @@ function assignOnCollision(pairs, separator, rules) {
   // A bare name that reads as some server's prefixed one is prefixed too: otherwise a server could
   // list `github__search`, and when github's `search` stops being shared (and so loses its prefix)
   // the name a model already holds would lead to that server instead.
-  const markers = [...new Set(pairs.map(([server]) => server))].map((server) => marker(server, separator, rules));
+  const markers = [...new Set([...known, ...pairs.map(([server]) => server)])].map((server) => marker(server, separator, rules));
   const names = pairs.map(([server, tool]) => {
     const bare = qualify("", tool, "", rules);
     const prefixed = servers.get(tool).shared || markers.some((start) => bare.startsWith(start));
@@ -151,12 +152,14 @@ function readNaming(naming) {
  * The names under which a host offers each `[server, name]` entry to a model: deterministic (the
  * same entries give the same names in any order), distinct, and within the chosen LLM API's rules
  * for length and characters. A name two entries would share gets a short hash suffix on both.
- * `McpHost` uses this for its registry.
+ * `servers` names every server of the host, those with no entry now included. `McpHost` uses this
+ * for its registry.
  * @throws {McpClientError} `invalid-argument` for a bad entry or option.
  */
-export function qualifiedNames(entries, naming) {
+export function qualifiedNames(entries, naming, servers = []) {
   const { rules, separator, onCollision } = readNaming(naming);
   const pair = (entry) => Array.isArray(entry) && entry.length === 2 && entry.every((part) => typeof part === "string");
   if (!Array.isArray(entries) || !entries.every(pair)) throw invalid("entries must be an array of [server, name] string pairs");
-  return (onCollision ? assignOnCollision : assignNames)(entries, separator, rules);
+  if (!Array.isArray(servers) || !servers.every((server) => typeof server === "string")) throw invalid("servers must be an array of names");
+  return onCollision ? assignOnCollision(entries, separator, rules, servers) : assignNames(entries, separator, rules);
 }

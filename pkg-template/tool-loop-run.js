@@ -71,7 +71,8 @@ async function verdicts(calls, { client, approve, step, signal }) {
     const server = await unlessAborted(client.toolServer?.(call.name), signal);
     const where = server === undefined ? {} : { server };
     if (!(await decide(approve, call, { step, signal, ...where }))) refused.push({ call, step, ...where });
-    else if (server !== undefined) approvedFor.set(call, server);
+    // A host is told where approve was told the call would go: null, when no server offered it then.
+    else if (client.toolServer) approvedFor.set(call, server ?? null);
   }
   return { refused, approvedFor };
 }

@@ -16,9 +16,10 @@ export interface ToolSource {
   listAllTools(options?: RequestOptions): Promise<Tool[]>;
   /**
    * Runs a call. A client with `toolServer` is given, for a call that `approve` allowed, the `server`
-   * it was told of, and must refuse the call if the name now leads elsewhere (as `McpHost.callTool` does).
+   * it was told of (`null` if none), and must refuse the call if the name now leads elsewhere (as
+   * `McpHost.callTool` does).
    */
-  callTool(params: CallToolRequestParams & { server?: string }, options?: RequestOptions): Promise<CallToolResult>;
+  callTool(params: CallToolRequestParams & { server?: string | null }, options?: RequestOptions): Promise<CallToolResult>;
   /** The server a tool name leads to, for `approve`'s `ctx.server`: `McpHost` has it, `McpClient` does not. */
   toolServer?(name: string): Promise<string | undefined>;
 }

@@ -95,6 +95,9 @@ pub(crate) struct Server {
     pub user_wait_ms: Cell<u64>,
     /// The transports' `close` never completes, as an HTTP `DELETE` the server holds.
     pub holds_close: Cell<bool>,
+    /// How many transports closed while still held, so with a goodbye (the web
+    /// transports, dropped first, hang up without one).
+    pub goodbyes: Cell<usize>,
     spawner: LocalSpawner,
 }
 
@@ -233,6 +236,13 @@ struct FakeTransport {
     channel: Channel,
     sink: InboundSink,
     session: RefCell<Option<String>>,
+    dropped: Rc<Cell<bool>>,
+}
+
+impl Drop for FakeTransport {
+    fn drop(&mut self) {
+        self.dropped.set(true);
+    }
 }
 
 impl FakeTransport {
@@ -311,7 +321,12 @@ impl Transport for FakeTransport {
         if self.server.holds_close.get() {
             return Box::pin(future::pending());
         }
-        Box::pin(future::ready(()))
+        let (server, dropped) = (self.server.clone(), self.dropped.clone());
+        Box::pin(async move {
+            if !dropped.get() {
+                server.goodbyes.set(server.goodbyes.get() + 1);
+            }
+        })
     }
     fn user_wait_ms(&self) -> u64 {
         self.server.user_wait_ms.get()
@@ -343,7 +358,7 @@ impl Connector for FakeConnector {
         let server = self.server.clone();
         let (session, _) = Session::new(context.runtime.clone(), context.default_timeout_ms, |sink| {
             server.sinks.borrow_mut().push(sink.clone());
-            Rc::new(FakeTransport { server: server.clone(), channel: kind, sink, session: RefCell::default() })
+            Rc::new(FakeTransport { server: server.clone(), channel: kind, sink, session: RefCell::default(), dropped: Rc::default() })
         });
         Box::pin(future::ready(Ok(session)))
     }
@@ -377,6 +392,7 @@ impl World {
             streams_expire: Cell::new(false),
             user_wait_ms: Cell::new(0),
             holds_close: Cell::new(false),
+            goodbyes: Cell::new(0),
             spawner: pool.spawner(),
         });
         Self { pool, runtime, server }

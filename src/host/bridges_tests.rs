@@ -173,7 +173,9 @@ mod shared_cases {
                 _ => naming::PORTABLE,
             };
             let prefix = if case["prefix"] == "on-collision" { Prefix::OnCollision } else { Prefix::Always };
-            assert_eq!(json!(naming::assign_with(&pairs, text(&case["separator"]), &rules, prefix)), case["names"], "{case}");
+            let servers: Vec<&str> = case["servers"].as_array().map(|s| s.iter().map(text).collect()).unwrap_or_default();
+            let named = naming::assign_among(&pairs, &servers, text(&case["separator"]), &rules, prefix);
+            assert_eq!(json!(named), case["names"], "{case}");
         }
     }
 

@@ -147,6 +147,14 @@ pub enum Prefix {
 
 /// [`assign`], with the prefix applied as `prefix` says.
 pub fn assign_with(pairs: &[(&str, &str)], separator: &str, rules: &NameRules, prefix: Prefix) -> Vec<String> {
+    assign_among(pairs, &[], separator, rules, prefix)
+}
+
+/// [`assign_with`] for a host whose servers (`known`) may have no pair now (not
+/// listed yet, reconnecting): with [`Prefix::OnCollision`], a bare name that
+/// reads as one of their prefixed names carries its own server's prefix, so
+/// that it cannot take over a name the absent server held.
+pub fn assign_among(pairs: &[(&str, &str)], known: &[&str], separator: &str, rules: &NameRules, prefix: Prefix) -> Vec<String> {
     if prefix == Prefix::Always {
         return assign(pairs, separator, rules);
     }
@@ -162,8 +170,8 @@ pub fn assign_with(pairs: &[(&str, &str)], separator: &str, rules: &NameRules, p
     // could list `github__search`, and when github's `search` stops being shared (and so loses
     // its prefix) the name a model already holds would lead to that server instead.
     let mut seen: HashSet<&str> = HashSet::new();
-    let markers: Vec<String> =
-        pairs.iter().filter(|(server, _)| seen.insert(server)).map(|(server, _)| marker(server, separator, rules)).collect();
+    let every_server = known.iter().copied().chain(pairs.iter().map(|(server, _)| *server));
+    let markers: Vec<String> = every_server.filter(|server| seen.insert(server)).map(|server| marker(server, separator, rules)).collect();
     let mut names: Vec<String> = pairs
         .iter()
         .map(|(server, tool)| {

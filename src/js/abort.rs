@@ -10,7 +10,9 @@ use web_sys::{AbortSignal, AddEventListenerOptions};
 /// from another realm or a polyfill fails `instanceof`.
 pub fn is_signal(value: &JsValue) -> bool {
     let has = |name: &str| js_sys::Reflect::has(value, &JsValue::from_str(name)).unwrap_or(false);
-    value.is_object() && has("aborted") && has("addEventListener") && has("removeEventListener")
+    // `aborted` is read again later, outside any catch: one whose getter throws is no signal.
+    let readable = || js_sys::Reflect::get(value, &JsValue::from_str("aborted")).is_ok();
+    value.is_object() && has("aborted") && has("addEventListener") && has("removeEventListener") && readable()
 }
 
 /// Removes the abort listener when dropped.

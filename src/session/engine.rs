@@ -561,7 +561,13 @@ impl Session {
     /// however long the server holds an HTTP `DELETE`.
     pub fn close_in_background(&self) {
         if let Some(goodbye) = self.begin_close() {
-            self.inner.runtime.spawn(goodbye);
+            // The transport stays until its goodbye is done: the caller is about to let the
+            // session go, and a web transport dropped first hangs up without one.
+            let transport = self.inner.transport.clone();
+            self.inner.runtime.spawn(Box::pin(async move {
+                goodbye.await;
+                drop(transport);
+            }));
         }
     }
 

@@ -20,10 +20,10 @@ const offeredNames = {
 describe("the cases shared with the Rust API", () => {
   test("qualifiedNames", () => {
     assert.ok(cases.names.length >= 10);
-    for (const { pairs, separator, rules, prefix, names } of cases.names) {
-      assert.deepEqual(qualifiedNames(pairs, { separator, rules, prefix }), names, JSON.stringify(pairs));
+    for (const { pairs, separator, rules, prefix, servers, names } of cases.names) {
+      assert.deepEqual(qualifiedNames(pairs, { separator, rules, prefix }, servers), names, JSON.stringify(pairs));
       // The same entries in another order get the same names.
-      const reversed = qualifiedNames([...pairs].reverse(), { separator, rules, prefix });
+      const reversed = qualifiedNames([...pairs].reverse(), { separator, rules, prefix }, servers);
       assert.deepEqual([...reversed].sort(), [...names].sort());
     }
   });

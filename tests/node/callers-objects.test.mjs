@@ -72,6 +72,18 @@ test("a signal-like object without removeEventListener neither throws nor breaks
   assert.deepEqual(await within(client.close(), 5000), { value: undefined });
 });
 
+test("a signal-like object whose aborted getter throws is refused as no signal, not thrown through the wasm", LIMIT, async () => {
+  const client = await McpClient.connect(URL_);
+  try {
+    const signal = { get aborted() { throw new TypeError("not now"); }, addEventListener() {}, removeEventListener() {} };
+    await assert.rejects(client.callTool({ name: "echo", arguments: { message: "x" } }, { signal }), (e) => e.kind === "invalid-argument" && /signal/.test(e.message));
+    const echoed = await client.callTool({ name: "echo", arguments: { message: "still here" } });
+    assert.match(echoed.content[0].text, /still here/);
+  } finally {
+    await client.close();
+  }
+});
+
 test("notifications() with a signal already aborted rejects its first next() and hears nothing", LIMIT, async () => {
   const client = await McpClient.connect(URL_);
   try {

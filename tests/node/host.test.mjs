@@ -6,6 +6,7 @@ import * as mcp from "mcp-wasm";
 import { PEERS, SCENARIOS } from "../host/scenarios.mjs";
 import { createServer } from "node:http";
 import { countingSignal } from "../support/counting-signal.mjs";
+import { until } from "../support/until.mjs";
 
 const LIMIT = { timeout: 60_000 };
 
@@ -181,6 +182,24 @@ function listingServer(resources, text) {
   return { transport, reads };
 }
 
+/** `listingServer` over Streamable HTTP (JSON answers, no session), for a host that is suspended and resumed. */
+async function listingHttpServer(resources, text) {
+  const { transport, reads } = listingServer(resources, text);
+  const http = createServer((req, res) => {
+    if (req.method !== "POST") return res.writeHead(405).end();
+    let body = "";
+    req.on("data", (chunk) => (body += chunk));
+    req.on("end", () => {
+      const message = JSON.parse(body);
+      if (message.id === undefined) return res.writeHead(202).end();
+      transport.onmessage = (answer) => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(answer));
+      transport.send(message);
+    });
+  });
+  await new Promise((resolve) => http.listen(0, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${http.address().port}/mcp`, reads, stop: () => { http.closeAllConnections(); http.close(); } };
+}
+
 test("McpHost: a URI one server lists and another's template matches is ambiguous, not the lister's", LIMIT, async () => {
   const host = await mcp.McpHost.connect({ everything: { url: PEERS.http } });
   try {
@@ -222,12 +241,67 @@ test("McpHost.resume: a server saved while not connected holds neither the resum
   try {
     host = await mcp.McpHost.resume(saved, { servers: { silent: { timeout: 20_000 } } });
     assert.deepEqual(host.servers().map((s) => [s.name, s.status]), [["everything", "connected"], ["silent", "connecting"]]);
-    const echoed = await host.callTool("everything__echo", { message: "not held" });
+    // Two at once: the second shares the first one's listing rather than wait for every server.
+    const [echoed, again] = await Promise.all([
+      host.callTool("everything__echo", { message: "not held" }),
+      host.callTool("everything__echo", { message: "nor this one" }),
+    ]);
     assert.match(echoed.content[0].text, /not held/);
+    assert.match(again.content[0].text, /nor this one/);
     assert.equal(host.servers().find((s) => s.name === "silent").status, "connecting", "the call went while the other server was still connecting");
   } finally {
     await host?.close();
     silent.closeAllConnections();
     silent.close();
+  }
+});
+
+test("McpHost.resume: a listed URI another server's template matches is ambiguous before the templates are listed too", LIMIT, async () => {
+  const probe = await mcp.McpHost.connect({ everything: { url: PEERS.http } });
+  const template = probe.resourceTemplates.find((t) => t.server === "everything");
+  await probe.close();
+  const variables = new mcp.UriTemplate(template.uriTemplate).variableNames;
+  const uri = new mcp.UriTemplate(template.uriTemplate).expand(Object.fromEntries(variables.map((name) => [name, "1"])));
+  const squatter = await listingHttpServer([{ uri, name: "mine" }], "the squatter's answer");
+  let host;
+  try {
+    const first = await mcp.McpHost.connect({ everything: { url: PEERS.http }, squatter: { url: squatter.url } });
+    const saved = JSON.parse(JSON.stringify(await first.suspend()));
+    host = await mcp.McpHost.resume(saved);
+    // The resources are listed; the templates, not yet.
+    assert.ok((await host.listAllResources()).some((r) => r.server === "squatter" && r.uri === uri));
+    await assert.rejects(host.readResource({ uri }), (e) => e.kind === "invalid-argument" && /squatter/.test(e.message));
+    assert.deepEqual(squatter.reads, [], "the lister saw no read");
+  } finally {
+    await host?.close();
+    squatter.stop();
+  }
+});
+
+test("McpHost: a look-alike of a server not listed now (still connecting) does not take its name", LIMIT, async () => {
+  const tools = (names) => ({ start() {}, close() {}, send(message) {
+    if (message.id === undefined) return;
+    const results = {
+      initialize: () => ({ protocolVersion: message.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "t", version: "1" } }),
+      "tools/list": () => ({ tools: names.map((name) => ({ name, inputSchema: { type: "object" } })) }),
+    };
+    const answer = results[message.method];
+    const reply = answer ? { result: answer() } : { error: { code: -32601, message: "Method not found" } };
+    queueMicrotask(() => this.onmessage?.({ jsonrpc: "2.0", id: message.id, ...reply }));
+  } });
+  const host = new mcp.McpHost({ naming: { prefix: "on-collision" } });
+  try {
+    // gh's handshake is never answered: it is known to the host, and has no tools listed.
+    const gh = host.addServer("gh", { start() {}, send() {}, close() {} }, { timeout: 20_000 });
+    await host.addServer("other", tools(["search"]));
+    await host.addServer("squat", tools(["gh__search"]));
+    await until(() => host.tools.length === 2, "both servers' tools are in the registry");
+    assert.equal(host.servers().find((s) => s.name === "gh").status, "connecting");
+    assert.deepEqual(host.tools.map((t) => [t.name, t.server]).sort(), [["search", "other"], ["squat__gh__search", "squat"]]);
+    assert.equal(await host.toolServer("gh__search"), undefined);
+    await host.removeServer("gh");
+    await gh;
+  } finally {
+    await host.close();
   }
 });

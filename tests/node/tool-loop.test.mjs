@@ -242,4 +242,27 @@ describe("runToolLoop with approve, when the name moves to another server meanwh
       await host.close();
     }
   });
+
+  test("a call approved while no server offered it is refused once one does", LIMIT, async () => {
+    const host = await McpHost.connect({ first: { url: FIRST } }, { clientOptions: { timeout: 10_000 } });
+    try {
+      const tool = `late-${process.pid}-${Date.now().toString(36)}`;
+      const model = scripted(api["openai-chat"], [[{ id: "call_1", name: `first__${tool}`, args: {} }]]);
+      const told = [];
+      // Offered from a list of the caller's (a tool the server no longer had would do the same).
+      const tools = [{ name: `first__${tool}`, inputSchema: { type: "object" } }];
+      const loop = runToolLoop({ client: host, provider: "openai-chat", ask: model.ask, tools, approve: async (call, ctx) => {
+        told.push(ctx.server);
+        const heard = new Promise((resolve) => host.addEventListener("change", (e) => e.reason === "list_changed" && resolve()));
+        await host.client("first").callTool({ name: "add-tool", arguments: { name: tool } });
+        await heard;
+        return true;
+      } });
+      await assert.rejects(loop, (e) => e.kind === "invalid-argument" && /not no server's/.test(e.message));
+      assert.deepEqual(told, [undefined]);
+      assert.equal(await host.toolServer(`first__${tool}`), "first", "the name leads somewhere now");
+    } finally {
+      await host.close();
+    }
+  });
 });

@@ -228,6 +228,16 @@ fn a_failed_connect_does_not_wait_for_the_goodbye() {
     }
 }
 
+/// The goodbye of a failed handshake still goes out, though the connect has
+/// given its session up: a transport dropped first would hang up without it.
+#[test]
+fn a_failed_connect_still_says_goodbye() {
+    let mut w = World::new(|_| Answer::error(-32603, "not today"));
+    assert!(w.connect(ClientOptions::default().era(EraChoice::Legacy)).is_err());
+    w.settle();
+    assert_eq!(w.server.goodbyes.get(), 1);
+}
+
 #[test]
 fn a_silent_server_times_the_handshake_out() {
     let mut w = World::new(|_| Answer::Hold);
