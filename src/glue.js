@@ -96,7 +96,7 @@ export class Listeners {
       }
       this.list.push(entry);
     } catch (thrown) {
-      this.dispatch("error", new McpErrorEvent(thrown));
+      this.fail(type, thrown);
     }
   }
   remove(type, callback) {
@@ -124,23 +124,22 @@ export class Listeners {
       try {
         this.heed(typeof entry.callback === "function" ? entry.callback.call(undefined, event) : entry.callback.handleEvent(event), type);
       } catch (thrown) {
-        if (type !== "error") this.dispatch("error", new McpErrorEvent(thrown));
+        this.fail(type, thrown);
       }
     }
   }
   // What a callback of the caller's returned: a promise it rejects (an async callback that throws)
   // is reported as an `error` event too, rather than left to end a Node process as unhandled.
   heed(returned, type) {
-    if (returned === null || (typeof returned !== "object" && typeof returned !== "function")) return;
     try {
-      const then = returned.then;
-      if (typeof then !== "function") return;
-      then.call(returned, undefined, (thrown) => {
-        if (type !== "error") this.dispatch("error", new McpErrorEvent(thrown));
-      });
+      if (typeof returned?.then === "function") returned.then(undefined, (thrown) => this.fail(type, thrown));
     } catch (thrown) {
-      if (type !== "error") this.dispatch("error", new McpErrorEvent(thrown));
+      this.fail(type, thrown);
     }
+  }
+  // What a listener of `type` threw or rejected, as an `error` event: not an error listener's own.
+  fail(type, thrown) {
+    if (type !== "error") this.dispatch("error", new McpErrorEvent(thrown));
   }
   notify(method, message) {
     this.dispatch(method, new McpNotificationEvent(method, message));
