@@ -54,7 +54,8 @@ export declare class ToolBridge {
  * both. `McpHost` uses this for its registry. With `prefix: "on-collision"`,
  * a bare name that reads as a server's prefixed one carries its own server's
  * prefix: `servers` names every server of the host, those with no entry now
- * (not listed yet, reconnecting) included, so none of their names is taken.
+ * (not listed yet, reconnecting, removed, renamed) included, so none of their
+ * names is taken.
  *
  * @throws {McpClientError} `invalid-argument` for a bad entry or option.
  */

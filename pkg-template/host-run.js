@@ -175,6 +175,9 @@ class HostRegistry {
   #tell;
   #registry = { tools: [], prompts: [], resources: [], resourceTemplates: [], toolRoutes: new Map(), promptRoutes: new Map() };
   #closed = false;
+  // The names of servers removed or renamed: with on-collision names, their prefixes stay out of the
+  // bare names, so that a name a model still holds does not pass to a look-alike.
+  #retired = new Set();
 
   constructor(options, dispatch) {
     this.#options = options;
@@ -274,6 +277,7 @@ class HostRegistry {
     settle(entry);
     entry.lists = EMPTY_LISTS();
     entry.listed.clear();
+    entry.tried?.clear();
     this.#rebuild();
     this.#dispatch(new McpHostEvent("change", { server: entry.name, reason: "disconnected" }));
   }
@@ -332,9 +336,12 @@ class HostRegistry {
         if (entry.client !== client || superseded()) return false;
         entry.lists[kind] = items;
         entry.listed.add(kind);
+        entry.tried?.delete(kind);
         return true;
       } catch (error) {
         if (superseded()) return false;
+        // Tried, and not asked again for a read until the server tells of a change or reconnects.
+        (entry.tried ??= new Set()).add(kind);
         if (entry.client === client) this.#dispatch(new McpHostEvent("error", { server: entry.name, error }));
         return true;
       } finally {
@@ -355,8 +362,9 @@ class HostRegistry {
     const named = (kind, routes) => {
       const items = live.flatMap((e) => e.lists[kind].map((item) => [e.name, item]));
       // Every server's prefix is kept from the bare names, a server not listed now (connecting,
-      // failed) included: a name it held must not pass to a look-alike meanwhile.
-      const names = qualifiedNames(items.map(([server, item]) => [server, String(item.name)]), this.#options.naming, [...this.#servers.keys()]);
+      // failed, removed or renamed) included: a name it held must not pass to a look-alike.
+      const known = [...this.#servers.keys(), ...this.#retired];
+      const names = qualifiedNames(items.map(([server, item]) => [server, String(item.name)]), this.#options.naming, known);
       routes.clear();
       return items.map(([server, item], i) => {
         routes.set(names[i], { server, name: item.name });
@@ -413,6 +421,7 @@ class HostRegistry {
     const entry = this.#servers.get(name);
     if (!entry) return false;
     this.#servers.delete(name);
+    this.#retired.add(name);
     entry.attempt++;
     stopConnecting(entry);
     for (const timer of entry.timers.values()) clearTimeout(timer);
@@ -451,6 +460,7 @@ class HostRegistry {
   }
 
   renameServer(name, newName) {
+    if (name !== newName && this.#servers.has(name)) this.#retired.add(name);
     const entry = this.#servers.get(name);
     if (!entry) throw invalid(`no server named ${JSON.stringify(name)}`);
     checkName(newName);
@@ -490,20 +500,27 @@ class HostRegistry {
     const found = () => this.#registry[routes].get(name);
     if (found()) return found();
     const kind = routes === "toolRoutes" ? "tools" : "prompts";
-    // A listing a lookup started is shared with the lookups that come while it runs.
-    const listings = [...this.#servers.values()].filter((e) => e.client && !e.listed.has(kind)).map((e) => {
-      e.early ??= new Map();
-      let listing = e.early.get(kind);
-      if (!listing && e.work.size === 0) {
-        listing = this.#relist(e, [kind], "connected").finally(() => e.early.delete(kind));
-        e.early.set(kind, listing);
-      }
-      return listing?.then(found);
-    });
-    const route = await firstFound(listings.filter(Boolean));
-    if (route) return route;
+    // With on-collision names, a bare name is taken only once every server has listed: the first
+    // one to answer could be a look-alike of a slower one, whose listing would make the name shared.
+    if (this.#options.naming?.prefix !== "on-collision") {
+      const unlisted = [...this.#servers.values()].filter((e) => e.client && !e.listed.has(kind));
+      const route = await firstFound(unlisted.map((e) => this.#listNow(e, kind).then(found)));
+      if (route) return route;
+    }
     await this.#need([kind]);
     return found();
+  }
+
+  // `kind` listed on `e` now, or the listing in progress shared (a resumed host lists when first
+  // needed): what a lookup or a read waits for, rather than every server's handshake.
+  #listNow(e, kind) {
+    e.early ??= new Map();
+    let listing = e.early.get(kind);
+    if (!listing && e.work.size === 0) {
+      listing = this.#relist(e, [kind], "connected").finally(() => e.early.delete(kind));
+      e.early.set(kind, listing);
+    }
+    return listing ?? Promise.all(e.work);
   }
 
   async #route(routes, name, what) {
@@ -566,11 +583,17 @@ class HostRegistry {
     // server could list a URI that another serves by its template, and so see and answer its reads.
     const listers = () => new Set(this.#registry.resources.filter((r) => r.uri === params.uri).map((r) => r.server));
     const byTemplate = (listed) => routeByTemplates(this.#registry.resourceTemplates, params.uri, listed);
-    // Only once every connected server has listed its templates: a resumed host has not yet.
-    const templatesKnown = () => [...this.#servers.values()].every((e) => !e.client || !offeredLists(e.client).resourceTemplates || e.listed.has("resourceTemplates"));
-    const first = listers();
-    const sole = this.#sole(first);
-    if (sole && templatesKnown() && byTemplate(first).owners.size === 0) return { client: sole, rest };
+    // Only once every connected server has listed its templates (a resumed host has not yet), each
+    // asked on its own: a server still connecting holds nothing, and one whose listing failed is not
+    // asked again.
+    const untold = () => [...this.#servers.values()].filter((e) =>
+      e.client && offeredLists(e.client).resourceTemplates && !e.listed.has("resourceTemplates") && !e.tried?.has("resourceTemplates"));
+    if (this.#sole(listers())) {
+      await Promise.all(untold().map((e) => this.#listNow(e, "resourceTemplates")));
+      const first = listers();
+      const sole = this.#sole(first);
+      if (sole && untold().length === 0 && byTemplate(first).owners.size === 0) return { client: sole, rest };
+    }
     await this.#need(["resources", "resourceTemplates"]);
     const listed = listers();
     const routing = byTemplate(listed);
