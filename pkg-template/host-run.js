@@ -195,7 +195,7 @@ class HostRegistry {
     if (this.#servers.has(name)) throw invalid(`a server named ${JSON.stringify(name)} is already added`);
     const entry = { name, url: urlOf(url), target: url,
       options, status: "connecting", error: undefined, client: undefined, lists: EMPTY_LISTS(), listed: new Set(), timers: new Map(), bursts: new Map(), attempt: 0,
-      work: new Set(), listing: {} };
+      work: new Set(), listing: {}, early: new Map(), tried: new Set() };
     this.#servers.set(name, entry);
     await track(entry, this.#open(entry, snapshot));
     return this.#state(entry);
@@ -277,7 +277,7 @@ class HostRegistry {
     settle(entry);
     entry.lists = EMPTY_LISTS();
     entry.listed.clear();
-    entry.tried?.clear();
+    entry.tried.clear();
     this.#rebuild();
     this.#dispatch(new McpHostEvent("change", { server: entry.name, reason: "disconnected" }));
   }
@@ -336,12 +336,12 @@ class HostRegistry {
         if (entry.client !== client || superseded()) return false;
         entry.lists[kind] = items;
         entry.listed.add(kind);
-        entry.tried?.delete(kind);
+        entry.tried.delete(kind);
         return true;
       } catch (error) {
         if (superseded()) return false;
         // Tried, and not asked again for a read until the server tells of a change or reconnects.
-        (entry.tried ??= new Set()).add(kind);
+        entry.tried.add(kind);
         if (entry.client === client) this.#dispatch(new McpHostEvent("error", { server: entry.name, error }));
         return true;
       } finally {
@@ -492,10 +492,9 @@ class HostRegistry {
   async listAllResources() { await this.#need(["resources"]); return this.#registry.resources; }
   async listAllResourceTemplates() { await this.#need(["resourceTemplates"]); return this.#registry.resourceTemplates; }
 
-  // Where a qualified name leads now, listing first if a resumed host has not yet. The connected
-  // servers with nothing in progress list at once, each on its own, and the route is taken as soon
-  // as one shows it: a server still connecting (for up to its timeout) holds only a name that no
-  // other server has.
+  // Where a qualified name leads now, listing first if a resumed host has not yet. Each connected
+  // server that has not listed does so on its own (#listNow), and the route is taken as soon as one
+  // shows it: a server still connecting (for up to its timeout) holds only a name no other server has.
   async #lookup(routes, name) {
     const found = () => this.#registry[routes].get(name);
     if (found()) return found();
@@ -514,7 +513,6 @@ class HostRegistry {
   // `kind` listed on `e` now, or the listing in progress shared (a resumed host lists when first
   // needed): what a lookup or a read waits for, rather than every server's handshake.
   #listNow(e, kind) {
-    e.early ??= new Map();
     let listing = e.early.get(kind);
     if (!listing && e.work.size === 0) {
       listing = this.#relist(e, [kind], "connected").finally(() => e.early.delete(kind));
@@ -587,7 +585,7 @@ class HostRegistry {
     // asked on its own: a server still connecting holds nothing, and one whose listing failed is not
     // asked again.
     const untold = () => [...this.#servers.values()].filter((e) =>
-      e.client && offeredLists(e.client).resourceTemplates && !e.listed.has("resourceTemplates") && !e.tried?.has("resourceTemplates"));
+      e.client && offeredLists(e.client).resourceTemplates && !e.listed.has("resourceTemplates") && !e.tried.has("resourceTemplates"));
     if (this.#sole(listers())) {
       await Promise.all(untold().map((e) => this.#listNow(e, "resourceTemplates")));
       const first = listers();

@@ -103,9 +103,8 @@ export async function runToolLoop(ToolBridge, { client, provider, ask, messages 
       try {
         // An approved call goes to the server approve was told of, or fails: a host's names can move
         // to another server while a person thinks.
-        const server = approvedFor.get(call);
-        const params = server === undefined ? { name: call.name, arguments: call.arguments } : { name: call.name, arguments: call.arguments, server };
-        const result = await client.callTool(params, { signal: stepSignal });
+        const pinned = approvedFor.has(call) ? { server: approvedFor.get(call) } : {};
+        const result = await client.callTool({ name: call.name, arguments: call.arguments, ...pinned }, { signal: stepSignal });
         return bridge.toolResultMessage(call, result);
       } catch (error) {
         stepCalls.abort(error);

@@ -23,48 +23,53 @@ function within(promise, ms) {
 /** The next `error` event of `client`. */
 const nextError = (client) => new Promise((resolve) => client.addEventListener("error", (e) => resolve(e.error), { once: true }));
 
+/** Runs `use` with a client of server-everything, closed after it. */
+async function withClient(use) {
+  const client = await McpClient.connect(URL_);
+  try {
+    await use(client);
+  } finally {
+    await client.close();
+  }
+}
+
+/** Checks that `client` still answers a call after what it was handed. */
+async function stillAnswers(client) {
+  const echoed = await client.callTool({ name: "echo", arguments: { message: "still here" } });
+  assert.match(echoed.content[0].text, /still here/);
+}
+
 const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === "Timeout").length;
 
-test("an async onprogress or listener that rejects is an error event, and the call goes on", LIMIT, async () => {
-  const client = await McpClient.connect(URL_);
-  try {
-    const errors = [];
-    client.addEventListener("error", (e) => errors.push(e.error?.message));
-    client.addEventListener("notifications/progress", async () => { throw new Error("the listener failed"); });
-    const result = await client.callTool({ name: "trigger-long-running-operation", arguments: { duration: 1, steps: 2 } }, {
-      onprogress: async (progress) => { throw new Error(`onprogress failed at ${progress.progress}`); },
-    });
-    assert.match(result.content[0].text, /completed/i);
-    // The rejections are reported once their promises settle: a turn of the event loop.
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    assert.ok(errors.some((m) => /onprogress failed/.test(m)), errors.join());
-    assert.ok(errors.some((m) => /the listener failed/.test(m)), errors.join());
-  } finally {
-    await client.close();
-  }
-});
+test("an async onprogress or listener that rejects is an error event, and the call goes on", LIMIT, () => withClient(async (client) => {
+  const errors = [];
+  client.addEventListener("error", (e) => errors.push(e.error?.message));
+  client.addEventListener("notifications/progress", async () => { throw new Error("the listener failed"); });
+  const result = await client.callTool({ name: "trigger-long-running-operation", arguments: { duration: 1, steps: 2 } }, {
+    onprogress: async (progress) => { throw new Error(`onprogress failed at ${progress.progress}`); },
+  });
+  assert.match(result.content[0].text, /completed/i);
+  // The rejections are reported once their promises settle: a turn of the event loop.
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.ok(errors.some((m) => /onprogress failed/.test(m)), errors.join());
+  assert.ok(errors.some((m) => /the listener failed/.test(m)), errors.join());
+}));
 
-test("an abort reason that refuses to be read still rejects the call, and the client stays usable", LIMIT, async () => {
-  const client = await McpClient.connect(URL_);
-  try {
-    // A "strict" object, as config and enum helpers make: reading a property it lacks throws.
-    const strict = new Proxy({ code: "E_STOP" }, {
-      get(target, key) {
-        if (key in target) return target[key];
-        throw new TypeError(`no property ${String(key)}`);
-      },
-    });
-    const controller = new AbortController();
-    const call = client.callTool({ name: "trigger-long-running-operation", arguments: { duration: 3, steps: 3 } }, { signal: controller.signal });
-    setTimeout(() => controller.abort(strict), 200);
-    const outcome = await within(call, 5000);
-    assert.ok(outcome.error === strict || outcome.error?.kind === "cancelled", outcome.pending ? "the call still waits" : "the call settled otherwise");
-    const echoed = await client.callTool({ name: "echo", arguments: { message: "still here" } });
-    assert.match(echoed.content[0].text, /still here/);
-  } finally {
-    await client.close();
-  }
-});
+test("an abort reason that refuses to be read still rejects the call, and the client stays usable", LIMIT, () => withClient(async (client) => {
+  // A "strict" object, as config and enum helpers make: reading a property it lacks throws.
+  const strict = new Proxy({ code: "E_STOP" }, {
+    get(target, key) {
+      if (key in target) return target[key];
+      throw new TypeError(`no property ${String(key)}`);
+    },
+  });
+  const controller = new AbortController();
+  const call = client.callTool({ name: "trigger-long-running-operation", arguments: { duration: 3, steps: 3 } }, { signal: controller.signal });
+  setTimeout(() => controller.abort(strict), 200);
+  const outcome = await within(call, 5000);
+  assert.ok(outcome.error === strict || outcome.error?.kind === "cancelled", outcome.pending ? "the call still waits" : "the call settled otherwise");
+  await stillAnswers(client);
+}));
 
 test("a signal-like object without removeEventListener neither throws nor breaks close()", LIMIT, async () => {
   const client = await McpClient.connect(URL_);
@@ -72,29 +77,18 @@ test("a signal-like object without removeEventListener neither throws nor breaks
   assert.deepEqual(await within(client.close(), 5000), { value: undefined });
 });
 
-test("a signal-like object whose aborted getter throws is refused as no signal, not thrown through the wasm", LIMIT, async () => {
-  const client = await McpClient.connect(URL_);
-  try {
-    const signal = { get aborted() { throw new TypeError("not now"); }, addEventListener() {}, removeEventListener() {} };
-    await assert.rejects(client.callTool({ name: "echo", arguments: { message: "x" } }, { signal }), (e) => e.kind === "invalid-argument" && /signal/.test(e.message));
-    const echoed = await client.callTool({ name: "echo", arguments: { message: "still here" } });
-    assert.match(echoed.content[0].text, /still here/);
-  } finally {
-    await client.close();
-  }
-});
+test("a signal-like object whose aborted getter throws is refused as no signal, not thrown through the wasm", LIMIT, () => withClient(async (client) => {
+  const signal = { get aborted() { throw new TypeError("not now"); }, addEventListener() {}, removeEventListener() {} };
+  await assert.rejects(client.callTool({ name: "echo", arguments: { message: "x" } }, { signal }), (e) => e.kind === "invalid-argument" && /signal/.test(e.message));
+  await stillAnswers(client);
+}));
 
-test("notifications() with a signal already aborted rejects its first next() and hears nothing", LIMIT, async () => {
-  const client = await McpClient.connect(URL_);
-  try {
-    const reason = new Error("the request is gone");
-    const iterator = client.notifications({ signal: AbortSignal.abort(reason) });
-    await assert.rejects(iterator.next(), (e) => e === reason);
-    assert.deepEqual(await iterator.next(), { done: true, value: undefined });
-  } finally {
-    await client.close();
-  }
-});
+test("notifications() with a signal already aborted rejects its first next() and hears nothing", LIMIT, () => withClient(async (client) => {
+  const reason = new Error("the request is gone");
+  const iterator = client.notifications({ signal: AbortSignal.abort(reason) });
+  await assert.rejects(iterator.next(), (e) => e === reason);
+  assert.deepEqual(await iterator.next(), { done: true, value: undefined });
+}));
 
 test("a transport whose close() never settles holds neither a failed connect() nor close()", LIMIT, async () => {
   const silent = () => ({
